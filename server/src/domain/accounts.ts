@@ -1,0 +1,97 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { StoreTx } from "../store/port.js";
+import { DomainError } from "./errors.js";
+import { newId, randomBase62 } from "./ids.js";
+import { type Account, type ApiKeyRecord, defaultPlan, type Plan } from "./model.js";
+
+/** Every permission a key can hold (seed §5.5). */
+export const allPermissions = [
+  "transactions:read",
+  "charges:write",
+  "payment_links:read",
+  "payment_links:write",
+  "customers:read",
+  "customers:write",
+  "balance:read",
+  "withdrawals:read",
+  "withdrawals:write",
+] as const;
+
+/** New keys, and keys that predate permissions, hold everything except withdrawing. */
+export const defaultPermissions: string[] = allPermissions.filter((p) => p !== "withdrawals:write");
+
+export const testKeyPrefix = "svc_test_";
+export const liveKeyPrefix = "svc_";
+
+/** SHA-256 of a secret, hex: the only form in which keys are stored. */
+export const digestSecret = (secret: string): string => createHash("sha256").update(secret).digest("hex");
+
+/** The mode a secret claims by its prefix, or null when it is no key of ours. */
+export function modeOfSecret(secret: string): "test" | "production" | null {
+  if (secret.startsWith(testKeyPrefix)) return "test";
+  if (secret.startsWith(liveKeyPrefix)) return "production";
+  return null;
+}
+
+export interface NewAccount {
+  name: string;
+  ownerEmail: string;
+  verified?: boolean | undefined;
+  plan?: Partial<Plan> | undefined;
+  releasePeriodDays?: number | undefined;
+  merchantCity?: string | undefined;
+}
+
+export async function createAccount(tx: StoreTx, input: NewAccount, now: string): Promise<Account> {
+  const account: Account = {
+    id: newId("acc"),
+    name: input.name,
+    ownerEmail: input.ownerEmail,
+    verified: input.verified ?? false,
+    plan: { ...defaultPlan, ...input.plan },
+    releasePeriodDays: input.releasePeriodDays ?? 1,
+    merchantCity: input.merchantCity ?? "SAO PAULO",
+    pixKey: randomUUID(),
+    createdAt: now,
+    updatedAt: now,
+  };
+  await tx.accounts.insert(account);
+  return account;
+}
+
+export interface NewApiKey {
+  name: string;
+  livemode: boolean;
+  permissions?: string[] | undefined;
+  allowedIps?: string[] | undefined;
+  dailyWithdrawLimitCents?: number | null | undefined;
+}
+
+/** Creates a key and returns its secret, which exists only in this return value. */
+export async function createApiKey(
+  tx: StoreTx,
+  account: Account,
+  input: NewApiKey,
+  now: string,
+): Promise<{ key: ApiKeyRecord; secret: string }> {
+  if (input.livemode && !account.verified) {
+    throw new DomainError("ACCOUNT_NOT_ACTIVE", "Chaves de produção só podem ser criadas após a verificação da conta.");
+  }
+  const secret = `${input.livemode ? liveKeyPrefix : testKeyPrefix}${randomBase62(32)}`;
+  const key: ApiKeyRecord = {
+    id: newId("key"),
+    accountId: account.id,
+    name: input.name,
+    livemode: input.livemode,
+    prefix: secret.slice(0, (input.livemode ? liveKeyPrefix : testKeyPrefix).length + 4),
+    digest: digestSecret(secret),
+    permissions: [...(input.permissions ?? defaultPermissions)],
+    allowedIps: [...(input.allowedIps ?? [])],
+    dailyWithdrawLimitCents: input.dailyWithdrawLimitCents ?? null,
+    revokedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await tx.apiKeys.insert(key);
+  return { key, secret };
+}

@@ -1,0 +1,232 @@
+import { buildBrCode } from "../pix/brcode.js";
+import type { StoreTx } from "../store/port.js";
+import { requireDocument, upsertCustomerRecord } from "./customers.js";
+import { type Actor, addSeconds, type DomainDeps, formatBRL } from "./deps.js";
+import { DomainError, fieldError, notFound } from "./errors.js";
+import { recordEvent } from "./events.js";
+import { once } from "./idempotency.js";
+import { newId } from "./ids.js";
+import { checkMetadata } from "./metadata.js";
+import type { Account, PageRequest, PaymentLinkRecord, Schemas, Scope, TransactionRecord } from "./model.js";
+import { pageOrInvalidCursor } from "./pages.js";
+import { effectiveStatus, presentTransaction } from "./presenters.js";
+
+/** The fee the account's plan charges on `amountCents`: fixed cents plus basis points, rounded. */
+export function chargeFee(account: Account, amountCents: number): number {
+  return account.plan.chargeFeeCents + Math.round((amountCents * account.plan.chargeFeeBps) / 10_000);
+}
+
+export interface NewCharge {
+  amountCents: number;
+  description: string;
+  customer: Schemas["ChargeCustomerInput"];
+  expiresAt?: string | undefined;
+  metadata?: Schemas["Metadata"] | undefined;
+}
+
+/**
+ * Checks a charge request and returns what it needs, before any write: a bad document, a past
+ * `expiresAt` or a fee that eats the whole amount are refused here, so nothing is half-created.
+ */
+export function prepareCharge(account: Account, input: NewCharge, now: string) {
+  checkMetadata(input.metadata);
+  const doc = requireDocument(input.customer.document, input.customer.documentType);
+  let expiresAt: string | undefined;
+  if (input.expiresAt !== undefined) {
+    expiresAt = new Date(input.expiresAt).toISOString();
+    if (expiresAt <= now) throw fieldError("expiresAt", "deve ser um instante no futuro");
+  }
+  const feeCents = chargeFee(account, input.amountCents);
+  if (feeCents >= input.amountCents) {
+    throw new DomainError(
+      "REQUEST_ERROR",
+      `O valor da cobrança deve ser maior que a tarifa do plano (${formatBRL(feeCents)}).`,
+    );
+  }
+  return { doc, expiresAt, feeCents };
+}
+
+/** Inserts a charge (and upserts its payer) inside `tx`. */
+export async function insertCharge(
+  deps: DomainDeps,
+  tx: StoreTx,
+  scope: Scope,
+  account: Account,
+  input: NewCharge,
+  now: string,
+  link?: PaymentLinkRecord,
+): Promise<TransactionRecord> {
+  const { doc, expiresAt, feeCents } = prepareCharge(account, input, now);
+  const { customer } = await upsertCustomerRecord(
+    tx,
+    scope,
+    doc,
+    {
+      name: input.customer.name,
+      email: input.customer.email,
+      phone: input.customer.phone,
+      address: input.customer.address,
+    },
+    now,
+  );
+  let expiry = expiresAt ?? addSeconds(now, deps.config.chargeExpirySeconds);
+  if (link?.expiresAt && link.expiresAt < expiry) expiry = link.expiresAt;
+  const id = newId("txn");
+  const record: TransactionRecord = {
+    id,
+    ...scope,
+    status: "WAITING_PAYMENT",
+    amountCents: input.amountCents,
+    feeCents,
+    description: input.description,
+    brCode: buildBrCode({
+      pixKey: account.pixKey,
+      merchantName: account.name,
+      merchantCity: account.merchantCity,
+      amountCents: input.amountCents,
+      txid: id.replace("_", ""),
+    }),
+    customer: {
+      id: customer.id,
+      name: input.customer.name,
+      email: input.customer.email,
+      phone: input.customer.phone,
+      documentType: doc.documentType,
+      document: doc.document,
+    },
+    paymentLinkId: link?.id ?? null,
+    dispute: null,
+    metadata: input.metadata ?? link?.metadata ?? {},
+    expiresAt: expiry,
+    paidAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await tx.transactions.insert(record);
+  return record;
+}
+
+/**
+ * Marks a charge paid and credits its net amount, pending for the account's release period, and
+ * records `transaction.paid`. Called under `lockScope`, so concurrent payments credit once.
+ */
+export async function creditPaidCharge(
+  tx: StoreTx,
+  account: Account,
+  charge: TransactionRecord,
+  now: string,
+): Promise<TransactionRecord> {
+  const status = effectiveStatus(charge, now);
+  if (status !== "WAITING_PAYMENT") {
+    throw new DomainError("REQUEST_ERROR", `A cobrança não está aguardando pagamento: status atual ${status}.`);
+  }
+  const paid: TransactionRecord = { ...charge, status: "PAID", paidAt: now, updatedAt: now };
+  await tx.transactions.update(paid);
+  await tx.ledger.append({
+    id: newId("led"),
+    accountId: charge.accountId,
+    livemode: charge.livemode,
+    bucket: "available",
+    amountCents: charge.amountCents - charge.feeCents,
+    releaseAt: addSeconds(now, account.releasePeriodDays * 86_400),
+    kind: "charge_paid",
+    refId: charge.id,
+    createdAt: now,
+  });
+  if (paid.paymentLinkId) {
+    const link = await tx.paymentLinks.get(paid, paid.paymentLinkId);
+    if (link) {
+      const paymentsCount = link.paymentsCount + 1;
+      const exhausted = link.maxPayments !== null && paymentsCount >= link.maxPayments;
+      await tx.paymentLinks.update({
+        ...link,
+        paymentsCount,
+        active: exhausted ? false : link.active,
+        updatedAt: now,
+      });
+    }
+  }
+  await recordEvent(tx, paid, "transaction.paid", presentTransaction(paid, now), now);
+  return paid;
+}
+
+export function chargeUseCases(deps: DomainDeps) {
+  const now = () => deps.clock.now().toISOString();
+  return {
+    async create(actor: Actor, body: NewCharge, idempotencyKey?: string) {
+      const at = now();
+      prepareCharge(actor.account, body, at);
+      return deps.store.transaction(async (tx) => {
+        await tx.lockScope(actor.scope);
+        return once(tx, actor.scope, "createPixCharge", idempotencyKey, body, at, async () => {
+          const record = await insertCharge(deps, tx, actor.scope, actor.account, body, at);
+          return { status: 201, body: presentTransaction(record, at) };
+        });
+      });
+    },
+
+    async get(actor: Actor, id: string) {
+      const record = await deps.store.read.transactions.get(actor.scope, id);
+      if (!record) throw notFound();
+      return presentTransaction(record, now());
+    },
+
+    async list(
+      actor: Actor,
+      filter: {
+        status?: string | undefined;
+        paymentLinkId?: string | undefined;
+        createdFrom?: string;
+        createdTo?: string;
+      },
+      page: PageRequest,
+    ) {
+      const at = now();
+      const iso = (v: string | undefined) => (v === undefined ? undefined : new Date(v).toISOString());
+      const result = await pageOrInvalidCursor(() =>
+        deps.store.read.transactions.list(
+          actor.scope,
+          {
+            status: filter.status,
+            paymentLinkId: filter.paymentLinkId,
+            createdFrom: iso(filter.createdFrom),
+            createdTo: iso(filter.createdTo),
+            now: at,
+          },
+          page,
+        ),
+      );
+      return { data: result.items.map((t) => presentTransaction(t, at)), hasMore: result.hasMore };
+    },
+
+    async cancel(actor: Actor, id: string) {
+      return deps.store.transaction(async (tx) => {
+        await tx.lockScope(actor.scope);
+        const at = now();
+        const record = await tx.transactions.get(actor.scope, id);
+        if (!record) throw notFound();
+        const status = effectiveStatus(record, at);
+        if (status !== "WAITING_PAYMENT") {
+          throw new DomainError("REQUEST_ERROR", `A cobrança não pode ser cancelada: status atual ${status}.`);
+        }
+        const cancelled: TransactionRecord = { ...record, status: "CANCELLED", updatedAt: at };
+        await tx.transactions.update(cancelled);
+        return presentTransaction(cancelled, at);
+      });
+    },
+
+    /** Test mode only: pays a test charge as if the payer had. */
+    async simulatePayment(actor: Actor, id: string) {
+      if (actor.scope.livemode)
+        throw new DomainError("TEST_MODE_ONLY", "A simulação de pagamento só está disponível com chave de teste.");
+      return deps.store.transaction(async (tx) => {
+        await tx.lockScope(actor.scope);
+        const at = now();
+        const record = await tx.transactions.get(actor.scope, id);
+        if (!record) throw notFound();
+        const paid = await creditPaidCharge(tx, actor.account, record, at);
+        return presentTransaction(paid, at);
+      });
+    },
+  };
+}

@@ -1,0 +1,140 @@
+import { parseDocument } from "../pix/documents.js";
+import type { StoreTx } from "../store/port.js";
+import type { Actor, DomainDeps } from "./deps.js";
+import { DomainError, notFound } from "./errors.js";
+import { newId } from "./ids.js";
+import type { Address, CustomerRecord, DocumentType, PageRequest, Schemas, Scope } from "./model.js";
+import { pageOrInvalidCursor } from "./pages.js";
+import { presentCustomer } from "./presenters.js";
+
+const addressFields = ["zipCode", "street", "number", "complement", "district", "city", "state"] as const;
+
+const emptyAddress: Address = {
+  zipCode: null,
+  street: null,
+  number: null,
+  complement: null,
+  district: null,
+  city: null,
+  state: null,
+};
+
+/** Applies the address fields sent over the current address; fields not sent stay. */
+export function mergeAddress(current: Address | null, input: Schemas["AddressInput"] | undefined): Address | null {
+  if (input === undefined) return current;
+  const next: Address = { ...(current ?? emptyAddress) };
+  for (const field of addressFields) {
+    const value = input[field];
+    if (value !== undefined) next[field] = value;
+  }
+  return next;
+}
+
+/** A CPF or CNPJ, normalised to digits, or a `REQUEST_ERROR` naming what is wrong. */
+export function requireDocument(
+  input: string,
+  expected?: DocumentType,
+): { documentType: DocumentType; document: string } {
+  const parsed = parseDocument(input);
+  const kind = expected ?? (input.replace(/[^0-9A-Za-z]/g, "").length > 11 ? "CNPJ" : "CPF");
+  if (!parsed.ok) throw new DomainError("REQUEST_ERROR", `${kind} inválido: dígitos verificadores não conferem.`);
+  if (expected && parsed.documentType !== expected) {
+    throw new DomainError("REQUEST_ERROR", `O documento informado não é um ${expected} válido.`);
+  }
+  return { documentType: parsed.documentType, document: parsed.document };
+}
+
+export interface CustomerFields {
+  name?: string | undefined;
+  email?: string | undefined;
+  phone?: string | undefined;
+  address?: Schemas["AddressInput"] | undefined;
+}
+
+/** Finds the customer with this document in the scope and updates the fields sent, or creates it. */
+export async function upsertCustomerRecord(
+  tx: StoreTx,
+  scope: Scope,
+  doc: { documentType: DocumentType; document: string },
+  fields: CustomerFields,
+  now: string,
+): Promise<{ customer: CustomerRecord; created: boolean }> {
+  const existing = await tx.customers.getByDocument(scope, doc.document);
+  if (existing) {
+    const updated: CustomerRecord = {
+      ...existing,
+      name: fields.name ?? existing.name,
+      email: fields.email ?? existing.email,
+      phone: fields.phone ?? existing.phone,
+      address: mergeAddress(existing.address, fields.address),
+      updatedAt: now,
+    };
+    await tx.customers.update(updated);
+    return { customer: updated, created: false };
+  }
+  const customer: CustomerRecord = {
+    id: newId("cus"),
+    ...scope,
+    name: fields.name ?? null,
+    email: fields.email ?? null,
+    phone: fields.phone ?? null,
+    documentType: doc.documentType,
+    document: doc.document,
+    address: mergeAddress(null, fields.address),
+    notes: null,
+    tags: [],
+    createdAt: now,
+    updatedAt: now,
+  };
+  await tx.customers.insert(customer);
+  return { customer, created: true };
+}
+
+export function customerUseCases(deps: DomainDeps) {
+  const now = () => deps.clock.now().toISOString();
+  return {
+    async upsert(actor: Actor, body: Schemas["UpsertCustomerRequest"]) {
+      const doc = requireDocument(body.document);
+      return deps.store.transaction(async (tx) => {
+        await tx.lockScope(actor.scope);
+        const { customer, created } = await upsertCustomerRecord(tx, actor.scope, doc, body, now());
+        return { created, customer: presentCustomer(customer) };
+      });
+    },
+
+    async get(actor: Actor, id: string) {
+      const customer = await deps.store.read.customers.get(actor.scope, id);
+      if (!customer) throw notFound();
+      return presentCustomer(customer);
+    },
+
+    async update(actor: Actor, id: string, body: Schemas["UpdateCustomerRequest"]) {
+      return deps.store.transaction(async (tx) => {
+        const customer = await tx.customers.get(actor.scope, id);
+        if (!customer) throw notFound();
+        const updated: CustomerRecord = {
+          ...customer,
+          name: body.name ?? customer.name,
+          email: body.email ?? customer.email,
+          phone: body.phone ?? customer.phone,
+          address: mergeAddress(customer.address, body.address),
+          updatedAt: now(),
+        };
+        await tx.customers.update(updated);
+        return presentCustomer(updated);
+      });
+    },
+
+    async list(actor: Actor, filter: { document?: string | undefined }, page: PageRequest) {
+      let document: string | undefined;
+      if (filter.document !== undefined) {
+        const parsed = parseDocument(filter.document);
+        // A document that cannot exist matches no customer.
+        if (!parsed.ok) return { data: [], hasMore: false };
+        document = parsed.document;
+      }
+      const result = await pageOrInvalidCursor(() => deps.store.read.customers.list(actor.scope, { document }, page));
+      return { data: result.items.map(presentCustomer), hasMore: result.hasMore };
+    },
+  };
+}

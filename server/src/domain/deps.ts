@@ -1,0 +1,53 @@
+import type { Logger } from "pino";
+import type { Store } from "../store/port.js";
+import type { Clock } from "./clock.js";
+import type { Account, ApiKeyRecord, Scope } from "./model.js";
+
+/** Sends e-mail to account owners. The default writes to the log. */
+export interface Mailer {
+  send(message: { to: string; subject: string; text: string }): Promise<void>;
+}
+
+export interface DomainConfig {
+  /** Where the hosted checkout lives: payment link `url`s start with it. */
+  publicBaseUrl: string;
+  /** Default life of a charge without `expiresAt`. */
+  chargeExpirySeconds: number;
+  /** Default life of a payment link without `expiresAt`. */
+  paymentLinkExpirySeconds: number;
+}
+
+export const defaultDomainConfig: DomainConfig = {
+  publicBaseUrl: "http://localhost:3000",
+  chargeExpirySeconds: 24 * 3600,
+  paymentLinkExpirySeconds: 30 * 24 * 3600,
+};
+
+/** What every use case may use. */
+export interface DomainDeps {
+  store: Store;
+  clock: Clock;
+  config: DomainConfig;
+  mailer: Mailer;
+  logger: Logger;
+}
+
+/** Who is calling: the authenticated key, its account, and the scope (account + mode) it sees. */
+export interface Actor {
+  scope: Scope;
+  account: Account;
+  apiKey: ApiKeyRecord;
+}
+
+/** "R$ 1.234,56" */
+export function formatBRL(cents: number): string {
+  const sign = cents < 0 ? "-" : "";
+  const abs = Math.abs(cents);
+  const reais = Math.floor(abs / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ".");
+  return `${sign}R$ ${reais},${String(abs % 100).padStart(2, "0")}`;
+}
+
+export const addSeconds = (iso: string, seconds: number): string =>
+  new Date(new Date(iso).getTime() + seconds * 1000).toISOString();

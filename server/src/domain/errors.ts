@@ -1,0 +1,58 @@
+import type { components } from "../../../generated/api.js";
+
+/** Every error code the API answers, from the spec. */
+export type ErrorCode = components["schemas"]["ErrorCode"];
+
+/** One invalid field of a `VALIDATION_ERROR`. */
+export type FieldError = components["schemas"]["FieldError"];
+
+/** The closed catalogue: each code's HTTP status and default Portuguese message. */
+export const errorCatalogue = {
+  VALIDATION_ERROR: { status: 400, message: "Dados inválidos." },
+  REQUEST_ERROR: { status: 400, message: "A requisição não pode ser atendida." },
+  INSUFFICIENT_BALANCE: { status: 400, message: "Saldo disponível insuficiente." },
+  UNAUTHORIZED: { status: 401, message: "Chave de API ausente, inválida ou revogada." },
+  API_KEY_PERMISSION: { status: 403, message: "A chave de API não tem a permissão necessária." },
+  API_KEY_IP: { status: 403, message: "Endereço IP não autorizado para esta chave de API." },
+  WITHDRAW_DAILY_LIMIT: { status: 403, message: "Limite diário de saques da chave excedido." },
+  ACCOUNT_NOT_ACTIVE: { status: 403, message: "A conta ainda não está habilitada para operar em produção." },
+  TEST_MODE_ONLY: { status: 403, message: "Esta operação só está disponível com chave de teste." },
+  NOT_FOUND: { status: 404, message: "Recurso não encontrado nesta conta e modo." },
+  METHOD_NOT_ALLOWED: { status: 405, message: "Método HTTP não permitido para esta rota." },
+  IDEMPOTENCY_KEY_REUSED: { status: 409, message: "A idempotency-key já foi usada com outro corpo de requisição." },
+  PAYLOAD_TOO_LARGE: { status: 413, message: "O corpo da requisição é grande demais." },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "O corpo da requisição deve ser application/json." },
+  RATE_LIMITED: { status: 429, message: "Muitas requisições. Aguarde e tente novamente." },
+  INTERNAL_ERROR: { status: 500, message: "Erro interno. Tente novamente em instantes." },
+} as const satisfies Record<ErrorCode, { status: number; message: string }>;
+
+/**
+ * A refusal the API reports with one of the catalogue's codes. Thrown by the domain and the HTTP
+ * layer alike; the error middleware writes it as the seed's error body.
+ */
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors: FieldError[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message?: string,
+    options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message ?? errorCatalogue[code].message);
+    this.name = "DomainError";
+    this.code = code;
+    this.status = errorCatalogue[code].status;
+    this.errors = options.errors;
+    this.headers = options.headers;
+  }
+}
+
+/** A `VALIDATION_ERROR` naming one field. */
+export function fieldError(path: string, message: string): DomainError {
+  return new DomainError("VALIDATION_ERROR", "Dados inválidos.", { errors: [{ path, message }] });
+}
+
+export const notFound = (): DomainError => new DomainError("NOT_FOUND");

@@ -1,0 +1,59 @@
+import { createHash } from "node:crypto";
+import type { StoreTx } from "../store/port.js";
+import { DomainError } from "./errors.js";
+import type { Scope } from "./model.js";
+
+/** How long an `idempotency-key` is remembered. */
+export const idempotencyWindowSeconds = 24 * 3600;
+
+/** JSON with object keys sorted, so equal bodies hash equally whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export const hashRequest = (body: unknown): string => createHash("sha256").update(canonicalJson(body)).digest("hex");
+
+/**
+ * Runs `create` at most once per (scope, operation, key) within the window, inside the caller's
+ * transaction: the same key and body replay the first outcome; another body is a 409. The caller
+ * holds `lockScope`, so two requests with one key cannot both reach `create`.
+ */
+export async function once<T>(
+  tx: StoreTx,
+  scope: Scope,
+  operation: string,
+  key: string | undefined,
+  body: unknown,
+  now: string,
+  create: () => Promise<{ status: number; body: T }>,
+): Promise<{ status: number; body: T; replayed: boolean }> {
+  if (key === undefined) return { ...(await create()), replayed: false };
+  const requestHash = hashRequest(body);
+  const existing = await tx.idempotency.get(scope, operation, key);
+  if (existing) {
+    const age = (new Date(now).getTime() - new Date(existing.createdAt).getTime()) / 1000;
+    if (age < idempotencyWindowSeconds) {
+      if (existing.requestHash !== requestHash) throw new DomainError("IDEMPOTENCY_KEY_REUSED");
+      return { status: existing.responseStatus, body: existing.responseBody as T, replayed: true };
+    }
+    await tx.idempotency.delete(scope, operation, key);
+  }
+  const outcome = await create();
+  await tx.idempotency.insert({
+    ...scope,
+    operation,
+    key,
+    requestHash,
+    responseStatus: outcome.status,
+    responseBody: outcome.body,
+    createdAt: now,
+  });
+  return { ...outcome, replayed: false };
+}

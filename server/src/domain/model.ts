@@ -1,0 +1,199 @@
+import type { components } from "../../../generated/api.js";
+
+// Internal records. Wire shapes come from the generated types; records hold what the store keeps.
+// Timestamps are ISO 8601 UTC strings with milliseconds (`Date#toISOString`), so they compare as
+// strings; money is integer cents.
+
+export type Schemas = components["schemas"];
+export type DocumentType = Schemas["DocumentType"];
+export type TransactionStatus = Schemas["TransactionStatus"];
+export type WithdrawalStatus = Schemas["WithdrawalStatus"];
+export type PixKeyType = Schemas["PixKeyType"];
+export type Address = NonNullable<Schemas["Customer"]["address"]>;
+export type Metadata = Schemas["Metadata"];
+export type Dispute = Schemas["Dispute"];
+export type WithdrawalTransfer = Schemas["WithdrawalTransfer"];
+export type WebhookEventType = Schemas[
+  | "TransactionPaidEvent"
+  | "WithdrawalCreatedEvent"
+  | "WithdrawalPaidEvent"
+  | "WithdrawalPartiallyPaidEvent"
+  | "WithdrawalFailedEvent"]["type"];
+
+/** One account's data in one mode: test (`livemode: false`) or production. */
+export interface Scope {
+  accountId: string;
+  livemode: boolean;
+}
+
+export interface Plan {
+  /** Fixed part of the fee of each Pix charge. */
+  chargeFeeCents: number;
+  /** Proportional part, in basis points of the amount (100 = 1%). */
+  chargeFeeBps: number;
+  /** Fee of each withdrawal, included in its amount. */
+  withdrawFeeCents: number;
+}
+
+export const defaultPlan: Plan = { chargeFeeCents: 80, chargeFeeBps: 0, withdrawFeeCents: 80 };
+
+export interface Account {
+  id: string;
+  name: string;
+  ownerEmail: string;
+  /** Verified accounts operate in production. */
+  verified: boolean;
+  plan: Plan;
+  /** Days a paid sale stays pending before it becomes available. */
+  releasePeriodDays: number;
+  /** City printed in the BR Code. */
+  merchantCity: string;
+  /** The account's receiving Pix key (EVP) printed in the BR Code. */
+  pixKey: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  livemode: boolean;
+  /** The visible start of the secret, for people to recognise it. */
+  prefix: string;
+  /** SHA-256 of the whole secret, hex. The secret itself is never stored. */
+  digest: string;
+  permissions: string[];
+  /** IPv4/IPv6 addresses or CIDR ranges; empty = any IP. */
+  allowedIps: string[];
+  dailyWithdrawLimitCents: number | null;
+  revokedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CustomerRecord extends Scope {
+  id: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  documentType: DocumentType;
+  document: string;
+  address: Address | null;
+  /** Operator-only notes and tags; never in the public API. */
+  notes: string | null;
+  tags: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TransactionRecord extends Scope {
+  id: string;
+  /** Stored status; `WAITING_PAYMENT` past `expiresAt` reads as `EXPIRED`. */
+  status: TransactionStatus;
+  amountCents: number;
+  feeCents: number;
+  description: string;
+  brCode: string;
+  customer: Schemas["TransactionCustomer"];
+  paymentLinkId: string | null;
+  dispute: Dispute | null;
+  metadata: Metadata;
+  expiresAt: string;
+  paidAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PaymentLinkRecord extends Scope {
+  id: string;
+  amountCents: number;
+  description: string;
+  active: boolean;
+  maxPayments: number | null;
+  paymentsCount: number;
+  askAddress: boolean;
+  returnUrl: string | null;
+  metadata: Metadata | null;
+  expiresAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface WithdrawalRecord extends Scope {
+  id: string;
+  apiKeyId: string | null;
+  status: WithdrawalStatus;
+  amountCents: number;
+  feeCents: number;
+  paidAmountCents: number;
+  returnedAmountCents: number;
+  /** The full destination key (masked only on the way out). */
+  pixKey: string;
+  pixKeyType: PixKeyType;
+  transfers: WithdrawalTransfer[];
+  failureReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Where ledger money sits. Pending is `available` money whose `releaseAt` is still ahead. */
+export type LedgerBucket = "available" | "blocked";
+
+export type LedgerKind =
+  | "charge_paid"
+  | "withdrawal"
+  | "withdrawal_returned"
+  | "dispute_opened"
+  | "dispute_won"
+  | "dispute_lost";
+
+/** One movement of money. Entries are only ever appended; balances are their sums. */
+export interface LedgerEntry extends Scope {
+  id: string;
+  bucket: LedgerBucket;
+  /** Signed: credits positive, debits negative. */
+  amountCents: number;
+  /** For credits held during the release period: when they become available. */
+  releaseAt: string | null;
+  kind: LedgerKind;
+  /** The transaction, withdrawal or dispute that caused it. */
+  refId: string;
+  createdAt: string;
+}
+
+export interface BalanceTotals {
+  availableCents: number;
+  pendingCents: number;
+  blockedCents: number;
+}
+
+/** An event waiting in the outbox for webhook delivery. */
+export interface EventRecord extends Scope {
+  id: string;
+  type: WebhookEventType;
+  /** The whole envelope, as delivered. */
+  payload: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** The remembered first outcome of a create with an `idempotency-key`. */
+export interface IdempotencyRecord extends Scope {
+  operation: string;
+  key: string;
+  requestHash: string;
+  responseStatus: number;
+  responseBody: unknown;
+  createdAt: string;
+}
+
+/** Cursor pagination, newest first on (createdAt, id). */
+export interface PageRequest {
+  limit: number;
+  startingAfter?: string | undefined;
+}
+
+export interface PageResult<T> {
+  items: T[];
+  hasMore: boolean;
+}

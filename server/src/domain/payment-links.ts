@@ -1,0 +1,63 @@
+import type { Actor, DomainDeps } from "./deps.js";
+import { addSeconds } from "./deps.js";
+import { fieldError, notFound } from "./errors.js";
+import { newId } from "./ids.js";
+import { checkMetadata } from "./metadata.js";
+import type { PageRequest, PaymentLinkRecord, Schemas } from "./model.js";
+import { pageOrInvalidCursor } from "./pages.js";
+import { presentPaymentLink } from "./presenters.js";
+
+export function paymentLinkUseCases(deps: DomainDeps) {
+  const now = () => deps.clock.now().toISOString();
+  return {
+    async create(actor: Actor, body: Schemas["CreatePaymentLinkRequest"]) {
+      checkMetadata(body.metadata);
+      const at = now();
+      let expiresAt = addSeconds(at, deps.config.paymentLinkExpirySeconds);
+      if (body.expiresAt !== undefined) {
+        expiresAt = new Date(body.expiresAt).toISOString();
+        if (expiresAt <= at) throw fieldError("expiresAt", "deve ser um instante no futuro");
+      }
+      const link: PaymentLinkRecord = {
+        id: newId("plk"),
+        ...actor.scope,
+        amountCents: body.amountCents,
+        description: body.description,
+        active: true,
+        maxPayments: body.maxPayments ?? null,
+        paymentsCount: 0,
+        askAddress: body.askAddress ?? false,
+        returnUrl: body.returnUrl ?? null,
+        metadata: body.metadata ?? null,
+        expiresAt,
+        createdAt: at,
+        updatedAt: at,
+      };
+      await deps.store.transaction((tx) => tx.paymentLinks.insert(link));
+      return presentPaymentLink(link, deps.config);
+    },
+
+    async get(actor: Actor, id: string) {
+      const link = await deps.store.read.paymentLinks.get(actor.scope, id);
+      if (!link) throw notFound();
+      return presentPaymentLink(link, deps.config);
+    },
+
+    async list(actor: Actor, filter: { active?: "true" | "false" | undefined }, page: PageRequest) {
+      const active = filter.active === undefined ? undefined : filter.active === "true";
+      const result = await pageOrInvalidCursor(() => deps.store.read.paymentLinks.list(actor.scope, { active }, page));
+      return { data: result.items.map((l) => presentPaymentLink(l, deps.config)), hasMore: result.hasMore };
+    },
+
+    async deactivate(actor: Actor, id: string) {
+      return deps.store.transaction(async (tx) => {
+        const link = await tx.paymentLinks.get(actor.scope, id);
+        if (!link) throw notFound();
+        if (!link.active) return presentPaymentLink(link, deps.config);
+        const updated = { ...link, active: false, updatedAt: now() };
+        await tx.paymentLinks.update(updated);
+        return presentPaymentLink(updated, deps.config);
+      });
+    },
+  };
+}

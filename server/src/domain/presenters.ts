@@ -1,0 +1,91 @@
+import { maskPixKey } from "../pix/documents.js";
+import type { DomainConfig } from "./deps.js";
+import type {
+  CustomerRecord,
+  PaymentLinkRecord,
+  Schemas,
+  TransactionRecord,
+  TransactionStatus,
+  WithdrawalRecord,
+} from "./model.js";
+
+/** The status a client sees: an unpaid Pix past `expiresAt` is `EXPIRED`, with no sweep needed. */
+export function effectiveStatus(t: Pick<TransactionRecord, "status" | "expiresAt">, now: string): TransactionStatus {
+  return t.status === "WAITING_PAYMENT" && t.expiresAt <= now ? "EXPIRED" : t.status;
+}
+
+export function presentTransaction(t: TransactionRecord, now: string): Schemas["Transaction"] {
+  return {
+    id: t.id,
+    status: effectiveStatus(t, now),
+    amountCents: t.amountCents,
+    feeCents: t.feeCents,
+    netAmountCents: t.amountCents - t.feeCents,
+    description: t.description,
+    pix: { copyPaste: t.brCode, qrCode: t.brCode },
+    customer: { ...t.customer },
+    ...(t.paymentLinkId ? { paymentLinkId: t.paymentLinkId } : {}),
+    ...(t.dispute ? { dispute: { ...t.dispute } } : {}),
+    metadata: t.metadata,
+    livemode: t.livemode,
+    expiresAt: t.expiresAt,
+    paidAt: t.paidAt,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+  };
+}
+
+export function presentCustomer(c: CustomerRecord): Schemas["Customer"] {
+  return {
+    id: c.id,
+    name: c.name,
+    email: c.email,
+    phone: c.phone,
+    documentType: c.documentType,
+    document: c.document,
+    address: c.address ? { ...c.address } : null,
+    livemode: c.livemode,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+  };
+}
+
+export function checkoutUrl(config: DomainConfig, linkId: string): string {
+  return `${config.publicBaseUrl.replace(/\/+$/, "")}/checkout/${linkId}`;
+}
+
+export function presentPaymentLink(l: PaymentLinkRecord, config: DomainConfig): Schemas["PaymentLink"] {
+  return {
+    id: l.id,
+    url: checkoutUrl(config, l.id),
+    amountCents: l.amountCents,
+    description: l.description,
+    active: l.active,
+    maxPayments: l.maxPayments,
+    askAddress: l.askAddress,
+    returnUrl: l.returnUrl,
+    metadata: l.metadata,
+    livemode: l.livemode,
+    expiresAt: l.expiresAt,
+    createdAt: l.createdAt,
+  };
+}
+
+export function presentWithdrawal(w: WithdrawalRecord): Schemas["Withdrawal"] {
+  return {
+    id: w.id,
+    status: w.status,
+    amountCents: w.amountCents,
+    feeCents: w.feeCents,
+    netAmountCents: w.amountCents - w.feeCents,
+    paidAmountCents: w.paidAmountCents,
+    returnedAmountCents: w.returnedAmountCents,
+    pixKey: maskPixKey(w.pixKey, w.pixKeyType),
+    pixKeyType: w.pixKeyType,
+    transfers: w.transfers.map((t) => ({ ...t })),
+    failureReason: w.failureReason,
+    livemode: w.livemode,
+    createdAt: w.createdAt,
+    updatedAt: w.updatedAt,
+  };
+}

@@ -1,0 +1,149 @@
+import { normalizePixKey } from "../pix/documents.js";
+import type { StoreReads, StoreTx } from "../store/port.js";
+import { brasiliaDay } from "./clock.js";
+import { type Actor, type DomainDeps, formatBRL } from "./deps.js";
+import { DomainError, fieldError, notFound } from "./errors.js";
+import { recordEvent } from "./events.js";
+import { once } from "./idempotency.js";
+import { newId, randomBase62 } from "./ids.js";
+import type { ApiKeyRecord, PageRequest, Schemas, WithdrawalRecord } from "./model.js";
+import { pageOrInvalidCursor } from "./pages.js";
+import { presentWithdrawal } from "./presenters.js";
+
+/** Minimum `amountCents` of a withdrawal, fee included (seed §8). */
+export const minimumWithdrawalCents = 600;
+
+/** What the key may still withdraw today (Brasília day), or null when it has no daily limit. */
+export async function remainingDailyLimit(
+  tx: Pick<StoreReads, "withdrawals">,
+  key: ApiKeyRecord,
+  now: Date,
+): Promise<number | null> {
+  if (key.dailyWithdrawLimitCents === null) return null;
+  const day = brasiliaDay(now);
+  const used = await tx.withdrawals.sumForKey(key.id, day.start.toISOString(), day.end.toISOString());
+  return Math.max(0, key.dailyWithdrawLimitCents - used);
+}
+
+/** A Pix end-to-end id shaped like the BCB's: E + ISPB (8) + yyyyMMddHHmm + 11 characters. */
+const endToEndId = (at: string) => `E00000000${at.slice(0, 16).replace(/[-T:]/g, "")}${randomBase62(11)}`;
+
+/** Moves the money of a withdrawal out of the balance and records it, under `lockScope`. */
+async function reserveWithdrawal(
+  deps: DomainDeps,
+  tx: StoreTx,
+  actor: Actor,
+  body: Schemas["CreateWithdrawalRequest"],
+  pixKey: string,
+  at: string,
+): Promise<WithdrawalRecord> {
+  const totals = await tx.ledger.totals(actor.scope, at);
+  if (body.amountCents > totals.availableCents) {
+    throw new DomainError(
+      "INSUFFICIENT_BALANCE",
+      `Saldo disponível insuficiente: disponível ${formatBRL(totals.availableCents)}.`,
+    );
+  }
+  const remaining = await remainingDailyLimit(tx, actor.apiKey, new Date(at));
+  if (remaining !== null && body.amountCents > remaining) {
+    throw new DomainError(
+      "WITHDRAW_DAILY_LIMIT",
+      `Limite diário de saques excedido. Restam hoje ${formatBRL(remaining)}.`,
+    );
+  }
+  const feeCents = actor.account.plan.withdrawFeeCents;
+  const net = body.amountCents - feeCents;
+  const simulated = !actor.scope.livemode;
+  const withdrawal: WithdrawalRecord = {
+    id: newId("wdr"),
+    ...actor.scope,
+    apiKeyId: actor.apiKey.id,
+    status: simulated ? "PAID" : "PENDING",
+    amountCents: body.amountCents,
+    feeCents,
+    paidAmountCents: simulated ? net : 0,
+    returnedAmountCents: 0,
+    pixKey,
+    pixKeyType: body.pixKeyType,
+    transfers: [
+      {
+        id: newId("trf"),
+        amountCents: net,
+        status: simulated ? "PAID" : "PENDING",
+        endToEndId: simulated ? endToEndId(at) : null,
+        completedAt: simulated ? at : null,
+      },
+    ],
+    failureReason: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+  await tx.withdrawals.insert(withdrawal);
+  await tx.ledger.append({
+    id: newId("led"),
+    ...actor.scope,
+    bucket: "available",
+    amountCents: -body.amountCents,
+    releaseAt: null,
+    kind: "withdrawal",
+    refId: withdrawal.id,
+    createdAt: at,
+  });
+  await recordEvent(tx, actor.scope, "withdrawal.created", presentWithdrawal(withdrawal), at);
+  if (simulated) await recordEvent(tx, actor.scope, "withdrawal.paid", presentWithdrawal(withdrawal), at);
+  return withdrawal;
+}
+
+export function withdrawalUseCases(deps: DomainDeps) {
+  const now = () => deps.clock.now().toISOString();
+  return {
+    async create(actor: Actor, body: Schemas["CreateWithdrawalRequest"], idempotencyKey?: string) {
+      const key = normalizePixKey(body.pixKey, body.pixKeyType);
+      if (!key.ok) throw fieldError("pixKey", `não é uma chave Pix válida do tipo ${body.pixKeyType}`);
+      if (body.amountCents <= actor.account.plan.withdrawFeeCents) {
+        throw new DomainError(
+          "REQUEST_ERROR",
+          `O valor do saque deve ser maior que a tarifa de saque (${formatBRL(actor.account.plan.withdrawFeeCents)}).`,
+        );
+      }
+      if (actor.scope.livemode && !actor.account.verified) throw new DomainError("ACCOUNT_NOT_ACTIVE");
+      const at = now();
+      const outcome = await deps.store.transaction(async (tx) => {
+        await tx.lockScope(actor.scope);
+        return once(tx, actor.scope, "createWithdrawal", idempotencyKey, body, at, async () => {
+          const withdrawal = await reserveWithdrawal(deps, tx, actor, body, key.key, at);
+          return { status: 201, body: presentWithdrawal(withdrawal) };
+        });
+      });
+      if (actor.scope.livemode && !outcome.replayed) {
+        await notifyOwner(deps, actor, outcome.body);
+      }
+      return outcome;
+    },
+
+    async get(actor: Actor, id: string) {
+      const w = await deps.store.read.withdrawals.get(actor.scope, id);
+      if (!w) throw notFound();
+      return presentWithdrawal(w);
+    },
+
+    async list(actor: Actor, page: PageRequest) {
+      const result = await pageOrInvalidCursor(() => deps.store.read.withdrawals.list(actor.scope, page));
+      return { data: result.items.map(presentWithdrawal), hasMore: result.hasMore };
+    },
+  };
+}
+
+/** The owner hears of every production withdrawal, as for one made in the dashboard. */
+async function notifyOwner(deps: DomainDeps, actor: Actor, w: Schemas["Withdrawal"]): Promise<void> {
+  try {
+    await deps.mailer.send({
+      to: actor.account.ownerEmail,
+      subject: `Saque de ${formatBRL(w.amountCents)} solicitado`,
+      text: `Um saque de ${formatBRL(w.amountCents)} para a chave Pix ${w.pixKey} foi solicitado pela API (chave ${actor.apiKey.prefix}…). Identificador: ${w.id}.`,
+    });
+  } catch (error) {
+    // The withdrawal stands; a mail failure is logged, not surfaced as a failed withdrawal.
+    deps.logger.error({ err: error, withdrawalId: w.id }, "withdrawal e-mail not sent");
+  }
+}

@@ -1,0 +1,121 @@
+import { randomUUID } from "node:crypto";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import express, { type Express } from "express";
+import * as OpenApiValidator from "express-openapi-validator";
+import type { Store as RateLimitStore } from "express-rate-limit";
+import { pinoHttp } from "pino-http";
+import type { Domain } from "../domain/service.js";
+import { authenticate } from "./auth.js";
+import { errorMiddleware, sendError } from "./errors.js";
+import { publicHandlers } from "./handlers.js";
+import { pathKnown } from "./operations.js";
+import { type RateLimits, rateLimiters } from "./rate-limit.js";
+import { bindOperations } from "./router.js";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+export const publicDocumentPath = join(root, "generated/openapi.yaml");
+const require = createRequire(import.meta.url);
+
+export interface AppOptions {
+  domain: Domain;
+  /** Per-minute budgets, or "off" (local test runs only). */
+  rateLimits: RateLimits | "off";
+  rateLimitStore?: (name: string) => RateLimitStore;
+  /** Express `trust proxy`: false (default), a hop count, or subnets. */
+  trustProxy?: boolean | number | string | string[];
+  /** Validate responses against the spec too (on whenever NODE_ENV is not production). */
+  validateResponses: boolean;
+  /** Extra routers mounted before the API (checkout, operator API). */
+  mount?: (app: Express) => void;
+}
+
+/** The reference server: Express 5, validated by the generated OpenAPI document. */
+export function createApp(options: AppOptions): Express {
+  const { domain } = options;
+  const logger = domain.deps.logger;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", options.trustProxy ?? false);
+  app.set("query parser", "simple");
+
+  app.use((req, res, next) => {
+    const incoming = req.headers["x-request-id"];
+    const id = typeof incoming === "string" && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    res.setHeader("x-request-id", id);
+    res.locals.requestId = id;
+    next();
+  });
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (_req, res) => String(res.getHeader("x-request-id")),
+      redact: ["req.headers.authorization", 'req.headers["x-api-key"]'],
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
+    }),
+  );
+
+  app.get("/health", (_req, res) => {
+    res.json({ ok: true });
+  });
+  app.get("/openapi.yaml", (_req, res) => {
+    res.type("application/yaml").sendFile(publicDocumentPath);
+  });
+  mountDocs(app);
+  options.mount?.(app);
+
+  if (options.rateLimits !== "off") {
+    for (const limiter of rateLimiters(options.rateLimits, options.rateLimitStore)) app.use(limiter);
+  }
+  app.use(express.json({ limit: "64kb" }));
+  app.use(authenticate(domain.deps.store));
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: publicDocumentPath,
+      validateRequests: { allErrors: true, removeAdditional: false },
+      validateResponses: options.validateResponses ? { removeAdditional: false } : false,
+      validateSecurity: false,
+      validateFormats: true,
+      ajvFormats: { mode: "full" },
+      ignorePaths: (path: string) => !path.startsWith("/api/"),
+    }),
+  );
+  bindOperations(app, publicHandlers(domain));
+
+  app.use((req, res) => {
+    sendError(req, res, pathKnown(req.path) ? "METHOD_NOT_ALLOWED" : "NOT_FOUND");
+  });
+  app.use(errorMiddleware(logger));
+  return app;
+}
+
+/** The API reference at /docs, rendered by Swagger UI from assets we serve (no internet). */
+function mountDocs(app: Express): void {
+  const assets = dirname(require.resolve("swagger-ui-dist/package.json"));
+  app.use("/docs/assets", express.static(assets, { index: false }));
+  app.get("/docs/init.js", (_req, res) => {
+    res
+      .type("application/javascript")
+      .send(
+        'window.onload = () => { window.ui = SwaggerUIBundle({ url: "/openapi.yaml", dom_id: "#swagger-ui", deepLinking: true, presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: "StandaloneLayout" }); };',
+      );
+  });
+  app.get("/docs", (_req, res) => {
+    res.type("html").send(`<!doctype html>
+<html lang="pt-BR">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Pix Charging Service — referência da API</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/assets/swagger-ui-standalone-preset.js"></script>
+<script src="/docs/init.js"></script>
+</body>
+</html>`);
+  });
+}

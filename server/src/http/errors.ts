@@ -1,0 +1,129 @@
+import type { ErrorRequestHandler, Request, Response } from "express";
+import type { Logger } from "pino";
+import { DomainError, type ErrorCode, errorCatalogue, type FieldError } from "../domain/errors.js";
+
+/** Writes the seed's error body (§7). */
+export function sendError(
+  req: Request,
+  res: Response,
+  code: ErrorCode,
+  message: string = errorCatalogue[code].message,
+  errors?: FieldError[],
+): void {
+  res.status(errorCatalogue[code].status).json({
+    ok: false,
+    code,
+    message,
+    ...(errors && errors.length > 0 ? { errors } : {}),
+    path: req.path,
+    timestamp: new Date().toISOString(),
+  });
+}
+
+/** Portuguese for the validator's (Ajv's) English messages. */
+export function translateValidationMessage(message: string): string {
+  const rules: [RegExp, (m: RegExpMatchArray) => string][] = [
+    [/^must be >= (\S+)/, (m) => `deve ser maior ou igual a ${m[1]}`],
+    [/^must be <= (\S+)/, (m) => `deve ser menor ou igual a ${m[1]}`],
+    [/^must be > (\S+)/, (m) => `deve ser maior que ${m[1]}`],
+    [/^must be < (\S+)/, (m) => `deve ser menor que ${m[1]}`],
+    [/^must NOT have fewer than (\d+) characters/, (m) => `deve ter no mínimo ${m[1]} caracteres`],
+    [/^must NOT have more than (\d+) characters/, (m) => `deve ter no máximo ${m[1]} caracteres`],
+    [/^must NOT have more than (\d+) items/, (m) => `deve ter no máximo ${m[1]} itens`],
+    [/^must NOT have fewer than (\d+) items/, (m) => `deve ter no mínimo ${m[1]} itens`],
+    [/^must match format "email"/, () => "deve ser um e-mail válido"],
+    [/^must match format "date-time"/, () => "deve ser data e hora ISO 8601 em UTC, terminando em Z"],
+    [/^must match format "uri"/, () => "deve ser um endereço (URL) válido"],
+    [/^must match format "(.+)"/, (m) => `deve estar no formato ${m[1]}`],
+    [/^must match pattern "\^https:/, () => "deve ser um endereço https"],
+    [/^must match pattern "\^\[0-9\]\{4\}-/, () => "deve ser data e hora ISO 8601 em UTC, terminando em Z"],
+    [/^must match pattern "\^\[0-9\]\+\$"/, () => "deve conter apenas dígitos"],
+    [/^must match pattern/, () => "formato inválido"],
+    [/^must be integer/, () => "deve ser um número inteiro"],
+    [/^must be number/, () => "deve ser um número"],
+    [/^must be string/, () => "deve ser um texto"],
+    [/^must be boolean/, () => "deve ser verdadeiro ou falso"],
+    [/^must be object/, () => "deve ser um objeto"],
+    [/^must be array/, () => "deve ser uma lista"],
+    [/^must be null/, () => "deve ser nulo"],
+    [/^must have required property/, () => "campo obrigatório"],
+    [/^must NOT have additional properties/, () => "campo não permitido"],
+    [/^must NOT be valid/, () => "campo não permitido"],
+    [/^must be equal to one of the allowed values:?\s*(.*)/, (m) => `deve ser um dos valores: ${m[1]}`],
+    [/^must be equal to constant/, () => "valor não permitido"],
+    [/^format is unsupported|unknown format/i, () => "formato inválido"],
+  ];
+  for (const [pattern, render] of rules) {
+    const match = message.match(pattern);
+    if (match) return render(match);
+  }
+  return "valor inválido";
+}
+
+interface ValidatorErrorItem {
+  path?: string;
+  message?: string;
+  errorCode?: string;
+  params?: { missingProperty?: string; additionalProperty?: string };
+}
+
+/** `/body/customer/document` → `customer.document`; `/query/limit` → `limit`. */
+export function fieldPath(item: ValidatorErrorItem): string {
+  const raw = (item.path ?? "").replace(/^\.?\/?(body|query|headers|path|params)(\/|\.|$)/, "");
+  let parts = raw.split(/[/.]/).filter((p) => p.length > 0);
+  const extra = item.params?.additionalProperty;
+  if (extra !== undefined && parts[parts.length - 1] !== extra) parts = [...parts, extra];
+  const missing = item.params?.missingProperty;
+  if (missing !== undefined && parts[parts.length - 1] !== missing) parts = [...parts, missing];
+  const path = parts.join(".");
+  if (path) return path;
+  return /^\.?\/?body/.test(item.path ?? "") ? "body" : (item.path ?? "body");
+}
+
+type HttpishError = Error & {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  errors?: ValidatorErrorItem[];
+  headers?: Record<string, string>;
+};
+
+/** The one error middleware, registered last: every failure leaves in the seed's shape. */
+export function errorMiddleware(logger: Logger): ErrorRequestHandler {
+  return (err: HttpishError, req, res, _next) => {
+    if (res.headersSent) {
+      req.socket.destroy();
+      return;
+    }
+    if (err instanceof DomainError) {
+      if (err.headers) res.set(err.headers);
+      return sendError(req, res, err.code, err.message, err.errors);
+    }
+    const status = err.status ?? err.statusCode;
+    if (err.type === "entity.parse.failed") {
+      return sendError(req, res, "VALIDATION_ERROR", "JSON malformado.", [
+        { path: "body", message: "o corpo não é um JSON válido" },
+      ]);
+    }
+    if (err.type === "entity.too.large" || status === 413) return sendError(req, res, "PAYLOAD_TOO_LARGE");
+    if (err.type === "encoding.unsupported" || err.type === "charset.unsupported" || status === 415) {
+      return sendError(req, res, "UNSUPPORTED_MEDIA_TYPE");
+    }
+    if (status === 404) return sendError(req, res, "NOT_FOUND");
+    if (status === 405) return sendError(req, res, "METHOD_NOT_ALLOWED");
+    if (status === 400 && Array.isArray(err.errors)) {
+      const seen = new Set<string>();
+      const errors: FieldError[] = [];
+      for (const item of err.errors) {
+        const path = fieldPath(item);
+        if (seen.has(path)) continue;
+        seen.add(path);
+        errors.push({ path, message: translateValidationMessage(item.message ?? "") });
+      }
+      return sendError(req, res, "VALIDATION_ERROR", "Dados inválidos.", errors);
+    }
+    const requestId = res.getHeader("x-request-id");
+    logger.error({ err, requestId, path: req.path }, "unexpected failure");
+    return sendError(req, res, "INTERNAL_ERROR");
+  };
+}

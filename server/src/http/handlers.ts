@@ -1,0 +1,75 @@
+import type { Handlers } from "../../../generated/operations.js";
+import type { Domain } from "../domain/service.js";
+import type { RequestContext } from "./auth.js";
+
+const page = (q: { limit?: number; startingAfter?: string }) => ({
+  limit: q.limit ?? 20,
+  startingAfter: q.startingAfter,
+});
+
+/** The public API: each generated operation bound to its use case. */
+export function publicHandlers(domain: Domain): Handlers<RequestContext> {
+  return {
+    async createPixCharge({ body, headers }, { actor }) {
+      const out = await domain.charges.create(actor, body, headers["idempotency-key"]);
+      return { status: 201, body: out.body };
+    },
+    async listTransactions({ query }, { actor }) {
+      const { status, paymentLinkId, createdFrom, createdTo } = query;
+      const filter = {
+        status,
+        paymentLinkId,
+        ...(createdFrom !== undefined ? { createdFrom } : {}),
+        ...(createdTo !== undefined ? { createdTo } : {}),
+      };
+      return { status: 200, body: await domain.charges.list(actor, filter, page(query)) };
+    },
+    async getTransaction({ params }, { actor }) {
+      return { status: 200, body: await domain.charges.get(actor, params.id) };
+    },
+    async cancelTransaction({ params }, { actor }) {
+      return { status: 200, body: await domain.charges.cancel(actor, params.id) };
+    },
+    async simulatePayment({ params }, { actor }) {
+      return { status: 200, body: await domain.charges.simulatePayment(actor, params.id) };
+    },
+    async createPaymentLink({ body }, { actor }) {
+      return { status: 201, body: await domain.paymentLinks.create(actor, body) };
+    },
+    async listPaymentLinks({ query }, { actor }) {
+      return { status: 200, body: await domain.paymentLinks.list(actor, { active: query.active }, page(query)) };
+    },
+    async getPaymentLink({ params }, { actor }) {
+      return { status: 200, body: await domain.paymentLinks.get(actor, params.id) };
+    },
+    async deactivatePaymentLink({ params }, { actor }) {
+      return { status: 200, body: await domain.paymentLinks.deactivate(actor, params.id) };
+    },
+    async upsertCustomer({ body }, { actor }) {
+      const out = await domain.customers.upsert(actor, body);
+      return out.created ? { status: 201, body: out.customer } : { status: 200, body: out.customer };
+    },
+    async listCustomers({ query }, { actor }) {
+      return { status: 200, body: await domain.customers.list(actor, { document: query.document }, page(query)) };
+    },
+    async getCustomer({ params }, { actor }) {
+      return { status: 200, body: await domain.customers.get(actor, params.id) };
+    },
+    async updateCustomer({ params, body }, { actor }) {
+      return { status: 200, body: await domain.customers.update(actor, params.id, body) };
+    },
+    async getBalance(_request, { actor }) {
+      return { status: 200, body: await domain.balance.get(actor) };
+    },
+    async createWithdrawal({ body, headers }, { actor }) {
+      const out = await domain.withdrawals.create(actor, body, headers["idempotency-key"]);
+      return { status: 201, body: out.body };
+    },
+    async listWithdrawals({ query }, { actor }) {
+      return { status: 200, body: await domain.withdrawals.list(actor, page(query)) };
+    },
+    async getWithdrawal({ params }, { actor }) {
+      return { status: 200, body: await domain.withdrawals.get(actor, params.id) };
+    },
+  };
+}

@@ -1,0 +1,268 @@
+import type {
+  Account,
+  ApiKeyRecord,
+  CustomerRecord,
+  EventRecord,
+  IdempotencyRecord,
+  LedgerEntry,
+  PageRequest,
+  PageResult,
+  PaymentLinkRecord,
+  Scope,
+  TransactionRecord,
+  WithdrawalRecord,
+} from "../domain/model.js";
+import { type Store, type StoreReads, type StoreTx, statusMatches, UnknownCursorError } from "./port.js";
+
+const copy = <T>(value: T): T => structuredClone(value);
+const inScope = (r: Scope, s: Scope) => r.accountId === s.accountId && r.livemode === s.livemode;
+
+/** Newest first on (createdAt, id), starting after the cursor item. */
+export function pageOf<T extends { id: string; createdAt: string }>(rows: T[], page: PageRequest): PageResult<T> {
+  const sorted = [...rows].sort((a, b) =>
+    a.createdAt === b.createdAt ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.createdAt < b.createdAt ? 1 : -1,
+  );
+  let start = 0;
+  if (page.startingAfter !== undefined) {
+    const at = sorted.findIndex((r) => r.id === page.startingAfter);
+    if (at < 0) throw new UnknownCursorError();
+    start = at + 1;
+  }
+  const items = sorted.slice(start, start + page.limit).map(copy);
+  return { items, hasMore: sorted.length > start + page.limit };
+}
+
+class Table<T extends { id: string }> {
+  readonly rows = new Map<string, T>();
+  constructor(private readonly journal: () => Array<() => void> | null) {}
+
+  get(id: string): T | null {
+    const row = this.rows.get(id);
+    return row ? copy(row) : null;
+  }
+  all(): T[] {
+    return [...this.rows.values()];
+  }
+  insert(row: T): void {
+    if (this.rows.has(row.id)) throw new Error(`duplicate id ${row.id}`);
+    this.rows.set(row.id, copy(row));
+    this.journal()?.push(() => this.rows.delete(row.id));
+  }
+  update(row: T): void {
+    const before = this.rows.get(row.id);
+    if (!before) throw new Error(`no row ${row.id}`);
+    this.rows.set(row.id, copy(row));
+    this.journal()?.push(() => this.rows.set(row.id, before));
+  }
+}
+
+/**
+ * The zero-set-up store: everything in process memory. Transactions run one at a time (a mutex)
+ * and roll back through an undo journal when the work throws.
+ */
+export class MemoryStore implements Store {
+  private undo: Array<() => void> | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly journal = () => this.undo;
+
+  private readonly accounts = new Table<Account>(this.journal);
+  private readonly apiKeys = new Table<ApiKeyRecord>(this.journal);
+  private readonly customers = new Table<CustomerRecord>(this.journal);
+  private readonly transactions = new Table<TransactionRecord>(this.journal);
+  private readonly paymentLinks = new Table<PaymentLinkRecord>(this.journal);
+  private readonly withdrawals = new Table<WithdrawalRecord>(this.journal);
+  private readonly ledger = new Table<LedgerEntry>(this.journal);
+  private readonly events = new Table<EventRecord>(this.journal);
+  private readonly idempotency = new Table<IdempotencyRecord & { id: string }>(this.journal);
+
+  readonly read: StoreReads = this.reads();
+  private readonly tx: StoreTx = this.writes();
+
+  async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      this.undo = [];
+      try {
+        const result = await work(this.tx);
+        this.undo = null;
+        return result;
+      } catch (error) {
+        const undo = this.undo ?? [];
+        this.undo = null;
+        for (const step of undo.reverse()) step();
+        throw error;
+      }
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async close(): Promise<void> {}
+
+  private reads(): StoreReads {
+    const idemId = (s: Scope, op: string, key: string) => JSON.stringify([s.accountId, s.livemode, op, key]);
+    return {
+      accounts: {
+        get: async (id) => this.accounts.get(id),
+        list: async (page) => pageOf(this.accounts.all(), page),
+        count: async () => this.accounts.rows.size,
+      },
+      apiKeys: {
+        get: async (id) => this.apiKeys.get(id),
+        getByDigest: async (digest) => copy(this.apiKeys.all().find((k) => k.digest === digest) ?? null),
+        listByAccount: async (accountId) =>
+          this.apiKeys
+            .all()
+            .filter((k) => k.accountId === accountId)
+            .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))
+            .map(copy),
+      },
+      customers: {
+        get: async (scope, id) => {
+          const c = this.customers.get(id);
+          return c && inScope(c, scope) ? c : null;
+        },
+        getByDocument: async (scope, document) =>
+          copy(this.customers.all().find((c) => inScope(c, scope) && c.document === document) ?? null),
+        list: async (scope, filter, page) =>
+          pageOf(
+            this.customers
+              .all()
+              .filter((c) => inScope(c, scope) && (filter.document === undefined || c.document === filter.document)),
+            page,
+          ),
+      },
+      transactions: {
+        get: async (scope, id) => {
+          const t = this.transactions.get(id);
+          return t && inScope(t, scope) ? t : null;
+        },
+        list: async (scope, f, page) =>
+          pageOf(
+            this.transactions
+              .all()
+              .filter(
+                (t) =>
+                  inScope(t, scope) &&
+                  (f.status === undefined || statusMatches(t, f.status, f.now)) &&
+                  (f.paymentLinkId === undefined || t.paymentLinkId === f.paymentLinkId) &&
+                  (f.createdFrom === undefined || t.createdAt >= f.createdFrom) &&
+                  (f.createdTo === undefined || t.createdAt < f.createdTo),
+              ),
+            page,
+          ),
+      },
+      paymentLinks: {
+        get: async (scope, id) => {
+          const l = this.paymentLinks.get(id);
+          return l && inScope(l, scope) ? l : null;
+        },
+        list: async (scope, filter, page) =>
+          pageOf(
+            this.paymentLinks
+              .all()
+              .filter((l) => inScope(l, scope) && (filter.active === undefined || l.active === filter.active)),
+            page,
+          ),
+      },
+      withdrawals: {
+        get: async (scope, id) => {
+          const w = this.withdrawals.get(id);
+          return w && inScope(w, scope) ? w : null;
+        },
+        list: async (scope, page) =>
+          pageOf(
+            this.withdrawals.all().filter((w) => inScope(w, scope)),
+            page,
+          ),
+        sumForKey: async (apiKeyId, from, to) =>
+          this.withdrawals
+            .all()
+            .filter((w) => w.apiKeyId === apiKeyId && w.createdAt >= from && w.createdAt < to)
+            .reduce((sum, w) => sum + w.amountCents - w.returnedAmountCents, 0),
+      },
+      ledger: {
+        totals: async (scope, now) => {
+          const totals = { availableCents: 0, pendingCents: 0, blockedCents: 0 };
+          for (const e of this.ledger.all()) {
+            if (!inScope(e, scope)) continue;
+            if (e.bucket === "blocked") totals.blockedCents += e.amountCents;
+            else if (e.releaseAt !== null && e.releaseAt > now) totals.pendingCents += e.amountCents;
+            else totals.availableCents += e.amountCents;
+          }
+          return totals;
+        },
+        list: async (scope) =>
+          this.ledger
+            .all()
+            .filter((e) => inScope(e, scope))
+            .map(copy),
+      },
+      events: {
+        list: async (scope) =>
+          this.events
+            .all()
+            .filter((e) => inScope(e, scope))
+            .map(copy),
+        get: async (id) => this.events.get(id),
+      },
+      idempotency: {
+        get: async (scope, op, key) => this.idempotency.get(idemId(scope, op, key)),
+      },
+    };
+  }
+
+  private writes(): StoreTx {
+    const r = this.read;
+    const idemId = (s: Scope, op: string, key: string) => JSON.stringify([s.accountId, s.livemode, op, key]);
+    return {
+      lockScope: async () => {},
+      accounts: {
+        ...r.accounts,
+        insert: async (a) => this.accounts.insert(a),
+        update: async (a) => this.accounts.update(a),
+      },
+      apiKeys: {
+        ...r.apiKeys,
+        insert: async (k) => this.apiKeys.insert(k),
+        update: async (k) => this.apiKeys.update(k),
+      },
+      customers: {
+        ...r.customers,
+        insert: async (c) => {
+          if (await r.customers.getByDocument(c, c.document)) throw new Error("duplicate customer document");
+          this.customers.insert(c);
+        },
+        update: async (c) => this.customers.update(c),
+      },
+      transactions: {
+        ...r.transactions,
+        insert: async (t) => this.transactions.insert(t),
+        update: async (t) => this.transactions.update(t),
+      },
+      paymentLinks: {
+        ...r.paymentLinks,
+        insert: async (l) => this.paymentLinks.insert(l),
+        update: async (l) => this.paymentLinks.update(l),
+      },
+      withdrawals: {
+        ...r.withdrawals,
+        insert: async (w) => this.withdrawals.insert(w),
+        update: async (w) => this.withdrawals.update(w),
+      },
+      ledger: { ...r.ledger, append: async (e) => this.ledger.insert(e) },
+      events: { ...r.events, append: async (e) => this.events.insert(e) },
+      idempotency: {
+        ...r.idempotency,
+        insert: async (rec) => this.idempotency.insert({ ...rec, id: idemId(rec, rec.operation, rec.key) }),
+        delete: async (scope, op, key) => {
+          const id = idemId(scope, op, key);
+          const before = this.idempotency.rows.get(id);
+          if (!before) return;
+          this.idempotency.rows.delete(id);
+          this.undo?.push(() => this.idempotency.rows.set(id, before));
+        },
+      },
+    };
+  }
+}

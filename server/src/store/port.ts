@@ -1,0 +1,147 @@
+import type {
+  Account,
+  ApiKeyRecord,
+  BalanceTotals,
+  CustomerRecord,
+  EventRecord,
+  IdempotencyRecord,
+  LedgerEntry,
+  PageRequest,
+  PageResult,
+  PaymentLinkRecord,
+  Scope,
+  TransactionRecord,
+  TransactionStatus,
+  WithdrawalRecord,
+} from "../domain/model.js";
+
+/** A list page whose cursor (`startingAfter`) names no item of the scope. */
+export class UnknownCursorError extends Error {
+  constructor() {
+    super("unknown cursor");
+    this.name = "UnknownCursorError";
+  }
+}
+
+export interface TransactionFilter {
+  /** A status as the client sees it: `EXPIRED` includes `WAITING_PAYMENT` past `expiresAt`. */
+  status?: string | undefined;
+  paymentLinkId?: string | undefined;
+  createdFrom?: string | undefined;
+  createdTo?: string | undefined;
+  /** The instant that decides expiry. */
+  now: string;
+}
+
+/**
+ * The persistence port. Every write happens inside `transaction`: all of it or none of it.
+ * `lockScope` serialises money moves of one account and mode (a row lock in PostgreSQL), so a
+ * balance check and the debit that follows it cannot interleave with another.
+ */
+export interface Store {
+  transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>;
+  /** Reads outside a transaction (no locks). */
+  readonly read: StoreReads;
+  close(): Promise<void>;
+}
+
+export interface StoreReads {
+  accounts: {
+    get(id: string): Promise<Account | null>;
+    list(page: PageRequest): Promise<PageResult<Account>>;
+    count(): Promise<number>;
+  };
+  apiKeys: {
+    get(id: string): Promise<ApiKeyRecord | null>;
+    getByDigest(digest: string): Promise<ApiKeyRecord | null>;
+    listByAccount(accountId: string): Promise<ApiKeyRecord[]>;
+  };
+  customers: {
+    get(scope: Scope, id: string): Promise<CustomerRecord | null>;
+    getByDocument(scope: Scope, document: string): Promise<CustomerRecord | null>;
+    list(
+      scope: Scope,
+      filter: { document?: string | undefined },
+      page: PageRequest,
+    ): Promise<PageResult<CustomerRecord>>;
+  };
+  transactions: {
+    get(scope: Scope, id: string): Promise<TransactionRecord | null>;
+    list(scope: Scope, filter: TransactionFilter, page: PageRequest): Promise<PageResult<TransactionRecord>>;
+  };
+  paymentLinks: {
+    get(scope: Scope, id: string): Promise<PaymentLinkRecord | null>;
+    list(
+      scope: Scope,
+      filter: { active?: boolean | undefined },
+      page: PageRequest,
+    ): Promise<PageResult<PaymentLinkRecord>>;
+  };
+  withdrawals: {
+    get(scope: Scope, id: string): Promise<WithdrawalRecord | null>;
+    list(scope: Scope, page: PageRequest): Promise<PageResult<WithdrawalRecord>>;
+    /** Sum of `amountCents - returnedAmountCents` of one key's withdrawals created in [from, to). */
+    sumForKey(apiKeyId: string, from: string, to: string): Promise<number>;
+  };
+  ledger: {
+    /** Balance figures at instant `now`, derived from the entries. */
+    totals(scope: Scope, now: string): Promise<BalanceTotals>;
+    list(scope: Scope): Promise<LedgerEntry[]>;
+  };
+  events: {
+    list(scope: Scope): Promise<EventRecord[]>;
+    get(id: string): Promise<EventRecord | null>;
+  };
+  idempotency: {
+    get(scope: Scope, operation: string, key: string): Promise<IdempotencyRecord | null>;
+  };
+}
+
+export interface StoreTx extends StoreReads {
+  /** Serialises money moves for one account and mode until the transaction ends. */
+  lockScope(scope: Scope): Promise<void>;
+  accounts: StoreReads["accounts"] & {
+    insert(account: Account): Promise<void>;
+    update(account: Account): Promise<void>;
+  };
+  apiKeys: StoreReads["apiKeys"] & {
+    insert(key: ApiKeyRecord): Promise<void>;
+    update(key: ApiKeyRecord): Promise<void>;
+  };
+  customers: StoreReads["customers"] & {
+    insert(customer: CustomerRecord): Promise<void>;
+    update(customer: CustomerRecord): Promise<void>;
+  };
+  transactions: StoreReads["transactions"] & {
+    insert(transaction: TransactionRecord): Promise<void>;
+    update(transaction: TransactionRecord): Promise<void>;
+  };
+  paymentLinks: StoreReads["paymentLinks"] & {
+    insert(link: PaymentLinkRecord): Promise<void>;
+    update(link: PaymentLinkRecord): Promise<void>;
+  };
+  withdrawals: StoreReads["withdrawals"] & {
+    insert(withdrawal: WithdrawalRecord): Promise<void>;
+    update(withdrawal: WithdrawalRecord): Promise<void>;
+  };
+  ledger: StoreReads["ledger"] & {
+    append(entry: LedgerEntry): Promise<void>;
+  };
+  events: StoreReads["events"] & {
+    append(event: EventRecord): Promise<void>;
+  };
+  idempotency: StoreReads["idempotency"] & {
+    /** Records the first outcome; a second record for the same scope, operation and key fails. */
+    insert(record: IdempotencyRecord): Promise<void>;
+    /** Forgets a record older than the window so the key can be used again. */
+    delete(scope: Scope, operation: string, key: string): Promise<void>;
+  };
+}
+
+/** The statuses a client-side `status` filter maps to. */
+export function statusMatches(record: { status: TransactionStatus; expiresAt: string }, status: string, now: string) {
+  const expired = record.status === "WAITING_PAYMENT" && record.expiresAt <= now;
+  if (status === "EXPIRED") return record.status === "EXPIRED" || expired;
+  if (status === "WAITING_PAYMENT") return record.status === "WAITING_PAYMENT" && !expired;
+  return record.status === status;
+}

@@ -1,0 +1,169 @@
+import type { AddressInfo } from "node:net";
+import { pino } from "pino";
+import {
+  allPermissions,
+  createAccount,
+  createApiKey,
+  type NewAccount,
+  type NewApiKey,
+} from "../src/domain/accounts.js";
+import { ManualClock } from "../src/domain/clock.js";
+import { defaultDomainConfig, type Mailer } from "../src/domain/deps.js";
+import type { Account } from "../src/domain/model.js";
+import { createDomain, type Domain } from "../src/domain/service.js";
+import { createApp } from "../src/http/app.js";
+import type { RateLimits } from "../src/http/rate-limit.js";
+import { MemoryStore } from "../src/store/memory.js";
+import type { Store } from "../src/store/port.js";
+
+export interface CallResult<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface TestServer {
+  baseUrl: string;
+  store: Store;
+  clock: ManualClock;
+  domain: Domain;
+  mail: { to: string; subject: string; text: string }[];
+  /** An account with a test key holding every permission (and a production key when verified). */
+  newAccount(options?: Partial<NewAccount>): Promise<TestAccount>;
+  close(): Promise<void>;
+}
+
+export interface TestAccount {
+  account: Account;
+  testKey: string;
+  liveKey: string | null;
+  /** Another key for this account. */
+  addKey(input: Partial<NewApiKey>): Promise<{ id: string; secret: string }>;
+}
+
+/** JSON over real HTTP. */
+export async function call<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {},
+): Promise<CallResult<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers["x-api-key"] = options.key;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: leave as text
+  }
+  return { status: res.status, body: parsed as T, headers: res.headers };
+}
+
+/** A reference server on a random 127.0.0.1 port, memory store, manual clock. */
+export async function startTestServer(
+  options: {
+    rateLimits?: RateLimits | "off";
+    store?: Store;
+    trustProxy?: number | boolean | string[];
+    clock?: ManualClock;
+  } = {},
+): Promise<TestServer> {
+  const store = options.store ?? new MemoryStore();
+  const clock = options.clock ?? new ManualClock("2026-10-04T15:30:00.000Z");
+  const mail: TestServer["mail"] = [];
+  const mailer: Mailer = {
+    async send(message) {
+      mail.push(message);
+    },
+  };
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const domain = createDomain({
+    store,
+    clock,
+    config: { ...defaultDomainConfig, publicBaseUrl: "https://pix.example.test" },
+    mailer,
+    logger,
+  });
+  const app = createApp({
+    domain,
+    rateLimits: options.rateLimits ?? "off",
+    validateResponses: true,
+    ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
+  });
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+
+  return {
+    baseUrl,
+    store,
+    clock,
+    domain,
+    mail,
+    async newAccount(input = {}) {
+      const now = clock.now().toISOString();
+      return store.transaction(async (tx) => {
+        const account = await createAccount(
+          tx,
+          { name: "Loja Exemplo Ltda", ownerEmail: "dono@loja.example", verified: true, ...input },
+          now,
+        );
+        const test = await createApiKey(
+          tx,
+          account,
+          { name: "test", livemode: false, permissions: [...allPermissions] },
+          now,
+        );
+        const live = account.verified
+          ? await createApiKey(tx, account, { name: "live", livemode: true, permissions: [...allPermissions] }, now)
+          : null;
+        return {
+          account,
+          testKey: test.secret,
+          liveKey: live?.secret ?? null,
+          addKey: async (key: Partial<NewApiKey>) =>
+            store.transaction(async (tx2) => {
+              const created = await createApiKey(
+                tx2,
+                account,
+                { name: "extra", livemode: false, ...key },
+                clock.now().toISOString(),
+              );
+              return { id: created.key.id, secret: created.secret };
+            }),
+        };
+      });
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A valid charge body; override what a test is about. */
+export function chargeBody(overrides: Record<string, unknown> = {}): Record<string, any> {
+  return {
+    amountCents: 8990,
+    description: "Pedido #1234 - Camiseta azul",
+    customer: {
+      name: "Maria da Silva Santos",
+      email: "maria.santos@example.com.br",
+      phone: "11987654321",
+      documentType: "CPF",
+      document: "52998224725",
+    },
+    metadata: { orderId: "1234" },
+    ...overrides,
+  };
+}

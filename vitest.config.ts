@@ -1,0 +1,24 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["server/**/*.test.ts", "client/test/**/*.test.ts", "scripts/**/*.test.ts"],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          name: "contract",
+          include: ["contract-tests/**/*.test.ts"],
+          globalSetup: ["contract-tests/support/global-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
