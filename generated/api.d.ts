@@ -314,8 +314,6 @@ export interface components {
             city?: string | null;
             /** @description State (UF), for example `SP`. */
             state?: string | null;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * @description The version of the event format.
@@ -339,8 +337,6 @@ export interface components {
             withdrawFeeCents: components["schemas"]["Cents"];
             /** @description `false` in test mode, `true` in production. */
             livemode: boolean;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * Format: int64
@@ -368,8 +364,6 @@ export interface components {
             document: string;
             /** @description Saved on the customer record; not sent to the acquirer. */
             address?: components["schemas"]["AddressInput"];
-        } & {
-            [key: string]: unknown;
         };
         /** @description Body of create payment link. */
         CreatePaymentLinkRequest: {
@@ -396,8 +390,6 @@ export interface components {
             returnUrl?: string | null;
             /** @description Whether the checkout asks for the payer's address. Default false. */
             askAddress?: boolean;
-        } & {
-            [key: string]: unknown;
         };
         /** @description Body of create charge. */
         CreatePixChargeRequest: {
@@ -411,8 +403,6 @@ export interface components {
             expiresAt?: components["schemas"]["UtcTimestamp"];
             /** @description Returned unchanged on reads and in events. */
             metadata?: components["schemas"]["Metadata"];
-        } & {
-            [key: string]: unknown;
         };
         /** @description Body of create withdrawal. */
         CreateWithdrawalRequest: {
@@ -424,8 +414,6 @@ export interface components {
             /** @description The destination Pix key, in the form of `pixKeyType`. */
             pixKey: string;
             pixKeyType: components["schemas"]["PixKeyType"];
-        } & {
-            [key: string]: unknown;
         };
         /**
          * @description A payer in the customer book: one per CPF or CNPJ in each mode. Created automatically when
@@ -442,7 +430,7 @@ export interface components {
             /** @description Digits only (an alphanumeric CNPJ in upper case). */
             document: string;
             /** @description Null when no address field was ever given. */
-            address: ({
+            address: {
                 /** @description CEP, the postal code. */
                 zipCode: string | null;
                 /** @description Street name. At most 160 characters. */
@@ -457,15 +445,11 @@ export interface components {
                 city: string | null;
                 /** @description State (UF), for example `SP`. */
                 state: string | null;
-            } & {
-                [key: string]: unknown;
-            }) | null;
+            } | null;
             /** @description `false` in test mode, `true` in production. */
             livemode: boolean;
             createdAt: components["schemas"]["UtcTimestamp"];
             updatedAt: components["schemas"]["UtcTimestamp"];
-        } & {
-            [key: string]: unknown;
         };
         /** @description One page of a list. */
         CustomerPage: {
@@ -473,8 +457,6 @@ export interface components {
             data: components["schemas"]["Customer"][];
             /** @description True when more items exist: ask again with `startingAfter` = the id of the last item. */
             hasMore: boolean;
-        } & {
-            [key: string]: unknown;
         };
         /** @description A contest of a paid charge by the payer through their bank (MED). */
         Dispute: {
@@ -484,8 +466,6 @@ export interface components {
             /** @description Amount contested, in cents; at most the charge's amount. */
             amountCents: components["schemas"]["Cents"];
             createdAt: components["schemas"]["UtcTimestamp"];
-        } & {
-            [key: string]: unknown;
         };
         /**
          * @description Status of a dispute (MED, the Pix special return mechanism). `OPEN`: the disputed amount moves
@@ -516,8 +496,6 @@ export interface components {
             path: string;
             /** @description When the error happened. */
             timestamp: components["schemas"]["UtcTimestamp"];
-        } & {
-            [key: string]: unknown;
         };
         /**
          * @description Stable error codes, for program decisions. The HTTP status of each is fixed; `message` carries
@@ -531,8 +509,6 @@ export interface components {
             path: string;
             /** @description What is wrong with it, in Portuguese. */
             message: string;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * @description The integrator's own key/value data, returned unchanged on reads and in events. At most 50 keys,
@@ -587,8 +563,6 @@ export interface components {
              */
             expiresAt: string | null;
             createdAt: components["schemas"]["UtcTimestamp"];
-        } & {
-            [key: string]: unknown;
         };
         /** @description One page of a list. */
         PaymentLinkPage: {
@@ -596,8 +570,6 @@ export interface components {
             data: components["schemas"]["PaymentLink"][];
             /** @description True when more items exist: ask again with `startingAfter` = the id of the last item. */
             hasMore: boolean;
-        } & {
-            [key: string]: unknown;
         };
         /** @description The Pix code the payer uses. */
         PixCode: {
@@ -605,8 +577,6 @@ export interface components {
             copyPaste: string;
             /** @description The same BR Code, to render as a QR image. */
             qrCode: string;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * @description Kind of destination Pix key.
@@ -645,8 +615,6 @@ export interface components {
             paidAt: string | null;
             createdAt: components["schemas"]["UtcTimestamp"];
             updatedAt: components["schemas"]["UtcTimestamp"];
-        } & {
-            [key: string]: unknown;
         };
         /** @description The payer, as given when the charge was created. */
         TransactionCustomer: {
@@ -659,14 +627,10 @@ export interface components {
             documentType: components["schemas"]["DocumentType"];
             /** @description CPF or CNPJ, digits only (an alphanumeric CNPJ in upper case). */
             document: string;
-        } & {
-            [key: string]: unknown;
         };
         /** @description The object of a transaction event. */
         TransactionEventData: {
             object: components["schemas"]["Transaction"];
-        } & {
-            [key: string]: unknown;
         };
         /** @description One page of a list. */
         TransactionPage: {
@@ -674,8 +638,6 @@ export interface components {
             data: components["schemas"]["Transaction"][];
             /** @description True when more items exist: ask again with `startingAfter` = the id of the last item. */
             hasMore: boolean;
-        } & {
-            [key: string]: unknown;
         };
         /** @description `transaction.paid`: a charge became `PAID` (real payment, or simulated in test mode). */
         TransactionPaidEvent: {
@@ -688,8 +650,6 @@ export interface components {
             apiVersion: components["schemas"]["ApiVersion"];
             /** @description The whole charge, `metadata` included. */
             data: components["schemas"]["TransactionEventData"];
-        } & {
-            [key: string]: unknown;
         };
         /**
          * @description Status of a Pix charge. Only `PAID` means paid; treat every other value as not paid.
@@ -719,8 +679,6 @@ export interface components {
             phone?: string;
             /** @description Only the address fields sent change. */
             address?: components["schemas"]["AddressInput"];
-        } & {
-            [key: string]: unknown;
         };
         /** @description Body of create-or-update a customer by document. */
         UpsertCustomerRequest: {
@@ -739,8 +697,6 @@ export interface components {
             /** @description With area code, at most 20 characters. */
             phone?: string;
             address?: components["schemas"]["AddressInput"];
-        } & {
-            [key: string]: unknown;
         };
         /**
          * Format: date-time
@@ -774,8 +730,6 @@ export interface components {
             livemode: boolean;
             createdAt: components["schemas"]["UtcTimestamp"];
             updatedAt: components["schemas"]["UtcTimestamp"];
-        } & {
-            [key: string]: unknown;
         };
         /** @description `withdrawal.created`: a withdrawal was created (both modes). */
         WithdrawalCreatedEvent: {
@@ -787,14 +741,10 @@ export interface components {
             livemode: boolean;
             apiVersion: components["schemas"]["ApiVersion"];
             data: components["schemas"]["WithdrawalEventData"];
-        } & {
-            [key: string]: unknown;
         };
         /** @description The object of a withdrawal event. */
         WithdrawalEventData: {
             object: components["schemas"]["Withdrawal"];
-        } & {
-            [key: string]: unknown;
         };
         /** @description `withdrawal.failed`: a withdrawal ended `FAILED`; all of it returned to the balance. */
         WithdrawalFailedEvent: {
@@ -806,8 +756,6 @@ export interface components {
             livemode: boolean;
             apiVersion: components["schemas"]["ApiVersion"];
             data: components["schemas"]["WithdrawalEventData"];
-        } & {
-            [key: string]: unknown;
         };
         /** @description One page of a list. */
         WithdrawalPage: {
@@ -815,8 +763,6 @@ export interface components {
             data: components["schemas"]["Withdrawal"][];
             /** @description True when more items exist: ask again with `startingAfter` = the id of the last item. */
             hasMore: boolean;
-        } & {
-            [key: string]: unknown;
         };
         /** @description `withdrawal.paid`: a withdrawal ended `PAID`. */
         WithdrawalPaidEvent: {
@@ -828,8 +774,6 @@ export interface components {
             livemode: boolean;
             apiVersion: components["schemas"]["ApiVersion"];
             data: components["schemas"]["WithdrawalEventData"];
-        } & {
-            [key: string]: unknown;
         };
         /** @description `withdrawal.partially_paid`: a withdrawal ended `PARTIALLY_PAID`; the failed part returned to the balance. */
         WithdrawalPartiallyPaidEvent: {
@@ -841,8 +785,6 @@ export interface components {
             livemode: boolean;
             apiVersion: components["schemas"]["ApiVersion"];
             data: components["schemas"]["WithdrawalEventData"];
-        } & {
-            [key: string]: unknown;
         };
         /**
          * @description Status of a withdrawal. Production: created `PENDING` (the amount leaves the balance), then
@@ -864,8 +806,6 @@ export interface components {
              * @description When it completed (paid or failed); null while pending.
              */
             completedAt: string | null;
-        } & {
-            [key: string]: unknown;
         };
     };
     responses: never;

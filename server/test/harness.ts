@@ -98,7 +98,7 @@ export async function startTestServer(
     validateResponses: true,
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
   });
-  const server = app.listen(0, "127.0.0.1");
+  const server = app.listen(options.port ?? 0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;

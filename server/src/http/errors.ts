@@ -51,6 +51,7 @@ export function translateValidationMessage(message: string): string {
     [/^must NOT be valid/, () => "campo não permitido"],
     [/^must be equal to one of the allowed values:?\s*(.*)/, (m) => `deve ser um dos valores: ${m[1]}`],
     [/^must be equal to constant/, () => "valor não permitido"],
+    [/must be url encoded/i, () => "deve ser codificado para URL (por exemplo, / como %2F)"],
     [/^format is unsupported|unknown format/i, () => "formato inválido"],
   ];
   for (const [pattern, render] of rules) {

@@ -1,0 +1,318 @@
+import { afterAll, describe, expect, inject, test } from "vitest";
+import { checkResponse, documentedOperations } from "./support/openapi.js";
+import type { Target } from "./support/targets.js";
+
+// One suite, every target. Each call is checked against the OpenAPI document (declared status,
+// schema-valid body, required headers). Assertions only a real implementation can satisfy (state,
+// exact codes of cases the mock cannot tell apart) are guarded by `target.real`; on the mock
+// those tests are skipped, not passed.
+
+const targets = inject("targets");
+
+interface Call {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+const covered = new Map<string, Set<string>>();
+
+function contract(target: Target) {
+  const seen = covered.get(target.name) ?? new Set<string>();
+  covered.set(target.name, seen);
+  return async (
+    operationId: string,
+    method: string,
+    path: string,
+    options: { key?: string | null; body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<Call> => {
+    const headers: Record<string, string> = { ...options.headers };
+    const key = options.key === undefined ? target.keys.full : options.key;
+    if (key) headers["x-api-key"] = key;
+    if (options.body !== undefined) headers["content-type"] = "application/json";
+    const res = await fetch(`${target.baseUrl}${path}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    const text = await res.text();
+    const body = text ? JSON.parse(text) : undefined;
+    const problems = checkResponse(operationId, res.status, res.headers, body);
+    expect(problems, `${method} ${path} → ${res.status}: ${text.slice(0, 300)}`).toEqual([]);
+    if (res.status >= 400) {
+      expect(body).toMatchObject({ ok: false });
+      expect(typeof body.message).toBe("string");
+    }
+    seen.add(`${operationId}:${res.status}`);
+    return { status: res.status, body, headers: res.headers };
+  };
+}
+
+const charge = (overrides: Record<string, unknown> = {}) => ({
+  amountCents: 8990,
+  description: "Pedido contrato",
+  customer: {
+    name: "Maria da Silva Santos",
+    email: "maria.santos@example.com.br",
+    phone: "11987654321",
+    documentType: "CPF",
+    document: "52998224725",
+  },
+  metadata: { orderId: "c-1" },
+  ...overrides,
+});
+
+describe.each(targets)("contract: $name", (target) => {
+  const call = contract(target);
+  const realOnly = test.skipIf(!target.real);
+
+  describe("createPixCharge", () => {
+    test("valid charge → 201 Transaction WAITING_PAYMENT", async () => {
+      const res = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      expect(res.status).toBe(201);
+      expect(res.body.status).toBe("WAITING_PAYMENT");
+    });
+    test("amountCents 499 → 400 VALIDATION_ERROR on amountCents", async () => {
+      const res = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge({ amountCents: 499 }) });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe("VALIDATION_ERROR");
+      expect(res.body.errors.map((e: { path: string }) => e.path)).toContain("amountCents");
+    });
+    test("unknown body field → 400 (objects are sealed)", async () => {
+      const res = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge({ surprise: 1 }) });
+      expect(res.status).toBe(400);
+    });
+    test("no key → 401", async () => {
+      const res = await call("createPixCharge", "POST", "/api/v1/charges/pix", { key: null, body: charge() });
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe("UNAUTHORIZED");
+    });
+    realOnly("invalid CPF check digits → 400 REQUEST_ERROR", async () => {
+      const body = charge({ customer: { ...charge().customer, document: "52998224724" } });
+      const res = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe("REQUEST_ERROR");
+    });
+    realOnly("key without charges:write → 403 API_KEY_PERMISSION", async () => {
+      const res = await call("createPixCharge", "POST", "/api/v1/charges/pix", {
+        key: target.keys.none,
+        body: charge(),
+      });
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe("API_KEY_PERMISSION");
+    });
+    realOnly("same idempotency-key, other body → 409", async () => {
+      const headers = { "idempotency-key": `contract-${Date.now()}` };
+      await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge(), headers });
+      const res = await call("createPixCharge", "POST", "/api/v1/charges/pix", {
+        body: charge({ amountCents: 9990 }),
+        headers,
+      });
+      expect(res.status).toBe(409);
+      expect(res.body.code).toBe("IDEMPOTENCY_KEY_REUSED");
+    });
+  });
+
+  describe("transactions", () => {
+    test("listTransactions → 200 page", async () => {
+      const res = await call("listTransactions", "GET", "/api/v1/transactions?limit=5&status=WAITING_PAYMENT");
+      expect(res.status).toBe(200);
+      expect(Array.isArray(res.body.data)).toBe(true);
+    });
+    test("listTransactions limit=101 → 400", async () => {
+      const res = await call("listTransactions", "GET", "/api/v1/transactions?limit=101");
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe("VALIDATION_ERROR");
+    });
+    test("listTransactions without key → 401", async () => {
+      expect((await call("listTransactions", "GET", "/api/v1/transactions", { key: null })).status).toBe(401);
+    });
+    test("getTransaction → 200", async () => {
+      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      const res = await call("getTransaction", "GET", `/api/v1/transactions/${created.body.id}`);
+      expect(res.status).toBe(200);
+      expect(res.body.id).toBe(created.body.id);
+    });
+    test("getTransaction without key → 401", async () => {
+      expect((await call("getTransaction", "GET", "/api/v1/transactions/txn_x", { key: null })).status).toBe(401);
+    });
+    realOnly("getTransaction unknown id → 404 NOT_FOUND", async () => {
+      const res = await call("getTransaction", "GET", "/api/v1/transactions/txn_doesnotexist00000000");
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe("NOT_FOUND");
+    });
+    realOnly("getTransaction with a production key for a test charge → 404", async () => {
+      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      const res = await call("getTransaction", "GET", `/api/v1/transactions/${created.body.id}`, {
+        key: target.keys.live,
+      });
+      expect(res.status).toBe(404);
+    });
+    test("cancelTransaction → 200", async () => {
+      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      const res = await call("cancelTransaction", "POST", `/api/v1/transactions/${created.body.id}/cancel`);
+      expect(res.status).toBe(200);
+    });
+    realOnly("cancelTransaction twice → 400 REQUEST_ERROR; unknown → 404", async () => {
+      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      await call("cancelTransaction", "POST", `/api/v1/transactions/${created.body.id}/cancel`);
+      const again = await call("cancelTransaction", "POST", `/api/v1/transactions/${created.body.id}/cancel`);
+      expect(again.status).toBe(400);
+      expect(again.body.code).toBe("REQUEST_ERROR");
+      expect((await call("cancelTransaction", "POST", "/api/v1/transactions/txn_nope/cancel")).status).toBe(404);
+    });
+  });
+
+  describe("simulatePayment", () => {
+    test("WAITING_PAYMENT test charge → 200 PAID", async () => {
+      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      const res = await call("simulatePayment", "POST", `/api/v1/sandbox/transactions/${created.body.id}/pay`);
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe("PAID");
+    });
+    realOnly("paying twice → 400 REQUEST_ERROR; production key → 403 TEST_MODE_ONLY; unknown → 404", async () => {
+      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      await call("simulatePayment", "POST", `/api/v1/sandbox/transactions/${created.body.id}/pay`);
+      const twice = await call("simulatePayment", "POST", `/api/v1/sandbox/transactions/${created.body.id}/pay`);
+      expect(twice.body.code).toBe("REQUEST_ERROR");
+      const live = await call("simulatePayment", "POST", `/api/v1/sandbox/transactions/${created.body.id}/pay`, {
+        key: target.keys.live,
+      });
+      expect(live.status).toBe(403);
+      expect(live.body.code).toBe("TEST_MODE_ONLY");
+      expect((await call("simulatePayment", "POST", "/api/v1/sandbox/transactions/txn_nope/pay")).status).toBe(404);
+    });
+  });
+
+  describe("payment links", () => {
+    const link = { amountCents: 15000, description: "Curso online", maxPayments: 10 };
+    test("createPaymentLink → 201", async () => {
+      const res = await call("createPaymentLink", "POST", "/api/v1/payment-links", { body: link });
+      expect(res.status).toBe(201);
+      expect(res.body.active).toBe(true);
+    });
+    test("createPaymentLink with http returnUrl → 400", async () => {
+      const res = await call("createPaymentLink", "POST", "/api/v1/payment-links", {
+        body: { ...link, returnUrl: "http://loja.example.com.br" },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe("VALIDATION_ERROR");
+    });
+    test("listPaymentLinks active=true → 200; active=maybe → 400", async () => {
+      expect((await call("listPaymentLinks", "GET", "/api/v1/payment-links?active=true")).status).toBe(200);
+      expect((await call("listPaymentLinks", "GET", "/api/v1/payment-links?active=maybe")).status).toBe(400);
+    });
+    test("getPaymentLink → 200; deactivatePaymentLink → 200 inactive", async () => {
+      const created = await call("createPaymentLink", "POST", "/api/v1/payment-links", { body: link });
+      expect((await call("getPaymentLink", "GET", `/api/v1/payment-links/${created.body.id}`)).status).toBe(200);
+      const off = await call("deactivatePaymentLink", "POST", `/api/v1/payment-links/${created.body.id}/deactivate`);
+      expect(off.status).toBe(200);
+      expect(off.body.active).toBe(false);
+    });
+    realOnly("unknown link → 404 on get and deactivate", async () => {
+      expect((await call("getPaymentLink", "GET", "/api/v1/payment-links/plk_nope")).status).toBe(404);
+      expect((await call("deactivatePaymentLink", "POST", "/api/v1/payment-links/plk_nope/deactivate")).status).toBe(
+        404,
+      );
+    });
+  });
+
+  describe("customers", () => {
+    const customer = { name: "Padaria Pão Quente Ltda", document: "11.222.333/0001-81", email: "fin@pao.example.com" };
+    test("upsertCustomer → 2xx Customer with digits-only document", async () => {
+      const res = await call("upsertCustomer", "POST", "/api/v1/customers", { body: customer });
+      expect([200, 201]).toContain(res.status);
+      expect(res.body.document).toMatch(/^[0-9A-Z]+$/);
+    });
+    realOnly("upsertCustomer: new → 201, existing → 200", async () => {
+      const fresh = { name: "Cliente Novo", document: "111.444.777-35" };
+      const first = await call("upsertCustomer", "POST", "/api/v1/customers", { body: fresh, key: target.keys.live });
+      const second = await call("upsertCustomer", "POST", "/api/v1/customers", { body: fresh, key: target.keys.live });
+      expect([first.status, second.status]).toEqual([201, 200]);
+      expect(second.body.id).toBe(first.body.id);
+    });
+    test("upsertCustomer name of 1 character → 400", async () => {
+      const res = await call("upsertCustomer", "POST", "/api/v1/customers", { body: { ...customer, name: "A" } });
+      expect(res.status).toBe(400);
+    });
+    realOnly("upsertCustomer with bad check digits → 400 REQUEST_ERROR", async () => {
+      const res = await call("upsertCustomer", "POST", "/api/v1/customers", {
+        body: { ...customer, document: "11.222.333/0001-82" },
+      });
+      expect(res.body.code).toBe("REQUEST_ERROR");
+    });
+    test("listCustomers by document → 200; limit=0 → 400", async () => {
+      expect(
+        (await call("listCustomers", "GET", `/api/v1/customers?document=${encodeURIComponent("11.222.333/0001-81")}`))
+          .status,
+      ).toBe(200);
+      expect((await call("listCustomers", "GET", "/api/v1/customers?limit=0")).status).toBe(400);
+    });
+    test("getCustomer → 200; updateCustomer → 200; patching the document → 400", async () => {
+      const created = await call("upsertCustomer", "POST", "/api/v1/customers", { body: customer });
+      const id = created.body.id;
+      expect((await call("getCustomer", "GET", `/api/v1/customers/${id}`)).status).toBe(200);
+      const patched = await call("updateCustomer", "PATCH", `/api/v1/customers/${id}`, {
+        body: { phone: "1133224455" },
+      });
+      expect(patched.status).toBe(200);
+      const bad = await call("updateCustomer", "PATCH", `/api/v1/customers/${id}`, {
+        body: { document: "52998224725" },
+      });
+      expect(bad.status).toBe(400);
+    });
+    realOnly("unknown customer → 404 on get and patch", async () => {
+      expect((await call("getCustomer", "GET", "/api/v1/customers/cus_nope")).status).toBe(404);
+      expect(
+        (await call("updateCustomer", "PATCH", "/api/v1/customers/cus_nope", { body: { name: "Zé" } })).status,
+      ).toBe(404);
+    });
+  });
+
+  describe("balance and withdrawals", () => {
+    test("getBalance → 200; without key → 401", async () => {
+      expect((await call("getBalance", "GET", "/api/v1/balance")).status).toBe(200);
+      expect((await call("getBalance", "GET", "/api/v1/balance", { key: null })).status).toBe(401);
+    });
+    test("createWithdrawal → 201; listWithdrawals → 200; getWithdrawal → 200", async () => {
+      const created = await call("createWithdrawal", "POST", "/api/v1/withdrawals", {
+        body: { amountCents: 1000, pixKey: "52998224725", pixKeyType: "CPF" },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body.pixKey).not.toBe("52998224725");
+      expect((await call("listWithdrawals", "GET", "/api/v1/withdrawals?limit=10")).status).toBe(200);
+      expect((await call("getWithdrawal", "GET", `/api/v1/withdrawals/${created.body.id}`)).status).toBe(200);
+    });
+    test("createWithdrawal amountCents 599 → 400", async () => {
+      const res = await call("createWithdrawal", "POST", "/api/v1/withdrawals", {
+        body: { amountCents: 599, pixKey: "52998224725", pixKeyType: "CPF" },
+      });
+      expect(res.status).toBe(400);
+    });
+    realOnly("more than the balance → 400 INSUFFICIENT_BALANCE; without withdrawals:write → 403", async () => {
+      const body = { amountCents: 900_000_000, pixKey: "52998224725", pixKeyType: "CPF" };
+      const res = await call("createWithdrawal", "POST", "/api/v1/withdrawals", { body });
+      expect(res.body.code).toBe("INSUFFICIENT_BALANCE");
+      const denied = await call("createWithdrawal", "POST", "/api/v1/withdrawals", { body, key: target.keys.none });
+      expect(denied.body.code).toBe("API_KEY_PERMISSION");
+    });
+    realOnly("same idempotency-key, other body → 409; unknown withdrawal → 404", async () => {
+      const headers = { "idempotency-key": `saque-${Date.now()}` };
+      const body = { amountCents: 700, pixKey: "52998224725", pixKeyType: "CPF" };
+      await call("createWithdrawal", "POST", "/api/v1/withdrawals", { body, headers });
+      const res = await call("createWithdrawal", "POST", "/api/v1/withdrawals", {
+        body: { ...body, amountCents: 800 },
+        headers,
+      });
+      expect(res.status).toBe(409);
+      expect((await call("getWithdrawal", "GET", "/api/v1/withdrawals/wdr_nope")).status).toBe(404);
+    });
+  });
+
+  afterAll(() => {
+    // Every operation's success response was exercised against this target.
+    const seen = covered.get(target.name) ?? new Set<string>();
+    const missing = documentedOperations.filter((id) => ![...seen].some((s) => s.startsWith(`${id}:2`)));
+    expect(missing, `operations with no success case against ${target.name}`).toEqual([]);
+  });
+});

@@ -1,0 +1,21 @@
+/** One system the contract suite runs against. */
+export interface Target {
+  name: string;
+  baseUrl: string;
+  /** True for a real implementation: state and exact codes are asserted; false for the mock. */
+  real: boolean;
+  keys: {
+    /** A test key with every permission. */
+    full: string;
+    /** A test key with no permission at all. */
+    none: string;
+    /** A production key of a verified account. */
+    live: string;
+  };
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    targets: Target[];
+  }
+}
