@@ -74,6 +74,8 @@ export async function startTestServer(
     store?: Store;
     trustProxy?: number | boolean | string[];
     clock?: ManualClock;
+    /** A fixed port (contract tests); default: a random one. */
+    port?: number;
   } = {},
 ): Promise<TestServer> {
   const store = options.store ?? new MemoryStore();
