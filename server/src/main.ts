@@ -6,13 +6,13 @@ import { defaultDomainConfig } from "./domain/deps.js";
 import { createDomain } from "./domain/service.js";
 import { createApp } from "./http/app.js";
 import { logMailer } from "./mail.js";
-import { MemoryStore } from "./store/memory.js";
-import type { Store } from "./store/port.js";
+import { openStore } from "./store/open.js";
 
 const config = loadConfig();
 const logger = pino({ level: config.logLevel });
 
-const store: Store = new MemoryStore();
+const opened = await openStore(config.databaseUrl, logger);
+const store = opened.store;
 const domain = createDomain({
   store,
   clock: systemClock,
@@ -45,12 +45,13 @@ const devKey = await bootstrap();
 const app = createApp({
   domain,
   rateLimits: config.rateLimits,
+  ...(opened.rateLimitStore ? { rateLimitStore: opened.rateLimitStore } : {}),
   trustProxy: config.trustProxy,
   validateResponses: !config.production,
 });
 const server = app.listen(config.port, config.host, () => {
   const base = `http://${config.host}:${config.port}`;
-  console.log(`Pix Charging Service listening on ${base} (store: memory)`);
+  console.log(`Pix Charging Service listening on ${base} (store: ${opened.kind})`);
   console.log(`API reference: ${base}/docs`);
   if (devKey) {
     console.log(`Development test key (every permission): ${devKey}`);

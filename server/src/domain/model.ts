@@ -197,3 +197,48 @@ export interface PageResult<T> {
   items: T[];
   hasMore: boolean;
 }
+
+/** An operator-registered receiver of webhook events, per account and mode. */
+export interface WebhookEndpointRecord extends Scope {
+  id: string;
+  url: string;
+  /** The event kinds it receives. */
+  events: WebhookEventType[];
+  /** `whsec_…` signing secret. */
+  secret: string;
+  /** After a rotation, the old secret keeps signing until `previousSecretExpiresAt`. */
+  previousSecret: string | null;
+  previousSecretExpiresAt: string | null;
+  /** Set when the receiver answered 410 Gone, or by the operator. */
+  disabledAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One try at delivering one event to one endpoint. */
+export interface DeliveryAttempt {
+  at: string;
+  /** HTTP status, or null when no response came (timeout, refused, blocked). */
+  status: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export type DeliveryStatus = "PENDING" | "SUCCEEDED" | "FAILED";
+
+/** The delivery of one event to one endpoint, with every attempt kept. */
+export interface DeliveryRecord {
+  id: string;
+  eventId: string;
+  endpointId: string;
+  accountId: string;
+  livemode: boolean;
+  status: DeliveryStatus;
+  attempts: DeliveryAttempt[];
+  /** When the next attempt is due; null once it succeeded or gave up. */
+  nextAttemptAt: string | null;
+  /** A worker's claim: until when it owns the next attempt. */
+  lockedUntil: string | null;
+  createdAt: string;
+  updatedAt: string;
+}

@@ -2,6 +2,7 @@ import type {
   Account,
   ApiKeyRecord,
   CustomerRecord,
+  DeliveryRecord,
   EventRecord,
   IdempotencyRecord,
   LedgerEntry,
@@ -10,6 +11,7 @@ import type {
   PaymentLinkRecord,
   Scope,
   TransactionRecord,
+  WebhookEndpointRecord,
   WithdrawalRecord,
 } from "../domain/model.js";
 import { type Store, type StoreReads, type StoreTx, statusMatches, UnknownCursorError } from "./port.js";
@@ -74,6 +76,8 @@ export class MemoryStore implements Store {
   private readonly ledger = new Table<LedgerEntry>(this.journal);
   private readonly events = new Table<EventRecord>(this.journal);
   private readonly idempotency = new Table<IdempotencyRecord & { id: string }>(this.journal);
+  private readonly webhookEndpoints = new Table<WebhookEndpointRecord>(this.journal);
+  private readonly deliveries = new Table<DeliveryRecord>(this.journal);
 
   readonly read: StoreReads = this.reads();
   private readonly tx: StoreTx = this.writes();
@@ -122,6 +126,7 @@ export class MemoryStore implements Store {
           const c = this.customers.get(id);
           return c && inScope(c, scope) ? c : null;
         },
+        getById: async (id) => this.customers.get(id),
         getByDocument: async (scope, document) =>
           copy(this.customers.all().find((c) => inScope(c, scope) && c.document === document) ?? null),
         list: async (scope, filter, page) =>
@@ -137,6 +142,9 @@ export class MemoryStore implements Store {
           const t = this.transactions.get(id);
           return t && inScope(t, scope) ? t : null;
         },
+        getById: async (id) => this.transactions.get(id),
+        getByDisputeId: async (disputeId) =>
+          copy(this.transactions.all().find((t) => t.dispute?.id === disputeId) ?? null),
         list: async (scope, f, page) =>
           pageOf(
             this.transactions
@@ -170,6 +178,7 @@ export class MemoryStore implements Store {
           const w = this.withdrawals.get(id);
           return w && inScope(w, scope) ? w : null;
         },
+        getById: async (id) => this.withdrawals.get(id),
         list: async (scope, page) =>
           pageOf(
             this.withdrawals.all().filter((w) => inScope(w, scope)),
@@ -208,6 +217,28 @@ export class MemoryStore implements Store {
       },
       idempotency: {
         get: async (scope, op, key) => this.idempotency.get(idemId(scope, op, key)),
+      },
+      webhookEndpoints: {
+        get: async (id) => this.webhookEndpoints.get(id),
+        listByAccount: async (accountId) =>
+          this.webhookEndpoints
+            .all()
+            .filter((e) => e.accountId === accountId)
+            .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1))
+            .map(copy),
+        listForEvent: async (scope, type) =>
+          this.webhookEndpoints
+            .all()
+            .filter((e) => inScope(e, scope) && e.disabledAt === null && (e.events as string[]).includes(type))
+            .map(copy),
+      },
+      deliveries: {
+        get: async (id) => this.deliveries.get(id),
+        listByEndpoint: async (endpointId, page) =>
+          pageOf(
+            this.deliveries.all().filter((d) => d.endpointId === endpointId),
+            page,
+          ),
       },
     };
   }
@@ -252,6 +283,37 @@ export class MemoryStore implements Store {
       },
       ledger: { ...r.ledger, append: async (e) => this.ledger.insert(e) },
       events: { ...r.events, append: async (e) => this.events.insert(e) },
+      webhookEndpoints: {
+        ...r.webhookEndpoints,
+        insert: async (e) => this.webhookEndpoints.insert(e),
+        update: async (e) => this.webhookEndpoints.update(e),
+        delete: async (id) => {
+          const before = this.webhookEndpoints.rows.get(id);
+          if (!before) return;
+          this.webhookEndpoints.rows.delete(id);
+          this.undo?.push(() => this.webhookEndpoints.rows.set(id, before));
+        },
+      },
+      deliveries: {
+        ...r.deliveries,
+        insert: async (d) => this.deliveries.insert(d),
+        update: async (d) => this.deliveries.update(d),
+        claimDue: async (now, lockUntil, limit) => {
+          const due = this.deliveries
+            .all()
+            .filter(
+              (d) =>
+                d.status === "PENDING" &&
+                d.nextAttemptAt !== null &&
+                d.nextAttemptAt <= now &&
+                (d.lockedUntil === null || d.lockedUntil <= now),
+            )
+            .sort((a, b) => ((a.nextAttemptAt ?? "") < (b.nextAttemptAt ?? "") ? -1 : 1))
+            .slice(0, limit);
+          for (const d of due) this.deliveries.update({ ...d, lockedUntil: lockUntil });
+          return due.map((d) => ({ ...copy(d), lockedUntil: lockUntil }));
+        },
+      },
       idempotency: {
         ...r.idempotency,
         insert: async (rec) => this.idempotency.insert({ ...rec, id: idemId(rec, rec.operation, rec.key) }),

@@ -3,6 +3,7 @@ import type {
   ApiKeyRecord,
   BalanceTotals,
   CustomerRecord,
+  DeliveryRecord,
   EventRecord,
   IdempotencyRecord,
   LedgerEntry,
@@ -12,6 +13,7 @@ import type {
   Scope,
   TransactionRecord,
   TransactionStatus,
+  WebhookEndpointRecord,
   WithdrawalRecord,
 } from "../domain/model.js";
 
@@ -58,6 +60,8 @@ export interface StoreReads {
   };
   customers: {
     get(scope: Scope, id: string): Promise<CustomerRecord | null>;
+    /** Any mode (operator API). */
+    getById(id: string): Promise<CustomerRecord | null>;
     getByDocument(scope: Scope, document: string): Promise<CustomerRecord | null>;
     list(
       scope: Scope,
@@ -67,6 +71,9 @@ export interface StoreReads {
   };
   transactions: {
     get(scope: Scope, id: string): Promise<TransactionRecord | null>;
+    /** Any account and mode (operator API, settlement simulator). */
+    getById(id: string): Promise<TransactionRecord | null>;
+    getByDisputeId(disputeId: string): Promise<TransactionRecord | null>;
     list(scope: Scope, filter: TransactionFilter, page: PageRequest): Promise<PageResult<TransactionRecord>>;
   };
   paymentLinks: {
@@ -79,6 +86,8 @@ export interface StoreReads {
   };
   withdrawals: {
     get(scope: Scope, id: string): Promise<WithdrawalRecord | null>;
+    /** Any account and mode (settlement simulator). */
+    getById(id: string): Promise<WithdrawalRecord | null>;
     list(scope: Scope, page: PageRequest): Promise<PageResult<WithdrawalRecord>>;
     /** Sum of `amountCents - returnedAmountCents` of one key's withdrawals created in [from, to). */
     sumForKey(apiKeyId: string, from: string, to: string): Promise<number>;
@@ -94,6 +103,17 @@ export interface StoreReads {
   };
   idempotency: {
     get(scope: Scope, operation: string, key: string): Promise<IdempotencyRecord | null>;
+  };
+  webhookEndpoints: {
+    get(id: string): Promise<WebhookEndpointRecord | null>;
+    listByAccount(accountId: string): Promise<WebhookEndpointRecord[]>;
+    /** Enabled endpoints of a scope that selected `type`. */
+    listForEvent(scope: Scope, type: string): Promise<WebhookEndpointRecord[]>;
+  };
+  deliveries: {
+    get(id: string): Promise<DeliveryRecord | null>;
+    /** Newest first. */
+    listByEndpoint(endpointId: string, page: PageRequest): Promise<PageResult<DeliveryRecord>>;
   };
 }
 
@@ -129,6 +149,21 @@ export interface StoreTx extends StoreReads {
   };
   events: StoreReads["events"] & {
     append(event: EventRecord): Promise<void>;
+  };
+  webhookEndpoints: StoreReads["webhookEndpoints"] & {
+    insert(endpoint: WebhookEndpointRecord): Promise<void>;
+    update(endpoint: WebhookEndpointRecord): Promise<void>;
+    delete(id: string): Promise<void>;
+  };
+  deliveries: StoreReads["deliveries"] & {
+    insert(delivery: DeliveryRecord): Promise<void>;
+    update(delivery: DeliveryRecord): Promise<void>;
+    /**
+     * Claims up to `limit` deliveries due at `now` (PENDING, nextAttemptAt <= now, not locked by
+     * another worker), locking each until `lockUntil`. Safe with several workers: in PostgreSQL
+     * `FOR UPDATE SKIP LOCKED`.
+     */
+    claimDue(now: string, lockUntil: string, limit: number): Promise<DeliveryRecord[]>;
   };
   idempotency: StoreReads["idempotency"] & {
     /** Records the first outcome; a second record for the same scope, operation and key fails. */
