@@ -141,12 +141,7 @@ export interface WithdrawalRecord extends Scope {
 export type LedgerBucket = "available" | "blocked";
 
 export type LedgerKind =
-  | "charge_paid"
-  | "withdrawal"
-  | "withdrawal_returned"
-  | "dispute_opened"
-  | "dispute_won"
-  | "dispute_lost";
+  "charge_paid" | "withdrawal" | "withdrawal_returned" | "dispute_opened" | "dispute_won" | "dispute_lost";
 
 /** One movement of money. Entries are only ever appended; balances are their sums. */
 export interface LedgerEntry extends Scope {

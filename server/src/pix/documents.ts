@@ -24,8 +24,7 @@ export type DocumentRejection = "FORMAT" | "CHECK_DIGITS";
 
 /** The outcome of {@link parseDocument}: the normalized document, or the reason it was rejected. */
 export type ParseDocumentResult =
-  | { ok: true; documentType: DocumentType; document: string }
-  | { ok: false; reason: DocumentRejection };
+  { ok: true; documentType: DocumentType; document: string } | { ok: false; reason: DocumentRejection };
 
 /** The outcome of {@link normalizePixKey}: the key in its canonical form, or a plain failure. */
 export type NormalizePixKeyResult = { ok: true; key: string } | { ok: false };
