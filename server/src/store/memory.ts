@@ -165,6 +165,7 @@ export class MemoryStore implements Store {
           const l = this.paymentLinks.get(id);
           return l && inScope(l, scope) ? l : null;
         },
+        getById: async (id) => this.paymentLinks.get(id),
         list: async (scope, filter, page) =>
           pageOf(
             this.paymentLinks

@@ -78,6 +78,8 @@ export interface StoreReads {
   };
   paymentLinks: {
     get(scope: Scope, id: string): Promise<PaymentLinkRecord | null>;
+    /** Any account and mode (the public checkout page finds a link by id alone). */
+    getById(id: string): Promise<PaymentLinkRecord | null>;
     list(
       scope: Scope,
       filter: { active?: boolean | undefined },
