@@ -21,9 +21,29 @@ import { parse } from "yaml";
 
 const root = resolve(fileURLToPath(import.meta.url), "../..");
 
-/** The documents we emit: the public API, and (later) the operator API. */
+/**
+ * The documents we emit. One TypeSpec program holds both services; the emitter writes one file
+ * per service (`{service-name-if-multiple}.openapi.yaml`).
+ */
 export const documents = [
-  { name: "public", entry: "spec/main.tsp", openapi: "openapi.yaml", types: "api.d.ts", operations: "operations.ts" },
+  {
+    name: "public",
+    emitted: "PixService.openapi.yaml",
+    openapi: "openapi.yaml",
+    types: "api.d.ts",
+    operations: "operations.ts",
+    /** Every public operation must declare its key permission. */
+    permissions: true,
+  },
+  {
+    name: "admin",
+    emitted: "PixAdmin.openapi.yaml",
+    openapi: "admin-openapi.yaml",
+    types: "admin-api.d.ts",
+    operations: "admin-operations.ts",
+    /** Operator routes are all behind the one ADMIN_TOKEN. */
+    permissions: false,
+  },
 ] as const;
 
 const httpMethods = ["get", "post", "put", "patch", "delete"] as const;
@@ -72,7 +92,7 @@ export interface OperationInfo {
 const permissionPattern = /^[a-z_]+:(read|write)$/;
 
 /** Reads every operation of an OpenAPI document, refusing the ones the server could not bind. */
-export function readOperations(doc: OpenApiDocument): OperationInfo[] {
+export function readOperations(doc: OpenApiDocument, requirePermission = true): OperationInfo[] {
   const resolveParam = (p: OpenApiParameter): OpenApiParameter => {
     if (!p.$ref) return p;
     const name = p.$ref.replace("#/components/parameters/", "");
@@ -87,8 +107,8 @@ export function readOperations(doc: OpenApiDocument): OperationInfo[] {
       if (!op) continue;
       const where = `${method.toUpperCase()} ${path}`;
       if (!op.operationId) throw new Error(`${where} has no operationId`);
-      const permission = op["x-permission"];
-      if (!permission || !permissionPattern.test(permission)) {
+      const permission = op["x-permission"] ?? (requirePermission ? undefined : "admin");
+      if (!permission || (requirePermission && !permissionPattern.test(permission))) {
         throw new Error(`${where} (${op.operationId}) has no valid x-permission`);
       }
       const params = (op.parameters ?? []).map(resolveParam);
@@ -235,30 +255,23 @@ const header =
 /** Emits every document into `outDir`. */
 export async function generate(outDir: string): Promise<void> {
   mkdirSync(outDir, { recursive: true });
-  for (const doc of documents) {
-    const work = mkdtempSync(join(tmpdir(), "pix-tsp-"));
-    try {
-      execFileSync(
-        process.execPath,
-        [
-          join(root, "node_modules/@typespec/compiler/cmd/tsp.js"),
-          "compile",
-          join(root, doc.entry),
-          "--output-dir",
-          work,
-        ],
-        { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
-      );
-      const emitted = readFileSync(join(work, "openapi.yaml"), "utf8");
-      writeFileSync(join(outDir, doc.openapi), sealAsFalse(emitted));
-    } finally {
-      rmSync(work, { recursive: true, force: true });
+  const work = mkdtempSync(join(tmpdir(), "pix-tsp-"));
+  try {
+    execFileSync(
+      process.execPath,
+      [join(root, "node_modules/@typespec/compiler/cmd/tsp.js"), "compile", join(root, "spec/main.tsp"), "--output-dir", work],
+      { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
+    );
+    for (const doc of documents) {
+      const yamlText = sealAsFalse(readFileSync(join(work, doc.emitted), "utf8"));
+      writeFileSync(join(outDir, doc.openapi), yamlText);
+      const ast = await openapiTS(yamlText, { exportType: false, alphabetize: false });
+      writeFileSync(join(outDir, doc.types), header + astToString(ast));
+      const ops = readOperations(parse(yamlText) as OpenApiDocument, doc.permissions);
+      writeFileSync(join(outDir, doc.operations), renderOperations(ops, `./${doc.types.replace(/\.d\.ts$/, ".js")}`));
     }
-    const yamlText = readFileSync(join(outDir, doc.openapi), "utf8");
-    const ast = await openapiTS(yamlText, { exportType: false, alphabetize: false });
-    writeFileSync(join(outDir, doc.types), header + astToString(ast));
-    const ops = readOperations(parse(yamlText) as OpenApiDocument);
-    writeFileSync(join(outDir, doc.operations), renderOperations(ops, `./${doc.types.replace(/\.d\.ts$/, ".js")}`));
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
 }
 
