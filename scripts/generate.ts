@@ -259,7 +259,13 @@ export async function generate(outDir: string): Promise<void> {
   try {
     execFileSync(
       process.execPath,
-      [join(root, "node_modules/@typespec/compiler/cmd/tsp.js"), "compile", join(root, "spec/main.tsp"), "--output-dir", work],
+      [
+        join(root, "node_modules/@typespec/compiler/cmd/tsp.js"),
+        "compile",
+        join(root, "spec/main.tsp"),
+        "--output-dir",
+        work,
+      ],
       { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
     );
     for (const doc of documents) {

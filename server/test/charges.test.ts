@@ -58,13 +58,22 @@ describe("POST /api/v1/charges/pix", () => {
 
   test("when the charge is created, then its payer is upserted into the customer book with the address", async () => {
     const { testKey } = await server.newAccount();
-    const address = { zipCode: "01310-100", street: "Avenida Paulista", number: "1578", city: "São Paulo", state: "SP" };
+    const address = {
+      zipCode: "01310-100",
+      street: "Avenida Paulista",
+      number: "1578",
+      city: "São Paulo",
+      state: "SP",
+    };
 
     const res = await post(testKey, chargeBody({ customer: { ...chargeBody().customer, address } }));
 
     const customers = await call(server.baseUrl, "GET", "/api/v1/customers?document=529.982.247-25", { key: testKey });
     expect(customers.body.data).toHaveLength(1);
-    expect(customers.body.data[0]).toMatchObject({ id: res.body.customer.id, address: { ...address, complement: null } });
+    expect(customers.body.data[0]).toMatchObject({
+      id: res.body.customer.id,
+      address: { ...address, complement: null },
+    });
   });
 
   test.each([
@@ -88,7 +97,11 @@ describe("POST /api/v1/charges/pix", () => {
       patch: { customer: { ...chargeBody().customer, email: undefined } },
       path: "customer.email",
     },
-    { name: "metadata with 51 keys", patch: { metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) }, path: "metadata" },
+    {
+      name: "metadata with 51 keys",
+      patch: { metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) },
+      path: "metadata",
+    },
     { name: "expiresAt in the past", patch: { expiresAt: "2020-01-01T00:00:00Z" }, path: "expiresAt" },
   ])("when $name, then 400 VALIDATION_ERROR names the field and nothing is created", async ({ patch, path }) => {
     const { testKey } = await server.newAccount();

@@ -22,6 +22,8 @@ const emptyAddress: Address = {
 /** Applies the address fields sent over the current address; fields not sent stay. */
 export function mergeAddress(current: Address | null, input: Schemas["AddressInput"] | undefined): Address | null {
   if (input === undefined) return current;
+  const sent = addressFields.filter((field) => input[field] !== undefined);
+  if (current === null && sent.length === 0) return null;
   const next: Address = { ...(current ?? emptyAddress) };
   for (const field of addressFields) {
     const value = input[field];
@@ -110,6 +112,7 @@ export function customerUseCases(deps: DomainDeps) {
 
     async update(actor: Actor, id: string, body: Schemas["UpdateCustomerRequest"]) {
       return deps.store.transaction(async (tx) => {
+        await tx.lockScope(actor.scope);
         const customer = await tx.customers.get(actor.scope, id);
         if (!customer) throw notFound();
         const updated: CustomerRecord = {

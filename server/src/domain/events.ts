@@ -1,9 +1,40 @@
 import type { StoreTx } from "../store/port.js";
 import { newId } from "./ids.js";
-import type { Scope, WebhookEventType } from "./model.js";
+import type { DeliveryRecord, Scope, WebhookEventType } from "./model.js";
 
 /** The event format version (DESIGN §3). */
 export const eventApiVersion = "1.0.0";
+
+/**
+ * Queues one delivery of an event to each enabled endpoint of its scope that selected its kind,
+ * due at once. Runs inside the caller's transaction (the outbox).
+ */
+export async function queueDeliveries(
+  tx: StoreTx,
+  event: { id: string; type: string; accountId: string; livemode: boolean },
+  now: string,
+): Promise<DeliveryRecord[]> {
+  const endpoints = await tx.webhookEndpoints.listForEvent(event, event.type);
+  const queued: DeliveryRecord[] = [];
+  for (const endpoint of endpoints) {
+    const delivery: DeliveryRecord = {
+      id: newId("del"),
+      eventId: event.id,
+      endpointId: endpoint.id,
+      accountId: event.accountId,
+      livemode: event.livemode,
+      status: "PENDING",
+      attempts: [],
+      nextAttemptAt: now,
+      lockedUntil: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await tx.deliveries.insert(delivery);
+    queued.push(delivery);
+  }
+  return queued;
+}
 
 /** Records an event in the outbox, inside the transaction that caused it. */
 export async function recordEvent(
@@ -21,5 +52,6 @@ export async function recordEvent(
     createdAt: now,
     payload: { id, type, createdAt: now, livemode: scope.livemode, apiVersion: eventApiVersion, data: { object } },
   });
+  await queueDeliveries(tx, { id, type, accountId: scope.accountId, livemode: scope.livemode }, now);
   return id;
 }

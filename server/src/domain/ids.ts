@@ -13,7 +13,39 @@ export function randomBase62(length: number): string {
   return out;
 }
 
+const base62 = (n: number, width: number): string => {
+  let out = "";
+  let rest = n;
+  for (let i = 0; i < width; i++) {
+    out = alphabet[rest % 62] + out;
+    rest = Math.floor(rest / 62);
+  }
+  return out;
+};
+
+let lastMs = 0;
+let sequence = 0;
+
+/**
+ * 20 characters that sort in creation order: 8 of wall-clock milliseconds, 3 of a per-process
+ * sequence within the millisecond, 9 random. Lists order by (createdAt, id), so items created in
+ * the same instant keep their creation order and a cursor never skips or repeats them.
+ */
+export function sortableId(): string {
+  const ms = Math.max(Date.now(), lastMs);
+  if (ms === lastMs) sequence++;
+  else {
+    lastMs = ms;
+    sequence = 0;
+  }
+  if (sequence >= 62 ** 3) {
+    lastMs = ms + 1;
+    sequence = 0;
+  }
+  return `${base62(lastMs, 8)}${base62(sequence, 3)}${randomBase62(9)}`;
+}
+
 export type IdPrefix = "txn" | "cus" | "plk" | "wdr" | "trf" | "evt" | "acc" | "key" | "we" | "dsp" | "led" | "del";
 
-/** A new public id: `txn_` and 20 base62 characters. */
-export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(20)}`;
+/** A new public id: `txn_` and 20 base62 characters, sortable by creation. */
+export const newId = (prefix: IdPrefix): string => `${prefix}_${sortableId()}`;

@@ -2,11 +2,13 @@ import { balanceUseCases } from "./balance.js";
 import { chargeUseCases } from "./charges.js";
 import { customerUseCases } from "./customers.js";
 import type { DomainDeps } from "./deps.js";
+import { operatorUseCases, type UrlGuard } from "./operator.js";
 import { paymentLinkUseCases } from "./payment-links.js";
+import { settlementUseCases } from "./settlement.js";
 import { withdrawalUseCases } from "./withdrawals.js";
 
 /** Every public use case, wired to one set of dependencies. */
-export function createDomain(deps: DomainDeps) {
+export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlGuard } = {}) {
   return {
     deps,
     charges: chargeUseCases(deps),
@@ -14,6 +16,8 @@ export function createDomain(deps: DomainDeps) {
     paymentLinks: paymentLinkUseCases(deps),
     balance: balanceUseCases(deps),
     withdrawals: withdrawalUseCases(deps),
+    operator: operatorUseCases(deps, options.webhookUrlGuard),
+    settlement: settlementUseCases(deps),
   };
 }
 

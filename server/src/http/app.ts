@@ -6,8 +6,12 @@ import express, { type Express } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import type { Store as RateLimitStore } from "express-rate-limit";
 import { pinoHttp } from "pino-http";
+import { type CheckoutOptions, checkoutRouter } from "../checkout/router.js";
 import type { Domain } from "../domain/service.js";
-import { authenticate } from "./auth.js";
+import { operationTable } from "../../../generated/operations.js";
+import type { ManualClock } from "../domain/clock.js";
+import { mountAdmin } from "./admin.js";
+import { authenticate, type RequestContext } from "./auth.js";
 import { errorMiddleware, sendError } from "./errors.js";
 import { publicHandlers } from "./handlers.js";
 import { pathKnown } from "./operations.js";
@@ -27,7 +31,11 @@ export interface AppOptions {
   trustProxy?: boolean | number | string | string[];
   /** Validate responses against the spec too (on whenever NODE_ENV is not production). */
   validateResponses: boolean;
-  /** Extra routers mounted before the API (checkout, operator API). */
+  /** The hosted checkout; by default it shares the API's rate limits and counter store. */
+  checkout?: CheckoutOptions;
+  /** The operator API; omitted = off (404). */
+  admin?: { token: string | undefined; manualClock: ManualClock | null };
+  /** Extra routers mounted before the API. */
   mount?: (app: Express) => void;
 }
 
@@ -62,7 +70,23 @@ export function createApp(options: AppOptions): Express {
   app.get("/openapi.yaml", (_req, res) => {
     res.type("application/yaml").sendFile(publicDocumentPath);
   });
+  app.get("/admin-openapi.yaml", (_req, res) => {
+    res.type("application/yaml").sendFile(join(dirname(publicDocumentPath), "admin-openapi.yaml"));
+  });
   mountDocs(app);
+  mountAdmin(app, domain, {
+    token: options.admin?.token,
+    manualClock: options.admin?.manualClock ?? null,
+    validateResponses: options.validateResponses,
+    documentsDir: dirname(publicDocumentPath),
+  });
+  app.use(
+    checkoutRouter(domain, {
+      rateLimits: options.rateLimits,
+      rateLimitStore: options.rateLimitStore,
+      ...options.checkout,
+    }),
+  );
   options.mount?.(app);
 
   if (options.rateLimits !== "off") {
@@ -81,7 +105,7 @@ export function createApp(options: AppOptions): Express {
       ignorePaths: (path: string) => !path.startsWith("/api/"),
     }),
   );
-  bindOperations(app, publicHandlers(domain));
+  bindOperations(app, operationTable, publicHandlers(domain), (res) => res.locals.context as RequestContext);
 
   app.use((req, res) => {
     sendError(req, res, pathKnown(req.path) ? "METHOD_NOT_ALLOWED" : "NOT_FOUND");

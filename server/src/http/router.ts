@@ -1,23 +1,30 @@
 import type { Express, Request, Response } from "express";
-import { type Handlers, operationIds, operationTable } from "../../../generated/operations.js";
-import type { RequestContext } from "./auth.js";
+import type { OperationMeta } from "../../../generated/operations.js";
 
-type AnyResult = { status: number; body: unknown; headers?: Record<string, string | number> };
-type AnyHandler = (request: unknown, ctx: RequestContext) => Promise<AnyResult>;
+type AnyResult = { status: number; body?: unknown; headers?: Record<string, string | number> };
+type AnyHandler<Ctx> = (request: unknown, ctx: Ctx) => Promise<AnyResult>;
 
-/** Binds every operation of the generated contract to its handler. */
-export function bindOperations(app: Express, handlers: Handlers<RequestContext>): void {
-  for (const id of operationIds) {
-    const meta = operationTable[id];
-    const handler = handlers[id] as unknown as AnyHandler;
+/**
+ * Binds every operation of a generated contract to its handler: the handler gets the validated
+ * params, query, headers and body, and answers a status with a body (or none, for 204).
+ */
+export function bindOperations<Ctx, H extends object>(
+  app: Express,
+  table: Record<string, OperationMeta>,
+  handlers: H,
+  context: (res: Response) => Ctx,
+): void {
+  for (const [id, meta] of Object.entries(table)) {
+    const handler = (handlers as Record<string, AnyHandler<Ctx>>)[id];
+    if (!handler) throw new Error(`no handler for operation ${id}`);
     app[meta.method](meta.expressPath, async (req: Request, res: Response) => {
-      const context = res.locals.context as RequestContext;
       const result = await handler(
         { params: req.params, query: req.query, headers: req.headers, body: req.body },
-        context,
+        context(res),
       );
       for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, String(value));
-      res.status(result.status).json(result.body);
+      if (result.body === undefined) res.status(result.status).end();
+      else res.status(result.status).json(result.body);
     });
   }
 }

@@ -2,6 +2,7 @@ import type { Store as RateLimitStore } from "express-rate-limit";
 import type { Logger } from "pino";
 import { MemoryStore } from "./memory.js";
 import type { Store } from "./port.js";
+import { createPool, migrateDatabase, PostgresStore, pgRateLimitStore } from "./postgres.js";
 
 export interface OpenedStore {
   store: Store;
@@ -10,8 +11,19 @@ export interface OpenedStore {
   rateLimitStore?: (name: string) => RateLimitStore;
 }
 
-/** The memory store, or PostgreSQL when `DATABASE_URL` is set. */
-export async function openStore(databaseUrl: string | undefined, _logger: Logger): Promise<OpenedStore> {
+/**
+ * The memory store, or PostgreSQL when `DATABASE_URL` is set: its pending migrations are applied
+ * first (several processes starting together wait for one another), then the store and the shared
+ * rate-limit counters use one pool.
+ */
+export async function openStore(databaseUrl: string | undefined, logger: Logger): Promise<OpenedStore> {
   if (!databaseUrl) return { store: new MemoryStore(), kind: "memory" };
-  throw new Error("DATABASE_URL is set but the PostgreSQL store is not built yet");
+  const storeLogger = logger.child({ component: "postgres" });
+  await migrateDatabase(databaseUrl, storeLogger);
+  const pool = createPool(databaseUrl, { logger: storeLogger });
+  return {
+    store: new PostgresStore(pool, { logger: storeLogger }),
+    kind: "postgres",
+    rateLimitStore: pgRateLimitStore(pool),
+  };
 }

@@ -1,0 +1,288 @@
+import { randomBytes } from "node:crypto";
+import type { components } from "../../../generated/admin-api.js";
+import { ipRuleValid } from "./ip-rules.js";
+import { createAccount, createApiKey } from "./accounts.js";
+import { type DomainDeps, addSeconds } from "./deps.js";
+import { fieldError, notFound } from "./errors.js";
+import { queueDeliveries } from "./events.js";
+import { newId } from "./ids.js";
+import type { Account, ApiKeyRecord, DeliveryRecord, PageRequest, WebhookEndpointRecord } from "./model.js";
+import { pageOrInvalidCursor } from "./pages.js";
+
+type Admin = components["schemas"];
+
+/** How long a rotated webhook secret keeps signing beside the new one. */
+export const secretOverlapSeconds = 24 * 3600;
+
+export const presentAccount = (a: Account): Admin["Account"] => ({
+  id: a.id,
+  name: a.name,
+  ownerEmail: a.ownerEmail,
+  verified: a.verified,
+  plan: { ...a.plan },
+  releasePeriodDays: a.releasePeriodDays,
+  merchantCity: a.merchantCity,
+  pixKey: a.pixKey,
+  createdAt: a.createdAt,
+  updatedAt: a.updatedAt,
+});
+
+export const presentApiKey = (k: ApiKeyRecord): Admin["ApiKey"] => ({
+  id: k.id,
+  accountId: k.accountId,
+  name: k.name,
+  mode: k.livemode ? "production" : "test",
+  prefix: k.prefix,
+  permissions: k.permissions as Admin["Permission"][],
+  allowedIps: [...k.allowedIps],
+  dailyWithdrawLimitCents: k.dailyWithdrawLimitCents,
+  revokedAt: k.revokedAt,
+  createdAt: k.createdAt,
+  updatedAt: k.updatedAt,
+});
+
+export const presentEndpoint = (e: WebhookEndpointRecord): Admin["WebhookEndpoint"] => ({
+  id: e.id,
+  accountId: e.accountId,
+  url: e.url,
+  mode: e.livemode ? "production" : "test",
+  events: [...e.events],
+  enabled: e.disabledAt === null,
+  createdAt: e.createdAt,
+  updatedAt: e.updatedAt,
+});
+
+export const presentDelivery = (d: DeliveryRecord): Admin["Delivery"] => ({
+  id: d.id,
+  eventId: d.eventId,
+  endpointId: d.endpointId,
+  status: d.status,
+  attempts: d.attempts.map((a) => ({ ...a })),
+  nextAttemptAt: d.nextAttemptAt,
+  createdAt: d.createdAt,
+  updatedAt: d.updatedAt,
+});
+
+const newWebhookSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
+
+function checkAllowedIps(ips: string[] | undefined): void {
+  ips?.forEach((rule, i) => {
+    if (!ipRuleValid(rule)) throw fieldError(`allowedIps.${i}`, "não é um endereço IPv4/IPv6 nem uma faixa CIDR");
+  });
+}
+
+/**
+ * Checks a webhook URL at registration. Production endpoints must be https; the full SSRF guard
+ * (resolution to public addresses, checked again at connect time) lives with delivery.
+ */
+export type UrlGuard = (url: string, livemode: boolean) => Promise<void>;
+
+export const httpsForProduction: UrlGuard = async (url, livemode) => {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw fieldError("url", "não é um endereço (URL) válido");
+  }
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw fieldError("url", "deve ser http ou https");
+  if (livemode && parsed.protocol !== "https:") throw fieldError("url", "endpoints de produção devem usar https");
+};
+
+/** The operator's ("dashboard's") use cases. */
+export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsForProduction) {
+  const now = () => deps.clock.now().toISOString();
+  const account = async (id: string) => {
+    const found = await deps.store.read.accounts.get(id);
+    if (!found) throw notFound();
+    return found;
+  };
+  return {
+    async createAccount(body: Admin["CreateAccountRequest"]) {
+      const created = await deps.store.transaction((tx) => createAccount(tx, body, now()));
+      return presentAccount(created);
+    },
+    async listAccounts(page: PageRequest) {
+      const result = await pageOrInvalidCursor(() => deps.store.read.accounts.list(page));
+      return { data: result.items.map(presentAccount), hasMore: result.hasMore };
+    },
+    async getAccount(id: string) {
+      return presentAccount(await account(id));
+    },
+    async updateAccount(id: string, body: Admin["UpdateAccountRequest"]) {
+      return deps.store.transaction(async (tx) => {
+        const current = await tx.accounts.get(id);
+        if (!current) throw notFound();
+        const updated: Account = {
+          ...current,
+          name: body.name ?? current.name,
+          ownerEmail: body.ownerEmail ?? current.ownerEmail,
+          verified: body.verified ?? current.verified,
+          plan: { ...current.plan, ...body.plan },
+          releasePeriodDays: body.releasePeriodDays ?? current.releasePeriodDays,
+          merchantCity: body.merchantCity ?? current.merchantCity,
+          updatedAt: now(),
+        };
+        await tx.accounts.update(updated);
+        return presentAccount(updated);
+      });
+    },
+
+    async createApiKey(accountId: string, body: Admin["CreateApiKeyRequest"]) {
+      checkAllowedIps(body.allowedIps);
+      return deps.store.transaction(async (tx) => {
+        const acc = await tx.accounts.get(accountId);
+        if (!acc) throw notFound();
+        const { key, secret } = await createApiKey(
+          tx,
+          acc,
+          {
+            name: body.name,
+            livemode: body.mode === "production",
+            permissions: body.permissions ? [...new Set(body.permissions)] : undefined,
+            allowedIps: body.allowedIps,
+            dailyWithdrawLimitCents: body.dailyWithdrawLimitCents,
+          },
+          now(),
+        );
+        return { ...presentApiKey(key), secret };
+      });
+    },
+    async listApiKeys(accountId: string) {
+      await account(accountId);
+      const keys = await deps.store.read.apiKeys.listByAccount(accountId);
+      return { data: keys.map(presentApiKey), hasMore: false };
+    },
+    async updateApiKey(id: string, body: Admin["UpdateApiKeyRequest"]) {
+      checkAllowedIps(body.allowedIps);
+      return deps.store.transaction(async (tx) => {
+        const key = await tx.apiKeys.get(id);
+        if (!key) throw notFound();
+        const updated: ApiKeyRecord = {
+          ...key,
+          permissions: body.permissions ? [...new Set(body.permissions)] : key.permissions,
+          allowedIps: body.allowedIps ?? key.allowedIps,
+          dailyWithdrawLimitCents:
+            body.dailyWithdrawLimitCents === undefined ? key.dailyWithdrawLimitCents : body.dailyWithdrawLimitCents,
+          updatedAt: now(),
+        };
+        await tx.apiKeys.update(updated);
+        return presentApiKey(updated);
+      });
+    },
+    async revokeApiKey(id: string) {
+      return deps.store.transaction(async (tx) => {
+        const key = await tx.apiKeys.get(id);
+        if (!key) throw notFound();
+        const at = now();
+        const updated = { ...key, revokedAt: key.revokedAt ?? at, updatedAt: at };
+        await tx.apiKeys.update(updated);
+        return presentApiKey(updated);
+      });
+    },
+
+    async createWebhookEndpoint(accountId: string, body: Admin["CreateWebhookEndpointRequest"]) {
+      const livemode = body.mode === "production";
+      await guardUrl(body.url, livemode);
+      return deps.store.transaction(async (tx) => {
+        if (!(await tx.accounts.get(accountId))) throw notFound();
+        const at = now();
+        const endpoint: WebhookEndpointRecord = {
+          id: newId("we"),
+          accountId,
+          livemode,
+          url: body.url,
+          events: [...new Set(body.events)],
+          secret: newWebhookSecret(),
+          previousSecret: null,
+          previousSecretExpiresAt: null,
+          disabledAt: null,
+          createdAt: at,
+          updatedAt: at,
+        };
+        await tx.webhookEndpoints.insert(endpoint);
+        return { ...presentEndpoint(endpoint), secret: endpoint.secret };
+      });
+    },
+    async listWebhookEndpoints(accountId: string) {
+      await account(accountId);
+      const endpoints = await deps.store.read.webhookEndpoints.listByAccount(accountId);
+      return { data: endpoints.map(presentEndpoint), hasMore: false };
+    },
+    async updateWebhookEndpoint(id: string, body: Admin["UpdateWebhookEndpointRequest"]) {
+      const current = await deps.store.read.webhookEndpoints.get(id);
+      if (!current) throw notFound();
+      if (body.url !== undefined) await guardUrl(body.url, current.livemode);
+      return deps.store.transaction(async (tx) => {
+        const endpoint = await tx.webhookEndpoints.get(id);
+        if (!endpoint) throw notFound();
+        const at = now();
+        const updated: WebhookEndpointRecord = {
+          ...endpoint,
+          url: body.url ?? endpoint.url,
+          events: body.events ? [...new Set(body.events)] : endpoint.events,
+          disabledAt:
+            body.enabled === undefined ? endpoint.disabledAt : body.enabled ? null : (endpoint.disabledAt ?? at),
+          updatedAt: at,
+        };
+        await tx.webhookEndpoints.update(updated);
+        return presentEndpoint(updated);
+      });
+    },
+    async deleteWebhookEndpoint(id: string) {
+      await deps.store.transaction(async (tx) => {
+        if (!(await tx.webhookEndpoints.get(id))) throw notFound();
+        await tx.webhookEndpoints.delete(id);
+      });
+    },
+    async rotateWebhookSecret(id: string) {
+      return deps.store.transaction(async (tx) => {
+        const endpoint = await tx.webhookEndpoints.get(id);
+        if (!endpoint) throw notFound();
+        const at = now();
+        const updated: WebhookEndpointRecord = {
+          ...endpoint,
+          secret: newWebhookSecret(),
+          previousSecret: endpoint.secret,
+          previousSecretExpiresAt: addSeconds(at, secretOverlapSeconds),
+          updatedAt: at,
+        };
+        await tx.webhookEndpoints.update(updated);
+        return { ...presentEndpoint(updated), secret: updated.secret };
+      });
+    },
+    async listDeliveries(endpointId: string, page: PageRequest) {
+      if (!(await deps.store.read.webhookEndpoints.get(endpointId))) throw notFound();
+      const result = await pageOrInvalidCursor(() => deps.store.read.deliveries.listByEndpoint(endpointId, page));
+      return { data: result.items.map(presentDelivery), hasMore: result.hasMore };
+    },
+    async replayEvent(eventId: string) {
+      return deps.store.transaction(async (tx) => {
+        const event = await tx.events.get(eventId);
+        if (!event) throw notFound();
+        const queued = await queueDeliveries(tx, event, now());
+        return { eventId, deliveries: queued.map(presentDelivery) };
+      });
+    },
+
+    async getCustomerNotes(customerId: string) {
+      const customer = await deps.store.read.customers.getById(customerId);
+      if (!customer) throw notFound();
+      return { customerId, notes: customer.notes, tags: [...customer.tags] };
+    },
+    async setCustomerNotes(customerId: string, body: Admin["SetCustomerNotesRequest"]) {
+      body.tags.forEach((tag, i) => {
+        if (tag.length < 1 || tag.length > 40)
+          throw fieldError(`tags.${i}`, "cada etiqueta deve ter de 1 a 40 caracteres");
+      });
+      return deps.store.transaction(async (tx) => {
+        const customer = await tx.customers.getById(customerId);
+        if (!customer) throw notFound();
+        const tags = [...new Set(body.tags)];
+        await tx.customers.update({ ...customer, notes: body.notes, tags, updatedAt: now() });
+        return { customerId, notes: body.notes, tags };
+      });
+    },
+  };
+}
+
+export type OperatorUseCases = ReturnType<typeof operatorUseCases>;

@@ -1,0 +1,121 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { join } from "node:path";
+import express, { type Express } from "express";
+import * as OpenApiValidator from "express-openapi-validator";
+import { type Handlers, operationTable } from "../../../generated/admin-operations.js";
+import type { ManualClock } from "../domain/clock.js";
+import { notFound } from "../domain/errors.js";
+import type { Domain } from "../domain/service.js";
+import { sendError } from "./errors.js";
+import { bindOperations } from "./router.js";
+
+export interface AdminOptions {
+  /** `ADMIN_TOKEN`; without it the operator API is off and every route answers 404. */
+  token: string | undefined;
+  /** The manual clock when started with `PIX_MANUAL_CLOCK=1`; the clock routes answer 404 otherwise. */
+  manualClock: ManualClock | null;
+  validateResponses: boolean;
+  documentsDir: string;
+}
+
+const digest = (s: string) => createHash("sha256").update(s).digest();
+
+/** Constant-time comparison of the presented bearer token with `ADMIN_TOKEN`. */
+export function tokenMatches(presented: string | undefined, expected: string): boolean {
+  if (!presented) return false;
+  return timingSafeEqual(digest(presented), digest(expected));
+}
+
+/** The operator API under /admin/v1, validated against `generated/admin-openapi.yaml`. */
+export function mountAdmin(app: Express, domain: Domain, options: AdminOptions): void {
+  const { token } = options;
+  app.use("/admin", (req, res, next) => {
+    if (!token) return sendError(req, res, "NOT_FOUND");
+    const match = req.headers.authorization?.match(/^Bearer\s+(\S+)\s*$/i);
+    if (!tokenMatches(match?.[1], token)) {
+      return sendError(req, res, "UNAUTHORIZED", "Token de operador ausente ou inválido.");
+    }
+    next();
+  });
+  app.use("/admin", express.json({ limit: "64kb" }));
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: join(options.documentsDir, "admin-openapi.yaml"),
+      validateRequests: { allErrors: true, removeAdditional: false },
+      validateResponses: options.validateResponses ? { removeAdditional: false } : false,
+      validateSecurity: false,
+      validateFormats: true,
+      ajvFormats: { mode: "full" },
+      ignorePaths: (path: string) => !path.startsWith("/admin/"),
+    }),
+  );
+  bindOperations(app, operationTable, adminHandlers(domain, options.manualClock), () => undefined);
+}
+
+const page = (q: { limit?: number; startingAfter?: string }) => ({
+  limit: q.limit ?? 20,
+  startingAfter: q.startingAfter,
+});
+
+function adminHandlers(domain: Domain, clock: ManualClock | null): Handlers<undefined> {
+  const { operator, settlement } = domain;
+  const requireClock = () => {
+    if (!clock) throw notFound();
+    return clock;
+  };
+  return {
+    createAccount: async ({ body }) => ({ status: 201, body: await operator.createAccount(body) }),
+    listAccounts: async ({ query }) => ({ status: 200, body: await operator.listAccounts(page(query)) }),
+    getAccount: async ({ params }) => ({ status: 200, body: await operator.getAccount(params.id) }),
+    updateAccount: async ({ params, body }) => ({ status: 200, body: await operator.updateAccount(params.id, body) }),
+    createApiKey: async ({ params, body }) => ({ status: 201, body: await operator.createApiKey(params.id, body) }),
+    listApiKeys: async ({ params }) => ({ status: 200, body: await operator.listApiKeys(params.id) }),
+    updateApiKey: async ({ params, body }) => ({ status: 200, body: await operator.updateApiKey(params.id, body) }),
+    revokeApiKey: async ({ params }) => ({ status: 200, body: await operator.revokeApiKey(params.id) }),
+    createWebhookEndpoint: async ({ params, body }) => ({
+      status: 201,
+      body: await operator.createWebhookEndpoint(params.id, body),
+    }),
+    listWebhookEndpoints: async ({ params }) => ({ status: 200, body: await operator.listWebhookEndpoints(params.id) }),
+    updateWebhookEndpoint: async ({ params, body }) => ({
+      status: 200,
+      body: await operator.updateWebhookEndpoint(params.id, body),
+    }),
+    deleteWebhookEndpoint: async ({ params }) => {
+      await operator.deleteWebhookEndpoint(params.id);
+      return { status: 204, body: undefined };
+    },
+    rotateWebhookEndpointSecret: async ({ params }) => ({
+      status: 200,
+      body: await operator.rotateWebhookSecret(params.id),
+    }),
+    listDeliveries: async ({ params, query }) => ({
+      status: 200,
+      body: await operator.listDeliveries(params.id, page(query)),
+    }),
+    replayEvent: async ({ params }) => ({ status: 200, body: await operator.replayEvent(params.id) }),
+    getCustomerNotes: async ({ params }) => ({ status: 200, body: await operator.getCustomerNotes(params.id) }),
+    setCustomerNotes: async ({ params, body }) => ({
+      status: 200,
+      body: await operator.setCustomerNotes(params.id, body),
+    }),
+    simulateProductionPayment: async ({ params }) => ({ status: 200, body: await settlement.payCharge(params.id) }),
+    settleWithdrawal: async ({ params, body }) => ({
+      status: 200,
+      body: await settlement.settleWithdrawal(params.id, body),
+    }),
+    openDispute: async ({ params, body }) => ({
+      status: 201,
+      body: await settlement.openDispute(params.id, body.amountCents),
+    }),
+    closeDispute: async ({ params, body }) => ({
+      status: 200,
+      body: await settlement.closeDispute(params.id, body.outcome),
+    }),
+    getClock: async () => ({ status: 200, body: { now: requireClock().now().toISOString() } }),
+    advanceClock: async ({ body }) => ({
+      status: 200,
+      body: { now: requireClock().advance(body.seconds).toISOString() },
+    }),
+  };
+}
