@@ -1,7 +1,8 @@
 import { pino } from "pino";
 import { loadConfig } from "./config.js";
 import { allPermissions, createAccount, createApiKey } from "./domain/accounts.js";
-import { systemClock } from "./domain/clock.js";
+import { type Clock, ManualClock, systemClock } from "./domain/clock.js";
+import { randomBase62 } from "./domain/ids.js";
 import { defaultDomainConfig } from "./domain/deps.js";
 import { createDomain } from "./domain/service.js";
 import { createApp } from "./http/app.js";
@@ -11,11 +12,20 @@ import { openStore } from "./store/open.js";
 const config = loadConfig();
 const logger = pino({ level: config.logLevel });
 
+const manualClock = process.env.PIX_MANUAL_CLOCK === "1" ? new ManualClock(new Date()) : null;
+if (manualClock && config.production) {
+  throw new Error("PIX_MANUAL_CLOCK=1 is refused with NODE_ENV=production");
+}
+const clock: Clock = manualClock ?? systemClock;
+/** Without ADMIN_TOKEN, npm start makes one for this run (and prints it); in production the operator API stays off. */
+const adminToken = process.env.ADMIN_TOKEN || (config.production ? undefined : `adm_${randomBase62(32)}`);
+const adminTokenGenerated = !process.env.ADMIN_TOKEN && adminToken !== undefined;
+
 const opened = await openStore(config.databaseUrl, logger);
 const store = opened.store;
 const domain = createDomain({
   store,
-  clock: systemClock,
+  clock,
   config: { ...defaultDomainConfig, publicBaseUrl: config.publicBaseUrl },
   mailer: logMailer(logger),
   logger,
@@ -25,7 +35,7 @@ const domain = createDomain({
 async function bootstrap(): Promise<string | null> {
   if ((await store.read.accounts.count()) > 0) return null;
   return store.transaction(async (tx) => {
-    const now = systemClock.now().toISOString();
+    const now = clock.now().toISOString();
     const account = await createAccount(
       tx,
       { name: "Loja de Desenvolvimento", ownerEmail: "dev@example.com", verified: true },
@@ -48,11 +58,15 @@ const app = createApp({
   ...(opened.rateLimitStore ? { rateLimitStore: opened.rateLimitStore } : {}),
   trustProxy: config.trustProxy,
   validateResponses: !config.production,
+  admin: { token: adminToken, manualClock },
 });
 const server = app.listen(config.port, config.host, () => {
   const base = `http://${config.host}:${config.port}`;
   console.log(`Pix Charging Service listening on ${base} (store: ${opened.kind})`);
   console.log(`API reference: ${base}/docs`);
+  if (adminTokenGenerated) console.log(`Operator API token for this run (ADMIN_TOKEN): ${adminToken}`);
+  else if (!adminToken) console.log("Operator API off (no ADMIN_TOKEN).");
+  if (manualClock) console.log("Manual clock (PIX_MANUAL_CLOCK=1): advance it with POST /admin/v1/clock/advance");
   if (devKey) {
     console.log(`Development test key (every permission): ${devKey}`);
     console.log(`Try: curl -H 'x-api-key: ${devKey}' ${base}/api/v1/balance`);

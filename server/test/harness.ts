@@ -41,15 +41,19 @@ export interface TestAccount {
   addKey(input: Partial<NewApiKey>): Promise<{ id: string; secret: string }>;
 }
 
+/** The operator API token of test servers. */
+export const testAdminToken = "adm_test_token_0123456789";
+
 /** JSON over real HTTP. */
 export async function call<T = any>(
   baseUrl: string,
   method: string,
   path: string,
-  options: { key?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {},
+  options: { key?: string; admin?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {},
 ): Promise<CallResult<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers["x-api-key"] = options.key;
+  if (options.admin) headers.authorization = `Bearer ${options.admin}`;
   let body: string | undefined;
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) {
@@ -74,6 +78,8 @@ export async function startTestServer(
     store?: Store;
     trustProxy?: number | boolean | string[];
     clock?: ManualClock;
+    /** The operator token; default `testAdminToken`; "" turns the operator API off. */
+    adminToken?: string;
     /** A fixed port (contract tests); default: a random one. */
     port?: number;
   } = {},
@@ -96,6 +102,10 @@ export async function startTestServer(
   });
   const app = createApp({
     domain,
+    admin: {
+      token: options.adminToken === undefined ? testAdminToken : options.adminToken || undefined,
+      manualClock: clock,
+    },
     rateLimits: options.rateLimits ?? "off",
     validateResponses: true,
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),

@@ -47,7 +47,8 @@ export async function recordEvent(
   const id = newId("evt");
   await tx.events.append({
     id,
-    ...scope,
+    accountId: scope.accountId,
+    livemode: scope.livemode,
     type,
     createdAt: now,
     payload: { id, type, createdAt: now, livemode: scope.livemode, apiVersion: eventApiVersion, data: { object } },

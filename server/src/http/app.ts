@@ -14,7 +14,7 @@ import { mountAdmin } from "./admin.js";
 import { authenticate, type RequestContext } from "./auth.js";
 import { errorMiddleware, sendError } from "./errors.js";
 import { publicHandlers } from "./handlers.js";
-import { pathKnown } from "./operations.js";
+import { methodsFor } from "./operations.js";
 import { type RateLimits, rateLimiters } from "./rate-limit.js";
 import { bindOperations } from "./router.js";
 
@@ -108,7 +108,10 @@ export function createApp(options: AppOptions): Express {
   bindOperations(app, operationTable, publicHandlers(domain), (res) => res.locals.context as RequestContext);
 
   app.use((req, res) => {
-    sendError(req, res, pathKnown(req.path) ? "METHOD_NOT_ALLOWED" : "NOT_FOUND");
+    const allowed = methodsFor(req.path);
+    if (allowed.length === 0) return sendError(req, res, "NOT_FOUND");
+    res.setHeader("Allow", allowed.join(", "));
+    sendError(req, res, "METHOD_NOT_ALLOWED");
   });
   app.use(errorMiddleware(logger));
   return app;

@@ -15,7 +15,7 @@ export function sendError(
     code,
     message,
     ...(errors && errors.length > 0 ? { errors } : {}),
-    path: req.path,
+    path: req.originalUrl.split("?")[0] ?? req.path,
     timestamp: new Date().toISOString(),
   });
 }
@@ -111,7 +111,10 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
       return sendError(req, res, "UNSUPPORTED_MEDIA_TYPE");
     }
     if (status === 404) return sendError(req, res, "NOT_FOUND");
-    if (status === 405) return sendError(req, res, "METHOD_NOT_ALLOWED");
+    if (status === 405) {
+      if (err.headers) res.set(err.headers);
+      return sendError(req, res, "METHOD_NOT_ALLOWED");
+    }
     if (status === 400 && Array.isArray(err.errors)) {
       const seen = new Set<string>();
       const errors: FieldError[] = [];

@@ -18,7 +18,7 @@ export function matchOperation(method: string, path: string): OperationMatch | n
   return found ? { id: found.id, meta: found.meta } : null;
 }
 
-/** Whether any operation has this path (with another method): 405 rather than 404. */
-export function pathKnown(path: string): boolean {
-  return compiled.some((c) => c.pattern.test(path));
+/** The methods the contract has for this path (empty: unknown path, 404 rather than 405). */
+export function methodsFor(path: string): string[] {
+  return compiled.filter((c) => c.pattern.test(path)).map((c) => c.meta.method.toUpperCase());
 }
