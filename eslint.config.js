@@ -28,6 +28,18 @@ export default tseslint.config(
     },
   },
   {
+    // Scripts the hosted checkout serves to browsers: plain ES5-style scripts with browser globals.
+    files: ["server/src/checkout/assets/**/*.js"],
+    languageOptions: {
+      sourceType: "script",
+      globals: { document: "readonly", window: "readonly", navigator: "readonly", performance: "readonly" },
+    },
+    rules: {
+      "no-redeclare": "off",
+      "@typescript-eslint/no-unused-vars": ["error", { caughtErrors: "none" }],
+    },
+  },
+  {
     files: ["**/*.test.ts", "server/test/**", "contract-tests/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
