@@ -76,6 +76,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/accounts/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an account's events
+         * @description An account's recorded events of one mode, newest first. `npm run admin -- listen` polls it to
+         *     forward test events to a developer's machine.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/accounts/{id}/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -557,6 +578,25 @@ export interface components {
         DeliveryPage: {
             /** @description The items, newest first. */
             data: components["schemas"]["Delivery"][];
+            /** @description True when more items exist: ask again with `startingAfter` = the id of the last item. */
+            hasMore: boolean;
+        };
+        /** @description A recorded event, as delivered to webhooks. */
+        EventRecord: {
+            /** @description `evt_…`. */
+            id: string;
+            type: components["schemas"]["WebhookEventType"];
+            livemode: boolean;
+            createdAt: components["schemas"]["PixService.UtcTimestamp"];
+            /** @description The envelope exactly as delivered: `{ id, type, createdAt, livemode, apiVersion, data: { object } }`. */
+            payload: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description One page of a list. */
+        EventRecordPage: {
+            /** @description The items, newest first. */
+            data: components["schemas"]["EventRecord"][];
             /** @description True when more items exist: ask again with `startingAfter` = the id of the last item. */
             hasMore: boolean;
         };
@@ -1207,6 +1247,71 @@ export interface operations {
             };
             /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query: {
+                /** @description Which mode's events. */
+                mode: components["schemas"]["Mode"];
+                /** @description Page size, 1 to 100. Default 20. */
+                limit?: components["parameters"]["PixService.PageQuery.limit"];
+                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                startingAfter?: components["parameters"]["PixService.PageQuery.startingAfter"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventRecordPage"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -128,6 +128,15 @@ export const operationTable = {
     tag: "Webhook endpoints",
     statuses: [200, 400, 401, 404, 500],
   },
+  listEvents: {
+    method: "get",
+    path: "/admin/v1/accounts/{id}/events",
+    expressPath: "/admin/v1/accounts/:id/events",
+    permission: "admin",
+    summary: "List an account's events",
+    tag: "Webhook endpoints",
+    statuses: [200, 400, 401, 404, 500],
+  },
   listWebhookEndpoints: {
     method: "get",
     path: "/admin/v1/accounts/{id}/webhook-endpoints",
@@ -426,6 +435,22 @@ export type ListDeliveriesResult =
   | { status: 404; body: Json<operations["listDeliveries"]["responses"][404]> }
   | { status: 500; body: Json<operations["listDeliveries"]["responses"][500]> };
 
+/** GET /admin/v1/accounts/{id}/events: input of `listEvents`, after validation. */
+export interface ListEventsInput {
+  params: operations["listEvents"]["parameters"]["path"];
+  query: NonNullable<operations["listEvents"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `listEvents` may answer. */
+export type ListEventsResult =
+  | { status: 200; body: Json<operations["listEvents"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listEvents"]["responses"][400]> }
+  | { status: 401; body: Json<operations["listEvents"]["responses"][401]> }
+  | { status: 404; body: Json<operations["listEvents"]["responses"][404]> }
+  | { status: 500; body: Json<operations["listEvents"]["responses"][500]> };
+
 /** GET /admin/v1/accounts/{id}/webhook-endpoints: input of `listWebhookEndpoints`, after validation. */
 export interface ListWebhookEndpointsInput {
   params: operations["listWebhookEndpoints"]["parameters"]["path"];
@@ -624,6 +649,8 @@ export interface Handlers<Ctx> {
   listApiKeys(request: ListApiKeysInput, ctx: Ctx): Promise<ListApiKeysResult>;
   /** GET /admin/v1/webhook-endpoints/{id}/deliveries: List an endpoint's deliveries (`admin`). */
   listDeliveries(request: ListDeliveriesInput, ctx: Ctx): Promise<ListDeliveriesResult>;
+  /** GET /admin/v1/accounts/{id}/events: List an account's events (`admin`). */
+  listEvents(request: ListEventsInput, ctx: Ctx): Promise<ListEventsResult>;
   /** GET /admin/v1/accounts/{id}/webhook-endpoints: List webhook endpoints (`admin`). */
   listWebhookEndpoints(request: ListWebhookEndpointsInput, ctx: Ctx): Promise<ListWebhookEndpointsResult>;
   /** POST /admin/v1/simulator/transactions/{id}/disputes: Open a dispute (`admin`). */

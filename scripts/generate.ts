@@ -257,17 +257,24 @@ export async function generate(outDir: string): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const work = mkdtempSync(join(tmpdir(), "pix-tsp-"));
   try {
-    execFileSync(
-      process.execPath,
-      [
-        join(root, "node_modules/@typespec/compiler/cmd/tsp.js"),
-        "compile",
-        join(root, "spec/main.tsp"),
-        "--output-dir",
-        work,
-      ],
-      { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
-    );
+    try {
+      execFileSync(
+        process.execPath,
+        [
+          join(root, "node_modules/@typespec/compiler/cmd/tsp.js"),
+          "compile",
+          join(root, "spec/main.tsp"),
+          "--output-dir",
+          work,
+        ],
+        { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
+      );
+    } catch (error) {
+      // Show the compiler's diagnostics, not just "Command failed".
+      const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
+      process.stderr.write(`${stdout?.toString() ?? ""}${stderr?.toString() ?? ""}`);
+      throw new Error("TypeSpec compilation failed (diagnostics above)");
+    }
     for (const doc of documents) {
       const yamlText = sealAsFalse(readFileSync(join(work, doc.emitted), "utf8"));
       writeFileSync(join(outDir, doc.openapi), yamlText);

@@ -8,6 +8,8 @@ import { createDomain } from "./domain/service.js";
 import { createApp } from "./http/app.js";
 import { logMailer } from "./mail.js";
 import { openStore } from "./store/open.js";
+import { registrationGuard } from "./webhooks/guard.js";
+import { DeliveryWorker } from "./webhooks/worker.js";
 
 const config = loadConfig();
 const logger = pino({ level: config.logLevel });
@@ -23,13 +25,25 @@ const adminTokenGenerated = !process.env.ADMIN_TOKEN && adminToken !== undefined
 
 const opened = await openStore(config.databaseUrl, logger);
 const store = opened.store;
-const domain = createDomain({
-  store,
-  clock,
-  config: { ...defaultDomainConfig, publicBaseUrl: config.publicBaseUrl },
-  mailer: logMailer(logger),
-  logger,
-});
+const allowLocalWebhooks = process.env.PIX_ALLOW_LOCAL_WEBHOOKS === "1";
+if (allowLocalWebhooks && config.production)
+  throw new Error("PIX_ALLOW_LOCAL_WEBHOOKS=1 is refused with NODE_ENV=production");
+const domain = createDomain(
+  {
+    store,
+    clock,
+    config: { ...defaultDomainConfig, publicBaseUrl: config.publicBaseUrl },
+    mailer: logMailer(logger),
+    logger,
+  },
+  { webhookUrlGuard: registrationGuard(allowLocalWebhooks) },
+);
+/** Webhook delivery runs inside the server unless PIX_WEBHOOK_WORKER=off (then run `npm run worker`). */
+const worker =
+  process.env.PIX_WEBHOOK_WORKER === "off"
+    ? null
+    : new DeliveryWorker({ store, clock, logger, allowLoopbackForTest: allowLocalWebhooks });
+worker?.start();
 
 /** On an empty store: a verified development account and a test key with every permission. */
 async function bootstrap(): Promise<string | null> {
@@ -75,7 +89,7 @@ const server = app.listen(config.port, config.host, () => {
 
 const shutdown = () => {
   server.close(() => {
-    store.close().finally(() => process.exit(0));
+    (worker?.stop() ?? Promise.resolve()).then(() => store.close()).finally(() => process.exit(0));
   });
 };
 process.on("SIGINT", shutdown);

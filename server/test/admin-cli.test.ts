@@ -1,9 +1,12 @@
 import { execFile } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { verifyWebhook } from "../../client/src/index.js";
 import { runCli } from "../src/admin/cli.js";
-import { startTestServer, type TestServer, testAdminToken } from "./harness.js";
+import { chargeBody, startTestServer, type TestServer, testAdminToken } from "./harness.js";
 
 const run = promisify(execFile);
 let server: TestServer;
@@ -139,6 +142,65 @@ describe("npm run admin", () => {
     expect(code).toBe(1);
     expect(stderr).toContain("400 VALIDATION_ERROR");
     expect(stderr).toContain("ownerEmail");
+  });
+
+  test("when listen runs, then new test events reach the local URL signed with the given secret", async () => {
+    const received: { headers: Record<string, string>; body: string }[] = [];
+    const local = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => {
+        received.push({ headers: req.headers as Record<string, string>, body });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => local.listen(0, "127.0.0.1", r));
+    const port = (local.address() as AddressInfo).port;
+    try {
+      const { account, testKey } = await server.newAccount();
+      const old = await fetch(`${server.baseUrl}/api/v1/charges/pix`, {
+        method: "POST",
+        headers: { "x-api-key": testKey, "content-type": "application/json" },
+        body: JSON.stringify(chargeBody()),
+      }).then((r) => r.json() as Promise<{ id: string }>);
+      await fetch(`${server.baseUrl}/api/v1/sandbox/transactions/${old.id}/pay`, {
+        method: "POST",
+        headers: { "x-api-key": testKey },
+      });
+      const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+      const listening = cli(
+        "listen",
+        account.id,
+        "--forward-to",
+        `http://127.0.0.1:${port}/hook`,
+        "--secret",
+        secret,
+        "--interval",
+        "50",
+        "--stop-after",
+        "1",
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      const fresh = await fetch(`${server.baseUrl}/api/v1/charges/pix`, {
+        method: "POST",
+        headers: { "x-api-key": testKey, "content-type": "application/json" },
+        body: JSON.stringify(chargeBody()),
+      }).then((r) => r.json() as Promise<{ id: string }>);
+      await fetch(`${server.baseUrl}/api/v1/sandbox/transactions/${fresh.id}/pay`, {
+        method: "POST",
+        headers: { "x-api-key": testKey },
+      });
+      const result = await listening;
+
+      expect(result.code).toBe(0);
+      expect(received).toHaveLength(1);
+      const event = verifyWebhook(received[0]?.body ?? "", received[0]?.headers ?? {}, secret);
+      expect(event.type).toBe("transaction.paid");
+      expect((event.data.object as { id: string }).id).toBe(fresh.id);
+      expect(result.stdout).toContain("→ 204");
+    } finally {
+      local.close();
+    }
   });
 
   test("when a required option is missing, then commander refuses with a non-zero code", async () => {

@@ -14,6 +14,7 @@ import { createDomain, type Domain } from "../src/domain/service.js";
 import { createApp } from "../src/http/app.js";
 import type { RateLimits } from "../src/http/rate-limit.js";
 import { MemoryStore } from "../src/store/memory.js";
+import { registrationGuard } from "../src/webhooks/guard.js";
 import type { Store } from "../src/store/port.js";
 
 export interface CallResult<T = any> {
@@ -78,6 +79,8 @@ export async function startTestServer(
     store?: Store;
     trustProxy?: number | boolean | string[];
     clock?: ManualClock;
+    /** PIX_ALLOW_LOCAL_WEBHOOKS: test-mode endpoints may be on loopback. */
+    allowLocalWebhooks?: boolean;
     /** The operator token; default `testAdminToken`; "" turns the operator API off. */
     adminToken?: string;
     /** A fixed port (contract tests); default: a random one. */
@@ -93,13 +96,16 @@ export async function startTestServer(
     },
   };
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
-  const domain = createDomain({
-    store,
-    clock,
-    config: { ...defaultDomainConfig, publicBaseUrl: "https://pix.example.test" },
-    mailer,
-    logger,
-  });
+  const domain = createDomain(
+    {
+      store,
+      clock,
+      config: { ...defaultDomainConfig, publicBaseUrl: "https://pix.example.test" },
+      mailer,
+      logger,
+    },
+    { webhookUrlGuard: registrationGuard(options.allowLocalWebhooks ?? false) },
+  );
   const app = createApp({
     domain,
     admin: {

@@ -3,7 +3,9 @@
  * (default http://127.0.0.1:3000) with `ADMIN_TOKEN`. Readable tables by default, `--json` for
  * scripts; any error exits non-zero with the API's message.
  */
+import { randomBytes } from "node:crypto";
 import { Command, Option } from "commander";
+import { Webhook } from "standardwebhooks";
 import createClient from "openapi-fetch";
 import type { paths } from "../../../generated/admin-api.js";
 
@@ -239,6 +241,61 @@ export function buildProgram(): Command {
     const result = unwrap(await client(program).POST("/admin/v1/events/{id}/replay", { params: { path: { id } } }));
     print(program, result.deliveries, ["id", "eventId", "endpointId", "status"]);
   });
+
+  program
+    .command("listen <accountId>")
+    .description("forward an account's test-mode events to a local URL, signed like real deliveries")
+    .requiredOption("--forward-to <url>", "where to POST each event, e.g. http://localhost:4000/webhook")
+    .option("--events <list>", "only these event kinds", list)
+    .option("--secret <whsec>", "signing secret (default: a new one, printed at start)")
+    .option("--interval <ms>", "how often to poll", int, 1000)
+    .option("--stop-after <n>", "exit after forwarding n events", int)
+    .action(async (accountId: string, o) => {
+      const api = client(program);
+      const secret: string = o.secret ?? `whsec_${randomBytes(24).toString("base64")}`;
+      const signer = new Webhook(secret);
+      const seen = new Set<string>();
+      const poll = async () =>
+        unwrap(
+          await api.GET("/admin/v1/accounts/{id}/events", {
+            params: { path: { id: accountId }, query: { mode: "test", limit: 100 } },
+          }),
+        ).data;
+      for (const e of await poll()) seen.add(e.id);
+      console.error(`Encaminhando eventos de teste de ${accountId} para ${o.forwardTo}`);
+      console.error(`Segredo de assinatura (webhook-signature): ${secret}`);
+      let forwarded = 0;
+      for (;;) {
+        const fresh = (await poll()).filter((e) => !seen.has(e.id)).reverse();
+        for (const event of fresh) {
+          seen.add(event.id);
+          if (o.events && !o.events.includes(event.type)) continue;
+          const body = JSON.stringify(event.payload);
+          const at = new Date();
+          let status = "erro";
+          try {
+            const res = await fetch(o.forwardTo, {
+              method: "POST",
+              redirect: "manual",
+              headers: {
+                "content-type": "application/json",
+                "webhook-id": event.id,
+                "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+                "webhook-signature": signer.sign(event.id, at, body),
+              },
+              body,
+            });
+            status = String(res.status);
+          } catch (error) {
+            status = `erro: ${(error as Error).message}`;
+          }
+          console.log(`${event.createdAt}  ${event.type}  ${event.id}  → ${status}`);
+          forwarded++;
+          if (o.stopAfter !== undefined && forwarded >= o.stopAfter) return;
+        }
+        await new Promise((r) => setTimeout(r, o.interval));
+      }
+    });
 
   const txnCols = ["id", "status", "amountCents", "livemode", "paidAt"];
   const simulate = program.command("simulate").description("settlement simulator");

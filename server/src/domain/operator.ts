@@ -8,6 +8,7 @@ import { queueDeliveries } from "./events.js";
 import { newId } from "./ids.js";
 import type { Account, ApiKeyRecord, DeliveryRecord, PageRequest, WebhookEndpointRecord } from "./model.js";
 import { pageOrInvalidCursor } from "./pages.js";
+import { pageOf } from "../store/memory.js";
 
 type Admin = components["schemas"];
 
@@ -254,6 +255,21 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
       if (!(await deps.store.read.webhookEndpoints.get(endpointId))) throw notFound();
       const result = await pageOrInvalidCursor(() => deps.store.read.deliveries.listByEndpoint(endpointId, page));
       return { data: result.items.map(presentDelivery), hasMore: result.hasMore };
+    },
+    async listEvents(accountId: string, livemode: boolean, page: PageRequest) {
+      await account(accountId);
+      const events = await deps.store.read.events.list({ accountId, livemode });
+      const result = await pageOrInvalidCursor(async () => pageOf(events, page));
+      return {
+        data: result.items.map((e) => ({
+          id: e.id,
+          type: e.type,
+          livemode: e.livemode,
+          createdAt: e.createdAt,
+          payload: e.payload,
+        })),
+        hasMore: result.hasMore,
+      };
     },
     async replayEvent(eventId: string) {
       return deps.store.transaction(async (tx) => {

@@ -93,6 +93,10 @@ function adminHandlers(domain: Domain, clock: ManualClock | null): Handlers<unde
       status: 200,
       body: await operator.listDeliveries(params.id, page(query)),
     }),
+    listEvents: async ({ params, query }) => ({
+      status: 200,
+      body: await operator.listEvents(params.id, query.mode === "production", page(query)),
+    }),
     replayEvent: async ({ params }) => ({ status: 200, body: await operator.replayEvent(params.id) }),
     getCustomerNotes: async ({ params }) => ({ status: 200, body: await operator.getCustomerNotes(params.id) }),
     setCustomerNotes: async ({ params, body }) => ({

@@ -1,0 +1,145 @@
+import type { Logger } from "pino";
+import type { Clock } from "../domain/clock.js";
+import { addSeconds } from "../domain/deps.js";
+import type { DeliveryRecord } from "../domain/model.js";
+import type { Store } from "../store/port.js";
+import { postEvent } from "./deliver.js";
+import { signDelivery } from "./signer.js";
+import type { GuardPolicy } from "./ssrf.js";
+
+/** Seconds after the first attempt at which each retry is due (DESIGN §3): 10 attempts in all. */
+export const retrySchedule = [0, 5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
+
+/** The delay before attempt number `attempt` (0-based), ±10% jitter. */
+export function retryDelaySeconds(attempt: number, random: () => number = Math.random): number | null {
+  const at = retrySchedule[attempt];
+  const previous = retrySchedule[attempt - 1] ?? 0;
+  if (at === undefined) return null;
+  const gap = at - previous;
+  return Math.max(0, gap + gap * 0.1 * (random() * 2 - 1));
+}
+
+export interface WorkerOptions {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  allowLoopbackForTest: boolean;
+  /** How often to look for due deliveries. */
+  pollMs?: number;
+  /** How long a claim lasts: a worker that dies mid-delivery loses it after this. */
+  claimSeconds?: number;
+  timeoutMs?: number;
+  batch?: number;
+}
+
+/**
+ * Delivers the outbox: claims due deliveries (several workers can share one PostgreSQL through
+ * `FOR UPDATE SKIP LOCKED`), signs and POSTs each, keeps every attempt, and reschedules per
+ * `retrySchedule`. Any 2xx succeeds; `410 Gone` disables the endpoint; `Retry-After` on 429/503
+ * is honoured when later than the schedule.
+ */
+export class DeliveryWorker {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = true;
+
+  constructor(private readonly options: WorkerOptions) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    const loop = () => {
+      if (this.stopped) return;
+      this.running = this.runOnce()
+        .then(() => undefined)
+        .catch((error: unknown) => this.options.logger.error({ err: error }, "webhook worker pass failed"))
+        .finally(() => {
+          this.running = null;
+          if (!this.stopped) this.timer = setTimeout(loop, this.options.pollMs ?? 200);
+        });
+    };
+    loop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** One pass: claims what is due and attempts each. Returns how many attempts were made. */
+  async runOnce(): Promise<number> {
+    const { store, clock } = this.options;
+    const now = clock.now().toISOString();
+    const claimed = await store.transaction((tx) =>
+      tx.deliveries.claimDue(now, addSeconds(now, this.options.claimSeconds ?? 60), this.options.batch ?? 10),
+    );
+    await Promise.all(claimed.map((d) => this.attempt(d)));
+    return claimed.length;
+  }
+
+  private async attempt(delivery: DeliveryRecord): Promise<void> {
+    const { store, clock, logger } = this.options;
+    const [event, endpoint] = await Promise.all([
+      store.read.events.get(delivery.eventId),
+      store.read.webhookEndpoints.get(delivery.endpointId),
+    ]);
+    const startedAt = clock.now();
+    if (!event || !endpoint || endpoint.disabledAt !== null) {
+      await store.transaction((tx) =>
+        tx.deliveries.update({
+          ...delivery,
+          status: "FAILED",
+          nextAttemptAt: null,
+          lockedUntil: null,
+          updatedAt: startedAt.toISOString(),
+        }),
+      );
+      return;
+    }
+    const policy: GuardPolicy = {
+      livemode: endpoint.livemode,
+      allowLoopbackForTest: this.options.allowLoopbackForTest,
+    };
+    const body = JSON.stringify(event.payload);
+    const result = await postEvent(
+      endpoint.url,
+      body,
+      signDelivery(endpoint, event.id, body, new Date(), startedAt.toISOString()),
+      policy,
+      this.options.timeoutMs ?? 15_000,
+    );
+    const at = startedAt.toISOString();
+    const attempts = [
+      ...delivery.attempts,
+      { at, status: result.status, durationMs: result.durationMs, error: result.error },
+    ];
+    const ok = result.status !== null && result.status >= 200 && result.status < 300;
+    const gone = result.status === 410;
+    let nextAttemptAt: string | null = null;
+    if (!ok && !gone) {
+      const delay = retryDelaySeconds(attempts.length);
+      if (delay !== null) {
+        const honoured =
+          (result.status === 429 || result.status === 503) && result.retryAfterSeconds !== null
+            ? Math.max(delay, result.retryAfterSeconds)
+            : delay;
+        nextAttemptAt = addSeconds(at, honoured);
+      }
+    }
+    const status = ok ? "SUCCEEDED" : nextAttemptAt === null ? "FAILED" : "PENDING";
+    await store.transaction(async (tx) => {
+      await tx.deliveries.update({ ...delivery, attempts, status, nextAttemptAt, lockedUntil: null, updatedAt: at });
+      if (gone) {
+        const current = await tx.webhookEndpoints.get(endpoint.id);
+        if (current && current.disabledAt === null) {
+          await tx.webhookEndpoints.update({ ...current, disabledAt: at, updatedAt: at });
+        }
+      }
+    });
+    logger.info(
+      { deliveryId: delivery.id, eventId: event.id, endpointId: endpoint.id, status: result.status, outcome: status },
+      "webhook attempt",
+    );
+  }
+}

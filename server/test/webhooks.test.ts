@@ -1,0 +1,347 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { pino } from "pino";
+import { Webhook } from "standardwebhooks";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { verifyWebhook } from "../../client/src/index.js";
+import { postEvent } from "../src/webhooks/deliver.js";
+import { checkAddress, checkWebhookUrl, guardedLookup } from "../src/webhooks/ssrf.js";
+import { DeliveryWorker, retrySchedule } from "../src/webhooks/worker.js";
+import { call, chargeBody, startTestServer, type TestServer, testAdminToken } from "./harness.js";
+
+interface Received {
+  headers: IncomingMessage["headers"];
+  body: string;
+}
+
+/** A webhook receiver on 127.0.0.1 answering each request with the next status of `statuses`. */
+async function receiver(statuses: Array<number | { status: number; headers?: Record<string, string> } | "hang">) {
+  const received: Received[] = [];
+  let i = 0;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      const next = statuses[Math.min(i++, statuses.length - 1)];
+      if (next === "hang" || next === undefined) return;
+      const { status, headers } = typeof next === "number" ? { status: next, headers: {} } : next;
+      res.writeHead(status, headers).end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/webhook`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+let server: TestServer;
+const closers: Array<() => Promise<void>> = [];
+beforeAll(async () => {
+  server = await startTestServer({ allowLocalWebhooks: true });
+});
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+afterAll(() => server.close());
+
+const admin = (method: string, path: string, body?: unknown) =>
+  call(server.baseUrl, method, `/admin/v1${path}`, { admin: testAdminToken, body });
+
+const worker = (options: { timeoutMs?: number; claimSeconds?: number } = {}) =>
+  new DeliveryWorker({
+    store: server.store,
+    clock: server.clock,
+    logger: pino({ level: "silent" }),
+    allowLoopbackForTest: true,
+    ...options,
+  });
+
+async function setup(statuses: Parameters<typeof receiver>[0], events = ["transaction.paid"]) {
+  const hook = await receiver(statuses);
+  closers.push(hook.close);
+  const ctx = await server.newAccount();
+  const endpoint = await admin("POST", `/accounts/${ctx.account.id}/webhook-endpoints`, {
+    url: hook.url,
+    mode: "test",
+    events,
+  });
+  expect(endpoint.status).toBe(201);
+  return { ...ctx, hook, endpoint: endpoint.body as { id: string; secret: string } };
+}
+
+async function payCharge(key: string) {
+  const charge = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
+    key,
+    body: chargeBody({ metadata: { orderId: "77", nested: { a: 1 } } }),
+  });
+  await call(server.baseUrl, "POST", `/api/v1/sandbox/transactions/${charge.body.id}/pay`, { key });
+  return charge.body.id as string;
+}
+
+describe("webhook delivery", () => {
+  test("when a charge is paid, then the endpoint receives the whole transaction with a valid signature", async () => {
+    const { testKey, hook, endpoint } = await setup([200]);
+    const id = await payCharge(testKey);
+
+    expect(await worker().runOnce()).toBe(1);
+
+    expect(hook.received).toHaveLength(1);
+    const [got] = hook.received;
+    const headers = got?.headers as Record<string, string>;
+    const event = verifyWebhook(got?.body ?? "", headers, endpoint.secret);
+    const transaction = await call(server.baseUrl, "GET", `/api/v1/transactions/${id}`, { key: testKey });
+    expect(event).toMatchObject({ type: "transaction.paid", livemode: false, apiVersion: "1.0.0" });
+    expect(event.id).toBe(headers["webhook-id"]);
+    expect(event.data.object).toEqual(transaction.body);
+    expect(new Webhook(endpoint.secret).verify(got?.body ?? "", headers)).toMatchObject({ id: event.id });
+    const deliveries = await admin("GET", `/webhook-endpoints/${endpoint.id}/deliveries`);
+    expect(deliveries.body.data[0]).toMatchObject({ status: "SUCCEEDED", nextAttemptAt: null });
+    expect(deliveries.body.data[0].attempts[0]).toMatchObject({ status: 200, error: null });
+  });
+
+  test("when the body is tampered with or signed by another secret, then verification fails", async () => {
+    const { testKey, hook, endpoint } = await setup([200]);
+    await payCharge(testKey);
+    await worker().runOnce();
+    const got = hook.received[0] as Received;
+    const headers = got.headers as Record<string, string>;
+    expect(() => verifyWebhook(got.body.replace('"PAID"', '"CANCELLED"'), headers, endpoint.secret)).toThrow();
+    expect(() => verifyWebhook(got.body, headers, "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")).toThrow();
+  });
+
+  test("when the receiver answers 500 then 200, then it sees one webhook-id twice, at the scheduled time", async () => {
+    const { testKey, hook, endpoint } = await setup([500, 200]);
+    await payCharge(testKey);
+    const w = worker();
+    await w.runOnce();
+    expect(await w.runOnce()).toBe(0);
+
+    server.clock.advance(retrySchedule[1] as number);
+    server.clock.advance(1);
+    await w.runOnce();
+
+    expect(hook.received).toHaveLength(2);
+    expect(hook.received[0]?.headers["webhook-id"]).toBe(hook.received[1]?.headers["webhook-id"]);
+    const d = (await admin("GET", `/webhook-endpoints/${endpoint.id}/deliveries`)).body.data[0];
+    expect(d.status).toBe("SUCCEEDED");
+    expect(d.attempts.map((a: { status: number }) => a.status)).toEqual([500, 200]);
+  });
+
+  test("when a worker dies holding a claim, then another delivers once the claim lapses", async () => {
+    const { testKey, hook } = await setup([200]);
+    await payCharge(testKey);
+    const now = server.clock.now().toISOString();
+    // The dead worker: claimed for 60 s, then never attempted.
+    const claimed = await server.store.transaction((tx) =>
+      tx.deliveries.claimDue(now, new Date(Date.parse(now) + 60_000).toISOString(), 10),
+    );
+    expect(claimed).toHaveLength(1);
+    const survivor = worker();
+    expect(await survivor.runOnce()).toBe(0);
+
+    server.clock.advance(61);
+    expect(await survivor.runOnce()).toBe(1);
+    expect(hook.received).toHaveLength(1);
+  });
+
+  test("when the receiver answers 410, then the endpoint is disabled and later events are not queued for it", async () => {
+    const { testKey, account, hook, endpoint } = await setup([410]);
+    await payCharge(testKey);
+    await worker().runOnce();
+
+    const list = await admin("GET", `/accounts/${account.id}/webhook-endpoints`);
+    expect(list.body.data[0]).toMatchObject({ id: endpoint.id, enabled: false });
+    const d = (await admin("GET", `/webhook-endpoints/${endpoint.id}/deliveries`)).body.data[0];
+    expect(d).toMatchObject({ status: "FAILED", nextAttemptAt: null });
+    await payCharge(testKey);
+    expect((await admin("GET", `/webhook-endpoints/${endpoint.id}/deliveries`)).body.data).toHaveLength(1);
+    expect(hook.received).toHaveLength(1);
+  });
+
+  test("when a 429 carries Retry-After, then the next attempt waits for it", async () => {
+    const { testKey, endpoint } = await setup([{ status: 429, headers: { "retry-after": "120" } }, 200]);
+    await payCharge(testKey);
+    await worker().runOnce();
+    const d = (await admin("GET", `/webhook-endpoints/${endpoint.id}/deliveries`)).body.data[0];
+    const wait = (Date.parse(d.nextAttemptAt) - Date.parse(d.attempts[0].at)) / 1000;
+    expect(wait).toBeGreaterThanOrEqual(120);
+  });
+
+  test("when the receiver redirects, then the redirect is not followed and the attempt fails", async () => {
+    const target = await receiver([200]);
+    closers.push(target.close);
+    const { testKey, endpoint } = await setup([{ status: 302, headers: { location: target.url } }]);
+    await payCharge(testKey);
+    await worker().runOnce();
+    expect(target.received).toHaveLength(0);
+    const d = (await admin("GET", `/webhook-endpoints/${endpoint.id}/deliveries`)).body.data[0];
+    expect(d).toMatchObject({ status: "PENDING" });
+    expect(d.attempts[0].status).toBe(302);
+  });
+
+  test("when the receiver does not answer in time, then the attempt records the timeout and is rescheduled", async () => {
+    const { testKey, endpoint } = await setup(["hang"]);
+    await payCharge(testKey);
+    await worker({ timeoutMs: 300 }).runOnce();
+    const d = (await admin("GET", `/webhook-endpoints/${endpoint.id}/deliveries`)).body.data[0];
+    expect(d.status).toBe("PENDING");
+    expect(d.attempts[0]).toMatchObject({ status: null });
+    expect(d.attempts[0].error).toMatch(/sem resposta|socket hang up/);
+  });
+
+  test("when every attempt fails, then after 10 attempts the delivery is FAILED", async () => {
+    const { testKey, endpoint } = await setup([500]);
+    await payCharge(testKey);
+    const w = worker();
+    for (let i = 0; i < 12; i++) {
+      await w.runOnce();
+      server.clock.advance(30 * 3600);
+    }
+    const d = (await admin("GET", `/webhook-endpoints/${endpoint.id}/deliveries`)).body.data[0];
+    expect(d.attempts).toHaveLength(10);
+    expect(d).toMatchObject({ status: "FAILED", nextAttemptAt: null });
+  });
+
+  test("when two workers run at once, then each delivery is attempted once", async () => {
+    const { testKey, hook } = await setup([200]);
+    for (let i = 0; i < 5; i++) await payCharge(testKey);
+    const [a, b] = await Promise.all([worker().runOnce(), worker().runOnce()]);
+    expect(a + b).toBe(5);
+    expect(hook.received).toHaveLength(5);
+    expect(new Set(hook.received.map((r) => r.headers["webhook-id"])).size).toBe(5);
+  });
+
+  test("when the secret is rotated, then deliveries carry both signatures for 24 hours", async () => {
+    const { testKey, hook, endpoint } = await setup([200]);
+    const rotated = await admin("POST", `/webhook-endpoints/${endpoint.id}/rotate-secret`);
+    await payCharge(testKey);
+    await worker().runOnce();
+    const got = hook.received[0] as Received;
+    const headers = got.headers as Record<string, string>;
+    expect(headers["webhook-signature"]?.split(" ")).toHaveLength(2);
+    expect(verifyWebhook(got.body, headers, endpoint.secret).type).toBe("transaction.paid");
+    expect(verifyWebhook(got.body, headers, rotated.body.secret).type).toBe("transaction.paid");
+
+    server.clock.advance(24 * 3600 + 1);
+    await payCharge(testKey);
+    await worker().runOnce();
+    expect(hook.received[1]?.headers["webhook-signature"]?.split(" ")).toHaveLength(1);
+  });
+
+  test("when an endpoint did not select an event kind, then it receives nothing for it", async () => {
+    const { testKey, endpoint } = await setup([200], ["withdrawal.paid"]);
+    await payCharge(testKey);
+    expect((await admin("GET", `/webhook-endpoints/${endpoint.id}/deliveries`)).body.data).toHaveLength(0);
+  });
+});
+
+describe("modes never cross", () => {
+  test("when test and production endpoints exist, then each receives only its own mode's events", async () => {
+    const { account, testKey, liveKey } = await server.newAccount({ releasePeriodDays: 0 });
+    const make = (mode: string, url: string) =>
+      admin("POST", `/accounts/${account.id}/webhook-endpoints`, { url, mode, events: ["transaction.paid"] });
+    // Public IP literal for production: no DNS here, and no worker runs in this test.
+    const live = (await make("production", "https://93.184.215.14/hook")).body;
+    const test = (await make("test", "http://127.0.0.1:9/hook")).body;
+
+    await payCharge(testKey);
+    const charge = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
+      key: liveKey as string,
+      body: chargeBody(),
+    });
+    await admin("POST", `/simulator/transactions/${charge.body.id}/pay`);
+
+    const testDeliveries = (await admin("GET", `/webhook-endpoints/${test.id}/deliveries`)).body.data;
+    const liveDeliveries = (await admin("GET", `/webhook-endpoints/${live.id}/deliveries`)).body.data;
+    expect(testDeliveries).toHaveLength(1);
+    expect(liveDeliveries).toHaveLength(1);
+    const event = async (id: string) => server.store.read.events.get(id);
+    expect((await event(testDeliveries[0].eventId))?.livemode).toBe(false);
+    expect((await event(liveDeliveries[0].eventId))?.livemode).toBe(true);
+  });
+});
+
+describe("SSRF guard", () => {
+  const production = { livemode: true, allowLoopbackForTest: false };
+  test.each([
+    { name: "plain http", url: "http://93.184.215.14/hook" },
+    { name: "IPv4 loopback", url: "https://127.0.0.1/hook" },
+    { name: "localhost by name", url: "https://localhost/hook" },
+    { name: "private 10/8", url: "https://10.1.2.3/hook" },
+    { name: "private 192.168/16", url: "https://192.168.0.10/hook" },
+    { name: "private 172.16/12", url: "https://172.20.0.1/hook" },
+    { name: "link-local metadata address", url: "https://169.254.169.254/latest" },
+    { name: "unspecified", url: "https://0.0.0.0/hook" },
+    { name: "multicast", url: "https://224.0.0.1/hook" },
+    { name: "IPv6 loopback", url: "https://[::1]/hook" },
+    { name: "IPv6 unique-local", url: "https://[fc00::1]/hook" },
+    { name: "IPv6 link-local", url: "https://[fe80::1]/hook" },
+    { name: "IPv6 multicast", url: "https://[ff02::1]/hook" },
+    { name: "IPv6 unspecified", url: "https://[::]/hook" },
+    { name: "IPv4-mapped loopback", url: "https://[::ffff:127.0.0.1]/hook" },
+    { name: "IPv4-mapped private", url: "https://[::ffff:10.0.0.1]/hook" },
+    { name: "decimal-integer loopback host", url: "https://2130706433/hook" },
+    { name: "octal-ish shorthand loopback host", url: "https://0177.1/hook" },
+    { name: "credentials in the URL", url: "https://user:pw@93.184.215.14/hook" },
+  ])("when a production endpoint is $name, then registration refuses it", async ({ url }) => {
+    expect(await checkWebhookUrl(url, production)).not.toBeNull();
+    const { account } = await server.newAccount();
+    const res = await admin("POST", `/accounts/${account.id}/webhook-endpoints`, {
+      url,
+      mode: "production",
+      events: ["transaction.paid"],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].path).toBe("url");
+  });
+
+  test("when a production endpoint is a public https address, then it is accepted", async () => {
+    expect(await checkWebhookUrl("https://93.184.215.14/hook", production)).toBeNull();
+    expect(await checkWebhookUrl("https://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/hook", production)).toBeNull();
+  });
+
+  test("when a test endpoint is on loopback, then only PIX_ALLOW_LOCAL_WEBHOOKS allows it, and never private ranges", async () => {
+    expect(
+      await checkWebhookUrl("http://127.0.0.1:4000/x", { livemode: false, allowLoopbackForTest: false }),
+    ).not.toBeNull();
+    expect(
+      await checkWebhookUrl("http://127.0.0.1:4000/x", { livemode: false, allowLoopbackForTest: true }),
+    ).toBeNull();
+    expect(await checkWebhookUrl("http://10.0.0.5/x", { livemode: false, allowLoopbackForTest: true })).not.toBeNull();
+    expect(checkAddress("127.0.0.1", { livemode: true, allowLoopbackForTest: true })).not.toBeNull();
+    const strict = await startTestServer();
+    try {
+      const { account } = await strict.newAccount();
+      const res = await call(strict.baseUrl, "POST", `/admin/v1/accounts/${account.id}/webhook-endpoints`, {
+        admin: testAdminToken,
+        body: { url: "http://127.0.0.1:4000/x", mode: "test", events: ["transaction.paid"] },
+      });
+      expect(res.status).toBe(400);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  test("when a name resolves to a blocked address at connect time, then the connection is refused", async () => {
+    const hook = await receiver([200]);
+    closers.push(hook.close);
+    const lookup = guardedLookup({ livemode: false, allowLoopbackForTest: false });
+    const error = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
+      lookup("localhost", {}, (e) => resolve(e)),
+    );
+    expect(error?.code).toBe("EADDRBLOCKED");
+    const url = hook.url.replace("127.0.0.1", "localhost");
+    const result = await postEvent(url, "{}", {}, { livemode: false, allowLoopbackForTest: false });
+    expect(result.status).toBeNull();
+    expect(result.error).toMatch(/bloqueado/);
+    expect(hook.received).toHaveLength(0);
+  });
+});
