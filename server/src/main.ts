@@ -73,6 +73,8 @@ const app = createApp({
   trustProxy: config.trustProxy,
   validateResponses: !config.production,
   admin: { token: adminToken, manualClock },
+  // Several processes behind one load balancer must share the checkout's CSRF secret.
+  ...(process.env.PIX_CHECKOUT_SECRET ? { checkout: { csrfSecret: process.env.PIX_CHECKOUT_SECRET } } : {}),
 });
 const server = app.listen(config.port, config.host, () => {
   const base = `http://${config.host}:${config.port}`;

@@ -12,8 +12,8 @@ import { Html, type HtmlPart, html } from "./html.js";
 /** What every page needs from the request. */
 export interface PageFrame {
   nonce: string;
-  /** Versioned addresses of our own stylesheet and script. */
-  assets: { css: string; js: string };
+  /** Versioned addresses of our own stylesheet, script and icon. */
+  assets: { css: string; js: string; icon: string };
 }
 
 /** Who is being paid, and in which mode: shown on every page of a link. */
@@ -59,6 +59,7 @@ function layout(frame: PageFrame, payee: Payee | null, title: string, body: Html
         <meta name="referrer" content="no-referrer" />
         <meta name="color-scheme" content="light" />
         <title>${title}${payee ? ` · ${payee.merchantName}` : ""}</title>
+        <link rel="icon" href="${frame.assets.icon}" type="image/svg+xml" />
         <link rel="stylesheet" href="${frame.assets.css}" />
         <script src="${frame.assets.js}" nonce="${frame.nonce}" defer></script>
       </head>
@@ -283,7 +284,7 @@ export function renderPaymentPage(frame: PageFrame, page: PaymentPage): string {
         <li>Confira os dados e confirme. Esta página se atualiza sozinha.</li>
       </ol>
       <label class="copy-label" for="pix-code">Pix copia e cola</label>
-      <textarea id="pix-code" class="pix-code" readonly rows="4" spellcheck="false" data-copy-source>
+      <textarea id="pix-code" class="pix-code" readonly rows="5" spellcheck="false" data-copy-source>
 ${t.brCode}</textarea>
       <button type="button" class="button primary" data-copy hidden>Copiar código Pix</button>
       <p class="copy-status" role="status" data-copy-status></p>
@@ -337,7 +338,7 @@ export function renderReceiptPage(
     <p class="lead">${firstName ? `Obrigado, ${firstName}! ` : ""}Seu Pix foi recebido.</p>
     <dl class="details">
       ${row("Valor", html`<span data-receipt-amount>${formatBRL(t.amountCents)}</span>`)}
-      ${row("Data e hora", html`${t.paidAt ? formatBrasiliaDateTime(t.paidAt) : ""} <span class="muted">(horário de Brasília)</span>`)}
+      ${row("Data e hora", html`${t.paidAt ? formatBrasiliaDateTime(t.paidAt) : ""}<br /><span class="muted">(horário de Brasília)</span>`)}
       ${row("Descrição", t.description)} ${row("Recebedor", page.payee.merchantName)}
       ${row("Pagador", html`${t.customer.name}<br /><span class="muted">${t.customer.documentType} ${maskPixKey(t.customer.document, t.customer.documentType)}</span>`)}
       ${row("ID da transação", html`<code data-transaction-id>${t.id}</code>`)}

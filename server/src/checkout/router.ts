@@ -128,14 +128,15 @@ export function checkoutRouter(domain: Domain, options: CheckoutOptions = {}): R
   const deps = domain.deps;
   const csrf = new CheckoutCsrf(options.csrfSecret);
   const pollIntervalMs = options.pollIntervalMs ?? 3000;
-  const assets: Record<string, Asset> = {
-    "checkout.css": loadAsset("checkout.css", "text/css; charset=utf-8"),
-    "checkout.js": loadAsset("checkout.js", "text/javascript; charset=utf-8"),
-  };
-  const assetPath = (file: string) => `/checkout/assets/${file}?v=${assets[file]?.version ?? ""}`;
+  const assets = new Map<string, Asset>([
+    ["checkout.css", loadAsset("checkout.css", "text/css; charset=utf-8")],
+    ["checkout.js", loadAsset("checkout.js", "text/javascript; charset=utf-8")],
+    ["icon.svg", loadAsset("icon.svg", "image/svg+xml")],
+  ]);
+  const assetPath = (file: string) => `/checkout/assets/${file}?v=${assets.get(file)?.version ?? ""}`;
   const frame = (res: Response): PageFrame => ({
     nonce: cspNonce(res),
-    assets: { css: assetPath("checkout.css"), js: assetPath("checkout.js") },
+    assets: { css: assetPath("checkout.css"), js: assetPath("checkout.js"), icon: assetPath("icon.svg") },
   });
   const payeeOf = (view: CheckoutView): Payee => ({ merchantName: view.account.name, testMode: !view.link.livemode });
   const now = () => deps.clock.now().toISOString();
@@ -191,7 +192,7 @@ export function checkoutRouter(domain: Domain, options: CheckoutOptions = {}): R
   pages.use(checkoutSecurityHeaders);
 
   pages.get("/assets/:file", (req, res) => {
-    const asset = assets[param(req, "file")];
+    const asset = assets.get(param(req, "file"));
     if (!asset) return notFoundPage(res);
     const versioned = req.query.v === asset.version;
     res.setHeader("Cache-Control", versioned ? "public, max-age=31536000, immutable" : "no-cache");

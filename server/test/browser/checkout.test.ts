@@ -1,0 +1,252 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { call, startTestServer, type TestServer } from "../harness.js";
+
+// The hosted checkout in a real browser: Debian's Chromium driven by playwright-core, on a phone-
+// sized viewport. One browser for the file; each payer gets a fresh context (own cookies).
+
+/** Debian's Chromium; CHROMIUM_PATH points elsewhere (or, set to a missing file, shows the skip). */
+const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const hasChromium = existsSync(chromiumPath);
+if (!hasChromium) {
+  console.warn(
+    `[checkout browser tests] skipped: ${chromiumPath} not found. Install it with: apt-get install -y chromium`,
+  );
+}
+const artifacts = resolve(dirname(fileURLToPath(import.meta.url)), "../../../test-artifacts");
+
+let server: TestServer;
+let browser: Browser;
+
+interface PayerTab {
+  context: BrowserContext;
+  page: Page;
+  /** Requests to any other origin than our server; console errors (CSP violations among them) and failed assets. */
+  foreignRequests: string[];
+  consoleErrors: string[];
+}
+
+async function newPayer(): Promise<PayerTab> {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 1,
+    isMobile: true,
+    hasTouch: true,
+    locale: "pt-BR",
+    timezoneId: "America/Sao_Paulo",
+  });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.baseUrl });
+  const page = await context.newPage();
+  const tab: PayerTab = { context, page, foreignRequests: [], consoleErrors: [] };
+  page.on("request", (request) => {
+    if (!request.url().startsWith(`${server.baseUrl}/`)) tab.foreignRequests.push(request.url());
+  });
+  page.on("console", (message) => {
+    if (message.type() !== "error") return;
+    // A closed link's own page answers 410 on purpose; Chromium logs that status too.
+    const ownStatus = message.text().startsWith("Failed to load resource") && message.location().url === page.url();
+    if (!ownStatus) tab.consoleErrors.push(message.text());
+  });
+  page.on("response", (response) => {
+    if (response.status() >= 400 && !response.request().isNavigationRequest()) {
+      tab.consoleErrors.push(`${response.status()} ${response.url()}`);
+    }
+  });
+  page.on("pageerror", (error) => tab.consoleErrors.push(error.message));
+  return tab;
+}
+
+const screenshot = (page: Page, name: string) =>
+  page.screenshot({ path: join(artifacts, `checkout-${name}.png`), fullPage: true });
+
+async function createLink(key: string, overrides: Record<string, unknown> = {}) {
+  const res = await call(server.baseUrl, "POST", "/api/v1/payment-links", {
+    key,
+    body: { amountCents: 4990, description: "Curso de fotografia - turma de outubro", ...overrides },
+  });
+  expect(res.status).toBe(201);
+  return res.body as { id: string };
+}
+
+const listOf = async (key: string, path: string) =>
+  (await call(server.baseUrl, "GET", path, { key })).body.data as any[];
+
+/** Types the payer's data the way a person does, key by key, so the masks run. */
+async function fillPayer(page: Page, document = "52998224725") {
+  await page.getByLabel("Nome completo").fill("Maria da Silva Santos");
+  await page.getByLabel("E-mail").fill("maria.santos@example.com.br");
+  await page.getByLabel("Celular com DDD").pressSequentially("11987654321");
+  await page.getByLabel("CPF ou CNPJ").pressSequentially(document);
+}
+
+describe.skipIf(!hasChromium)(
+  `hosted checkout in Chromium${hasChromium ? "" : ` (skipped: no ${chromiumPath})`}`,
+  () => {
+    beforeAll(async () => {
+      mkdirSync(artifacts, { recursive: true });
+      server = await startTestServer();
+      browser = await chromium.launch({
+        executablePath: chromiumPath,
+        headless: true,
+        // Playwright gives every launch a fresh temporary --user-data-dir and removes it on close.
+        args: [
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-quic",
+          "--no-first-run",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+        ],
+      });
+    }, 60_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await server?.close();
+    });
+
+    test("when a payer fills the form with the address, then the Pix page shows the QR and the copy code, and notices the payment by itself", async () => {
+      const { testKey } = await server.newAccount();
+      const link = await createLink(testKey, { askAddress: true });
+      const payer = await newPayer();
+      const { page } = payer;
+
+      await page.goto(`${server.baseUrl}/checkout/${link.id}`);
+      await fillPayer(page);
+      await page.getByLabel("CEP").pressSequentially("01310100");
+      await page.getByLabel("Rua").fill("Avenida Paulista");
+      await page.getByLabel("Número").fill("1578");
+      await page.getByLabel("Complemento").fill("Conjunto 12");
+      await page.getByLabel("Bairro").fill("Bela Vista");
+      await page.getByLabel("Cidade").fill("São Paulo");
+      await page.getByLabel("Estado").selectOption("SP");
+      expect(await page.getByLabel("CPF ou CNPJ").inputValue()).toBe("529.982.247-25");
+      expect(await page.getByLabel("Celular com DDD").inputValue()).toBe("(11) 98765-4321");
+      expect(await page.getByLabel("CEP").inputValue()).toBe("01310-100");
+      await screenshot(page, "1-form-with-address");
+      await page.getByRole("button", { name: "Gerar Pix de R$ 49,90" }).click();
+      await page.waitForURL(/\/t\/txn_[A-Za-z0-9]+$/);
+
+      const transactionId = page.url().split("/").pop() as string;
+      const charge = (await call(server.baseUrl, "GET", `/api/v1/transactions/${transactionId}`, { key: testKey }))
+        .body;
+      const qr = page.getByRole("img", { name: "QR code do Pix de R$ 49,90 para Loja Exemplo Ltda" });
+      await qr.waitFor();
+      expect(await qr.evaluate((img: any) => img.complete && img.naturalWidth)).toBe(480);
+      expect(await page.getByLabel("Pix copia e cola").inputValue()).toBe(charge.pix.copyPaste);
+      await page.getByRole("button", { name: "Copiar código Pix" }).click();
+      await page.getByText("Código copiado. Cole no app do seu banco").waitFor();
+      expect(await page.evaluate("navigator.clipboard.readText()")).toBe(charge.pix.copyPaste);
+      expect(await page.locator("[data-countdown]").textContent()).toMatch(/^2[34]:[0-5]\d:[0-5]\d$/);
+      expect(await page.getByRole("button", { name: "Simular pagamento" }).isVisible()).toBe(true);
+      await screenshot(page, "2-payment");
+
+      await call(server.baseUrl, "POST", `/api/v1/sandbox/transactions/${transactionId}/pay`, { key: testKey });
+      await page.getByRole("heading", { name: "Pagamento confirmado" }).waitFor({ timeout: 15_000 });
+
+      const receipt = (await page.locator(".details").innerText()).replace(/\s+/g, " ");
+      expect(receipt).toContain("R$ 49,90");
+      expect(receipt).toContain(transactionId);
+      expect(receipt).toContain("Maria da Silva Santos");
+      expect(receipt).toMatch(/\d{2}\/\d{2}\/\d{4} às \d{2}:\d{2}:\d{2}/);
+      await screenshot(page, "3-receipt");
+      const [customer] = await listOf(testKey, "/api/v1/customers");
+      expect(customer.address).toMatchObject({ zipCode: "01310100", street: "Avenida Paulista", state: "SP" });
+      expect(payer.foreignRequests).toEqual([]);
+      expect(payer.consoleErrors).toEqual([]);
+      await payer.context.close();
+    }, 40_000);
+
+    test("when a payer without address simulates the payment and goes back to the store, then returnUrl gets svc_transaction_id; a second payer sees esgotado", async () => {
+      const { testKey } = await server.newAccount();
+      const link = await createLink(testKey, {
+        maxPayments: 1,
+        returnUrl: "https://loja.example.test/obrigado?pedido=1",
+      });
+      const payer = await newPayer();
+      const { page } = payer;
+      await page.route("https://loja.example.test/**", (route) =>
+        route.fulfill({ status: 200, contentType: "text/html", body: "<title>Loja</title><h1>Obrigado!</h1>" }),
+      );
+
+      await page.goto(`${server.baseUrl}/checkout/${link.id}`);
+      expect(await page.locator("#f-zipCode").count()).toBe(0);
+      await fillPayer(page);
+      await screenshot(page, "4-form-without-address");
+      await page.getByRole("button", { name: "Gerar Pix de R$ 49,90" }).click();
+      await page.waitForURL(/\/t\/txn_[A-Za-z0-9]+$/);
+      const transactionId = page.url().split("/").pop() as string;
+      expect(await page.getByText("Modo de teste", { exact: true }).first().isVisible()).toBe(true);
+      await page.getByRole("button", { name: "Simular pagamento" }).click();
+      await page.getByRole("heading", { name: "Pagamento confirmado" }).waitFor();
+      await page.getByRole("link", { name: "Voltar para a loja" }).click();
+      await page.waitForURL(/^https:\/\/loja\.example\.test\//);
+
+      const back = new URL(page.url());
+      expect(back.pathname).toBe("/obrigado");
+      expect(back.searchParams.get("pedido")).toBe("1");
+      expect(back.searchParams.get("svc_transaction_id")).toBe(transactionId);
+      const [paid] = await listOf(testKey, `/api/v1/transactions?paymentLinkId=${link.id}`);
+      expect(paid).toMatchObject({ id: transactionId, status: "PAID" });
+      expect(payer.foreignRequests).toEqual([back.toString()]);
+      expect(payer.consoleErrors).toEqual([]);
+      await payer.context.close();
+
+      const second = await newPayer();
+      await second.page.goto(`${server.baseUrl}/checkout/${link.id}`);
+      await second.page.getByRole("heading", { name: "Link de pagamento esgotado" }).waitFor();
+      expect(await second.page.locator("form").count()).toBe(0);
+      await screenshot(second.page, "5-exhausted");
+      expect(second.consoleErrors).toEqual([]);
+      await second.context.close();
+    }, 40_000);
+
+    test("when the CPF is invalid, then the page shows an inline error on the field and creates nothing", async () => {
+      const { testKey } = await server.newAccount();
+      const link = await createLink(testKey);
+      const payer = await newPayer();
+      const { page } = payer;
+      const formUrl = `${server.baseUrl}/checkout/${link.id}`;
+
+      await page.goto(formUrl);
+      await fillPayer(page, "52998224724");
+      await page.getByRole("button", { name: "Gerar Pix de R$ 49,90" }).click();
+
+      const error = page.locator("#f-document-error");
+      await error.waitFor();
+      expect(await error.textContent()).toBe("CPF inválido: confira os números digitados.");
+      expect(await page.getByLabel("CPF ou CNPJ").getAttribute("aria-invalid")).toBe("true");
+      expect(await page.evaluate("document.activeElement?.id")).toBe("f-document");
+      expect(await page.getByRole("alert").innerText()).toContain("CPF ou CNPJ: CPF inválido");
+      expect(page.url()).toBe(formUrl);
+      await screenshot(page, "6-invalid-cpf");
+      expect(await listOf(testKey, `/api/v1/transactions?paymentLinkId=${link.id}`)).toEqual([]);
+      expect(await listOf(testKey, "/api/v1/customers")).toEqual([]);
+
+      await page.getByLabel("CPF ou CNPJ").fill("");
+      await page.getByLabel("CPF ou CNPJ").pressSequentially("52998224725");
+      expect(await error.isHidden()).toBe(true);
+      expect(payer.consoleErrors).toEqual([]);
+      await payer.context.close();
+    });
+
+    test("when the link was deactivated, then the payer sees indisponível", async () => {
+      const { testKey } = await server.newAccount();
+      const link = await createLink(testKey);
+      await call(server.baseUrl, "POST", `/api/v1/payment-links/${link.id}/deactivate`, { key: testKey });
+      const payer = await newPayer();
+
+      await payer.page.goto(`${server.baseUrl}/checkout/${link.id}`);
+
+      await payer.page.getByRole("heading", { name: "Link de pagamento indisponível" }).waitFor();
+      expect(await payer.page.locator("form").count()).toBe(0);
+      await screenshot(payer.page, "7-unavailable");
+      expect(payer.consoleErrors).toEqual([]);
+      await payer.context.close();
+    });
+  },
+);
