@@ -369,3 +369,20 @@ describe("foldToAscii and sanitizeTxid", () => {
     expect(sanitizeTxid(input)).toBe(expected);
   });
 });
+
+describe("buildBrCode checksum", () => {
+  test.each([
+    { name: "a txid ending in 6304", txid: "txn6304" },
+    { name: "a txid ending in 6304 and four more characters", txid: "txn6304ABCD" },
+    { name: "a txid that is 63046304", txid: "63046304" },
+  ])("when $name, then the CRC is still valid (pix-utils alone gets it wrong)", ({ txid }) => {
+    const code = buildBrCode({
+      pixKey: "7d9f0335-8dcc-4054-9bf9-0dbd61d36906",
+      merchantName: "Loja Exemplo",
+      merchantCity: "Sao Paulo",
+      amountCents: 7304,
+      txid,
+    });
+    expect(parseBrCode(code)).toMatchObject({ crcValid: true, txid, amountCents: 7304 });
+  });
+});

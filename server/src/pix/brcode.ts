@@ -153,7 +153,10 @@ export function buildBrCode(input: BrCodeInput): string {
   if (hasError(pix)) {
     throw new Error(`buildBrCode: pix-utils refused the charge: ${pix.message}`);
   }
-  const code = pix.toBRCode();
+  // pix-utils 2.8.2 checksums the wrong prefix when the field before the CRC ends in "6304…"
+  // (its computeCRC strips a "previous CRC" recursively), so the checksum is ours.
+  const body = pix.toBRCode().slice(0, -4);
+  const code = body + crc16Ccitt(body);
 
   const check = parseBrCode(code);
   const expectedTxid = txid === "" ? NO_TXID : txid;
