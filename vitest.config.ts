@@ -7,6 +7,8 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["server/**/*.test.ts", "client/test/**/*.test.ts", "scripts/**/*.test.ts"],
+          // A throwaway PostgreSQL cluster for the PostgreSQL suites (unless DATABASE_URL is set).
+          globalSetup: ["server/test/support/pg-global-setup.ts"],
           testTimeout: 20_000,
         },
       },

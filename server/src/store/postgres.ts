@@ -404,10 +404,11 @@ function transactionFilterSql(filter: TransactionFilter, values: unknown[]): str
     return `$${values.length}`;
   };
   if (filter.status !== undefined) {
-    const now = param(filter.now);
     if (filter.status === "EXPIRED") {
+      const now = param(filter.now);
       clauses.push(`(status = 'EXPIRED' OR (status = 'WAITING_PAYMENT' AND expires_at <= ${now}::timestamptz))`);
     } else if (filter.status === "WAITING_PAYMENT") {
+      const now = param(filter.now);
       clauses.push(`(status = 'WAITING_PAYMENT' AND expires_at > ${now}::timestamptz)`);
     } else {
       clauses.push(`status = ${param(filter.status)}`);
@@ -651,6 +652,11 @@ const sqlState = (error: unknown): string | undefined =>
     : undefined;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The error alone: pg attaches its whole client to it, which a logger would serialise. */
+function logConnectionLost(logger: StoreLogger, error: Error): void {
+  logger.warn({ code: sqlState(error), reason: error.message }, "idle PostgreSQL connection lost; the pool dials anew");
+}
+
 export interface PoolOptions {
   /** Connections per process; default 10. */
   max?: number;
@@ -670,7 +676,7 @@ export function createPool(databaseUrl: string, options: PoolOptions = {}): pg.P
     application_name: "pix-charging-service",
   });
   const logger = options.logger ?? silentLogger;
-  pool.on("error", (error) => logger.error({ err: error }, "idle PostgreSQL connection lost"));
+  pool.on("error", (error) => logConnectionLost(logger, error));
   return pool;
 }
 
@@ -697,11 +703,14 @@ export class PostgresStore implements Store {
     this.logger = options.logger ?? silentLogger;
     this.maxAttempts = options.maxAttempts ?? 5;
     this.read = reads(pool);
-    if (pool.listenerCount("error") === 0) {
-      pool.on("error", (error) => this.logger.error({ err: error }, "idle PostgreSQL connection lost"));
-    }
+    if (pool.listenerCount("error") === 0) pool.on("error", (error) => logConnectionLost(this.logger, error));
   }
 
+  /**
+   * BEGIN, the work, COMMIT; ROLLBACK when it throws. A serialization failure (40001) or a
+   * deadlock (40P01) runs the whole work again, up to `maxAttempts` runs, after a jittered pause
+   * taken with the connection back in the pool.
+   */
   async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const client = await this.pool.connect();
@@ -715,18 +724,16 @@ export class PostgresStore implements Store {
         try {
           await client.query("ROLLBACK");
         } catch (rollbackError) {
+          // The connection itself failed: the pool must not hand it out again.
           broken = rollbackError as Error;
         }
         const state = sqlState(error);
-        if (state && retryableStates.has(state) && attempt < this.maxAttempts) {
-          this.logger.warn({ err: error, attempt }, "PostgreSQL transaction retried");
-          await sleep(Math.random() * 10 * 2 ** attempt);
-          continue;
-        }
-        throw error;
+        if (!state || !retryableStates.has(state) || attempt >= this.maxAttempts) throw error;
+        this.logger.warn({ code: state, attempt }, "PostgreSQL transaction retried");
       } finally {
         client.release(broken);
       }
+      await sleep(Math.random() * 10 * 2 ** attempt);
     }
   }
 

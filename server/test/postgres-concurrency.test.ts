@@ -1,0 +1,379 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readdir } from "node:fs/promises";
+import { createConnection } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { allPermissions, createAccount, createApiKey } from "../src/domain/accounts.js";
+import { createPool, migrationsDir, PostgresStore } from "../src/store/postgres.js";
+import { type CallResult, call, chargeBody } from "./harness.js";
+import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
+
+// Two real server processes (`server/src/main.ts`) on one PostgreSQL database: what the memory
+// store cannot show. Every burst is bounded (50 requests) and only 127.0.0.1 is used.
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const tsxCli = join(root, "node_modules/tsx/dist/cli.mjs");
+const ports = { first: 4731, second: 4732, limitedFirst: 4733, limitedSecond: 4734 } as const;
+const burst = 50;
+
+interface ServerProcess {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function portInUse(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host: "127.0.0.1" });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/** `node tsx server/src/main.ts` on `port`, waited for through /health. */
+async function startServer(port: number, databaseUrl: string, rateLimits: "off" | "default"): Promise<ServerProcess> {
+  if (await portInUse(port)) throw new Error(`port ${port} is taken: the concurrency suite needs it free`);
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "warn",
+    ...(rateLimits === "off" ? { RATE_LIMITS: "off" } : {}),
+  };
+  const child: ChildProcess = spawn(process.execPath, [tsxCli, "server/src/main.ts"], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGTERM");
+    const killer = setTimeout(() => child.kill("SIGKILL"), 5000);
+    await exited;
+    clearTimeout(killer);
+  };
+  const deadline = Date.now() + 45_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server on ${port} exited with ${child.exitCode}:\n${output}`);
+    try {
+      const res = await fetch(`${baseUrl}/health`);
+      if (res.ok) return { baseUrl, stop };
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  await stop();
+  throw new Error(`server on ${port} did not answer /health in time:\n${output}`);
+}
+
+/** A small deterministic PRNG (mulberry32), so a failing run can be replayed. */
+function random(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const statuses = (results: CallResult[]) => results.map((r) => r.status);
+const count = <T>(items: T[], keep: (item: T) => boolean) => items.filter(keep).length;
+
+let database: TestDatabase;
+let store: PostgresStore;
+let sql: pg.Pool;
+
+describePg("PostgreSQL with two server processes", () => {
+  beforeAll(async () => {
+    // Not migrated: the two processes below migrate it themselves, at the same moment.
+    database = await createTestDatabase("concurrency", { migrate: false });
+    sql = new pg.Pool({ connectionString: database.url, max: 2 });
+    // Connects on first use, after a server process has migrated the database.
+    store = new PostgresStore(createPool(database.url, { max: 3 }));
+  }, 60_000);
+  afterAll(async () => {
+    await store?.close();
+    await sql?.end();
+    await database?.drop();
+  });
+
+  /** A verified account (release period 0: paid money is available at once) and a full test key. */
+  async function seedAccount(keyInput: { dailyWithdrawLimitCents?: number } = {}) {
+    const now = new Date().toISOString();
+    return store.transaction(async (tx) => {
+      const account = await createAccount(
+        tx,
+        { name: "Loja Concorrente Ltda", ownerEmail: "dono@concorrente.example", verified: true, releasePeriodDays: 0 },
+        now,
+      );
+      const { key, secret } = await createApiKey(
+        tx,
+        account,
+        { name: "test", livemode: false, permissions: [...allPermissions], ...keyInput },
+        now,
+      );
+      return { account, key, secret, scope: { accountId: account.id, livemode: false } };
+    });
+  }
+
+  describe("money, idempotency and restarts", () => {
+    let a: ServerProcess;
+    let b: ServerProcess;
+    /** Alternates between the two processes. */
+    const server = (i: number) => (i % 2 === 0 ? a : b);
+    const post = (i: number, key: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+      call(server(i).baseUrl, "POST", path, { key, body, headers });
+    const get = (i: number, key: string, path: string) => call(server(i).baseUrl, "GET", path, { key });
+
+    /** Paid sandbox charges whose nets add up to `nets`, made through both processes. */
+    async function fund(key: string, nets: number[]) {
+      for (const [i, net] of nets.entries()) {
+        const charge = await post(i, key, "/api/v1/charges/pix", chargeBody({ amountCents: net + 80 }));
+        expect(charge.status).toBe(201);
+        const paid = await post(i + 1, key, `/api/v1/sandbox/transactions/${charge.body.id}/pay`);
+        expect(paid.status).toBe(200);
+      }
+    }
+
+    async function balance(key: string) {
+      const res = await get(0, key, "/api/v1/balance");
+      expect(res.status).toBe(200);
+      return res.body as { availableCents: number; pendingCents: number; blockedCents: number };
+    }
+
+    /** The ledger's own sum and the trigger-kept totals row, straight from SQL. */
+    async function ledgerSums(accountId: string) {
+      const entries = await sql.query<{ sum: string }>(
+        "SELECT coalesce(sum(amount_cents), 0) AS sum FROM ledger_entries WHERE account_id = $1 AND livemode = false",
+        [accountId],
+      );
+      const totals = await sql.query<{ available: string; blocked: string }>(
+        `SELECT available_total_cents AS available, blocked_cents AS blocked FROM ledger_balances
+         WHERE account_id = $1 AND livemode = false`,
+        [accountId],
+      );
+      return {
+        entries: Number(entries.rows[0]?.sum),
+        totalsRow: Number(totals.rows[0]?.available) + Number(totals.rows[0]?.blocked),
+      };
+    }
+
+    const withdrawalBody = (amountCents: number) => ({ amountCents, pixKey: "52998224725", pixKeyType: "CPF" });
+
+    beforeAll(async () => {
+      [a, b] = await Promise.all([
+        startServer(ports.first, database.url, "off"),
+        startServer(ports.second, database.url, "off"),
+      ]);
+    }, 90_000);
+    afterAll(async () => {
+      await Promise.all([a?.stop(), b?.stop()]);
+    });
+
+    test("when both processes started on an empty database, then each migration ran once", async () => {
+      const files = (await readdir(migrationsDir)).filter((f) => f.endsWith(".sql")).map((f) => f.slice(0, -4));
+
+      const applied = await sql.query<{ name: string }>("SELECT name FROM pgmigrations ORDER BY id");
+
+      expect(files.length).toBeGreaterThan(0);
+      expect(applied.rows.map((r) => r.name)).toEqual(files.sort());
+    });
+
+    test(`when ${burst} withdrawals of the whole balance race across both processes, then exactly one is made`, async () => {
+      const { secret, account } = await seedAccount();
+      await fund(secret, [10_000, 10_000, 10_000]);
+      const whole = (await balance(secret)).availableCents;
+
+      const results = await Promise.all(
+        Array.from({ length: burst }, (_v, i) => post(i, secret, "/api/v1/withdrawals", withdrawalBody(whole))),
+      );
+
+      expect(whole).toBe(30_000);
+      expect(count(results, (r) => r.status === 201)).toBe(1);
+      expect(count(results, (r) => r.status === 400 && r.body.code === "INSUFFICIENT_BALANCE")).toBe(burst - 1);
+      expect(statuses(results).filter((s) => s >= 500)).toEqual([]);
+      expect(await balance(secret)).toMatchObject({ availableCents: 0, pendingCents: 0, blockedCents: 0 });
+      expect((await get(1, secret, "/api/v1/withdrawals?limit=100")).body.data).toHaveLength(1);
+      expect(await ledgerSums(account.id)).toEqual({ entries: 0, totalsRow: 0 });
+    });
+
+    test(`when ${burst} withdrawals of random amounts race, then the accepted total never passes the balance`, async () => {
+      const { secret, account } = await seedAccount();
+      await fund(secret, [10_000, 10_000]);
+      const next = random(20261004);
+      const amounts = Array.from({ length: burst }, () => 600 + Math.floor(next() * 1901));
+
+      const results = await Promise.all(
+        amounts.map((amount, i) => post(i, secret, "/api/v1/withdrawals", withdrawalBody(amount))),
+      );
+
+      const accepted = results.filter((r) => r.status === 201).map((r) => r.body.amountCents as number);
+      const acceptedTotal = accepted.reduce((sum, v) => sum + v, 0);
+      const listed = (await get(1, secret, "/api/v1/withdrawals?limit=100")).body.data;
+      expect(
+        results.every((r) => r.status === 201 || (r.status === 400 && r.body.code === "INSUFFICIENT_BALANCE")),
+      ).toBe(true);
+      expect(acceptedTotal).toBeLessThanOrEqual(20_000);
+      // Requests were refused, each for more than what was left then: so less than 2500 is left.
+      expect(acceptedTotal).toBeGreaterThan(20_000 - 2500);
+      expect(accepted.length).toBeGreaterThan(0);
+      expect(listed).toHaveLength(accepted.length);
+      expect((await balance(secret)).availableCents).toBe(20_000 - acceptedTotal);
+      expect(await ledgerSums(account.id)).toEqual({
+        entries: 20_000 - acceptedTotal,
+        totalsRow: 20_000 - acceptedTotal,
+      });
+      console.info(
+        `random withdrawals: ${accepted.length}/${burst} accepted, total ${acceptedTotal} of a 20000 balance`,
+      );
+    });
+
+    test(`when ${burst} withdrawals race under a key's daily limit, then the accepted total never passes the limit`, async () => {
+      const { secret, account } = await seedAccount({ dailyWithdrawLimitCents: 10_000 });
+      await fund(secret, [20_000, 20_000]);
+      const next = random(7);
+      const amounts = Array.from({ length: burst }, () => 600 + Math.floor(next() * 901));
+
+      const results = await Promise.all(
+        amounts.map((amount, i) => post(i, secret, "/api/v1/withdrawals", withdrawalBody(amount))),
+      );
+
+      const accepted = results.filter((r) => r.status === 201).map((r) => r.body.amountCents as number);
+      const acceptedTotal = accepted.reduce((sum, v) => sum + v, 0);
+      expect(
+        results.every((r) => r.status === 201 || (r.status === 403 && r.body.code === "WITHDRAW_DAILY_LIMIT")),
+      ).toBe(true);
+      expect(acceptedTotal).toBeLessThanOrEqual(10_000);
+      // Requests were refused, each for more than what the limit left then: less than 1500 is left.
+      expect(acceptedTotal).toBeGreaterThan(10_000 - 1500);
+      expect((await balance(secret)).availableCents).toBe(40_000 - acceptedTotal);
+      expect((await ledgerSums(account.id)).entries).toBe(40_000 - acceptedTotal);
+      console.info(`daily limit: ${accepted.length}/${burst} accepted, total ${acceptedTotal} of a 10000 limit`);
+    });
+
+    test(`when ${burst} charges with one idempotency-key race across both processes, then one charge is made and all answer it`, async () => {
+      const { secret } = await seedAccount();
+      const headers = { "idempotency-key": "pedido-concorrente-1" };
+
+      const results = await Promise.all(
+        Array.from({ length: burst }, (_v, i) => post(i, secret, "/api/v1/charges/pix", chargeBody(), headers)),
+      );
+
+      expect(statuses(results)).toEqual(Array.from({ length: burst }, () => 201));
+      expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
+      for (const r of results) expect(r.body).toEqual(results[0]?.body);
+      const list = await get(0, secret, "/api/v1/transactions?limit=100");
+      expect(list.body.data.map((t: { id: string }) => t.id)).toEqual([results[0]?.body.id]);
+    });
+
+    test(`when one charge is paid ${burst} times at once through both processes, then it is credited once`, async () => {
+      const { secret, account, scope } = await seedAccount();
+      const charge = await post(0, secret, "/api/v1/charges/pix", chargeBody({ amountCents: 5080 }));
+
+      const results = await Promise.all(
+        Array.from({ length: burst }, (_v, i) => post(i, secret, `/api/v1/sandbox/transactions/${charge.body.id}/pay`)),
+      );
+
+      expect(count(results, (r) => r.status === 200)).toBe(1);
+      expect(count(results, (r) => r.status === 400 && r.body.code === "REQUEST_ERROR")).toBe(burst - 1);
+      expect((await balance(secret)).availableCents).toBe(5000);
+      const credits = (await store.read.ledger.list(scope)).filter((e) => e.refId === charge.body.id);
+      const paidEvents = (await store.read.events.list(scope)).filter((e) => e.type === "transaction.paid");
+      expect(credits.map((e) => e.amountCents)).toEqual([5000]);
+      expect(paidEvents).toHaveLength(1);
+      expect(await ledgerSums(account.id)).toEqual({ entries: 5000, totalsRow: 5000 });
+    });
+
+    test("when both processes stop and one starts again on the database, then every account, key, charge, balance and event is there", async () => {
+      const seeded = await seedAccount();
+      await fund(seeded.secret, [3000]);
+      const accounts = await store.read.accounts.list({ limit: 100 });
+      const snapshot = async () => {
+        const out: Record<string, unknown> = {};
+        for (const account of accounts.items) {
+          const scope = { accountId: account.id, livemode: false };
+          out[account.id] = {
+            account: await store.read.accounts.get(account.id),
+            keys: await store.read.apiKeys.listByAccount(account.id),
+            transactions: await store.read.transactions.list(
+              scope,
+              { now: "2000-01-01T00:00:00.000Z" },
+              { limit: 100 },
+            ),
+            withdrawals: await store.read.withdrawals.list(scope, { limit: 100 }),
+            ledger: await store.read.ledger.list(scope),
+            events: await store.read.events.list(scope),
+          };
+        }
+        return out;
+      };
+      const httpView = async (i: number) => ({
+        balance: (await get(i, seeded.secret, "/api/v1/balance")).body,
+        transactions: (await get(i, seeded.secret, "/api/v1/transactions?limit=100")).body,
+        customers: (await get(i, seeded.secret, "/api/v1/customers?limit=100")).body,
+      });
+      const before = await snapshot();
+      const httpBefore = await httpView(0);
+
+      await Promise.all([a.stop(), b.stop()]);
+      a = await startServer(ports.first, database.url, "off");
+      b = a;
+      const httpAfter = await httpView(0);
+      const after = await snapshot();
+
+      expect(accounts.items.length).toBeGreaterThanOrEqual(6);
+      expect(httpBefore.balance).toMatchObject({ availableCents: 3000 });
+      expect(httpAfter).toEqual(httpBefore);
+      expect(after).toEqual(before);
+      for (const account of accounts.items) {
+        const keys = await store.read.apiKeys.listByAccount(account.id);
+        expect(keys.length).toBeGreaterThan(0);
+      }
+    });
+  });
+
+  describe("rate limits", () => {
+    let a: ServerProcess;
+    let b: ServerProcess;
+    beforeAll(async () => {
+      [a, b] = await Promise.all([
+        startServer(ports.limitedFirst, database.url, "default"),
+        startServer(ports.limitedSecond, database.url, "default"),
+      ]);
+    }, 90_000);
+    afterAll(async () => {
+      await Promise.all([a?.stop(), b?.stop()]);
+    });
+
+    test("when 61 POSTs from one IP are split across both processes, then exactly 60 pass: the counter is shared", async () => {
+      const { secret } = await seedAccount();
+
+      const results = await Promise.all(
+        Array.from({ length: 61 }, (_v, i) =>
+          call((i % 2 === 0 ? a : b).baseUrl, "POST", "/api/v1/charges/pix", { key: secret, body: chargeBody() }),
+        ),
+      );
+
+      expect(count(results, (r) => r.status !== 429)).toBe(60);
+      expect(count(results, (r) => r.status === 201)).toBe(60);
+      const limited = results.find((r) => r.status === 429);
+      expect(limited?.body.code).toBe("RATE_LIMITED");
+      expect(Number(limited?.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    });
+  });
+});

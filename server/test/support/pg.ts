@@ -1,0 +1,68 @@
+import { randomBytes } from "node:crypto";
+import { describe, inject } from "vitest";
+import { createDatabase, dropDatabase } from "../../../scripts/pg-cluster.js";
+import { migrateDatabase } from "../../src/store/postgres.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** A URL of the PostgreSQL server for tests (CREATE DATABASE allowed), or null: none. */
+    pgAdminUrl: string | null;
+  }
+}
+
+/** The PostgreSQL server of this run (support/pg-global-setup.ts), or null when there is none. */
+export const pgAdminUrl: string | null = inject("pgAdminUrl") ?? null;
+
+/** `describe` when a PostgreSQL server is there, else `describe.skip`. */
+export const describePg = pgAdminUrl ? describe : describe.skip;
+
+export interface TestDatabase {
+  name: string;
+  url: string;
+  /** A new database copied from this one (which must have no open connection). */
+  clone(label?: string): Promise<TestDatabase>;
+  /** Drops this database and every clone of it. */
+  drop(): Promise<void>;
+}
+
+const databaseName = (label: string) =>
+  `pix_${label.replace(/[^a-z0-9_]/g, "_").slice(0, 30)}_${randomBytes(5).toString("hex")}`;
+
+/** A fresh database for one test file, created from template0 and (unless told not to) migrated. */
+export async function createTestDatabase(label: string, options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+  if (!pgAdminUrl) throw new Error("no PostgreSQL server for tests");
+  const admin = pgAdminUrl;
+  const name = databaseName(label);
+  const url = await createDatabase(admin, name);
+  if (options.migrate ?? true) await migrateDatabase(url);
+  const clones: string[] = [];
+  const self: TestDatabase = {
+    name,
+    url,
+    async clone(cloneLabel = label) {
+      const { default: pg } = await import("pg");
+      const copy = databaseName(cloneLabel);
+      const client = new pg.Client({ connectionString: admin });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE ${copy} TEMPLATE ${name}`);
+      } finally {
+        await client.end();
+      }
+      clones.push(copy);
+      const copyUrl = new URL(admin);
+      copyUrl.pathname = `/${copy}`;
+      return {
+        name: copy,
+        url: copyUrl.toString(),
+        clone: () => Promise.reject(new Error("clone a clone: not supported")),
+        drop: () => dropDatabase(admin, copy),
+      };
+    },
+    async drop() {
+      for (const copy of clones.splice(0)) await dropDatabase(admin, copy);
+      await dropDatabase(admin, name);
+    },
+  };
+  return self;
+}
