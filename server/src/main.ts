@@ -49,6 +49,9 @@ worker?.start();
 async function bootstrap(): Promise<string | null> {
   if ((await store.read.accounts.count()) > 0) return null;
   return store.transaction(async (tx) => {
+    // Several processes starting on one empty database: one creates the account, the others see it.
+    await tx.lockScope({ accountId: "bootstrap", livemode: false });
+    if ((await tx.accounts.count()) > 0) return null;
     const now = clock.now().toISOString();
     const account = await createAccount(
       tx,

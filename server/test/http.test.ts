@@ -372,3 +372,34 @@ describe("GET /api/v1/transactions (query validation)", () => {
     expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(["startingAfter"]);
   });
 });
+
+describe("NUL characters", () => {
+  test.each([
+    { name: "in a body string", path: "/api/v1/charges/pix", field: "description" },
+    { name: "in a metadata value", path: "/api/v1/charges/pix", field: "metadata.note" },
+    { name: "in a query value", path: "/api/v1/transactions?status=PA%00ID", field: "status" },
+  ])(
+    "when a NUL character comes $name, then 400 VALIDATION_ERROR names the field and nothing is created",
+    async ({ path, field }) => {
+      const server = await startTestServer();
+      try {
+        const { testKey } = await server.newAccount();
+        const body =
+          field === "description"
+            ? chargeBody({ description: "Pedido\u0000 1" })
+            : chargeBody({ metadata: { note: "a\u0000b" } });
+        const res = await call(server.baseUrl, path.includes("?") ? "GET" : "POST", path, {
+          key: testKey,
+          ...(path.includes("?") ? {} : { body }),
+        });
+        expect(res.status).toBe(400);
+        expect(res.body.code).toBe("VALIDATION_ERROR");
+        expect(res.body.errors[0].path).toBe(field);
+        const list = await call(server.baseUrl, "GET", "/api/v1/transactions", { key: testKey });
+        expect(list.body.data).toHaveLength(0);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+});

@@ -6,6 +6,7 @@ import { type Handlers, operationTable } from "../../../generated/admin-operatio
 import type { ManualClock } from "../domain/clock.js";
 import { notFound } from "../domain/errors.js";
 import type { Domain } from "../domain/service.js";
+import { refuseNulCharacters } from "./control-chars.js";
 import { sendError } from "./errors.js";
 import { bindOperations } from "./router.js";
 
@@ -38,6 +39,7 @@ export function mountAdmin(app: Express, domain: Domain, options: AdminOptions):
     next();
   });
   app.use("/admin", express.json({ limit: "64kb" }));
+  app.use("/admin", refuseNulCharacters);
   app.use(
     OpenApiValidator.middleware({
       apiSpec: join(options.documentsDir, "admin-openapi.yaml"),

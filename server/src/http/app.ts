@@ -14,6 +14,7 @@ import { mountAdmin } from "./admin.js";
 import { authenticate, type RequestContext } from "./auth.js";
 import { errorMiddleware, sendError } from "./errors.js";
 import { publicHandlers } from "./handlers.js";
+import { refuseNulCharacters } from "./control-chars.js";
 import { methodsFor } from "./operations.js";
 import { type RateLimits, rateLimiters } from "./rate-limit.js";
 import { bindOperations } from "./router.js";
@@ -93,6 +94,7 @@ export function createApp(options: AppOptions): Express {
     for (const limiter of rateLimiters(options.rateLimits, options.rateLimitStore)) app.use(limiter);
   }
   app.use(express.json({ limit: "64kb" }));
+  app.use(refuseNulCharacters);
   app.use(authenticate(domain.deps.store));
   app.use(
     OpenApiValidator.middleware({

@@ -217,7 +217,12 @@ export class MemoryStore implements Store {
         get: async (id) => this.events.get(id),
       },
       idempotency: {
-        get: async (scope, op, key) => this.idempotency.get(idemId(scope, op, key)),
+        get: async (scope, op, key) => {
+          const found = this.idempotency.get(idemId(scope, op, key));
+          if (!found) return null;
+          const { id: _id, ...record } = found;
+          return record;
+        },
       },
       webhookEndpoints: {
         get: async (id) => this.webhookEndpoints.get(id),
