@@ -13,7 +13,7 @@ export function findNul(value: unknown, path: string[] = []): string | null {
   }
   if (value !== null && typeof value === "object") {
     for (const [key, item] of Object.entries(value)) {
-      if (key.includes("\u0000")) return [...path, key.replace(/\u0000/g, "\\u0000")].join(".");
+      if (key.includes("\u0000")) return [...path, key.split("\u0000").join("\\u0000")].join(".");
       const found = findNul(item, [...path, key]);
       if (found !== null) return found;
     }
