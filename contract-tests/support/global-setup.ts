@@ -1,40 +1,64 @@
 import type { TestProject } from "vitest/node";
+import { createDatabase, dropDatabase, findPostgresBin, startThrowawayCluster } from "../../scripts/pg-cluster.js";
 import { createApiKey } from "../../server/src/domain/accounts.js";
-import { chargeBody, startTestServer } from "../../server/test/harness.js";
+import { createPool, migrateDatabase, PostgresStore } from "../../server/src/store/postgres.js";
+import type { Store } from "../../server/src/store/port.js";
+import { chargeBody, startTestServer, type TestServer } from "../../server/test/harness.js";
 import { startPrism } from "./prism.js";
 import type { Target } from "./targets.js";
 
 /** Fixed, distinct ports: one per target. */
-export const ports = { mock: 4610, memory: 4620 } as const;
+export const ports = { mock: 4610, memory: 4620, postgres: 4630 } as const;
 
 /**
- * Starts every target once for the whole suite. Adding a target is one entry in `targets`.
- * The reference server is seeded with an account whose test balance has money available, so
- * withdrawals can succeed.
+ * A reference server on `store`, seeded with an account whose test balance has money available
+ * (so withdrawals can succeed) and a key with no permission.
  */
-export default async function setup(project: TestProject) {
-  const prism = await startPrism({ port: ports.mock, document: "generated/openapi.yaml" });
-  const memory = await startTestServer({ port: ports.memory });
-  const seeded = await memory.newAccount({ name: "Loja Contrato Ltda" });
-  const none = await memory.store.transaction((tx) =>
+async function referenceTarget(
+  name: string,
+  port: number,
+  store?: Store,
+): Promise<{ target: Target; server: TestServer }> {
+  const server = await startTestServer({ port, ...(store ? { store } : {}) });
+  const seeded = await server.newAccount({ name: "Loja Contrato Ltda" });
+  const none = await server.store.transaction((tx) =>
     createApiKey(
       tx,
       seeded.account,
       { name: "none", livemode: false, permissions: [] },
-      memory.clock.now().toISOString(),
+      server.clock.now().toISOString(),
     ),
   );
-  const charge = await fetch(`${memory.baseUrl}/api/v1/charges/pix`, {
+  const charge = await fetch(`${server.baseUrl}/api/v1/charges/pix`, {
     method: "POST",
     headers: { "x-api-key": seeded.testKey, "content-type": "application/json" },
     body: JSON.stringify(chargeBody({ amountCents: 500_000 })),
   }).then((r) => r.json() as Promise<{ id: string }>);
-  await fetch(`${memory.baseUrl}/api/v1/sandbox/transactions/${charge.id}/pay`, {
+  await fetch(`${server.baseUrl}/api/v1/sandbox/transactions/${charge.id}/pay`, {
     method: "POST",
     headers: { "x-api-key": seeded.testKey },
   });
-  memory.clock.advance(2 * 86_400);
+  server.clock.advance(2 * 86_400);
+  return {
+    server,
+    target: {
+      name,
+      baseUrl: server.baseUrl,
+      real: true,
+      keys: { full: seeded.testKey, none: none.secret, live: seeded.liveKey as string },
+    },
+  };
+}
 
+/**
+ * Starts every target once for the whole suite: the Prism mock, the reference server on the
+ * memory store, and on PostgreSQL (DATABASE_URL, or a throwaway cluster when the server binaries
+ * exist; otherwise that target is skipped and says so). Adding a target is one entry.
+ */
+export default async function setup(project: TestProject) {
+  const stops: Array<() => Promise<void>> = [];
+  const prism = await startPrism({ port: ports.mock, document: "generated/openapi.yaml" });
+  stops.push(() => prism.stop());
   const targets: Target[] = [
     {
       name: "mock",
@@ -42,16 +66,35 @@ export default async function setup(project: TestProject) {
       real: false,
       keys: { full: "svc_test_mock", none: "svc_test_mock_none", live: "svc_mock_live" },
     },
-    {
-      name: "memory",
-      baseUrl: memory.baseUrl,
-      real: true,
-      keys: { full: seeded.testKey, none: none.secret, live: seeded.liveKey as string },
-    },
   ];
+  const memory = await referenceTarget("memory", ports.memory);
+  stops.push(() => memory.server.close());
+  targets.push(memory.target);
+
+  let adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl && (await findPostgresBin())) {
+    const cluster = await startThrowawayCluster();
+    stops.push(() => cluster.stop());
+    adminUrl = cluster.adminUrl;
+  }
+  if (adminUrl) {
+    const name = `pix_contract_${Date.now()}`;
+    const url = await createDatabase(adminUrl, name);
+    await migrateDatabase(url);
+    const store = new PostgresStore(createPool(url, { max: 5 }));
+    const postgres = await referenceTarget("postgres", ports.postgres, store);
+    stops.unshift(async () => {
+      await postgres.server.close();
+      await store.close();
+      await dropDatabase(adminUrl as string, name);
+    });
+    targets.push(postgres.target);
+  } else {
+    console.warn("contract target 'postgres' SKIPPED: no DATABASE_URL and no PostgreSQL server binaries");
+  }
+
   project.provide("targets", targets);
   return async () => {
-    await prism.stop();
-    await memory.close();
+    for (const stop of stops) await stop();
   };
 }
