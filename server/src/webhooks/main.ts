@@ -14,6 +14,8 @@ const worker = new DeliveryWorker({
   clock: systemClock,
   logger,
   allowLoopbackForTest: process.env.PIX_ALLOW_LOCAL_WEBHOOKS === "1",
+  // How long a claim lasts before another worker may take the delivery over (default 60 s).
+  ...(process.env.PIX_WEBHOOK_CLAIM_SECONDS ? { claimSeconds: Number(process.env.PIX_WEBHOOK_CLAIM_SECONDS) } : {}),
 });
 worker.start();
 logger.info({ store: opened.kind }, "webhook worker started");

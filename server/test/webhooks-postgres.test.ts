@@ -1,0 +1,157 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { pino } from "pino";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { SystemClockForBench } from "../../bench/clock.js";
+import { createPool, PostgresStore } from "../src/store/postgres.js";
+import { DeliveryWorker } from "../src/webhooks/worker.js";
+import { call, chargeBody, startTestServer, type TestServer, testAdminToken } from "./harness.js";
+import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
+
+describePg("webhooks on PostgreSQL", () => {
+  let database: TestDatabase;
+  let server: TestServer;
+  const stores: PostgresStore[] = [];
+  const clock = new SystemClockForBench();
+
+  beforeAll(async () => {
+    database = await createTestDatabase("webhooks");
+    const store = new PostgresStore(createPool(database.url, { max: 4 }));
+    stores.push(store);
+    server = await startTestServer({ store, clock, allowLocalWebhooks: true });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await Promise.all(stores.map((s) => s.close()));
+    await database?.drop();
+  });
+
+  async function receiver(firstHangs: boolean) {
+    const received: IncomingMessage["headers"][] = [];
+    const http: Server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        received.push(req.headers);
+        if (firstHangs && received.length === 1) return;
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/hook`;
+    return {
+      url,
+      received,
+      close: () => {
+        http.closeAllConnections();
+        http.close();
+      },
+    };
+  }
+
+  async function accountWithEndpoint(url: string) {
+    const ctx = await server.newAccount();
+    const endpoint = await call(server.baseUrl, "POST", `/admin/v1/accounts/${ctx.account.id}/webhook-endpoints`, {
+      admin: testAdminToken,
+      body: { url, mode: "test", events: ["transaction.paid"] },
+    });
+    expect(endpoint.status).toBe(201);
+    return { ...ctx, endpointId: endpoint.body.id as string };
+  }
+
+  async function pay(key: string) {
+    const charge = await call(server.baseUrl, "POST", "/api/v1/charges/pix", { key, body: chargeBody() });
+    await call(server.baseUrl, "POST", `/api/v1/sandbox/transactions/${charge.body.id}/pay`, { key });
+  }
+
+  test("when three workers with their own pools share the database, then each delivery is attempted once", async () => {
+    const hook = await receiver(false);
+    try {
+      const { testKey, endpointId } = await accountWithEndpoint(hook.url);
+      for (let i = 0; i < 12; i++) await pay(testKey);
+      const workers = Array.from({ length: 3 }, () => {
+        const store = new PostgresStore(createPool(database.url, { max: 2 }));
+        stores.push(store);
+        return new DeliveryWorker({
+          store,
+          clock,
+          logger: pino({ level: "silent" }),
+          allowLoopbackForTest: true,
+          batch: 3,
+        });
+      });
+      let total = 0;
+      for (let round = 0; round < 10 && total < 12; round++) {
+        const counts = await Promise.all(workers.map((w) => w.runOnce()));
+        total += counts.reduce((a, b) => a + b, 0);
+      }
+      expect(total).toBe(12);
+      expect(hook.received).toHaveLength(12);
+      expect(new Set(hook.received.map((h) => h["webhook-id"])).size).toBe(12);
+      const deliveries = await call(
+        server.baseUrl,
+        "GET",
+        `/admin/v1/webhook-endpoints/${endpointId}/deliveries?limit=100`,
+        {
+          admin: testAdminToken,
+        },
+      );
+      expect(
+        deliveries.body.data.every(
+          (d: { attempts: unknown[]; status: string }) => d.attempts.length === 1 && d.status === "SUCCEEDED",
+        ),
+      ).toBe(true);
+    } finally {
+      hook.close();
+    }
+  });
+
+  test("when the worker process is killed mid-delivery, then a restarted worker delivers the event", async () => {
+    const hook = await receiver(true);
+    const startWorker = (): ChildProcess =>
+      spawn(process.execPath, [join(process.cwd(), "node_modules/tsx/dist/cli.mjs"), "server/src/webhooks/main.ts"], {
+        env: {
+          ...process.env,
+          DATABASE_URL: database.url,
+          PIX_ALLOW_LOCAL_WEBHOOKS: "1",
+          PIX_WEBHOOK_CLAIM_SECONDS: "2",
+          LOG_LEVEL: "warn",
+        },
+        stdio: "ignore",
+      });
+    const waitFor = async (condition: () => boolean, ms: number) => {
+      const deadline = Date.now() + ms;
+      while (!condition() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      return condition();
+    };
+    let first: ChildProcess | null = null;
+    let second: ChildProcess | null = null;
+    try {
+      const { testKey, endpointId } = await accountWithEndpoint(hook.url);
+      await pay(testKey);
+      first = startWorker();
+      expect(await waitFor(() => hook.received.length === 1, 20_000)).toBe(true);
+      first.kill("SIGKILL");
+
+      second = startWorker();
+      expect(await waitFor(() => hook.received.length === 2, 20_000)).toBe(true);
+      expect(hook.received[1]?.["webhook-id"]).toBe(hook.received[0]?.["webhook-id"]);
+      // The worker records the attempt right after the 200: poll for it, bounded.
+      let status = "";
+      const deadline = Date.now() + 10_000;
+      while (status !== "SUCCEEDED" && Date.now() < deadline) {
+        const deliveries = await call(server.baseUrl, "GET", `/admin/v1/webhook-endpoints/${endpointId}/deliveries`, {
+          admin: testAdminToken,
+        });
+        status = deliveries.body.data[0].status;
+        if (status !== "SUCCEEDED") await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(status).toBe("SUCCEEDED");
+    } finally {
+      first?.kill("SIGKILL");
+      second?.kill("SIGKILL");
+      hook.close();
+    }
+  }, 60_000);
+});
