@@ -2,12 +2,11 @@ import type { StoreTx } from "../store/port.js";
 import { type DomainDeps, formatBRL } from "./deps.js";
 import { DomainError, notFound } from "./errors.js";
 import { recordEvent } from "./events.js";
-import { newId, randomBase62 } from "./ids.js";
+import { newId } from "./ids.js";
 import type { Account, Dispute, TransactionRecord, WithdrawalRecord } from "./model.js";
 import { creditPaidCharge } from "./charges.js";
+import { endToEndId } from "./withdrawals.js";
 import { effectiveStatus, presentTransaction, presentWithdrawal } from "./presenters.js";
-
-const endToEndId = (at: string) => `E00000000${at.slice(0, 16).replace(/[-T:]/g, "")}${randomBase62(11)}`;
 
 async function accountOf(tx: StoreTx, accountId: string): Promise<Account> {
   const account = await tx.accounts.get(accountId);
