@@ -36,8 +36,6 @@ export interface AppOptions {
   checkout?: CheckoutOptions;
   /** The operator API; omitted = off (404). */
   admin?: { token: string | undefined; manualClock: ManualClock | null };
-  /** Extra routers mounted before the API. */
-  mount?: (app: Express) => void;
 }
 
 /** The reference server: Express 5, validated by the generated OpenAPI document. */
@@ -88,7 +86,6 @@ export function createApp(options: AppOptions): Express {
       ...options.checkout,
     }),
   );
-  options.mount?.(app);
 
   if (options.rateLimits !== "off") {
     for (const limiter of rateLimiters(options.rateLimits, options.rateLimitStore)) app.use(limiter);
