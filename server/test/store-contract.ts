@@ -797,6 +797,24 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(await store.read.events.get(second.id)).toEqual(second);
         expect(await store.read.events.get("evt_unknown")).toBeNull();
       });
+
+      test("when events are paged, then newest first with a cursor confined to the scope", async () => {
+        const { test: scope, live } = await seedAccount();
+        const events = [0, 1, 2].map((i) => eventRecord(scope, { createdAt: at(i) }));
+        const inLive = eventRecord(live, { createdAt: at(5) });
+        await write(async (tx) => {
+          for (const e of [...events, inLive]) await tx.events.append(e);
+        });
+
+        const first = await store.read.events.listPage(scope, { limit: 2 });
+        expect(first.items.map((e) => e.id)).toEqual([events[2]?.id, events[1]?.id]);
+        expect(first.hasMore).toBe(true);
+        const rest = await store.read.events.listPage(scope, { limit: 2, startingAfter: events[1]?.id });
+        expect(rest).toEqual({ items: [events[0]], hasMore: false });
+        await expect(store.read.events.listPage(scope, { limit: 2, startingAfter: inLive.id })).rejects.toThrow(
+          UnknownCursorError,
+        );
+      });
     });
 
     describe("idempotency", () => {

@@ -8,7 +8,6 @@ import { queueDeliveries } from "./events.js";
 import { newId } from "./ids.js";
 import type { Account, ApiKeyRecord, DeliveryRecord, PageRequest, WebhookEndpointRecord } from "./model.js";
 import { pageOrInvalidCursor } from "./pages.js";
-import { pageOf } from "../store/memory.js";
 
 type Admin = components["schemas"];
 
@@ -258,8 +257,7 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
     },
     async listEvents(accountId: string, livemode: boolean, page: PageRequest) {
       await account(accountId);
-      const events = await deps.store.read.events.list({ accountId, livemode });
-      const result = await pageOrInvalidCursor(async () => pageOf(events, page));
+      const result = await pageOrInvalidCursor(() => deps.store.read.events.listPage({ accountId, livemode }, page));
       return {
         data: result.items.map((e) => ({
           id: e.id,

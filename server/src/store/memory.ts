@@ -214,6 +214,11 @@ export class MemoryStore implements Store {
             .all()
             .filter((e) => inScope(e, scope))
             .map(copy),
+        listPage: async (scope, page) =>
+          pageOf(
+            this.events.all().filter((e) => inScope(e, scope)),
+            page,
+          ),
         get: async (id) => this.events.get(id),
       },
       idempotency: {

@@ -100,7 +100,10 @@ export interface StoreReads {
     list(scope: Scope): Promise<LedgerEntry[]>;
   };
   events: {
+    /** Every event of the scope, in append order. */
     list(scope: Scope): Promise<EventRecord[]>;
+    /** One page, newest first on (createdAt, id), like every public list. */
+    listPage(scope: Scope, page: PageRequest): Promise<PageResult<EventRecord>>;
     get(id: string): Promise<EventRecord | null>;
   };
   idempotency: {

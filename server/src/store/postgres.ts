@@ -523,6 +523,7 @@ function reads(db: Queryable): StoreReads {
     },
     events: {
       list: (scope) => selectMany(db, eventsTable, scoped, scopeArgs(scope), "seq"),
+      listPage: (scope, page) => pageQuery(db, eventsTable, scoped, scopeArgs(scope), page),
       get: (id) => selectOne(db, eventsTable, "id = $1", [id]),
     },
     idempotency: {
