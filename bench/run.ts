@@ -11,10 +11,9 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
-import { SystemClockForBench } from "./clock.js";
 import { buildBrCode } from "../server/src/pix/brcode.js";
 import { DeliveryWorker } from "../server/src/webhooks/worker.js";
-import { call, chargeBody, startTestServer, testAdminToken } from "../server/test/harness.js";
+import { call, chargeBody, RealTimeClock, startTestServer, testAdminToken } from "../server/test/harness.js";
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -22,7 +21,7 @@ const percentile = (values: number[], p: number) => {
 };
 const results: { name: string; value: string; target?: string; ok: boolean }[] = [];
 
-const clock = new SystemClockForBench();
+const clock = new RealTimeClock();
 const server = await startTestServer({ allowLocalWebhooks: true, clock });
 const { testKey, account } = await server.newAccount({ releasePeriodDays: 0 });
 

@@ -36,6 +36,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     rateLimits: env.RATE_LIMITS === "off" ? "off" : defaultRateLimits,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     databaseUrl: env.DATABASE_URL || undefined,
-    logLevel: env.LOG_LEVEL ?? (production ? "info" : "info"),
+    logLevel: env.LOG_LEVEL ?? "info",
   };
 }

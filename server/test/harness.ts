@@ -42,6 +42,16 @@ export interface TestAccount {
   addKey(input: Partial<NewApiKey>): Promise<{ id: string; secret: string }>;
 }
 
+/** A ManualClock that follows real time: for the bench and tests of real polling workers. */
+export class RealTimeClock extends ManualClock {
+  constructor() {
+    super(new Date());
+  }
+  override now(): Date {
+    return new Date();
+  }
+}
+
 /** The operator API token of test servers. */
 export const testAdminToken = "adm_test_token_0123456789";
 

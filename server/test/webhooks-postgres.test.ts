@@ -4,17 +4,16 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { SystemClockForBench } from "../../bench/clock.js";
 import { createPool, PostgresStore } from "../src/store/postgres.js";
 import { DeliveryWorker } from "../src/webhooks/worker.js";
-import { call, chargeBody, startTestServer, type TestServer, testAdminToken } from "./harness.js";
+import { call, chargeBody, RealTimeClock, startTestServer, type TestServer, testAdminToken } from "./harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
 
 describePg("webhooks on PostgreSQL", () => {
   let database: TestDatabase;
   let server: TestServer;
   const stores: PostgresStore[] = [];
-  const clock = new SystemClockForBench();
+  const clock = new RealTimeClock();
 
   beforeAll(async () => {
     database = await createTestDatabase("webhooks");

@@ -3,10 +3,21 @@ import { type DomainDeps, formatBRL } from "./deps.js";
 import { DomainError, notFound } from "./errors.js";
 import { recordEvent } from "./events.js";
 import { newId } from "./ids.js";
-import type { Account, Dispute, TransactionRecord, WithdrawalRecord } from "./model.js";
+import type { Account, Dispute, Scope, TransactionRecord, WithdrawalRecord } from "./model.js";
 import { creditPaidCharge } from "./charges.js";
 import { endToEndId } from "./withdrawals.js";
 import { effectiveStatus, presentTransaction, presentWithdrawal } from "./presenters.js";
+
+/**
+ * Finds a record by id, takes its scope's lock, and reads it again under the lock, so what the
+ * caller decides on cannot change underneath it.
+ */
+async function lockedReload<T extends Scope>(tx: StoreTx, read: () => Promise<T | null>): Promise<T> {
+  const found = await read();
+  if (!found) throw notFound();
+  await tx.lockScope(found);
+  return (await read()) as T;
+}
 
 async function accountOf(tx: StoreTx, accountId: string): Promise<Account> {
   const account = await tx.accounts.get(accountId);
@@ -24,10 +35,7 @@ export function settlementUseCases(deps: DomainDeps) {
     /** Pays a production charge as if the payer had. */
     async payCharge(transactionId: string) {
       return deps.store.transaction(async (tx) => {
-        const found = await tx.transactions.getById(transactionId);
-        if (!found) throw notFound();
-        await tx.lockScope(found);
-        const charge = (await tx.transactions.getById(transactionId)) as TransactionRecord;
+        const charge = await lockedReload(tx, () => tx.transactions.getById(transactionId));
         if (!charge.livemode) {
           throw new DomainError("REQUEST_ERROR", "Cobranças de teste são pagas pela rota de sandbox da API pública.");
         }
@@ -43,10 +51,7 @@ export function settlementUseCases(deps: DomainDeps) {
       input: { outcome: "PAID" | "PARTIALLY_PAID" | "FAILED"; paidAmountCents?: number; failureReason?: string },
     ) {
       return deps.store.transaction(async (tx) => {
-        const found = await tx.withdrawals.getById(withdrawalId);
-        if (!found) throw notFound();
-        await tx.lockScope(found);
-        const w = (await tx.withdrawals.getById(withdrawalId)) as WithdrawalRecord;
+        const w = await lockedReload(tx, () => tx.withdrawals.getById(withdrawalId));
         if (w.status !== "PENDING") {
           throw new DomainError("REQUEST_ERROR", `O saque não está pendente: status atual ${w.status}.`);
         }
@@ -121,11 +126,8 @@ export function settlementUseCases(deps: DomainDeps) {
     /** Opens a MED on a paid charge: the amount moves from available to blocked. */
     async openDispute(transactionId: string, amountCents?: number) {
       return deps.store.transaction(async (tx) => {
-        const found = await tx.transactions.getById(transactionId);
-        if (!found) throw notFound();
-        await tx.lockScope(found);
+        const charge = await lockedReload(tx, () => tx.transactions.getById(transactionId));
         const at = now();
-        const charge = (await tx.transactions.getById(transactionId)) as TransactionRecord;
         if (effectiveStatus(charge, at) !== "PAID") {
           throw new DomainError("REQUEST_ERROR", "Só cobranças pagas podem ser contestadas.");
         }
@@ -167,10 +169,7 @@ export function settlementUseCases(deps: DomainDeps) {
     /** Closes a MED: WON releases the blocked amount; LOST returns it to the payer. */
     async closeDispute(disputeId: string, outcome: "WON" | "LOST") {
       return deps.store.transaction(async (tx) => {
-        const found = await tx.transactions.getByDisputeId(disputeId);
-        if (!found) throw notFound();
-        await tx.lockScope(found);
-        const charge = (await tx.transactions.getByDisputeId(disputeId)) as TransactionRecord;
+        const charge = await lockedReload(tx, () => tx.transactions.getByDisputeId(disputeId));
         const dispute = charge.dispute as Dispute;
         if (dispute.status !== "OPEN") {
           throw new DomainError("REQUEST_ERROR", `A contestação já foi encerrada: ${dispute.status}.`);

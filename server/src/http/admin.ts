@@ -8,7 +8,7 @@ import { notFound } from "../domain/errors.js";
 import type { Domain } from "../domain/service.js";
 import { refuseNulCharacters } from "./control-chars.js";
 import { sendError } from "./errors.js";
-import { bindOperations } from "./router.js";
+import { bindOperations, pageFromQuery } from "./router.js";
 
 export interface AdminOptions {
   /** `ADMIN_TOKEN`; without it the operator API is off and every route answers 404. */
@@ -54,11 +54,6 @@ export function mountAdmin(app: Express, domain: Domain, options: AdminOptions):
   bindOperations(app, operationTable, adminHandlers(domain, options.manualClock), () => undefined);
 }
 
-const page = (q: { limit?: number; startingAfter?: string }) => ({
-  limit: q.limit ?? 20,
-  startingAfter: q.startingAfter,
-});
-
 function adminHandlers(domain: Domain, clock: ManualClock | null): Handlers<undefined> {
   const { operator, settlement } = domain;
   const requireClock = () => {
@@ -67,7 +62,7 @@ function adminHandlers(domain: Domain, clock: ManualClock | null): Handlers<unde
   };
   return {
     createAccount: async ({ body }) => ({ status: 201, body: await operator.createAccount(body) }),
-    listAccounts: async ({ query }) => ({ status: 200, body: await operator.listAccounts(page(query)) }),
+    listAccounts: async ({ query }) => ({ status: 200, body: await operator.listAccounts(pageFromQuery(query)) }),
     getAccount: async ({ params }) => ({ status: 200, body: await operator.getAccount(params.id) }),
     updateAccount: async ({ params, body }) => ({ status: 200, body: await operator.updateAccount(params.id, body) }),
     createApiKey: async ({ params, body }) => ({ status: 201, body: await operator.createApiKey(params.id, body) }),
@@ -93,11 +88,11 @@ function adminHandlers(domain: Domain, clock: ManualClock | null): Handlers<unde
     }),
     listDeliveries: async ({ params, query }) => ({
       status: 200,
-      body: await operator.listDeliveries(params.id, page(query)),
+      body: await operator.listDeliveries(params.id, pageFromQuery(query)),
     }),
     listEvents: async ({ params, query }) => ({
       status: 200,
-      body: await operator.listEvents(params.id, query.mode === "production", page(query)),
+      body: await operator.listEvents(params.id, query.mode === "production", pageFromQuery(query)),
     }),
     replayEvent: async ({ params }) => ({ status: 200, body: await operator.replayEvent(params.id) }),
     getCustomerNotes: async ({ params }) => ({ status: 200, body: await operator.getCustomerNotes(params.id) }),

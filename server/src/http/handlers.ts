@@ -1,11 +1,7 @@
 import type { Handlers } from "../../../generated/operations.js";
 import type { Domain } from "../domain/service.js";
 import type { RequestContext } from "./auth.js";
-
-const page = (q: { limit?: number; startingAfter?: string }) => ({
-  limit: q.limit ?? 20,
-  startingAfter: q.startingAfter,
-});
+import { pageFromQuery } from "./router.js";
 
 /** The public API: each generated operation bound to its use case. */
 export function publicHandlers(domain: Domain): Handlers<RequestContext> {
@@ -22,7 +18,7 @@ export function publicHandlers(domain: Domain): Handlers<RequestContext> {
         ...(createdFrom !== undefined ? { createdFrom } : {}),
         ...(createdTo !== undefined ? { createdTo } : {}),
       };
-      return { status: 200, body: await domain.charges.list(actor, filter, page(query)) };
+      return { status: 200, body: await domain.charges.list(actor, filter, pageFromQuery(query)) };
     },
     async getTransaction({ params }, { actor }) {
       return { status: 200, body: await domain.charges.get(actor, params.id) };
@@ -37,7 +33,10 @@ export function publicHandlers(domain: Domain): Handlers<RequestContext> {
       return { status: 201, body: await domain.paymentLinks.create(actor, body) };
     },
     async listPaymentLinks({ query }, { actor }) {
-      return { status: 200, body: await domain.paymentLinks.list(actor, { active: query.active }, page(query)) };
+      return {
+        status: 200,
+        body: await domain.paymentLinks.list(actor, { active: query.active }, pageFromQuery(query)),
+      };
     },
     async getPaymentLink({ params }, { actor }) {
       return { status: 200, body: await domain.paymentLinks.get(actor, params.id) };
@@ -50,7 +49,10 @@ export function publicHandlers(domain: Domain): Handlers<RequestContext> {
       return out.created ? { status: 201, body: out.customer } : { status: 200, body: out.customer };
     },
     async listCustomers({ query }, { actor }) {
-      return { status: 200, body: await domain.customers.list(actor, { document: query.document }, page(query)) };
+      return {
+        status: 200,
+        body: await domain.customers.list(actor, { document: query.document }, pageFromQuery(query)),
+      };
     },
     async getCustomer({ params }, { actor }) {
       return { status: 200, body: await domain.customers.get(actor, params.id) };
@@ -66,7 +68,7 @@ export function publicHandlers(domain: Domain): Handlers<RequestContext> {
       return { status: 201, body: out.body };
     },
     async listWithdrawals({ query }, { actor }) {
-      return { status: 200, body: await domain.withdrawals.list(actor, page(query)) };
+      return { status: 200, body: await domain.withdrawals.list(actor, pageFromQuery(query)) };
     },
     async getWithdrawal({ params }, { actor }) {
       return { status: 200, body: await domain.withdrawals.get(actor, params.id) };

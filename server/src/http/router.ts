@@ -1,6 +1,12 @@
 import type { Express, Request, Response } from "express";
 import type { OperationMeta } from "../../../generated/operations.js";
 
+/** The page a list operation asks for: `limit` (default 20) and `startingAfter`. */
+export const pageFromQuery = (q: { limit?: number; startingAfter?: string }) => ({
+  limit: q.limit ?? 20,
+  startingAfter: q.startingAfter,
+});
+
 type AnyResult = { status: number; body?: unknown; headers?: Record<string, string | number> };
 type AnyHandler<Ctx> = (request: unknown, ctx: Ctx) => Promise<AnyResult>;
 
