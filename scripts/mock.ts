@@ -3,7 +3,7 @@
  * It validates requests against `generated/openapi.yaml` (auth, constraints, sealed bodies) and
  * answers with the spec's examples.
  */
-import { startPrism } from "../contract-tests/support/prism.js";
+import { startPrism } from "./prism.js";
 
 const port = Number(process.env.MOCK_PORT ?? 4010);
 const prism = await startPrism({ port, document: "generated/openapi.yaml", inheritOutput: true });

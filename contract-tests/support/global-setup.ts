@@ -2,13 +2,14 @@ import type { TestProject } from "vitest/node";
 import { createDatabase, dropDatabase, findPostgresBin, startThrowawayCluster } from "../../scripts/pg-cluster.js";
 import { createApiKey } from "../../server/src/domain/accounts.js";
 import { createPool, migrateDatabase, PostgresStore } from "../../server/src/store/postgres.js";
-import type { Store } from "../../server/src/store/port.js";
+import type { Store } from "../../server/src/domain/ports/store.js";
 import { chargeBody, startTestServer, type TestServer } from "../../server/test/harness.js";
-import { startPrism } from "./prism.js";
+import { startPrism } from "../../scripts/prism.js";
 import type { Target } from "./targets.js";
 
-/** Fixed, distinct ports: one per target. */
-export const ports = { mock: 4610, memory: 4620, postgres: 4630 } as const;
+/** Fixed, distinct ports: one per target (`CONTRACT_PORT_BASE` moves all three, default 4600). */
+const portBase = Number(process.env.CONTRACT_PORT_BASE ?? 4600);
+export const ports = { mock: portBase + 10, memory: portBase + 20, postgres: portBase + 30 } as const;
 
 /**
  * A reference server on `store`, seeded with an account whose test balance has money available

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Mailer } from "./domain/deps.js";
+import type { Mailer } from "./domain/ports/mailer.js";
 
 /** The default mailer: writes each message to the log instead of sending it. */
 export function logMailer(logger: Logger): Mailer {

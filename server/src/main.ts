@@ -1,7 +1,7 @@
 import { pino } from "pino";
 import { loadConfig } from "./config.js";
 import { allPermissions, createAccount, createApiKey } from "./domain/accounts.js";
-import { type Clock, ManualClock, systemClock } from "./domain/clock.js";
+import { type Clock, ManualClock, systemClock } from "./domain/ports/clock.js";
 import { randomBase62 } from "./domain/ids.js";
 import { defaultDomainConfig } from "./domain/deps.js";
 import { createDomain } from "./domain/service.js";

@@ -7,15 +7,16 @@ import {
   type NewAccount,
   type NewApiKey,
 } from "../src/domain/accounts.js";
-import { ManualClock } from "../src/domain/clock.js";
-import { defaultDomainConfig, type Mailer } from "../src/domain/deps.js";
+import { ManualClock } from "../src/domain/ports/clock.js";
+import { defaultDomainConfig } from "../src/domain/deps.js";
+import type { Mailer } from "../src/domain/ports/mailer.js";
 import type { Account } from "../src/domain/model.js";
 import { createDomain, type Domain } from "../src/domain/service.js";
 import { createApp } from "../src/http/app.js";
 import type { RateLimits } from "../src/http/rate-limit.js";
 import { MemoryStore } from "../src/store/memory.js";
 import { registrationGuard } from "../src/webhooks/guard.js";
-import type { Store } from "../src/store/port.js";
+import type { Store } from "../src/domain/ports/store.js";
 
 export interface CallResult<T = any> {
   status: number;

@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Scope, TransactionStatus } from "../src/domain/model.js";
 import { MemoryStore } from "../src/store/memory.js";
-import type { StoreTx } from "../src/store/port.js";
+import type { StoreTx } from "../src/domain/ports/store.js";
 import { createPool, PostgresStore, pgRateLimitStore } from "../src/store/postgres.js";
 import {
   accountRecord,

@@ -14,7 +14,7 @@ import type {
   WebhookEndpointRecord,
   WithdrawalRecord,
 } from "../src/domain/model.js";
-import { type Store, type StoreTx, UnknownCursorError } from "../src/store/port.js";
+import { type Store, type StoreTx, UnknownCursorError } from "../src/domain/ports/store.js";
 
 // The one store conformance suite (STYLE.md): every adapter must pass it unchanged. Records are
 // written and read through the port only; each test gets a store of its own from `makeStore`.

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import type { StoreTx } from "../store/port.js";
+import type { StoreTx } from "./ports/store.js";
 import { DomainError } from "./errors.js";
 import { newId, randomBase62 } from "./ids.js";
 import { type Account, type ApiKeyRecord, defaultPlan, type Plan } from "./model.js";

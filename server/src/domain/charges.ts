@@ -1,5 +1,5 @@
 import { buildBrCode } from "../pix/brcode.js";
-import type { StoreTx } from "../store/port.js";
+import type { StoreTx } from "./ports/store.js";
 import { requireDocument, upsertCustomerRecord } from "./customers.js";
 import { type Actor, addSeconds, type DomainDeps, formatBRL } from "./deps.js";
 import { DomainError, fieldError, notFound } from "./errors.js";

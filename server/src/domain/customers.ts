@@ -1,5 +1,5 @@
 import { parseDocument } from "../pix/documents.js";
-import type { StoreTx } from "../store/port.js";
+import type { StoreTx } from "./ports/store.js";
 import type { Actor, DomainDeps } from "./deps.js";
 import { DomainError, notFound } from "./errors.js";
 import { newId } from "./ids.js";

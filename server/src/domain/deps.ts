@@ -1,12 +1,8 @@
 import type { Logger } from "pino";
-import type { Store } from "../store/port.js";
-import type { Clock } from "./clock.js";
+import type { Store } from "./ports/store.js";
+import type { Clock } from "./ports/clock.js";
+import type { Mailer } from "./ports/mailer.js";
 import type { Account, ApiKeyRecord, Scope } from "./model.js";
-
-/** Sends e-mail to account owners. The default writes to the log. */
-export interface Mailer {
-  send(message: { to: string; subject: string; text: string }): Promise<void>;
-}
 
 export interface DomainConfig {
   /** Where the hosted checkout lives: payment link `url`s start with it. */

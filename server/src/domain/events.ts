@@ -1,4 +1,4 @@
-import type { StoreTx } from "../store/port.js";
+import type { StoreTx } from "./ports/store.js";
 import { newId } from "./ids.js";
 import type { DeliveryRecord, Scope, WebhookEventType } from "./model.js";
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { StoreTx } from "../store/port.js";
+import type { StoreTx } from "./ports/store.js";
 import { DomainError } from "./errors.js";
 import type { Scope } from "./model.js";
 

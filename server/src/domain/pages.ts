@@ -1,4 +1,4 @@
-import { UnknownCursorError } from "../store/port.js";
+import { UnknownCursorError } from "./ports/store.js";
 import { fieldError } from "./errors.js";
 import type { PageResult } from "./model.js";
 

@@ -1,3 +1,4 @@
+import { authenticationUseCases } from "./authentication.js";
 import { balanceUseCases } from "./balance.js";
 import { chargeUseCases } from "./charges.js";
 import { customerUseCases } from "./customers.js";
@@ -11,6 +12,7 @@ import { withdrawalUseCases } from "./withdrawals.js";
 export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlGuard } = {}) {
   return {
     deps,
+    authentication: authenticationUseCases(deps),
     charges: chargeUseCases(deps),
     customers: customerUseCases(deps),
     paymentLinks: paymentLinkUseCases(deps),

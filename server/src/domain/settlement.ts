@@ -1,4 +1,4 @@
-import type { StoreTx } from "../store/port.js";
+import type { StoreTx } from "./ports/store.js";
 import { type DomainDeps, formatBRL } from "./deps.js";
 import { DomainError, notFound } from "./errors.js";
 import { recordEvent } from "./events.js";

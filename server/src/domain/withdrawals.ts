@@ -1,6 +1,6 @@
 import { normalizePixKey } from "../pix/documents.js";
-import type { StoreReads, StoreTx } from "../store/port.js";
-import { brasiliaDay } from "./clock.js";
+import type { StoreReads, StoreTx } from "./ports/store.js";
+import { brasiliaDay } from "./brasilia-day.js";
 import { type Actor, type DomainDeps, formatBRL } from "./deps.js";
 import { DomainError, fieldError, notFound } from "./errors.js";
 import { recordEvent } from "./events.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import express, { type Express } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import { type Handlers, operationTable } from "../../../generated/admin-operations.js";
-import type { ManualClock } from "../domain/clock.js";
+import type { ManualClock } from "../domain/ports/clock.js";
 import { notFound } from "../domain/errors.js";
 import type { Domain } from "../domain/service.js";
 import { refuseNulCharacters } from "./control-chars.js";

@@ -9,7 +9,7 @@ import { pinoHttp } from "pino-http";
 import { type CheckoutOptions, checkoutRouter } from "../checkout/router.js";
 import type { Domain } from "../domain/service.js";
 import { operationTable } from "../../../generated/operations.js";
-import type { ManualClock } from "../domain/clock.js";
+import type { ManualClock } from "../domain/ports/clock.js";
 import { mountAdmin } from "./admin.js";
 import { authenticate, type RequestContext } from "./auth.js";
 import { errorMiddleware, sendError } from "./errors.js";
@@ -92,7 +92,7 @@ export function createApp(options: AppOptions): Express {
   }
   app.use(express.json({ limit: "64kb" }));
   app.use(refuseNulCharacters);
-  app.use(authenticate(domain.deps.store));
+  app.use(authenticate(domain));
   app.use(
     OpenApiValidator.middleware({
       apiSpec: publicDocumentPath,

@@ -14,7 +14,7 @@ import type {
   WebhookEndpointRecord,
   WithdrawalRecord,
 } from "../domain/model.js";
-import { type Store, type StoreReads, type StoreTx, statusMatches, UnknownCursorError } from "./port.js";
+import { type Store, type StoreReads, type StoreTx, statusMatches, UnknownCursorError } from "../domain/ports/store.js";
 
 const copy = <T>(value: T): T => structuredClone(value);
 const inScope = (r: Scope, s: Scope) => r.accountId === s.accountId && r.livemode === s.livemode;

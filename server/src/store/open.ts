@@ -1,7 +1,7 @@
 import type { Store as RateLimitStore } from "express-rate-limit";
 import type { Logger } from "pino";
 import { MemoryStore } from "./memory.js";
-import type { Store } from "./port.js";
+import type { Store } from "../domain/ports/store.js";
 import { createPool, migrateDatabase, PostgresStore, pgRateLimitStore } from "./postgres.js";
 
 export interface OpenedStore {

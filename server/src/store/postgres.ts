@@ -20,7 +20,13 @@ import type {
   WebhookEndpointRecord,
   WithdrawalRecord,
 } from "../domain/model.js";
-import { type Store, type StoreReads, type StoreTx, type TransactionFilter, UnknownCursorError } from "./port.js";
+import {
+  type Store,
+  type StoreReads,
+  type StoreTx,
+  type TransactionFilter,
+  UnknownCursorError,
+} from "../domain/ports/store.js";
 
 /** What the store logs: a pool error (the database went away) and retried transactions. */
 export interface StoreLogger {

@@ -1,6 +1,6 @@
 /** `npm run worker`: the webhook delivery worker alone, on the store `DATABASE_URL` names. */
 import { pino } from "pino";
-import { systemClock } from "../domain/clock.js";
+import { systemClock } from "../domain/ports/clock.js";
 import { openStore } from "../store/open.js";
 import { DeliveryWorker } from "./worker.js";
 

@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
-import type { Clock } from "../domain/clock.js";
+import type { Clock } from "../domain/ports/clock.js";
 import { addSeconds } from "../domain/deps.js";
 import type { DeliveryRecord } from "../domain/model.js";
-import type { Store } from "../store/port.js";
+import type { Store } from "../domain/ports/store.js";
 import { postEvent } from "./deliver.js";
 import { signDelivery } from "./signer.js";
 import type { GuardPolicy } from "./ssrf.js";

@@ -1,32 +1,3 @@
-/** Where the domain reads the time. Never `Date.now()` inside the domain. */
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
-
-/** A clock that moves only when told: tests, and `PIX_MANUAL_CLOCK=1`. */
-export class ManualClock implements Clock {
-  private current: number;
-
-  constructor(start: Date | string = "2026-10-04T15:30:00.000Z") {
-    this.current = new Date(start).getTime();
-  }
-
-  now(): Date {
-    return new Date(this.current);
-  }
-
-  advance(seconds: number): Date {
-    this.current += Math.round(seconds * 1000);
-    return this.now();
-  }
-
-  set(at: Date | string): void {
-    this.current = new Date(at).getTime();
-  }
-}
-
 /** The Brasília (America/Sao_Paulo) calendar day that contains `at`, as a UTC interval. */
 export function brasiliaDay(at: Date): { start: Date; end: Date } {
   const parts = new Intl.DateTimeFormat("en-CA", {
@@ -60,5 +31,3 @@ export function brasiliaDay(at: Date): { start: Date; end: Date } {
   }).format(next);
   return { start, end: startOfDay(nextYmd) };
 }
-
-export const iso = (d: Date): string => d.toISOString();

@@ -15,7 +15,7 @@ import type {
   TransactionStatus,
   WebhookEndpointRecord,
   WithdrawalRecord,
-} from "../domain/model.js";
+} from "../model.js";
 
 /** A list page whose cursor (`startingAfter`) names no item of the scope. */
 export class UnknownCursorError extends Error {
