@@ -1,0 +1,98 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import YAML from "yaml";
+import { breakingDifferences } from "./diff.js";
+
+type Doc = Parameters<typeof breakingDifferences>[0] & {
+  components: { schemas: Record<string, any> };
+  paths: Record<string, any>;
+  "x-webhooks": Record<string, any>;
+};
+const current = (): Doc => YAML.parse(readFileSync("generated/openapi.yaml", "utf8"));
+const admin = (): Doc => YAML.parse(readFileSync("generated/admin-openapi.yaml", "utf8"));
+
+/** The first object schema under components whose properties include `name`. */
+function schemaWith(doc: Doc, property: string, where: (name: string) => boolean = () => true): any {
+  for (const [name, schema] of Object.entries(doc.components.schemas)) {
+    if (where(name) && schema?.properties?.[property]) return schema;
+  }
+  throw new Error(`no schema with ${property}`);
+}
+
+describe("breaking-change check (openapi-diff, webhooks as responses)", () => {
+  test("when nothing changed, then nothing is breaking", async () => {
+    expect(await breakingDifferences(current(), current())).toEqual([]);
+    expect(await breakingDifferences(admin(), admin())).toEqual([]);
+  });
+
+  test.each([
+    {
+      name: "a removed response field",
+      at: "/api/v1/transactions",
+      mutate: (d: Doc) => {
+        const t = d.components.schemas.Transaction;
+        delete t.properties.feeCents;
+        t.required = t.required.filter((r: string) => r !== "feeCents");
+      },
+    },
+    {
+      name: "a tightened maxLength",
+      at: "/api/v1/charges/pix",
+      mutate: (d: Doc) => {
+        d.components.schemas.CreatePixChargeRequest.properties.description.maxLength = 100;
+      },
+    },
+    {
+      name: "a raised minimum",
+      at: "/api/v1/charges/pix",
+      mutate: (d: Doc) => {
+        const amount = d.components.schemas.CreatePixChargeRequest.properties.amountCents;
+        if (amount.$ref) {
+          const name = amount.$ref.split("/").at(-1);
+          d.components.schemas[name].minimum = (d.components.schemas[name].minimum ?? 0) + 100;
+        } else amount.minimum = (amount.minimum ?? 0) + 100;
+      },
+    },
+    {
+      name: "a new required request field",
+      at: "/api/v1/charges/pix",
+      mutate: (d: Doc) => {
+        const r = d.components.schemas.CreatePixChargeRequest;
+        r.properties.channel = { type: "string" };
+        r.required = [...r.required, "channel"];
+      },
+    },
+    {
+      name: "a removed operation",
+      at: "/api/v1/balance",
+      mutate: (d: Doc) => {
+        delete d.paths["/api/v1/balance"];
+      },
+    },
+    {
+      name: "a removed field of a webhook payload",
+      at: "/x-webhooks/",
+      mutate: (d: Doc) => {
+        // Payload schemas of their own, so only the webhook changes, not the API's responses.
+        const envelope = schemaWith(d, "apiVersion", (n) => n.endsWith("Event"));
+        delete envelope.properties.apiVersion;
+        envelope.required = envelope.required.filter((r: string) => r !== "apiVersion");
+      },
+    },
+  ])("when the contract has $name, then the check reports it as breaking at $at", async ({ mutate, at }) => {
+    const after = current();
+    mutate(after);
+    const found = await breakingDifferences(current(), after);
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.flatMap((d) => d.locations).some((l) => l.includes(at))).toBe(true);
+  });
+
+  test("when an optional response field and a new operation are added, then nothing is breaking", async () => {
+    const after = current();
+    after.components.schemas.Transaction.properties.note = { type: "string" };
+    after.paths["/api/v1/ping-extra"] = {
+      get: { operationId: "pingExtra", responses: { "200": { description: "ok" } } },
+    };
+    expect(await breakingDifferences(current(), after)).toEqual([]);
+  });
+});

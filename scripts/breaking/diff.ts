@@ -1,0 +1,115 @@
+import openapiDiff from "openapi-diff";
+
+/** One breaking difference openapi-diff found, with where it is in either document. */
+export interface BreakingDifference {
+  code: string;
+  action: string;
+  entity: string;
+  locations: string[];
+}
+
+type OpenApiDocument = {
+  info: { version: string };
+  paths?: Record<string, unknown>;
+  "x-webhooks"?: Record<string, { post?: { requestBody?: { content?: Record<string, { schema?: unknown }> } } }>;
+  [key: string]: unknown;
+};
+
+export const majorOf = (version: string): number => Number(version.split(".")[0]);
+
+/**
+ * Webhook payloads live under `x-webhooks`, which no diff tool reads. A receiver consumes a payload
+ * as a client consumes a response, so each event becomes the 200 response of a synthetic
+ * `GET /x-webhooks/<event>`: removing a field, or narrowing a type, is then breaking as it is for
+ * responses.
+ */
+export function webhooksAsResponses(document: OpenApiDocument): OpenApiDocument {
+  const paths: Record<string, unknown> = { ...document.paths };
+  for (const [event, item] of Object.entries(document["x-webhooks"] ?? {})) {
+    const content = item.post?.requestBody?.content ?? {};
+    paths[`/x-webhooks/${event}`] = {
+      get: { operationId: `webhook_payload_${event}`, responses: { "200": { description: event, content } } },
+    };
+  }
+  const { "x-webhooks": _omitted, ...rest } = document;
+  return { ...rest, paths };
+}
+
+/** Names of the component schemas reachable from `roots`, following `$ref`s transitively. */
+function reachableSchemas(document: OpenApiDocument, roots: unknown[]): Set<string> {
+  const schemas = ((document.components as { schemas?: Record<string, unknown> } | undefined)?.schemas ?? {}) as Record<
+    string,
+    unknown
+  >;
+  const seen = new Set<string>();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) stack.push(...node);
+    else if (node && typeof node === "object") {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === "$ref" && typeof value === "string" && value.startsWith("#/components/schemas/")) {
+          const name = value.slice("#/components/schemas/".length);
+          if (!seen.has(name)) {
+            seen.add(name);
+            stack.push(schemas[name]);
+          }
+        } else stack.push(value);
+      }
+    }
+  }
+  return seen;
+}
+
+/**
+ * Our schemas are sealed (`additionalProperties: false`) so that servers refuse unknown request
+ * fields. A response is read, not validated by the server: a new optional field in a response is
+ * compatible, as every public API treats it. So schemas that only responses (and webhook payloads)
+ * reach are compared unsealed; schemas any request reaches stay sealed.
+ */
+export function unsealResponseOnlySchemas(document: OpenApiDocument): OpenApiDocument {
+  const copy = structuredClone(document);
+  const operations = Object.values(copy.paths ?? {}).flatMap((item) =>
+    Object.values(item as Record<string, { requestBody?: unknown; parameters?: unknown; responses?: unknown }>),
+  );
+  const requests = reachableSchemas(
+    copy,
+    operations.flatMap((op) => [op.requestBody, op.parameters]),
+  );
+  const responses = reachableSchemas(
+    copy,
+    operations.map((op) => op.responses),
+  );
+  const schemas = (copy.components as { schemas?: Record<string, Record<string, unknown>> } | undefined)?.schemas ?? {};
+  for (const name of responses) {
+    const schema = schemas[name];
+    if (!requests.has(name) && schema?.additionalProperties === false) delete schema.additionalProperties;
+  }
+  return copy;
+}
+
+/** The breaking differences between two OpenAPI 3.0 documents, webhook payloads included. */
+export async function breakingDifferences(
+  before: OpenApiDocument,
+  after: OpenApiDocument,
+): Promise<BreakingDifference[]> {
+  const spec = (document: OpenApiDocument, location: string) => ({
+    content: JSON.stringify(unsealResponseOnlySchemas(webhooksAsResponses(document))),
+    location,
+    format: "openapi3" as const,
+  });
+  const result = await openapiDiff.diffSpecs({
+    sourceSpec: spec(before, "released.json"),
+    destinationSpec: spec(after, "current.json"),
+  });
+  if (!result.breakingDifferencesFound) return [];
+  return result.breakingDifferences.map((d) => ({
+    code: d.code,
+    action: d.action,
+    entity: d.entity,
+    locations: [
+      ...(d.destinationSpecEntityDetails ?? []).map((e) => e.location),
+      ...(d.sourceSpecEntityDetails ?? []).map((e) => e.location),
+    ],
+  }));
+}
