@@ -9,6 +9,8 @@ const require = createRequire(import.meta.url);
 
 export interface RunningPrism {
   baseUrl: string;
+  /** The Prism process itself. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export async function startPrism(options: {
   }
   return {
     baseUrl,
+    pid: child.pid ?? -1,
     stop: () =>
       new Promise((done) => {
         if (exited) return done();

@@ -1,5 +1,10 @@
 /** Polls `url` until it answers any HTTP status, or fails after `timeoutMs`. Never sleeps blindly. */
-export async function waitForHttp(url: string, timeoutMs = 30_000, isAlive: () => boolean = () => true): Promise<void> {
+export async function waitForHttp(
+  url: string,
+  timeoutMs = 30_000,
+  isAlive: () => boolean = () => true,
+  intervalMs = 100,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
@@ -9,7 +14,7 @@ export async function waitForHttp(url: string, timeoutMs = 30_000, isAlive: () =
       return;
     } catch (error) {
       lastError = error;
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, intervalMs));
     }
   }
   throw new Error(`${url} did not answer within ${timeoutMs} ms: ${String(lastError)}`);

@@ -1,0 +1,74 @@
+import autocannon from "autocannon";
+
+export interface LoadRequest {
+  method?: "GET" | "POST";
+  path: string;
+  headers?: Record<string, string>;
+  /** A body per request (POST): called for every request so idempotency keys and such can vary. */
+  body?: () => string;
+}
+
+export interface LoadOptions {
+  connections: number;
+  seconds: number;
+  /** Runs per measurement; the median is reported. */
+  runs: number;
+}
+
+export const defaultLoad: LoadOptions = { connections: 16, seconds: 3, runs: 3 };
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+async function once(baseUrl: string, request: LoadRequest, options: LoadOptions) {
+  const result = await autocannon({
+    url: baseUrl + request.path,
+    connections: options.connections,
+    duration: options.seconds,
+    method: request.method ?? "GET",
+    headers: { ...(request.body ? { "content-type": "application/json" } : {}), ...request.headers },
+    ...(request.body
+      ? {
+          requests: [
+            {
+              setupRequest: (req: autocannon.Request) => ({ ...req, body: request.body?.() ?? "" }),
+            },
+          ],
+        }
+      : {}),
+  });
+  const ok = result["2xx"];
+  const total = ok + result.non2xx;
+  if (total === 0 || ok / total < 0.99) {
+    throw new Error(`${request.method ?? "GET"} ${request.path}: only ${ok} of ${total} answers were 2xx`);
+  }
+  return result.requests.average;
+}
+
+/** Requests per second that `baseUrl` sustains for `request`: the median of several runs. */
+export async function requestsPerSecond(
+  baseUrl: string,
+  request: LoadRequest,
+  options: LoadOptions = defaultLoad,
+): Promise<number> {
+  await once(baseUrl, request, { ...options, seconds: 1, runs: 1 }); // warm-up (JIT, pools)
+  const runs: number[] = [];
+  for (let i = 0; i < options.runs; i++) runs.push(await once(baseUrl, request, options));
+  return median(runs);
+}
+
+/** Sequential latency of `run`, in milliseconds: the median (p50) of `count` calls after warm-up. */
+export async function medianLatency(count: number, run: () => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < Math.min(20, count); i++) await run();
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const t = performance.now();
+    await run();
+    times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
+export const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+};

@@ -1,0 +1,63 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { waitForHttp } from "../../scripts/wait-for-http.js";
+
+/** Whether a process with this pid still exists. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Pins `pid` to one CPU when `taskset` exists (the server on core 0, the load on core 1). */
+export function pin(pid: number, cpu: number): void {
+  try {
+    execFileSync("taskset", ["-p", "-c", String(cpu), String(pid)], { stdio: "ignore" });
+  } catch {
+    // No taskset, or one core: measured unpinned.
+  }
+}
+
+export interface Running {
+  pid: number;
+  baseUrl: string;
+  /** Everything the process printed on stdout so far. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `node <args>` (the process that serves is the one started: no launcher in between),
+ * pinned to core 0, and resolves once `baseUrl + readyPath` answers.
+ */
+export async function startNode(
+  args: string[],
+  options: { env?: Record<string, string>; port: number; readyPath?: string; cpu?: number; pollMs?: number },
+): Promise<Running> {
+  const child: ChildProcess = spawn(process.execPath, args, {
+    env: { ...process.env, PORT: String(options.port), HOST: "127.0.0.1", LOG_LEVEL: "warn", ...options.env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout?.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  const pid = child.pid ?? -1;
+  pin(pid, options.cpu ?? 0);
+  const baseUrl = `http://127.0.0.1:${options.port}`;
+  await waitForHttp(baseUrl + (options.readyPath ?? "/health"), 60_000, () => child.exitCode === null, options.pollMs);
+  return {
+    pid,
+    baseUrl,
+    output: () => out,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(timer);
+      if (alive(pid)) throw new Error(`process ${pid} is still running after stop`);
+    },
+  };
+}

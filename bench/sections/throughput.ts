@@ -1,0 +1,111 @@
+import { randomUUID } from "node:crypto";
+import { freePort } from "../../scripts/pg-cluster.js";
+import { startPrism } from "../../scripts/prism.js";
+import { defaultLoad, type LoadOptions, type LoadRequest, requestsPerSecond } from "../lib/load.js";
+import { pin, type Running, startNode } from "../lib/process.js";
+import { serverArgs } from "../lib/server.js";
+
+const chargeBody = () =>
+  JSON.stringify({
+    amountCents: 8990,
+    description: "Pedido de bancada",
+    customer: {
+      name: "Maria da Silva",
+      email: "maria@example.com",
+      phone: "11987654321",
+      documentType: "CPF",
+      document: "52998224725",
+    },
+  });
+
+/** The four routes measured on every implementation, with what they need (a key, an existing charge). */
+export function routes(key: string, chargeId: string): Record<string, LoadRequest> {
+  const headers = { "x-api-key": key };
+  return {
+    "GET /transactions/{id}": { path: `/api/v1/transactions/${chargeId}`, headers },
+    "GET /transactions (20)": { path: "/api/v1/transactions?limit=20", headers },
+    "GET /balance": { path: "/api/v1/balance", headers },
+    "POST /charges/pix": {
+      method: "POST",
+      path: "/api/v1/charges/pix",
+      headers,
+      body: chargeBody,
+    },
+  };
+}
+
+export type Throughput = Record<string, Record<string, number>>;
+
+/** Starts our server (memory or PostgreSQL), makes 25 charges so lists have a page, and hands back what the routes need. */
+export async function startOurServer(env: Record<string, string>, extra: Record<string, string> = {}) {
+  const port = await freePort();
+  const server = await startNode(serverArgs(), { port, env: { RATE_LIMITS: "off", ...env, ...extra } });
+  const key = /Development test key[^:]*: (svc_test_\w+)/.exec(server.output())?.[1];
+  if (!key) throw new Error(`no development key printed:\n${server.output()}`);
+  let chargeId = "";
+  for (let i = 0; i < 25; i++) {
+    const res = await fetch(`${server.baseUrl}/api/v1/charges/pix`, {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json", "idempotency-key": randomUUID() },
+      body: chargeBody(),
+    });
+    if (res.status !== 201) throw new Error(`create charge: ${res.status} ${await res.text()}`);
+    chargeId = ((await res.json()) as { id: string }).id;
+  }
+  return { server, key, chargeId };
+}
+
+async function measureRoutes(baseUrl: string, key: string, chargeId: string, load: LoadOptions) {
+  const out: Record<string, number> = {};
+  for (const [name, request] of Object.entries(routes(key, chargeId))) {
+    out[name] = await requestsPerSecond(baseUrl, request, load);
+  }
+  return out;
+}
+
+/**
+ * Requests per second of bare node:http, bare Express, the Prism mock and our server on each store,
+ * each server alone on core 0 and the load generator on core 1.
+ */
+export async function measureThroughput(
+  databaseUrl: string | null,
+  load: LoadOptions = defaultLoad,
+): Promise<Throughput> {
+  pin(process.pid, 1);
+  const results: Throughput = {};
+  const floors: [string, string][] = [
+    ["bare node:http", "bench/targets/bare-http.ts"],
+    ["bare Express", "bench/targets/bare-express.ts"],
+  ];
+  for (const [name, file] of floors) {
+    const target = await startNode(["--import", "tsx", file], { port: await freePort(), readyPath: "/" });
+    try {
+      const rps = await requestsPerSecond(target.baseUrl, { path: "/api/v1/balance" }, load);
+      results[name] = Object.fromEntries(Object.keys(routes("", "")).map((route) => [route, rps]));
+    } finally {
+      await target.stop();
+    }
+  }
+
+  const prism = await startPrism({ port: await freePort(), document: "generated/openapi.yaml" });
+  pin(prism.pid, 0);
+  try {
+    results["Prism mock"] = await measureRoutes(prism.baseUrl, "svc_test_bench", "txn_4Fq9ZtR2mXwP8LkA3cD7", load);
+  } finally {
+    await prism.stop();
+  }
+
+  const stores: [string, Record<string, string>][] = [["ours, memory", {}]];
+  if (databaseUrl) stores.push(["ours, PostgreSQL", { DATABASE_URL: databaseUrl }]);
+  for (const [name, env] of stores) {
+    let running: Running | undefined;
+    try {
+      const { server, key, chargeId } = await startOurServer(env);
+      running = server;
+      results[name] = await measureRoutes(server.baseUrl, key, chargeId, load);
+    } finally {
+      await running?.stop();
+    }
+  }
+  return results;
+}
