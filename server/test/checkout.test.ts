@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { returnAddress } from "../src/checkout/pages.js";
+import { returnAddress } from "../src/checkout/pages/receipt.js";
 import { addSeconds } from "../src/domain/deps.js";
 import { call, startTestServer, type TestServer } from "./harness.js";
 
