@@ -357,6 +357,20 @@ describe("POST /checkout/{id}", () => {
     expect(await linkCharges(testKey, link.id)).toHaveLength(1);
   });
 
+  test("when a form that already made its charge comes back with invalid data, then it still leads to that charge", async () => {
+    const { testKey } = await server.newAccount();
+    const link = await createLink(testKey);
+    const payer = new Payer();
+    const form = await payer.get(`/checkout/${link.id}`);
+    const fields = { ...hiddenFields(form.text), ...payerFields };
+    const location = chargeLocation(await payer.post(`/checkout/${link.id}`, fields), link.id);
+
+    const again = await payer.post(`/checkout/${link.id}`, { ...fields, name: "M", document: "1234567" });
+
+    expect(again.headers.get("location")).toBe(location);
+    expect(await linkCharges(testKey, link.id)).toHaveLength(1);
+  });
+
   test("when one form is submitted twice at the same moment (double click), then one charge", async () => {
     const { testKey } = await server.newAccount();
     const link = await createLink(testKey);
