@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { returnAddress } from "../src/checkout/pages.js";
+import { renderFormPage } from "../src/checkout/pages/form.js";
+import type { PageFrame } from "../src/checkout/pages/layout.js";
+import { renderReceiptPage, returnAddress } from "../src/checkout/pages/receipt.js";
+import { translateValidationMessage } from "../src/http/errors.js";
 import { addSeconds } from "../src/domain/deps.js";
 import { call, startTestServer, type TestServer } from "./harness.js";
 
@@ -351,6 +354,20 @@ describe("POST /checkout/{id}", () => {
     const location = chargeLocation(first, link.id);
     expect(again.headers.get("location")).toBe(location);
     expect(edited.headers.get("location")).toBe(location);
+    expect(await linkCharges(testKey, link.id)).toHaveLength(1);
+  });
+
+  test("when a form that already made its charge comes back with invalid data, then it still leads to that charge", async () => {
+    const { testKey } = await server.newAccount();
+    const link = await createLink(testKey);
+    const payer = new Payer();
+    const form = await payer.get(`/checkout/${link.id}`);
+    const fields = { ...hiddenFields(form.text), ...payerFields };
+    const location = chargeLocation(await payer.post(`/checkout/${link.id}`, fields), link.id);
+
+    const again = await payer.post(`/checkout/${link.id}`, { ...fields, name: "M", document: "1234567" });
+
+    expect(again.headers.get("location")).toBe(location);
     expect(await linkCharges(testKey, link.id)).toHaveLength(1);
   });
 
@@ -729,6 +746,133 @@ describe("POST /checkout/{id}/t/{txn}/simulate", () => {
     const [charge] = await linkCharges(liveKey as string, link.id);
     expect(charge.status).toBe("WAITING_PAYMENT");
   });
+});
+
+describe("the payer's rules are the API's", () => {
+  test.each([
+    { name: "an e-mail without domain", field: "email", value: "maria@" },
+    { name: "a 161-character e-mail", field: "email", value: `${"m".repeat(150)}@example.com` },
+  ])(
+    "when the form has $name, then the inline error is the API's message for the same value",
+    async ({ field, value }) => {
+      const { testKey } = await server.newAccount();
+      const link = await createLink(testKey);
+      const apiAnswer = await api(testKey, "POST", "/api/v1/charges/pix", {
+        amountCents: 4990,
+        description: "Curso de fotografia - turma de outubro",
+        customer: {
+          name: "Maria da Silva Santos",
+          phone: "11987654321",
+          documentType: "CPF",
+          document: "52998224725",
+          [field]: value,
+        },
+      });
+
+      const page = await new Payer().submit(link.id, { ...payerFields, [field]: value });
+
+      expect(apiAnswer.status).toBe(400);
+      const apiMessage = (apiAnswer.body.errors as { path: string; message: string }[]).find(
+        (e) => e.path === `customer.${field}`,
+      )?.message;
+      expect(apiMessage).toBeTruthy();
+      expect(page.status).toBe(422);
+      expect(fieldError(page.text, field)).toBe(apiMessage);
+    },
+  );
+
+  test("when a link asks for the address and a required address field is empty, then the API's wording for a missing field", async () => {
+    const { testKey } = await server.newAccount();
+    const link = await createLink(testKey, { askAddress: true });
+
+    const page = await new Payer().submit(link.id, { ...payerFields, ...addressFields, city: "" });
+
+    expect(page.status).toBe(422);
+    expect(fieldError(page.text, "city")).toBe(translateValidationMessage("must have required property 'city'"));
+  });
+
+  test.each([
+    {
+      message: "must NOT have fewer than 2 characters",
+      bounds: { minLength: 2, maxLength: 120 },
+      expected: "deve ter de 2 a 120 caracteres",
+    },
+    {
+      message: 'must match pattern "^[0-9]+$"',
+      bounds: { minLength: 8, maxLength: 20, pattern: "^[0-9]+$" },
+      expected: "deve ter de 8 a 20 dígitos",
+    },
+    {
+      message: "must NOT have more than 8 characters",
+      bounds: { minLength: 8, maxLength: 8, pattern: "^[0-9]+$" },
+      expected: "deve ter 8 dígitos",
+    },
+    {
+      message: "must NOT have more than 160 characters",
+      bounds: { maxLength: 160 },
+      expected: "deve ter no máximo 160 caracteres",
+    },
+  ])(
+    "when a length rule fails with bounds $bounds, then the message says '$expected'",
+    ({ message, bounds, expected }) => {
+      expect(translateValidationMessage(message, bounds)).toBe(expected);
+    },
+  );
+});
+
+describe("who is charging", () => {
+  test("when the form and the receipt are shown, then both name the merchant (Recebedor)", async () => {
+    const { testKey } = await server.newAccount();
+    const link = await createLink(testKey);
+    const payer = new Payer();
+    const form = await payer.get(`/checkout/${link.id}`);
+    const location = chargeLocation(await payer.submit(link.id, payerFields), link.id);
+    await api(testKey, "POST", `/api/v1/sandbox/transactions/${location.split("/").pop()}/pay`);
+
+    const receipt = await payer.get(location);
+
+    expect(textOf(form.text)).toContain("Recebedor: Loja Exemplo Ltda");
+    expect(textOf(receipt.text)).toContain("Recebedor Loja Exemplo Ltda");
+    // Accounts store no document yet: nothing is made up.
+    expect(textOf(form.text)).not.toMatch(/CNPJ \d/);
+  });
+
+  const frame: PageFrame = { nonce: "n", assets: { css: "/c.css", js: "/c.js", icon: "/i.svg" } };
+  const link = {
+    id: "plk_1",
+    description: "Curso de fotografia",
+    amountCents: 4990,
+    askAddress: false,
+    returnUrl: null,
+  } as unknown as Parameters<typeof renderFormPage>[1]["link"];
+  const transaction = {
+    id: "txn_1",
+    amountCents: 4990,
+    description: "Curso de fotografia",
+    paidAt: "2026-10-04T15:30:00.000Z",
+    customer: { name: "Maria da Silva Santos", documentType: "CPF", document: "52998224725" },
+  } as unknown as Parameters<typeof renderReceiptPage>[1]["transaction"];
+
+  test.each([
+    { name: "a CNPJ", document: "11222333000181", shown: "CNPJ 11.222.333/0001-81" },
+    { name: "no document", document: null, shown: null },
+  ])(
+    "when the merchant has $name, then the form and the receipt show it formatted, or only the name",
+    ({ document, shown }) => {
+      const payee = { merchantName: "Loja Exemplo Ltda", merchantDocument: document, testMode: false };
+
+      const pages = [
+        renderFormPage(frame, { link, payee, csrfToken: "t", submissionToken: "s" }),
+        renderReceiptPage(frame, { link, transaction, payee }),
+      ].map(textOf);
+
+      for (const page of pages) {
+        expect(page).toContain("Loja Exemplo Ltda");
+        if (shown) expect(page).toContain(shown);
+        else expect(page).not.toMatch(/CNPJ \d/);
+      }
+    },
+  );
 });
 
 describe("returnAddress", () => {

@@ -1,9 +1,8 @@
-import { parseDocument } from "../pix/documents.js";
 import { creditPaidCharge, insertCharge } from "./charges.js";
 import type { DomainDeps } from "./deps.js";
 import { DomainError, type FieldError, notFound } from "./errors.js";
 import { once } from "./idempotency.js";
-import type { Account, DocumentType, PaymentLinkRecord, Schemas, Scope, TransactionRecord } from "./model.js";
+import type { Account, PaymentLinkRecord, Schemas, Scope, TransactionRecord } from "./model.js";
 import { effectiveStatus } from "./presenters.js";
 
 // The hosted checkout (seed §1, §2.3, §3.2): a payer opens a payment link's `url`, fills in their
@@ -27,127 +26,41 @@ export class CheckoutClosedError extends Error {
   }
 }
 
-const addressFields = ["zipCode", "street", "number", "complement", "district", "city", "state"] as const;
-export type AddressField = (typeof addressFields)[number];
-
-/** What the payer typed, as typed: masks and punctuation included. */
-export interface CheckoutSubmission {
-  name?: string | undefined;
-  email?: string | undefined;
-  phone?: string | undefined;
-  document?: string | undefined;
-  address?: Partial<Record<AddressField, string | undefined>> | undefined;
-}
-
 /** The payer of a checkout, checked and normalised: the customer of the charge it creates. */
 export type CheckoutPayer = Schemas["ChargeCustomerInput"];
 
-/** The 27 federative units a Brazilian address can be in. */
-export const brazilianStates = [
-  "AC", "AL", "AM", "AP", "BA", "CE", "DF", "ES", "GO", "MA", "MG", "MS", "MT", "PA", "PB",
-  "PE", "PI", "PR", "RJ", "RN", "RO", "RR", "RS", "SC", "SE", "SP", "TO",
-] as const; // prettier-ignore
-
-/** The e-mail format the API's validator applies (ajv-formats, "full" mode). */
-const EMAIL =
-  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-const PHONE_PUNCTUATION = /[\s().+-]/g;
-
-/** Address limits of seed §2.2; the checkout also requires the fields a delivery needs. */
-const addressRules: Record<AddressField, { label: string; required: boolean; max?: number }> = {
-  zipCode: { label: "o CEP", required: true },
-  street: { label: "a rua", required: true, max: 160 },
-  number: { label: "o número", required: true, max: 20 },
-  complement: { label: "o complemento", required: false, max: 80 },
-  district: { label: "o bairro", required: true, max: 80 },
-  city: { label: "a cidade", required: true, max: 80 },
-  state: { label: "o estado", required: true },
-};
-
-const documentLabel = (kind: DocumentType) => (kind === "CNPJ" ? "CNPJ" : "CPF");
-
 /**
- * Checks a payer's data with the API's rules (name 2 to 120 characters, e-mail format and at most
- * 160, phone 8 to 20 digits, a CPF or CNPJ whose check digits match) plus, when the link asks for
- * it, the address: CEP of 8 digits, a state, and the seed's maximum lengths. Every problem is
- * reported at once, one message per field, in Portuguese for the payer.
+ * What the checkout read from the payer's form, once the link is known to take payers: the payer,
+ * or one error per field. The reading (the spec's own schema and the document's check digits)
+ * belongs to the checkout's entry point; the use case calls it inside the submission's
+ * idempotency record, so a form already submitted replays its charge whatever it holds now.
  */
-export function readCheckoutPayer(
-  input: CheckoutSubmission,
-  askAddress: boolean,
-): { ok: true; payer: CheckoutPayer } | { ok: false; errors: FieldError[] } {
-  const errors: FieldError[] = [];
-  const fail = (path: string, message: string) => errors.push({ path, message });
+export type PayerReading = { ok: true; payer: CheckoutPayer } | { ok: false; errors: FieldError[] };
 
-  const name = (input.name ?? "").trim().replace(/\s+/g, " ");
-  if (name.length < 2 || name.length > 120) fail("name", "Informe seu nome completo (de 2 a 120 caracteres).");
-
-  const email = (input.email ?? "").trim();
-  if (email === "") fail("email", "Informe seu e-mail.");
-  else if (email.length > 160 || !EMAIL.test(email))
-    fail("email", "Informe um e-mail válido, como nome@exemplo.com.br.");
-
-  const phone = (input.phone ?? "").replace(PHONE_PUNCTUATION, "");
-  if (phone === "") fail("phone", "Informe seu telefone com DDD.");
-  else if (!/^\d{8,20}$/.test(phone)) fail("phone", "Informe o telefone com DDD: de 8 a 20 dígitos.");
-
-  const rawDocument = (input.document ?? "").trim();
-  const parsed = parseDocument(rawDocument);
-  if (rawDocument === "") fail("document", "Informe seu CPF ou CNPJ.");
-  else if (!parsed.ok && parsed.reason === "FORMAT") {
-    fail("document", "Informe um CPF (11 dígitos) ou um CNPJ (14 caracteres).");
-  } else if (!parsed.ok) {
-    const kind = rawDocument.replace(/[^0-9A-Za-z]/g, "").length > 11 ? "CNPJ" : "CPF";
-    fail("document", `${documentLabel(kind)} inválido: confira os números digitados.`);
-  }
-
-  let address: Schemas["AddressInput"] | undefined;
-  if (askAddress) {
-    address = {};
-    for (const field of addressFields) {
-      const rule = addressRules[field];
-      const value = (input.address?.[field] ?? "").trim();
-      const path = `address.${field}`;
-      if (value === "") {
-        if (rule.required) fail(path, `Informe ${rule.label}.`);
-        else address[field] = null;
-        continue;
-      }
-      if (field === "zipCode") {
-        const digits = value.replace(/[\s.-]/g, "");
-        if (/^\d{8}$/.test(digits)) address.zipCode = digits;
-        else fail(path, "Informe o CEP com 8 dígitos.");
-      } else if (field === "state") {
-        const uf = value.toUpperCase();
-        if ((brazilianStates as readonly string[]).includes(uf)) address.state = uf;
-        else fail(path, "Escolha o estado.");
-      } else if (rule.max !== undefined && value.length > rule.max) {
-        fail(path, `Use no máximo ${rule.max} caracteres.`);
-      } else {
-        address[field] = value;
-      }
-    }
-  }
-
-  if (errors.length > 0 || !parsed.ok) return { ok: false, errors };
-  return {
-    ok: true,
-    payer: {
-      name,
-      email,
-      phone,
-      documentType: parsed.documentType,
-      document: parsed.document,
-      ...(address ? { address } : {}),
-    },
-  };
-}
+/** Reads the payer for a link that asks (`askAddress`) or not for the address. */
+export type ReadPayer = (askAddress: boolean) => PayerReading;
 
 /** A link as its checkout sees it: the link, the receiving account, and whether it takes payers. */
 export interface CheckoutView {
   link: PaymentLinkRecord;
   account: Account;
+  /** Who is charging, as the payer sees it. */
+  merchant: CheckoutMerchant;
   state: CheckoutState;
+}
+
+/**
+ * Who is charging: the account's name and, when the account has one, its CNPJ or CPF (digits).
+ * Accounts store no document yet, so `document` is null until they do.
+ */
+export interface CheckoutMerchant {
+  name: string;
+  document: string | null;
+}
+
+export function merchantOf(account: Account): CheckoutMerchant {
+  const document = (account as Account & { document?: unknown }).document;
+  return { name: account.name, document: typeof document === "string" && document !== "" ? document : null };
 }
 
 /** The checkout of a link, by the link's id alone; null when there is no such link. */
@@ -156,7 +69,7 @@ export async function findCheckout(deps: DomainDeps, linkId: string): Promise<Ch
   if (!link) return null;
   const account = await deps.store.read.accounts.get(link.accountId);
   if (!account) return null;
-  return { link, account, state: checkoutState(link, deps.clock.now().toISOString()) };
+  return { link, account, merchant: merchantOf(account), state: checkoutState(link, deps.clock.now().toISOString()) };
 }
 
 /** A submission token as the checkout form issues it (random base62). */
@@ -172,12 +85,13 @@ const SUBMISSION_TOKEN = /^[A-Za-z0-9]{16,64}$/;
  * since been exhausted or deactivated. A new charge needs a freshly loaded form.
  *
  * Refuses with `CheckoutClosedError` a link that is deactivated, exhausted or expired, with
- * `VALIDATION_ERROR` (one item per field) invalid payer data, and with `NOT_FOUND` an unknown link.
+ * `VALIDATION_ERROR` (one item per field) invalid payer data (as `readPayer` reads it), and with
+ * `NOT_FOUND` an unknown link.
  */
 export async function startCheckout(
   deps: DomainDeps,
   linkId: string,
-  submission: CheckoutSubmission,
+  readPayer: ReadPayer,
   submissionToken: string,
 ): Promise<{ transaction: TransactionRecord; replayed: boolean }> {
   const found = await deps.store.read.paymentLinks.getById(linkId);
@@ -194,7 +108,7 @@ export async function startCheckout(
       if (!link) throw notFound();
       const state = checkoutState(link, at);
       if (state !== "open") throw new CheckoutClosedError(state);
-      const read = readCheckoutPayer(submission, link.askAddress);
+      const read = readPayer(link.askAddress);
       if (!read.ok) throw new DomainError("VALIDATION_ERROR", "Dados inválidos.", { errors: read.errors });
       const account = await tx.accounts.get(link.accountId);
       if (!account) throw notFound();
@@ -265,3 +179,25 @@ export async function simulateCheckoutPayment(
     return creditPaidCharge(tx, found.account, charge, at);
   });
 }
+
+/**
+ * The hosted checkout's use cases: what its pages may do, and the time they show (a countdown is
+ * the charge's `expiresAt` minus the domain's clock).
+ */
+export function checkoutUseCases(deps: DomainDeps) {
+  return {
+    /** The checkout of a link by its id alone; null when there is no such link. */
+    find: (linkId: string) => findCheckout(deps, linkId),
+    /** A payer submits the form: the link's charge, once per submission token. */
+    start: (linkId: string, readPayer: ReadPayer, submissionToken: string) =>
+      startCheckout(deps, linkId, readPayer, submissionToken),
+    /** A charge of the link by ids alone; null unless the link generated it. */
+    findCharge: (linkId: string, transactionId: string) => findCheckoutCharge(deps, linkId, transactionId),
+    /** Test links only: "Simular pagamento". */
+    simulatePayment: (linkId: string, transactionId: string) => simulateCheckoutPayment(deps, linkId, transactionId),
+    /** Seconds until `iso` by the domain's clock (negative once past). */
+    secondsUntil: (iso: string) => (new Date(iso).getTime() - deps.clock.now().getTime()) / 1000,
+  };
+}
+
+export type CheckoutUseCases = ReturnType<typeof checkoutUseCases>;

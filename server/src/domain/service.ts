@@ -1,6 +1,7 @@
 import { authenticationUseCases } from "./authentication.js";
 import { balanceUseCases } from "./balance.js";
 import { chargeUseCases } from "./charges.js";
+import { checkoutUseCases } from "./checkout.js";
 import { customerUseCases } from "./customers.js";
 import type { DomainDeps } from "./deps.js";
 import { operatorUseCases, type UrlGuard } from "./operator.js";
@@ -16,6 +17,7 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     charges: chargeUseCases(deps),
     customers: customerUseCases(deps),
     paymentLinks: paymentLinkUseCases(deps),
+    checkout: checkoutUseCases(deps),
     balance: balanceUseCases(deps),
     withdrawals: withdrawalUseCases(deps),
     operator: operatorUseCases(deps, options.webhookUrlGuard),

@@ -80,11 +80,14 @@ export function createApp(options: AppOptions): Express {
     documentsDir: dirname(publicDocumentPath),
   });
   app.use(
-    checkoutRouter(domain, {
-      rateLimits: options.rateLimits,
-      rateLimitStore: options.rateLimitStore,
-      ...options.checkout,
-    }),
+    checkoutRouter(
+      { checkout: domain.checkout, logger, documentPath: publicDocumentPath },
+      {
+        rateLimits: options.rateLimits,
+        rateLimitStore: options.rateLimitStore,
+        ...options.checkout,
+      },
+    ),
   );
 
   if (options.rateLimits !== "off") {

@@ -20,8 +20,21 @@ export function sendError(
   });
 }
 
-/** Portuguese for the validator's (Ajv's) English messages. */
-export function translateValidationMessage(message: string): string {
+/** The bounds of the text field an error is about, when the caller has its schema. */
+export interface TextBounds {
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+}
+
+/**
+ * Portuguese for the validator's (Ajv's) English messages. Given the field's schema (`bounds`), a
+ * length or digits-only rule of a field with both bounds is said whole: "deve ter de 8 a 20
+ * dígitos" rather than only the bound that failed.
+ */
+export function translateValidationMessage(message: string, bounds?: TextBounds): string {
+  const whole = wholeLengthRule(message, bounds);
+  if (whole) return whole;
   const rules: [RegExp, (m: RegExpMatchArray) => string][] = [
     [/^must be >= (\S+)/, (m) => `deve ser maior ou igual a ${m[1]}`],
     [/^must be <= (\S+)/, (m) => `deve ser menor ou igual a ${m[1]}`],
@@ -59,6 +72,17 @@ export function translateValidationMessage(message: string): string {
     if (match) return render(match);
   }
   return "valor inválido";
+}
+
+function wholeLengthRule(message: string, bounds: TextBounds | undefined): string | null {
+  if (bounds?.minLength === undefined || bounds.maxLength === undefined) return null;
+  const digits = bounds.pattern === "^[0-9]+$";
+  const about =
+    /^must NOT have (fewer|more) than \d+ characters/.test(message) || (digits && /^must match pattern/.test(message));
+  if (!about) return null;
+  const unit = digits ? "dígitos" : "caracteres";
+  const { minLength: min, maxLength: max } = bounds;
+  return min === max ? `deve ter ${min} ${unit}` : `deve ter de ${min} a ${max} ${unit}`;
 }
 
 interface ValidatorErrorItem {

@@ -234,6 +234,50 @@ describe.skipIf(!hasChromium)(
       await payer.context.close();
     });
 
+    test("when the payer corrects every field the server flagged, then the error summary goes away as they type, and comes back for a field emptied again", async () => {
+      const { testKey } = await server.newAccount();
+      const link = await createLink(testKey);
+      const payer = await newPayer();
+      const { page } = payer;
+      await page.goto(`${server.baseUrl}/checkout/${link.id}`);
+      await fillPayer(page);
+      await page.getByLabel("Nome completo").fill("M");
+      await page.getByLabel("E-mail").fill("maria@");
+      const answer = page.waitForResponse((r) => r.request().method() === "POST");
+      await page.getByRole("button", { name: "Gerar Pix de R$ 49,90" }).click();
+      expect((await answer).status()).toBe(422);
+      const summary = page.locator("#resumo-erros");
+      const lines = summary.locator("li:visible");
+      await summary.waitFor();
+      expect(await summary.getByRole("heading").innerText()).toBe("Confira os dados abaixo");
+      expect(await lines.allInnerTexts()).toEqual([
+        expect.stringMatching(/^Nome completo: /),
+        expect.stringMatching(/^E-mail: /),
+      ]);
+      expect(await page.evaluate("document.activeElement?.id")).toBe("f-name");
+      await screenshot(page, "8-form-with-errors");
+
+      await page.getByLabel("Nome completo").fill("Maria da Silva Santos");
+      expect(await summary.isVisible()).toBe(true);
+      expect(await lines.allInnerTexts()).toEqual([expect.stringMatching(/^E-mail: /)]);
+      expect(await page.locator("#f-name-error").isHidden()).toBe(true);
+      expect(await page.getByLabel("Nome completo").getAttribute("aria-invalid")).toBeNull();
+
+      await page.getByLabel("E-mail").fill("maria.santos@example.com.br");
+      expect(await summary.isHidden()).toBe(true);
+
+      await page.getByLabel("E-mail").fill("");
+      expect(await summary.isVisible()).toBe(true);
+      expect(await lines.allInnerTexts()).toEqual([expect.stringMatching(/^E-mail: /)]);
+      expect(await page.locator("#f-email-error").isVisible()).toBe(true);
+
+      await page.getByLabel("E-mail").fill("maria.santos@example.com.br");
+      await page.getByRole("button", { name: "Gerar Pix de R$ 49,90" }).click();
+      await page.waitForURL(/\/t\/txn_[A-Za-z0-9]+$/);
+      expect(payer.consoleErrors).toEqual([]);
+      await payer.context.close();
+    });
+
     test("when the link was deactivated, then the payer sees indisponível", async () => {
       const { testKey } = await server.newAccount();
       const link = await createLink(testKey);

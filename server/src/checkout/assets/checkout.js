@@ -1,45 +1,13 @@
-/* Hosted checkout: input masks and checks on the form, then the payment page's countdown, copy
+/* Hosted checkout: input masks and hints on the form, then the payment page's countdown, copy
    button and payment watch. Served by us and allowed by the page's CSP nonce; the pages work
-   without it (the server checks everything again and the payment page has a refresh link). */
+   without it (the server checks every field and the payment page has a refresh link). The server
+   alone decides what is valid: this script keeps no copy of the rules. */
 /* global document, window, navigator, fetch, performance, setTimeout, clearTimeout */
 (function () {
   "use strict";
 
-  // ---- Documents: the same rules as the server (CPF, numeric and alphanumeric CNPJ). ----
-
   function compactDocument(value) {
     return value.toUpperCase().replace(/[^0-9A-Z]/g, "");
-  }
-
-  function mod11(chars, weightOf) {
-    var sum = 0;
-    for (var i = 0; i < chars.length; i++) sum += (chars.charCodeAt(i) - 48) * weightOf(i, chars.length);
-    var rest = sum % 11;
-    return rest < 2 ? 0 : 11 - rest;
-  }
-
-  function cpfDigit(digits) {
-    return mod11(digits, function (i, n) {
-      return n - i + 1;
-    });
-  }
-
-  function cnpjDigit(chars) {
-    return mod11(chars, function (i, n) {
-      return ((n - 1 - i) % 8) + 2;
-    });
-  }
-
-  function checkDocument(value) {
-    var compact = compactDocument(value);
-    var kind = /^\d{11}$/.test(compact) ? "CPF" : /^[0-9A-Z]{12}\d{2}$/.test(compact) ? "CNPJ" : null;
-    if (!kind) return "format";
-    if (/^(.)\1+$/.test(compact) || compact === "12345678909") return kind;
-    var base = compact.slice(0, kind === "CPF" ? 9 : 12);
-    var digit = kind === "CPF" ? cpfDigit : cnpjDigit;
-    base += digit(base);
-    base += digit(base);
-    return base === compact ? "ok" : kind;
   }
 
   // ---- Masks. ----
@@ -93,53 +61,7 @@
     if (document.activeElement === input) input.setSelectionRange(position, position);
   }
 
-  // ---- Form checks: the messages the server gives. ----
-
-  var EMAIL =
-    /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-
-  var required = {
-    street: "Informe a rua.",
-    number: "Informe o número.",
-    district: "Informe o bairro.",
-    city: "Informe a cidade.",
-  };
-  var maxLength = { street: 160, number: 20, complement: 80, district: 80, city: 80 };
-
-  function fieldProblem(name, raw) {
-    var value = raw.trim();
-    switch (name) {
-      case "name": {
-        var n = value.replace(/\s+/g, " ").length;
-        return n < 2 || n > 120 ? "Informe seu nome completo (de 2 a 120 caracteres)." : "";
-      }
-      case "email":
-        if (!value) return "Informe seu e-mail.";
-        return value.length > 160 || !EMAIL.test(value) ? "Informe um e-mail válido, como nome@exemplo.com.br." : "";
-      case "phone": {
-        var digits = raw.replace(/[\s().+-]/g, "");
-        if (!digits) return "Informe seu telefone com DDD.";
-        return /^\d{8,20}$/.test(digits) ? "" : "Informe o telefone com DDD: de 8 a 20 dígitos.";
-      }
-      case "document": {
-        if (!value) return "Informe seu CPF ou CNPJ.";
-        var result = checkDocument(value);
-        if (result === "ok") return "";
-        if (result === "format") return "Informe um CPF (11 dígitos) ou um CNPJ (14 caracteres).";
-        return result + " inválido: confira os números digitados.";
-      }
-      case "zipCode":
-        if (!value) return "Informe o CEP.";
-        return /^\d{8}$/.test(value.replace(/[\s.-]/g, "")) ? "" : "Informe o CEP com 8 dígitos.";
-      case "state":
-        return value ? "" : "Escolha o estado.";
-      default:
-        if (!value && required[name]) return required[name];
-        if (maxLength[name] && value.length > maxLength[name])
-          return "Use no máximo " + maxLength[name] + " caracteres.";
-        return "";
-    }
-  }
+  // ---- Form: the server's errors, kept in step with what the payer corrects. ----
 
   function showProblem(control, message) {
     var box = document.getElementById(control.id + "-error");
@@ -153,61 +75,65 @@
     else control.removeAttribute("aria-invalid");
   }
 
-  function labelOf(control) {
-    var label = document.querySelector('label[for="' + control.id + '"]');
-    return label ? label.firstChild.textContent.trim() : control.name;
+  /**
+   * The fields the server flagged. A flagged field the payer has changed, and not left empty,
+   * loses its error and its line in the summary ("Confira os dados abaixo"); emptied, it gets
+   * them back. The summary hides once no line is left. The server checks everything again on
+   * submit.
+   */
+  function trackFlagged(form, summary) {
+    var list = summary ? summary.querySelector("ul") : null;
+    var flagged = [];
+    Array.prototype.forEach.call(form.querySelectorAll('[aria-invalid="true"]'), function (control) {
+      var box = document.getElementById(control.id + "-error");
+      var link = list ? list.querySelector('a[href="#' + control.id + '"]') : null;
+      flagged.push({
+        control: control,
+        typed: control.value,
+        message: box ? box.textContent : "",
+        item: link ? link.closest("li") : null,
+      });
+    });
+
+    function refresh(entry) {
+      var value = entry.control.value;
+      var corrected = value !== entry.typed && value.trim() !== "";
+      showProblem(entry.control, corrected ? "" : entry.message);
+      if (entry.item) entry.item.hidden = corrected;
+      if (summary && list) {
+        var left = flagged.filter(function (other) {
+          return other.item && !other.item.hidden;
+        }).length;
+        summary.hidden = left === 0;
+      }
+    }
+
+    flagged.forEach(function (entry) {
+      function update() {
+        refresh(entry);
+      }
+      entry.control.addEventListener("input", update);
+      entry.control.addEventListener("change", update);
+    });
+    return flagged;
   }
 
   function setupForm(form) {
-    var controls = Array.prototype.slice.call(form.querySelectorAll("input[id], select[id]"));
+    var controls = Array.prototype.slice.call(form.querySelectorAll("input[data-mask]"));
     var summary = document.getElementById("resumo-erros");
     var submitting = false;
 
     controls.forEach(function (control) {
-      if (control.hasAttribute("data-mask")) {
-        applyMask(control);
-        control.addEventListener("input", function () {
-          applyMask(control);
-        });
-      }
-      // Once a field has been flagged, re-check it as the payer corrects it.
+      applyMask(control);
       control.addEventListener("input", function () {
-        if (control.getAttribute("aria-invalid") === "true")
-          showProblem(control, fieldProblem(control.name, control.value));
-      });
-      control.addEventListener("change", function () {
-        if (control.getAttribute("aria-invalid") === "true")
-          showProblem(control, fieldProblem(control.name, control.value));
+        applyMask(control);
       });
     });
+    var flagged = trackFlagged(form, summary);
 
     form.addEventListener("submit", function (event) {
       if (submitting) {
         event.preventDefault();
-        return;
-      }
-      var problems = [];
-      controls.forEach(function (control) {
-        var message = fieldProblem(control.name, control.value);
-        showProblem(control, message);
-        if (message) problems.push({ control: control, message: message });
-      });
-      if (problems.length > 0) {
-        event.preventDefault();
-        if (summary) {
-          var list = summary.querySelector("ul");
-          list.textContent = "";
-          problems.forEach(function (p) {
-            var item = document.createElement("li");
-            var link = document.createElement("a");
-            link.href = "#" + p.control.id;
-            link.textContent = labelOf(p.control) + ": " + p.message;
-            item.appendChild(link);
-            list.appendChild(item);
-          });
-          summary.hidden = false;
-        }
-        problems[0].control.focus();
         return;
       }
       submitting = true;
@@ -218,7 +144,9 @@
       }
     });
 
-    if (summary && !summary.hidden) summary.focus();
+    // Back from the server with errors: the payer starts at the first field to correct.
+    if (flagged.length > 0) flagged[0].control.focus();
+    else if (summary && !summary.hidden) summary.focus();
   }
 
   // ---- Payment page. ----

@@ -1,0 +1,6 @@
+// Addresses of the hosted checkout, relative to this server (whatever `publicBaseUrl` says).
+
+/** The payer's form of a link. */
+export const checkoutPath = (linkId: string) => `/checkout/${linkId}`;
+/** The page of a charge the link generated: the Pix to pay, then its receipt. */
+export const chargePath = (linkId: string, transactionId: string) => `/checkout/${linkId}/t/${transactionId}`;

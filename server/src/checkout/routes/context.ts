@@ -1,0 +1,85 @@
+import type { Request, Response } from "express";
+import type { CheckoutClosedError, CheckoutUseCases, CheckoutView } from "../../domain/checkout.js";
+import { checkoutPath } from "../paths.js";
+import { renderClosedPage } from "../pages/closed.js";
+import type { PageFrame, Payee } from "../pages/layout.js";
+import { renderMessagePage } from "../pages/message.js";
+import type { PayerReader } from "../payer.js";
+import { type CheckoutCsrf, cspNonce } from "../security.js";
+import type { CheckoutAssets } from "./assets.js";
+
+/** What every route group of the checkout shares: the use cases and how a page is sent. */
+export class CheckoutContext {
+  constructor(
+    readonly checkout: CheckoutUseCases,
+    readonly readPayer: PayerReader,
+    readonly csrf: CheckoutCsrf,
+    private readonly assets: CheckoutAssets,
+    /** How often the payment page asks whether the Pix was paid. */
+    readonly pollIntervalMs: number,
+  ) {}
+
+  /** The request's CSP nonce and our versioned assets. */
+  frame(res: Response): PageFrame {
+    return {
+      nonce: cspNonce(res),
+      assets: {
+        css: this.assets.path("checkout.css"),
+        js: this.assets.path("checkout.js"),
+        icon: this.assets.path("icon.svg"),
+      },
+    };
+  }
+
+  payeeOf(view: CheckoutView): Payee {
+    return {
+      merchantName: view.merchant.name,
+      merchantDocument: view.merchant.document,
+      testMode: !view.link.livemode,
+    };
+  }
+
+  /** A page, never cached: it shows a payment's state. */
+  send(res: Response, status: number, page: string): void {
+    res.status(status).setHeader("Cache-Control", "no-store");
+    res.type("html").send(page);
+  }
+
+  notFoundPage(res: Response): void {
+    this.send(
+      res,
+      404,
+      renderMessagePage(this.frame(res), {
+        title: "Página não encontrada",
+        text: "Confira o endereço do link de pagamento que você recebeu.",
+      }),
+    );
+  }
+
+  /** A form whose CSRF token is not its own (old tab, other browser, forged): reload. */
+  staleFormPage(res: Response, view: CheckoutView): void {
+    this.send(
+      res,
+      403,
+      renderMessagePage(this.frame(res), {
+        title: "Sessão expirada",
+        text: "Por segurança, recarregue a página e envie novamente. Nenhum pagamento foi gerado.",
+        payee: this.payeeOf(view),
+        action: { href: checkoutPath(view.link.id), label: "Recarregar" },
+      }),
+    );
+  }
+
+  closedPage(res: Response, view: CheckoutView, state: CheckoutClosedError["state"]): void {
+    this.send(res, 410, renderClosedPage(this.frame(res), { link: view.link, payee: this.payeeOf(view), state }));
+  }
+}
+
+/** A route parameter; "" when absent. */
+export const param = (req: Request, name: string): string => {
+  const value = (req.params as Record<string, string | undefined>)[name];
+  return typeof value === "string" ? value : "";
+};
+
+export const LINK_ID = /^plk_[A-Za-z0-9]{1,64}$/;
+export const TRANSACTION_ID = /^txn_[A-Za-z0-9]{1,64}$/;
