@@ -124,19 +124,35 @@ function mountDocs(app: Express): void {
   const assets = dirname(require.resolve("swagger-ui-dist/package.json"));
   app.use("/docs/assets", express.static(assets, { index: false }));
   app.get("/docs/init.js", (_req, res) => {
-    res
-      .type("application/javascript")
-      .send(
-        'window.onload = () => { window.ui = SwaggerUIBundle({ url: "/openapi.yaml", dom_id: "#swagger-ui", deepLinking: true, presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: "StandaloneLayout" }); };',
-      );
+    res.type("application/javascript").send(
+      // "Try it out" calls the server that served this page: the document's `{baseUrl}` server
+      // variable is set to this page's origin once the document has loaded.
+      [
+        "window.onload = () => {",
+        "  window.ui = SwaggerUIBundle({",
+        '    url: "/openapi.yaml", dom_id: "#swagger-ui", deepLinking: true, layout: "StandaloneLayout",',
+        "    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],",
+        "    onComplete: () => {",
+        "      const system = window.ui.getSystem();",
+        "      const server = system.specSelectors.servers().first();",
+        "      if (!server) return;",
+        '      const url = server.get("url");',
+        "      system.oas3Actions.setSelectedServer(url);",
+        '      if (server.hasIn(["variables", "baseUrl"]))',
+        '        system.oas3Actions.setServerVariableValue({ server: url, key: "baseUrl", val: window.location.origin });',
+        "    },",
+        "  });",
+        "};",
+      ].join("\n"),
+    );
   });
   app.get("/docs", (_req, res) => {
     res.type("html").send(`<!doctype html>
-<html lang="pt-BR">
+<html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Pix Charging Service — referência da API</title>
+<title>Pix Charging Service — API reference</title>
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
 </head>
 <body>
