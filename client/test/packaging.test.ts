@@ -324,8 +324,12 @@ describe("packaging", () => {
       writeFileSync(join(cjsDir, "package.json"), JSON.stringify({ type: "commonjs" }));
       writeFileSync(join(cjsDir, "usage.ts"), usageFile('import pix = require("@pix-charging/client");'));
       await mustRun(process.execPath, [tsc, "--init"], cjsDir);
+      const classicDir = join(appDir, "cjs-classic");
+      mkdirSync(classicDir);
+      writeFileSync(join(classicDir, "package.json"), JSON.stringify({ type: "commonjs" }));
+      writeFileSync(join(classicDir, "usage.ts"), usageFile('import * as pix from "@pix-charging/client";'));
       writeFileSync(
-        join(cjsDir, "tsconfig.classic.json"),
+        join(classicDir, "tsconfig.json"),
         JSON.stringify({
           compilerOptions: {
             target: "es2016",
@@ -354,8 +358,8 @@ describe("packaging", () => {
         { name: "CommonJS, tsc --init", dir: cjsDir, tsconfig: "tsconfig.json", output: "usage.js" },
         {
           name: "CommonJS, module commonjs",
-          dir: cjsDir,
-          tsconfig: "tsconfig.classic.json",
+          dir: classicDir,
+          tsconfig: "tsconfig.json",
           output: "classic/usage.js",
         },
         { name: "ES module, NodeNext", dir: esmDir, tsconfig: "tsconfig.json", output: "out/usage.js" },
