@@ -140,7 +140,7 @@ export function onWebhook(rawBody: string, headers: Record<string, string | stri
 `;
 
 /** Each line ending in `// BAD` must be a type error; no other line may be. */
-const BAD_FILE = `import { createPixClient, paginate, verifyWebhook } from "@pix-charging/client";
+const BAD_FILE = `import { createPixClient, paginate, signWebhookForTest, verifyWebhook } from "@pix-charging/client";
 
 const client = createPixClient({ apiKey: "svc_test_key", baseUrl: "http://127.0.0.1:9" });
 const customer = { name: "Maria", email: "m@example.com", phone: "11987654321", documentType: "CPF", document: "52998224725" } as const;
@@ -160,6 +160,12 @@ export async function mistakes(): Promise<void> {
   const id: number = event.id; // BAD
   if (event.type === "no.such.event") console.log(id); // BAD
   createPixClient({ apiKey: 123, baseUrl: "http://127.0.0.1:9" }); // BAD
+  createPixClient({ apiKey: "svc_test_key", baseUrl: "http://127.0.0.1:9", maxRetries: "2" }); // BAD
+  const throwing = createPixClient({ apiKey: "svc_test_key", baseUrl: "http://127.0.0.1:9", throwOnError: true });
+  const balance = await throwing.GET("/api/v1/balance");
+  const available: string = balance.data.availableCents; // BAD
+  console.log(available, balance.error); // BAD
+  signWebhookForTest({ payload: "{}", secret: 42 }); // BAD
 }
 `;
 
@@ -432,7 +438,7 @@ describe("packaging", () => {
       const expectedLines = new Set(
         BAD_FILE.split("\n").flatMap((line, index) => (line.endsWith("// BAD") ? [`bad.ts:${index + 1}`] : [])),
       );
-      expect(expectedLines.size).toBe(10);
+      expect(expectedLines.size).toBe(14);
       expect([...errorLines].sort(), bad.output).toEqual([...expectedLines].sort());
     },
   );
