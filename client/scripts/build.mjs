@@ -1,13 +1,15 @@
-// Builds the publishable package into client/dist.
+// Builds the publishable package into client/dist, twice: an ES module build in dist/esm and a
+// CommonJS build in dist/cjs (with a package.json saying so), each with its own declarations, so
+// `import` and `require` both work and both get types (package.json `exports` picks one).
 //
 // client/src imports the generated API types from the repository (`../../generated/api.js`), so
-// tsc compiles with rootDir = the repository root and emits to dist/client/src/. tsc never copies
-// `.d.ts` inputs, so the generated `api.d.ts` is copied next to it, to dist/generated/api.d.ts, where
-// the emitted declarations' `../../generated/api.js` import resolves. Nothing is committed twice:
-// the copy exists only in dist (ignored by git) and in the packed tarball.
+// tsc compiles with rootDir = the repository root and emits to dist/<format>/client/src/. tsc never
+// copies `.d.ts` inputs, so the generated `api.d.ts` is copied to dist/<format>/generated/api.d.ts,
+// where the emitted declarations' `../../generated/api.js` import resolves. Nothing is committed
+// twice: the copies exist only in dist (ignored by git) and in the packed tarball.
 
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,6 +18,12 @@ const clientDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const repoRoot = join(clientDir, "..");
 const distDir = join(clientDir, "dist");
 const generatedTypes = join(repoRoot, "generated", "api.d.ts");
+
+/** The two builds: tsconfig, output folder and the module type their package.json declares. */
+const formats = [
+  { name: "esm", tsconfig: "tsconfig.build.json", type: "module" },
+  { name: "cjs", tsconfig: "tsconfig.build.cjs.json", type: "commonjs" },
+];
 
 function fail(message) {
   console.error(`build: ${message}`);
@@ -36,32 +44,39 @@ try {
   fail("typescript is not installed; run `npm install` at the repository root");
 }
 
-const tsc = spawnSync(process.execPath, [tscBin, "-p", join(clientDir, "tsconfig.build.json")], {
-  cwd: clientDir,
-  stdio: "inherit",
-});
-if (tsc.status !== 0) fail(`tsc exited with ${tsc.status ?? tsc.signal}`);
+for (const format of formats) {
+  const outDir = join(distDir, format.name);
+  const tsc = spawnSync(process.execPath, [tscBin, "-p", join(clientDir, format.tsconfig)], {
+    cwd: clientDir,
+    stdio: "inherit",
+  });
+  if (tsc.status !== 0) fail(`tsc -p ${format.tsconfig} exited with ${tsc.status ?? tsc.signal}`);
 
-const copiedTypes = join(distDir, "generated", "api.d.ts");
-mkdirSync(dirname(copiedTypes), { recursive: true });
-copyFileSync(generatedTypes, copiedTypes);
+  // Node and TypeScript read a file's module format from the nearest package.json.
+  writeFileSync(join(outDir, "package.json"), `${JSON.stringify({ type: format.type }, null, 2)}\n`);
 
-// Sanity checks: the entry points exist and the declarations' import of the API types resolves.
-const entryJs = join(distDir, "client", "src", "index.js");
-const entryDts = join(distDir, "client", "src", "index.d.ts");
-for (const file of [entryJs, entryDts, copiedTypes]) {
-  if (!existsSync(file)) fail(`expected ${relative(clientDir, file)} after the build`);
-}
-let generatedImports = 0;
-for (const entry of readdirSync(join(distDir, "client", "src"), { recursive: true })) {
-  const file = join(distDir, "client", "src", String(entry));
-  if (!file.endsWith(".d.ts")) continue;
-  for (const match of readFileSync(file, "utf8").matchAll(/from "(\.[^"]*generated\/api)\.js"/g)) {
-    generatedImports++;
-    const target = join(dirname(file), `${match[1]}.d.ts`);
-    if (!existsSync(target)) fail(`${relative(clientDir, file)} imports ${match[1]}.js, which does not resolve`);
+  const copiedTypes = join(outDir, "generated", "api.d.ts");
+  mkdirSync(dirname(copiedTypes), { recursive: true });
+  copyFileSync(generatedTypes, copiedTypes);
+
+  // Sanity checks: the entry points exist and the declarations' import of the API types resolves.
+  const srcDir = join(outDir, "client", "src");
+  for (const file of [join(srcDir, "index.js"), join(srcDir, "index.d.ts"), copiedTypes]) {
+    if (!existsSync(file)) fail(`expected ${relative(clientDir, file)} after the build`);
   }
+  let generatedImports = 0;
+  for (const entry of readdirSync(srcDir, { recursive: true })) {
+    const file = join(srcDir, String(entry));
+    if (!file.endsWith(".d.ts")) continue;
+    for (const match of readFileSync(file, "utf8").matchAll(/from "(\.[^"]*generated\/api)\.js"/g)) {
+      generatedImports++;
+      const target = join(dirname(file), `${match[1]}.d.ts`);
+      if (!existsSync(target)) fail(`${relative(clientDir, file)} imports ${match[1]}.js, which does not resolve`);
+    }
+  }
+  if (generatedImports === 0) fail("no emitted declaration imports generated/api.js; update scripts/build.mjs");
 }
-if (generatedImports === 0) fail("no emitted declaration imports generated/api.js; update scripts/build.mjs");
 
-console.log(`build: wrote ${relative(clientDir, distDir)}/ (client/src/*.js, *.d.ts and generated/api.d.ts)`);
+console.log(
+  `build: wrote ${relative(clientDir, distDir)}/esm and ${relative(clientDir, distDir)}/cjs (client/src/*.js, *.d.ts and generated/api.d.ts)`,
+);

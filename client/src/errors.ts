@@ -1,4 +1,4 @@
-import type { ErrorBody, ErrorCode } from "./types.js";
+import type { ErrorBody, ErrorCode, FieldError } from "./types.js";
 
 function isErrorBody(value: unknown): value is ErrorBody {
   return (
@@ -10,9 +10,12 @@ function isErrorBody(value: unknown): value is ErrorBody {
 }
 
 /**
- * A non-2xx answer of the API, thrown by {@link paginate}. Carries the HTTP `status`, the parsed
- * {@link ErrorBody} (`body`, undefined when the answer was not one, for example from a proxy), its
- * stable `code` and the `x-request-id` to quote to support.
+ * A non-2xx answer of the API, thrown by {@link paginate} and by every call of a client created with
+ * `throwOnError: true`. Carries the HTTP `status`, the parsed {@link ErrorBody} (`body`, undefined
+ * when the answer was not one, for example from a proxy), its stable `code`, the field `errors` of
+ * a `VALIDATION_ERROR` and the `x-request-id` to quote to support. `message` reads
+ * `Pix API answered <status> <code>: <the service's Portuguese message>`; the service's message
+ * alone is `body.message`.
  */
 export class PixApiError extends Error {
   /** The HTTP status of the answer, for example 401 or 429. */
@@ -21,6 +24,8 @@ export class PixApiError extends Error {
   readonly body: ErrorBody | undefined;
   /** The stable error code (`UNAUTHORIZED`, `RATE_LIMITED`, ...), when the body carried one. */
   readonly code: ErrorCode | undefined;
+  /** One item per invalid field (`path`, `message`) of a `VALIDATION_ERROR`; empty otherwise. */
+  readonly errors: readonly FieldError[];
   /** The `x-request-id` response header, when present. */
   readonly requestId: string | undefined;
 
@@ -40,6 +45,7 @@ export class PixApiError extends Error {
     this.status = status;
     this.body = errorBody;
     this.code = errorBody?.code;
+    this.errors = Array.isArray(errorBody?.errors) ? errorBody.errors : [];
     this.requestId = requestId ?? undefined;
   }
 

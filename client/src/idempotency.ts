@@ -3,10 +3,12 @@ import { randomUUID } from "node:crypto";
 const PREFIX_PATTERN = /^[A-Za-z0-9_-]{1,200}$/;
 
 /**
- * A new random idempotency key for the `idempotency-key` header of a create (charge, payment
- * link, customer, withdrawal): a `crypto.randomUUID()`, optionally after `prefix` and `_`. The key is
- * URL-safe (letters, digits, `-` and `_`). Keep it with the order and reuse it when retrying the same
- * create, so a retry after a timeout creates nothing twice.
+ * A new random idempotency key for the `idempotency-key` header of a `POST` that creates or changes
+ * something (a charge, a withdrawal, ...): a `crypto.randomUUID()`, optionally after `prefix` and
+ * `_`. The key is URL-safe (letters, digits, `-` and `_`). Keep it with the order and reuse it when
+ * sending the same request again (even from another process), so a retry after a timeout does the
+ * work once: the service answers a repeat with the first response. The client itself gives each
+ * `POST` without a key a new one when retries are on, but that key lives only for one call.
  *
  * @example
  * ```ts

@@ -1,13 +1,20 @@
 /**
- * Partner client of the Pix Charging Service: a typed API client, list pagination, idempotency
- * keys and webhook verification.
+ * Partner client of the Pix Charging Service: a typed API client with retries, list pagination,
+ * idempotency keys, webhook verification and test signing.
  *
  * @packageDocumentation
  */
 
-export { createPixClient, type PixClient, type PixClientOptions } from "./client.js";
+export {
+  createPixClient,
+  type PixClient,
+  type PixClientOptions,
+  type PixSuccess,
+  type PixThrowingClient,
+} from "./client.js";
 export { PixApiError } from "./errors.js";
 export { newIdempotencyKey } from "./idempotency.js";
+export { DEFAULT_MAX_RETRIES, type RetryBackoff } from "./retry.js";
 export { type ListItem, type ListPath, type ListQuery, type PaginateOptions, paginate } from "./paginate.js";
 export type {
   Balance,
@@ -15,6 +22,7 @@ export type {
   components,
   ErrorBody,
   ErrorCode,
+  FieldError,
   operations,
   PaymentLink,
   paths,
@@ -25,6 +33,9 @@ export type {
 } from "./types.js";
 export {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  type SignedWebhook,
+  type SignWebhookForTestOptions,
+  signWebhookForTest,
   type VerifyWebhookOptions,
   verifyWebhook,
   type WebhookHeaders,

@@ -1,4 +1,4 @@
-import type { PixClient } from "./client.js";
+import type { PixClient, PixThrowingClient } from "./client.js";
 import { PixApiError } from "./errors.js";
 import type { paths } from "./types.js";
 
@@ -64,14 +64,14 @@ type LooseGet = (
  *   console.log(txn.id, txn.amountCents);
  * }
  * ```
- * @param client A client from {@link createPixClient}.
+ * @param client A client from {@link createPixClient} (either style).
  * @param path A list route; the item type is inferred from it.
  * @param init Filters, page size, headers and an abort signal.
  * @throws PixApiError when a page answers a non-2xx status (its `code` tells why).
  * @throws TypeError when a page is not a `{ data, hasMore }` list, or its last item has no `id`.
  */
 export async function* paginate<P extends ListPath>(
-  client: PixClient,
+  client: PixClient | PixThrowingClient,
   path: P,
   init: PaginateOptions<P> = {},
 ): AsyncGenerator<ListItem<P>, void, undefined> {

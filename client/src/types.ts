@@ -26,6 +26,9 @@ export type Withdrawal = components["schemas"]["Withdrawal"];
 /** The body of every error response: `ok: false`, a stable `code`, a Portuguese `message`, ... */
 export type ErrorBody = components["schemas"]["ErrorBody"];
 
+/** One invalid field of a `VALIDATION_ERROR`: its `path` (`amountCents`, `customer.document`) and a Portuguese `message`. */
+export type FieldError = components["schemas"]["FieldError"];
+
 /** The stable error codes of {@link ErrorBody}`["code"]`, for program decisions. */
 export type ErrorCode = components["schemas"]["ErrorCode"];
 

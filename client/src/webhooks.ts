@@ -1,4 +1,4 @@
-import { timingSafeEqual } from "node:crypto";
+import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import type { WebhookEvent } from "./types.js";
 
@@ -128,4 +128,76 @@ export function verifyWebhook(
     throw new WebhookVerificationError("The signed body is not a webhook event");
   }
   return event as WebhookEvent;
+}
+
+/** Options of {@link signWebhookForTest}. */
+export interface SignWebhookForTestOptions {
+  /** The event to deliver: an object (sent as `JSON.stringify(payload)`) or the exact body text. */
+  payload: string | object;
+  /** The endpoint's signing secret, `whsec_` followed by base64. */
+  secret: string;
+  /** The `webhook-id`. Default: the payload's `id` when it has a string one, else a new `msg_…` id. */
+  id?: string;
+  /** The `webhook-timestamp`, as a `Date` or whole seconds since the epoch. Default: now. */
+  timestamp?: Date | number;
+}
+
+/** A delivery signed by {@link signWebhookForTest}: the body to send and its headers. */
+export interface SignedWebhook {
+  /** The request body, exactly as signed. */
+  body: string;
+  /** `content-type`, `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,<base64>`). */
+  headers: {
+    "content-type": "application/json";
+    "webhook-id": string;
+    "webhook-timestamp": string;
+    "webhook-signature": string;
+  };
+}
+
+const SECRET_PREFIX = "whsec_";
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * Signs a webhook body as the service does (Standard Webhooks v1), for testing your receiver
+ * without a real delivery: `webhook-signature` is `v1,` and the base64 HMAC-SHA256 of
+ * `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the `whsec_`
+ * secret. {@link verifyWebhook} accepts what it returns (with the same secret, within the tolerance).
+ *
+ * @example
+ * ```ts
+ * const { body, headers } = signWebhookForTest({ payload: event, secret: process.env.PIX_WEBHOOK_SECRET! });
+ * await fetch("http://127.0.0.1:3000/webhooks/pix", { method: "POST", headers, body });
+ * ```
+ * @throws TypeError when `secret` is not `whsec_` followed by base64, `id` is empty, or
+ * `timestamp` is not a valid time.
+ */
+export function signWebhookForTest(options: SignWebhookForTestOptions): SignedWebhook {
+  const { payload, secret } = options;
+  const encoded =
+    typeof secret === "string" && secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : "";
+  if (encoded === "" || !BASE64.test(encoded)) {
+    throw new TypeError("signWebhookForTest: secret must be whsec_ followed by base64");
+  }
+  const body = typeof payload === "string" ? payload : JSON.stringify(payload);
+  const payloadId = typeof payload === "object" && payload !== null ? (payload as { id?: unknown }).id : undefined;
+  const id = options.id ?? (typeof payloadId === "string" && payloadId !== "" ? payloadId : `msg_${randomUUID()}`);
+  if (typeof id !== "string" || id === "") throw new TypeError("signWebhookForTest: id must not be empty");
+  const at = options.timestamp ?? new Date();
+  const seconds = at instanceof Date ? Math.floor(at.getTime() / 1000) : at;
+  if (!Number.isSafeInteger(seconds) || seconds < 0) {
+    throw new TypeError("signWebhookForTest: timestamp must be a Date or whole seconds since the epoch");
+  }
+  const signature = createHmac("sha256", Buffer.from(encoded, "base64"))
+    .update(`${id}.${seconds}.${body}`)
+    .digest("base64");
+  return {
+    body,
+    headers: {
+      "content-type": "application/json",
+      "webhook-id": id,
+      "webhook-timestamp": String(seconds),
+      "webhook-signature": `v1,${signature}`,
+    },
+  };
 }

@@ -1,13 +1,17 @@
-// Packs the client like a release would, installs the tarball in a fresh project and proves that
-// its types are real: a correct usage file type-checks, and a file with deliberate mistakes fails
-// exactly on the marked lines (it would pass if the published types had collapsed to `any`).
+// Packs the client like a release would and installs the tarball in a fresh project. There, one
+// usage file is compiled as CommonJS (with the tsconfig `tsc --init` writes, and with a classic
+// `module: commonjs` one) and as an ES module (NodeNext), and each build is run against a local
+// server: `require` and `import` both load the package, with types. The types are proven real: a
+// correct file type-checks, and a file with deliberate mistakes fails exactly on the marked lines
+// (it would pass if the published types had collapsed to `any`).
 
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type PlannedAnswer, type ScriptedServer, startScriptedServer } from "./support/scripted-server.js";
 
 const clientDir = fileURLToPath(new URL("..", import.meta.url));
 
@@ -32,9 +36,9 @@ function childEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-function run(command: string, args: string[], cwd: string): Promise<RunResult> {
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: childEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd, env: { ...childEnv(), ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => {
       output += chunk.toString();
@@ -47,8 +51,8 @@ function run(command: string, args: string[], cwd: string): Promise<RunResult> {
   });
 }
 
-async function mustRun(command: string, args: string[], cwd: string): Promise<string> {
-  const result = await run(command, args, cwd);
+async function mustRun(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
+  const result = await run(command, args, cwd, env);
   if (result.code !== 0) {
     throw new Error(`${command} ${args.join(" ")} exited with ${result.code} in ${cwd}:\n${result.output}`);
   }
@@ -136,7 +140,7 @@ export function onWebhook(rawBody: string, headers: Record<string, string | stri
 `;
 
 /** Each line ending in `// BAD` must be a type error; no other line may be. */
-const BAD_FILE = `import { createPixClient, paginate, verifyWebhook } from "@pix-charging/client";
+const BAD_FILE = `import { createPixClient, paginate, signWebhookForTest, verifyWebhook } from "@pix-charging/client";
 
 const client = createPixClient({ apiKey: "svc_test_key", baseUrl: "http://127.0.0.1:9" });
 const customer = { name: "Maria", email: "m@example.com", phone: "11987654321", documentType: "CPF", document: "52998224725" } as const;
@@ -156,108 +160,286 @@ export async function mistakes(): Promise<void> {
   const id: number = event.id; // BAD
   if (event.type === "no.such.event") console.log(id); // BAD
   createPixClient({ apiKey: 123, baseUrl: "http://127.0.0.1:9" }); // BAD
+  createPixClient({ apiKey: "svc_test_key", baseUrl: "http://127.0.0.1:9", maxRetries: "2" }); // BAD
+  const throwing = createPixClient({ apiKey: "svc_test_key", baseUrl: "http://127.0.0.1:9", throwOnError: true });
+  const balance = await throwing.GET("/api/v1/balance");
+  const available: string = balance.data.availableCents; // BAD
+  console.log(available, balance.error); // BAD
+  signWebhookForTest({ payload: "{}", secret: 42 }); // BAD
 }
 `;
 
-const RUNTIME_CHECK = `
-import * as pix from "@pix-charging/client";
-import { Webhook } from "standardwebhooks";
-const secret = "whsec_" + Buffer.from("packaging test secret").toString("base64");
-const body = JSON.stringify({ id: "evt_1", type: "withdrawal.paid" });
-const at = new Date();
-const headers = { "webhook-id": "evt_1", "webhook-timestamp": String(Math.floor(at / 1000)), "webhook-signature": new Webhook(secret).sign("evt_1", at, body) };
-const event = pix.verifyWebhook(body, headers, secret);
-const client = pix.createPixClient({ apiKey: "svc_test_key", baseUrl: "http://127.0.0.1:9" });
-console.log(JSON.stringify({
-  exports: Object.keys(pix).sort(),
-  eventType: event.type,
-  key: pix.newIdempotencyKey("k"),
-  hasGet: typeof client.GET,
-}));
+/**
+ * One usage file for both module systems: only its first line differs. It runs against the local
+ * server of the test (retry, throwOnError, a create) and signs and verifies a webhook, then prints
+ * one JSON line.
+ */
+function usageFile(importLine: string): string {
+  return `${importLine}
+
+declare const process: { env: Record<string, string | undefined>; exitCode?: number };
+
+const baseUrl = process.env["PIX_BASE_URL"] ?? "";
+const secret = "whsec_cGFja2FnaW5nIHRlc3Qgc2VjcmV0LCAzMiBieXRlcyE=";
+
+async function main(): Promise<string> {
+  const client = pix.createPixClient({ apiKey: "svc_test_key", baseUrl, retryBackoff: { initialDelayMs: 1, maxDelayMs: 1 } });
+  const { data, error } = await client.GET("/api/v1/balance");
+  if (error) throw new Error(error.code);
+  const balance: pix.Balance = data;
+
+  const created = await client.POST("/api/v1/charges/pix", {
+    body: {
+      amountCents: 8990,
+      description: "Pedido #1234",
+      customer: { name: "Maria da Silva", email: "maria@example.com.br", phone: "11987654321", documentType: "CPF", document: "52998224725" },
+    },
+  });
+
+  const throwing = pix.createPixClient({ apiKey: "svc_test_key", baseUrl, throwOnError: true, maxRetries: 0 });
+  let thrown = "";
+  try {
+    await throwing.GET("/api/v1/transactions/{id}", { params: { path: { id: "txn_missing" } } });
+  } catch (caught) {
+    if (!(caught instanceof pix.PixApiError)) throw caught;
+    thrown = [caught.status, caught.code, caught.requestId].join(" ");
+  }
+
+  const signed = pix.signWebhookForTest({ payload: { id: "evt_1", type: "withdrawal.paid" }, secret });
+  const event: pix.WebhookEvent = pix.verifyWebhook(signed.body, signed.headers, secret);
+  let tampered = "accepted";
+  try {
+    pix.verifyWebhook(signed.body.replace("evt_1", "evt_2"), signed.headers, secret);
+  } catch (caught) {
+    if (caught instanceof pix.WebhookVerificationError) tampered = "rejected";
+  }
+
+  return JSON.stringify({
+    exports: Object.keys(pix).sort(),
+    available: balance.availableCents,
+    createdStatus: created.response.status,
+    thrown,
+    eventType: event.type,
+    tampered,
+    key: pix.newIdempotencyKey("k"),
+  });
+}
+
+main().then(
+  (line) => console.log(line),
+  (failure: unknown) => {
+    console.error(failure);
+    process.exitCode = 1;
+  },
+);
 `;
+}
+
+/** What the usage file prints. */
+interface UsageOutput {
+  exports: string[];
+  available: number;
+  createdStatus: number;
+  thrown: string;
+  eventType: string;
+  tampered: string;
+  key: string;
+}
+
+/** The answers the local server gives one run of the usage file, in order. */
+const USAGE_SCRIPT: PlannedAnswer[] = [
+  {
+    status: 503,
+    headers: { "retry-after": "0" },
+    body: { ok: false, code: "INTERNAL_ERROR", message: "Indisponível." },
+  },
+  { status: 200, body: { availableCents: 12345 } },
+  { status: 201, body: { id: "txn_1" } },
+  {
+    status: 404,
+    headers: { "x-request-id": "req_404" },
+    body: { ok: false, code: "NOT_FOUND", message: "Não encontrado.", path: "/api/v1/transactions/txn_missing" },
+  },
+];
 
 describe("packaging", () => {
   const workDir = mkdtempSync(join(tmpdir(), "pix-client-pack-"));
-  afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+  let server: ScriptedServer;
 
-  it("packs, installs in a fresh project, runs, and type-checks with real types", { timeout: 240_000 }, async () => {
-    // 1. npm pack (prepack runs the build).
-    const packDir = join(workDir, "pack");
-    mkdirSync(packDir);
-    await mustRun("npm", ["pack", "--pack-destination", packDir], clientDir);
-    const tarballName = readdirSync(packDir).find((name) => name.endsWith(".tgz"));
-    expect(tarballName).toBe("pix-charging-client-1.0.0.tgz");
-    const tarball = join(packDir, tarballName ?? "");
-
-    const listing = (await mustRun("tar", ["-tzf", tarball], workDir)).split("\n").filter(Boolean);
-    expect(listing).toEqual(
-      expect.arrayContaining([
-        "package/package.json",
-        "package/dist/client/src/index.js",
-        "package/dist/client/src/index.d.ts",
-        "package/dist/generated/api.d.ts",
-      ]),
-    );
-    expect(listing.filter((file) => /\/(src|test|scripts)\/[^/]+\.ts$/.test(file) && !file.endsWith(".d.ts"))).toEqual(
-      [],
-    );
-
-    // 2. A fresh project with the tarball and TypeScript (offline from the npm cache if possible).
-    const appDir = join(workDir, "app");
-    mkdirSync(appDir);
-    await mustRun("npm", ["init", "-y"], appDir);
-    const installArgs = ["install", "--no-audit", "--no-fund", tarball, "typescript@5.9.3"];
-    const offline = await run("npm", [...installArgs, "--offline"], appDir);
-    if (offline.code !== 0) await mustRun("npm", installArgs, appDir);
-
-    // 3. It runs: the ESM entry, its dependencies and a webhook round trip.
-    writeFileSync(join(appDir, "runtime-check.mjs"), RUNTIME_CHECK);
-    const runtime = JSON.parse((await mustRun(process.execPath, ["runtime-check.mjs"], appDir)).trim()) as {
-      exports: string[];
-      eventType: string;
-      key: string;
-      hasGet: string;
-    };
-    expect(runtime.exports).toEqual(
-      expect.arrayContaining([
-        "PixApiError",
-        "WebhookVerificationError",
-        "createPixClient",
-        "newIdempotencyKey",
-        "paginate",
-        "verifyWebhook",
-      ]),
-    );
-    expect(runtime.eventType).toBe("withdrawal.paid");
-    expect(runtime.key).toMatch(/^k_[0-9a-f-]{36}$/);
-    expect(runtime.hasGet).toBe("function");
-
-    // 4. Types: the good file passes, the bad one fails on every marked line and only there.
-    const tsc = join(appDir, "node_modules", "typescript", "bin", "tsc");
-    writeFileSync(join(appDir, "good.ts"), GOOD_FILE);
-    writeFileSync(join(appDir, "bad.ts"), BAD_FILE);
-    writeFileSync(
-      join(appDir, "tsconfig.good.json"),
-      JSON.stringify({ ...CONSUMER_TSCONFIG, files: ["good.ts"] }, null, 2),
-    );
-    writeFileSync(
-      join(appDir, "tsconfig.bad.json"),
-      JSON.stringify({ ...CONSUMER_TSCONFIG, files: ["bad.ts"] }, null, 2),
-    );
-
-    const good = await run(process.execPath, [tsc, "-p", "tsconfig.good.json", "--pretty", "false"], appDir);
-    expect(good.output).toBe("");
-    expect(good.code).toBe(0);
-
-    const bad = await run(process.execPath, [tsc, "-p", "tsconfig.bad.json", "--pretty", "false"], appDir);
-    expect(bad.code).not.toBe(0);
-    const errorLines = new Set(
-      [...bad.output.matchAll(/^(.+?)\((\d+),\d+\): error TS\d+/gm)].map((match) => `${match[1]}:${match[2]}`),
-    );
-    const expectedLines = new Set(
-      BAD_FILE.split("\n").flatMap((line, index) => (line.endsWith("// BAD") ? [`bad.ts:${index + 1}`] : [])),
-    );
-    expect(expectedLines.size).toBe(10);
-    expect([...errorLines].sort(), bad.output).toEqual([...expectedLines].sort());
+  beforeAll(async () => {
+    server = await startScriptedServer();
   });
+  afterAll(async () => {
+    await server.close();
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it(
+    "packs, installs in a fresh project, runs with require and import, and type-checks with real types",
+    { timeout: 240_000 },
+    async () => {
+      // 1. npm pack (prepack runs the build).
+      const packDir = join(workDir, "pack");
+      mkdirSync(packDir);
+      await mustRun("npm", ["pack", "--pack-destination", packDir], clientDir);
+      const tarballName = readdirSync(packDir).find((name) => name.endsWith(".tgz"));
+      expect(tarballName).toBe("pix-charging-client-1.0.0.tgz");
+      const tarball = join(packDir, tarballName ?? "");
+
+      const listing = (await mustRun("tar", ["-tzf", tarball], workDir)).split("\n").filter(Boolean);
+      expect(listing).toEqual(
+        expect.arrayContaining(
+          ["package/package.json", "README.md"]
+            .concat(
+              ["esm", "cjs"].flatMap((format) => [
+                `dist/${format}/package.json`,
+                `dist/${format}/client/src/index.js`,
+                `dist/${format}/client/src/index.d.ts`,
+                `dist/${format}/generated/api.d.ts`,
+              ]),
+            )
+            .map((file) => (file.startsWith("package/") ? file : `package/${file}`)),
+        ),
+      );
+      expect(
+        listing.filter((file) => /\/(src|test|scripts)\/[^/]+\.ts$/.test(file) && !file.endsWith(".d.ts")),
+      ).toEqual([]);
+
+      // 2. A fresh project with the tarball and TypeScript (offline from the npm cache if possible).
+      const appDir = join(workDir, "app");
+      mkdirSync(appDir);
+      await mustRun("npm", ["init", "-y"], appDir);
+      const installArgs = ["install", "--no-audit", "--no-fund", tarball, "typescript@5.9.3"];
+      const offline = await run("npm", [...installArgs, "--offline"], appDir);
+      if (offline.code !== 0) await mustRun("npm", installArgs, appDir);
+      const tsc = join(appDir, "node_modules", "typescript", "bin", "tsc");
+
+      // 3. require() gets the CommonJS build and import the ES module build.
+      const required = await mustRun(process.execPath, ["-p", 'require.resolve("@pix-charging/client")'], appDir);
+      expect(required.trim()).toMatch(/[\\/]dist[\\/]cjs[\\/]client[\\/]src[\\/]index\.js$/);
+      const imported = await mustRun(
+        process.execPath,
+        ["--input-type=module", "-e", 'console.log(import.meta.resolve("@pix-charging/client"))'],
+        appDir,
+      );
+      expect(imported.trim()).toMatch(/\/dist\/esm\/client\/src\/index\.js$/);
+
+      // 4. The usage file, compiled three ways and run against the local server.
+      const cjsDir = join(appDir, "cjs");
+      mkdirSync(cjsDir);
+      writeFileSync(join(cjsDir, "package.json"), JSON.stringify({ type: "commonjs" }));
+      writeFileSync(join(cjsDir, "usage.ts"), usageFile('import pix = require("@pix-charging/client");'));
+      await mustRun(process.execPath, [tsc, "--init"], cjsDir);
+      const classicDir = join(appDir, "cjs-classic");
+      mkdirSync(classicDir);
+      writeFileSync(join(classicDir, "package.json"), JSON.stringify({ type: "commonjs" }));
+      writeFileSync(join(classicDir, "usage.ts"), usageFile('import * as pix from "@pix-charging/client";'));
+      writeFileSync(
+        join(classicDir, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            target: "es2016",
+            module: "commonjs",
+            esModuleInterop: true,
+            strict: true,
+            skipLibCheck: true,
+            outDir: "classic",
+          },
+          files: ["usage.ts"],
+        }),
+      );
+      const esmDir = join(appDir, "esm");
+      mkdirSync(esmDir);
+      writeFileSync(join(esmDir, "package.json"), JSON.stringify({ type: "module" }));
+      writeFileSync(join(esmDir, "usage.ts"), usageFile('import * as pix from "@pix-charging/client";'));
+      writeFileSync(
+        join(esmDir, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: { ...CONSUMER_TSCONFIG.compilerOptions, noEmit: false, outDir: "out" },
+          files: ["usage.ts"],
+        }),
+      );
+
+      const builds = [
+        { name: "CommonJS, tsc --init", dir: cjsDir, tsconfig: "tsconfig.json", output: "usage.js" },
+        {
+          name: "CommonJS, module commonjs",
+          dir: classicDir,
+          tsconfig: "tsconfig.json",
+          output: "classic/usage.js",
+        },
+        { name: "ES module, NodeNext", dir: esmDir, tsconfig: "tsconfig.json", output: "out/usage.js" },
+      ];
+      const outputs: UsageOutput[] = [];
+      for (const build of builds) {
+        const compiled = await run(process.execPath, [tsc, "-p", build.tsconfig, "--pretty", "false"], build.dir);
+        expect(compiled.output, build.name).toBe("");
+        expect(compiled.code, build.name).toBe(0);
+
+        server.plan(USAGE_SCRIPT);
+        const printed = await mustRun(process.execPath, [build.output], build.dir, { PIX_BASE_URL: server.baseUrl });
+        outputs.push(JSON.parse(printed.trim()) as UsageOutput);
+        expect(
+          server.received.map((r) => `${r.method} ${r.path}`),
+          build.name,
+        ).toEqual([
+          "GET /api/v1/balance",
+          "GET /api/v1/balance",
+          "POST /api/v1/charges/pix",
+          "GET /api/v1/transactions/txn_missing",
+        ]);
+        expect(server.received.every((r) => r.headers["x-api-key"] === "svc_test_key")).toBe(true);
+        expect(server.received[2]?.headers["idempotency-key"], build.name).toMatch(/^[0-9a-f-]{36}$/);
+      }
+      for (const output of outputs) {
+        expect(output).toEqual({
+          exports: outputs[2]?.exports,
+          available: 12345,
+          createdStatus: 201,
+          thrown: "404 NOT_FOUND req_404",
+          eventType: "withdrawal.paid",
+          tampered: "rejected",
+          key: expect.stringMatching(/^k_[0-9a-f-]{36}$/),
+        });
+      }
+      expect(outputs[0]?.exports).toEqual(
+        expect.arrayContaining([
+          "PixApiError",
+          "WebhookVerificationError",
+          "createPixClient",
+          "newIdempotencyKey",
+          "paginate",
+          "signWebhookForTest",
+          "verifyWebhook",
+        ]),
+      );
+
+      // 5. Types: the good file passes, the bad one fails on every marked line and only there.
+      writeFileSync(join(esmDir, "good.ts"), GOOD_FILE);
+      writeFileSync(join(esmDir, "bad.ts"), BAD_FILE);
+      writeFileSync(
+        join(esmDir, "tsconfig.good.json"),
+        JSON.stringify({ ...CONSUMER_TSCONFIG, files: ["good.ts"] }, null, 2),
+      );
+      writeFileSync(
+        join(esmDir, "tsconfig.bad.json"),
+        JSON.stringify({ ...CONSUMER_TSCONFIG, files: ["bad.ts"] }, null, 2),
+      );
+
+      const good = await run(process.execPath, [tsc, "-p", "tsconfig.good.json", "--pretty", "false"], esmDir);
+      expect(good.output).toBe("");
+      expect(good.code).toBe(0);
+
+      const bad = await run(process.execPath, [tsc, "-p", "tsconfig.bad.json", "--pretty", "false"], esmDir);
+      expect(bad.code).not.toBe(0);
+      const errorLines = new Set(
+        [...bad.output.matchAll(/^(.+?)\((\d+),\d+\): error TS\d+/gm)].map((match) => `${match[1]}:${match[2]}`),
+      );
+      const expectedLines = new Set(
+        BAD_FILE.split("\n").flatMap((line, index) => (line.endsWith("// BAD") ? [`bad.ts:${index + 1}`] : [])),
+      );
+      expect(expectedLines.size).toBe(14);
+      expect([...errorLines].sort(), bad.output).toEqual([...expectedLines].sort());
+    },
+  );
 });

@@ -78,7 +78,7 @@ describe("paginate", () => {
   });
 
   function client(apiKey = API_KEY): PixClient {
-    return createPixClient({ apiKey, baseUrl });
+    return createPixClient({ apiKey, baseUrl, retryBackoff: { initialDelayMs: 1, maxDelayMs: 1 } });
   }
 
   it("yields every item once, in order, across 3 pages", async () => {
@@ -122,7 +122,8 @@ describe("paginate", () => {
     expect(seen).toHaveLength(1);
   });
 
-  it("throws a PixApiError with the status, code and body of a failed page", async () => {
+  it("throws a PixApiError with the status, code and body of a failed page, after the client's retries", async () => {
+    seen.length = 0;
     const ids: string[] = [];
     const failure = await (async () => {
       try {
@@ -140,6 +141,8 @@ describe("paginate", () => {
     expect(apiError.body?.message).toBe("Muitas requisições.");
     expect(apiError.requestId).toBe("req_test_1");
     expect(apiError.message).toContain("RATE_LIMITED");
+    // The first page, then the second page 3 times: the 429 is retried twice (maxRetries' default).
+    expect(seen.map((r) => r.query.get("startingAfter"))).toEqual([null, "cus_2", "cus_2", "cus_2"]);
   });
 
   it("throws UNAUTHORIZED on the first page with a wrong key", async () => {

@@ -1,6 +1,11 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, verifyWebhook, WebhookVerificationError } from "../src/index.js";
+import {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  signWebhookForTest,
+  verifyWebhook,
+  WebhookVerificationError,
+} from "../src/index.js";
 
 const SECRET = `whsec_${Buffer.from("a test secret of 32 bytes, fixed").toString("base64")}`;
 const OTHER_SECRET = `whsec_${Buffer.from("another secret, not the endpoint").toString("base64")}`;
@@ -132,5 +137,82 @@ describe("verifyWebhook", () => {
 
   it("throws a TypeError, not a verification error, for an invalid secret", () => {
     expect(() => verifyWebhook(body, sign(body, new Date()), "whsec_")).toThrow(TypeError);
+  });
+});
+
+describe("signWebhookForTest", () => {
+  it("when given the Standard Webhooks example, then it signs it as the specification does", () => {
+    // The example message of the Standard Webhooks specification and its published signature.
+    const signed = signWebhookForTest({
+      payload: '{"test": 2432232314}',
+      secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+      id: "msg_p5jXN8AQM9LWM0D4loKWxJek",
+      timestamp: 1614265330,
+    });
+
+    expect(signed).toEqual({
+      body: '{"test": 2432232314}',
+      headers: {
+        "content-type": "application/json",
+        "webhook-id": "msg_p5jXN8AQM9LWM0D4loKWxJek",
+        "webhook-timestamp": "1614265330",
+        "webhook-signature": "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
+      },
+    });
+  });
+
+  it("when an event is signed, then verifyWebhook and the standardwebhooks library accept it", () => {
+    const { body: signedBody, headers } = signWebhookForTest({ payload: event, secret: SECRET });
+
+    expect(signedBody).toBe(body);
+    expect(headers["webhook-id"]).toBe(event.id);
+    expect(verifyWebhook(signedBody, headers, SECRET)).toEqual(event);
+    expect(new Webhook(SECRET).verify(signedBody, headers)).toEqual(event);
+  });
+
+  it("when the signed body is tampered with, then verifyWebhook rejects it", () => {
+    const { body: signedBody, headers } = signWebhookForTest({ payload: event, secret: SECRET });
+
+    const tampered = signedBody.replace("8990", "1");
+
+    expect(() => verifyWebhook(tampered, headers, SECRET)).toThrow(WebhookVerificationError);
+    expect(() => verifyWebhook(signedBody, headers, OTHER_SECRET)).toThrow(WebhookVerificationError);
+  });
+
+  it("when id and timestamp are given, then the headers carry them and the signature covers them", () => {
+    const sentAt = new Date("2026-10-04T15:32:11.000Z");
+
+    const fromDate = signWebhookForTest({ payload: event, secret: SECRET, id: "msg_1", timestamp: sentAt });
+    const fromSeconds = signWebhookForTest({ payload: event, secret: SECRET, id: "msg_1", timestamp: 1791127931 });
+
+    expect(fromDate.headers["webhook-id"]).toBe("msg_1");
+    expect(fromDate.headers["webhook-timestamp"]).toBe("1791127931");
+    expect(fromSeconds).toEqual(fromDate);
+    expect(verifyWebhook(fromDate.body, fromDate.headers, SECRET, { now: sentAt }).id).toBe(event.id);
+    expect(() => verifyWebhook(fromDate.body, fromDate.headers, SECRET)).toThrow(/too old/);
+  });
+
+  it("when the payload has no id, then a new msg_ id is used", () => {
+    const first = signWebhookForTest({ payload: { type: "withdrawal.paid" }, secret: SECRET });
+    const second = signWebhookForTest({ payload: "{}", secret: SECRET });
+
+    expect(first.headers["webhook-id"]).toMatch(/^msg_[0-9a-f-]{36}$/);
+    expect(second.headers["webhook-id"]).toMatch(/^msg_/);
+    expect(second.headers["webhook-id"]).not.toBe(first.headers["webhook-id"]);
+  });
+
+  it.each([
+    { name: "no whsec_ prefix", secret: Buffer.from("secret").toString("base64") },
+    { name: "nothing after whsec_", secret: "whsec_" },
+    { name: "not base64", secret: "whsec_not base64!" },
+  ])("when the secret has $name, then it throws a TypeError", ({ secret }) => {
+    expect(() => signWebhookForTest({ payload: event, secret })).toThrow(TypeError);
+  });
+
+  it("when the timestamp is not whole seconds, then it throws a TypeError", () => {
+    expect(() => signWebhookForTest({ payload: event, secret: SECRET, timestamp: 1.5 })).toThrow(TypeError);
+    expect(() => signWebhookForTest({ payload: event, secret: SECRET, timestamp: new Date("nope") })).toThrow(
+      TypeError,
+    );
   });
 });
