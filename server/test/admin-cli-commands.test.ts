@@ -139,6 +139,10 @@ describe("admin accounts", () => {
     const page = await adminJson("accounts", "list", "--limit", "1");
     expect(page.data).toHaveLength(1);
     expect(page.hasMore).toBe(true);
+    const firstPage = await adminText("accounts", "list", "--limit", "1");
+    expect(firstPage).toContain(`More results: add --starting-after ${page.data[0].id}`);
+    const next = await adminJson("accounts", "list", "--limit", "1", "--starting-after", page.data[0].id);
+    expect(next.data[0].id).not.toBe(page.data[0].id);
   });
 });
 

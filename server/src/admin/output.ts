@@ -15,10 +15,10 @@ const minCellWidth = 6;
 const pick = (row: unknown, path: string): unknown =>
   path.split(".").reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Row)[k] : undefined), row);
 
-/** One value as text: "-" for nothing, lists comma-separated, objects as JSON. */
+/** One value as text: "-" for nothing (or an empty list), lists comma-separated, objects as JSON. */
 export function cell(v: unknown): string {
   if (v === null || v === undefined) return "-";
-  if (Array.isArray(v)) return v.map(cell).join(", ");
+  if (Array.isArray(v)) return v.length === 0 ? "-" : v.map(cell).join(", ");
   if (typeof v === "object") return JSON.stringify(v);
   return String(v);
 }
@@ -79,37 +79,39 @@ export function record(value: unknown, fields: readonly string[], width = maxWid
 
 /** Where and how the CLI prints: decided per run by `--json`. */
 export interface Output {
+  /** Whether this run prints JSON. */
+  readonly json: boolean;
+  /** `value` as JSON, or the text `human` renders from it. */
+  print(value: unknown, human: () => string): void;
   /** One resource: JSON, or key/value rows of `fields`. */
   record(value: unknown, fields: readonly string[]): void;
   /** A list or a page (`{ data, hasMore }`): JSON, or a table of `columns`. */
   list(value: readonly unknown[] | { data: readonly unknown[]; hasMore?: boolean }, columns: readonly string[]): void;
-  /** A line for people (stderr in `--json` mode, so stdout stays parseable). */
+  /** A line for people, left out with `--json` (the JSON says it all). */
   note(line: string): void;
-  /** Whether this run prints JSON. */
-  readonly json: boolean;
 }
 
 export function createOutput(json: () => boolean): Output {
-  const printJson = (value: unknown) => console.log(JSON.stringify(value, null, 2));
-  return {
+  const out: Output = {
     get json() {
       return json();
     },
+    print(value, human) {
+      console.log(json() ? JSON.stringify(value, null, 2) : human());
+    },
     record(value, fields) {
-      if (json()) printJson(value);
-      else console.log(record(value, fields));
+      out.print(value, () => record(value, fields));
     },
     list(value, columns) {
-      if (json()) return printJson(value);
       const rows = Array.isArray(value) ? value : (value as { data: readonly unknown[] }).data;
-      console.log(table(rows, columns));
-      const page = value as { hasMore?: boolean };
+      out.print(value, () => table(rows, columns));
       const last = rows.at(-1) as { id?: string } | undefined;
-      if (page.hasMore && last?.id) console.error(`More results: add --starting-after ${last.id}`);
+      const hasMore = (value as { hasMore?: boolean }).hasMore === true;
+      if (hasMore && last?.id) out.note(`More results: add --starting-after ${last.id}`);
     },
     note(line) {
-      if (json()) console.error(line);
-      else console.log(line);
+      if (!json()) console.log(line);
     },
   };
+  return out;
 }

@@ -2,6 +2,7 @@
 import { type Command, Option } from "commander";
 import { unwrap } from "../clients.js";
 import { type CliContext, type PageOptions, pageQuery, withPageOptions } from "../context.js";
+import { table } from "../output.js";
 import type { components } from "../../../../generated/admin-api.js";
 
 type Mode = components["schemas"]["Mode"];
@@ -33,8 +34,7 @@ export function registerDeliveries(program: Command, ctx: CliContext): void {
     .argument("<eventId>", "the event (evt_…)")
     .action(async (id: string) => {
       const result = unwrap(await ctx.operator().POST("/admin/v1/events/{id}/replay", { params: { path: { id } } }));
-      if (ctx.out.json) ctx.out.record(result, []);
-      else ctx.out.list(result.deliveries, replayColumns);
+      ctx.out.print(result, () => table(result.deliveries, replayColumns));
     });
 }
 

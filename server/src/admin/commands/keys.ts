@@ -54,7 +54,7 @@ export function registerKeys(program: Command, ctx: CliContext): void {
         await ctx.operator().POST("/admin/v1/accounts/{id}/api-keys", { params: { path: { id: accountId } }, body }),
       );
       ctx.out.record(created, [...fields, "secret"]);
-      if (!ctx.out.json) ctx.out.note("\nStore the secret now: it is not shown again.");
+      ctx.out.note("Store the secret now: it is not shown again.");
     });
 
   keys

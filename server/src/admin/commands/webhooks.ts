@@ -29,7 +29,7 @@ export function registerWebhooks(program: Command, ctx: CliContext): void {
         }),
       );
       ctx.out.record(created, [...fields, "secret"]);
-      if (!ctx.out.json) ctx.out.note("\nStore the secret now: it is not shown again.");
+      ctx.out.note("Store the secret now: it is not shown again.");
     });
 
   webhooks
