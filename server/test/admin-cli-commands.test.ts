@@ -97,6 +97,21 @@ describe("admin help", () => {
     expect(run.stderr).toContain("ADMIN_TOKEN is not set");
   });
 
+  test("when the server cannot be reached, then the process exits 1 and points at --server", async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+
+    const run = await runAdmin(["accounts", "list"], {
+      PIX_ADMIN_URL: `http://127.0.0.1:${port}`,
+      ADMIN_TOKEN: testAdminToken,
+    });
+
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("error: cannot reach the server (ECONNREFUSED): check --server or PIX_ADMIN_URL");
+  });
+
   test("when a number option is not an integer, then commander refuses before any request", async () => {
     const run = await admin("clock", "advance", "soon");
     expect(run.code).not.toBe(0);

@@ -50,6 +50,15 @@ export function buildProgram(): Command {
   return program;
 }
 
+/** An unexpected failure in one line; an unreachable server says so and where the address comes from. */
+function describeFailure(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  if (error instanceof TypeError && error.message === "fetch failed") {
+    return `cannot reach the server (${cause?.code ?? cause?.message ?? "no answer"}): check --server or PIX_ADMIN_URL`;
+  }
+  return (error as Error).message;
+}
+
 /** Runs the CLI on `argv` (without node and script); the process exit code. */
 export async function runCli(argv: string[]): Promise<number> {
   try {
@@ -62,7 +71,7 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     const exitCode = (error as { exitCode?: number }).exitCode;
     if (exitCode !== undefined) return exitCode;
-    console.error(`error: ${(error as Error).message}`);
+    console.error(`error: ${describeFailure(error)}`);
     return 1;
   }
 }
