@@ -63,13 +63,18 @@ describe("admin help", () => {
     try {
       const program = buildProgram();
       const leaves = leafCommands(program);
+      const globals = program.options.map((o) => o.long);
+      expect(globals).toEqual(["--server", "--token", "--json"]);
       expect(leaves.map((l) => l.name)).toEqual(
         expect.arrayContaining(["accounts create", "webhooks create", "deliveries replay", "customers set-notes"]),
       );
       for (const { name, command } of leaves) {
         const help = command.helpInformation();
         expect(command.description(), name).not.toBe("");
-        for (const option of command.options) expect(option.description, `${name} ${option.flags}`).not.toBe("");
+        for (const option of command.options) {
+          expect(option.description, `${name} ${option.flags}`).not.toBe("");
+          expect(globals, `${name} ${option.flags} shadows a global option`).not.toContain(option.long);
+        }
         expect(help).not.toContain("adm_in_env_0000");
         expect(help).not.toContain("svc_test_in_env_0000");
         expect(widestLine(help), name).toBeLessThanOrEqual(100);

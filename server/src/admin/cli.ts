@@ -32,7 +32,9 @@ export function buildProgram(): Command {
     .configureHelp({ showGlobalOptions: true, helpWidth: 100 })
     .showHelpAfterError()
     .exitOverride();
-  // Settings above are copied into every subcommand created below.
+  // Settings above are copied into every subcommand created below. The program takes its options
+  // anywhere on the line, so no subcommand may declare one of the same name: a global --url once
+  // swallowed `webhooks create --url` (the process tests check every command).
 
   const ctx = createContext(
     program,
