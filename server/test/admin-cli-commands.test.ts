@@ -8,6 +8,9 @@ import { record, table } from "../src/admin/output.js";
 import { call, chargeBody, startTestServer, type TestServer, testAdminToken } from "./harness.js";
 import { runAdmin, startAdmin, widestLine } from "./support/admin-process.js";
 
+/** Tests that start several CLI processes: generous on a busy machine. */
+const processTimeout = 60_000;
+
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
@@ -42,7 +45,7 @@ function leafCommands(command: Command, prefix: string[] = []): { name: string; 
   );
 }
 
-describe("admin help", () => {
+describe("admin help", { timeout: processTimeout }, () => {
   test("when ADMIN_TOKEN is set, then --help names the variable but never prints the token", async () => {
     const token = "adm_do_not_print_me_4242";
     for (const args of [["--help"], ["keys", "create", "--help"], ["help", "webhooks"]]) {
@@ -124,7 +127,7 @@ describe("admin help", () => {
   });
 });
 
-describe("admin accounts", () => {
+describe("admin accounts", { timeout: processTimeout }, () => {
   test("when an account is created, read, updated, verified and listed, then each command shows it", async () => {
     await server.newAccount();
     const created = await adminJson("accounts", "create", "--name", "Mercado Central", "--owner-email", "m@c.example");
@@ -166,7 +169,7 @@ describe("admin accounts", () => {
   });
 });
 
-describe("admin keys", () => {
+describe("admin keys", { timeout: processTimeout }, () => {
   test("when a key is created as text, then the whole secret is on one line and no line passes 100 columns", async () => {
     const { account } = await server.newAccount();
     const out = await adminText(
@@ -216,7 +219,7 @@ describe("admin keys", () => {
   });
 });
 
-describe("admin webhooks, deliveries and events", () => {
+describe("admin webhooks, deliveries and events", { timeout: processTimeout }, () => {
   test("when webhooks create gets --url and --events, then the endpoint is registered with them", async () => {
     const { account } = await server.newAccount();
     const run = await admin(
@@ -236,8 +239,8 @@ describe("admin webhooks, deliveries and events", () => {
     expect(created.secret).toMatch(/^whsec_/);
   });
 
-  test("when an endpoint lives through list, update, rotation, deliveries, replay and delete, then each shows", async () => {
-    const { account, testKey } = await server.newAccount();
+  test("when an endpoint is listed, updated, rotated and deleted, then each command shows it", async () => {
+    const { account } = await server.newAccount();
     const text = await adminText(
       "webhooks",
       "create",
@@ -266,6 +269,19 @@ describe("admin webhooks, deliveries and events", () => {
     expect(after).toBeDefined();
     expect(after).not.toBe(before);
 
+    expect(await adminJson("webhooks", "delete", endpointId)).toEqual({ id: endpointId, deleted: true });
+    const gone = await admin("webhooks", "update", endpointId, "--enable");
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain("404 NOT_FOUND");
+  });
+
+  test("when an event is paid, then events list, deliveries list and replay show it", async () => {
+    const { account, testKey } = await server.newAccount();
+    const endpoint = await call(server.baseUrl, "POST", `/admin/v1/accounts/${account.id}/webhook-endpoints`, {
+      admin: testAdminToken,
+      body: { url: "https://93.184.215.14/webhook", mode: "test", events: ["transaction.paid"] },
+    });
+    const endpointId: string = endpoint.body.id;
     const charge = await api(testKey, "POST", "/charges/pix", chargeBody());
     await api(testKey, "POST", `/sandbox/transactions/${charge.body.id}/pay`);
     const events = await adminJson("events", "list", account.id, "--mode", "test");
@@ -281,15 +297,10 @@ describe("admin webhooks, deliveries and events", () => {
     expect(replayed.deliveries).toHaveLength(1);
     expect(await adminText("deliveries", "replay", events.data[0].id)).toContain(endpointId);
     expect((await adminJson("deliveries", "list", endpointId)).data).toHaveLength(3);
-
-    expect(await adminJson("webhooks", "delete", endpointId)).toEqual({ id: endpointId, deleted: true });
-    const gone = await admin("deliveries", "list", endpointId);
-    expect(gone.code).toBe(1);
-    expect(gone.stderr).toContain("404 NOT_FOUND");
   });
 });
 
-describe("admin customers", () => {
+describe("admin customers", { timeout: processTimeout }, () => {
   test("when notes and tags are set, then notes shows them, wrapped within 100 columns", async () => {
     const { testKey } = await server.newAccount();
     const customer = await api(testKey, "POST", "/customers", {
@@ -311,7 +322,7 @@ describe("admin customers", () => {
   });
 });
 
-describe("admin simulate and clock", () => {
+describe("admin simulate and clock", { timeout: processTimeout }, () => {
   test("when a production charge is paid, disputed and closed, then each step shows the transaction", async () => {
     const { liveKey } = await server.newAccount({ releasePeriodDays: 0 });
     const charge = await api(liveKey ?? "", "POST", "/charges/pix", chargeBody({ amountCents: 10_000 }));
@@ -350,7 +361,7 @@ describe("admin simulate and clock", () => {
   });
 });
 
-describe("admin listen", () => {
+describe("admin listen", { timeout: processTimeout }, () => {
   test("when listen runs as a process with --json, then it forwards a new event signed and prints a JSON line", async () => {
     const received: { headers: Record<string, string>; body: string }[] = [];
     const local = createServer((req, res) => {
