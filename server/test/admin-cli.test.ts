@@ -22,7 +22,7 @@ async function cli(...args: string[]) {
   const log = vi.spyOn(console, "log").mockImplementation((m: unknown) => void out.push(String(m)));
   const error = vi.spyOn(console, "error").mockImplementation((m: unknown) => void err.push(String(m)));
   try {
-    const code = await runCli(["--url", server.baseUrl, "--token", testAdminToken, ...args]);
+    const code = await runCli(["--server", server.baseUrl, "--token", testAdminToken, ...args]);
     return { code, stdout: out.join("\n"), stderr: err.join("\n") };
   } finally {
     log.mockRestore();

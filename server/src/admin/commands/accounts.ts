@@ -1,0 +1,112 @@
+/** `admin accounts …`: merchant accounts (create, list, show, update, verify). */
+import type { Command } from "commander";
+import { unwrap } from "../clients.js";
+import { type CliContext, int, type PageOptions, pageQuery, withPageOptions } from "../context.js";
+
+const listColumns = ["id", "name", "ownerEmail", "verified", "createdAt"];
+const fields = [
+  "id",
+  "name",
+  "ownerEmail",
+  "verified",
+  "releasePeriodDays",
+  "plan.chargeFeeCents",
+  "plan.chargeFeeBps",
+  "plan.withdrawFeeCents",
+  "merchantCity",
+  "pixKey",
+  "createdAt",
+  "updatedAt",
+];
+
+interface AccountOptions {
+  name?: string;
+  ownerEmail?: string;
+  verified?: boolean;
+  releasePeriodDays?: number;
+  merchantCity?: string;
+  chargeFeeCents?: number;
+  chargeFeeBps?: number;
+  withdrawFeeCents?: number;
+}
+
+/** The request body from the options given (absent options are left out, so the API keeps them). */
+function accountBody(o: AccountOptions) {
+  const plan = {
+    ...(o.chargeFeeCents !== undefined ? { chargeFeeCents: o.chargeFeeCents } : {}),
+    ...(o.chargeFeeBps !== undefined ? { chargeFeeBps: o.chargeFeeBps } : {}),
+    ...(o.withdrawFeeCents !== undefined ? { withdrawFeeCents: o.withdrawFeeCents } : {}),
+  };
+  return {
+    ...(o.name !== undefined ? { name: o.name } : {}),
+    ...(o.ownerEmail !== undefined ? { ownerEmail: o.ownerEmail } : {}),
+    ...(o.verified !== undefined ? { verified: o.verified } : {}),
+    ...(o.releasePeriodDays !== undefined ? { releasePeriodDays: o.releasePeriodDays } : {}),
+    ...(o.merchantCity !== undefined ? { merchantCity: o.merchantCity } : {}),
+    ...(Object.keys(plan).length > 0 ? { plan } : {}),
+  };
+}
+
+const withSettings = (command: Command) =>
+  command
+    .option("--release-period-days <days>", "days a sale stays pending before it can be withdrawn", int)
+    .option("--merchant-city <city>", "city written into the account's BR Codes")
+    .option("--charge-fee-cents <cents>", "fixed fee per charge, in cents", int)
+    .option("--charge-fee-bps <bps>", "proportional fee per charge, in basis points", int)
+    .option("--withdraw-fee-cents <cents>", "fee per withdrawal, in cents", int);
+
+export function registerAccounts(program: Command, ctx: CliContext): void {
+  const accounts = program.command("accounts").description("merchant accounts");
+
+  withSettings(
+    accounts
+      .command("create")
+      .description("create a merchant account")
+      .requiredOption("--name <name>", "the merchant's name")
+      .requiredOption("--owner-email <email>", "the owner's e-mail address")
+      .option("--verified", "operate in production at once"),
+  ).action(async (o: AccountOptions) => {
+    const body = { ...accountBody(o), name: o.name ?? "", ownerEmail: o.ownerEmail ?? "" };
+    ctx.out.record(unwrap(await ctx.operator().POST("/admin/v1/accounts", { body })), fields);
+  });
+
+  withPageOptions(accounts.command("list").description("list merchant accounts, newest first")).action(
+    async (o: PageOptions) => {
+      const page = unwrap(await ctx.operator().GET("/admin/v1/accounts", { params: { query: pageQuery(o) } }));
+      ctx.out.list(page, listColumns);
+    },
+  );
+
+  accounts
+    .command("get")
+    .description("show one merchant account")
+    .argument("<accountId>", "the account (acc_…)")
+    .action(async (id: string) => {
+      ctx.out.record(unwrap(await ctx.operator().GET("/admin/v1/accounts/{id}", { params: { path: { id } } })), fields);
+    });
+
+  withSettings(
+    accounts
+      .command("update")
+      .description("change a merchant account's name, owner, plan or settings")
+      .argument("<accountId>", "the account (acc_…)")
+      .option("--name <name>", "the merchant's name")
+      .option("--owner-email <email>", "the owner's e-mail address")
+      .option("--verified", "allow production")
+      .option("--no-verified", "back to test mode only"),
+  ).action(async (id: string, o: AccountOptions) => {
+    const body = accountBody(o);
+    const updated = unwrap(await ctx.operator().PATCH("/admin/v1/accounts/{id}", { params: { path: { id } }, body }));
+    ctx.out.record(updated, fields);
+  });
+
+  accounts
+    .command("verify")
+    .description("verify a merchant account: it may then operate in production")
+    .argument("<accountId>", "the account (acc_…)")
+    .action(async (id: string) => {
+      const body = { verified: true };
+      const updated = unwrap(await ctx.operator().PATCH("/admin/v1/accounts/{id}", { params: { path: { id } }, body }));
+      ctx.out.record(updated, fields);
+    });
+}

@@ -1,0 +1,23 @@
+/** `admin clock …`: the manual clock of a server started with PIX_MANUAL_CLOCK=1. */
+import type { Command } from "commander";
+import { unwrap } from "../clients.js";
+import { type CliContext, int } from "../context.js";
+
+export function registerClock(program: Command, ctx: CliContext): void {
+  const clock = program.command("clock").description("the manual clock (server started with PIX_MANUAL_CLOCK=1)");
+
+  clock
+    .command("get")
+    .description("show the server's current time")
+    .action(async () => {
+      ctx.out.record(unwrap(await ctx.operator().GET("/admin/v1/clock")), ["now"]);
+    });
+
+  clock
+    .command("advance")
+    .description("move the clock forward, running whatever falls due")
+    .argument("<seconds>", "how many seconds", int)
+    .action(async (seconds: number) => {
+      ctx.out.record(unwrap(await ctx.operator().POST("/admin/v1/clock/advance", { body: { seconds } })), ["now"]);
+    });
+}

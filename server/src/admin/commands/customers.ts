@@ -1,0 +1,33 @@
+/** `admin customers …`: the operator's notes and tags on a merchant's customer. */
+import type { Command } from "commander";
+import { unwrap } from "../clients.js";
+import { type CliContext, list } from "../context.js";
+
+const fields = ["customerId", "tags", "notes"];
+
+export function registerCustomers(program: Command, ctx: CliContext): void {
+  const customers = program.command("customers").description("operator notes and tags on customers");
+
+  customers
+    .command("notes")
+    .description("show a customer's notes and tags")
+    .argument("<customerId>", "the customer (cus_…)")
+    .action(async (id: string) => {
+      const notes = unwrap(await ctx.operator().GET("/admin/v1/customers/{id}/notes", { params: { path: { id } } }));
+      ctx.out.record(notes, fields);
+    });
+
+  customers
+    .command("set-notes")
+    .description("replace a customer's notes and tags")
+    .argument("<customerId>", "the customer (cus_…)")
+    .option("--notes <text>", "free text (omit to clear)")
+    .option("--tags <list>", "comma-separated tags (omit to clear)", list)
+    .action(async (id: string, o: { notes?: string; tags?: string[] }) => {
+      const body = { notes: o.notes ?? null, tags: o.tags ?? [] };
+      const notes = unwrap(
+        await ctx.operator().PUT("/admin/v1/customers/{id}/notes", { params: { path: { id } }, body }),
+      );
+      ctx.out.record(notes, fields);
+    });
+}

@@ -1,0 +1,74 @@
+/**
+ * What every command group receives: the clients, built at run time from the global options and
+ * the environment (never read into help text, so `--help` shows no secret), and the output.
+ */
+import { type Command, InvalidArgumentError } from "commander";
+import { CliError, type OperatorClient, operatorClient, type PartnerClient, partnerClient } from "./clients.js";
+import type { Output } from "./output.js";
+
+export interface CliContext {
+  /** The operator API (`--server`, `--token` / `ADMIN_TOKEN`). */
+  operator(): OperatorClient;
+  /**
+   * The partner API on the same server with an API key (`PIX_API_KEY`): the seam for commands a
+   * partner runs (polling its events, triggering sandbox events), which need no operator token.
+   */
+  partner(): PartnerClient;
+  readonly out: Output;
+}
+
+/** The global options, as commander parsed them (environment fallbacks applied by commander). */
+export interface GlobalOptions {
+  server: string;
+  token?: string;
+  json?: boolean;
+}
+
+export function createContext(program: Command, out: Output): CliContext {
+  const server = () => program.opts<GlobalOptions>().server;
+  return {
+    out,
+    operator() {
+      const { token } = program.opts<GlobalOptions>();
+      if (!token) throw new CliError("ADMIN_TOKEN is not set: export it or pass --token.");
+      return operatorClient(server(), token);
+    },
+    partner() {
+      const apiKey = process.env.PIX_API_KEY;
+      if (!apiKey) throw new CliError("PIX_API_KEY is not set: export the partner API key.");
+      return partnerClient(server(), apiKey);
+    },
+  };
+}
+
+/** Option parser: a safe integer. */
+export function int(value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`not an integer: ${value}`);
+  return n;
+}
+
+/** Option parser: a comma-separated list ("" is the empty list). */
+export const list = (value: string): string[] =>
+  value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** Adds `--limit` and `--starting-after` to a list command. */
+export function withPageOptions(command: Command): Command {
+  return command
+    .option("--limit <n>", "how many items to fetch (1-100)", int, 100)
+    .option("--starting-after <id>", "continue after this id (cursor of the previous page)");
+}
+
+export interface PageOptions {
+  limit: number;
+  startingAfter?: string;
+}
+
+/** The page query from `--limit` and `--starting-after`. */
+export const pageQuery = (o: PageOptions) => ({
+  limit: o.limit,
+  ...(o.startingAfter ? { startingAfter: o.startingAfter } : {}),
+});
