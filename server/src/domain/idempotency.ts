@@ -2,9 +2,7 @@ import { createHash } from "node:crypto";
 import type { StoreTx } from "./ports/store.js";
 import { DomainError } from "./errors.js";
 import type { Scope } from "./model.js";
-
-/** How long an `idempotency-key` is remembered. */
-export const idempotencyWindowSeconds = 24 * 3600;
+import { idempotencyWindowSeconds } from "./policy.js";
 
 /** JSON with object keys sorted, so equal bodies hash equally whatever their key order. */
 export function canonicalJson(value: unknown): string {

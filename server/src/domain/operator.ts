@@ -7,7 +7,7 @@ import { fieldError, notFound } from "./errors.js";
 import { queueDeliveries } from "./events.js";
 import { newId } from "./ids.js";
 import type { Account, ApiKeyRecord, DeliveryRecord, PageRequest, WebhookEndpointRecord } from "./model.js";
-import { pageOrInvalidCursor } from "./pages.js";
+import { pageOrInvalidCursor } from "./pagination.js";
 
 type Admin = components["schemas"];
 
