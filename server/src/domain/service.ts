@@ -3,6 +3,7 @@ import { balanceUseCases } from "./balance.js";
 import { chargeUseCases } from "./charges.js";
 import { customerUseCases } from "./customers.js";
 import type { DomainDeps } from "./deps.js";
+import { idempotencyUseCases } from "./idempotency.js";
 import { operatorUseCases, type UrlGuard } from "./operator.js";
 import { paymentLinkUseCases } from "./payment-links.js";
 import { settlementUseCases } from "./settlement.js";
@@ -20,6 +21,7 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     withdrawals: withdrawalUseCases(deps),
     operator: operatorUseCases(deps, options.webhookUrlGuard),
     settlement: settlementUseCases(deps),
+    idempotency: idempotencyUseCases(deps),
   };
 }
 
