@@ -603,7 +603,7 @@ export interface components {
             amountCents?: components["schemas"]["PixService.AmountCents"];
         };
         /**
-         * @description A permission of an API key (seed §5.5).
+         * @description A permission of an API key: what a route requires (`x-permission` in the public API).
          * @enum {string}
          */
         Permission: "transactions:read" | "charges:write" | "payment_links:read" | "payment_links:write" | "customers:read" | "customers:write" | "balance:read" | "withdrawals:read" | "withdrawals:write";
