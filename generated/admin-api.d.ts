@@ -533,6 +533,8 @@ export interface components {
             notes: string | null;
             tags: string[];
         };
+        /** @description A tag on a customer: 1 to 40 characters. */
+        CustomerTag: string;
         /** @description The delivery of one event to one endpoint. */
         Delivery: {
             /** @description `del_…`. */
@@ -829,7 +831,8 @@ export interface components {
         /** @description Body of set customer notes. */
         SetCustomerNotesRequest: {
             notes: string | null;
-            tags: string[];
+            /** @description At most 20 tags, each 1 to 40 characters; repeated tags are kept once. */
+            tags: components["schemas"]["CustomerTag"][];
         };
         /** @description Body of settle withdrawal (settlement simulator). */
         SettleWithdrawalRequest: {

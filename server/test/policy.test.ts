@@ -6,6 +6,7 @@ import { parse } from "yaml";
 import { brazilianStates } from "../src/domain/checkout.js";
 import {
   amountLimits,
+  customerTagLength,
   defaultPlan,
   descriptionLength,
   maxPaymentsRange,
@@ -152,6 +153,13 @@ describe("the spec's bounds and domain/policy.ts", () => {
     expect(schema(adminDoc, "ReleasePeriodDays")).toMatchObject({
       minimum: releasePeriodDays.min,
       maximum: releasePeriodDays.max,
+    });
+    expect(schema(adminDoc, "CustomerTag")).toMatchObject({
+      minLength: customerTagLength.min,
+      maxLength: customerTagLength.max,
+    });
+    expect(schema(adminDoc, "SetCustomerNotesRequest").properties?.tags).toMatchObject({
+      maxItems: customerTagLength.maxCount,
     });
     expect(apiKey).toMatchObject({ minimum: amountLimits.minWithdrawalCents, maximum: amountLimits.maxCents });
     expect(schema(adminDoc, "Plan").properties?.chargeFeeCents?.description).toContain(

@@ -40,6 +40,9 @@ export const planLimits = {
   maxWithdrawFeeCents: amountLimits.minWithdrawalCents - 1,
 } as const;
 
+/** Operator tags on a customer: at most `maxCount`, each `min` to `max` characters. */
+export const customerTagLength = { min: 1, max: 40, maxCount: 20 } as const;
+
 /** Release period of paid charges, in days (docs/decisions.md "Release period"). */
 export const releasePeriodDays = { default: 1, min: 0, max: 90 } as const;
 
