@@ -360,12 +360,9 @@ export interface components {
         /** @description The payer of a new charge. */
         ChargeCustomerInput: {
             /** @description Full name, 2 to 120 characters. */
-            name: string;
-            /**
-             * Format: email
-             * @description E-mail address, at most 160 characters.
-             */
-            email: string;
+            name: components["schemas"]["PersonName"];
+            /** @description E-mail address, at most 160 characters. */
+            email: components["schemas"]["EmailAddress"];
             /** @description With area code, digits only, 8 to 20 digits. */
             phone: string;
             documentType: components["schemas"]["DocumentType"];
@@ -498,6 +495,11 @@ export interface components {
          * @enum {string}
          */
         DocumentType: "CPF" | "CNPJ";
+        /**
+         * Format: email
+         * @description An e-mail address, at most 160 characters.
+         */
+        EmailAddress: string;
         /** @description The body of every error response. */
         ErrorBody: {
             /**
@@ -590,6 +592,8 @@ export interface components {
             /** @description True when more items exist: ask again with `startingAfter` = the id of the last item. */
             hasMore: boolean;
         };
+        /** @description A payer's or customer's full name: 2 to 120 characters. */
+        PersonName: string;
         /** @description The Pix code the payer uses. */
         PixCode: {
             /** @description The copy-and-paste code (BR Code, EMV format with CRC16). */
@@ -688,12 +692,9 @@ export interface components {
         /** @description Body of update a customer: only the fields sent change; the document cannot change. */
         UpdateCustomerRequest: {
             /** @description 2 to 120 characters. */
-            name?: string;
-            /**
-             * Format: email
-             * @description E-mail address, at most 160 characters.
-             */
-            email?: string;
+            name?: components["schemas"]["PersonName"];
+            /** @description E-mail address, at most 160 characters. */
+            email?: components["schemas"]["EmailAddress"];
             /** @description With area code, at most 20 characters. */
             phone?: string;
             /** @description Only the address fields sent change. */
@@ -702,17 +703,14 @@ export interface components {
         /** @description Body of create-or-update a customer by document. */
         UpsertCustomerRequest: {
             /** @description 2 to 120 characters. */
-            name: string;
+            name: components["schemas"]["PersonName"];
             /**
              * @description CPF or CNPJ, with or without punctuation (`529.982.247-25` or `52998224725`), 11 to 18
              *     characters. Check digits are verified: failing ones answer `400 REQUEST_ERROR`.
              */
             document: string;
-            /**
-             * Format: email
-             * @description E-mail address, at most 160 characters.
-             */
-            email?: string;
+            /** @description E-mail address, at most 160 characters. */
+            email?: components["schemas"]["EmailAddress"];
             /** @description With area code, at most 20 characters. */
             phone?: string;
             address?: components["schemas"]["AddressInput"];

@@ -10,6 +10,7 @@ import {
   defaultPlan,
   descriptionLength,
   maxPaymentsRange,
+  personLimits,
   metadataLimits,
   pageLimit,
   planLimits,
@@ -116,6 +117,21 @@ describe("the spec's bounds and domain/policy.ts", () => {
       expect(property).toMatchObject({ minLength: descriptionLength.min, maxLength: descriptionLength.max });
     },
   );
+
+  test("when a person's name and e-mail are read, then their bounds are the policy's wherever they are taken", () => {
+    const takers = ["ChargeCustomerInput", "UpsertCustomerRequest", "UpdateCustomerRequest"];
+
+    expect(schema(publicDoc, "PersonName")).toMatchObject({
+      minLength: personLimits.nameMin,
+      maxLength: personLimits.nameMax,
+    });
+    expect(schema(publicDoc, "EmailAddress")).toMatchObject({ format: "email", maxLength: personLimits.emailMax });
+    for (const name of takers) {
+      const { properties } = schema(publicDoc, name);
+      expect(properties?.name?.allOf, name).toEqual([{ $ref: "#/components/schemas/PersonName" }]);
+      expect(properties?.email?.allOf, name).toEqual([{ $ref: "#/components/schemas/EmailAddress" }]);
+    }
+  });
 
   test("when a payment link's maxPayments is read, then its bounds are the policy's", () => {
     const property = schema(publicDoc, "CreatePaymentLinkRequest").properties?.maxPayments;

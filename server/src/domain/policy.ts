@@ -21,6 +21,9 @@ export const amountLimits = {
 /** Length of the description of a charge or payment link (seed). */
 export const descriptionLength = { min: 3, max: 180 } as const;
 
+/** A payer's or customer's name and e-mail (seed); the hosted checkout applies them too. */
+export const personLimits = { nameMin: 2, nameMax: 120, emailMax: 160 } as const;
+
 /** `maxPayments` of a payment link, when given (seed). */
 export const maxPaymentsRange = { min: 1, max: 100_000 } as const;
 
