@@ -78,6 +78,27 @@ describe.each(targets)("contract: $name", (target) => {
       expect(res.body.code).toBe("VALIDATION_ERROR");
       expect(res.body.errors.map((e: { path: string }) => e.path)).toContain("amountCents");
     });
+    test.each([
+      { operationId: "createPixCharge", path: "/api/v1/charges/pix", body: charge({ amountCents: 1e12 }) },
+      {
+        operationId: "createPaymentLink",
+        path: "/api/v1/payment-links",
+        body: { amountCents: 1e12, description: "Curso online de fotografia" },
+      },
+      {
+        operationId: "createWithdrawal",
+        path: "/api/v1/withdrawals",
+        body: { amountCents: 1e12, pixKey: "maria.santos@example.com.br", pixKeyType: "EMAIL" },
+      },
+    ])("$operationId with amountCents above 999 999 999 999 → 400 (the spec's maximum)", async (c) => {
+      const res = await call(c.operationId, "POST", c.path, { body: c.body });
+      expect(res.status).toBe(400);
+      // The mock answers its first documented 400 example; the server names the field.
+      if (target.real) {
+        expect(res.body.code).toBe("VALIDATION_ERROR");
+        expect(res.body.errors.map((e: { path: string }) => e.path)).toContain("amountCents");
+      }
+    });
     test("unknown body field → 400 (objects are sealed)", async () => {
       const res = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge({ surprise: 1 }) });
       expect(res.status).toBe(400);

@@ -442,10 +442,7 @@ export interface components {
             permissions: components["schemas"]["Permission"][];
             /** @description IPv4/IPv6 addresses or CIDR ranges; empty = any IP. */
             allowedIps: string[];
-            /**
-             * Format: int64
-             * @description Per-key daily withdrawal limit (Brasília day), or null for none.
-             */
+            /** @description Per-key daily withdrawal limit (Brasília day), or null for none. */
             dailyWithdrawLimitCents: number | null;
             /** Format: date-time */
             revokedAt: string | null;
@@ -471,10 +468,7 @@ export interface components {
             permissions: components["schemas"]["Permission"][];
             /** @description IPv4/IPv6 addresses or CIDR ranges; empty = any IP. */
             allowedIps: string[];
-            /**
-             * Format: int64
-             * @description Per-key daily withdrawal limit (Brasília day), or null for none.
-             */
+            /** @description Per-key daily withdrawal limit (Brasília day), or null for none. */
             dailyWithdrawLimitCents: number | null;
             /** Format: date-time */
             revokedAt: string | null;
@@ -483,6 +477,8 @@ export interface components {
             /** @description The secret, shown once. Store it now: only its SHA-256 digest is kept. */
             secret: string;
         };
+        /** @description The fixed part of a charge fee, in cents: 0 to 999 999 999 999. */
+        ChargeFeeCents: number;
         /** @description The server's clock (manual clock only). */
         ClockState: {
             now: components["schemas"]["PixService.UtcTimestamp"];
@@ -507,11 +503,8 @@ export interface components {
             /** @description Default false. */
             verified?: boolean;
             plan?: components["schemas"]["PlanInput"];
-            /**
-             * Format: int32
-             * @description 0 to 90 days. Default 1.
-             */
-            releasePeriodDays?: number;
+            /** @description 0 to 90 days. Default 1. */
+            releasePeriodDays?: components["schemas"]["ReleasePeriodDays"];
             /** @description City for the BR Code. Default `SAO PAULO`. 1 to 60 characters. */
             merchantCity?: string;
         };
@@ -524,10 +517,7 @@ export interface components {
             permissions?: components["schemas"]["Permission"][];
             /** @description One IPv4 or IPv6 address or CIDR range per item; empty or omitted = any IP. */
             allowedIps?: string[];
-            /**
-             * Format: int64
-             * @description At least 600 (the minimum withdrawal), or null for no limit.
-             */
+            /** @description 600 (the minimum withdrawal) to 999 999 999 999, or null for no limit. */
             dailyWithdrawLimitCents?: number | null;
         };
         /** @description Body of create webhook endpoint. */
@@ -543,6 +533,8 @@ export interface components {
             notes: string | null;
             tags: string[];
         };
+        /** @description A tag on a customer: 1 to 40 characters. */
+        CustomerTag: string;
         /** @description The delivery of one event to one endpoint. */
         Delivery: {
             /** @description `del_…`. */
@@ -600,6 +592,8 @@ export interface components {
             /** @description True when more items exist: ask again with `startingAfter` = the id of the last item. */
             hasMore: boolean;
         };
+        /** @description The proportional part of a charge fee, in basis points of the amount (100 = 1%): 0 to 10000. */
+        FeeBasisPoints: number;
         /**
          * @description Test keys (`svc_test_…`) or production keys (`svc_…`).
          * @enum {string}
@@ -608,16 +602,21 @@ export interface components {
         /** @description Body of open dispute (settlement simulator). */
         OpenDisputeRequest: {
             /** @description The amount contested; default the whole charge. At most the charge's amount. */
-            amountCents?: components["schemas"]["PixService.Cents"];
+            amountCents?: components["schemas"]["PixService.AmountCents"];
         };
         /**
-         * @description A permission of an API key (seed §5.5).
+         * @description A permission of an API key: what a route requires (`x-permission` in the public API).
          * @enum {string}
          */
         Permission: "transactions:read" | "charges:write" | "payment_links:read" | "payment_links:write" | "customers:read" | "customers:write" | "balance:read" | "withdrawals:read" | "withdrawals:write";
         /**
-         * Format: int64
+         * @description An amount in cents to move: at least 1, at most 999 999 999 999 (R$ 9.999.999.999,99, what BR
+         *     Code field 54 can carry). A larger one answers `400 VALIDATION_ERROR` on its field.
+         */
+        "PixService.AmountCents": number;
+        /**
          * @description An amount of money in integer cents of the Brazilian real (8990 = R$ 89,90). Never a float.
+         *     Plain JSON integers: the largest amount (999 999 999 999) is exact in a double, so no `int64`.
          */
         "PixService.Cents": number;
         /** @description A contest of a paid charge by the payer through their bank (MED). */
@@ -796,7 +795,8 @@ export interface components {
         "PixService.WithdrawalTransfer": {
             /** @description `trf_…`. */
             id: string;
-            amountCents: components["schemas"]["PixService.Cents"];
+            /** @description What this transfer sends to the destination. */
+            amountCents: components["schemas"]["PixService.AmountCents"];
             status: components["schemas"]["PixService.TransferStatus"];
             /** @description The Pix end-to-end id, once the transfer completed. */
             endToEndId: string | null;
@@ -809,22 +809,20 @@ export interface components {
         /** @description Fees of an account. */
         Plan: {
             /** @description Fixed part of the fee of each Pix charge. Default 80. */
-            chargeFeeCents: components["schemas"]["PixService.Cents"];
-            /**
-             * Format: int32
-             * @description Proportional part, in basis points of the amount (100 = 1%). Default 0.
-             */
-            chargeFeeBps: number;
+            chargeFeeCents: components["schemas"]["ChargeFeeCents"];
+            /** @description Proportional part, in basis points of the amount (100 = 1%). Default 0. */
+            chargeFeeBps: components["schemas"]["FeeBasisPoints"];
             /** @description Fee of each withdrawal, included in its amount. Default 80. */
-            withdrawFeeCents: components["schemas"]["PixService.Cents"];
+            withdrawFeeCents: components["schemas"]["WithdrawFeeCents"];
         };
         /** @description Fee changes: only the fields sent change. */
         PlanInput: {
-            chargeFeeCents?: components["schemas"]["PixService.Cents"];
-            /** Format: int32 */
-            chargeFeeBps?: number;
-            withdrawFeeCents?: components["schemas"]["PixService.Cents"];
+            chargeFeeCents?: components["schemas"]["ChargeFeeCents"];
+            chargeFeeBps?: components["schemas"]["FeeBasisPoints"];
+            withdrawFeeCents?: components["schemas"]["WithdrawFeeCents"];
         };
+        /** @description Days a paid sale stays pending before it becomes available: 0 to 90. */
+        ReleasePeriodDays: number;
         /** @description A replay queued a new delivery of the event to each matching endpoint. */
         ReplayResult: {
             eventId: string;
@@ -833,7 +831,8 @@ export interface components {
         /** @description Body of set customer notes. */
         SetCustomerNotesRequest: {
             notes: string | null;
-            tags: string[];
+            /** @description At most 20 tags, each 1 to 40 characters; repeated tags are kept once. */
+            tags: components["schemas"]["CustomerTag"][];
         };
         /** @description Body of settle withdrawal (settlement simulator). */
         SettleWithdrawalRequest: {
@@ -843,7 +842,7 @@ export interface components {
              */
             outcome: "PAID" | "PARTIALLY_PAID" | "FAILED";
             /** @description With `PARTIALLY_PAID`: how much was paid, more than 0 and less than the net amount. */
-            paidAmountCents?: components["schemas"]["PixService.Cents"];
+            paidAmountCents?: components["schemas"]["PixService.AmountCents"];
             /** @description Why the transfer failed (Portuguese), with `PARTIALLY_PAID` or `FAILED`. */
             failureReason?: string;
         };
@@ -854,15 +853,14 @@ export interface components {
             ownerEmail?: string;
             verified?: boolean;
             plan?: components["schemas"]["PlanInput"];
-            /** Format: int32 */
-            releasePeriodDays?: number;
+            releasePeriodDays?: components["schemas"]["ReleasePeriodDays"];
             merchantCity?: string;
         };
         /** @description Body of update API key: only the fields sent change, effective on the next request. */
         UpdateApiKeyRequest: {
             permissions?: components["schemas"]["Permission"][];
             allowedIps?: string[];
-            /** Format: int64 */
+            /** @description 600 (the minimum withdrawal) to 999 999 999 999, or null for no limit. */
             dailyWithdrawLimitCents?: number | null;
         };
         /** @description Body of update webhook endpoint: only the fields sent change. */
@@ -925,6 +923,11 @@ export interface components {
          * @enum {string}
          */
         WebhookEventType: "transaction.paid" | "withdrawal.created" | "withdrawal.paid" | "withdrawal.partially_paid" | "withdrawal.failed";
+        /**
+         * @description The fee of a withdrawal, in cents: 0 to 599, below the smallest withdrawal (600), so every
+         *     withdrawal pays something out.
+         */
+        WithdrawFeeCents: number;
     };
     responses: never;
     parameters: {

@@ -300,7 +300,10 @@ export interface components {
          *     it, a field not sent keeps its current value.
          */
         AddressInput: {
-            /** @description CEP, the postal code. */
+            /**
+             * @description CEP, the postal code: 8 digits, with or without the hyphen (`01310100` or `01310-100`), as the
+             *     hosted checkout accepts it.
+             */
             zipCode?: string | null;
             /** @description Street name. At most 160 characters. */
             street?: string | null;
@@ -312,9 +315,14 @@ export interface components {
             district?: string | null;
             /** @description City. At most 80 characters. */
             city?: string | null;
-            /** @description State (UF), for example `SP`. */
+            /** @description State (UF): one of the 27 two-letter codes in capitals, for example `SP`. */
             state?: string | null;
         };
+        /**
+         * @description An amount in cents to move: at least 1, at most 999 999 999 999 (R$ 9.999.999.999,99, what BR
+         *     Code field 54 can carry). A larger one answers `400 VALIDATION_ERROR` on its field.
+         */
+        AmountCents: number;
         /**
          * @description The version of the event format.
          * @enum {string}
@@ -330,7 +338,8 @@ export interface components {
             blockedCents: components["schemas"]["Cents"];
             /**
              * @description The largest `amountCents` a withdrawal made now by this key can have: the available balance,
-             *     capped by the key's remaining daily limit; 0 when that is below the 600 cents minimum.
+             *     capped by the key's remaining daily limit; 0 when that is below the withdrawal minimum
+             *     (600, `WithdrawalAmountCents`).
              */
             withdrawableNowCents: components["schemas"]["Cents"];
             /** @description Fee charged on each withdrawal, included in its `amountCents`. */
@@ -339,19 +348,21 @@ export interface components {
             livemode: boolean;
         };
         /**
-         * Format: int64
          * @description An amount of money in integer cents of the Brazilian real (8990 = R$ 89,90). Never a float.
+         *     Plain JSON integers: the largest amount (999 999 999 999) is exact in a double, so no `int64`.
          */
         Cents: number;
+        /**
+         * @description What a payer pays, in cents: at least 500 (R$ 5,00), at most 999 999 999 999
+         *     (R$ 9.999.999.999,99, what BR Code field 54 can carry).
+         */
+        ChargeAmountCents: number;
         /** @description The payer of a new charge. */
         ChargeCustomerInput: {
             /** @description Full name, 2 to 120 characters. */
-            name: string;
-            /**
-             * Format: email
-             * @description E-mail address, at most 160 characters.
-             */
-            email: string;
+            name: components["schemas"]["PersonName"];
+            /** @description E-mail address, at most 160 characters. */
+            email: components["schemas"]["EmailAddress"];
             /** @description With area code, digits only, 8 to 20 digits. */
             phone: string;
             documentType: components["schemas"]["DocumentType"];
@@ -365,12 +376,14 @@ export interface components {
             /** @description Saved on the customer record; not sent to the acquirer. */
             address?: components["schemas"]["AddressInput"];
         };
+        /** @description What a charge or payment link shows the payer: 3 to 180 characters. */
+        ChargeDescription: string;
         /** @description Body of create payment link. */
         CreatePaymentLinkRequest: {
-            /** @description What each payer pays, in cents. Minimum 500 (R$ 5,00). */
-            amountCents: components["schemas"]["Cents"];
+            /** @description What each payer pays, in cents: 500 (R$ 5,00) to 999 999 999 999. */
+            amountCents: components["schemas"]["ChargeAmountCents"];
             /** @description Shown to the payer. 3 to 180 characters. */
-            description: string;
+            description: components["schemas"]["ChargeDescription"];
             /**
              * @description Until when the link accepts payers. Default: 30 days after creation. A charge made by the
              *     link expires at the earlier of its own default (24 hours) and this instant.
@@ -393,10 +406,10 @@ export interface components {
         };
         /** @description Body of create charge. */
         CreatePixChargeRequest: {
-            /** @description What the payer pays, in cents. Minimum 500 (R$ 5,00). */
-            amountCents: components["schemas"]["Cents"];
+            /** @description What the payer pays, in cents: 500 (R$ 5,00) to 999 999 999 999. */
+            amountCents: components["schemas"]["ChargeAmountCents"];
             /** @description Shown to the payer. 3 to 180 characters. */
-            description: string;
+            description: components["schemas"]["ChargeDescription"];
             /** @description The payer. Upserted into the customer book by document. */
             customer: components["schemas"]["ChargeCustomerInput"];
             /** @description Until when the Pix accepts payment. Default: 24 hours after creation. Must be in the future. */
@@ -407,10 +420,10 @@ export interface components {
         /** @description Body of create withdrawal. */
         CreateWithdrawalRequest: {
             /**
-             * @description What leaves the balance, fee included. Minimum 600 (R$ 6,00); the destination receives
-             *     `amountCents` minus the withdrawal fee.
+             * @description What leaves the balance, fee included: 600 (R$ 6,00) to 999 999 999 999. The destination
+             *     receives `amountCents` minus the withdrawal fee.
              */
-            amountCents: components["schemas"]["Cents"];
+            amountCents: components["schemas"]["WithdrawalAmountCents"];
             /** @description The destination Pix key, in the form of `pixKeyType`. */
             pixKey: string;
             pixKeyType: components["schemas"]["PixKeyType"];
@@ -431,7 +444,10 @@ export interface components {
             document: string;
             /** @description Null when no address field was ever given. */
             address: {
-                /** @description CEP, the postal code. */
+                /**
+                 * @description CEP, the postal code: 8 digits, with or without the hyphen (`01310100` or `01310-100`), as the
+                 *     hosted checkout accepts it.
+                 */
                 zipCode: string | null;
                 /** @description Street name. At most 160 characters. */
                 street: string | null;
@@ -443,7 +459,7 @@ export interface components {
                 district: string | null;
                 /** @description City. At most 80 characters. */
                 city: string | null;
-                /** @description State (UF), for example `SP`. */
+                /** @description State (UF): one of the 27 two-letter codes in capitals, for example `SP`. */
                 state: string | null;
             } | null;
             /** @description `false` in test mode, `true` in production. */
@@ -479,6 +495,11 @@ export interface components {
          * @enum {string}
          */
         DocumentType: "CPF" | "CNPJ";
+        /**
+         * Format: email
+         * @description An e-mail address, at most 160 characters.
+         */
+        EmailAddress: string;
         /** @description The body of every error response. */
         ErrorBody: {
             /**
@@ -571,6 +592,8 @@ export interface components {
             /** @description True when more items exist: ask again with `startingAfter` = the id of the last item. */
             hasMore: boolean;
         };
+        /** @description A payer's or customer's full name: 2 to 120 characters. */
+        PersonName: string;
         /** @description The Pix code the payer uses. */
         PixCode: {
             /** @description The copy-and-paste code (BR Code, EMV format with CRC16). */
@@ -669,12 +692,9 @@ export interface components {
         /** @description Body of update a customer: only the fields sent change; the document cannot change. */
         UpdateCustomerRequest: {
             /** @description 2 to 120 characters. */
-            name?: string;
-            /**
-             * Format: email
-             * @description E-mail address, at most 160 characters.
-             */
-            email?: string;
+            name?: components["schemas"]["PersonName"];
+            /** @description E-mail address, at most 160 characters. */
+            email?: components["schemas"]["EmailAddress"];
             /** @description With area code, at most 20 characters. */
             phone?: string;
             /** @description Only the address fields sent change. */
@@ -683,17 +703,14 @@ export interface components {
         /** @description Body of create-or-update a customer by document. */
         UpsertCustomerRequest: {
             /** @description 2 to 120 characters. */
-            name: string;
+            name: components["schemas"]["PersonName"];
             /**
              * @description CPF or CNPJ, with or without punctuation (`529.982.247-25` or `52998224725`), 11 to 18
              *     characters. Check digits are verified: failing ones answer `400 REQUEST_ERROR`.
              */
             document: string;
-            /**
-             * Format: email
-             * @description E-mail address, at most 160 characters.
-             */
-            email?: string;
+            /** @description E-mail address, at most 160 characters. */
+            email?: components["schemas"]["EmailAddress"];
             /** @description With area code, at most 20 characters. */
             phone?: string;
             address?: components["schemas"]["AddressInput"];
@@ -731,6 +748,11 @@ export interface components {
             createdAt: components["schemas"]["UtcTimestamp"];
             updatedAt: components["schemas"]["UtcTimestamp"];
         };
+        /**
+         * @description What a withdrawal takes from the balance, fee included, in cents: at least 600 (R$ 6,00), at
+         *     most 999 999 999 999 (R$ 9.999.999.999,99).
+         */
+        WithdrawalAmountCents: number;
         /** @description `withdrawal.created`: a withdrawal was created (both modes). */
         WithdrawalCreatedEvent: {
             /** @description `evt_…`; equal to the `webhook-id` header. */
@@ -797,7 +819,8 @@ export interface components {
         WithdrawalTransfer: {
             /** @description `trf_…`. */
             id: string;
-            amountCents: components["schemas"]["Cents"];
+            /** @description What this transfer sends to the destination. */
+            amountCents: components["schemas"]["AmountCents"];
             status: components["schemas"]["TransferStatus"];
             /** @description The Pix end-to-end id, once the transfer completed. */
             endToEndId: string | null;

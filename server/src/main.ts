@@ -6,6 +6,7 @@ import { randomBase62 } from "./domain/ids.js";
 import { defaultDomainConfig } from "./domain/deps.js";
 import { createDomain } from "./domain/service.js";
 import { createApp } from "./http/app.js";
+import { startIdempotencyPurge } from "./idempotency-purge.js";
 import { logMailer } from "./mail.js";
 import { openStore } from "./store/open.js";
 import { registrationGuard } from "./webhooks/guard.js";
@@ -44,6 +45,8 @@ const worker =
     ? null
     : new DeliveryWorker({ store, clock, logger, allowLoopbackForTest: allowLocalWebhooks });
 worker?.start();
+/** Idempotency records past the 24 h window are forgotten in the background (docs/decisions.md). */
+const idempotencyPurge = startIdempotencyPurge({ purge: domain.idempotency.purgeExpired, logger });
 
 /** On an empty store: a verified development account and a test key with every permission. */
 async function bootstrap(): Promise<string | null> {
@@ -94,7 +97,9 @@ const server = app.listen(config.port, config.host, () => {
 
 const shutdown = () => {
   server.close(() => {
-    (worker?.stop() ?? Promise.resolve()).then(() => store.close()).finally(() => process.exit(0));
+    Promise.all([worker?.stop(), idempotencyPurge.stop()])
+      .then(() => store.close())
+      .finally(() => process.exit(0));
   });
 };
 process.on("SIGINT", shutdown);

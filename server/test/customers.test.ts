@@ -163,6 +163,14 @@ describe("POST /api/v1/customers", () => {
       patch: { address: { street: "R".repeat(161) } },
       path: "address.street",
     },
+    {
+      name: "address.zipCode has 5000 characters",
+      patch: { address: { zipCode: "1".repeat(5000) } },
+      path: "address.zipCode",
+    },
+    { name: "address.zipCode has 7 digits", patch: { address: { zipCode: "0131-010" } }, path: "address.zipCode" },
+    { name: "address.state is not a UF", patch: { address: { state: "XX" } }, path: "address.state" },
+    { name: "address.state is lower case", patch: { address: { state: "sp" } }, path: "address.state" },
     { name: "unknown field", patch: { surprise: true }, path: "surprise" },
   ])("when $name, then 400 VALIDATION_ERROR names the field and nothing is created", async ({ patch, path }) => {
     const { testKey } = await server.newAccount();

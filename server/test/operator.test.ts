@@ -330,6 +330,21 @@ describe("webhook endpoints, notes and clock", () => {
     expect(JSON.stringify(pub.body)).not.toContain("VIP");
   });
 
+  test.each([
+    { name: "a tag of 41 characters", tags: ["t".repeat(41)] },
+    { name: "an empty tag", tags: [""] },
+  ])("when notes carry $name, then 400 VALIDATION_ERROR on that tag and the notes stay unchanged", async ({ tags }) => {
+    const { testKey } = await server.newAccount();
+    const customer = await api(testKey, "POST", "/customers", { name: "Maria", document: "52998224725" });
+
+    const res = await admin("PUT", `/customers/${customer.body.id}/notes`, { notes: "Cliente VIP", tags });
+
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe("VALIDATION_ERROR");
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(["tags.0"]);
+    expect((await admin("GET", `/customers/${customer.body.id}/notes`)).body).toMatchObject({ notes: null, tags: [] });
+  });
+
   test("when the server runs with a manual clock, then GET /clock reads it", async () => {
     const res = await call(server.baseUrl, "GET", "/admin/v1/clock", { admin: testAdminToken });
     expect(res.status).toBe(200);

@@ -2,7 +2,8 @@ import { createHash, randomUUID } from "node:crypto";
 import type { StoreTx } from "./ports/store.js";
 import { DomainError } from "./errors.js";
 import { newId, randomBase62 } from "./ids.js";
-import { type Account, type ApiKeyRecord, defaultPlan, type Plan } from "./model.js";
+import { type Account, type ApiKeyRecord, type Plan } from "./model.js";
+import { defaultPlan, releasePeriodDays } from "./policy.js";
 
 /** Every permission a key can hold (seed §5.5). */
 export const allPermissions = [
@@ -49,7 +50,7 @@ export async function createAccount(tx: StoreTx, input: NewAccount, now: string)
     ownerEmail: input.ownerEmail,
     verified: input.verified ?? false,
     plan: { ...defaultPlan, ...input.plan },
-    releasePeriodDays: input.releasePeriodDays ?? 1,
+    releasePeriodDays: input.releasePeriodDays ?? releasePeriodDays.default,
     merchantCity: input.merchantCity ?? "SAO PAULO",
     pixKey: randomUUID(),
     createdAt: now,

@@ -1,6 +1,7 @@
 import type { Actor, DomainDeps } from "./deps.js";
 import type { Schemas } from "./model.js";
-import { minimumWithdrawalCents, remainingDailyLimit } from "./withdrawals.js";
+import { amountLimits } from "./policy.js";
+import { remainingDailyLimit } from "./withdrawals.js";
 
 export function balanceUseCases(deps: DomainDeps) {
   return {
@@ -15,7 +16,7 @@ export function balanceUseCases(deps: DomainDeps) {
       const cap = Math.max(0, remaining === null ? totals.availableCents : Math.min(totals.availableCents, remaining));
       const withdrawFeeCents = actor.account.plan.withdrawFeeCents;
       const mayWithdraw = actor.apiKey.permissions.includes("withdrawals:write");
-      const withdrawable = mayWithdraw && cap >= minimumWithdrawalCents && cap > withdrawFeeCents ? cap : 0;
+      const withdrawable = mayWithdraw && cap >= amountLimits.minWithdrawalCents && cap > withdrawFeeCents ? cap : 0;
       return {
         ...totals,
         withdrawableNowCents: withdrawable,

@@ -1,4 +1,5 @@
 import { buildBrCode } from "../pix/brcode.js";
+import { checkAmountCents } from "./amounts.js";
 import type { StoreTx } from "./ports/store.js";
 import { requireDocument, upsertCustomerRecord } from "./customers.js";
 import { type Actor, addSeconds, type DomainDeps, formatBRL } from "./deps.js";
@@ -8,7 +9,8 @@ import { once } from "./idempotency.js";
 import { newId } from "./ids.js";
 import { checkMetadata } from "./metadata.js";
 import type { Account, PageRequest, PaymentLinkRecord, Schemas, Scope, TransactionRecord } from "./model.js";
-import { pageOrInvalidCursor } from "./pages.js";
+import { pageOrInvalidCursor } from "./pagination.js";
+import { amountLimits } from "./policy.js";
 import { effectiveStatus, presentTransaction } from "./presenters.js";
 
 /** The fee the account's plan charges on `amountCents`: fixed cents plus basis points, rounded. */
@@ -25,10 +27,12 @@ export interface NewCharge {
 }
 
 /**
- * Checks a charge request and returns what it needs, before any write: a bad document, a past
- * `expiresAt` or a fee that eats the whole amount are refused here, so nothing is half-created.
+ * Checks a charge request and returns what it needs, before any write: an amount out of bounds, a
+ * bad document, a past `expiresAt` or a fee that eats the whole amount are refused here, so
+ * nothing is half-created.
  */
 export function prepareCharge(account: Account, input: NewCharge, now: string) {
+  checkAmountCents(input.amountCents, amountLimits.minChargeCents);
   checkMetadata(input.metadata);
   const doc = requireDocument(input.customer.document, input.customer.documentType);
   let expiresAt: string | undefined;

@@ -4,7 +4,7 @@ import type { Actor, DomainDeps } from "./deps.js";
 import { DomainError, notFound } from "./errors.js";
 import { newId } from "./ids.js";
 import type { Address, CustomerRecord, DocumentType, PageRequest, Schemas, Scope } from "./model.js";
-import { pageOrInvalidCursor } from "./pages.js";
+import { pageOrInvalidCursor } from "./pagination.js";
 import { presentCustomer } from "./presenters.js";
 
 const addressFields = ["zipCode", "street", "number", "complement", "district", "city", "state"] as const;

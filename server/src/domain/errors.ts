@@ -34,19 +34,13 @@ export class DomainError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly errors: FieldError[] | undefined;
-  readonly headers: Record<string, string> | undefined;
 
-  constructor(
-    code: ErrorCode,
-    message?: string,
-    options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
-  ) {
+  constructor(code: ErrorCode, message?: string, options: { errors?: FieldError[] } = {}) {
     super(message ?? errorCatalogue[code].message);
     this.name = "DomainError";
     this.code = code;
     this.status = errorCatalogue[code].status;
     this.errors = options.errors;
-    this.headers = options.headers;
   }
 }
 

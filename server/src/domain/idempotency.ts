@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
+import type { DomainDeps } from "./deps.js";
 import type { StoreTx } from "./ports/store.js";
 import { DomainError } from "./errors.js";
 import type { Scope } from "./model.js";
-
-/** How long an `idempotency-key` is remembered. */
-export const idempotencyWindowSeconds = 24 * 3600;
+import { idempotencyWindowSeconds } from "./policy.js";
 
 /** JSON with object keys sorted, so equal bodies hash equally whatever their key order. */
 export function canonicalJson(value: unknown): string {
@@ -56,4 +55,17 @@ export async function once<T>(
     createdAt: now,
   });
   return { ...outcome, replayed: false };
+}
+
+export function idempotencyUseCases(deps: Pick<DomainDeps, "store" | "clock">) {
+  return {
+    /**
+     * Forgets every idempotency record older than the window, in every account and mode: past it a
+     * key is new again anyway, so the records only take room. Answers how many were forgotten.
+     */
+    async purgeExpired(): Promise<number> {
+      const cutoff = new Date(deps.clock.now().getTime() - idempotencyWindowSeconds * 1000).toISOString();
+      return deps.store.transaction((tx) => tx.idempotency.purgeCreatedBefore(cutoff));
+    },
+  };
 }

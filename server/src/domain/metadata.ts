@@ -1,9 +1,11 @@
 import { fieldError } from "./errors.js";
 import type { Metadata } from "./model.js";
+import { metadataLimits } from "./policy.js";
 
-export const metadataLimits = { maxKeys: 50, maxKeyLength: 40, maxBytes: 8 * 1024 } as const;
-
-/** Enforces the metadata limits the schema cannot express (DESIGN §3). */
+/**
+ * Enforces the metadata limits (docs/decisions.md): the spec declares the key count, OpenAPI 3.0
+ * cannot declare the key length or the size, so all three are checked here.
+ */
 export function checkMetadata(metadata: Metadata | undefined, path = "metadata"): void {
   if (metadata === undefined) return;
   const keys = Object.keys(metadata);
@@ -12,9 +14,12 @@ export function checkMetadata(metadata: Metadata | undefined, path = "metadata")
   }
   const longKey = keys.find((k) => k.length > metadataLimits.maxKeyLength);
   if (longKey !== undefined) {
-    throw fieldError(path, `a chave "${longKey.slice(0, 50)}" passa de ${metadataLimits.maxKeyLength} caracteres`);
+    throw fieldError(
+      path,
+      `a chave "${longKey.slice(0, metadataLimits.maxKeyLength + 10)}" passa de ${metadataLimits.maxKeyLength} caracteres`,
+    );
   }
   if (Buffer.byteLength(JSON.stringify(metadata), "utf8") > metadataLimits.maxBytes) {
-    throw fieldError(path, "deve ter no máximo 8 KiB em JSON");
+    throw fieldError(path, `deve ter no máximo ${metadataLimits.maxBytes / 1024} KiB em JSON`);
   }
 }

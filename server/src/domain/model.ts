@@ -35,8 +35,6 @@ export interface Plan {
   withdrawFeeCents: number;
 }
 
-export const defaultPlan: Plan = { chargeFeeCents: 80, chargeFeeBps: 0, withdrawFeeCents: 80 };
-
 export interface Account {
   id: string;
   name: string;

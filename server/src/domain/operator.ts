@@ -7,7 +7,8 @@ import { fieldError, notFound } from "./errors.js";
 import { queueDeliveries } from "./events.js";
 import { newId } from "./ids.js";
 import type { Account, ApiKeyRecord, DeliveryRecord, PageRequest, WebhookEndpointRecord } from "./model.js";
-import { pageOrInvalidCursor } from "./pages.js";
+import { pageOrInvalidCursor } from "./pagination.js";
+import { customerTagLength } from "./policy.js";
 
 type Admin = components["schemas"];
 
@@ -285,8 +286,11 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
     },
     async setCustomerNotes(customerId: string, body: Admin["SetCustomerNotesRequest"]) {
       body.tags.forEach((tag, i) => {
-        if (tag.length < 1 || tag.length > 40)
-          throw fieldError(`tags.${i}`, "cada etiqueta deve ter de 1 a 40 caracteres");
+        if (tag.length < customerTagLength.min || tag.length > customerTagLength.max)
+          throw fieldError(
+            `tags.${i}`,
+            `cada etiqueta deve ter de ${customerTagLength.min} a ${customerTagLength.max} caracteres`,
+          );
       });
       return deps.store.transaction(async (tx) => {
         const customer = await tx.customers.getById(customerId);

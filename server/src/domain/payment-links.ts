@@ -1,16 +1,19 @@
+import { checkAmountCents } from "./amounts.js";
 import type { Actor, DomainDeps } from "./deps.js";
 import { addSeconds } from "./deps.js";
 import { fieldError, notFound } from "./errors.js";
 import { newId } from "./ids.js";
 import { checkMetadata } from "./metadata.js";
 import type { PageRequest, PaymentLinkRecord, Schemas } from "./model.js";
-import { pageOrInvalidCursor } from "./pages.js";
+import { pageOrInvalidCursor } from "./pagination.js";
+import { amountLimits } from "./policy.js";
 import { presentPaymentLink } from "./presenters.js";
 
 export function paymentLinkUseCases(deps: DomainDeps) {
   const now = () => deps.clock.now().toISOString();
   return {
     async create(actor: Actor, body: Schemas["CreatePaymentLinkRequest"]) {
+      checkAmountCents(body.amountCents, amountLimits.minChargeCents);
       checkMetadata(body.metadata);
       const at = now();
       let expiresAt = addSeconds(at, deps.config.paymentLinkExpirySeconds);

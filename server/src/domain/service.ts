@@ -4,6 +4,7 @@ import { chargeUseCases } from "./charges.js";
 import { checkoutUseCases } from "./checkout.js";
 import { customerUseCases } from "./customers.js";
 import type { DomainDeps } from "./deps.js";
+import { idempotencyUseCases } from "./idempotency.js";
 import { operatorUseCases, type UrlGuard } from "./operator.js";
 import { paymentLinkUseCases } from "./payment-links.js";
 import { settlementUseCases } from "./settlement.js";
@@ -22,6 +23,7 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     withdrawals: withdrawalUseCases(deps),
     operator: operatorUseCases(deps, options.webhookUrlGuard),
     settlement: settlementUseCases(deps),
+    idempotency: idempotencyUseCases(deps),
   };
 }
 

@@ -1,5 +1,6 @@
 import { normalizePixKey } from "../pix/documents.js";
 import type { StoreReads, StoreTx } from "./ports/store.js";
+import { checkAmountCents } from "./amounts.js";
 import { brasiliaDay } from "./brasilia-day.js";
 import { type Actor, type DomainDeps, formatBRL } from "./deps.js";
 import { DomainError, fieldError, notFound } from "./errors.js";
@@ -7,11 +8,9 @@ import { recordEvent } from "./events.js";
 import { once } from "./idempotency.js";
 import { newId, randomBase62 } from "./ids.js";
 import type { ApiKeyRecord, PageRequest, Schemas, WithdrawalRecord } from "./model.js";
-import { pageOrInvalidCursor } from "./pages.js";
+import { pageOrInvalidCursor } from "./pagination.js";
+import { amountLimits } from "./policy.js";
 import { presentWithdrawal } from "./presenters.js";
-
-/** Minimum `amountCents` of a withdrawal, fee included (seed §8). */
-export const minimumWithdrawalCents = 600;
 
 /** What the key may still withdraw today (Brasília day), or null when it has no daily limit. */
 export async function remainingDailyLimit(
@@ -98,6 +97,7 @@ export function withdrawalUseCases(deps: DomainDeps) {
   const now = () => deps.clock.now().toISOString();
   return {
     async create(actor: Actor, body: Schemas["CreateWithdrawalRequest"], idempotencyKey?: string) {
+      checkAmountCents(body.amountCents, amountLimits.minWithdrawalCents);
       const key = normalizePixKey(body.pixKey, body.pixKeyType);
       if (!key.ok) throw fieldError("pixKey", `não é uma chave Pix válida do tipo ${body.pixKeyType}`);
       if (body.amountCents <= actor.account.plan.withdrawFeeCents) {

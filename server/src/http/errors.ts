@@ -121,7 +121,6 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (err instanceof DomainError) {
-      if (err.headers) res.set(err.headers);
       return sendError(req, res, err.code, err.message, err.errors);
     }
     const status = err.status ?? err.statusCode;

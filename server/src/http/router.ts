@@ -1,9 +1,10 @@
 import type { Express, Request, Response } from "express";
 import type { OperationMeta } from "../../../generated/operations.js";
+import { pageLimit } from "../domain/policy.js";
 
-/** The page a list operation asks for: `limit` (default 20) and `startingAfter`. */
+/** The page a list operation asks for: `limit` (default `pageLimit.default`) and `startingAfter`. */
 export const pageFromQuery = (q: { limit?: number; startingAfter?: string }) => ({
-  limit: q.limit ?? 20,
+  limit: q.limit ?? pageLimit.default,
   startingAfter: q.startingAfter,
 });
 

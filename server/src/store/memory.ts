@@ -335,6 +335,14 @@ export class MemoryStore implements Store {
           this.idempotency.rows.delete(id);
           this.undo?.push(() => this.idempotency.rows.set(id, before));
         },
+        purgeCreatedBefore: async (before) => {
+          const expired = this.idempotency.all().filter((r) => r.createdAt < before);
+          for (const row of expired) {
+            this.idempotency.rows.delete(row.id);
+            this.undo?.push(() => this.idempotency.rows.set(row.id, row));
+          }
+          return expired.length;
+        },
       },
     };
   }

@@ -647,6 +647,8 @@ function writes(client: pg.PoolClient): StoreTx {
           [scope.accountId, scope.livemode, operation, key],
         );
       },
+      // Served by the index idempotency_keys_by_age.
+      purgeCreatedBefore: (before) => execute(client, "DELETE FROM idempotency_keys WHERE created_at < $1", [before]),
     },
   };
 }

@@ -175,6 +175,8 @@ export interface StoreTx extends StoreReads {
     insert(record: IdempotencyRecord): Promise<void>;
     /** Forgets a record older than the window so the key can be used again. */
     delete(scope: Scope, operation: string, key: string): Promise<void>;
+    /** Forgets every record created before `before` (all accounts and modes); answers how many. */
+    purgeCreatedBefore(before: string): Promise<number>;
   };
 }
 

@@ -1,0 +1,11 @@
+// Step 2 of `npm run generate`: post-processing of the emitted OpenAPI text.
+
+/**
+ * The emitter seals objects as `additionalProperties: { not: {} }`. JSON Schema reads that exactly
+ * like `additionalProperties: false`, but Prism's example generator does not: it invents
+ * `property1`/`property2` members and the mock answers bodies the contract forbids. Writing the
+ * plain `false` keeps the meaning and fixes the mock.
+ */
+export function sealAsFalse(yamlText: string): string {
+  return yamlText.replace(/^(\s*)additionalProperties:\n\1 {2}not: \{\}\n/gm, "$1additionalProperties: false\n");
+}

@@ -1,0 +1,145 @@
+import type { Logger } from "pino";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { startIdempotencyPurge } from "../src/idempotency-purge.js";
+import { createPool, PostgresStore } from "../src/store/postgres.js";
+import { call, chargeBody, startTestServer, type TestServer } from "./harness.js";
+import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
+
+// Idempotency records are remembered for 24 hours (docs/decisions.md "Idempotency"); past that a
+// key is new again, so the server process forgets older records in the background, on both stores.
+
+const stores: {
+  name: string;
+  describe: typeof describe;
+  start: () => Promise<{ server: TestServer; stop(): Promise<void> }>;
+}[] = [
+  {
+    name: "memory",
+    describe,
+    start: async () => {
+      const server = await startTestServer();
+      return { server, stop: () => server.close() };
+    },
+  },
+  {
+    name: "PostgreSQL",
+    describe: describePg as typeof describe,
+    start: async () => {
+      const database: TestDatabase = await createTestDatabase("idempotency_purge");
+      const server = await startTestServer({ store: new PostgresStore(createPool(database.url, { max: 5 })) });
+      return {
+        server,
+        stop: async () => {
+          await server.close();
+          await server.store.close();
+          await database.drop();
+        },
+      };
+    },
+  },
+];
+
+for (const store of stores) {
+  store.describe(`idempotency purge on the ${store.name} store`, () => {
+    let server: TestServer;
+    let stop: () => Promise<void>;
+    beforeAll(async () => {
+      ({ server, stop } = await store.start());
+    }, 60_000);
+    afterAll(async () => {
+      await stop?.();
+    });
+
+    const create = (key: string, idempotencyKey: string, amountCents = 8990) =>
+      call(server.baseUrl, "POST", "/api/v1/charges/pix", {
+        key,
+        body: chargeBody({ amountCents }),
+        headers: { "idempotency-key": idempotencyKey },
+      });
+
+    test("when one key is past the 24 h window and another within it, then the purge forgets only the old one", async () => {
+      const { testKey, account } = await server.newAccount();
+      const scope = { accountId: account.id, livemode: false };
+      const old = await create(testKey, "pedido-antigo");
+      server.clock.advance(23 * 3600);
+      const fresh = await create(testKey, "pedido-novo");
+      server.clock.advance(3600 + 1);
+
+      const purged = await server.domain.idempotency.purgeExpired();
+
+      expect(old.status).toBe(201);
+      expect(purged).toBeGreaterThanOrEqual(1);
+      expect(await server.store.read.idempotency.get(scope, "createPixCharge", "pedido-antigo")).toBeNull();
+      expect(await server.store.read.idempotency.get(scope, "createPixCharge", "pedido-novo")).not.toBeNull();
+      const replay = await create(testKey, "pedido-novo");
+      expect(replay.status).toBe(201);
+      expect(replay.body.id).toBe(fresh.body.id);
+      const reused = await create(testKey, "pedido-antigo", 5000);
+      expect(reused.status).toBe(201);
+      expect(reused.body.id).not.toBe(old.body.id);
+    });
+
+    test("when nothing is past the window, then the purge forgets nothing", async () => {
+      const { testKey, account } = await server.newAccount();
+      await create(testKey, "pedido-1");
+      await server.domain.idempotency.purgeExpired();
+
+      const purged = await server.domain.idempotency.purgeExpired();
+
+      expect(purged).toBe(0);
+      const record = await server.store.read.idempotency.get(
+        { accountId: account.id, livemode: false },
+        "createPixCharge",
+        "pedido-1",
+      );
+      expect(record).not.toBeNull();
+    });
+  });
+}
+
+describe("startIdempotencyPurge", () => {
+  const fakeLogger = () => ({ info: vi.fn(), warn: vi.fn() });
+
+  test("when started, then it purges at once and again on every tick", async () => {
+    const logger = fakeLogger();
+    const purge = vi.fn(async () => 2);
+
+    const runner = startIdempotencyPurge({ purge, logger: logger as unknown as Logger, intervalMs: 10 });
+    await vi.waitFor(() => expect(purge.mock.calls.length).toBeGreaterThanOrEqual(3));
+    await runner.stop();
+
+    expect(logger.info).toHaveBeenCalledWith({ purged: 2 }, expect.any(String));
+  });
+
+  test("when a run fails, then it is logged and the next tick runs again", async () => {
+    const logger = fakeLogger();
+    const purge = vi
+      .fn<() => Promise<number>>()
+      .mockRejectedValueOnce(new Error("connection terminated"))
+      .mockResolvedValue(0);
+
+    const runner = startIdempotencyPurge({ purge, logger: logger as unknown as Logger, intervalMs: 10 });
+    await vi.waitFor(() => expect(purge.mock.calls.length).toBeGreaterThanOrEqual(2));
+    await runner.stop();
+
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+  });
+
+  test("when stopped during a run, then stop waits for it and no tick follows", async () => {
+    let finish: (n: number) => void = () => undefined;
+    const purge = vi.fn(() => new Promise<number>((resolve) => (finish = resolve)));
+    const runner = startIdempotencyPurge({ purge, logger: fakeLogger() as unknown as Logger, intervalMs: 5 });
+
+    let stopped = false;
+    const stopping = runner.stop().then(() => (stopped = true));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const stoppedBeforeRunEnded = stopped;
+    finish(0);
+    await stopping;
+    await new Promise((resolve) => setTimeout(resolve, 30));
+
+    expect(stoppedBeforeRunEnded).toBe(false);
+    expect(stopped).toBe(true);
+    expect(purge).toHaveBeenCalledTimes(1);
+  });
+});
