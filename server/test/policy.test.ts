@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { parse } from "yaml";
-import { brazilianStates } from "../src/domain/checkout.js";
+import { brazilianStates } from "../src/domain/policy.js";
 import {
   amountLimits,
   customerTagLength,

@@ -24,15 +24,9 @@ export interface CheckoutSubmission {
   address?: Partial<Record<AddressField, string | undefined>> | undefined;
 }
 
-/** The 27 federative units a Brazilian address can be in. */
-export const brazilianStates = [
-  "AC", "AL", "AM", "AP", "BA", "CE", "DF", "ES", "GO", "MA", "MG", "MS", "MT", "PA", "PB",
-  "PE", "PI", "PR", "RJ", "RN", "RO", "RR", "RS", "SC", "SE", "SP", "TO",
-] as const; // prettier-ignore
-
 /**
  * What the checkout asks beyond the API when a link asks for the address (the API takes any subset
- * of the address): every field but the complement, a CEP of 8 digits and a state that exists.
+ * of the address): every field but the complement. The CEP and state rules are the spec's own.
  */
 const checkoutAddressRule = {
   type: "object",
@@ -41,10 +35,6 @@ const checkoutAddressRule = {
     address: {
       type: "object",
       required: ["zipCode", "street", "number", "district", "city", "state"],
-      properties: {
-        zipCode: { type: "string", minLength: 8, maxLength: 8, pattern: "^[0-9]+$" },
-        state: { type: "string", enum: brazilianStates },
-      },
     },
   },
 };

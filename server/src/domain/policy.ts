@@ -51,3 +51,9 @@ export const releasePeriodDays = { default: 1, min: 0, max: 90 } as const;
 
 /** How long an idempotency key replays its first response (docs/decisions.md "Idempotency"). */
 export const idempotencyWindowSeconds = 24 * 3600;
+
+/** The 27 federative units a Brazilian address can be in (`state` of an address). */
+export const brazilianStates = [
+  "AC", "AL", "AM", "AP", "BA", "CE", "DF", "ES", "GO", "MA", "MG", "MS", "MT", "PA", "PB",
+  "PE", "PI", "PR", "RJ", "RN", "RO", "RR", "RS", "SC", "SE", "SP", "TO",
+] as const; // prettier-ignore

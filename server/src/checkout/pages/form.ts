@@ -1,7 +1,7 @@
 import { formatBRL } from "../../domain/deps.js";
 import type { FieldError } from "../../domain/errors.js";
 import type { PaymentLinkRecord } from "../../domain/model.js";
-import { brazilianStates } from "../payer.js";
+import { brazilianStates } from "../../domain/policy.js";
 import { checkoutPath } from "../paths.js";
 import { type Html, html } from "../html.js";
 import { layout, merchantDocumentLabel, type PageFrame, type Payee, summary } from "./layout.js";
