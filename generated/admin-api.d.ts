@@ -403,11 +403,8 @@ export interface components {
             /** @description Verified accounts operate in production: production keys can be created and used. */
             verified: boolean;
             plan: components["schemas"]["Plan"];
-            /**
-             * Format: int32
-             * @description Days a paid sale stays pending before it becomes available. Default 1.
-             */
-            releasePeriodDays: number;
+            /** @description Days a paid sale stays pending before it becomes available. Default 1. */
+            releasePeriodDays: components["schemas"]["ReleasePeriodDays"];
             /** @description City printed in the BR Code. */
             merchantCity: string;
             /** @description The account's receiving Pix key (EVP), printed in the BR Code. */
@@ -422,11 +419,6 @@ export interface components {
             /** @description True when more items exist: ask again with `startingAfter` = the id of the last item. */
             hasMore: boolean;
         };
-        /**
-         * @description The headers of every operator response: `x-request-id` only. The operator API has no per-IP
-         *     budget, so it sends no `RateLimit` headers.
-         */
-        AdminResponseHeaders: Record<string, never>;
         /** @description Body of advance clock. */
         AdvanceClockRequest: {
             /**
@@ -446,7 +438,7 @@ export interface components {
             prefix: string;
             permissions: components["schemas"]["Permission"][];
             /** @description IPv4/IPv6 addresses or CIDR ranges; empty = any IP. */
-            allowedIps: string[];
+            allowedIps: components["schemas"]["IpRule"][];
             /** @description Per-key daily withdrawal limit (Brasília day), or null for none. */
             dailyWithdrawLimitCents: number | null;
             /** Format: date-time */
@@ -472,7 +464,7 @@ export interface components {
             prefix: string;
             permissions: components["schemas"]["Permission"][];
             /** @description IPv4/IPv6 addresses or CIDR ranges; empty = any IP. */
-            allowedIps: string[];
+            allowedIps: components["schemas"]["IpRule"][];
             /** @description Per-key daily withdrawal limit (Brasília day), or null for none. */
             dailyWithdrawLimitCents: number | null;
             /** Format: date-time */
@@ -521,7 +513,7 @@ export interface components {
             /** @description Default: every permission except `withdrawals:write`. */
             permissions?: components["schemas"]["Permission"][];
             /** @description One IPv4 or IPv6 address or CIDR range per item; empty or omitted = any IP. */
-            allowedIps?: string[];
+            allowedIps?: components["schemas"]["IpRule"][];
             /** @description 600 (the minimum withdrawal) to 999 999 999 999, or null for no limit. */
             dailyWithdrawLimitCents?: number | null;
         };
@@ -536,7 +528,7 @@ export interface components {
         CustomerNotes: {
             customerId: string;
             notes: string | null;
-            tags: string[];
+            tags: components["schemas"]["CustomerTag"][];
         };
         /** @description A tag on a customer: 1 to 40 characters. */
         CustomerTag: string;
@@ -600,6 +592,11 @@ export interface components {
         /** @description The proportional part of a charge fee, in basis points of the amount (100 = 1%): 0 to 10000. */
         FeeBasisPoints: number;
         /**
+         * @description An IPv4 or IPv6 address or a CIDR range. Its only length bound is the request body's (64 KiB):
+         *     an IPv6 address with a zone id (`fe80::1%eth0`) is valid at any length.
+         */
+        IpRule: string;
+        /**
          * @description Test keys (`svc_test_…`) or production keys (`svc_…`).
          * @enum {string}
          */
@@ -622,6 +619,8 @@ export interface components {
         /**
          * @description An amount of money in integer cents of the Brazilian real (8990 = R$ 89,90). Never a float.
          *     Plain JSON integers: the largest amount (999 999 999 999) is exact in a double, so no `int64`.
+         *     Signed (a balance or a net amount can fall below zero) and bounded by what a JSON number carries
+         *     exactly, since balances add many amounts.
          */
         "PixService.Cents": number;
         /** @description A contest of a paid charge by the payer through their bank (MED). */
@@ -656,7 +655,7 @@ export interface components {
             code: components["schemas"]["PixService.ErrorCode"];
             /** @description Explanation for people, in Brazilian Portuguese. */
             message: string;
-            /** @description Only with `VALIDATION_ERROR`: one item per invalid field. */
+            /** @description Only with `VALIDATION_ERROR`: one item per invalid field, the first 100 when there are more. */
             errors?: components["schemas"]["PixService.FieldError"][];
             /** @description The request path. */
             path: string;
@@ -864,7 +863,7 @@ export interface components {
         /** @description Body of update API key: only the fields sent change, effective on the next request. */
         UpdateApiKeyRequest: {
             permissions?: components["schemas"]["Permission"][];
-            allowedIps?: string[];
+            allowedIps?: components["schemas"]["IpRule"][];
             /** @description 600 (the minimum withdrawal) to 999 999 999 999, or null for no limit. */
             dailyWithdrawLimitCents?: number | null;
         };

@@ -323,15 +323,11 @@ export interface components {
          *     Code field 54 can carry). A larger one answers `400 VALIDATION_ERROR` on its field.
          */
         AmountCents: number;
-        /** @description The headers of every response of the public API. */
-        ApiResponseHeaders: Record<string, never>;
         /**
          * @description The version of the event format.
          * @enum {string}
          */
         ApiVersion: "1.0.0";
-        /** @description The headers of a success response of a public `POST`. */
-        ApiWriteResponseHeaders: Record<string, never>;
         /** @description The account's balance in the key's mode. */
         Balance: {
             /** @description Can be withdrawn already. */
@@ -354,6 +350,8 @@ export interface components {
         /**
          * @description An amount of money in integer cents of the Brazilian real (8990 = R$ 89,90). Never a float.
          *     Plain JSON integers: the largest amount (999 999 999 999) is exact in a double, so no `int64`.
+         *     Signed (a balance or a net amount can fall below zero) and bounded by what a JSON number carries
+         *     exactly, since balances add many amounts.
          */
         Cents: number;
         /**
@@ -515,7 +513,7 @@ export interface components {
             code: components["schemas"]["ErrorCode"];
             /** @description Explanation for people, in Brazilian Portuguese. */
             message: string;
-            /** @description Only with `VALIDATION_ERROR`: one item per invalid field. */
+            /** @description Only with `VALIDATION_ERROR`: one item per invalid field, the first 100 when there are more. */
             errors?: components["schemas"]["FieldError"][];
             /** @description The request path. */
             path: string;
@@ -535,8 +533,6 @@ export interface components {
             /** @description What is wrong with it, in Portuguese. */
             message: string;
         };
-        /** @description `Idempotent-Replayed`, on the success responses of the operations that take an `idempotency-key`. */
-        IdempotentReplayedHeader: Record<string, never>;
         /**
          * @description The integrator's own key/value data, returned unchanged on reads and in events. At most 50 keys,
          *     each key at most 40 characters, and the whole object at most 8 KiB as JSON; a larger object
@@ -612,20 +608,6 @@ export interface components {
          * @enum {string}
          */
         PixKeyType: "CPF" | "CNPJ" | "PHONE" | "EMAIL" | "EVP";
-        /**
-         * @description The IETF `RateLimit` and `RateLimit-Policy` headers (draft 7), on every `/api/v1` response
-         *     counted by a per-IP budget (all of them while rate limiting is on, which it always is in
-         *     production). Optional because a server run with rate limiting off (tests) sends neither.
-         */
-        RateLimitHeaders: Record<string, never>;
-        /**
-         * @description `x-request-id`, on every response of both APIs. Declared optional although the server always
-         *     sends it: the handlers and the examples do not write it (the HTTP layer does), and a required
-         *     header would have to appear in each of them.
-         */
-        RequestIdHeader: Record<string, never>;
-        /** @description `Retry-After`, on `429` and `503`. */
-        RetryAfterHeader: Record<string, never>;
         /** @description A Pix charge and its life. */
         Transaction: {
             /** @description `txn_…`. */

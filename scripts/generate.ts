@@ -2,7 +2,7 @@
  * Rebuilds everything in `generated/` from the TypeSpec in `spec/`, one step per module under
  * `scripts/generate/`:
  *
- *   spec/main.tsp ──compile-typespec──▶ *.openapi.yaml ──seal──▶ openapi.yaml
+ *   spec/main.tsp ──compile-typespec──▶ *.openapi.yaml ──seal, server audience──▶ openapi.yaml
  *   openapi.yaml ──emit-types (openapi-typescript)──▶ api.d.ts
  *   openapi.yaml ──emit-operations──────────────────▶ operations.ts
  *
@@ -22,7 +22,7 @@ import { compileTypeSpec } from "./generate/compile-typespec.js";
 import { documents } from "./generate/documents.js";
 import { type OpenApiDocument, readOperations, renderOperations } from "./generate/emit-operations.js";
 import { emitTypes } from "./generate/emit-types.js";
-import { sealAsFalse } from "./generate/seal.js";
+import { markServerAudience, sealAsFalse } from "./generate/seal.js";
 
 const root = resolve(fileURLToPath(import.meta.url), "../..");
 
@@ -33,7 +33,7 @@ export async function generate(outDir: string): Promise<void> {
   try {
     compileTypeSpec(root, work);
     for (const doc of documents) {
-      const yamlText = sealAsFalse(readFileSync(join(work, doc.emitted), "utf8"));
+      const yamlText = markServerAudience(sealAsFalse(readFileSync(join(work, doc.emitted), "utf8")), doc.internal);
       writeFileSync(join(outDir, doc.openapi), yamlText);
       writeFileSync(join(outDir, doc.types), await emitTypes(yamlText));
       const ops = readOperations(parse(yamlText) as OpenApiDocument, doc.permissions);

@@ -13,6 +13,8 @@ export const documents = [
     operations: "operations.ts",
     /** Every public operation must declare its key permission. */
     permissions: true,
+    /** Partners call it: its servers are marked `x-internal: false`. */
+    internal: false,
   },
   {
     name: "admin",
@@ -22,5 +24,7 @@ export const documents = [
     operations: "admin-operations.ts",
     /** Operator routes are all behind the one ADMIN_TOKEN. */
     permissions: false,
+    /** Operators only: its servers are marked `x-internal: true`. */
+    internal: true,
   },
 ] as const;

@@ -75,6 +75,18 @@ describe("POST /api/v1/charges/pix (body parsing)", () => {
     expect(res.body.errors.map((e: { path: string }) => e.path)).toContain("metadata");
   });
 
+  test("when the body has 500 unknown fields, then 400 VALIDATION_ERROR lists the first 100 and nothing is created", async () => {
+    const { testKey } = await server.newAccount();
+    const extra = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`extra${i}`, i]));
+
+    const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", { key: testKey, body: chargeBody(extra) });
+
+    expectSeedError(res, 400, "VALIDATION_ERROR", "/api/v1/charges/pix");
+    expect(res.body.errors).toHaveLength(100);
+    expect(res.body.errors[0]).toEqual({ path: "extra0", message: "campo não permitido" });
+    expect(await countCharges(testKey)).toBe(0);
+  });
+
   test("when the content-type is text/plain, then 415 UNSUPPORTED_MEDIA_TYPE and nothing is created", async () => {
     const { testKey } = await server.newAccount();
 

@@ -2,6 +2,12 @@ import type { ErrorRequestHandler, Request, Response } from "express";
 import type { Logger } from "pino";
 import { DomainError, type ErrorCode, errorCatalogue, type FieldError } from "../domain/errors.js";
 
+/**
+ * The most field errors one response lists (the document's `maxItems` on `errors`): a body of
+ * thousands of unknown fields must not answer thousands of items.
+ */
+export const maxFieldErrors = 100;
+
 /** Writes the seed's error body (§7). */
 export function sendError(
   req: Request,
@@ -142,6 +148,7 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
       const seen = new Set<string>();
       const errors: FieldError[] = [];
       for (const item of err.errors) {
+        if (errors.length === maxFieldErrors) break;
         const path = fieldPath(item);
         if (seen.has(path)) continue;
         seen.add(path);
