@@ -664,7 +664,7 @@ export interface components {
          *     the human explanation in Portuguese.
          * @enum {string}
          */
-        "PixService.ErrorCode": "VALIDATION_ERROR" | "REQUEST_ERROR" | "INSUFFICIENT_BALANCE" | "UNAUTHORIZED" | "API_KEY_PERMISSION" | "API_KEY_IP" | "WITHDRAW_DAILY_LIMIT" | "ACCOUNT_NOT_ACTIVE" | "TEST_MODE_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR";
+        "PixService.ErrorCode": "VALIDATION_ERROR" | "REQUEST_ERROR" | "INSUFFICIENT_BALANCE" | "UNAUTHORIZED" | "API_KEY_PERMISSION" | "API_KEY_IP" | "WITHDRAW_DAILY_LIMIT" | "ACCOUNT_NOT_ACTIVE" | "TEST_MODE_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         /** @description One invalid field of a `VALIDATION_ERROR`. */
         "PixService.FieldError": {
             /** @description The field, in the body's own terms: `amountCents`, `customer.document`, `limit`. */
@@ -990,6 +990,17 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
         };
     };
     createAccount: {
@@ -1041,6 +1052,17 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
         };
     };
     getAccount: {
@@ -1084,6 +1106,17 @@ export interface operations {
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1152,6 +1185,17 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
         };
     };
     listApiKeys: {
@@ -1195,6 +1239,17 @@ export interface operations {
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1272,6 +1327,17 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
         };
     };
     listEvents: {
@@ -1337,6 +1403,17 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
         };
     };
     listWebhookEndpoints: {
@@ -1380,6 +1457,17 @@ export interface operations {
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1448,6 +1536,17 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
         };
     };
     updateApiKey: {
@@ -1510,6 +1609,17 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
         };
     };
     revokeApiKey: {
@@ -1559,6 +1669,17 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
         };
     };
     getClock: {
@@ -1600,6 +1721,17 @@ export interface operations {
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1666,6 +1798,17 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
         };
     };
     getCustomerNotes: {
@@ -1709,6 +1852,17 @@ export interface operations {
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1777,6 +1931,17 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
         };
     };
     replayEvent: {
@@ -1820,6 +1985,17 @@ export interface operations {
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1888,6 +2064,17 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
         };
     };
     openDispute: {
@@ -1950,6 +2137,17 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
         };
     };
     simulateProductionPayment: {
@@ -2002,6 +2200,17 @@ export interface operations {
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2070,6 +2279,17 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
         };
     };
     deleteWebhookEndpoint: {
@@ -2111,6 +2331,17 @@ export interface operations {
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2173,6 +2404,17 @@ export interface operations {
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2242,6 +2484,17 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
         };
     };
     rotateWebhookEndpointSecret: {
@@ -2285,6 +2538,17 @@ export interface operations {
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

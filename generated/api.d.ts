@@ -502,7 +502,7 @@ export interface components {
          *     the human explanation in Portuguese.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "REQUEST_ERROR" | "INSUFFICIENT_BALANCE" | "UNAUTHORIZED" | "API_KEY_PERMISSION" | "API_KEY_IP" | "WITHDRAW_DAILY_LIMIT" | "ACCOUNT_NOT_ACTIVE" | "TEST_MODE_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR";
+        ErrorCode: "VALIDATION_ERROR" | "REQUEST_ERROR" | "INSUFFICIENT_BALANCE" | "UNAUTHORIZED" | "API_KEY_PERMISSION" | "API_KEY_IP" | "WITHDRAW_DAILY_LIMIT" | "ACCOUNT_NOT_ACTIVE" | "TEST_MODE_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         /** @description One invalid field of a `VALIDATION_ERROR`. */
         FieldError: {
             /** @description The field, in the body's own terms: `amountCents`, `customer.document`, `limit`. */
@@ -904,6 +904,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     createPixCharge: {
@@ -992,6 +1003,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     listCustomers: {
@@ -1060,6 +1082,17 @@ export interface operations {
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1146,6 +1179,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getCustomer: {
@@ -1219,6 +1263,17 @@ export interface operations {
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1308,6 +1363,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     listPaymentLinks: {
@@ -1382,6 +1448,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     createPaymentLink: {
@@ -1447,6 +1524,17 @@ export interface operations {
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1532,6 +1620,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     deactivatePaymentLink: {
@@ -1611,6 +1710,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     simulatePayment: {
@@ -1684,6 +1794,17 @@ export interface operations {
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1770,6 +1891,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getTransaction: {
@@ -1843,6 +1975,17 @@ export interface operations {
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1928,6 +2071,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     listWithdrawals: {
@@ -1994,6 +2148,17 @@ export interface operations {
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2088,6 +2253,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getWithdrawal: {
@@ -2161,6 +2337,17 @@ export interface operations {
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
