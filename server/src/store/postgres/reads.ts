@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { balanceTotals, dailyLimitUsedCents, type LedgerSums } from "../../domain/balance-rules.js";
 import type { BalanceTotals, Scope } from "../../domain/model.js";
 import type { StoreReads } from "../../domain/ports/store.js";
 import {
@@ -85,36 +86,32 @@ export function reads(db: Queryable): StoreReads {
       getById: (id) => selectOne(db, withdrawalsTable, "id = $1", [id]),
       list: (scope, page) => pageQuery(db, withdrawalsTable, scoped, scopeArgs(scope), page),
       sumForKey: async (apiKeyId, from, to) => {
-        const rows = await query<{ sum: number }>(
+        const rows = await query<{ amountCents: number; returnedAmountCents: number }>(
           db,
-          `SELECT coalesce(sum(amount_cents - returned_amount_cents), 0)::bigint AS sum FROM withdrawals
+          `SELECT amount_cents AS "amountCents", returned_amount_cents AS "returnedAmountCents" FROM withdrawals
            WHERE api_key_id = $1 AND created_at >= $2::timestamptz AND created_at < $3::timestamptz`,
           [apiKeyId, from, to],
         );
-        return rows[0]?.sum ?? 0;
+        return rows.reduce((sum, w) => sum + dailyLimitUsedCents(w), 0);
       },
     },
     ledger: {
-      // The balances row holds available + pending (kept by the ledger trigger); pending is the
-      // part whose release is still ahead of `now`, read through the partial index.
+      // The balances row holds the available total and the blocked sum (kept by the ledger
+      // trigger); the pending part (`isPending` in SQL) is read through the partial index.
       totals: async (scope, now): Promise<BalanceTotals> => {
-        const rows = await query<{ availableTotal: number; blocked: number; pending: number }>(
+        const rows = await query<LedgerSums & Record<string, number>>(
           db,
-          `SELECT coalesce(b.available_total_cents, 0) AS "availableTotal",
-                  coalesce(b.blocked_cents, 0) AS blocked,
+          `SELECT coalesce(b.available_total_cents, 0) AS "availableTotalCents",
+                  coalesce(b.blocked_cents, 0) AS "blockedCents",
                   coalesce((SELECT sum(e.amount_cents) FROM ledger_entries e
                             WHERE e.account_id = $1 AND e.livemode = $2 AND e.bucket = 'available'
-                              AND e.release_at IS NOT NULL AND e.release_at > $3::timestamptz), 0)::bigint AS pending
+                              AND e.release_at IS NOT NULL AND e.release_at > $3::timestamptz), 0)::bigint
+                    AS "pendingCents"
            FROM (SELECT 1) AS one
            LEFT JOIN ledger_balances b ON b.account_id = $1 AND b.livemode = $2`,
           [scope.accountId, scope.livemode, now],
         );
-        const row = rows[0] ?? { availableTotal: 0, blocked: 0, pending: 0 };
-        return {
-          availableCents: row.availableTotal - row.pending,
-          pendingCents: row.pending,
-          blockedCents: row.blocked,
-        };
+        return balanceTotals(rows[0] ?? { availableTotalCents: 0, blockedCents: 0, pendingCents: 0 });
       },
       list: (scope) => selectMany(db, ledgerTable, scoped, scopeArgs(scope), "seq"),
     },
@@ -150,4 +147,3 @@ export function reads(db: Queryable): StoreReads {
     },
   };
 }
-

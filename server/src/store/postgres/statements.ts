@@ -3,7 +3,12 @@ import { type TransactionFilter, UnknownCursorError } from "../../domain/ports/s
 import { selectList, type TableDef, toRecord } from "./rows.js";
 import { execute, type Queryable, query } from "./sql.js";
 
-export async function selectOne<R>(db: Queryable, def: TableDef<R>, where: string, values: unknown[]): Promise<R | null> {
+export async function selectOne<R>(
+  db: Queryable,
+  def: TableDef<R>,
+  where: string,
+  values: unknown[],
+): Promise<R | null> {
   const rows = await query(db, `SELECT ${selectList(def)} FROM ${def.name} WHERE ${where} LIMIT 1`, values);
   return rows[0] ? toRecord(def, rows[0]) : null;
 }
@@ -99,4 +104,3 @@ export function transactionFilterSql(filter: TransactionFilter, values: unknown[
   if (filter.createdTo !== undefined) clauses.push(`created_at < ${param(filter.createdTo)}::timestamptz`);
   return clauses.length ? ` AND ${clauses.join(" AND ")}` : "";
 }
-

@@ -110,4 +110,3 @@ export function writes(client: pg.PoolClient): StoreTx {
     },
   };
 }
-
