@@ -6,7 +6,12 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findPostgresBin, freePort, startThrowawayCluster, type ThrowawayCluster } from "../../scripts/pg-cluster.js";
 import { allPermissions, createAccount, createApiKey } from "../src/domain/accounts.js";
 import { DomainError } from "../src/domain/errors.js";
-import { createPool, PostgresStore } from "../src/store/postgres/index.js";
+import type { Logger } from "pino";
+import { systemClock } from "../src/domain/ports/clock.js";
+import type { Store } from "../src/domain/ports/store.js";
+import { MemoryStore } from "../src/store/memory.js";
+import { createPool, isConnectionError, PostgresStore, toStoreError } from "../src/store/postgres/index.js";
+import { DeliveryWorker } from "../src/webhooks/worker.js";
 import { type CallResult, call, chargeBody } from "./harness.js";
 
 // PostgreSQL goes away under load: a fast restart, a stop of a few seconds, a crash. The cluster is
@@ -20,8 +25,11 @@ const adminToken = "adm_faults_0123456789abcdef";
 const unavailableMessage = "Serviço temporariamente indisponível. Tente novamente em instantes.";
 /** Requests of the whole load, all loops together: the load is bounded whatever happens. */
 const maxRequests = 4000;
-/** How long a server may take to answer normally again once PostgreSQL accepts connections. */
-const recoveryBudgetMs = 5000;
+/**
+ * How long a server may take to answer normally again once PostgreSQL accepts connections: the
+ * pool dials anew at the next request (tens of milliseconds here); the margin is for busy machines.
+ */
+const recoveryBudgetMs = 2000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const hasPostgres = (await findPostgresBin()) !== null && !process.env.DATABASE_URL;
@@ -360,5 +368,77 @@ describeFaults("PostgreSQL connection loss under load", () => {
       await killer.end();
       await store.close();
     }
+  });
+});
+
+describe("which PostgreSQL errors mean the database is away", () => {
+  const pgError = (code: string, message = "boom") => Object.assign(new Error(message), { code });
+
+  test.each([
+    ["57P01", "terminating connection due to administrator command"],
+    ["57P02", "terminating connection due to crash of another server process"],
+    ["57P03", "the database system is shutting down"],
+    ["08006", "connection failure"],
+    ["ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:5432"],
+    ["ECONNRESET", "read ECONNRESET"],
+  ])("when the code is %s, then it becomes SERVICE_UNAVAILABLE with Retry-After", (code, message) => {
+    const cause = pgError(code, message);
+    const mapped = toStoreError(cause);
+    expect(mapped).toBeInstanceOf(DomainError);
+    expect(mapped).toMatchObject({ code: "SERVICE_UNAVAILABLE", status: 503, headers: { "Retry-After": "1" }, cause });
+  });
+
+  test.each(["Connection terminated unexpectedly", "timeout exceeded when trying to connect"])(
+    "when node-postgres says %j without a code, then it is a lost connection",
+    (message) => {
+      expect(isConnectionError(new Error(message))).toBe(true);
+    },
+  );
+
+  test("when the statement itself fails (unique violation, serialization failure, a bug), then the error passes unchanged", () => {
+    for (const error of [pgError("23505"), pgError("40001"), new TypeError("x is undefined")]) {
+      expect(toStoreError(error)).toBe(error);
+    }
+  });
+});
+
+describe("the webhook worker while the database is away", () => {
+  test("when its passes fail with SERVICE_UNAVAILABLE, then it logs once, keeps polling and logs the recovery", async () => {
+    const memory = new MemoryStore();
+    let away = true;
+    let passes = 0;
+    const flaky: Store = {
+      read: memory.read,
+      transaction: (work) => {
+        passes++;
+        if (away)
+          return Promise.reject(
+            toStoreError(Object.assign(new Error("the database system is shutting down"), { code: "57P03" })),
+          );
+        return memory.transaction(work);
+      },
+      close: () => memory.close(),
+    };
+    const logged: string[] = [];
+    const log = (_object: object, message?: string) => logged.push(message ?? String(_object));
+    const logger = { error: log, warn: log, info: log, debug: log } as unknown as Logger;
+    const worker = new DeliveryWorker({
+      store: flaky,
+      clock: systemClock,
+      logger,
+      allowLoopbackForTest: true,
+      pollMs: 5,
+    });
+
+    worker.start();
+    await sleep(150);
+    const failedPasses = passes;
+    away = false;
+    await sleep(100);
+    await worker.stop();
+
+    expect(failedPasses).toBeGreaterThan(3);
+    expect(passes).toBeGreaterThan(failedPasses);
+    expect(logged).toEqual(["webhook worker pass failed", "webhook worker passes succeed again"]);
   });
 });
