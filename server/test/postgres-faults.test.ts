@@ -336,6 +336,35 @@ describeFaults("PostgreSQL connection loss under load", () => {
     }
   }, 60_000);
 
+  test("when the server has just ended the pool's idle connections, then the next reads and transactions run on fresh ones", async () => {
+    const store = new PostgresStore(createPool(cluster.databaseUrl, { max: 4 }));
+    const killer = new pg.Pool({ connectionString: cluster.databaseUrl, max: 1 });
+    try {
+      const ends = async () => {
+        // Four idle connections in the pool, then ended by the server as a restart would.
+        await Promise.all(Array.from({ length: 4 }, () => store.read.accounts.count()));
+        const result = await killer.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+           WHERE application_name = 'pix-charging-service' AND state = 'idle' AND pid <> pg_backend_pid()
+             AND query LIKE 'SELECT count(*) AS count FROM accounts%'`,
+        );
+        return result.rowCount ?? 0;
+      };
+
+      expect(await ends()).toBeGreaterThan(0);
+      const reads = await Promise.allSettled(Array.from({ length: 4 }, () => store.read.accounts.count()));
+      expect(await ends()).toBeGreaterThan(0);
+      const transactions = await Promise.allSettled(
+        Array.from({ length: 4 }, () => store.transaction((tx) => tx.accounts.count())),
+      );
+
+      expect([...reads, ...transactions].map((r) => r.status)).toEqual(Array(8).fill("fulfilled"));
+    } finally {
+      await killer.end();
+      await store.close();
+    }
+  });
+
   test("when the server ends a transaction's connection between two statements, then the process lives and the transaction fails with SERVICE_UNAVAILABLE", async () => {
     const warnings: string[] = [];
     const logger = {

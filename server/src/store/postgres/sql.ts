@@ -1,5 +1,5 @@
 import pg from "pg";
-import { toStoreError } from "./connection-errors.js";
+import { isConnectionError, toStoreError } from "./connection-errors.js";
 
 // Values in and out. BIGINT becomes a JS number (refused past 2^53), timestamptz an ISO string
 // with milliseconds exactly as `Date#toISOString` writes it. Given per query, so a pool made
@@ -30,7 +30,29 @@ const storeTypes: pg.CustomTypesConfig = {
 };
 
 export type Row = Record<string, unknown>;
-export type Queryable = Pick<pg.Pool, "query"> | Pick<pg.PoolClient, "query">;
+/** A pool or one of its connections: whatever runs a statement. */
+export interface Queryable {
+  query<R extends Row>(config: pg.QueryConfig): Promise<pg.QueryResult<R>>;
+}
+
+/**
+ * The pool for reads outside a transaction: a statement that meets a lost connection runs once more
+ * on a fresh one. Right after a database restart the pool may still hand out an idle connection the
+ * server has already closed (its 'error' event not yet handled); a read is safe to repeat. A
+ * database still away fails the second time too.
+ */
+export function retryingReads(pool: pg.Pool): Queryable {
+  return {
+    async query<R extends Row>(config: pg.QueryConfig) {
+      try {
+        return await pool.query<R>(config);
+      } catch (error) {
+        if (!isConnectionError(error)) throw error;
+        return pool.query<R>(config);
+      }
+    },
+  };
+}
 
 /** The rows of one statement; a lost connection throws `SERVICE_UNAVAILABLE` (`toStoreError`). */
 export async function query<R extends Row = Row>(db: Queryable, text: string, values: unknown[] = []): Promise<R[]> {

@@ -1,8 +1,9 @@
 import type pg from "pg";
 import type { Store, StoreReads, StoreTx } from "../../domain/ports/store.js";
-import { sqlState, toStoreError } from "./connection-errors.js";
+import { isConnectionError, sqlState, toStoreError } from "./connection-errors.js";
 import { connectionLostListener, silentLogger, type StoreLogger } from "./pool.js";
 import { reads } from "./reads.js";
+import { retryingReads } from "./sql.js";
 import { writes } from "./writes.js";
 
 /** SQLSTATEs after which the whole transaction may simply run again. */
@@ -36,16 +37,18 @@ export class PostgresStore implements Store {
     this.logger = options.logger ?? silentLogger;
     this.maxAttempts = options.maxAttempts ?? 5;
     this.connectionLost = connectionLostListener(this.logger);
-    this.read = reads(pool);
+    this.read = reads(retryingReads(pool));
     if (pool.listenerCount("error") === 0) pool.on("error", this.connectionLost);
   }
 
   /**
    * BEGIN, the work, COMMIT; ROLLBACK when it throws. A serialization failure (40001) or a
    * deadlock (40P01) runs the whole work again, up to `maxAttempts` runs, after a jittered pause
-   * taken with the connection back in the pool.
+   * taken with the connection back in the pool. A BEGIN that meets a lost connection (one the
+   * server closed while it sat in the pool) runs once more on a fresh one: nothing has run yet.
    */
   async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
+    let redialed = false;
     for (let attempt = 1; ; attempt++) {
       let client: pg.PoolClient;
       try {
@@ -62,8 +65,10 @@ export class PostgresStore implements Store {
       };
       client.on("error", onError);
       let broken: Error | undefined;
+      let begun = false;
       try {
         await client.query("BEGIN");
+        begun = true;
         const result = await work(writes(client));
         await client.query("COMMIT");
         return result;
@@ -73,6 +78,12 @@ export class PostgresStore implements Store {
         } catch (rollbackError) {
           // The connection itself failed: the pool must not hand it out again.
           broken = rollbackError as Error;
+        }
+        if (!begun && !redialed && isConnectionError(error)) {
+          broken = error as Error;
+          redialed = true;
+          attempt--;
+          continue;
         }
         const state = sqlState(error);
         if (!state || !retryableStates.has(state) || attempt >= this.maxAttempts) throw toStoreError(error);
