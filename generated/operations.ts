@@ -27,7 +27,7 @@ export const operationTable = {
     permission: "charges:write",
     summary: "Cancel a charge",
     tag: "Transactions",
-    statuses: [200, 400, 401, 403, 404, 429, 500],
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   createPaymentLink: {
     method: "post",
@@ -36,7 +36,7 @@ export const operationTable = {
     permission: "payment_links:write",
     summary: "Create a payment link",
     tag: "Payment links",
-    statuses: [201, 400, 401, 403, 429, 500],
+    statuses: [201, 400, 401, 403, 429, 500, 503],
   },
   createPixCharge: {
     method: "post",
@@ -45,7 +45,7 @@ export const operationTable = {
     permission: "charges:write",
     summary: "Create a Pix charge",
     tag: "Charges",
-    statuses: [201, 400, 401, 403, 409, 429, 500],
+    statuses: [201, 400, 401, 403, 409, 429, 500, 503],
   },
   createWithdrawal: {
     method: "post",
@@ -54,7 +54,7 @@ export const operationTable = {
     permission: "withdrawals:write",
     summary: "Create a withdrawal",
     tag: "Withdrawals",
-    statuses: [201, 400, 401, 403, 409, 429, 500],
+    statuses: [201, 400, 401, 403, 409, 429, 500, 503],
   },
   deactivatePaymentLink: {
     method: "post",
@@ -63,7 +63,7 @@ export const operationTable = {
     permission: "payment_links:write",
     summary: "Deactivate a payment link",
     tag: "Payment links",
-    statuses: [200, 400, 401, 403, 404, 429, 500],
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   getBalance: {
     method: "get",
@@ -72,7 +72,7 @@ export const operationTable = {
     permission: "balance:read",
     summary: "Get the balance",
     tag: "Balance",
-    statuses: [200, 401, 403, 429, 500],
+    statuses: [200, 401, 403, 429, 500, 503],
   },
   getCustomer: {
     method: "get",
@@ -81,7 +81,7 @@ export const operationTable = {
     permission: "customers:read",
     summary: "Get a customer",
     tag: "Customers",
-    statuses: [200, 400, 401, 403, 404, 429, 500],
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   getPaymentLink: {
     method: "get",
@@ -90,7 +90,7 @@ export const operationTable = {
     permission: "payment_links:read",
     summary: "Get a payment link",
     tag: "Payment links",
-    statuses: [200, 400, 401, 403, 404, 429, 500],
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   getTransaction: {
     method: "get",
@@ -99,7 +99,7 @@ export const operationTable = {
     permission: "transactions:read",
     summary: "Get a transaction",
     tag: "Transactions",
-    statuses: [200, 400, 401, 403, 404, 429, 500],
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   getWithdrawal: {
     method: "get",
@@ -108,7 +108,7 @@ export const operationTable = {
     permission: "withdrawals:read",
     summary: "Get a withdrawal",
     tag: "Withdrawals",
-    statuses: [200, 400, 401, 403, 404, 429, 500],
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   listCustomers: {
     method: "get",
@@ -117,7 +117,7 @@ export const operationTable = {
     permission: "customers:read",
     summary: "List customers",
     tag: "Customers",
-    statuses: [200, 400, 401, 403, 429, 500],
+    statuses: [200, 400, 401, 403, 429, 500, 503],
   },
   listPaymentLinks: {
     method: "get",
@@ -126,7 +126,7 @@ export const operationTable = {
     permission: "payment_links:read",
     summary: "List payment links",
     tag: "Payment links",
-    statuses: [200, 400, 401, 403, 429, 500],
+    statuses: [200, 400, 401, 403, 429, 500, 503],
   },
   listTransactions: {
     method: "get",
@@ -135,7 +135,7 @@ export const operationTable = {
     permission: "transactions:read",
     summary: "List transactions",
     tag: "Transactions",
-    statuses: [200, 400, 401, 403, 429, 500],
+    statuses: [200, 400, 401, 403, 429, 500, 503],
   },
   listWithdrawals: {
     method: "get",
@@ -144,7 +144,7 @@ export const operationTable = {
     permission: "withdrawals:read",
     summary: "List withdrawals",
     tag: "Withdrawals",
-    statuses: [200, 400, 401, 403, 429, 500],
+    statuses: [200, 400, 401, 403, 429, 500, 503],
   },
   simulatePayment: {
     method: "post",
@@ -153,7 +153,7 @@ export const operationTable = {
     permission: "charges:write",
     summary: "Simulate a payment (test mode)",
     tag: "Sandbox",
-    statuses: [200, 400, 401, 403, 404, 429, 500],
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   updateCustomer: {
     method: "patch",
@@ -162,7 +162,7 @@ export const operationTable = {
     permission: "customers:write",
     summary: "Update a customer",
     tag: "Customers",
-    statuses: [200, 400, 401, 403, 404, 429, 500],
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   upsertCustomer: {
     method: "post",
@@ -171,7 +171,7 @@ export const operationTable = {
     permission: "customers:write",
     summary: "Create or update a customer by document",
     tag: "Customers",
-    statuses: [200, 201, 400, 401, 403, 429, 500],
+    statuses: [200, 201, 400, 401, 403, 429, 500, 503],
   },
 } as const satisfies Record<string, OperationMeta>;
 
@@ -202,7 +202,8 @@ export type CancelTransactionResult =
   | { status: 403; body: Json<operations["cancelTransaction"]["responses"][403]> }
   | { status: 404; body: Json<operations["cancelTransaction"]["responses"][404]> }
   | { status: 429; body: Json<operations["cancelTransaction"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["cancelTransaction"]["responses"][500]> };
+  | { status: 500; body: Json<operations["cancelTransaction"]["responses"][500]> }
+  | { status: 503; body: Json<operations["cancelTransaction"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /api/v1/payment-links: input of `createPaymentLink`, after validation. */
 export interface CreatePaymentLinkInput {
@@ -219,7 +220,8 @@ export type CreatePaymentLinkResult =
   | { status: 401; body: Json<operations["createPaymentLink"]["responses"][401]> }
   | { status: 403; body: Json<operations["createPaymentLink"]["responses"][403]> }
   | { status: 429; body: Json<operations["createPaymentLink"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["createPaymentLink"]["responses"][500]> };
+  | { status: 500; body: Json<operations["createPaymentLink"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createPaymentLink"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /api/v1/charges/pix: input of `createPixCharge`, after validation. */
 export interface CreatePixChargeInput {
@@ -237,7 +239,8 @@ export type CreatePixChargeResult =
   | { status: 403; body: Json<operations["createPixCharge"]["responses"][403]> }
   | { status: 409; body: Json<operations["createPixCharge"]["responses"][409]> }
   | { status: 429; body: Json<operations["createPixCharge"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["createPixCharge"]["responses"][500]> };
+  | { status: 500; body: Json<operations["createPixCharge"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createPixCharge"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /api/v1/withdrawals: input of `createWithdrawal`, after validation. */
 export interface CreateWithdrawalInput {
@@ -255,7 +258,8 @@ export type CreateWithdrawalResult =
   | { status: 403; body: Json<operations["createWithdrawal"]["responses"][403]> }
   | { status: 409; body: Json<operations["createWithdrawal"]["responses"][409]> }
   | { status: 429; body: Json<operations["createWithdrawal"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["createWithdrawal"]["responses"][500]> };
+  | { status: 500; body: Json<operations["createWithdrawal"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createWithdrawal"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /api/v1/payment-links/{id}/deactivate: input of `deactivatePaymentLink`, after validation. */
 export interface DeactivatePaymentLinkInput {
@@ -273,7 +277,8 @@ export type DeactivatePaymentLinkResult =
   | { status: 403; body: Json<operations["deactivatePaymentLink"]["responses"][403]> }
   | { status: 404; body: Json<operations["deactivatePaymentLink"]["responses"][404]> }
   | { status: 429; body: Json<operations["deactivatePaymentLink"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["deactivatePaymentLink"]["responses"][500]> };
+  | { status: 500; body: Json<operations["deactivatePaymentLink"]["responses"][500]> }
+  | { status: 503; body: Json<operations["deactivatePaymentLink"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /api/v1/balance: input of `getBalance`, after validation. */
 export interface GetBalanceInput {
@@ -289,7 +294,8 @@ export type GetBalanceResult =
   | { status: 401; body: Json<operations["getBalance"]["responses"][401]> }
   | { status: 403; body: Json<operations["getBalance"]["responses"][403]> }
   | { status: 429; body: Json<operations["getBalance"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["getBalance"]["responses"][500]> };
+  | { status: 500; body: Json<operations["getBalance"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getBalance"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /api/v1/customers/{id}: input of `getCustomer`, after validation. */
 export interface GetCustomerInput {
@@ -307,7 +313,8 @@ export type GetCustomerResult =
   | { status: 403; body: Json<operations["getCustomer"]["responses"][403]> }
   | { status: 404; body: Json<operations["getCustomer"]["responses"][404]> }
   | { status: 429; body: Json<operations["getCustomer"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["getCustomer"]["responses"][500]> };
+  | { status: 500; body: Json<operations["getCustomer"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getCustomer"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /api/v1/payment-links/{id}: input of `getPaymentLink`, after validation. */
 export interface GetPaymentLinkInput {
@@ -325,7 +332,8 @@ export type GetPaymentLinkResult =
   | { status: 403; body: Json<operations["getPaymentLink"]["responses"][403]> }
   | { status: 404; body: Json<operations["getPaymentLink"]["responses"][404]> }
   | { status: 429; body: Json<operations["getPaymentLink"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["getPaymentLink"]["responses"][500]> };
+  | { status: 500; body: Json<operations["getPaymentLink"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getPaymentLink"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /api/v1/transactions/{id}: input of `getTransaction`, after validation. */
 export interface GetTransactionInput {
@@ -343,7 +351,8 @@ export type GetTransactionResult =
   | { status: 403; body: Json<operations["getTransaction"]["responses"][403]> }
   | { status: 404; body: Json<operations["getTransaction"]["responses"][404]> }
   | { status: 429; body: Json<operations["getTransaction"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["getTransaction"]["responses"][500]> };
+  | { status: 500; body: Json<operations["getTransaction"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getTransaction"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /api/v1/withdrawals/{id}: input of `getWithdrawal`, after validation. */
 export interface GetWithdrawalInput {
@@ -361,7 +370,8 @@ export type GetWithdrawalResult =
   | { status: 403; body: Json<operations["getWithdrawal"]["responses"][403]> }
   | { status: 404; body: Json<operations["getWithdrawal"]["responses"][404]> }
   | { status: 429; body: Json<operations["getWithdrawal"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["getWithdrawal"]["responses"][500]> };
+  | { status: 500; body: Json<operations["getWithdrawal"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getWithdrawal"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /api/v1/customers: input of `listCustomers`, after validation. */
 export interface ListCustomersInput {
@@ -378,7 +388,8 @@ export type ListCustomersResult =
   | { status: 401; body: Json<operations["listCustomers"]["responses"][401]> }
   | { status: 403; body: Json<operations["listCustomers"]["responses"][403]> }
   | { status: 429; body: Json<operations["listCustomers"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["listCustomers"]["responses"][500]> };
+  | { status: 500; body: Json<operations["listCustomers"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listCustomers"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /api/v1/payment-links: input of `listPaymentLinks`, after validation. */
 export interface ListPaymentLinksInput {
@@ -395,7 +406,8 @@ export type ListPaymentLinksResult =
   | { status: 401; body: Json<operations["listPaymentLinks"]["responses"][401]> }
   | { status: 403; body: Json<operations["listPaymentLinks"]["responses"][403]> }
   | { status: 429; body: Json<operations["listPaymentLinks"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["listPaymentLinks"]["responses"][500]> };
+  | { status: 500; body: Json<operations["listPaymentLinks"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listPaymentLinks"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /api/v1/transactions: input of `listTransactions`, after validation. */
 export interface ListTransactionsInput {
@@ -412,7 +424,8 @@ export type ListTransactionsResult =
   | { status: 401; body: Json<operations["listTransactions"]["responses"][401]> }
   | { status: 403; body: Json<operations["listTransactions"]["responses"][403]> }
   | { status: 429; body: Json<operations["listTransactions"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["listTransactions"]["responses"][500]> };
+  | { status: 500; body: Json<operations["listTransactions"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listTransactions"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /api/v1/withdrawals: input of `listWithdrawals`, after validation. */
 export interface ListWithdrawalsInput {
@@ -429,7 +442,8 @@ export type ListWithdrawalsResult =
   | { status: 401; body: Json<operations["listWithdrawals"]["responses"][401]> }
   | { status: 403; body: Json<operations["listWithdrawals"]["responses"][403]> }
   | { status: 429; body: Json<operations["listWithdrawals"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["listWithdrawals"]["responses"][500]> };
+  | { status: 500; body: Json<operations["listWithdrawals"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listWithdrawals"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /api/v1/sandbox/transactions/{id}/pay: input of `simulatePayment`, after validation. */
 export interface SimulatePaymentInput {
@@ -447,7 +461,8 @@ export type SimulatePaymentResult =
   | { status: 403; body: Json<operations["simulatePayment"]["responses"][403]> }
   | { status: 404; body: Json<operations["simulatePayment"]["responses"][404]> }
   | { status: 429; body: Json<operations["simulatePayment"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["simulatePayment"]["responses"][500]> };
+  | { status: 500; body: Json<operations["simulatePayment"]["responses"][500]> }
+  | { status: 503; body: Json<operations["simulatePayment"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** PATCH /api/v1/customers/{id}: input of `updateCustomer`, after validation. */
 export interface UpdateCustomerInput {
@@ -465,7 +480,8 @@ export type UpdateCustomerResult =
   | { status: 403; body: Json<operations["updateCustomer"]["responses"][403]> }
   | { status: 404; body: Json<operations["updateCustomer"]["responses"][404]> }
   | { status: 429; body: Json<operations["updateCustomer"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["updateCustomer"]["responses"][500]> };
+  | { status: 500; body: Json<operations["updateCustomer"]["responses"][500]> }
+  | { status: 503; body: Json<operations["updateCustomer"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /api/v1/customers: input of `upsertCustomer`, after validation. */
 export interface UpsertCustomerInput {
@@ -483,7 +499,8 @@ export type UpsertCustomerResult =
   | { status: 401; body: Json<operations["upsertCustomer"]["responses"][401]> }
   | { status: 403; body: Json<operations["upsertCustomer"]["responses"][403]> }
   | { status: 429; body: Json<operations["upsertCustomer"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["upsertCustomer"]["responses"][500]> };
+  | { status: 500; body: Json<operations["upsertCustomer"]["responses"][500]> }
+  | { status: 503; body: Json<operations["upsertCustomer"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** The handler contract: one typed function per operationId. */
 export interface Handlers<Ctx> {

@@ -1,7 +1,7 @@
 import type { TestProject } from "vitest/node";
 import { createDatabase, dropDatabase, findPostgresBin, startThrowawayCluster } from "../../scripts/pg-cluster.js";
 import { createApiKey } from "../../server/src/domain/accounts.js";
-import { createPool, migrateDatabase, PostgresStore } from "../../server/src/store/postgres.js";
+import { createPool, migrateDatabase, PostgresStore } from "../../server/src/store/postgres/index.js";
 import type { Store } from "../../server/src/domain/ports/store.js";
 import { chargeBody, startTestServer, type TestServer } from "../../server/test/harness.js";
 import { startPrism } from "../../scripts/prism.js";

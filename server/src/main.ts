@@ -6,6 +6,7 @@ import { randomBase62 } from "./domain/ids.js";
 import { defaultDomainConfig } from "./domain/deps.js";
 import { createDomain } from "./domain/service.js";
 import { createApp } from "./http/app.js";
+import { sharedRateLimitStore } from "./http/rate-limit-store.js";
 import { startIdempotencyPurge } from "./idempotency-purge.js";
 import { logMailer } from "./mail.js";
 import { openStore } from "./store/open.js";
@@ -75,7 +76,7 @@ const devKey = await bootstrap();
 const app = createApp({
   domain,
   rateLimits: config.rateLimits,
-  ...(opened.rateLimitStore ? { rateLimitStore: opened.rateLimitStore } : {}),
+  ...(opened.rateLimitCounters ? { rateLimitStore: sharedRateLimitStore(opened.rateLimitCounters) } : {}),
   trustProxy: config.trustProxy,
   validateResponses: !config.production,
   admin: { token: adminToken, manualClock },

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { allPermissions, createAccount, createApiKey } from "../src/domain/accounts.js";
-import { createPool, migrationsDir, PostgresStore } from "../src/store/postgres.js";
+import { createPool, migrationsDir, PostgresStore } from "../src/store/postgres/index.js";
 import { type CallResult, call, chargeBody } from "./harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
 

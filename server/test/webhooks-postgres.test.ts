@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { createPool, PostgresStore } from "../src/store/postgres.js";
+import { createPool, PostgresStore } from "../src/store/postgres/index.js";
 import { DeliveryWorker } from "../src/webhooks/worker.js";
 import { call, chargeBody, RealTimeClock, startTestServer, type TestServer, testAdminToken } from "./harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";

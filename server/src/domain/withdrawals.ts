@@ -1,6 +1,7 @@
 import { normalizePixKey } from "../pix/documents.js";
 import type { StoreReads, StoreTx } from "./ports/store.js";
 import { checkAmountCents } from "./amounts.js";
+import { remainingOfDailyLimit } from "./balance-rules.js";
 import { brasiliaDay } from "./brasilia-day.js";
 import { type Actor, type DomainDeps, formatBRL } from "./deps.js";
 import { DomainError, fieldError, notFound } from "./errors.js";
@@ -21,7 +22,7 @@ export async function remainingDailyLimit(
   if (key.dailyWithdrawLimitCents === null) return null;
   const day = brasiliaDay(now);
   const used = await tx.withdrawals.sumForKey(key.id, day.start.toISOString(), day.end.toISOString());
-  return Math.max(0, key.dailyWithdrawLimitCents - used);
+  return remainingOfDailyLimit(key.dailyWithdrawLimitCents, used);
 }
 
 /** A Pix end-to-end id shaped like the BCB's: E + ISPB (8) + yyyyMMddHHmm + 11 characters. */

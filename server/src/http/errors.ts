@@ -1,6 +1,12 @@
 import type { ErrorRequestHandler, Request, Response } from "express";
 import type { Logger } from "pino";
-import { DomainError, type ErrorCode, errorCatalogue, type FieldError } from "../domain/errors.js";
+import {
+  DomainError,
+  type ErrorCode,
+  errorCatalogue,
+  type FieldError,
+  serviceUnavailableRetryAfterSeconds,
+} from "../domain/errors.js";
 
 /** Writes the seed's error body (§7). */
 export function sendError(
@@ -10,6 +16,10 @@ export function sendError(
   message: string = errorCatalogue[code].message,
   errors?: FieldError[],
 ): void {
+  // The database is away: the pool redials at once, so a client may try again in a second.
+  if (code === "SERVICE_UNAVAILABLE" && !res.hasHeader("Retry-After")) {
+    res.setHeader("Retry-After", String(serviceUnavailableRetryAfterSeconds));
+  }
   res.status(errorCatalogue[code].status).json({
     ok: false,
     code,

@@ -14,6 +14,7 @@ import type {
   WebhookEndpointRecord,
   WithdrawalRecord,
 } from "../domain/model.js";
+import { balanceTotals, dailyLimitUsedCents, ledgerSums } from "../domain/balance-rules.js";
 import { type Store, type StoreReads, type StoreTx, statusMatches, UnknownCursorError } from "../domain/ports/store.js";
 
 const copy = <T>(value: T): T => structuredClone(value);
@@ -189,19 +190,16 @@ export class MemoryStore implements Store {
           this.withdrawals
             .all()
             .filter((w) => w.apiKeyId === apiKeyId && w.createdAt >= from && w.createdAt < to)
-            .reduce((sum, w) => sum + w.amountCents - w.returnedAmountCents, 0),
+            .reduce((sum, w) => sum + dailyLimitUsedCents(w), 0),
       },
       ledger: {
-        totals: async (scope, now) => {
-          const totals = { availableCents: 0, pendingCents: 0, blockedCents: 0 };
-          for (const e of this.ledger.all()) {
-            if (!inScope(e, scope)) continue;
-            if (e.bucket === "blocked") totals.blockedCents += e.amountCents;
-            else if (e.releaseAt !== null && e.releaseAt > now) totals.pendingCents += e.amountCents;
-            else totals.availableCents += e.amountCents;
-          }
-          return totals;
-        },
+        totals: async (scope, now) =>
+          balanceTotals(
+            ledgerSums(
+              this.ledger.all().filter((e) => inScope(e, scope)),
+              now,
+            ),
+          ),
         list: async (scope) =>
           this.ledger
             .all()
