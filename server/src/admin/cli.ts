@@ -8,6 +8,7 @@ import { Command, Option } from "commander";
 import { Webhook } from "standardwebhooks";
 import createClient from "openapi-fetch";
 import type { paths } from "../../../generated/admin-api.js";
+import { loadCliConfig } from "../config.js";
 
 type Row = Record<string, unknown>;
 
@@ -80,14 +81,11 @@ const list = (v: string) =>
     .filter(Boolean);
 
 export function buildProgram(): Command {
+  const env = loadCliConfig();
   const program = new Command("admin")
     .description("Operator CLI of the Pix Charging Service")
-    .option(
-      "--url <url>",
-      "operator API base address (PIX_ADMIN_URL)",
-      process.env.PIX_ADMIN_URL ?? "http://127.0.0.1:3000",
-    )
-    .option("--token <token>", "operator token (ADMIN_TOKEN)", process.env.ADMIN_TOKEN)
+    .option("--url <url>", "operator API base address (PIX_ADMIN_URL)", env.adminUrl)
+    .option("--token <token>", "operator token (ADMIN_TOKEN)", env.adminToken)
     .option("--json", "print JSON instead of tables")
     .showHelpAfterError();
 

@@ -24,6 +24,7 @@ export const errorCatalogue = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "O corpo da requisição deve ser application/json." },
   RATE_LIMITED: { status: 429, message: "Muitas requisições. Aguarde e tente novamente." },
   INTERNAL_ERROR: { status: 500, message: "Erro interno. Tente novamente em instantes." },
+  SERVICE_UNAVAILABLE: { status: 503, message: "Serviço temporariamente indisponível. Tente novamente em instantes." },
 } as const satisfies Record<ErrorCode, { status: number; message: string }>;
 
 /**
