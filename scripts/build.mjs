@@ -10,7 +10,9 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const dist = join(root, "dist");
+/** `--outdir=<dir>` (tests build elsewhere, so a running `npm start` keeps its dist/). */
+const outdirArg = process.argv.find((arg) => arg.startsWith("--outdir="));
+const dist = outdirArg ? resolve(outdirArg.slice("--outdir=".length)) : join(root, "dist");
 const entry = join(dist, "server/src/main.js");
 
 /** Every file under `dir`, recursively, as absolute paths. */
@@ -56,4 +58,4 @@ for (const file of sources.filter((path) => !path.endsWith(".ts"))) {
 for (const file of walk(join(root, "generated")).filter((path) => path.endsWith(".yaml"))) {
   cpSync(file, join(dist, relative(root, file)));
 }
-if (!process.argv.includes("--quiet")) console.log(`build: ${entryPoints.length} arquivos em dist/`);
+if (!process.argv.includes("--quiet")) console.log(`build: ${entryPoints.length} arquivos em ${relative(root, dist)}/`);
