@@ -18,7 +18,9 @@ export async function createLogger(options: {
       colorize: process.stdout.isTTY === true,
       sync: true,
       translateTime: "SYS:HH:MM:ss",
-      ignore: "pid,hostname",
+      // A request is one line: "GET /api/v1/balance 200 (4 ms, <request id>)".
+      messageFormat: "{msg}{if responseTime} ({responseTime} ms, {req.id}){end}",
+      ignore: "pid,hostname,req,res,responseTime",
     }),
   );
 }
