@@ -204,7 +204,14 @@ if (config.webConcurrency > 1 && cluster.isPrimary) {
     }
   });
   cluster.on("exit", (_worker, code, signal) => {
-    if (!stopping && !failed && (code !== 0 || signal)) {
+    if (!stopping && !failed && started.length < processes) {
+      // A process that cannot start (database unreachable, migrations failing) would fail again:
+      // stop the others and exit 1 rather than fork in a loop.
+      failed = true;
+      console.error(`um processo do servidor não iniciou (código ${code ?? signal}): encerrando`);
+      for (const w of Object.values(cluster.workers ?? {})) w?.kill("SIGTERM");
+      process.exitCode = 1;
+    } else if (!stopping && !failed && (code !== 0 || signal)) {
       // A server process died on its own: the others keep serving; say so and replace it.
       console.error(`processo do servidor terminou (código ${code ?? signal}); iniciando outro`);
       cluster.fork(env);
@@ -234,11 +241,13 @@ if (config.webConcurrency > 1 && cluster.isPrimary) {
     if (cluster.isWorker) process.send?.({ type: "started", started } satisfies WorkerMessage);
     else printBanner(effective, started, adminTokenGenerated, 1);
   } catch (error) {
-    if (!(error instanceof BindError)) throw error;
+    const message =
+      error instanceof BindError ? error.message : `falha ao iniciar: ${(error as Error).message ?? String(error)}`;
+    if (!(error instanceof BindError)) logger.fatal({ err: error }, "falha ao iniciar");
     if (cluster.isWorker && process.send) {
-      process.send({ type: "failed", message: error.message } satisfies WorkerMessage, () => process.exit(1));
+      process.send({ type: "failed", message } satisfies WorkerMessage, () => process.exit(1));
     } else {
-      console.error(error.message);
+      console.error(message);
       process.exit(1);
     }
   }

@@ -237,6 +237,21 @@ describe("npm start on compiled code", () => {
   });
 });
 
+describe("start-up failures", () => {
+  test("when the database is unreachable at start, then the server exits 1 saying so on stderr", async () => {
+    const started = startCompiled({
+      PORT: String(await freePort()),
+      DATABASE_URL: `postgres://pix@127.0.0.1:${await freePort()}/pix`,
+    });
+
+    const exit = await exitWithin(started, 20_000);
+
+    expect(exit.code).toBe(1);
+    expect(started.stderr()).toMatch(/^falha ao iniciar: .*ECONNREFUSED/);
+    expect(started.stdout()).not.toMatch(/ouvindo|svc_test_/);
+  });
+});
+
 describe("graceful shutdown", () => {
   test("when SIGTERM arrives with a request in flight, then new connections are refused, the request completes 201 and the process exits 0", async () => {
     const server = await startWarm();
