@@ -211,6 +211,8 @@ if (config.webConcurrency > 1 && cluster.isPrimary) {
       console.error(`um processo do servidor não iniciou (código ${code ?? signal}): encerrando`);
       for (const w of Object.values(cluster.workers ?? {})) w?.kill("SIGTERM");
       process.exitCode = 1;
+    } else if (stopping && code !== 0) {
+      process.exitCode = 1; // this process outlasted SHUTDOWN_TIMEOUT_MS or failed to stop
     } else if (!stopping && !failed && (code !== 0 || signal)) {
       // A server process died on its own: the others keep serving; say so and replace it.
       console.error(`processo do servidor terminou (código ${code ?? signal}); iniciando outro`);
