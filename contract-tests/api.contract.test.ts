@@ -66,6 +66,19 @@ describe.each(targets)("contract: $name", (target) => {
   const call = contract(target);
   const realOnly = test.skipIf(!target.real);
 
+  describe("probes", () => {
+    test("GET /health without a key → 200", async () => {
+      const res = await call("getHealth", "GET", "/health", { key: null });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ ok: true });
+    });
+    test("GET /ready without a key → 200", async () => {
+      const res = await call("getReadiness", "GET", "/ready", { key: null });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ ok: true });
+    });
+  });
+
   describe("createPixCharge", () => {
     test("valid charge → 201 Transaction WAITING_PAYMENT", async () => {
       const res = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });

@@ -291,6 +291,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description Answers `200` while the process is up (liveness); it does not touch the database.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description Answers `200` when the process can serve requests: its database answers a cheap query.
+         *     While it does not, `503 SERVICE_UNAVAILABLE` with `Retry-After`; the process keeps running
+         *     and becomes ready again by itself.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -531,6 +573,14 @@ export interface components {
             /** @description What is wrong with it, in Portuguese. */
             message: string;
         };
+        /** @description The process answers. */
+        Health: {
+            /**
+             * @description Always `true`.
+             * @enum {boolean}
+             */
+            ok: true;
+        };
         /**
          * @description The integrator's own key/value data, returned unchanged on reads and in events. At most 50 keys,
          *     each key at most 40 characters, and the whole object at most 8 KiB as JSON; a larger object
@@ -606,6 +656,14 @@ export interface components {
          * @enum {string}
          */
         PixKeyType: "CPF" | "CNPJ" | "PHONE" | "EMAIL" | "EVP";
+        /** @description The process can serve requests: its database answers. */
+        Readiness: {
+            /**
+             * @description Always `true`.
+             * @enum {boolean}
+             */
+            ok: true;
+        };
         /** @description A Pix charge and its life. */
         Transaction: {
             /** @description `txn_…`. */
@@ -2370,6 +2428,57 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Not ready (`SERVICE_UNAVAILABLE`): the database does not answer; load balancers should route elsewhere meanwhile. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };

@@ -466,6 +466,7 @@ describe("the webhook worker while the database is away", () => {
           );
         return memory.transaction(work);
       },
+      ping: () => memory.ping(),
       close: () => memory.close(),
     };
     const logged: string[] = [];

@@ -16,6 +16,7 @@ import { errorMiddleware, sendError } from "./errors.js";
 import { publicHandlers } from "./handlers.js";
 import { refuseNulCharacters } from "./control-chars.js";
 import { methodsFor } from "./operations.js";
+import { mountProbes } from "./probes.js";
 import { type RateLimits, rateLimiters } from "./rate-limit.js";
 import { bindOperations } from "./router.js";
 
@@ -58,14 +59,18 @@ export function createApp(options: AppOptions): Express {
     pinoHttp({
       logger,
       genReqId: (_req, res) => String(res.getHeader("x-request-id")),
-      redact: ["req.headers.authorization", 'req.headers["x-api-key"]'],
+      // One line per request: method, url, status, time and request id; no headers (keys stay out).
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
+      customSuccessMessage: (req, res) => `${req.method} ${req.url} ${res.statusCode}`,
+      customErrorMessage: (req, res) => `${req.method} ${req.url} ${res.statusCode}`,
     }),
   );
 
-  app.get("/health", (_req, res) => {
-    res.json({ ok: true });
-  });
+  mountProbes(app, domain.deps.store);
   app.get("/openapi.yaml", (_req, res) => {
     res.type("application/yaml").sendFile(publicDocumentPath);
   });

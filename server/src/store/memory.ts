@@ -102,6 +102,8 @@ export class MemoryStore implements Store {
     return next;
   }
 
+  async ping(): Promise<void> {}
+
   async close(): Promise<void> {}
 
   private reads(): StoreReads {

@@ -44,6 +44,8 @@ export interface Store {
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>;
   /** Reads outside a transaction (no locks). */
   readonly read: StoreReads;
+  /** Resolves when the store answers a cheap query (`/ready`); rejects while it cannot. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -96,6 +96,15 @@ export class PostgresStore implements Store {
     }
   }
 
+  /** One round trip: `/ready` asks it; a lost database becomes SERVICE_UNAVAILABLE. */
+  async ping(): Promise<void> {
+    try {
+      await this.pool.query("SELECT 1");
+    } catch (error) {
+      throw toStoreError(error);
+    }
+  }
+
   async close(): Promise<void> {
     await this.pool.end();
   }
