@@ -100,6 +100,7 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
   );
   const app = createApp({
     domain,
+    logger,
     rateLimits: cfg.rateLimits,
     ...(opened.rateLimitCounters ? { rateLimitStore: sharedRateLimitStore(opened.rateLimitCounters) } : {}),
     trustProxy: cfg.trustProxy,

@@ -3,6 +3,7 @@ import { balanceUseCases } from "./balance.js";
 import { chargeUseCases } from "./charges.js";
 import { checkoutUseCases } from "./checkout.js";
 import { customerUseCases } from "./customers.js";
+import { healthUseCases } from "./health.js";
 import type { DomainDeps } from "./deps.js";
 import { idempotencyUseCases } from "./idempotency.js";
 import { operatorUseCases, type UrlGuard } from "./operator.js";
@@ -13,8 +14,8 @@ import { withdrawalUseCases } from "./withdrawals.js";
 /** Every public use case, wired to one set of dependencies. */
 export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlGuard } = {}) {
   return {
-    deps,
     authentication: authenticationUseCases(deps),
+    health: healthUseCases(deps),
     charges: chargeUseCases(deps),
     customers: customerUseCases(deps),
     paymentLinks: paymentLinkUseCases(deps),

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import express, { type Express } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import type { Store as RateLimitStore } from "express-rate-limit";
+import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
 import { type CheckoutOptions, checkoutRouter } from "../checkout/router.js";
 import type { Domain } from "../domain/service.js";
@@ -26,6 +27,7 @@ const require = createRequire(import.meta.url);
 
 export interface AppOptions {
   domain: Domain;
+  logger: Logger;
   /** Per-minute budgets, or "off" (local test runs only). */
   rateLimits: RateLimits | "off";
   rateLimitStore?: (name: string) => RateLimitStore;
@@ -42,7 +44,7 @@ export interface AppOptions {
 /** The reference server: Express 5, validated by the generated OpenAPI document. */
 export function createApp(options: AppOptions): Express {
   const { domain } = options;
-  const logger = domain.deps.logger;
+  const { logger } = options;
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", options.trustProxy ?? false);
@@ -70,7 +72,7 @@ export function createApp(options: AppOptions): Express {
     }),
   );
 
-  mountProbes(app, domain.deps.store);
+  mountProbes(app, domain.health.ready);
   app.get("/openapi.yaml", (_req, res) => {
     res.type("application/yaml").sendFile(publicDocumentPath);
   });

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import type { Express } from "express";
-import type { Store } from "../domain/ports/store.js";
 import { sendError } from "./errors.js";
 
 /** Seconds a caller waits before asking `/ready` again while the database does not answer. */
@@ -14,13 +13,13 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
  * What answers without a key, before rate limits and authentication: the probes (`/health`
  * liveness, `/ready` readiness, declared in spec/health.tsp), the home page and the favicon.
  */
-export function mountProbes(app: Express, store: Store): void {
+export function mountProbes(app: Express, ready: () => Promise<void>): void {
   app.get("/health", (_req, res) => {
     res.json({ ok: true });
   });
   app.get("/ready", async (req, res) => {
     try {
-      await store.ping();
+      await ready();
     } catch {
       res.setHeader("Retry-After", String(NOT_READY_RETRY_AFTER));
       return sendError(req, res, "SERVICE_UNAVAILABLE");
