@@ -755,7 +755,8 @@ export interface components {
         /**
          * Format: date-time
          * @description An instant as ISO 8601 in UTC, ending in `Z`, with optional fractional seconds, for example
-         *     `2026-10-04T15:30:00.000Z`. Offsets such as `-03:00` are refused.
+         *     `2026-10-04T15:30:00.000Z`. Offsets such as `-03:00` are refused, and so are years before 1970
+         *     or after 9999 and leap seconds (`:60`): `400 VALIDATION_ERROR`.
          */
         "PixService.UtcTimestamp": string;
         /** @description A withdrawal of balance to a Pix key. */
@@ -969,11 +970,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1020,11 +1030,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1063,6 +1082,15 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -1072,13 +1100,13 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1122,7 +1150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1134,13 +1162,13 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1174,6 +1202,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyPage"];
                 };
             };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -1183,13 +1220,13 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1233,7 +1270,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1254,13 +1291,13 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1307,7 +1344,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1319,13 +1356,13 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1359,6 +1396,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointPage"];
                 };
             };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -1368,13 +1414,13 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1418,7 +1464,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1430,13 +1476,13 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1480,7 +1526,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1492,13 +1538,13 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1532,6 +1578,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -1541,13 +1596,13 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1579,6 +1634,15 @@ export interface operations {
                     "application/json": components["schemas"]["ClockState"];
                 };
             };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -1588,13 +1652,13 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1636,7 +1700,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1648,13 +1712,13 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1688,6 +1752,15 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerNotes"];
                 };
             };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -1697,13 +1770,13 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1747,7 +1820,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1759,13 +1832,13 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1799,6 +1872,15 @@ export interface operations {
                     "application/json": components["schemas"]["ReplayResult"];
                 };
             };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -1808,13 +1890,13 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1858,7 +1940,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1870,13 +1952,13 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1920,7 +2002,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1932,13 +2014,13 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1978,7 +2060,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1990,13 +2072,13 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -2040,7 +2122,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -2052,13 +2134,13 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -2090,6 +2172,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -2099,13 +2190,13 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -2149,7 +2240,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -2161,13 +2252,13 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -2212,7 +2303,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -2224,13 +2315,13 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -2264,6 +2355,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -2273,13 +2373,13 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */

@@ -701,7 +701,8 @@ export interface components {
         /**
          * Format: date-time
          * @description An instant as ISO 8601 in UTC, ending in `Z`, with optional fractional seconds, for example
-         *     `2026-10-04T15:30:00.000Z`. Offsets such as `-03:00` are refused.
+         *     `2026-10-04T15:30:00.000Z`. Offsets such as `-03:00` are refused, and so are years before 1970
+         *     or after 9999 and leap seconds (`:60`): `400 VALIDATION_ERROR`.
          */
         UtcTimestamp: string;
         /** @description A withdrawal of balance to a Pix key. */
@@ -866,6 +867,15 @@ export interface operations {
                     "application/json": components["schemas"]["Balance"];
                 };
             };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -877,6 +887,15 @@ export interface operations {
             };
             /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -942,7 +961,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -963,8 +982,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1025,7 +1071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1039,6 +1085,15 @@ export interface operations {
             };
             /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1105,7 +1160,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1119,6 +1174,33 @@ export interface operations {
             };
             /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1175,7 +1257,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1196,13 +1278,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Too many requests (`RATE_LIMITED`). */
@@ -1258,7 +1340,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1279,8 +1361,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1341,7 +1441,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1355,6 +1455,15 @@ export interface operations {
             };
             /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1412,7 +1521,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1426,6 +1535,33 @@ export interface operations {
             };
             /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1482,7 +1618,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1503,13 +1639,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Too many requests (`RATE_LIMITED`). */
@@ -1561,7 +1697,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1582,8 +1718,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1640,7 +1794,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1661,8 +1815,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1729,7 +1901,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1743,6 +1915,15 @@ export interface operations {
             };
             /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1799,7 +1980,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1820,13 +2001,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Too many requests (`RATE_LIMITED`). */
@@ -1878,7 +2059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1899,8 +2080,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1959,7 +2158,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1973,6 +2172,15 @@ export interface operations {
             };
             /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2038,7 +2246,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -2059,8 +2267,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2117,7 +2352,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -2138,13 +2373,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Too many requests (`RATE_LIMITED`). */

@@ -96,6 +96,8 @@ export async function startTestServer(
     adminToken?: string;
     /** A fixed port (contract tests); default: a random one. */
     port?: number;
+    /** PUBLIC_BASE_URL; default https://pix.example.test. */
+    publicBaseUrl?: string;
   } = {},
 ): Promise<TestServer> {
   const store = options.store ?? new MemoryStore();
@@ -111,7 +113,7 @@ export async function startTestServer(
     {
       store,
       clock,
-      config: { ...defaultDomainConfig, publicBaseUrl: "https://pix.example.test" },
+      config: { ...defaultDomainConfig, publicBaseUrl: options.publicBaseUrl ?? "https://pix.example.test" },
       mailer,
       logger,
     },

@@ -188,7 +188,7 @@ export function checkoutRouter(domain: Domain, options: CheckoutOptions = {}): R
       }),
     );
 
-  const pages = express.Router();
+  const pages = express.Router({ caseSensitive: true, strict: true });
   pages.use(checkoutSecurityHeaders);
 
   pages.get("/assets/:file", (req, res) => {
@@ -359,7 +359,7 @@ export function checkoutRouter(domain: Domain, options: CheckoutOptions = {}): R
   };
   pages.use(failure);
 
-  const router = express.Router();
+  const router = express.Router({ caseSensitive: true, strict: true });
   router.use("/checkout", pages);
   return router;
 }

@@ -6,8 +6,9 @@ import { type Handlers, operationTable } from "../../../generated/admin-operatio
 import type { ManualClock } from "../domain/ports/clock.js";
 import { notFound } from "../domain/errors.js";
 import type { Domain } from "../domain/service.js";
-import { refuseNulCharacters } from "./control-chars.js";
-import { sendError } from "./errors.js";
+import { refuseUnsafeInput } from "./control-chars.js";
+import { validatorDocument } from "./validator-document.js";
+import { routeNotFoundMessage, sendError } from "./errors.js";
 import { bindOperations, pageFromQuery } from "./router.js";
 
 export interface AdminOptions {
@@ -31,7 +32,7 @@ export function tokenMatches(presented: string | undefined, expected: string): b
 export function mountAdmin(app: Express, domain: Domain, options: AdminOptions): void {
   const { token } = options;
   app.use("/admin", (req, res, next) => {
-    if (!token) return sendError(req, res, "NOT_FOUND");
+    if (!token) return sendError(req, res, "NOT_FOUND", routeNotFoundMessage(req));
     const match = req.headers.authorization?.match(/^Bearer\s+(\S+)\s*$/i);
     if (!tokenMatches(match?.[1], token)) {
       return sendError(req, res, "UNAUTHORIZED", "Token de operador ausente ou inválido.");
@@ -39,10 +40,10 @@ export function mountAdmin(app: Express, domain: Domain, options: AdminOptions):
     next();
   });
   app.use("/admin", express.json({ limit: "64kb" }));
-  app.use("/admin", refuseNulCharacters);
+  app.use("/admin", refuseUnsafeInput);
   app.use(
     OpenApiValidator.middleware({
-      apiSpec: join(options.documentsDir, "admin-openapi.yaml"),
+      apiSpec: validatorDocument(join(options.documentsDir, "admin-openapi.yaml")) as never,
       validateRequests: { allErrors: true, removeAdditional: false },
       validateResponses: options.validateResponses ? { removeAdditional: false } : false,
       validateSecurity: false,

@@ -11,7 +11,7 @@ export interface RateLimits {
 
 export const defaultRateLimits: RateLimits = { get: 120, write: 60, withdrawals: 20 };
 
-const isWithdrawal = (req: Request) => req.method === "POST" && /^\/api\/v1\/withdrawals\/?$/.test(req.path);
+const isWithdrawal = (req: Request) => req.method === "POST" && /^\/api\/v1\/withdrawals$/.test(req.path);
 
 /**
  * Three per-IP budgets over a one-minute window: `GET` routes; `POST`/`PATCH` routes; and

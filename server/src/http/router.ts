@@ -1,5 +1,7 @@
 import type { Express, Request, Response } from "express";
 import type { OperationMeta } from "../../../generated/operations.js";
+import { notFound } from "../domain/errors.js";
+import { isUnstorableText } from "./control-chars.js";
 
 /** The page a list operation asks for: `limit` (default 20) and `startingAfter`. */
 export const pageFromQuery = (q: { limit?: number; startingAfter?: string }) => ({
@@ -24,6 +26,8 @@ export function bindOperations<Ctx, H extends object>(
     const handler = (handlers as Record<string, AnyHandler<Ctx>>)[id];
     if (!handler) throw new Error(`no handler for operation ${id}`);
     app[meta.method](meta.expressPath, async (req: Request, res: Response) => {
+      // No id holds NUL or malformed Unicode: such a path names nothing (and PostgreSQL refuses it).
+      if (Object.values(req.params).some((v) => typeof v === "string" && isUnstorableText(v))) throw notFound();
       const result = await handler(
         { params: req.params, query: req.query, headers: req.headers, body: req.body },
         context(res),
