@@ -367,7 +367,7 @@ export interface components {
         };
         /** @description Body of create payment link. */
         CreatePaymentLinkRequest: {
-            /** @description What each payer pays, in cents. Minimum 500 (R$ 5,00). */
+            /** @description What each payer pays, in cents. Minimum 500 (R$ 5,00), maximum 999 999 999 999 (what a BR Code carries). */
             amountCents: components["schemas"]["Cents"];
             /** @description Shown to the payer. 3 to 180 characters. */
             description: string;
@@ -393,7 +393,7 @@ export interface components {
         };
         /** @description Body of create charge. */
         CreatePixChargeRequest: {
-            /** @description What the payer pays, in cents. Minimum 500 (R$ 5,00). */
+            /** @description What the payer pays, in cents. Minimum 500 (R$ 5,00), maximum 999 999 999 999 (what a BR Code carries). */
             amountCents: components["schemas"]["Cents"];
             /** @description Shown to the payer. 3 to 180 characters. */
             description: string;
@@ -408,7 +408,7 @@ export interface components {
         CreateWithdrawalRequest: {
             /**
              * @description What leaves the balance, fee included. Minimum 600 (R$ 6,00); the destination receives
-             *     `amountCents` minus the withdrawal fee.
+             *     `amountCents` minus the withdrawal fee. Maximum 999 999 999 999.
              */
             amountCents: components["schemas"]["Cents"];
             /** @description The destination Pix key, in the form of `pixKeyType`. */

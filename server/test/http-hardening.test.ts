@@ -167,10 +167,10 @@ describe.each(stores)("HTTP hardening on the $name store", ({ start }) => {
         field: "address.street",
       },
       {
-        name: "payment link title",
+        name: "payment link description",
         path: "/api/v1/payment-links",
-        json: `{"title":"Curso ${"\\udfff"}","amountCents":1000}`,
-        field: "title",
+        json: `{"description":"Curso ${"\\udfff"}","amountCents":1000}`,
+        field: "description",
       },
     ])(
       "when the $name has an unpaired surrogate, then it is 400 VALIDATION_ERROR naming it",
@@ -190,6 +190,27 @@ describe.each(stores)("HTTP hardening on the $name store", ({ start }) => {
       expect(created.status).toBe(201);
       expect(read.body.description).toBe("Camiseta 👕 azul");
     });
+  });
+
+  describe("amounts", () => {
+    test.each([
+      { name: "a charge of 1 000 000 000 000", path: "/api/v1/charges/pix", body: chargeBody({ amountCents: 1e12 }) },
+      { name: "a charge of 1e300", path: "/api/v1/charges/pix", body: chargeBody({ amountCents: 1e300 }) },
+      { name: "a link of 2^53", path: "/api/v1/payment-links", body: { description: "Curso", amountCents: 2 ** 53 } },
+      {
+        name: "a withdrawal of 1e300",
+        path: "/api/v1/withdrawals",
+        body: { amountCents: 1e300, pixKey: "maria@example.com", pixKeyType: "EMAIL" },
+      },
+    ])(
+      "when $name is asked, then it is 400 VALIDATION_ERROR on amountCents, not a 500 or a stored float",
+      async (c) => {
+        const res = await post(c.path, c.body);
+
+        expect(res.status).toBe(400);
+        expect(res.body.errors).toEqual([{ path: "amountCents", message: expect.any(String) }]);
+      },
+    );
   });
 
   describe("query strings and path parameters", () => {
@@ -295,8 +316,9 @@ describe("security headers", () => {
     ({ testKey: key } = await server.newAccount());
     const link = await call(server.baseUrl, "POST", "/api/v1/payment-links", {
       key,
-      body: { title: "Curso de fotografia", amountCents: 1000 },
+      body: { description: "Curso de fotografia", amountCents: 1000 },
     });
+    expect(link.status).toBe(201);
     linkId = link.body.id;
   });
   afterAll(async () => {

@@ -7,7 +7,7 @@ import type { ManualClock } from "../domain/ports/clock.js";
 import { notFound } from "../domain/errors.js";
 import type { Domain } from "../domain/service.js";
 import { refuseUnsafeInput } from "./control-chars.js";
-import { validatorDocument } from "./validator-document.js";
+import { validatorDocument, validatorFormats } from "./validator-document.js";
 import { routeNotFoundMessage, sendError } from "./errors.js";
 import { bindOperations, pageFromQuery } from "./router.js";
 
@@ -49,6 +49,7 @@ export function mountAdmin(app: Express, domain: Domain, options: AdminOptions):
       validateSecurity: false,
       validateFormats: true,
       ajvFormats: { mode: "full" },
+      formats: validatorFormats,
       ignorePaths: (path: string) => !path.startsWith("/admin/"),
     }),
   );

@@ -15,7 +15,7 @@ import { authenticate, type RequestContext } from "./auth.js";
 import { errorMiddleware, routeNotFoundMessage, sendError } from "./errors.js";
 import { publicHandlers } from "./handlers.js";
 import { refuseUnsafeInput } from "./control-chars.js";
-import { validatorDocument } from "./validator-document.js";
+import { validatorDocument, validatorFormats } from "./validator-document.js";
 import { methodsFor } from "./operations.js";
 import { type RateLimits, rateLimiters } from "./rate-limit.js";
 import { bindOperations } from "./router.js";
@@ -110,6 +110,7 @@ export function createApp(options: AppOptions): Express {
       validateSecurity: false,
       validateFormats: true,
       ajvFormats: { mode: "full" },
+      formats: validatorFormats,
       ignorePaths: (path: string) => !path.startsWith("/api/"),
     }),
   );

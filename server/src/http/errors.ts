@@ -39,6 +39,7 @@ export function translateValidationMessage(message: string): string {
     [/^must match format "email"/, () => "deve ser um e-mail válido"],
     [/^must match format "date-time"/, () => "deve ser data e hora ISO 8601 em UTC, terminando em Z"],
     [/^must match format "uri"/, () => "deve ser um endereço (URL) válido"],
+    [/^must match format "int64"/, () => "deve ser um número inteiro de no máximo 9007199254740991"],
     [/^must match format "(.+)"/, (m) => `deve estar no formato ${m[1]}`],
     [/^must match pattern "\^https:/, () => "deve ser um endereço https"],
     [

@@ -22,3 +22,11 @@ export function validatorDocument(path: string): Node {
   visit((document.components as Node | undefined)?.parameters);
   return document;
 }
+
+/**
+ * Formats the validator checks beyond ajv-formats: `int64` only as a safe integer. ajv-formats
+ * takes any integral number as int64 (`1e300` passes), which no store keeps as cents exactly.
+ */
+export const validatorFormats = {
+  int64: { type: "number" as const, validate: (n: number) => Number.isSafeInteger(n) },
+};
