@@ -970,20 +970,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
-                };
-            };
-            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1030,20 +1021,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
-                };
-            };
-            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1082,15 +1064,6 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
-                };
-            };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -1106,7 +1079,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1150,7 +1123,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1168,7 +1141,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1202,15 +1175,6 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyPage"];
                 };
             };
-            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
-                };
-            };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -1226,7 +1190,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1270,7 +1234,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1297,7 +1261,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1344,7 +1308,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1362,7 +1326,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1396,15 +1360,6 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointPage"];
                 };
             };
-            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
-                };
-            };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -1420,7 +1375,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1464,7 +1419,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1482,7 +1437,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1526,7 +1481,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1544,7 +1499,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1578,15 +1533,6 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
-                };
-            };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -1602,7 +1548,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1634,15 +1580,6 @@ export interface operations {
                     "application/json": components["schemas"]["ClockState"];
                 };
             };
-            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
-                };
-            };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -1658,7 +1595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1700,7 +1637,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1718,7 +1655,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1752,15 +1689,6 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerNotes"];
                 };
             };
-            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
-                };
-            };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -1776,7 +1704,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1820,7 +1748,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1838,7 +1766,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1872,15 +1800,6 @@ export interface operations {
                     "application/json": components["schemas"]["ReplayResult"];
                 };
             };
-            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
-                };
-            };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -1896,7 +1815,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -1940,7 +1859,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1958,7 +1877,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -2002,7 +1921,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -2020,7 +1939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -2060,7 +1979,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -2078,7 +1997,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -2122,7 +2041,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -2140,7 +2059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -2172,15 +2091,6 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
-                };
-            };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -2196,7 +2106,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -2240,7 +2150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -2258,7 +2168,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -2303,7 +2213,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -2321,7 +2231,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
@@ -2355,15 +2265,6 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
-            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"];
-                };
-            };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -2379,7 +2280,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixService.ErrorBody"] | components["schemas"]["PixService.ErrorBody"];
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
             /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */

@@ -45,7 +45,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Create an account",
     tag: "Accounts",
-    statuses: [201, 400, 401, 404, 500],
+    statuses: [201, 400, 401, 500],
   },
   createApiKey: {
     method: "post",
@@ -72,7 +72,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Delete a webhook endpoint",
     tag: "Webhook endpoints",
-    statuses: [204, 400, 401, 404, 500],
+    statuses: [204, 401, 404, 500],
   },
   getAccount: {
     method: "get",
@@ -81,7 +81,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Get an account",
     tag: "Accounts",
-    statuses: [200, 400, 401, 404, 500],
+    statuses: [200, 401, 404, 500],
   },
   getClock: {
     method: "get",
@@ -90,7 +90,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Read the clock",
     tag: "Clock",
-    statuses: [200, 400, 401, 404, 500],
+    statuses: [200, 401, 404, 500],
   },
   getCustomerNotes: {
     method: "get",
@@ -99,7 +99,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Get customer notes",
     tag: "Customers",
-    statuses: [200, 400, 401, 404, 500],
+    statuses: [200, 401, 404, 500],
   },
   listAccounts: {
     method: "get",
@@ -108,7 +108,7 @@ export const operationTable = {
     permission: "admin",
     summary: "List accounts",
     tag: "Accounts",
-    statuses: [200, 400, 401, 404, 500],
+    statuses: [200, 400, 401, 500],
   },
   listApiKeys: {
     method: "get",
@@ -117,7 +117,7 @@ export const operationTable = {
     permission: "admin",
     summary: "List an account's API keys",
     tag: "API keys",
-    statuses: [200, 400, 401, 404, 500],
+    statuses: [200, 401, 404, 500],
   },
   listDeliveries: {
     method: "get",
@@ -144,7 +144,7 @@ export const operationTable = {
     permission: "admin",
     summary: "List webhook endpoints",
     tag: "Webhook endpoints",
-    statuses: [200, 400, 401, 404, 500],
+    statuses: [200, 401, 404, 500],
   },
   openDispute: {
     method: "post",
@@ -162,7 +162,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Replay an event",
     tag: "Webhook endpoints",
-    statuses: [200, 400, 401, 404, 500],
+    statuses: [200, 401, 404, 500],
   },
   revokeApiKey: {
     method: "post",
@@ -171,7 +171,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Revoke an API key",
     tag: "API keys",
-    statuses: [200, 400, 401, 404, 500],
+    statuses: [200, 401, 404, 500],
   },
   rotateWebhookEndpointSecret: {
     method: "post",
@@ -180,7 +180,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Rotate a webhook endpoint's secret",
     tag: "Webhook endpoints",
-    statuses: [200, 400, 401, 404, 500],
+    statuses: [200, 401, 404, 500],
   },
   setCustomerNotes: {
     method: "put",
@@ -294,7 +294,6 @@ export type CreateAccountResult =
   | { status: 201; body: Json<operations["createAccount"]["responses"][201]> }
   | { status: 400; body: Json<operations["createAccount"]["responses"][400]> }
   | { status: 401; body: Json<operations["createAccount"]["responses"][401]> }
-  | { status: 404; body: Json<operations["createAccount"]["responses"][404]> }
   | { status: 500; body: Json<operations["createAccount"]["responses"][500]> };
 
 /** POST /admin/v1/accounts/{id}/api-keys: input of `createApiKey`, after validation. */
@@ -341,7 +340,6 @@ export interface DeleteWebhookEndpointInput {
 /** Every response `deleteWebhookEndpoint` may answer. */
 export type DeleteWebhookEndpointResult =
   | { status: 204; body: undefined }
-  | { status: 400; body: Json<operations["deleteWebhookEndpoint"]["responses"][400]> }
   | { status: 401; body: Json<operations["deleteWebhookEndpoint"]["responses"][401]> }
   | { status: 404; body: Json<operations["deleteWebhookEndpoint"]["responses"][404]> }
   | { status: 500; body: Json<operations["deleteWebhookEndpoint"]["responses"][500]> };
@@ -357,7 +355,6 @@ export interface GetAccountInput {
 /** Every response `getAccount` may answer. */
 export type GetAccountResult =
   | { status: 200; body: Json<operations["getAccount"]["responses"][200]> }
-  | { status: 400; body: Json<operations["getAccount"]["responses"][400]> }
   | { status: 401; body: Json<operations["getAccount"]["responses"][401]> }
   | { status: 404; body: Json<operations["getAccount"]["responses"][404]> }
   | { status: 500; body: Json<operations["getAccount"]["responses"][500]> };
@@ -373,7 +370,6 @@ export interface GetClockInput {
 /** Every response `getClock` may answer. */
 export type GetClockResult =
   | { status: 200; body: Json<operations["getClock"]["responses"][200]> }
-  | { status: 400; body: Json<operations["getClock"]["responses"][400]> }
   | { status: 401; body: Json<operations["getClock"]["responses"][401]> }
   | { status: 404; body: Json<operations["getClock"]["responses"][404]> }
   | { status: 500; body: Json<operations["getClock"]["responses"][500]> };
@@ -389,7 +385,6 @@ export interface GetCustomerNotesInput {
 /** Every response `getCustomerNotes` may answer. */
 export type GetCustomerNotesResult =
   | { status: 200; body: Json<operations["getCustomerNotes"]["responses"][200]> }
-  | { status: 400; body: Json<operations["getCustomerNotes"]["responses"][400]> }
   | { status: 401; body: Json<operations["getCustomerNotes"]["responses"][401]> }
   | { status: 404; body: Json<operations["getCustomerNotes"]["responses"][404]> }
   | { status: 500; body: Json<operations["getCustomerNotes"]["responses"][500]> };
@@ -407,7 +402,6 @@ export type ListAccountsResult =
   | { status: 200; body: Json<operations["listAccounts"]["responses"][200]> }
   | { status: 400; body: Json<operations["listAccounts"]["responses"][400]> }
   | { status: 401; body: Json<operations["listAccounts"]["responses"][401]> }
-  | { status: 404; body: Json<operations["listAccounts"]["responses"][404]> }
   | { status: 500; body: Json<operations["listAccounts"]["responses"][500]> };
 
 /** GET /admin/v1/accounts/{id}/api-keys: input of `listApiKeys`, after validation. */
@@ -421,7 +415,6 @@ export interface ListApiKeysInput {
 /** Every response `listApiKeys` may answer. */
 export type ListApiKeysResult =
   | { status: 200; body: Json<operations["listApiKeys"]["responses"][200]> }
-  | { status: 400; body: Json<operations["listApiKeys"]["responses"][400]> }
   | { status: 401; body: Json<operations["listApiKeys"]["responses"][401]> }
   | { status: 404; body: Json<operations["listApiKeys"]["responses"][404]> }
   | { status: 500; body: Json<operations["listApiKeys"]["responses"][500]> };
@@ -469,7 +462,6 @@ export interface ListWebhookEndpointsInput {
 /** Every response `listWebhookEndpoints` may answer. */
 export type ListWebhookEndpointsResult =
   | { status: 200; body: Json<operations["listWebhookEndpoints"]["responses"][200]> }
-  | { status: 400; body: Json<operations["listWebhookEndpoints"]["responses"][400]> }
   | { status: 401; body: Json<operations["listWebhookEndpoints"]["responses"][401]> }
   | { status: 404; body: Json<operations["listWebhookEndpoints"]["responses"][404]> }
   | { status: 500; body: Json<operations["listWebhookEndpoints"]["responses"][500]> };
@@ -501,7 +493,6 @@ export interface ReplayEventInput {
 /** Every response `replayEvent` may answer. */
 export type ReplayEventResult =
   | { status: 200; body: Json<operations["replayEvent"]["responses"][200]> }
-  | { status: 400; body: Json<operations["replayEvent"]["responses"][400]> }
   | { status: 401; body: Json<operations["replayEvent"]["responses"][401]> }
   | { status: 404; body: Json<operations["replayEvent"]["responses"][404]> }
   | { status: 500; body: Json<operations["replayEvent"]["responses"][500]> };
@@ -517,7 +508,6 @@ export interface RevokeApiKeyInput {
 /** Every response `revokeApiKey` may answer. */
 export type RevokeApiKeyResult =
   | { status: 200; body: Json<operations["revokeApiKey"]["responses"][200]> }
-  | { status: 400; body: Json<operations["revokeApiKey"]["responses"][400]> }
   | { status: 401; body: Json<operations["revokeApiKey"]["responses"][401]> }
   | { status: 404; body: Json<operations["revokeApiKey"]["responses"][404]> }
   | { status: 500; body: Json<operations["revokeApiKey"]["responses"][500]> };
@@ -533,7 +523,6 @@ export interface RotateWebhookEndpointSecretInput {
 /** Every response `rotateWebhookEndpointSecret` may answer. */
 export type RotateWebhookEndpointSecretResult =
   | { status: 200; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][200]> }
-  | { status: 400; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][400]> }
   | { status: 401; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][401]> }
   | { status: 404; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][404]> }
   | { status: 500; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][500]> };

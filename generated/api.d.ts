@@ -961,7 +961,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1071,7 +1071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1160,7 +1160,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1257,7 +1257,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1284,7 +1284,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Too many requests (`RATE_LIMITED`). */
@@ -1340,7 +1340,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1367,7 +1367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
@@ -1441,7 +1441,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1521,7 +1521,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1618,7 +1618,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1645,7 +1645,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Too many requests (`RATE_LIMITED`). */
@@ -1697,7 +1697,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1724,7 +1724,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
@@ -1794,7 +1794,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1821,7 +1821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
@@ -1901,7 +1901,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -1980,7 +1980,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -2007,7 +2007,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Too many requests (`RATE_LIMITED`). */
@@ -2059,7 +2059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -2086,7 +2086,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
@@ -2158,7 +2158,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -2246,7 +2246,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -2352,7 +2352,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
@@ -2379,7 +2379,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Too many requests (`RATE_LIMITED`). */

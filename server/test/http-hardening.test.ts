@@ -375,3 +375,20 @@ describe("rate limits and case variants", () => {
     }
   });
 });
+
+describe("operator API spellings", () => {
+  test.each(["/admin/v1/accounts/", "/Admin/v1/accounts", "/admin/V1/accounts"])(
+    "when %s is called with the operator token, then it is 404 saying the route does not exist",
+    async (path) => {
+      const server = await startTestServer();
+      try {
+        const res = await call(server.baseUrl, "GET", path, { admin: testAdminToken });
+
+        expect(res.status).toBe(404);
+        expect(res.body.message).toBe(`Rota não encontrada: GET ${path}.`);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+});

@@ -50,7 +50,8 @@ export function mountAdmin(app: Express, domain: Domain, options: AdminOptions):
       validateFormats: true,
       ajvFormats: { mode: "full" },
       formats: validatorFormats,
-      ignorePaths: (path: string) => !path.startsWith("/admin/"),
+      // Exact spellings only (strict routing): `/x/` is no route, so not the validator's either.
+      ignorePaths: (path: string) => !path.startsWith("/admin/") || path.endsWith("/"),
     }),
   );
   bindOperations(app, operationTable, adminHandlers(domain, options.manualClock), () => undefined);

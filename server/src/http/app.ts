@@ -111,7 +111,8 @@ export function createApp(options: AppOptions): Express {
       validateFormats: true,
       ajvFormats: { mode: "full" },
       formats: validatorFormats,
-      ignorePaths: (path: string) => !path.startsWith("/api/"),
+      // Exact spellings only (strict routing): `/x/` is no route, so not the validator's either.
+      ignorePaths: (path: string) => !path.startsWith("/api/") || path.endsWith("/"),
     }),
   );
   bindOperations(app, operationTable, publicHandlers(domain), (res) => res.locals.context as RequestContext);
