@@ -29,7 +29,7 @@ function summary(report: FuzzReport): string {
   const statuses = Object.entries(report.statuses)
     .map(([status, n]) => `${status}×${n}`)
     .join(" ");
-  return `fuzz ${report.target}: seed ${report.seed}, ${report.requests} requests, ${report.failures.length} failures (${statuses})`;
+  return `fuzz ${report.target}: seed ${report.seed}, ${report.sent} requests, ${report.failures.length} failures (${statuses})`;
 }
 
 async function onMemory(): Promise<FuzzReport> {

@@ -226,6 +226,18 @@ describe.each(stores)("HTTP hardening on the $name store", ({ start }) => {
       expect(res.body.errors).toEqual([{ path: "createdFrom", message: expect.any(String) }]);
     });
 
+    test.each(["Infinity", "1e309", "-Infinity"])(
+      "when limit is %s, then it is 400 VALIDATION_ERROR naming limit on every list",
+      async (limit) => {
+        for (const list of ["transactions", "withdrawals", "customers", "payment-links"]) {
+          const res = await call(server.baseUrl, "GET", `/api/v1/${list}?limit=${limit}`, { key });
+
+          expect(res.status).toBe(400);
+          expect(res.body.errors).toEqual([{ path: "limit", message: expect.any(String) }]);
+        }
+      },
+    );
+
     test("when a date in the query has unencoded colons (RFC 3986 allows them), then it is accepted", async () => {
       const res = await call(server.baseUrl, "GET", "/api/v1/transactions?createdFrom=2026-11-23T08:49:50Z", { key });
 

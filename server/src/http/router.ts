@@ -1,13 +1,20 @@
 import type { Express, Request, Response } from "express";
 import type { OperationMeta } from "../../../generated/operations.js";
-import { notFound } from "../domain/errors.js";
+import { fieldError, notFound } from "../domain/errors.js";
 import { isUnstorableText } from "./control-chars.js";
 
-/** The page a list operation asks for: `limit` (default 20) and `startingAfter`. */
-export const pageFromQuery = (q: { limit?: number; startingAfter?: string }) => ({
-  limit: q.limit ?? 20,
-  startingAfter: q.startingAfter,
-});
+/**
+ * The page a list operation asks for: `limit` (default 20) and `startingAfter`. `limit` is checked
+ * again here: the validator coerces `?limit=Infinity` and `?limit=1e309` to a number it lets
+ * through, which PostgreSQL's LIMIT refuses.
+ */
+export const pageFromQuery = (q: { limit?: number; startingAfter?: string }) => {
+  const limit = q.limit ?? 20;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+    throw fieldError("limit", "deve ser um número inteiro de 1 a 100");
+  }
+  return { limit, startingAfter: q.startingAfter };
+};
 
 type AnyResult = { status: number; body?: unknown; headers?: Record<string, string | number> };
 type AnyHandler<Ctx> = (request: unknown, ctx: Ctx) => Promise<AnyResult>;

@@ -77,7 +77,9 @@ export interface FuzzFailure {
 export interface FuzzReport {
   target: string;
   seed: number;
+  /** The `requests` asked for (the replay argument); `sent` adds the checkout POSTs. */
   requests: number;
+  sent: number;
   statuses: Record<string, number>;
   failures: FuzzFailure[];
 }
@@ -572,7 +574,8 @@ export async function fuzz(
   const report: FuzzReport = {
     target: target.name,
     seed: options.seed,
-    requests: jobs.length,
+    requests: options.requests,
+    sent: jobs.length,
     statuses: {},
     failures: [],
   };
@@ -590,7 +593,7 @@ export async function fuzz(
 /** A readable account of a report's failures (at most `limit`), with the seed to replay them. */
 export function describeFailures(report: FuzzReport, limit = 10): string {
   const lines = [
-    `fuzz ${report.target}: ${report.failures.length} of ${report.requests} requests broke the contract ` +
+    `fuzz ${report.target}: ${report.failures.length} of ${report.sent} requests broke the contract ` +
       `(replay: npm run fuzz -- --seed ${report.seed} --requests ${report.requests})`,
   ];
   for (const f of report.failures.slice(0, limit)) {
