@@ -675,7 +675,8 @@ export interface components {
         /**
          * @description The integrator's own key/value data, returned unchanged on reads and in events. At most 50 keys,
          *     each key at most 40 characters, and the whole object at most 8 KiB as JSON; a larger object
-         *     answers `400 VALIDATION_ERROR` on the `metadata` field.
+         *     answers `400 VALIDATION_ERROR` on the `metadata` field. Values are any JSON, nested (with the
+         *     rest of the body) at most 32 levels deep, with no NUL character and no malformed Unicode.
          */
         "PixService.Metadata": {
             [key: string]: unknown;
