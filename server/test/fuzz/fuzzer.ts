@@ -156,7 +156,8 @@ type Mutation =
   | { kind: "replace"; pick: number; value: unknown }
   | { kind: "extra"; name: string; value: unknown }
   | { kind: "deep"; pick: number; levels: number }
-  | { kind: "whole"; value: unknown };
+  | { kind: "whole"; value: unknown }
+  | { kind: "taint"; pick: number; text: string };
 
 const mutationArbitrary: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 14, arbitrary: fc.constant({ kind: "none" as const }) },
@@ -182,6 +183,14 @@ const mutationArbitrary: fc.Arbitrary<Mutation> = fc.oneof(
     arbitrary: fc.record({ kind: fc.constant("deep" as const), pick: fc.nat(), levels: fc.constantFrom(30, 33, 200) }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("whole" as const), value: fc.jsonValue({ maxDepth: 3 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("taint" as const),
+      pick: fc.nat(),
+      text: fc.constantFrom("\u0000", "\ud800", "\udfff", "👕", "\u202e", "\ufeff"),
+    }),
+  },
 );
 
 /** Every container-held place of a JSON value, as [parent, key] pairs. */
@@ -214,6 +223,22 @@ function mutate(value: unknown, mutation: Mutation): unknown {
       return copy;
     case "whole":
       return mutation.value;
+    case "taint": {
+      // One character more in one string (a key or a value), the rest left valid.
+      const strings = all.filter(
+        ([parent, key]) => typeof (parent as Record<string | number, unknown>)[key] === "string",
+      );
+      const place = strings[mutation.pick % Math.max(strings.length, 1)];
+      if (!place) return copy;
+      const [parent, key] = place;
+      const holder = parent as Record<string | number, unknown>;
+      holder[key] = `${String(holder[key])}${mutation.text}`;
+      if (mutation.pick % 4 === 0 && !Array.isArray(parent)) {
+        holder[`${String(key)}${mutation.text}`] = holder[key];
+        delete holder[key];
+      }
+      return copy;
+    }
     case "extra":
       if (copy !== null && typeof copy === "object" && !Array.isArray(copy)) {
         Object.defineProperty(copy, mutation.name, { value: mutation.value, enumerable: true, writable: true });
