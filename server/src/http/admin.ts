@@ -39,7 +39,11 @@ export function mountAdmin(app: Express, domain: Domain, options: AdminOptions):
     }
     next();
   });
-  app.use("/admin", express.json({ limit: "64kb" }));
+  // As for the public API: only POST, PUT and PATCH take a body; one sent with a GET is ignored.
+  const json = express.json({ limit: "64kb" });
+  app.use("/admin", (req, res, next) =>
+    req.method === "POST" || req.method === "PUT" || req.method === "PATCH" ? json(req, res, next) : next(),
+  );
   app.use("/admin", refuseUnsafeInput);
   app.use(
     OpenApiValidator.middleware({

@@ -97,9 +97,11 @@ export function createApp(options: AppOptions): Express {
   if (options.rateLimits !== "off") {
     for (const limiter of rateLimiters(options.rateLimits, options.rateLimitStore)) app.use(limiter);
   }
-  // Only POST and PATCH take a body: one sent with a GET is ignored, not parsed (nor refused).
+  // Only POST, PUT and PATCH take a body: one sent with a GET is ignored, not parsed (nor refused).
   const json = express.json({ limit: "64kb" });
-  app.use((req, res, next) => (req.method === "POST" || req.method === "PATCH" ? json(req, res, next) : next()));
+  app.use((req, res, next) =>
+    req.method === "POST" || req.method === "PUT" || req.method === "PATCH" ? json(req, res, next) : next(),
+  );
   app.use(refuseUnsafeInput);
   app.use(authenticate(domain));
   app.use(
