@@ -674,7 +674,8 @@ export interface components {
         /**
          * @description The integrator's own key/value data, returned unchanged on reads and in events. At most 50 keys,
          *     each key at most 40 characters, and the whole object at most 8 KiB as JSON; a larger object
-         *     answers `400 VALIDATION_ERROR` on the `metadata` field.
+         *     answers `400 VALIDATION_ERROR` on the `metadata` field. Values are any JSON, nested (with the
+         *     rest of the body) at most 32 levels deep, with no NUL character and no malformed Unicode.
          */
         "PixService.Metadata": {
             [key: string]: unknown;
@@ -754,7 +755,8 @@ export interface components {
         /**
          * Format: date-time
          * @description An instant as ISO 8601 in UTC, ending in `Z`, with optional fractional seconds, for example
-         *     `2026-10-04T15:30:00.000Z`. Offsets such as `-03:00` are refused.
+         *     `2026-10-04T15:30:00.000Z`. Offsets such as `-03:00` are refused, and so are years before 1970
+         *     or after 9999 and leap seconds (`:60`): `400 VALIDATION_ERROR`.
          */
         "PixService.UtcTimestamp": string;
         /** @description A withdrawal of balance to a Pix key. */
@@ -1097,7 +1099,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1170,7 +1172,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1230,7 +1232,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1312,7 +1314,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1388,7 +1390,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1448,7 +1450,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1521,7 +1523,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1594,7 +1596,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1654,7 +1656,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1712,7 +1714,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1783,7 +1785,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1843,7 +1845,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1916,7 +1918,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1976,7 +1978,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2049,7 +2051,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2122,7 +2124,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2191,7 +2193,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2264,7 +2266,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2322,7 +2324,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2395,7 +2397,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2469,7 +2471,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2529,7 +2531,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;

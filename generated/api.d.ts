@@ -584,7 +584,8 @@ export interface components {
         /**
          * @description The integrator's own key/value data, returned unchanged on reads and in events. At most 50 keys,
          *     each key at most 40 characters, and the whole object at most 8 KiB as JSON; a larger object
-         *     answers `400 VALIDATION_ERROR` on the `metadata` field.
+         *     answers `400 VALIDATION_ERROR` on the `metadata` field. Values are any JSON, nested (with the
+         *     rest of the body) at most 32 levels deep, with no NUL character and no malformed Unicode.
          */
         Metadata: {
             [key: string]: unknown;
@@ -776,7 +777,8 @@ export interface components {
         /**
          * Format: date-time
          * @description An instant as ISO 8601 in UTC, ending in `Z`, with optional fractional seconds, for example
-         *     `2026-10-04T15:30:00.000Z`. Offsets such as `-03:00` are refused.
+         *     `2026-10-04T15:30:00.000Z`. Offsets such as `-03:00` are refused, and so are years before 1970
+         *     or after 9999 and leap seconds (`:60`): `400 VALIDATION_ERROR`.
          */
         UtcTimestamp: string;
         /** @description A withdrawal of balance to a Pix key. */
@@ -947,6 +949,15 @@ export interface operations {
                     "application/json": components["schemas"]["Balance"];
                 };
             };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -958,6 +969,15 @@ export interface operations {
             };
             /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1055,8 +1075,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1142,6 +1189,15 @@ export interface operations {
             };
             /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1240,6 +1296,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests (`RATE_LIMITED`). */
             429: {
                 headers: {
@@ -1321,7 +1404,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1415,8 +1498,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1509,6 +1610,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests (`RATE_LIMITED`). */
             429: {
                 headers: {
@@ -1584,6 +1694,33 @@ export interface operations {
             };
             /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1672,7 +1809,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1762,8 +1899,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1852,8 +2007,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1952,6 +2125,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests (`RATE_LIMITED`). */
             429: {
                 headers: {
@@ -2033,7 +2215,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2123,8 +2305,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2208,6 +2408,15 @@ export interface operations {
             };
             /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2305,8 +2514,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2395,7 +2631,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -27,7 +27,7 @@ export const operationTable = {
     permission: "charges:write",
     summary: "Cancel a charge",
     tag: "Transactions",
-    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+    statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
   createPaymentLink: {
     method: "post",
@@ -36,7 +36,7 @@ export const operationTable = {
     permission: "payment_links:write",
     summary: "Create a payment link",
     tag: "Payment links",
-    statuses: [201, 400, 401, 403, 429, 500, 503],
+    statuses: [201, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
   createPixCharge: {
     method: "post",
@@ -45,7 +45,7 @@ export const operationTable = {
     permission: "charges:write",
     summary: "Create a Pix charge",
     tag: "Charges",
-    statuses: [201, 400, 401, 403, 409, 429, 500, 503],
+    statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
   createWithdrawal: {
     method: "post",
@@ -54,7 +54,7 @@ export const operationTable = {
     permission: "withdrawals:write",
     summary: "Create a withdrawal",
     tag: "Withdrawals",
-    statuses: [201, 400, 401, 403, 409, 429, 500, 503],
+    statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
   deactivatePaymentLink: {
     method: "post",
@@ -63,7 +63,7 @@ export const operationTable = {
     permission: "payment_links:write",
     summary: "Deactivate a payment link",
     tag: "Payment links",
-    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+    statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
   getBalance: {
     method: "get",
@@ -72,7 +72,7 @@ export const operationTable = {
     permission: "balance:read",
     summary: "Get the balance",
     tag: "Balance",
-    statuses: [200, 401, 403, 429, 500, 503],
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   getCustomer: {
     method: "get",
@@ -117,7 +117,7 @@ export const operationTable = {
     permission: "customers:read",
     summary: "List customers",
     tag: "Customers",
-    statuses: [200, 400, 401, 403, 429, 500, 503],
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   listPaymentLinks: {
     method: "get",
@@ -126,7 +126,7 @@ export const operationTable = {
     permission: "payment_links:read",
     summary: "List payment links",
     tag: "Payment links",
-    statuses: [200, 400, 401, 403, 429, 500, 503],
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   listTransactions: {
     method: "get",
@@ -135,7 +135,7 @@ export const operationTable = {
     permission: "transactions:read",
     summary: "List transactions",
     tag: "Transactions",
-    statuses: [200, 400, 401, 403, 429, 500, 503],
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   listWithdrawals: {
     method: "get",
@@ -144,7 +144,7 @@ export const operationTable = {
     permission: "withdrawals:read",
     summary: "List withdrawals",
     tag: "Withdrawals",
-    statuses: [200, 400, 401, 403, 429, 500, 503],
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   simulatePayment: {
     method: "post",
@@ -153,7 +153,7 @@ export const operationTable = {
     permission: "charges:write",
     summary: "Simulate a payment (test mode)",
     tag: "Sandbox",
-    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+    statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
   updateCustomer: {
     method: "patch",
@@ -162,7 +162,7 @@ export const operationTable = {
     permission: "customers:write",
     summary: "Update a customer",
     tag: "Customers",
-    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+    statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
   upsertCustomer: {
     method: "post",
@@ -171,7 +171,7 @@ export const operationTable = {
     permission: "customers:write",
     summary: "Create or update a customer by document",
     tag: "Customers",
-    statuses: [200, 201, 400, 401, 403, 429, 500, 503],
+    statuses: [200, 201, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
 } as const satisfies Record<string, OperationMeta>;
 
@@ -201,6 +201,8 @@ export type CancelTransactionResult =
   | { status: 401; body: Json<operations["cancelTransaction"]["responses"][401]> }
   | { status: 403; body: Json<operations["cancelTransaction"]["responses"][403]> }
   | { status: 404; body: Json<operations["cancelTransaction"]["responses"][404]> }
+  | { status: 413; body: Json<operations["cancelTransaction"]["responses"][413]> }
+  | { status: 415; body: Json<operations["cancelTransaction"]["responses"][415]> }
   | { status: 429; body: Json<operations["cancelTransaction"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["cancelTransaction"]["responses"][500]> }
   | { status: 503; body: Json<operations["cancelTransaction"]["responses"][503]>; headers: { "Retry-After": number } };
@@ -219,6 +221,9 @@ export type CreatePaymentLinkResult =
   | { status: 400; body: Json<operations["createPaymentLink"]["responses"][400]> }
   | { status: 401; body: Json<operations["createPaymentLink"]["responses"][401]> }
   | { status: 403; body: Json<operations["createPaymentLink"]["responses"][403]> }
+  | { status: 404; body: Json<operations["createPaymentLink"]["responses"][404]> }
+  | { status: 413; body: Json<operations["createPaymentLink"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createPaymentLink"]["responses"][415]> }
   | { status: 429; body: Json<operations["createPaymentLink"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["createPaymentLink"]["responses"][500]> }
   | { status: 503; body: Json<operations["createPaymentLink"]["responses"][503]>; headers: { "Retry-After": number } };
@@ -237,7 +242,10 @@ export type CreatePixChargeResult =
   | { status: 400; body: Json<operations["createPixCharge"]["responses"][400]> }
   | { status: 401; body: Json<operations["createPixCharge"]["responses"][401]> }
   | { status: 403; body: Json<operations["createPixCharge"]["responses"][403]> }
+  | { status: 404; body: Json<operations["createPixCharge"]["responses"][404]> }
   | { status: 409; body: Json<operations["createPixCharge"]["responses"][409]> }
+  | { status: 413; body: Json<operations["createPixCharge"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createPixCharge"]["responses"][415]> }
   | { status: 429; body: Json<operations["createPixCharge"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["createPixCharge"]["responses"][500]> }
   | { status: 503; body: Json<operations["createPixCharge"]["responses"][503]>; headers: { "Retry-After": number } };
@@ -256,7 +264,10 @@ export type CreateWithdrawalResult =
   | { status: 400; body: Json<operations["createWithdrawal"]["responses"][400]> }
   | { status: 401; body: Json<operations["createWithdrawal"]["responses"][401]> }
   | { status: 403; body: Json<operations["createWithdrawal"]["responses"][403]> }
+  | { status: 404; body: Json<operations["createWithdrawal"]["responses"][404]> }
   | { status: 409; body: Json<operations["createWithdrawal"]["responses"][409]> }
+  | { status: 413; body: Json<operations["createWithdrawal"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createWithdrawal"]["responses"][415]> }
   | { status: 429; body: Json<operations["createWithdrawal"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["createWithdrawal"]["responses"][500]> }
   | { status: 503; body: Json<operations["createWithdrawal"]["responses"][503]>; headers: { "Retry-After": number } };
@@ -276,6 +287,8 @@ export type DeactivatePaymentLinkResult =
   | { status: 401; body: Json<operations["deactivatePaymentLink"]["responses"][401]> }
   | { status: 403; body: Json<operations["deactivatePaymentLink"]["responses"][403]> }
   | { status: 404; body: Json<operations["deactivatePaymentLink"]["responses"][404]> }
+  | { status: 413; body: Json<operations["deactivatePaymentLink"]["responses"][413]> }
+  | { status: 415; body: Json<operations["deactivatePaymentLink"]["responses"][415]> }
   | { status: 429; body: Json<operations["deactivatePaymentLink"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["deactivatePaymentLink"]["responses"][500]> }
   | { status: 503; body: Json<operations["deactivatePaymentLink"]["responses"][503]>; headers: { "Retry-After": number } };
@@ -291,8 +304,10 @@ export interface GetBalanceInput {
 /** Every response `getBalance` may answer. */
 export type GetBalanceResult =
   | { status: 200; body: Json<operations["getBalance"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getBalance"]["responses"][400]> }
   | { status: 401; body: Json<operations["getBalance"]["responses"][401]> }
   | { status: 403; body: Json<operations["getBalance"]["responses"][403]> }
+  | { status: 404; body: Json<operations["getBalance"]["responses"][404]> }
   | { status: 429; body: Json<operations["getBalance"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["getBalance"]["responses"][500]> }
   | { status: 503; body: Json<operations["getBalance"]["responses"][503]>; headers: { "Retry-After": number } };
@@ -387,6 +402,7 @@ export type ListCustomersResult =
   | { status: 400; body: Json<operations["listCustomers"]["responses"][400]> }
   | { status: 401; body: Json<operations["listCustomers"]["responses"][401]> }
   | { status: 403; body: Json<operations["listCustomers"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listCustomers"]["responses"][404]> }
   | { status: 429; body: Json<operations["listCustomers"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["listCustomers"]["responses"][500]> }
   | { status: 503; body: Json<operations["listCustomers"]["responses"][503]>; headers: { "Retry-After": number } };
@@ -405,6 +421,7 @@ export type ListPaymentLinksResult =
   | { status: 400; body: Json<operations["listPaymentLinks"]["responses"][400]> }
   | { status: 401; body: Json<operations["listPaymentLinks"]["responses"][401]> }
   | { status: 403; body: Json<operations["listPaymentLinks"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listPaymentLinks"]["responses"][404]> }
   | { status: 429; body: Json<operations["listPaymentLinks"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["listPaymentLinks"]["responses"][500]> }
   | { status: 503; body: Json<operations["listPaymentLinks"]["responses"][503]>; headers: { "Retry-After": number } };
@@ -423,6 +440,7 @@ export type ListTransactionsResult =
   | { status: 400; body: Json<operations["listTransactions"]["responses"][400]> }
   | { status: 401; body: Json<operations["listTransactions"]["responses"][401]> }
   | { status: 403; body: Json<operations["listTransactions"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listTransactions"]["responses"][404]> }
   | { status: 429; body: Json<operations["listTransactions"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["listTransactions"]["responses"][500]> }
   | { status: 503; body: Json<operations["listTransactions"]["responses"][503]>; headers: { "Retry-After": number } };
@@ -441,6 +459,7 @@ export type ListWithdrawalsResult =
   | { status: 400; body: Json<operations["listWithdrawals"]["responses"][400]> }
   | { status: 401; body: Json<operations["listWithdrawals"]["responses"][401]> }
   | { status: 403; body: Json<operations["listWithdrawals"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listWithdrawals"]["responses"][404]> }
   | { status: 429; body: Json<operations["listWithdrawals"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["listWithdrawals"]["responses"][500]> }
   | { status: 503; body: Json<operations["listWithdrawals"]["responses"][503]>; headers: { "Retry-After": number } };
@@ -460,6 +479,8 @@ export type SimulatePaymentResult =
   | { status: 401; body: Json<operations["simulatePayment"]["responses"][401]> }
   | { status: 403; body: Json<operations["simulatePayment"]["responses"][403]> }
   | { status: 404; body: Json<operations["simulatePayment"]["responses"][404]> }
+  | { status: 413; body: Json<operations["simulatePayment"]["responses"][413]> }
+  | { status: 415; body: Json<operations["simulatePayment"]["responses"][415]> }
   | { status: 429; body: Json<operations["simulatePayment"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["simulatePayment"]["responses"][500]> }
   | { status: 503; body: Json<operations["simulatePayment"]["responses"][503]>; headers: { "Retry-After": number } };
@@ -479,6 +500,8 @@ export type UpdateCustomerResult =
   | { status: 401; body: Json<operations["updateCustomer"]["responses"][401]> }
   | { status: 403; body: Json<operations["updateCustomer"]["responses"][403]> }
   | { status: 404; body: Json<operations["updateCustomer"]["responses"][404]> }
+  | { status: 413; body: Json<operations["updateCustomer"]["responses"][413]> }
+  | { status: 415; body: Json<operations["updateCustomer"]["responses"][415]> }
   | { status: 429; body: Json<operations["updateCustomer"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["updateCustomer"]["responses"][500]> }
   | { status: 503; body: Json<operations["updateCustomer"]["responses"][503]>; headers: { "Retry-After": number } };
@@ -498,6 +521,9 @@ export type UpsertCustomerResult =
   | { status: 400; body: Json<operations["upsertCustomer"]["responses"][400]> }
   | { status: 401; body: Json<operations["upsertCustomer"]["responses"][401]> }
   | { status: 403; body: Json<operations["upsertCustomer"]["responses"][403]> }
+  | { status: 404; body: Json<operations["upsertCustomer"]["responses"][404]> }
+  | { status: 413; body: Json<operations["upsertCustomer"]["responses"][413]> }
+  | { status: 415; body: Json<operations["upsertCustomer"]["responses"][415]> }
   | { status: 429; body: Json<operations["upsertCustomer"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["upsertCustomer"]["responses"][500]> }
   | { status: 503; body: Json<operations["upsertCustomer"]["responses"][503]>; headers: { "Retry-After": number } };

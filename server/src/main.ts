@@ -101,6 +101,7 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
   const app = createApp({
     domain,
     logger,
+    publicBaseUrl: cfg.publicBaseUrl,
     rateLimits: cfg.rateLimits,
     ...(opened.rateLimitCounters ? { rateLimitStore: sharedRateLimitStore(opened.rateLimitCounters) } : {}),
     trustProxy: cfg.trustProxy,

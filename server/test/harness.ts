@@ -98,6 +98,8 @@ export async function startTestServer(
     adminToken?: string;
     /** A fixed port (contract tests); default: a random one. */
     port?: number;
+    /** PUBLIC_BASE_URL; default https://pix.example.test. */
+    publicBaseUrl?: string;
   } = {},
 ): Promise<TestServer> {
   const store = options.store ?? new MemoryStore();
@@ -112,7 +114,7 @@ export async function startTestServer(
   const deps: DomainDeps = {
     store,
     clock,
-    config: { ...defaultDomainConfig, publicBaseUrl: "https://pix.example.test" },
+    config: { ...defaultDomainConfig, publicBaseUrl: options.publicBaseUrl ?? "https://pix.example.test" },
     mailer,
     logger,
   };
@@ -120,6 +122,7 @@ export async function startTestServer(
   const app = createApp({
     domain,
     logger,
+    publicBaseUrl: deps.config.publicBaseUrl,
     admin: {
       token: options.adminToken === undefined ? testAdminToken : options.adminToken || undefined,
       manualClock: clock,

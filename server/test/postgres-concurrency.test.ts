@@ -1,20 +1,19 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import { createConnection } from "node:net";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { allPermissions, createAccount, createApiKey } from "../src/domain/accounts.js";
 import { createPool, migrationsDir, PostgresStore } from "../src/store/postgres/index.js";
 import { type CallResult, call, chargeBody } from "./harness.js";
+import { testRunMarker } from "./support/child-process-check.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
 
 // Two real server processes (`server/src/main.ts`) on one PostgreSQL database: what the memory
 // store cannot show. Every burst is bounded (50 requests) and only 127.0.0.1 is used.
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const tsxCli = join(root, "node_modules/tsx/dist/cli.mjs");
 const ports = { first: 4731, second: 4732, limitedFirst: 4733, limitedSecond: 4734 } as const;
 const burst = 50;
 
@@ -42,13 +41,16 @@ async function startServer(port: number, databaseUrl: string, rateLimits: "off" 
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
+    [testRunMarker]: process.env[testRunMarker],
     DATABASE_URL: databaseUrl,
     PORT: String(port),
     HOST: "127.0.0.1",
     LOG_LEVEL: "warn",
     ...(rateLimits === "off" ? { RATE_LIMITS: "off" } : {}),
   };
-  const child: ChildProcess = spawn(process.execPath, [tsxCli, "server/src/main.ts"], {
+  // `node --import tsx`, not the tsx launcher: the pid is the server itself, so a SIGKILL cannot
+  // leave it orphaned.
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/src/main.ts"], {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],

@@ -48,7 +48,7 @@ export function checkoutRouter(needs: CheckoutNeeds, options: CheckoutOptions = 
     options.pollIntervalMs ?? 3000,
   );
 
-  const pages = express.Router();
+  const pages = express.Router({ caseSensitive: true, strict: true });
   pages.use(checkoutSecurityHeaders);
   pages.get(
     "/assets/:file",
@@ -64,7 +64,7 @@ export function checkoutRouter(needs: CheckoutNeeds, options: CheckoutOptions = 
   pages.use((_req, res) => ctx.notFoundPage(res));
   pages.use(checkoutFailure(ctx, needs.logger));
 
-  const router = express.Router();
+  const router = express.Router({ caseSensitive: true, strict: true });
   router.use("/checkout", pages);
   return router;
 }

@@ -13,13 +13,15 @@ import { operationTable } from "../../../generated/operations.js";
 import type { ManualClock } from "../domain/ports/clock.js";
 import { mountAdmin } from "./admin.js";
 import { authenticate, type RequestContext } from "./auth.js";
-import { errorMiddleware, sendError } from "./errors.js";
+import { errorMiddleware, routeNotFoundMessage, sendError } from "./errors.js";
 import { publicHandlers } from "./handlers.js";
-import { refuseNulCharacters } from "./control-chars.js";
+import { refuseUnsafeInput } from "./control-chars.js";
+import { validatorDocument, validatorFormats } from "./validator-document.js";
 import { methodsFor } from "./operations.js";
 import { mountProbes } from "./probes.js";
 import { type RateLimits, rateLimiters } from "./rate-limit.js";
 import { bindOperations } from "./router.js";
+import { securityHeaders } from "./security-headers.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 export const publicDocumentPath = join(root, "generated/openapi.yaml");
@@ -28,6 +30,8 @@ const require = createRequire(import.meta.url);
 export interface AppOptions {
   domain: Domain;
   logger: Logger;
+  /** Where the service is published; when it is https, responses carry Strict-Transport-Security. */
+  publicBaseUrl?: string;
   /** Per-minute budgets, or "off" (local test runs only). */
   rateLimits: RateLimits | "off";
   rateLimitStore?: (name: string) => RateLimitStore;
@@ -49,6 +53,10 @@ export function createApp(options: AppOptions): Express {
   app.disable("x-powered-by");
   app.set("trust proxy", options.trustProxy ?? false);
   app.set("query parser", "simple");
+  // One spelling per route: `/API/V1/BALANCE` and `/api/v1/balance/` are unknown paths (404), so
+  // the auth matcher, the rate-limit skip and the validator (all exact, case-sensitive) agree.
+  app.set("case sensitive routing", true);
+  app.set("strict routing", true);
 
   app.use((req, res, next) => {
     const incoming = req.headers["x-request-id"];
@@ -57,6 +65,7 @@ export function createApp(options: AppOptions): Express {
     res.locals.requestId = id;
     next();
   });
+  app.use(securityHeaders({ publicBaseUrl: options.publicBaseUrl }));
   app.use(
     pinoHttp({
       logger,
@@ -100,25 +109,31 @@ export function createApp(options: AppOptions): Express {
   if (options.rateLimits !== "off") {
     for (const limiter of rateLimiters(options.rateLimits, options.rateLimitStore)) app.use(limiter);
   }
-  app.use(express.json({ limit: "64kb" }));
-  app.use(refuseNulCharacters);
+  // Only POST, PUT and PATCH take a body: one sent with a GET is ignored, not parsed (nor refused).
+  const json = express.json({ limit: "64kb" });
+  app.use((req, res, next) =>
+    req.method === "POST" || req.method === "PUT" || req.method === "PATCH" ? json(req, res, next) : next(),
+  );
+  app.use(refuseUnsafeInput);
   app.use(authenticate(domain));
   app.use(
     OpenApiValidator.middleware({
-      apiSpec: publicDocumentPath,
+      apiSpec: validatorDocument(publicDocumentPath) as never,
       validateRequests: { allErrors: true, removeAdditional: false },
       validateResponses: options.validateResponses ? { removeAdditional: false } : false,
       validateSecurity: false,
       validateFormats: true,
       ajvFormats: { mode: "full" },
-      ignorePaths: (path: string) => !path.startsWith("/api/"),
+      formats: validatorFormats,
+      // Exact spellings only (strict routing): `/x/` is no route, so not the validator's either.
+      ignorePaths: (path: string) => !path.startsWith("/api/") || path.endsWith("/"),
     }),
   );
   bindOperations(app, operationTable, publicHandlers(domain), (res) => res.locals.context as RequestContext);
 
   app.use((req, res) => {
     const allowed = methodsFor(req.path);
-    if (allowed.length === 0) return sendError(req, res, "NOT_FOUND");
+    if (allowed.length === 0) return sendError(req, res, "NOT_FOUND", routeNotFoundMessage(req));
     res.setHeader("Allow", allowed.join(", "));
     sendError(req, res, "METHOD_NOT_ALLOWED");
   });
