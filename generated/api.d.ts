@@ -838,10 +838,11 @@ export interface components {
         /** @description CPF or CNPJ, with or without punctuation: the page holds at most one customer. */
         "CustomerListQuery.document": string;
         /**
-         * @description Makes a create safe to retry. Repeating the same key within 24 hours with the same body
-         *     returns the first response and creates nothing new; the same key with another body answers
-         *     `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account and mode. Use a new key to charge the same
-         *     order again (for example after expiry).
+         * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+         *     request (body and path) returns the first response byte for byte, with the header
+         *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+         *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+         *     new key to do the same thing again (for example to charge an order again after expiry).
          */
         IdempotencyHeader: string;
         /** @description Page size, 1 to 100. Default 20. */
@@ -945,10 +946,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create safe to retry. Repeating the same key within 24 hours with the same body
-                 *     returns the first response and creates nothing new; the same key with another body answers
-                 *     `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account and mode. Use a new key to charge the same
-                 *     order again (for example after expiry).
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
                  */
                 "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
             };
@@ -1127,7 +1129,16 @@ export interface operations {
     upsertCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1175,6 +1186,15 @@ export interface operations {
             };
             /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1487,7 +1507,16 @@ export interface operations {
     createPaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1526,6 +1555,15 @@ export interface operations {
             };
             /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1659,7 +1697,16 @@ export interface operations {
     deactivatePaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
             path: {
                 /** @description The `plk_…` of the link. */
                 id: components["parameters"]["PaymentLinkIdPath"];
@@ -1713,6 +1760,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests (`RATE_LIMITED`). */
             429: {
                 headers: {
@@ -1749,7 +1805,16 @@ export interface operations {
     simulatePayment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
             path: {
                 /** @description The `txn_…` of the transaction. */
                 id: components["parameters"]["TransactionIdPath"];
@@ -1796,6 +1861,15 @@ export interface operations {
             };
             /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2020,7 +2094,16 @@ export interface operations {
     cancelTransaction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
             path: {
                 /** @description The `txn_…` of the transaction. */
                 id: components["parameters"]["TransactionIdPath"];
@@ -2067,6 +2150,15 @@ export interface operations {
             };
             /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2195,10 +2287,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create safe to retry. Repeating the same key within 24 hours with the same body
-                 *     returns the first response and creates nothing new; the same key with another body answers
-                 *     `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account and mode. Use a new key to charge the same
-                 *     order again (for example after expiry).
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
                  */
                 "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
             };

@@ -27,7 +27,7 @@ export const operationTable = {
     permission: "charges:write",
     summary: "Cancel a charge",
     tag: "Transactions",
-    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+    statuses: [200, 400, 401, 403, 404, 409, 429, 500, 503],
   },
   createPaymentLink: {
     method: "post",
@@ -36,7 +36,7 @@ export const operationTable = {
     permission: "payment_links:write",
     summary: "Create a payment link",
     tag: "Payment links",
-    statuses: [201, 400, 401, 403, 429, 500, 503],
+    statuses: [201, 400, 401, 403, 409, 429, 500, 503],
   },
   createPixCharge: {
     method: "post",
@@ -63,7 +63,7 @@ export const operationTable = {
     permission: "payment_links:write",
     summary: "Deactivate a payment link",
     tag: "Payment links",
-    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+    statuses: [200, 400, 401, 403, 404, 409, 429, 500, 503],
   },
   getBalance: {
     method: "get",
@@ -153,7 +153,7 @@ export const operationTable = {
     permission: "charges:write",
     summary: "Simulate a payment (test mode)",
     tag: "Sandbox",
-    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+    statuses: [200, 400, 401, 403, 404, 409, 429, 500, 503],
   },
   updateCustomer: {
     method: "patch",
@@ -171,7 +171,7 @@ export const operationTable = {
     permission: "customers:write",
     summary: "Create or update a customer by document",
     tag: "Customers",
-    statuses: [200, 201, 400, 401, 403, 429, 500, 503],
+    statuses: [200, 201, 400, 401, 403, 409, 429, 500, 503],
   },
 } as const satisfies Record<string, OperationMeta>;
 
@@ -190,7 +190,7 @@ export type NoParams = Record<string, never>;
 export interface CancelTransactionInput {
   params: operations["cancelTransaction"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["cancelTransaction"]["parameters"]["header"]>;
   body: undefined;
 }
 
@@ -201,6 +201,7 @@ export type CancelTransactionResult =
   | { status: 401; body: Json<operations["cancelTransaction"]["responses"][401]> }
   | { status: 403; body: Json<operations["cancelTransaction"]["responses"][403]> }
   | { status: 404; body: Json<operations["cancelTransaction"]["responses"][404]> }
+  | { status: 409; body: Json<operations["cancelTransaction"]["responses"][409]> }
   | { status: 429; body: Json<operations["cancelTransaction"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["cancelTransaction"]["responses"][500]> }
   | { status: 503; body: Json<operations["cancelTransaction"]["responses"][503]>; headers: { "Retry-After": number } };
@@ -209,7 +210,7 @@ export type CancelTransactionResult =
 export interface CreatePaymentLinkInput {
   params: NoParams;
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["createPaymentLink"]["parameters"]["header"]>;
   body: operations["createPaymentLink"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -219,6 +220,7 @@ export type CreatePaymentLinkResult =
   | { status: 400; body: Json<operations["createPaymentLink"]["responses"][400]> }
   | { status: 401; body: Json<operations["createPaymentLink"]["responses"][401]> }
   | { status: 403; body: Json<operations["createPaymentLink"]["responses"][403]> }
+  | { status: 409; body: Json<operations["createPaymentLink"]["responses"][409]> }
   | { status: 429; body: Json<operations["createPaymentLink"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["createPaymentLink"]["responses"][500]> }
   | { status: 503; body: Json<operations["createPaymentLink"]["responses"][503]>; headers: { "Retry-After": number } };
@@ -265,7 +267,7 @@ export type CreateWithdrawalResult =
 export interface DeactivatePaymentLinkInput {
   params: operations["deactivatePaymentLink"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["deactivatePaymentLink"]["parameters"]["header"]>;
   body: undefined;
 }
 
@@ -276,6 +278,7 @@ export type DeactivatePaymentLinkResult =
   | { status: 401; body: Json<operations["deactivatePaymentLink"]["responses"][401]> }
   | { status: 403; body: Json<operations["deactivatePaymentLink"]["responses"][403]> }
   | { status: 404; body: Json<operations["deactivatePaymentLink"]["responses"][404]> }
+  | { status: 409; body: Json<operations["deactivatePaymentLink"]["responses"][409]> }
   | { status: 429; body: Json<operations["deactivatePaymentLink"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["deactivatePaymentLink"]["responses"][500]> }
   | { status: 503; body: Json<operations["deactivatePaymentLink"]["responses"][503]>; headers: { "Retry-After": number } };
@@ -449,7 +452,7 @@ export type ListWithdrawalsResult =
 export interface SimulatePaymentInput {
   params: operations["simulatePayment"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["simulatePayment"]["parameters"]["header"]>;
   body: undefined;
 }
 
@@ -460,6 +463,7 @@ export type SimulatePaymentResult =
   | { status: 401; body: Json<operations["simulatePayment"]["responses"][401]> }
   | { status: 403; body: Json<operations["simulatePayment"]["responses"][403]> }
   | { status: 404; body: Json<operations["simulatePayment"]["responses"][404]> }
+  | { status: 409; body: Json<operations["simulatePayment"]["responses"][409]> }
   | { status: 429; body: Json<operations["simulatePayment"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["simulatePayment"]["responses"][500]> }
   | { status: 503; body: Json<operations["simulatePayment"]["responses"][503]>; headers: { "Retry-After": number } };
@@ -487,7 +491,7 @@ export type UpdateCustomerResult =
 export interface UpsertCustomerInput {
   params: NoParams;
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["upsertCustomer"]["parameters"]["header"]>;
   body: operations["upsertCustomer"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -498,6 +502,7 @@ export type UpsertCustomerResult =
   | { status: 400; body: Json<operations["upsertCustomer"]["responses"][400]> }
   | { status: 401; body: Json<operations["upsertCustomer"]["responses"][401]> }
   | { status: 403; body: Json<operations["upsertCustomer"]["responses"][403]> }
+  | { status: 409; body: Json<operations["upsertCustomer"]["responses"][409]> }
   | { status: 429; body: Json<operations["upsertCustomer"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["upsertCustomer"]["responses"][500]> }
   | { status: 503; body: Json<operations["upsertCustomer"]["responses"][503]>; headers: { "Retry-After": number } };
