@@ -1328,7 +1328,16 @@ export interface operations {
     updateCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
             path: {
                 /** @description The `cus_…` of the customer. */
                 id: components["parameters"]["CustomerIdPath"];
@@ -1379,6 +1388,15 @@ export interface operations {
             };
             /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

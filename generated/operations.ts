@@ -162,7 +162,7 @@ export const operationTable = {
     permission: "customers:write",
     summary: "Update a customer",
     tag: "Customers",
-    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+    statuses: [200, 400, 401, 403, 404, 409, 429, 500, 503],
   },
   upsertCustomer: {
     method: "post",
@@ -472,7 +472,7 @@ export type SimulatePaymentResult =
 export interface UpdateCustomerInput {
   params: operations["updateCustomer"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["updateCustomer"]["parameters"]["header"]>;
   body: operations["updateCustomer"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -483,6 +483,7 @@ export type UpdateCustomerResult =
   | { status: 401; body: Json<operations["updateCustomer"]["responses"][401]> }
   | { status: 403; body: Json<operations["updateCustomer"]["responses"][403]> }
   | { status: 404; body: Json<operations["updateCustomer"]["responses"][404]> }
+  | { status: 409; body: Json<operations["updateCustomer"]["responses"][409]> }
   | { status: 429; body: Json<operations["updateCustomer"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["updateCustomer"]["responses"][500]> }
   | { status: 503; body: Json<operations["updateCustomer"]["responses"][503]>; headers: { "Retry-After": number } };

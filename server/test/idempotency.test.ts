@@ -6,21 +6,22 @@ import { call, chargeBody, startTestServer, type TestServer } from "./harness.js
 import { createTestDatabase, describePg } from "./support/pg.js";
 
 // docs/decisions.md "Idempotency everywhere": every POST of the public API that creates or changes
-// something takes an `idempotency-key`. The same key and request replay the first answer byte for
+// something (and the one PATCH) takes an `idempotency-key`. The same key and request replay the first answer byte for
 // byte with `Idempotent-Replayed: true` and do nothing more; another request under the key is a 409;
-// another key runs again. The operations come from the contract, so a new POST without a case here
-// (or without the header in the spec) fails.
+// another key runs again. The operations come from the contract, so a new POST or PATCH without a
+// case here (or without the header in the spec) fails.
 
 const document = parse(readFileSync(new URL("../../generated/openapi.yaml", import.meta.url), "utf8")) as {
   paths: Record<string, Record<string, { operationId: string; parameters?: { $ref?: string }[]; responses: object }>>;
 };
-const postOperations = Object.values(document.paths).flatMap((item) =>
+const changingOperations = Object.values(document.paths).flatMap((item) =>
   Object.entries(item)
-    .filter(([method]) => method === "post")
+    .filter(([method]) => method === "post" || method === "patch")
     .map(([, operation]) => operation),
 );
 
 interface Request {
+  method?: "POST" | "PATCH";
   path: string;
   body?: unknown;
 }
@@ -39,7 +40,7 @@ interface Case {
 
 interface Api {
   key: string;
-  post(request: Request, idempotencyKey?: string): Promise<RawAnswer>;
+  send(request: Request, idempotencyKey?: string): Promise<RawAnswer>;
   get(path: string): Promise<any>;
   server: TestServer;
 }
@@ -58,13 +59,13 @@ const linkBody = (overrides: Record<string, unknown> = {}) => ({
 });
 
 async function createCharge(api: Api, amountCents = 8990): Promise<string> {
-  const res = await api.post({ path: "/api/v1/charges/pix", body: chargeBody({ amountCents }) });
+  const res = await api.send({ path: "/api/v1/charges/pix", body: chargeBody({ amountCents }) });
   expect(res.status).toBe(201);
   return (JSON.parse(res.text) as { id: string }).id;
 }
 
 async function createLink(api: Api): Promise<string> {
-  const res = await api.post({ path: "/api/v1/payment-links", body: linkBody() });
+  const res = await api.send({ path: "/api/v1/payment-links", body: linkBody() });
   expect(res.status).toBe(201);
   return (JSON.parse(res.text) as { id: string }).id;
 }
@@ -88,7 +89,7 @@ const cases: Record<string, Case> = {
   createWithdrawal: {
     async prepare(api) {
       const id = await createCharge(api, 100_080);
-      expect((await api.post({ path: `/api/v1/sandbox/transactions/${id}/pay` })).status).toBe(200);
+      expect((await api.send({ path: `/api/v1/sandbox/transactions/${id}/pay` })).status).toBe(200);
       api.server.clock.advance(86_400);
       const body = { amountCents: 2500, pixKey: "maria.santos@example.com.br", pixKeyType: "EMAIL" };
       return {
@@ -154,6 +155,32 @@ const cases: Record<string, Case> = {
       },
     },
   },
+  updateCustomer: {
+    async prepare(api) {
+      const res = await api.send({
+        path: "/api/v1/customers",
+        body: { name: "Maria da Silva Santos", document: "52998224725" },
+      });
+      expect(res.status).toBe(201);
+      const path = `/api/v1/customers/${(JSON.parse(res.text) as { id: string }).id}`;
+      return {
+        request: { method: "PATCH", path, body: { phone: "11912345678", address: { city: "São Paulo", state: "SP" } } },
+        other: { method: "PATCH", path, body: { phone: "11987654321" } },
+      };
+    },
+    status: 200,
+    observe: async (api) => (await api.get("/api/v1/customers?limit=100")).data,
+    // Another key is another update: the same fields again, a later updatedAt.
+    again: {
+      status: 200,
+      check: (before, after) => {
+        const [was] = before as { updatedAt: string }[];
+        const [now] = after as { updatedAt: string }[];
+        expect(now!.updatedAt > was!.updatedAt).toBe(true);
+        expect({ ...now, updatedAt: "" }).toEqual({ ...was, updatedAt: "" });
+      },
+    },
+  },
   cancelTransaction: {
     async prepare(api) {
       const [one, two] = [await createCharge(api), await createCharge(api)];
@@ -186,11 +213,11 @@ const cases: Record<string, Case> = {
 };
 
 describe("the operations covered", () => {
-  test("when the contract is read, then every POST of the public API has a case here", () => {
-    expect(postOperations.map((op) => op.operationId).sort()).toEqual(Object.keys(cases).sort());
+  test("when the contract is read, then every POST and PATCH of the public API has a case here", () => {
+    expect(changingOperations.map((op) => op.operationId).sort()).toEqual(Object.keys(cases).sort());
   });
 
-  test.each(postOperations.map((op) => [op.operationId, op] as const))(
+  test.each(changingOperations.map((op) => [op.operationId, op] as const))(
     "when %s is read in the contract, then it declares idempotency-key and the 409",
     (_id, operation) => {
       expect(operation.parameters ?? []).toContainEqual({ $ref: "#/components/parameters/IdempotencyHeader" });
@@ -219,7 +246,7 @@ const stores = [
 ];
 
 for (const store of stores) {
-  store.describe(`idempotency on every POST, ${store.name} store`, () => {
+  store.describe(`idempotency on every POST and PATCH, ${store.name} store`, () => {
     let server: TestServer;
     let stop: () => Promise<void>;
     beforeAll(async () => {
@@ -239,12 +266,12 @@ for (const store of stores) {
       return {
         key: testKey,
         server,
-        async post(request, idempotencyKey) {
+        async send(request, idempotencyKey) {
           const headers: Record<string, string> = { "x-api-key": testKey };
           if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey;
           if (request.body !== undefined) headers["content-type"] = "application/json";
           const res = await fetch(`${server.baseUrl}${request.path}`, {
-            method: "POST",
+            method: request.method ?? "POST",
             headers,
             body: request.body === undefined ? undefined : JSON.stringify(request.body),
           });
@@ -263,10 +290,10 @@ for (const store of stores) {
         const api = await newApi();
         const { request } = await c.prepare(api);
 
-        const first = await api.post(request, "chave-1");
+        const first = await api.send(request, "chave-1");
         const afterFirst = await c.observe(api);
         server.clock.advance(60);
-        const second = await api.post(request, "chave-1");
+        const second = await api.send(request, "chave-1");
 
         expect(first.status).toBe(c.status);
         expect(first.replayed).toBeNull();
@@ -279,10 +306,10 @@ for (const store of stores) {
       test("when the same key comes with another request, then 409 IDEMPOTENCY_KEY_REUSED and nothing changes", async () => {
         const api = await newApi();
         const { request, other } = await c.prepare(api);
-        await api.post(request, "chave-2");
+        await api.send(request, "chave-2");
         const before = await c.observe(api);
 
-        const res = await api.post(other, "chave-2");
+        const res = await api.send(other, "chave-2");
 
         expect(res.status).toBe(409);
         expect(res.replayed).toBeNull();
@@ -293,10 +320,11 @@ for (const store of stores) {
       test("when the same request comes under two keys, then each runs", async () => {
         const api = await newApi();
         const { request } = await c.prepare(api);
-        await api.post(request, "chave-3");
+        await api.send(request, "chave-3");
         const before = await c.observe(api);
+        server.clock.advance(60);
 
-        const res = await api.post(request, "chave-4");
+        const res = await api.send(request, "chave-4");
 
         expect(res.status).toBe(c.again.status);
         expect(res.replayed).toBeNull();
@@ -308,14 +336,14 @@ for (const store of stores) {
         const { request } = await c.prepare(api);
         const before = await c.observe(api);
 
-        const answers = await Promise.all(Array.from({ length: 20 }, () => api.post(request, "chave-corrida")));
+        const answers = await Promise.all(Array.from({ length: 20 }, () => api.send(request, "chave-corrida")));
 
         expect(new Set(answers.map((a) => `${a.status} ${a.text}`)).size).toBe(1);
         expect(answers[0]!.status).toBe(c.status);
         expect(answers.filter((a) => a.replayed === null)).toHaveLength(1);
         const after = await c.observe(api);
         expect(after).not.toEqual(before);
-        const replay = await api.post(request, "chave-corrida");
+        const replay = await api.send(request, "chave-corrida");
         expect(replay.text).toBe(answers[0]!.text);
         expect(await c.observe(api)).toEqual(after);
       });
@@ -326,9 +354,9 @@ for (const store of stores) {
       const id = await createCharge(api);
       const path = `/api/v1/sandbox/transactions/${id}/pay`;
 
-      const first = await api.post({ path }, "pagar-1");
-      const retry = await api.post({ path }, "pagar-1");
-      const withoutKey = await api.post({ path });
+      const first = await api.send({ path }, "pagar-1");
+      const retry = await api.send({ path }, "pagar-1");
+      const withoutKey = await api.send({ path });
 
       expect(first.status).toBe(200);
       expect(retry).toEqual({ status: 200, text: first.text, replayed: "true" });
@@ -338,13 +366,13 @@ for (const store of stores) {
     test("when a customer upsert that updated is replayed, then it answers the first 200, not a 201", async () => {
       const api = await newApi();
       const body = { name: "Maria da Silva Santos", document: "52998224725" };
-      expect((await api.post({ path: "/api/v1/customers", body })).status).toBe(201);
+      expect((await api.send({ path: "/api/v1/customers", body })).status).toBe(201);
 
-      const first = await api.post(
+      const first = await api.send(
         { path: "/api/v1/customers", body: { ...body, email: "maria@example.com.br" } },
         "cli-1",
       );
-      const replay = await api.post(
+      const replay = await api.send(
         { path: "/api/v1/customers", body: { ...body, email: "maria@example.com.br" } },
         "cli-1",
       );
@@ -357,8 +385,8 @@ for (const store of stores) {
       const api = await newApi();
       const body = linkBody({ metadata: { zeta: "1", alfa: "2", meio: "3" } });
 
-      const first = await api.post({ path: "/api/v1/payment-links", body }, "ordem-1");
-      const replay = await api.post({ path: "/api/v1/payment-links", body }, "ordem-1");
+      const first = await api.send({ path: "/api/v1/payment-links", body }, "ordem-1");
+      const replay = await api.send({ path: "/api/v1/payment-links", body }, "ordem-1");
 
       expect(first.text).toContain('"metadata":{"zeta":"1","alfa":"2","meio":"3"}');
       expect(replay.text).toBe(first.text);

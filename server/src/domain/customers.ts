@@ -115,21 +115,24 @@ export function customerUseCases(deps: DomainDeps) {
       return presentCustomer(customer);
     },
 
-    async update(actor: Actor, id: string, body: Schemas["UpdateCustomerRequest"]) {
+    async update(actor: Actor, id: string, body: Schemas["UpdateCustomerRequest"], idempotencyKey?: string) {
       return deps.store.transaction(async (tx) => {
         await tx.lockScope(actor.scope);
-        const customer = await tx.customers.get(actor.scope, id);
-        if (!customer) throw notFound();
-        const updated: CustomerRecord = {
-          ...customer,
-          name: body.name ?? customer.name,
-          email: body.email ?? customer.email,
-          phone: body.phone ?? customer.phone,
-          address: mergeAddress(customer.address, body.address),
-          updatedAt: now(),
-        };
-        await tx.customers.update(updated);
-        return presentCustomer(updated);
+        const at = now();
+        return once(tx, actor.scope, "updateCustomer", idempotencyKey, { id, body }, at, async () => {
+          const customer = await tx.customers.get(actor.scope, id);
+          if (!customer) throw notFound();
+          const updated: CustomerRecord = {
+            ...customer,
+            name: body.name ?? customer.name,
+            email: body.email ?? customer.email,
+            phone: body.phone ?? customer.phone,
+            address: mergeAddress(customer.address, body.address),
+            updatedAt: at,
+          };
+          await tx.customers.update(updated);
+          return { status: 200, body: presentCustomer(updated) };
+        });
       });
     },
 

@@ -5,8 +5,8 @@ import { storedReply, type WithReplays } from "./replay.js";
 import { pageFromQuery } from "./router.js";
 
 /**
- * The public API: each generated operation bound to its use case. Every POST takes the optional
- * `idempotency-key`; a replay answers the first answer's stored bytes (`storedReply`).
+ * The public API: each generated operation bound to its use case. Every POST (and the PATCH)
+ * takes the optional `idempotency-key`; a replay answers the first answer's stored bytes (`storedReply`).
  */
 export function publicHandlers(domain: Domain): WithReplays<Handlers<RequestContext>> {
   return {
@@ -66,8 +66,9 @@ export function publicHandlers(domain: Domain): WithReplays<Handlers<RequestCont
     async getCustomer({ params }, { actor }) {
       return { status: 200, body: await domain.customers.get(actor, params.id) };
     },
-    async updateCustomer({ params, body }, { actor }) {
-      return { status: 200, body: await domain.customers.update(actor, params.id, body) };
+    async updateCustomer({ params, body, headers }, { actor }) {
+      const out = await domain.customers.update(actor, params.id, body, headers["idempotency-key"]);
+      return out.replayed ? storedReply(out) : { status: 200, body: out.body };
     },
     async getBalance(_request, { actor }) {
       return { status: 200, body: await domain.balance.get(actor) };
