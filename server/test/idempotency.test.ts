@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parse } from "yaml";
+import { createPixClient } from "../../client/src/index.js";
 import { createPool, PostgresStore } from "../src/store/postgres/index.js";
 import { call, chargeBody, startTestServer, type TestServer } from "./harness.js";
 import { createTestDatabase, describePg } from "./support/pg.js";
@@ -20,7 +21,7 @@ const changingOperations = Object.values(document.paths).flatMap((item) =>
     .map(([, operation]) => operation),
 );
 
-interface Request {
+interface Call {
   method?: "POST" | "PATCH";
   path: string;
   body?: unknown;
@@ -29,7 +30,7 @@ interface Request {
 /** One operation's test material, on a fresh account whose test key is `key`. */
 interface Case {
   /** What the operation acts on, made first; answers a request and another one (other body or path). */
-  prepare(api: Api): Promise<{ request: Request; other: Request }>;
+  prepare(api: Api): Promise<{ request: Call; other: Call }>;
   /** The status of the first answer. */
   status: number;
   /** What the operation creates or changes, read through the API. */
@@ -40,7 +41,7 @@ interface Case {
 
 interface Api {
   key: string;
-  send(request: Request, idempotencyKey?: string): Promise<RawAnswer>;
+  send(request: Call, idempotencyKey?: string): Promise<RawAnswer>;
   get(path: string): Promise<any>;
   server: TestServer;
 }
@@ -347,6 +348,47 @@ for (const store of stores) {
         expect(replay.text).toBe(answers[0]!.text);
         expect(await c.observe(api)).toEqual(after);
       });
+    });
+
+    test("when the partner client's POSTs lose their first answers, then its retries with its own keys act once", async () => {
+      const { testKey } = await server.newAccount();
+      const sent: { method: string; key: string | null }[] = [];
+      // The server acts on every request; the first answer of each POST is lost on its way back.
+      const lossy = async (request: Request) => {
+        const response = await fetch(request.clone());
+        sent.push({ method: request.method, key: request.headers.get("idempotency-key") });
+        if (
+          request.method !== "GET" &&
+          sent.filter((s) => s.key === request.headers.get("idempotency-key")).length === 1
+        ) {
+          throw new TypeError("fetch failed: connection reset");
+        }
+        return response;
+      };
+      const pix = createPixClient({
+        apiKey: testKey,
+        baseUrl: server.baseUrl,
+        fetch: lossy,
+        retryBackoff: { initialDelayMs: 1, maxDelayMs: 2 },
+      });
+
+      const link = await pix.POST("/api/v1/payment-links", { body: linkBody() });
+      const charge = await pix.POST("/api/v1/charges/pix", { body: chargeBody() as never });
+      const paid = await pix.POST("/api/v1/sandbox/transactions/{id}/pay", {
+        params: { path: { id: charge.data!.id } },
+      });
+
+      expect([link.response.status, charge.response.status, paid.response.status]).toEqual([201, 201, 200]);
+      expect([link, charge, paid].map((r) => r.response.headers.get("idempotent-replayed"))).toEqual([
+        "true",
+        "true",
+        "true",
+      ]);
+      expect(paid.data!.status).toBe("PAID");
+      const links = await call(server.baseUrl, "GET", "/api/v1/payment-links", { key: testKey });
+      const charges = await call(server.baseUrl, "GET", "/api/v1/transactions", { key: testKey });
+      expect([links.body.data.length, charges.body.data.length]).toEqual([1, 1]);
+      expect(sent.filter((s) => s.method === "POST")).toHaveLength(6);
     });
 
     test("when a sandbox pay whose answer was lost is retried with its key, then the 200 is replayed, not 400", async () => {
