@@ -1,8 +1,12 @@
 import { readFileSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parse } from "yaml";
 import { createPixClient } from "../../client/src/index.js";
-import { createPool, PostgresStore } from "../src/store/postgres/index.js";
+import { runner } from "node-pg-migrate";
+import pg from "pg";
+import { createAccount } from "../src/domain/accounts.js";
+import { createPool, migrateDatabase, migrationsDir, PostgresStore } from "../src/store/postgres/index.js";
 import { call, chargeBody, startTestServer, type TestServer } from "./harness.js";
 import { createTestDatabase, describePg } from "./support/pg.js";
 
@@ -435,3 +439,48 @@ for (const store of stores) {
     });
   });
 }
+
+describePg("the migration to response text", () => {
+  test("when records were stored as jsonb before it, then they keep replaying their body after it", async () => {
+    const database = await createTestDatabase("idempotency_text", { migrate: false });
+    const store = new PostgresStore(createPool(database.url, { max: 2 }));
+    const sql = new pg.Client({ connectionString: database.url });
+    try {
+      // Every migration before the one that moved the body to text.
+      const before = (await readdir(migrationsDir)).filter((f) => f.endsWith(".sql") && f < "1764000000003").length;
+      await runner({
+        databaseUrl: database.url,
+        dir: migrationsDir,
+        migrationsTable: "pgmigrations",
+        direction: "up",
+        count: before,
+        verbose: false,
+        logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+      });
+      const at = "2026-10-04T15:30:00.000Z";
+      const account = await store.transaction((tx) =>
+        createAccount(tx, { name: "Loja Exemplo Ltda", ownerEmail: "dono@loja.example", verified: true }, at),
+      );
+      await sql.connect();
+      await sql.query(
+        `INSERT INTO idempotency_keys (account_id, livemode, operation, key, request_hash, response_status, response_body, created_at)
+         VALUES ($1, false, 'createPixCharge', 'pedido-1', $2, 201, $3, $4)`,
+        [account.id, "a".repeat(64), '{"id":"txn_1","amountCents":8990}', at],
+      );
+
+      await migrateDatabase(database.url);
+
+      const record = await store.read.idempotency.get(
+        { accountId: account.id, livemode: false },
+        "createPixCharge",
+        "pedido-1",
+      );
+      expect(record?.responseStatus).toBe(201);
+      expect(JSON.parse(record!.responseText)).toEqual({ id: "txn_1", amountCents: 8990 });
+    } finally {
+      await sql.end();
+      await store.close();
+      await database.drop();
+    }
+  }, 60_000);
+});
