@@ -898,10 +898,11 @@ export interface components {
         /** @description CPF or CNPJ, with or without punctuation: the page holds at most one customer. */
         "CustomerListQuery.document": string;
         /**
-         * @description Makes a create safe to retry. Repeating the same key within 24 hours with the same body
-         *     returns the first response and creates nothing new; the same key with another body answers
-         *     `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account and mode. Use a new key to charge the same
-         *     order again (for example after expiry).
+         * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+         *     request (body and path) returns the first response byte for byte, with the header
+         *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+         *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+         *     new key to do the same thing again (for example to charge an order again after expiry).
          */
         IdempotencyHeader: string;
         /** @description Page size, 1 to 100. Default 20. */
@@ -1023,10 +1024,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create safe to retry. Repeating the same key within 24 hours with the same body
-                 *     returns the first response and creates nothing new; the same key with another body answers
-                 *     `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account and mode. Use a new key to charge the same
-                 *     order again (for example after expiry).
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
                  */
                 "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
             };
@@ -1241,7 +1243,16 @@ export interface operations {
     upsertCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1298,6 +1309,15 @@ export interface operations {
             };
             /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1449,7 +1469,16 @@ export interface operations {
     updateCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
             path: {
                 /** @description The `cus_…` of the customer. */
                 id: components["parameters"]["CustomerIdPath"];
@@ -1500,6 +1529,15 @@ export interface operations {
             };
             /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1655,7 +1693,16 @@ export interface operations {
     createPaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1703,6 +1750,15 @@ export interface operations {
             };
             /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1854,7 +1910,16 @@ export interface operations {
     deactivatePaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
             path: {
                 /** @description The `plk_…` of the link. */
                 id: components["parameters"]["PaymentLinkIdPath"];
@@ -1901,6 +1966,15 @@ export interface operations {
             };
             /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1962,7 +2036,16 @@ export interface operations {
     simulatePayment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
             path: {
                 /** @description The `txn_…` of the transaction. */
                 id: components["parameters"]["TransactionIdPath"];
@@ -2009,6 +2092,15 @@ export interface operations {
             };
             /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2260,7 +2352,16 @@ export interface operations {
     cancelTransaction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
             path: {
                 /** @description The `txn_…` of the transaction. */
                 id: components["parameters"]["TransactionIdPath"];
@@ -2307,6 +2408,15 @@ export interface operations {
             };
             /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2462,10 +2572,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create safe to retry. Repeating the same key within 24 hours with the same body
-                 *     returns the first response and creates nothing new; the same key with another body answers
-                 *     `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account and mode. Use a new key to charge the same
-                 *     order again (for example after expiry).
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
                  */
                 "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
             };

@@ -27,7 +27,7 @@ export const operationTable = {
     permission: "charges:write",
     summary: "Cancel a charge",
     tag: "Transactions",
-    statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
   createPaymentLink: {
     method: "post",
@@ -36,7 +36,7 @@ export const operationTable = {
     permission: "payment_links:write",
     summary: "Create a payment link",
     tag: "Payment links",
-    statuses: [201, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+    statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
   createPixCharge: {
     method: "post",
@@ -63,7 +63,7 @@ export const operationTable = {
     permission: "payment_links:write",
     summary: "Deactivate a payment link",
     tag: "Payment links",
-    statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
   getBalance: {
     method: "get",
@@ -153,7 +153,7 @@ export const operationTable = {
     permission: "charges:write",
     summary: "Simulate a payment (test mode)",
     tag: "Sandbox",
-    statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
   updateCustomer: {
     method: "patch",
@@ -162,7 +162,7 @@ export const operationTable = {
     permission: "customers:write",
     summary: "Update a customer",
     tag: "Customers",
-    statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
   upsertCustomer: {
     method: "post",
@@ -171,7 +171,7 @@ export const operationTable = {
     permission: "customers:write",
     summary: "Create or update a customer by document",
     tag: "Customers",
-    statuses: [200, 201, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+    statuses: [200, 201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
 } as const satisfies Record<string, OperationMeta>;
 
@@ -190,7 +190,7 @@ export type NoParams = Record<string, never>;
 export interface CancelTransactionInput {
   params: operations["cancelTransaction"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["cancelTransaction"]["parameters"]["header"]>;
   body: undefined;
 }
 
@@ -201,6 +201,7 @@ export type CancelTransactionResult =
   | { status: 401; body: Json<operations["cancelTransaction"]["responses"][401]> }
   | { status: 403; body: Json<operations["cancelTransaction"]["responses"][403]> }
   | { status: 404; body: Json<operations["cancelTransaction"]["responses"][404]> }
+  | { status: 409; body: Json<operations["cancelTransaction"]["responses"][409]> }
   | { status: 413; body: Json<operations["cancelTransaction"]["responses"][413]> }
   | { status: 415; body: Json<operations["cancelTransaction"]["responses"][415]> }
   | { status: 429; body: Json<operations["cancelTransaction"]["responses"][429]>; headers: { "Retry-After": number } }
@@ -211,7 +212,7 @@ export type CancelTransactionResult =
 export interface CreatePaymentLinkInput {
   params: NoParams;
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["createPaymentLink"]["parameters"]["header"]>;
   body: operations["createPaymentLink"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -222,6 +223,7 @@ export type CreatePaymentLinkResult =
   | { status: 401; body: Json<operations["createPaymentLink"]["responses"][401]> }
   | { status: 403; body: Json<operations["createPaymentLink"]["responses"][403]> }
   | { status: 404; body: Json<operations["createPaymentLink"]["responses"][404]> }
+  | { status: 409; body: Json<operations["createPaymentLink"]["responses"][409]> }
   | { status: 413; body: Json<operations["createPaymentLink"]["responses"][413]> }
   | { status: 415; body: Json<operations["createPaymentLink"]["responses"][415]> }
   | { status: 429; body: Json<operations["createPaymentLink"]["responses"][429]>; headers: { "Retry-After": number } }
@@ -276,7 +278,7 @@ export type CreateWithdrawalResult =
 export interface DeactivatePaymentLinkInput {
   params: operations["deactivatePaymentLink"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["deactivatePaymentLink"]["parameters"]["header"]>;
   body: undefined;
 }
 
@@ -287,6 +289,7 @@ export type DeactivatePaymentLinkResult =
   | { status: 401; body: Json<operations["deactivatePaymentLink"]["responses"][401]> }
   | { status: 403; body: Json<operations["deactivatePaymentLink"]["responses"][403]> }
   | { status: 404; body: Json<operations["deactivatePaymentLink"]["responses"][404]> }
+  | { status: 409; body: Json<operations["deactivatePaymentLink"]["responses"][409]> }
   | { status: 413; body: Json<operations["deactivatePaymentLink"]["responses"][413]> }
   | { status: 415; body: Json<operations["deactivatePaymentLink"]["responses"][415]> }
   | { status: 429; body: Json<operations["deactivatePaymentLink"]["responses"][429]>; headers: { "Retry-After": number } }
@@ -468,7 +471,7 @@ export type ListWithdrawalsResult =
 export interface SimulatePaymentInput {
   params: operations["simulatePayment"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["simulatePayment"]["parameters"]["header"]>;
   body: undefined;
 }
 
@@ -479,6 +482,7 @@ export type SimulatePaymentResult =
   | { status: 401; body: Json<operations["simulatePayment"]["responses"][401]> }
   | { status: 403; body: Json<operations["simulatePayment"]["responses"][403]> }
   | { status: 404; body: Json<operations["simulatePayment"]["responses"][404]> }
+  | { status: 409; body: Json<operations["simulatePayment"]["responses"][409]> }
   | { status: 413; body: Json<operations["simulatePayment"]["responses"][413]> }
   | { status: 415; body: Json<operations["simulatePayment"]["responses"][415]> }
   | { status: 429; body: Json<operations["simulatePayment"]["responses"][429]>; headers: { "Retry-After": number } }
@@ -489,7 +493,7 @@ export type SimulatePaymentResult =
 export interface UpdateCustomerInput {
   params: operations["updateCustomer"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["updateCustomer"]["parameters"]["header"]>;
   body: operations["updateCustomer"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -500,6 +504,7 @@ export type UpdateCustomerResult =
   | { status: 401; body: Json<operations["updateCustomer"]["responses"][401]> }
   | { status: 403; body: Json<operations["updateCustomer"]["responses"][403]> }
   | { status: 404; body: Json<operations["updateCustomer"]["responses"][404]> }
+  | { status: 409; body: Json<operations["updateCustomer"]["responses"][409]> }
   | { status: 413; body: Json<operations["updateCustomer"]["responses"][413]> }
   | { status: 415; body: Json<operations["updateCustomer"]["responses"][415]> }
   | { status: 429; body: Json<operations["updateCustomer"]["responses"][429]>; headers: { "Retry-After": number } }
@@ -510,7 +515,7 @@ export type UpdateCustomerResult =
 export interface UpsertCustomerInput {
   params: NoParams;
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["upsertCustomer"]["parameters"]["header"]>;
   body: operations["upsertCustomer"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -522,6 +527,7 @@ export type UpsertCustomerResult =
   | { status: 401; body: Json<operations["upsertCustomer"]["responses"][401]> }
   | { status: 403; body: Json<operations["upsertCustomer"]["responses"][403]> }
   | { status: 404; body: Json<operations["upsertCustomer"]["responses"][404]> }
+  | { status: 409; body: Json<operations["upsertCustomer"]["responses"][409]> }
   | { status: 413; body: Json<operations["upsertCustomer"]["responses"][413]> }
   | { status: 415; body: Json<operations["upsertCustomer"]["responses"][415]> }
   | { status: 429; body: Json<operations["upsertCustomer"]["responses"][429]>; headers: { "Retry-After": number } }

@@ -192,7 +192,7 @@ export function idempotencyRecord(scope: Scope, overrides: Partial<IdempotencyRe
     key: "pedido-1234",
     requestHash: "a".repeat(64),
     responseStatus: 201,
-    responseBody: { id: "txn_1", amountCents: 8990, metadata: { a: [1, 2, { b: null }] } },
+    responseText: `{"id":"txn_1","amountCents":8990,"metadata":{"b":[1,2,{"a":null}],"a":"x"}}`,
     createdAt: at(0),
     ...overrides,
   };
@@ -247,7 +247,7 @@ const idempotencyFields = (r: IdempotencyRecord | null) =>
     key: r.key,
     requestHash: r.requestHash,
     responseStatus: r.responseStatus,
-    responseBody: r.responseBody,
+    responseText: r.responseText,
     createdAt: r.createdAt,
   };
 

@@ -170,13 +170,14 @@ export interface EventRecord extends Scope {
   createdAt: string;
 }
 
-/** The remembered first outcome of a create with an `idempotency-key`. */
+/** The remembered first outcome of a request with an `idempotency-key`. */
 export interface IdempotencyRecord extends Scope {
   operation: string;
   key: string;
   requestHash: string;
   responseStatus: number;
-  responseBody: unknown;
+  /** The response body exactly as first sent (JSON text), replayed byte for byte. */
+  responseText: string;
   createdAt: string;
 }
 

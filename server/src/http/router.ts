@@ -3,6 +3,7 @@ import type { OperationMeta } from "../../../generated/operations.js";
 import { fieldError, notFound } from "../domain/errors.js";
 import { pageLimit } from "../domain/policy.js";
 import { isUnstorableText } from "./control-chars.js";
+import { replayedHeader, StoredReply } from "./replay.js";
 
 /**
  * The page a list operation asks for: `limit` (default `pageLimit.default`) and `startingAfter`.
@@ -18,11 +19,12 @@ export const pageFromQuery = (q: { limit?: number; startingAfter?: string }) => 
 };
 
 type AnyResult = { status: number; body?: unknown; headers?: Record<string, string | number> };
-type AnyHandler<Ctx> = (request: unknown, ctx: Ctx) => Promise<AnyResult>;
+type AnyHandler<Ctx> = (request: unknown, ctx: Ctx) => Promise<AnyResult | StoredReply>;
 
 /**
  * Binds every operation of a generated contract to its handler: the handler gets the validated
- * params, query, headers and body, and answers a status with a body (or none, for 204).
+ * params, query, headers and body, and answers a status with a body (or none, for 204), or a
+ * `StoredReply`, sent as its exact bytes with `Idempotent-Replayed: true`.
  */
 export function bindOperations<Ctx, H extends object>(
   app: Express,
@@ -40,6 +42,11 @@ export function bindOperations<Ctx, H extends object>(
         { params: req.params, query: req.query, headers: req.headers, body: req.body },
         context(res),
       );
+      if (result instanceof StoredReply) {
+        res.setHeader(replayedHeader, "true");
+        res.status(result.status).type("application/json").send(result.text);
+        return;
+      }
       for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, String(value));
       if (result.body === undefined) res.status(result.status).end();
       else res.status(result.status).json(result.body);

@@ -193,7 +193,7 @@ export const idempotencyTable: TableDef<IdempotencyRecord> = {
     ["key", (r) => r.key],
     ["request_hash", (r) => r.requestHash],
     ["response_status", (r) => r.responseStatus],
-    ["response_body", (r) => json(r.responseBody)],
+    ["response_text", (r) => r.responseText],
     ["created_at", (r) => r.createdAt],
   ],
 };
