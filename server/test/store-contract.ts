@@ -103,6 +103,7 @@ export function transactionRecord(scope: Scope, overrides: Partial<TransactionRe
     },
     paymentLinkId: null,
     dispute: null,
+    refundedAmountCents: 0,
     metadata: { orderId: "1234", nota: "ação ✓" },
     expiresAt: at(86_400),
     paidAt: null,
