@@ -4,7 +4,7 @@ import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { verifyWebhook } from "../../client/src/index.js";
 import { MemoryStore } from "../src/store/memory.js";
-import { createPool, PostgresStore } from "../src/store/postgres.js";
+import { createPool, PostgresStore } from "../src/store/postgres/index.js";
 import type { Store } from "../src/domain/ports/store.js";
 import { DeliveryWorker } from "../src/webhooks/worker.js";
 import { call, chargeBody, startTestServer, type TestServer, testAdminToken } from "./harness.js";

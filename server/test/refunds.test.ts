@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MemoryStore } from "../src/store/memory.js";
-import { createPool, PostgresStore } from "../src/store/postgres.js";
+import { createPool, PostgresStore } from "../src/store/postgres/index.js";
 import type { Store } from "../src/domain/ports/store.js";
 import { call, chargeBody, startTestServer, type TestServer, testAdminToken } from "./harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";

@@ -3,7 +3,7 @@ import type { Actor, DomainDeps } from "./deps.js";
 import { notFound } from "./errors.js";
 import { newId } from "./ids.js";
 import type { DeliveryRecord, EventRecord, PageRequest, Schemas, Scope, WebhookEventType } from "./model.js";
-import { pageOrInvalidCursor } from "./pages.js";
+import { pageOrInvalidCursor } from "./pagination.js";
 
 /** The event format version (DESIGN §3). */
 export const eventApiVersion = "1.0.0";

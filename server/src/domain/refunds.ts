@@ -6,7 +6,7 @@ import { recordEvent } from "./events.js";
 import { once } from "./idempotency.js";
 import { newId, randomBase62 } from "./ids.js";
 import type { PageRequest, RefundRecord, Schemas, TransactionRecord } from "./model.js";
-import { pageOrInvalidCursor } from "./pages.js";
+import { pageOrInvalidCursor } from "./pagination.js";
 import { effectiveStatus, presentRefund } from "./presenters.js";
 
 /** The Central Bank's window for a devolução: 90 days after the payment. */
