@@ -212,6 +212,26 @@ function eventSuite(makeStore: () => Promise<{ store: Store; drop: () => Promise
       expect((await allEvents(mine.liveKey as string)).map((e) => e.livemode)).toEqual([true]);
     });
 
+    test("when the operator's simulator opens and closes a production MED, then dispute.opened and dispute.closed are live events", async () => {
+      const { liveKey } = await server.newAccount();
+      const key = liveKey as string;
+      const ids: string[] = [];
+      for (const amountCents of [20_080, 8990]) {
+        const created = await post(key, "/api/v1/charges/pix", chargeBody({ amountCents }));
+        await admin("POST", `/simulator/transactions/${created.body.id}/pay`);
+        ids.push(created.body.id);
+      }
+      server.clock.advance(86_400);
+      const opened = await admin("POST", `/simulator/transactions/${ids[1]}/disputes`, { amountCents: 1000 });
+      const closed = await admin("POST", `/simulator/disputes/${opened.body.dispute.id}/close`, { outcome: "WON" });
+
+      const [last, first] = (await get(key, "/api/v1/events?limit=2")).body.data;
+
+      expect([opened.status, closed.status]).toEqual([201, 200]);
+      expect(first).toMatchObject({ type: "dispute.opened", livemode: true, data: { object: opened.body } });
+      expect(last).toMatchObject({ type: "dispute.closed", livemode: true, data: { object: closed.body } });
+    });
+
     test.each([
       { name: "an unknown type", query: "type=transaction.refunded", field: "type" },
       {
