@@ -309,8 +309,13 @@ function sandboxSuite(makeStore: () => Promise<{ store: Store; drop: () => Promi
     test("when a test withdrawal goes to any other key, then it is PAID at once", async () => {
       const { testKey } = await fundedAccount(10_000);
       const res = await withdraw(testKey, 1000, "falha@sandbox.pix.example.com");
+      const [paid, created] = (await events(testKey)).slice(0, 2);
+
       expect(res.body.status).toBe("PAID");
-      expect((await events(testKey)).slice(0, 2).map((e) => e.type)).toEqual(["withdrawal.paid", "withdrawal.created"]);
+      expect([paid?.type, created?.type]).toEqual(["withdrawal.paid", "withdrawal.created"]);
+      expect(created?.data.object.transfers).toMatchObject([{ status: "PENDING", endToEndId: null }]);
+      expect(paid?.data.object).toEqual(res.body);
+      expect(paid?.data.object.transfers[0].id).toBe(created?.data.object.transfers[0].id);
     });
 
     test("when a failed sandbox withdrawal is made under a daily limit, then it does not count against the limit", async () => {

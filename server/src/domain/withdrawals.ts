@@ -102,6 +102,8 @@ export async function settleWithdrawalRecord(
     throw new DomainError("REQUEST_ERROR", `O saque não está pendente: status atual ${w.status}.`);
   }
   const net = w.amountCents - w.feeCents;
+  // The pending transfer keeps its id when it completes; a failed remainder is a transfer of its own.
+  const transferId = w.transfers[0]?.id ?? newId("trf");
   const reason = decision.outcome === "PAID" ? null : (decision.failureReason ?? defaultTransferFailure);
   let settled: WithdrawalRecord;
   if (decision.outcome === "PAID") {
@@ -109,7 +111,7 @@ export async function settleWithdrawalRecord(
       ...w,
       status: "PAID",
       paidAmountCents: net,
-      transfers: [{ id: newId("trf"), amountCents: net, status: "PAID", endToEndId: endToEndId(at), completedAt: at }],
+      transfers: [{ id: transferId, amountCents: net, status: "PAID", endToEndId: endToEndId(at), completedAt: at }],
     };
   } else if (decision.outcome === "PARTIALLY_PAID") {
     const paid = decision.paidAmountCents;
@@ -126,7 +128,7 @@ export async function settleWithdrawalRecord(
       returnedAmountCents: net - paid,
       failureReason: reason,
       transfers: [
-        { id: newId("trf"), amountCents: paid, status: "PAID", endToEndId: endToEndId(at), completedAt: at },
+        { id: transferId, amountCents: paid, status: "PAID", endToEndId: endToEndId(at), completedAt: at },
         { id: newId("trf"), amountCents: net - paid, status: "FAILED", endToEndId: null, completedAt: at },
       ],
     };
