@@ -446,7 +446,9 @@ export interface paths {
         /**
          * Create a withdrawal
          * @description Withdraws balance to a Pix key. Production: the account must be verified, the owner is
-         *     notified by e-mail, and the withdrawal starts `PENDING`. Test mode: simulated, `PAID` at once.
+         *     notified by e-mail, and the withdrawal starts `PENDING` until the acquirer settles it. Test
+         *     mode: simulated, `PAID` at once, unless the destination is one of the sandbox's magic keys
+         *     (`falha@sandbox.pix` → `FAILED`, `parcial@sandbox.pix` → `PARTIALLY_PAID`; see `pixKey`).
          *     More than the available balance answers `400 INSUFFICIENT_BALANCE`; passing the key's daily
          *     limit (Brasília day, failed withdrawals not counted) answers `403 WITHDRAW_DAILY_LIMIT`.
          *     Nothing moves on any error.
@@ -624,7 +626,12 @@ export interface components {
              *     receives `amountCents` minus the withdrawal fee.
              */
             amountCents: components["schemas"]["WithdrawalAmountCents"];
-            /** @description The destination Pix key, in the form of `pixKeyType`. */
+            /**
+             * @description The destination Pix key, in the form of `pixKeyType`. Test mode only, with type `EMAIL`:
+             *     `falha@sandbox.pix` makes the withdrawal end `FAILED` (all of it back in the balance) and
+             *     `parcial@sandbox.pix` makes it end `PARTIALLY_PAID` (half of the net amount paid, rounded
+             *     down, the rest back in the balance); any other key is `PAID` at once.
+             */
             pixKey: string;
             pixKeyType: components["schemas"]["PixKeyType"];
         };
@@ -1139,7 +1146,8 @@ export interface components {
         /**
          * @description Status of a withdrawal. Production: created `PENDING` (the amount leaves the balance), then
          *     `PAID` when every transfer completes, `PARTIALLY_PAID` when part fails (that part returns to
-         *     the balance), or `FAILED` when all fails (all of it returns). Test mode: `PAID` at once.
+         *     the balance), or `FAILED` when all fails (all of it returns). Test mode: `PAID` at once, or
+         *     `FAILED` / `PARTIALLY_PAID` at once for the sandbox's magic Pix keys.
          * @enum {string}
          */
         WithdrawalStatus: "PENDING" | "PAID" | "PARTIALLY_PAID" | "FAILED";
