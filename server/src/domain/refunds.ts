@@ -7,10 +7,10 @@ import { once } from "./idempotency.js";
 import { newId, randomBase62 } from "./ids.js";
 import type { PageRequest, RefundRecord, Schemas, TransactionRecord } from "./model.js";
 import { pageOrInvalidCursor } from "./pagination.js";
+import { refundLimits } from "./policy.js";
 import { effectiveStatus, presentRefund } from "./presenters.js";
 
-/** The Central Bank's window for a devolução: 90 days after the payment. */
-export const refundWindowDays = 90;
+const refundWindowDays = refundLimits.windowDays;
 
 /** A Pix return id shaped like the BCB's: D + ISPB (8) + yyyyMMddHHmm + 11 characters. */
 export const returnId = (at: string) => `D00000000${at.slice(0, 16).replace(/[-T:]/g, "")}${randomBase62(11)}`;

@@ -1,4 +1,5 @@
 import type { StoreTx } from "./ports/store.js";
+import { isPending } from "./balance-rules.js";
 import type { Actor, DomainDeps } from "./deps.js";
 import { DomainError, notFound } from "./errors.js";
 import { closeDisputeOf, openDisputeOn } from "./disputes.js";
@@ -23,7 +24,7 @@ function requireTestMode(actor: Actor): void {
 export async function releasePending(tx: StoreTx, scope: Scope, at: string): Promise<number> {
   const pendingByRelease = new Map<string, number>();
   for (const e of await tx.ledger.list(scope)) {
-    if (e.bucket === "available" && e.releaseAt !== null && e.releaseAt > at) {
+    if (isPending(e, at) && e.releaseAt !== null) {
       pendingByRelease.set(e.releaseAt, (pendingByRelease.get(e.releaseAt) ?? 0) + e.amountCents);
     }
   }
