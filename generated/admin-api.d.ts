@@ -257,9 +257,29 @@ export interface paths {
         put?: never;
         /**
          * Close a dispute
-         * @description Closes a MED: `WON` releases the blocked amount, `LOST` returns it to the payer.
+         * @description Closes a MED: `WON` releases the blocked amount, `LOST` returns it to the payer; records `dispute.closed`.
          */
         post: operations["closeDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/simulator/refunds/{id}/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle a refund
+         * @description Ends a `PENDING` refund: `COMPLETED`, or `FAILED` with its amount back in the balance; records `refund.completed` or `refund.failed`.
+         */
+        post: operations["settleRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -277,7 +297,7 @@ export interface paths {
         put?: never;
         /**
          * Open a dispute
-         * @description Opens a MED on a paid charge (either mode): the amount moves to blocked.
+         * @description Opens a MED on a paid charge (either mode): the amount moves to blocked; records `dispute.opened`.
          */
         post: operations["openDispute"];
         delete?: never;
@@ -608,7 +628,7 @@ export interface components {
          * @description A permission of an API key: what a route requires (`x-permission` in the public API).
          * @enum {string}
          */
-        Permission: "transactions:read" | "charges:write" | "payment_links:read" | "payment_links:write" | "customers:read" | "customers:write" | "balance:read" | "withdrawals:read" | "withdrawals:write";
+        Permission: "transactions:read" | "charges:write" | "payment_links:read" | "payment_links:write" | "customers:read" | "customers:write" | "balance:read" | "withdrawals:read" | "withdrawals:write" | "refunds:write";
         /**
          * @description An amount in cents to move: at least 1, at most 999 999 999 999 (R$ 9.999.999.999,99, what BR
          *     Code field 54 can carry). A larger one answers `400 VALIDATION_ERROR` on its field.
@@ -692,6 +712,34 @@ export interface components {
          * @enum {string}
          */
         "PixService.PixKeyType": "CPF" | "CNPJ" | "PHONE" | "EMAIL" | "EVP";
+        /** @description A refund (devolução Pix) of part or all of a paid charge to its payer. */
+        "PixService.Refund": {
+            /** @description `rfd_…`. */
+            id: string;
+            /** @description The refunded charge, `txn_…`. */
+            transactionId: string;
+            /** @description What returns to the payer; it left the available balance when the refund was created. */
+            amountCents: components["schemas"]["PixService.Cents"];
+            status: components["schemas"]["PixService.RefundStatus"];
+            /** @description The reason given at creation, or null. */
+            reason: string | null;
+            /** @description The Pix return id (`D…`), once the return was sent; null while pending or when it failed. */
+            endToEndId: string | null;
+            /** @description Why it failed, in Portuguese; null unless `FAILED`. */
+            failureReason: string | null;
+            /** @description `false` in test mode, `true` in production. */
+            livemode: boolean;
+            createdAt: components["schemas"]["PixService.UtcTimestamp"];
+            updatedAt: components["schemas"]["PixService.UtcTimestamp"];
+        };
+        /**
+         * @description Status of a refund (devolução Pix). `PENDING`: the amount left the available balance and the
+         *     return is on its way (production, until the acquirer settles it). `COMPLETED`: the payer got
+         *     the money back. `FAILED`: the return failed and the whole amount came back to the available
+         *     balance. Test mode: `COMPLETED` at once, or `FAILED` at once when `reason` is `sandbox:falha`.
+         * @enum {string}
+         */
+        "PixService.RefundStatus": "PENDING" | "COMPLETED" | "FAILED";
         /** @description A Pix charge and its life. */
         "PixService.Transaction": {
             /** @description `txn_…`. */
@@ -711,6 +759,11 @@ export interface components {
             paymentLinkId?: string;
             /** @description Present only after the payer contested the paid charge. */
             dispute?: components["schemas"]["PixService.Dispute"];
+            /**
+             * @description What its refunds return or returned to the payer: the sum of its refunds that did not fail
+             *     (`PENDING` and `COMPLETED`). 0 until the first refund; the status stays `PAID`.
+             */
+            refundedAmountCents: components["schemas"]["PixService.Cents"];
             /** @description The integrator's data, unchanged; `{}` when none was given. */
             metadata: components["schemas"]["PixService.Metadata"];
             /** @description `false` in test mode, `true` in production. */
@@ -789,7 +842,8 @@ export interface components {
         /**
          * @description Status of a withdrawal. Production: created `PENDING` (the amount leaves the balance), then
          *     `PAID` when every transfer completes, `PARTIALLY_PAID` when part fails (that part returns to
-         *     the balance), or `FAILED` when all fails (all of it returns). Test mode: `PAID` at once.
+         *     the balance), or `FAILED` when all fails (all of it returns). Test mode: `PAID` at once, or
+         *     `FAILED` / `PARTIALLY_PAID` at once for the sandbox's magic Pix keys.
          * @enum {string}
          */
         "PixService.WithdrawalStatus": "PENDING" | "PAID" | "PARTIALLY_PAID" | "FAILED";
@@ -835,6 +889,16 @@ export interface components {
             notes: string | null;
             /** @description At most 20 tags, each 1 to 40 characters; repeated tags are kept once. */
             tags: components["schemas"]["CustomerTag"][];
+        };
+        /** @description Body of settle refund (settlement simulator). */
+        SettleRefundRequest: {
+            /**
+             * @description `COMPLETED`: the payer got the money back. `FAILED`: the amount returns to the available balance.
+             * @enum {string}
+             */
+            outcome: "COMPLETED" | "FAILED";
+            /** @description Why the return failed (Portuguese), with `FAILED`. */
+            failureReason?: string;
         };
         /** @description Body of settle withdrawal (settlement simulator). */
         SettleWithdrawalRequest: {
@@ -924,7 +988,7 @@ export interface components {
          * @description The kinds of webhook event.
          * @enum {string}
          */
-        WebhookEventType: "transaction.paid" | "withdrawal.created" | "withdrawal.paid" | "withdrawal.partially_paid" | "withdrawal.failed";
+        WebhookEventType: "transaction.paid" | "withdrawal.created" | "withdrawal.paid" | "withdrawal.partially_paid" | "withdrawal.failed" | "refund.created" | "refund.completed" | "refund.failed" | "dispute.opened" | "dispute.closed";
         /**
          * @description The fee of a withdrawal, in cents: 0 to 599, below the smallest withdrawal (600), so every
          *     withdrawal pays something out.
@@ -2031,6 +2095,79 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PixService.Transaction"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+        };
+    };
+    settleRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettleRefundRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.Refund"];
                 };
             };
             /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */

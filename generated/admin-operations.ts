@@ -191,6 +191,15 @@ export const operationTable = {
     tag: "Customers",
     statuses: [200, 400, 401, 404, 500, 503],
   },
+  settleRefund: {
+    method: "post",
+    path: "/admin/v1/simulator/refunds/{id}/settle",
+    expressPath: "/admin/v1/simulator/refunds/:id/settle",
+    permission: "admin",
+    summary: "Settle a refund",
+    tag: "Settlement simulator",
+    statuses: [200, 400, 401, 404, 500, 503],
+  },
   settleWithdrawal: {
     method: "post",
     path: "/admin/v1/simulator/withdrawals/{id}/settle",
@@ -562,6 +571,23 @@ export type SetCustomerNotesResult =
   | { status: 500; body: Json<operations["setCustomerNotes"]["responses"][500]> }
   | { status: 503; body: Json<operations["setCustomerNotes"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** POST /admin/v1/simulator/refunds/{id}/settle: input of `settleRefund`, after validation. */
+export interface SettleRefundInput {
+  params: operations["settleRefund"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: operations["settleRefund"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `settleRefund` may answer. */
+export type SettleRefundResult =
+  | { status: 200; body: Json<operations["settleRefund"]["responses"][200]> }
+  | { status: 400; body: Json<operations["settleRefund"]["responses"][400]> }
+  | { status: 401; body: Json<operations["settleRefund"]["responses"][401]> }
+  | { status: 404; body: Json<operations["settleRefund"]["responses"][404]> }
+  | { status: 500; body: Json<operations["settleRefund"]["responses"][500]> }
+  | { status: 503; body: Json<operations["settleRefund"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** POST /admin/v1/simulator/withdrawals/{id}/settle: input of `settleWithdrawal`, after validation. */
 export interface SettleWithdrawalInput {
   params: operations["settleWithdrawal"]["parameters"]["path"];
@@ -687,6 +713,8 @@ export interface Handlers<Ctx> {
   rotateWebhookEndpointSecret(request: RotateWebhookEndpointSecretInput, ctx: Ctx): Promise<RotateWebhookEndpointSecretResult>;
   /** PUT /admin/v1/customers/{id}/notes: Set customer notes (`admin`). */
   setCustomerNotes(request: SetCustomerNotesInput, ctx: Ctx): Promise<SetCustomerNotesResult>;
+  /** POST /admin/v1/simulator/refunds/{id}/settle: Settle a refund (`admin`). */
+  settleRefund(request: SettleRefundInput, ctx: Ctx): Promise<SettleRefundResult>;
   /** POST /admin/v1/simulator/withdrawals/{id}/settle: Settle a withdrawal (`admin`). */
   settleWithdrawal(request: SettleWithdrawalInput, ctx: Ctx): Promise<SettleWithdrawalResult>;
   /** POST /admin/v1/simulator/transactions/{id}/pay: Pay a production charge (`admin`). */

@@ -94,6 +94,46 @@ export interface paths {
         patch: operations["updateCustomer"];
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description Lists the events of this account in the key's mode, newest first.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description Reads one event of the key's mode.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payment-links": {
         parameters: {
             query?: never;
@@ -153,6 +193,115 @@ export interface paths {
          *     payable. Deactivating an inactive link changes nothing and answers it as it is.
          */
         post: operations["deactivatePaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/refunds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a refund
+         * @description Reads one refund.
+         */
+        get: operations["getRefund"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/balance/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release the pending balance (test mode)
+         * @description Test mode only: the whole pending test balance becomes available now, as if the release
+         *     period had passed; answers the balance. With nothing pending it changes nothing.
+         */
+        post: operations["simulateBalanceRelease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/disputes/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a dispute (test mode)
+         * @description Test mode only: closes an `OPEN` test dispute. `WON` releases the blocked amount back to the
+         *     available balance; `LOST` returns it to the payer (it leaves the balance, and that part of the
+         *     charge can no longer be refunded). `dispute.closed` is sent with the charge, whose
+         *     `dispute.status` is the outcome. A dispute already closed answers `400 REQUEST_ERROR`.
+         */
+        post: operations["simulateDisputeResolution"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/transactions/{id}/dispute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a dispute (test mode)
+         * @description Test mode only: the payer contests a paid test charge through their bank (MED). A dispute
+         *     `OPEN` appears on the charge and its amount moves from the available balance to
+         *     `blockedCents`, as in production; `dispute.opened` is sent. The charge must be `PAID`, without
+         *     a dispute, and the available balance must cover the amount (else `400 REQUEST_ERROR`).
+         */
+        post: operations["simulateDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/transactions/{id}/expire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Expire a charge (test mode)
+         * @description Test mode only: a `WAITING_PAYMENT` test charge expires now (`expiresAt` becomes now and the
+         *     status `EXPIRED`), as if its time had passed; it can no longer be paid. Any other status
+         *     answers `400 REQUEST_ERROR`; a production key `403 TEST_MODE_ONLY`.
+         */
+        post: operations["simulateExpiry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -243,6 +392,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/transactions/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a charge's refunds
+         * @description Lists the refunds of one charge, newest first.
+         */
+        get: operations["listTransactionRefunds"];
+        put?: never;
+        /**
+         * Refund a charge
+         * @description Refunds part or all of a `PAID` charge to its payer (devolução Pix). Partial refunds are
+         *     allowed; the non-failed refunds of a charge never add up to more than its `amountCents`. The
+         *     charge keeps its status `PAID` and its `refundedAmountCents` grows.
+         *
+         *     Refused with `400 REQUEST_ERROR` when the charge is not `PAID`, when more than 90 days have
+         *     passed since `paidAt` (the Central Bank's window for a devolução), while a dispute (MED) on
+         *     the charge is `OPEN`, or when the amount passes what is still refundable (a lost dispute
+         *     already returned its part). The amount comes out of the available balance (the charge fee is
+         *     not returned); when the available balance is short the answer is `400 INSUFFICIENT_BALANCE`.
+         *     Nothing changes on any error.
+         *
+         *     Production: the refund starts `PENDING` and ends `COMPLETED` or `FAILED` when the acquirer
+         *     settles it. Test mode: `COMPLETED` at once, unless `reason` is `sandbox:falha` (then
+         *     `FAILED`, with its amount back in the balance). Events: `refund.created`, then
+         *     `refund.completed` or `refund.failed`.
+         */
+        post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/withdrawals": {
         parameters: {
             query?: never;
@@ -259,7 +446,9 @@ export interface paths {
         /**
          * Create a withdrawal
          * @description Withdraws balance to a Pix key. Production: the account must be verified, the owner is
-         *     notified by e-mail, and the withdrawal starts `PENDING`. Test mode: simulated, `PAID` at once.
+         *     notified by e-mail, and the withdrawal starts `PENDING` until the acquirer settles it. Test
+         *     mode: simulated, `PAID` at once, unless the destination is one of the sandbox's magic keys
+         *     (`falha@sandbox.pix` → `FAILED`, `parcial@sandbox.pix` → `PARTIALLY_PAID`; see `pixKey`).
          *     More than the available balance answers `400 INSUFFICIENT_BALANCE`; passing the key's daily
          *     limit (Brasília day, failed withdrawals not counted) answers `403 WITHDRAW_DAILY_LIMIT`.
          *     Nothing moves on any error.
@@ -459,6 +648,19 @@ export interface components {
             /** @description Returned unchanged on reads and in events. */
             metadata?: components["schemas"]["Metadata"];
         };
+        /** @description Body of create refund. Send `{}` to refund everything still refundable. */
+        CreateRefundRequest: {
+            /**
+             * @description How much to return, 1 to 999 999 999 999. Default: everything still refundable (the charge's
+             *     `amountCents` minus `refundedAmountCents`, minus what a lost dispute already returned).
+             */
+            amountCents?: components["schemas"]["AmountCents"];
+            /**
+             * @description Why, 3 to 140 characters; shown back on the refund. Test mode: `sandbox:falha` makes the
+             *     refund end `FAILED` (its amount returns to the balance); any other reason completes at once.
+             */
+            reason?: string;
+        };
         /** @description Body of create withdrawal. */
         CreateWithdrawalRequest: {
             /**
@@ -466,7 +668,12 @@ export interface components {
              *     receives `amountCents` minus the withdrawal fee.
              */
             amountCents: components["schemas"]["WithdrawalAmountCents"];
-            /** @description The destination Pix key, in the form of `pixKeyType`. */
+            /**
+             * @description The destination Pix key, in the form of `pixKeyType`. Test mode only, with type `EMAIL`:
+             *     `falha@sandbox.pix` makes the withdrawal end `FAILED` (all of it back in the balance) and
+             *     `parcial@sandbox.pix` makes it end `PARTIALLY_PAID` (half of the net amount paid, rounded
+             *     down, the rest back in the balance); any other key is `PAID` at once.
+             */
             pixKey: string;
             pixKeyType: components["schemas"]["PixKeyType"];
         };
@@ -525,6 +732,30 @@ export interface components {
             amountCents: components["schemas"]["Cents"];
             createdAt: components["schemas"]["UtcTimestamp"];
         };
+        /** @description `dispute.closed`: a dispute ended; the charge's `dispute.status` is the outcome, `WON` or `LOST`. */
+        DisputeClosedEvent: {
+            /** @description `evt_…`; equal to the `webhook-id` header. */
+            id: string;
+            /** @enum {string} */
+            type: "dispute.closed";
+            createdAt: components["schemas"]["UtcTimestamp"];
+            livemode: boolean;
+            apiVersion: components["schemas"]["ApiVersion"];
+            /** @description The whole charge, with its closed `dispute`. */
+            data: components["schemas"]["TransactionEventData"];
+        };
+        /** @description `dispute.opened`: the payer contested a paid charge (MED); the charge carries the `OPEN` dispute and its amount is blocked. */
+        DisputeOpenedEvent: {
+            /** @description `evt_…`; equal to the `webhook-id` header. */
+            id: string;
+            /** @enum {string} */
+            type: "dispute.opened";
+            createdAt: components["schemas"]["UtcTimestamp"];
+            livemode: boolean;
+            apiVersion: components["schemas"]["ApiVersion"];
+            /** @description The whole charge, with its `dispute`. */
+            data: components["schemas"]["TransactionEventData"];
+        };
         /**
          * @description Status of a dispute (MED, the Pix special return mechanism). `OPEN`: the disputed amount moves
          *     from the balance to `blockedCents`. `WON`: the merchant keeps the money; it is released back.
@@ -566,6 +797,20 @@ export interface components {
          * @enum {string}
          */
         ErrorCode: "VALIDATION_ERROR" | "REQUEST_ERROR" | "INSUFFICIENT_BALANCE" | "UNAUTHORIZED" | "API_KEY_PERMISSION" | "API_KEY_IP" | "WITHDRAW_DAILY_LIMIT" | "ACCOUNT_NOT_ACTIVE" | "TEST_MODE_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        /** @description An event, exactly as delivered to webhooks: `{ id, type, createdAt, livemode, apiVersion, data: { object } }`. */
+        Event: components["schemas"]["TransactionPaidEvent"] | components["schemas"]["WithdrawalCreatedEvent"] | components["schemas"]["WithdrawalPaidEvent"] | components["schemas"]["WithdrawalPartiallyPaidEvent"] | components["schemas"]["WithdrawalFailedEvent"] | components["schemas"]["RefundCreatedEvent"] | components["schemas"]["RefundCompletedEvent"] | components["schemas"]["RefundFailedEvent"] | components["schemas"]["DisputeOpenedEvent"] | components["schemas"]["DisputeClosedEvent"];
+        /** @description One page of a list. */
+        EventPage: {
+            /** @description The items, newest first. */
+            data: components["schemas"]["Event"][];
+            /** @description True when more items exist: ask again with `startingAfter` = the id of the last item. */
+            hasMore: boolean;
+        };
+        /**
+         * @description The kinds of event.
+         * @enum {string}
+         */
+        EventType: "transaction.paid" | "withdrawal.created" | "withdrawal.paid" | "withdrawal.partially_paid" | "withdrawal.failed" | "refund.created" | "refund.completed" | "refund.failed" | "dispute.opened" | "dispute.closed";
         /** @description One invalid field of a `VALIDATION_ERROR`. */
         FieldError: {
             /** @description The field, in the body's own terms: `amountCents`, `customer.document`, `limit`. */
@@ -665,6 +910,91 @@ export interface components {
              */
             ok: true;
         };
+        /** @description A refund (devolução Pix) of part or all of a paid charge to its payer. */
+        Refund: {
+            /** @description `rfd_…`. */
+            id: string;
+            /** @description The refunded charge, `txn_…`. */
+            transactionId: string;
+            /** @description What returns to the payer; it left the available balance when the refund was created. */
+            amountCents: components["schemas"]["Cents"];
+            status: components["schemas"]["RefundStatus"];
+            /** @description The reason given at creation, or null. */
+            reason: string | null;
+            /** @description The Pix return id (`D…`), once the return was sent; null while pending or when it failed. */
+            endToEndId: string | null;
+            /** @description Why it failed, in Portuguese; null unless `FAILED`. */
+            failureReason: string | null;
+            /** @description `false` in test mode, `true` in production. */
+            livemode: boolean;
+            createdAt: components["schemas"]["UtcTimestamp"];
+            updatedAt: components["schemas"]["UtcTimestamp"];
+        };
+        /** @description `refund.completed`: a refund ended `COMPLETED`; the payer got the money back. */
+        RefundCompletedEvent: {
+            /** @description `evt_…`; equal to the `webhook-id` header. */
+            id: string;
+            /** @enum {string} */
+            type: "refund.completed";
+            createdAt: components["schemas"]["UtcTimestamp"];
+            livemode: boolean;
+            apiVersion: components["schemas"]["ApiVersion"];
+            data: components["schemas"]["RefundEventData"];
+        };
+        /** @description `refund.created`: a refund was created (both modes); its amount left the available balance. */
+        RefundCreatedEvent: {
+            /** @description `evt_…`; equal to the `webhook-id` header. */
+            id: string;
+            /** @enum {string} */
+            type: "refund.created";
+            createdAt: components["schemas"]["UtcTimestamp"];
+            livemode: boolean;
+            apiVersion: components["schemas"]["ApiVersion"];
+            data: components["schemas"]["RefundEventData"];
+        };
+        /** @description The object of a refund event. */
+        RefundEventData: {
+            object: components["schemas"]["Refund"];
+        };
+        /** @description `refund.failed`: a refund ended `FAILED`; its amount returned to the available balance. */
+        RefundFailedEvent: {
+            /** @description `evt_…`; equal to the `webhook-id` header. */
+            id: string;
+            /** @enum {string} */
+            type: "refund.failed";
+            createdAt: components["schemas"]["UtcTimestamp"];
+            livemode: boolean;
+            apiVersion: components["schemas"]["ApiVersion"];
+            data: components["schemas"]["RefundEventData"];
+        };
+        /** @description One page of a list. */
+        RefundPage: {
+            /** @description The items, newest first. */
+            data: components["schemas"]["Refund"][];
+            /** @description True when more items exist: ask again with `startingAfter` = the id of the last item. */
+            hasMore: boolean;
+        };
+        /**
+         * @description Status of a refund (devolução Pix). `PENDING`: the amount left the available balance and the
+         *     return is on its way (production, until the acquirer settles it). `COMPLETED`: the payer got
+         *     the money back. `FAILED`: the return failed and the whole amount came back to the available
+         *     balance. Test mode: `COMPLETED` at once, or `FAILED` at once when `reason` is `sandbox:falha`.
+         * @enum {string}
+         */
+        RefundStatus: "PENDING" | "COMPLETED" | "FAILED";
+        /** @description Body of resolve dispute. */
+        ResolveDisputeRequest: {
+            /**
+             * @description `WON`: the blocked amount returns to the available balance. `LOST`: it goes back to the payer.
+             * @enum {string}
+             */
+            outcome: "WON" | "LOST";
+        };
+        /** @description Body of simulate dispute. Send `{}` to contest the whole charge. */
+        SimulateDisputeRequest: {
+            /** @description The contested amount, at most what the charge still holds (its amount minus its refunds). Default: all of it. */
+            amountCents?: components["schemas"]["AmountCents"];
+        };
         /** @description A Pix charge and its life. */
         Transaction: {
             /** @description `txn_…`. */
@@ -684,6 +1014,11 @@ export interface components {
             paymentLinkId?: string;
             /** @description Present only after the payer contested the paid charge. */
             dispute?: components["schemas"]["Dispute"];
+            /**
+             * @description What its refunds return or returned to the payer: the sum of its refunds that did not fail
+             *     (`PENDING` and `COMPLETED`). 0 until the first refund; the status stays `PAID`.
+             */
+            refundedAmountCents: components["schemas"]["Cents"];
             /** @description The integrator's data, unchanged; `{}` when none was given. */
             metadata: components["schemas"]["Metadata"];
             /** @description `false` in test mode, `true` in production. */
@@ -871,7 +1206,8 @@ export interface components {
         /**
          * @description Status of a withdrawal. Production: created `PENDING` (the amount leaves the balance), then
          *     `PAID` when every transfer completes, `PARTIALLY_PAID` when part fails (that part returns to
-         *     the balance), or `FAILED` when all fails (all of it returns). Test mode: `PAID` at once.
+         *     the balance), or `FAILED` when all fails (all of it returns). Test mode: `PAID` at once, or
+         *     `FAILED` / `PARTIALLY_PAID` at once for the sandbox's magic Pix keys.
          * @enum {string}
          */
         WithdrawalStatus: "PENDING" | "PAID" | "PARTIALLY_PAID" | "FAILED";
@@ -897,6 +1233,16 @@ export interface components {
         CustomerIdPath: string;
         /** @description CPF or CNPJ, with or without punctuation: the page holds at most one customer. */
         "CustomerListQuery.document": string;
+        /** @description The `dsp_…` of the dispute. */
+        DisputeIdPath: string;
+        /** @description The `evt_…` of the event (the `webhook-id` of its deliveries). */
+        EventIdPath: string;
+        /** @description Created at or after this instant. */
+        "EventListQuery.createdFrom": components["schemas"]["UtcTimestamp"];
+        /** @description Created before this instant. */
+        "EventListQuery.createdTo": components["schemas"]["UtcTimestamp"];
+        /** @description Only events of this kind. */
+        "EventListQuery.type": components["schemas"]["EventType"];
         /**
          * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
          *     request (body and path) returns the first response byte for byte, with the header
@@ -913,6 +1259,8 @@ export interface components {
         PaymentLinkIdPath: string;
         /** @description `true`: only active links; `false`: only deactivated or exhausted ones. */
         "PaymentLinkListQuery.active": "true" | "false";
+        /** @description The `rfd_…` of the refund. */
+        RefundIdPath: string;
         /** @description The `txn_…` of the transaction. */
         TransactionIdPath: string;
         /** @description Created at or after this instant. */
@@ -1596,6 +1944,194 @@ export interface operations {
             };
         };
     };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. Default 20. */
+                limit?: components["parameters"]["PageQuery.limit"];
+                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                startingAfter?: components["parameters"]["PageQuery.startingAfter"];
+                /** @description Only events of this kind. */
+                type?: components["parameters"]["EventListQuery.type"];
+                /** @description Created at or after this instant. */
+                createdFrom?: components["parameters"]["EventListQuery.createdFrom"];
+                /** @description Created before this instant. */
+                createdTo?: components["parameters"]["EventListQuery.createdTo"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `evt_…` of the event (the `webhook-id` of its deliveries). */
+                id: components["parameters"]["EventIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listPaymentLinks: {
         parameters: {
             query?: {
@@ -1935,6 +2471,605 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `rfd_…` of the refund. */
+                id: components["parameters"]["RefundIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    simulateBalanceRelease: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Balance"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    simulateDisputeResolution: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                /** @description The `dsp_…` of the dispute. */
+                id: components["parameters"]["DisputeIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveDisputeRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    simulateDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                /** @description The `txn_…` of the transaction. */
+                id: components["parameters"]["TransactionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulateDisputeRequest"];
+            };
+        };
+        responses: {
+            /** @description The charge now carries an open dispute. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    simulateExpiry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                /** @description The `txn_…` of the transaction. */
+                id: components["parameters"]["TransactionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
                 };
             };
             /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
@@ -2377,6 +3512,231 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listTransactionRefunds: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. Default 20. */
+                limit?: components["parameters"]["PageQuery.limit"];
+                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                startingAfter?: components["parameters"]["PageQuery.startingAfter"];
+            };
+            header?: never;
+            path: {
+                /** @description The `txn_…` of the transaction. */
+                id: components["parameters"]["TransactionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundPage"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                /** @description The `txn_…` of the transaction. */
+                id: components["parameters"]["TransactionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRefundRequest"];
+            };
+        };
+        responses: {
+            /** @description A refund was created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
                 };
             };
             /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */

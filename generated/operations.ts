@@ -47,6 +47,15 @@ export const operationTable = {
     tag: "Charges",
     statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
+  createRefund: {
+    method: "post",
+    path: "/api/v1/transactions/{id}/refunds",
+    expressPath: "/api/v1/transactions/:id/refunds",
+    permission: "refunds:write",
+    summary: "Refund a charge",
+    tag: "Refunds",
+    statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
   createWithdrawal: {
     method: "post",
     path: "/api/v1/withdrawals",
@@ -83,6 +92,15 @@ export const operationTable = {
     tag: "Customers",
     statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
+  getEvent: {
+    method: "get",
+    path: "/api/v1/events/{id}",
+    expressPath: "/api/v1/events/:id",
+    permission: "transactions:read",
+    summary: "Get an event",
+    tag: "Events",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
   getPaymentLink: {
     method: "get",
     path: "/api/v1/payment-links/{id}",
@@ -90,6 +108,15 @@ export const operationTable = {
     permission: "payment_links:read",
     summary: "Get a payment link",
     tag: "Payment links",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  getRefund: {
+    method: "get",
+    path: "/api/v1/refunds/{id}",
+    expressPath: "/api/v1/refunds/:id",
+    permission: "transactions:read",
+    summary: "Get a refund",
+    tag: "Refunds",
     statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   getTransaction: {
@@ -119,6 +146,15 @@ export const operationTable = {
     tag: "Customers",
     statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
+  listEvents: {
+    method: "get",
+    path: "/api/v1/events",
+    expressPath: "/api/v1/events",
+    permission: "transactions:read",
+    summary: "List events",
+    tag: "Events",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
   listPaymentLinks: {
     method: "get",
     path: "/api/v1/payment-links",
@@ -126,6 +162,15 @@ export const operationTable = {
     permission: "payment_links:read",
     summary: "List payment links",
     tag: "Payment links",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  listTransactionRefunds: {
+    method: "get",
+    path: "/api/v1/transactions/{id}/refunds",
+    expressPath: "/api/v1/transactions/:id/refunds",
+    permission: "transactions:read",
+    summary: "List a charge's refunds",
+    tag: "Refunds",
     statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   listTransactions: {
@@ -145,6 +190,42 @@ export const operationTable = {
     summary: "List withdrawals",
     tag: "Withdrawals",
     statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  simulateBalanceRelease: {
+    method: "post",
+    path: "/api/v1/sandbox/balance/release",
+    expressPath: "/api/v1/sandbox/balance/release",
+    permission: "charges:write",
+    summary: "Release the pending balance (test mode)",
+    tag: "Sandbox",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  simulateDispute: {
+    method: "post",
+    path: "/api/v1/sandbox/transactions/{id}/dispute",
+    expressPath: "/api/v1/sandbox/transactions/:id/dispute",
+    permission: "charges:write",
+    summary: "Open a dispute (test mode)",
+    tag: "Sandbox",
+    statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  simulateDisputeResolution: {
+    method: "post",
+    path: "/api/v1/sandbox/disputes/{id}/resolve",
+    expressPath: "/api/v1/sandbox/disputes/:id/resolve",
+    permission: "charges:write",
+    summary: "Resolve a dispute (test mode)",
+    tag: "Sandbox",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  simulateExpiry: {
+    method: "post",
+    path: "/api/v1/sandbox/transactions/{id}/expire",
+    expressPath: "/api/v1/sandbox/transactions/:id/expire",
+    permission: "charges:write",
+    summary: "Expire a charge (test mode)",
+    tag: "Sandbox",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
   simulatePayment: {
     method: "post",
@@ -252,6 +333,28 @@ export type CreatePixChargeResult =
   | { status: 500; body: Json<operations["createPixCharge"]["responses"][500]> }
   | { status: 503; body: Json<operations["createPixCharge"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** POST /api/v1/transactions/{id}/refunds: input of `createRefund`, after validation. */
+export interface CreateRefundInput {
+  params: operations["createRefund"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["createRefund"]["parameters"]["header"]>;
+  body: operations["createRefund"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `createRefund` may answer. */
+export type CreateRefundResult =
+  | { status: 201; body: Json<operations["createRefund"]["responses"][201]> }
+  | { status: 400; body: Json<operations["createRefund"]["responses"][400]> }
+  | { status: 401; body: Json<operations["createRefund"]["responses"][401]> }
+  | { status: 403; body: Json<operations["createRefund"]["responses"][403]> }
+  | { status: 404; body: Json<operations["createRefund"]["responses"][404]> }
+  | { status: 409; body: Json<operations["createRefund"]["responses"][409]> }
+  | { status: 413; body: Json<operations["createRefund"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createRefund"]["responses"][415]> }
+  | { status: 429; body: Json<operations["createRefund"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["createRefund"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createRefund"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** POST /api/v1/withdrawals: input of `createWithdrawal`, after validation. */
 export interface CreateWithdrawalInput {
   params: NoParams;
@@ -334,6 +437,25 @@ export type GetCustomerResult =
   | { status: 500; body: Json<operations["getCustomer"]["responses"][500]> }
   | { status: 503; body: Json<operations["getCustomer"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** GET /api/v1/events/{id}: input of `getEvent`, after validation. */
+export interface GetEventInput {
+  params: operations["getEvent"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `getEvent` may answer. */
+export type GetEventResult =
+  | { status: 200; body: Json<operations["getEvent"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getEvent"]["responses"][400]> }
+  | { status: 401; body: Json<operations["getEvent"]["responses"][401]> }
+  | { status: 403; body: Json<operations["getEvent"]["responses"][403]> }
+  | { status: 404; body: Json<operations["getEvent"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getEvent"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["getEvent"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getEvent"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** GET /api/v1/payment-links/{id}: input of `getPaymentLink`, after validation. */
 export interface GetPaymentLinkInput {
   params: operations["getPaymentLink"]["parameters"]["path"];
@@ -352,6 +474,25 @@ export type GetPaymentLinkResult =
   | { status: 429; body: Json<operations["getPaymentLink"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["getPaymentLink"]["responses"][500]> }
   | { status: 503; body: Json<operations["getPaymentLink"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /api/v1/refunds/{id}: input of `getRefund`, after validation. */
+export interface GetRefundInput {
+  params: operations["getRefund"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `getRefund` may answer. */
+export type GetRefundResult =
+  | { status: 200; body: Json<operations["getRefund"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getRefund"]["responses"][400]> }
+  | { status: 401; body: Json<operations["getRefund"]["responses"][401]> }
+  | { status: 403; body: Json<operations["getRefund"]["responses"][403]> }
+  | { status: 404; body: Json<operations["getRefund"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getRefund"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["getRefund"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getRefund"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /api/v1/transactions/{id}: input of `getTransaction`, after validation. */
 export interface GetTransactionInput {
@@ -410,6 +551,25 @@ export type ListCustomersResult =
   | { status: 500; body: Json<operations["listCustomers"]["responses"][500]> }
   | { status: 503; body: Json<operations["listCustomers"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** GET /api/v1/events: input of `listEvents`, after validation. */
+export interface ListEventsInput {
+  params: NoParams;
+  query: NonNullable<operations["listEvents"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `listEvents` may answer. */
+export type ListEventsResult =
+  | { status: 200; body: Json<operations["listEvents"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listEvents"]["responses"][400]> }
+  | { status: 401; body: Json<operations["listEvents"]["responses"][401]> }
+  | { status: 403; body: Json<operations["listEvents"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listEvents"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listEvents"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["listEvents"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listEvents"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** GET /api/v1/payment-links: input of `listPaymentLinks`, after validation. */
 export interface ListPaymentLinksInput {
   params: NoParams;
@@ -428,6 +588,25 @@ export type ListPaymentLinksResult =
   | { status: 429; body: Json<operations["listPaymentLinks"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["listPaymentLinks"]["responses"][500]> }
   | { status: 503; body: Json<operations["listPaymentLinks"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /api/v1/transactions/{id}/refunds: input of `listTransactionRefunds`, after validation. */
+export interface ListTransactionRefundsInput {
+  params: operations["listTransactionRefunds"]["parameters"]["path"];
+  query: NonNullable<operations["listTransactionRefunds"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `listTransactionRefunds` may answer. */
+export type ListTransactionRefundsResult =
+  | { status: 200; body: Json<operations["listTransactionRefunds"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listTransactionRefunds"]["responses"][400]> }
+  | { status: 401; body: Json<operations["listTransactionRefunds"]["responses"][401]> }
+  | { status: 403; body: Json<operations["listTransactionRefunds"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listTransactionRefunds"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listTransactionRefunds"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["listTransactionRefunds"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listTransactionRefunds"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /api/v1/transactions: input of `listTransactions`, after validation. */
 export interface ListTransactionsInput {
@@ -466,6 +645,94 @@ export type ListWithdrawalsResult =
   | { status: 429; body: Json<operations["listWithdrawals"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["listWithdrawals"]["responses"][500]> }
   | { status: 503; body: Json<operations["listWithdrawals"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /api/v1/sandbox/balance/release: input of `simulateBalanceRelease`, after validation. */
+export interface SimulateBalanceReleaseInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NonNullable<operations["simulateBalanceRelease"]["parameters"]["header"]>;
+  body: undefined;
+}
+
+/** Every response `simulateBalanceRelease` may answer. */
+export type SimulateBalanceReleaseResult =
+  | { status: 200; body: Json<operations["simulateBalanceRelease"]["responses"][200]> }
+  | { status: 400; body: Json<operations["simulateBalanceRelease"]["responses"][400]> }
+  | { status: 401; body: Json<operations["simulateBalanceRelease"]["responses"][401]> }
+  | { status: 403; body: Json<operations["simulateBalanceRelease"]["responses"][403]> }
+  | { status: 404; body: Json<operations["simulateBalanceRelease"]["responses"][404]> }
+  | { status: 409; body: Json<operations["simulateBalanceRelease"]["responses"][409]> }
+  | { status: 413; body: Json<operations["simulateBalanceRelease"]["responses"][413]> }
+  | { status: 415; body: Json<operations["simulateBalanceRelease"]["responses"][415]> }
+  | { status: 429; body: Json<operations["simulateBalanceRelease"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["simulateBalanceRelease"]["responses"][500]> }
+  | { status: 503; body: Json<operations["simulateBalanceRelease"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /api/v1/sandbox/transactions/{id}/dispute: input of `simulateDispute`, after validation. */
+export interface SimulateDisputeInput {
+  params: operations["simulateDispute"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["simulateDispute"]["parameters"]["header"]>;
+  body: operations["simulateDispute"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `simulateDispute` may answer. */
+export type SimulateDisputeResult =
+  | { status: 201; body: Json<operations["simulateDispute"]["responses"][201]> }
+  | { status: 400; body: Json<operations["simulateDispute"]["responses"][400]> }
+  | { status: 401; body: Json<operations["simulateDispute"]["responses"][401]> }
+  | { status: 403; body: Json<operations["simulateDispute"]["responses"][403]> }
+  | { status: 404; body: Json<operations["simulateDispute"]["responses"][404]> }
+  | { status: 409; body: Json<operations["simulateDispute"]["responses"][409]> }
+  | { status: 413; body: Json<operations["simulateDispute"]["responses"][413]> }
+  | { status: 415; body: Json<operations["simulateDispute"]["responses"][415]> }
+  | { status: 429; body: Json<operations["simulateDispute"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["simulateDispute"]["responses"][500]> }
+  | { status: 503; body: Json<operations["simulateDispute"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /api/v1/sandbox/disputes/{id}/resolve: input of `simulateDisputeResolution`, after validation. */
+export interface SimulateDisputeResolutionInput {
+  params: operations["simulateDisputeResolution"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["simulateDisputeResolution"]["parameters"]["header"]>;
+  body: operations["simulateDisputeResolution"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `simulateDisputeResolution` may answer. */
+export type SimulateDisputeResolutionResult =
+  | { status: 200; body: Json<operations["simulateDisputeResolution"]["responses"][200]> }
+  | { status: 400; body: Json<operations["simulateDisputeResolution"]["responses"][400]> }
+  | { status: 401; body: Json<operations["simulateDisputeResolution"]["responses"][401]> }
+  | { status: 403; body: Json<operations["simulateDisputeResolution"]["responses"][403]> }
+  | { status: 404; body: Json<operations["simulateDisputeResolution"]["responses"][404]> }
+  | { status: 409; body: Json<operations["simulateDisputeResolution"]["responses"][409]> }
+  | { status: 413; body: Json<operations["simulateDisputeResolution"]["responses"][413]> }
+  | { status: 415; body: Json<operations["simulateDisputeResolution"]["responses"][415]> }
+  | { status: 429; body: Json<operations["simulateDisputeResolution"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["simulateDisputeResolution"]["responses"][500]> }
+  | { status: 503; body: Json<operations["simulateDisputeResolution"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /api/v1/sandbox/transactions/{id}/expire: input of `simulateExpiry`, after validation. */
+export interface SimulateExpiryInput {
+  params: operations["simulateExpiry"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["simulateExpiry"]["parameters"]["header"]>;
+  body: undefined;
+}
+
+/** Every response `simulateExpiry` may answer. */
+export type SimulateExpiryResult =
+  | { status: 200; body: Json<operations["simulateExpiry"]["responses"][200]> }
+  | { status: 400; body: Json<operations["simulateExpiry"]["responses"][400]> }
+  | { status: 401; body: Json<operations["simulateExpiry"]["responses"][401]> }
+  | { status: 403; body: Json<operations["simulateExpiry"]["responses"][403]> }
+  | { status: 404; body: Json<operations["simulateExpiry"]["responses"][404]> }
+  | { status: 409; body: Json<operations["simulateExpiry"]["responses"][409]> }
+  | { status: 413; body: Json<operations["simulateExpiry"]["responses"][413]> }
+  | { status: 415; body: Json<operations["simulateExpiry"]["responses"][415]> }
+  | { status: 429; body: Json<operations["simulateExpiry"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["simulateExpiry"]["responses"][500]> }
+  | { status: 503; body: Json<operations["simulateExpiry"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /api/v1/sandbox/transactions/{id}/pay: input of `simulatePayment`, after validation. */
 export interface SimulatePaymentInput {
@@ -542,6 +809,8 @@ export interface Handlers<Ctx> {
   createPaymentLink(request: CreatePaymentLinkInput, ctx: Ctx): Promise<CreatePaymentLinkResult>;
   /** POST /api/v1/charges/pix: Create a Pix charge (`charges:write`). */
   createPixCharge(request: CreatePixChargeInput, ctx: Ctx): Promise<CreatePixChargeResult>;
+  /** POST /api/v1/transactions/{id}/refunds: Refund a charge (`refunds:write`). */
+  createRefund(request: CreateRefundInput, ctx: Ctx): Promise<CreateRefundResult>;
   /** POST /api/v1/withdrawals: Create a withdrawal (`withdrawals:write`). */
   createWithdrawal(request: CreateWithdrawalInput, ctx: Ctx): Promise<CreateWithdrawalResult>;
   /** POST /api/v1/payment-links/{id}/deactivate: Deactivate a payment link (`payment_links:write`). */
@@ -550,20 +819,36 @@ export interface Handlers<Ctx> {
   getBalance(request: GetBalanceInput, ctx: Ctx): Promise<GetBalanceResult>;
   /** GET /api/v1/customers/{id}: Get a customer (`customers:read`). */
   getCustomer(request: GetCustomerInput, ctx: Ctx): Promise<GetCustomerResult>;
+  /** GET /api/v1/events/{id}: Get an event (`transactions:read`). */
+  getEvent(request: GetEventInput, ctx: Ctx): Promise<GetEventResult>;
   /** GET /api/v1/payment-links/{id}: Get a payment link (`payment_links:read`). */
   getPaymentLink(request: GetPaymentLinkInput, ctx: Ctx): Promise<GetPaymentLinkResult>;
+  /** GET /api/v1/refunds/{id}: Get a refund (`transactions:read`). */
+  getRefund(request: GetRefundInput, ctx: Ctx): Promise<GetRefundResult>;
   /** GET /api/v1/transactions/{id}: Get a transaction (`transactions:read`). */
   getTransaction(request: GetTransactionInput, ctx: Ctx): Promise<GetTransactionResult>;
   /** GET /api/v1/withdrawals/{id}: Get a withdrawal (`withdrawals:read`). */
   getWithdrawal(request: GetWithdrawalInput, ctx: Ctx): Promise<GetWithdrawalResult>;
   /** GET /api/v1/customers: List customers (`customers:read`). */
   listCustomers(request: ListCustomersInput, ctx: Ctx): Promise<ListCustomersResult>;
+  /** GET /api/v1/events: List events (`transactions:read`). */
+  listEvents(request: ListEventsInput, ctx: Ctx): Promise<ListEventsResult>;
   /** GET /api/v1/payment-links: List payment links (`payment_links:read`). */
   listPaymentLinks(request: ListPaymentLinksInput, ctx: Ctx): Promise<ListPaymentLinksResult>;
+  /** GET /api/v1/transactions/{id}/refunds: List a charge's refunds (`transactions:read`). */
+  listTransactionRefunds(request: ListTransactionRefundsInput, ctx: Ctx): Promise<ListTransactionRefundsResult>;
   /** GET /api/v1/transactions: List transactions (`transactions:read`). */
   listTransactions(request: ListTransactionsInput, ctx: Ctx): Promise<ListTransactionsResult>;
   /** GET /api/v1/withdrawals: List withdrawals (`withdrawals:read`). */
   listWithdrawals(request: ListWithdrawalsInput, ctx: Ctx): Promise<ListWithdrawalsResult>;
+  /** POST /api/v1/sandbox/balance/release: Release the pending balance (test mode) (`charges:write`). */
+  simulateBalanceRelease(request: SimulateBalanceReleaseInput, ctx: Ctx): Promise<SimulateBalanceReleaseResult>;
+  /** POST /api/v1/sandbox/transactions/{id}/dispute: Open a dispute (test mode) (`charges:write`). */
+  simulateDispute(request: SimulateDisputeInput, ctx: Ctx): Promise<SimulateDisputeResult>;
+  /** POST /api/v1/sandbox/disputes/{id}/resolve: Resolve a dispute (test mode) (`charges:write`). */
+  simulateDisputeResolution(request: SimulateDisputeResolutionInput, ctx: Ctx): Promise<SimulateDisputeResolutionResult>;
+  /** POST /api/v1/sandbox/transactions/{id}/expire: Expire a charge (test mode) (`charges:write`). */
+  simulateExpiry(request: SimulateExpiryInput, ctx: Ctx): Promise<SimulateExpiryResult>;
   /** POST /api/v1/sandbox/transactions/{id}/pay: Simulate a payment (test mode) (`charges:write`). */
   simulatePayment(request: SimulatePaymentInput, ctx: Ctx): Promise<SimulatePaymentResult>;
   /** PATCH /api/v1/customers/{id}: Update a customer (`customers:write`). */

@@ -308,6 +308,10 @@ interface Fixture {
   linkId: string;
   customerId: string;
   withdrawalId: string;
+  paidChargeId: string;
+  refundId: string;
+  disputeId: string;
+  eventId: string;
 }
 
 /** A minimal valid request for every operation of the contract; a new operation without one fails to compile. */
@@ -342,6 +346,15 @@ const minimalRequests = {
   upsertCustomer: () => ({
     body: { name: "João Pereira", document: "11222333000181" },
   }),
+  createRefund: (f) => ({ id: f.paidChargeId, body: { amountCents: 1000 } }),
+  listTransactionRefunds: (f) => ({ id: f.paidChargeId }),
+  getRefund: (f) => ({ id: f.refundId }),
+  simulateExpiry: (f) => ({ id: f.waitingChargeId }),
+  simulateDispute: (f) => ({ id: f.paidChargeId, body: { amountCents: 500 } }),
+  simulateDisputeResolution: (f) => ({ id: f.disputeId, body: { outcome: "WON" } }),
+  simulateBalanceRelease: () => ({}),
+  listEvents: () => ({}),
+  getEvent: (f) => ({ id: f.eventId }),
 } satisfies Record<OperationId, (f: Fixture) => { id?: string; body?: unknown }>;
 
 /** An account holding one of everything, its money already available. */
@@ -353,6 +366,17 @@ async function accountWithOneOfEverything(): Promise<{
   const key = owner.testKey;
   const paid = await createCharge(key);
   await call(server.baseUrl, "POST", `/api/v1/sandbox/transactions/${paid.body.id}/pay`, { key });
+  const disputed = await createCharge(key);
+  await call(server.baseUrl, "POST", `/api/v1/sandbox/transactions/${disputed.body.id}/pay`, { key });
+  const dispute = await call(server.baseUrl, "POST", `/api/v1/sandbox/transactions/${disputed.body.id}/dispute`, {
+    key,
+    body: {},
+  });
+  const refund = await call(server.baseUrl, "POST", `/api/v1/transactions/${paid.body.id}/refunds`, {
+    key,
+    body: { amountCents: 500 },
+  });
+  const events = await call(server.baseUrl, "GET", "/api/v1/events?limit=1", { key });
   const waiting = await createCharge(key);
   const link = await call(server.baseUrl, "POST", "/api/v1/payment-links", {
     key,
@@ -362,7 +386,9 @@ async function accountWithOneOfEverything(): Promise<{
     key,
     body: { amountCents: 1000, pixKey: "52998224725", pixKeyType: "CPF" },
   });
-  expect([paid.status, waiting.status, link.status, withdrawal.status]).toEqual([201, 201, 201, 201]);
+  expect([paid.status, waiting.status, link.status, withdrawal.status, dispute.status, refund.status]).toEqual([
+    201, 201, 201, 201, 201, 201,
+  ]);
   return {
     owner,
     fixture: {
@@ -370,6 +396,10 @@ async function accountWithOneOfEverything(): Promise<{
       linkId: link.body.id,
       customerId: waiting.body.customer.id,
       withdrawalId: withdrawal.body.id,
+      paidChargeId: paid.body.id,
+      refundId: refund.body.id,
+      disputeId: dispute.body.dispute.id,
+      eventId: events.body.data[0].id,
     },
   };
 }

@@ -11,6 +11,7 @@ import {
   customerRecord,
   describeStoreContract,
   ledgerEntry,
+  refundRecord,
   transactionRecord,
   withdrawalRecord,
 } from "./store-contract.js";
@@ -112,6 +113,30 @@ describePg("PostgreSQL schema constraints", () => {
       name: "a withdrawal paying out and returning more than it took",
       write: (s) => (tx) =>
         tx.withdrawals.insert(withdrawalRecord(s, { paidAmountCents: 2000, returnedAmountCents: 1000 })),
+    },
+    {
+      name: "a charge refunded beyond its amount",
+      write: (s) => (tx) => tx.transactions.insert(transactionRecord(s, { refundedAmountCents: 8991 })),
+    },
+    {
+      name: "a refund of nothing",
+      write: (s) => async (tx) => {
+        const charge = transactionRecord(s, { status: "PAID" });
+        await tx.transactions.insert(charge);
+        await tx.refunds.insert(refundRecord(s, charge.id, { amountCents: 0 }));
+      },
+    },
+    {
+      name: "a refund of a charge that does not exist",
+      write: (s) => (tx) => tx.refunds.insert(refundRecord(s, "txn_ghost")),
+    },
+    {
+      name: "a pending refund with a Pix return id",
+      write: (s) => async (tx) => {
+        const charge = transactionRecord(s, { status: "PAID" });
+        await tx.transactions.insert(charge);
+        await tx.refunds.insert(refundRecord(s, charge.id, { endToEndId: "D1" }));
+      },
     },
     {
       name: "a negative daily withdrawal limit",

@@ -16,6 +16,7 @@ export const allPermissions = [
   "balance:read",
   "withdrawals:read",
   "withdrawals:write",
+  "refunds:write",
 ] as const;
 
 /** New keys, and keys that predate permissions, hold everything except withdrawing. */

@@ -100,6 +100,7 @@ export async function insertCharge(
     },
     paymentLinkId: link?.id ?? null,
     dispute: null,
+    refundedAmountCents: 0,
     metadata: input.metadata ?? link?.metadata ?? {},
     expiresAt: expiry,
     paidAt: null,

@@ -13,12 +13,8 @@ export type Address = NonNullable<Schemas["Customer"]["address"]>;
 export type Metadata = Schemas["Metadata"];
 export type Dispute = Schemas["Dispute"];
 export type WithdrawalTransfer = Schemas["WithdrawalTransfer"];
-export type WebhookEventType = Schemas[
-  | "TransactionPaidEvent"
-  | "WithdrawalCreatedEvent"
-  | "WithdrawalPaidEvent"
-  | "WithdrawalPartiallyPaidEvent"
-  | "WithdrawalFailedEvent"]["type"];
+export type RefundStatus = Schemas["RefundStatus"];
+export type WebhookEventType = Schemas["EventType"];
 
 /** One account's data in one mode: test (`livemode: false`) or production. */
 export interface Scope {
@@ -96,6 +92,8 @@ export interface TransactionRecord extends Scope {
   customer: Schemas["TransactionCustomer"];
   paymentLinkId: string | null;
   dispute: Dispute | null;
+  /** Sum of the charge's refunds that did not fail (PENDING and COMPLETED). */
+  refundedAmountCents: number;
   metadata: Metadata;
   expiresAt: string;
   paidAt: string | null;
@@ -135,11 +133,34 @@ export interface WithdrawalRecord extends Scope {
   updatedAt: string;
 }
 
+/** A refund (devolução) of part or all of a paid charge. */
+export interface RefundRecord extends Scope {
+  id: string;
+  transactionId: string;
+  status: RefundStatus;
+  amountCents: number;
+  reason: string | null;
+  /** The Pix return id, once sent. */
+  endToEndId: string | null;
+  failureReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** Where ledger money sits. Pending is `available` money whose `releaseAt` is still ahead. */
 export type LedgerBucket = "available" | "blocked";
 
 export type LedgerKind =
-  "charge_paid" | "withdrawal" | "withdrawal_returned" | "dispute_opened" | "dispute_won" | "dispute_lost";
+  | "charge_paid"
+  | "withdrawal"
+  | "withdrawal_returned"
+  | "dispute_opened"
+  | "dispute_won"
+  | "dispute_lost"
+  | "refund"
+  | "refund_returned"
+  /** Test mode: pending money made available before its release (a pair of entries). */
+  | "pending_released";
 
 /** One movement of money. Entries are only ever appended; balances are their sums. */
 export interface LedgerEntry extends Scope {

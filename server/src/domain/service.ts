@@ -7,7 +7,10 @@ import { healthUseCases } from "./health.js";
 import type { DomainDeps } from "./deps.js";
 import { idempotencyUseCases } from "./idempotency.js";
 import { operatorUseCases, type UrlGuard } from "./operator.js";
+import { eventUseCases } from "./events.js";
 import { paymentLinkUseCases } from "./payment-links.js";
+import { refundUseCases } from "./refunds.js";
+import { sandboxUseCases } from "./sandbox.js";
 import { settlementUseCases } from "./settlement.js";
 import { withdrawalUseCases } from "./withdrawals.js";
 
@@ -22,6 +25,9 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     checkout: checkoutUseCases(deps),
     balance: balanceUseCases(deps),
     withdrawals: withdrawalUseCases(deps),
+    refunds: refundUseCases(deps),
+    sandbox: sandboxUseCases(deps),
+    events: eventUseCases(deps),
     operator: operatorUseCases(deps, options.webhookUrlGuard),
     settlement: settlementUseCases(deps),
     idempotency: idempotencyUseCases(deps),

@@ -112,6 +112,10 @@ function adminHandlers(domain: Domain, clock: ManualClock | null): Handlers<unde
       status: 200,
       body: await settlement.settleWithdrawal(params.id, body),
     }),
+    settleRefund: async ({ params, body }) => ({
+      status: 200,
+      body: await settlement.settleRefund(params.id, body),
+    }),
     openDispute: async ({ params, body }) => ({
       status: 201,
       body: await settlement.openDispute(params.id, body.amountCents),

@@ -83,5 +83,41 @@ export function publicHandlers(domain: Domain): WithReplays<Handlers<RequestCont
     async getWithdrawal({ params }, { actor }) {
       return { status: 200, body: await domain.withdrawals.get(actor, params.id) };
     },
+    async createRefund({ params, body, headers }, { actor }) {
+      const out = await domain.refunds.create(actor, params.id, body, headers["idempotency-key"]);
+      return out.replayed ? storedReply(out) : { status: 201, body: out.body };
+    },
+    async listTransactionRefunds({ params, query }, { actor }) {
+      return { status: 200, body: await domain.refunds.listForTransaction(actor, params.id, pageFromQuery(query)) };
+    },
+    async getRefund({ params }, { actor }) {
+      return { status: 200, body: await domain.refunds.get(actor, params.id) };
+    },
+    async simulateExpiry({ params, headers }, { actor }) {
+      const out = await domain.sandbox.expire(actor, params.id, headers["idempotency-key"]);
+      return out.replayed ? storedReply(out) : { status: 200, body: out.body };
+    },
+    async simulateDispute({ params, body, headers }, { actor }) {
+      const out = await domain.sandbox.openDispute(actor, params.id, body, headers["idempotency-key"]);
+      return out.replayed ? storedReply(out) : { status: 201, body: out.body };
+    },
+    async simulateDisputeResolution({ params, body, headers }, { actor }) {
+      const out = await domain.sandbox.resolveDispute(actor, params.id, body.outcome, headers["idempotency-key"]);
+      return out.replayed ? storedReply(out) : { status: 200, body: out.body };
+    },
+    async simulateBalanceRelease({ headers }, { actor }) {
+      const out = await domain.sandbox.releaseBalance(actor, headers["idempotency-key"]);
+      return out.replayed ? storedReply(out) : { status: 200, body: out.body };
+    },
+    async listEvents({ query }, { actor }) {
+      const { type, createdFrom, createdTo } = query;
+      return {
+        status: 200,
+        body: await domain.events.list(actor, { type, createdFrom, createdTo }, pageFromQuery(query)),
+      };
+    },
+    async getEvent({ params }, { actor }) {
+      return { status: 200, body: await domain.events.get(actor, params.id) };
+    },
   };
 }

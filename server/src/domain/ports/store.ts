@@ -10,6 +10,7 @@ import type {
   PageRequest,
   PageResult,
   PaymentLinkRecord,
+  RefundRecord,
   Scope,
   TransactionRecord,
   TransactionStatus,
@@ -33,6 +34,14 @@ export interface TransactionFilter {
   createdTo?: string | undefined;
   /** The instant that decides expiry. */
   now: string;
+}
+
+export interface EventFilter {
+  type?: string | undefined;
+  /** Created at or after. */
+  createdFrom?: string | undefined;
+  /** Created before. */
+  createdTo?: string | undefined;
 }
 
 /**
@@ -96,6 +105,13 @@ export interface StoreReads {
     /** Sum of `amountCents - returnedAmountCents` of one key's withdrawals created in [from, to). */
     sumForKey(apiKeyId: string, from: string, to: string): Promise<number>;
   };
+  refunds: {
+    get(scope: Scope, id: string): Promise<RefundRecord | null>;
+    /** Any account and mode (settlement simulator). */
+    getById(id: string): Promise<RefundRecord | null>;
+    /** One charge's refunds, newest first. */
+    listByTransaction(scope: Scope, transactionId: string, page: PageRequest): Promise<PageResult<RefundRecord>>;
+  };
   ledger: {
     /** Balance figures at instant `now`, derived from the entries. */
     totals(scope: Scope, now: string): Promise<BalanceTotals>;
@@ -104,8 +120,8 @@ export interface StoreReads {
   events: {
     /** Every event of the scope, in append order. */
     list(scope: Scope): Promise<EventRecord[]>;
-    /** One page, newest first on (createdAt, id), like every public list. */
-    listPage(scope: Scope, page: PageRequest): Promise<PageResult<EventRecord>>;
+    /** One page, newest first on (createdAt, id), like every public list; filtered when asked. */
+    listPage(scope: Scope, page: PageRequest, filter?: EventFilter): Promise<PageResult<EventRecord>>;
     get(id: string): Promise<EventRecord | null>;
   };
   idempotency: {
@@ -150,6 +166,10 @@ export interface StoreTx extends StoreReads {
   withdrawals: StoreReads["withdrawals"] & {
     insert(withdrawal: WithdrawalRecord): Promise<void>;
     update(withdrawal: WithdrawalRecord): Promise<void>;
+  };
+  refunds: StoreReads["refunds"] & {
+    insert(refund: RefundRecord): Promise<void>;
+    update(refund: RefundRecord): Promise<void>;
   };
   ledger: StoreReads["ledger"] & {
     append(entry: LedgerEntry): Promise<void>;

@@ -16,6 +16,7 @@ import {
   withdrawalsTable,
 } from "./rows.js";
 import { type Queryable, query } from "./sql.js";
+import { eventFilterSql, refundReads } from "./refunds.js";
 import { pageQuery, selectMany, selectOne, transactionFilterSql } from "./statements.js";
 
 /** A stable signed 64-bit key for `pg_advisory_xact_lock`, one per account and mode. */
@@ -95,6 +96,7 @@ export function reads(db: Queryable): StoreReads {
         return rows.reduce((sum, w) => sum + dailyLimitUsedCents(w), 0);
       },
     },
+    refunds: refundReads(db),
     ledger: {
       // The balances row holds the available total and the blocked sum (kept by the ledger
       // trigger); the pending part (`isPending` in SQL) is read through the partial index.
@@ -117,7 +119,10 @@ export function reads(db: Queryable): StoreReads {
     },
     events: {
       list: (scope) => selectMany(db, eventsTable, scoped, scopeArgs(scope), "seq"),
-      listPage: (scope, page) => pageQuery(db, eventsTable, scoped, scopeArgs(scope), page),
+      listPage: (scope, page, filter = {}) => {
+        const values = scopeArgs(scope);
+        return pageQuery(db, eventsTable, scoped + eventFilterSql(filter, values), values, page);
+      },
       get: (id) => selectOne(db, eventsTable, "id = $1", [id]),
     },
     idempotency: {

@@ -108,6 +108,7 @@ export const transactionsTable: TableDef<TransactionRecord> = {
     ["customer", (t) => json(t.customer)],
     ["payment_link_id", (t) => t.paymentLinkId],
     ["dispute", (t) => jsonOrNull(t.dispute)],
+    ["refunded_amount_cents", (t) => t.refundedAmountCents],
     ["metadata", (t) => json(t.metadata)],
     ["expires_at", (t) => t.expiresAt],
     ["paid_at", (t) => t.paidAt],

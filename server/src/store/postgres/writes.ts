@@ -16,6 +16,7 @@ import {
   transactionsTable,
   withdrawalsTable,
 } from "./rows.js";
+import { refundWrites } from "./refunds.js";
 import { execute, query } from "./sql.js";
 import { insertRow, updateRow } from "./statements.js";
 
@@ -56,6 +57,7 @@ export function writes(client: pg.PoolClient): StoreTx {
       insert: (w) => insertRow(client, withdrawalsTable, w),
       update: (w) => updateRow(client, withdrawalsTable, w),
     },
+    refunds: refundWrites(client),
     ledger: { ...r.ledger, append: (e) => insertRow(client, ledgerTable, e) },
     events: { ...r.events, append: (e) => insertRow(client, eventsTable, e) },
     webhookEndpoints: {
