@@ -93,9 +93,10 @@ export function createApp(options: AppOptions): Express {
   if (options.rateLimits !== "off") {
     for (const limiter of rateLimiters(options.rateLimits, options.rateLimitStore)) app.use(limiter);
   }
+  // The key first: a caller without a valid key learns nothing about its body (401, not 400/413).
+  app.use(authenticate(domain));
   app.use(express.json({ limit: "64kb" }));
   app.use(refuseNulCharacters);
-  app.use(authenticate(domain));
   app.use(
     OpenApiValidator.middleware({
       apiSpec: publicDocumentPath,
