@@ -846,7 +846,10 @@ export interface components {
         IdempotencyHeader: string;
         /** @description Page size, 1 to 100. Default 20. */
         "PageQuery.limit": number;
-        /** @description The `id` of the last item of the previous page; the page starts after it. */
+        /**
+         * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+         *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+         */
         "PageQuery.startingAfter": string;
         /** @description The `plk_…` of the link. */
         PaymentLinkIdPath: string;
@@ -1022,7 +1025,10 @@ export interface operations {
             query?: {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PageQuery.limit"];
-                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
                 startingAfter?: components["parameters"]["PageQuery.startingAfter"];
                 /** @description CPF or CNPJ, with or without punctuation: the page holds at most one customer. */
                 document?: components["parameters"]["CustomerListQuery.document"];
@@ -1338,7 +1344,10 @@ export interface operations {
             query?: {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PageQuery.limit"];
-                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
                 startingAfter?: components["parameters"]["PageQuery.startingAfter"];
                 /** @description `true`: only active links; `false`: only deactivated or exhausted ones. */
                 active?: components["parameters"]["PaymentLinkListQuery.active"];
@@ -1720,7 +1729,10 @@ export interface operations {
             query?: {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PageQuery.limit"];
-                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
                 startingAfter?: components["parameters"]["PageQuery.startingAfter"];
                 /** @description Only transactions with this status. `EXPIRED` includes unpaid Pix past `expiresAt`. */
                 status?: components["parameters"]["TransactionListQuery.status"];
@@ -1958,7 +1970,10 @@ export interface operations {
             query?: {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PageQuery.limit"];
-                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
                 startingAfter?: components["parameters"]["PageQuery.startingAfter"];
             };
             header?: never;
