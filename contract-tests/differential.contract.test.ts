@@ -76,6 +76,8 @@ describe.each(targets.filter((t) => t.real))("differential: mock and $name", (se
   const ids = {} as Record<IdKind, string>;
   const state: ServerState = { now: "", ids: new Set() };
   const hits = new Map<KnownDifference, number>();
+  /** Statuses the server answered through `prism proxy --errors` with no finding, per operation. */
+  const proxiedClean = new Map<string, Set<number>>();
   let sent = 0;
 
   async function create(path: string, body: unknown): Promise<{ id: string; createdAt: string }> {
@@ -164,6 +166,10 @@ describe.each(targets.filter((t) => t.real))("differential: mock and $name", (se
       expect(proxyVerdict(fromServer.headers, fromServer.body), `prism proxy --errors on ${where}`).toEqual({
         kind: "clean",
       });
+      proxiedClean.set(
+        request.operationId,
+        (proxiedClean.get(request.operationId) ?? new Set()).add(fromServer.status),
+      );
     }
     const known = mockAccepts ? knownDifference(request, state) : undefined;
     if (known) {
@@ -205,6 +211,57 @@ describe.each(targets.filter((t) => t.real))("differential: mock and $name", (se
   afterAll(() => {
     console.info(`differential mock/${server.name}: ${sent} requests, seed ${seed} (DIFF_SEED)`);
   });
+  test.runIf(viaProxy)(
+    "through prism proxy --errors: a refused idempotency key and refused changes are clean",
+    async () => {
+      const post = async (path: string, body?: unknown, headers: Record<string, string> = {}) => {
+        const res = await fetch(`${proxy.baseUrl}${path}`, {
+          method: "POST",
+          headers: {
+            "x-api-key": server.keys.full,
+            ...(body === undefined ? {} : { "content-type": "application/json" }),
+            ...headers,
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const text = await res.text();
+        const parsed: unknown = text ? JSON.parse(text) : undefined;
+        expect(proxyVerdict(res.headers, parsed), `${path} → ${res.status} ${text.slice(0, 300)}`).toEqual({
+          kind: "clean",
+        });
+        return { status: res.status, code: (parsed as { code?: string }).code };
+      };
+      const reused = { "idempotency-key": `diff-proxy-${seed}-${Date.now()}` };
+      const withdrawal = { amountCents: 650, pixKey: "52998224725", pixKeyType: "CPF" };
+      expect((await post("/api/v1/withdrawals", withdrawal, reused)).status).toBe(201);
+      expect(await post("/api/v1/withdrawals", { ...withdrawal, amountCents: 660 }, reused)).toEqual({
+        status: 409,
+        code: "IDEMPOTENCY_KEY_REUSED",
+      });
+      const charge = await newCharge();
+      expect((await post(`/api/v1/transactions/${charge.id}/cancel`)).status).toBe(200);
+      expect(await post(`/api/v1/transactions/${charge.id}/cancel`)).toEqual({
+        status: 400,
+        code: "REQUEST_ERROR",
+      });
+      expect(await post(`/api/v1/sandbox/transactions/${charge.id}/pay`)).toEqual({
+        status: 400,
+        code: "REQUEST_ERROR",
+      });
+    },
+  );
+
+  test.runIf(viaProxy)("every operation had a success and a refusal of the server checked by the proxy", () => {
+    const missing = operationInfos.flatMap((o) => {
+      const statuses = [...(proxiedClean.get(o.operationId) ?? [])];
+      return [
+        ...(statuses.some((st) => st < 300) ? [] : [`${o.operationId}: no 2xx`]),
+        ...(statuses.some((st) => st >= 400) ? [] : [`${o.operationId}: no 4xx`]),
+      ];
+    });
+    expect(missing).toEqual([]);
+  });
+
   test("every known difference was met and asserted", () => {
     const unmet = knownDifferences.filter((d) => !hits.has(d)).map((d) => d.condition);
     expect(unmet).toEqual([]);
