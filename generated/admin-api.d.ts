@@ -1000,7 +1000,10 @@ export interface components {
         IdPath: string;
         /** @description Page size, 1 to 100. Default 20. */
         "PixService.PageQuery.limit": number;
-        /** @description The `id` of the last item of the previous page; the page starts after it. */
+        /**
+         * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+         *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+         */
         "PixService.PageQuery.startingAfter": string;
     };
     requestBodies: never;
@@ -1014,7 +1017,10 @@ export interface operations {
             query?: {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PixService.PageQuery.limit"];
-                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
                 startingAfter?: components["parameters"]["PixService.PageQuery.startingAfter"];
             };
             header?: never;
@@ -1416,7 +1422,10 @@ export interface operations {
                 mode: components["schemas"]["Mode"];
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PixService.PageQuery.limit"];
-                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
                 startingAfter?: components["parameters"]["PixService.PageQuery.startingAfter"];
             };
             header?: never;
@@ -2570,7 +2579,10 @@ export interface operations {
             query?: {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PixService.PageQuery.limit"];
-                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
                 startingAfter?: components["parameters"]["PixService.PageQuery.startingAfter"];
             };
             header?: never;

@@ -1253,7 +1253,10 @@ export interface components {
         IdempotencyHeader: string;
         /** @description Page size, 1 to 100. Default 20. */
         "PageQuery.limit": number;
-        /** @description The `id` of the last item of the previous page; the page starts after it. */
+        /**
+         * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+         *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+         */
         "PageQuery.startingAfter": string;
         /** @description The `plk_…` of the link. */
         PaymentLinkIdPath: string;
@@ -1499,7 +1502,10 @@ export interface operations {
             query?: {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PageQuery.limit"];
-                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
                 startingAfter?: components["parameters"]["PageQuery.startingAfter"];
                 /** @description CPF or CNPJ, with or without punctuation: the page holds at most one customer. */
                 document?: components["parameters"]["CustomerListQuery.document"];
@@ -1949,7 +1955,10 @@ export interface operations {
             query?: {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PageQuery.limit"];
-                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
                 startingAfter?: components["parameters"]["PageQuery.startingAfter"];
                 /** @description Only events of this kind. */
                 type?: components["parameters"]["EventListQuery.type"];
@@ -2137,7 +2146,10 @@ export interface operations {
             query?: {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PageQuery.limit"];
-                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
                 startingAfter?: components["parameters"]["PageQuery.startingAfter"];
                 /** @description `true`: only active links; `false`: only deactivated or exhausted ones. */
                 active?: components["parameters"]["PaymentLinkListQuery.active"];
@@ -3299,7 +3311,10 @@ export interface operations {
             query?: {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PageQuery.limit"];
-                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
                 startingAfter?: components["parameters"]["PageQuery.startingAfter"];
                 /** @description Only transactions with this status. `EXPIRED` includes unpaid Pix past `expiresAt`. */
                 status?: components["parameters"]["TransactionListQuery.status"];
@@ -3615,7 +3630,10 @@ export interface operations {
             query?: {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PageQuery.limit"];
-                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
                 startingAfter?: components["parameters"]["PageQuery.startingAfter"];
             };
             header?: never;
@@ -3840,7 +3858,10 @@ export interface operations {
             query?: {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PageQuery.limit"];
-                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
                 startingAfter?: components["parameters"]["PageQuery.startingAfter"];
             };
             header?: never;

@@ -97,16 +97,24 @@ describe.each(stores)("HTTP hardening on the $name store", ({ start }) => {
   });
 
   describe("deep JSON", () => {
-    test("when a 12 KB body nests 6,000 levels without a key, then it is 400 VALIDATION_ERROR, not a stack overflow", async () => {
+    test("when a 12 KB body nests 6,000 levels, then it is 400 VALIDATION_ERROR (401 without a key), not a stack overflow", async () => {
+      const { testKey } = await server.newAccount();
       const body = "[".repeat(6000) + "]".repeat(6000);
-      const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-        rawBody: body,
-        headers: { "content-type": "application/json" },
-      });
+      const send = (key?: string) =>
+        call(server.baseUrl, "POST", "/api/v1/charges/pix", {
+          ...(key ? { key } : {}),
+          rawBody: body,
+          headers: { "content-type": "application/json" },
+        });
 
-      expect(res.status).toBe(400);
-      expect(res.body.code).toBe("VALIDATION_ERROR");
-      expect(res.body.errors[0].message).toMatch(/32 níveis/);
+      const withKey = await send(testKey);
+      const withoutKey = await send();
+
+      expect(withKey.status).toBe(400);
+      expect(withKey.body.code).toBe("VALIDATION_ERROR");
+      expect(withKey.body.errors[0].message).toMatch(/32 níveis/);
+      // The key is checked before the body is read, as the contract and the mock answer.
+      expect(withoutKey.status).toBe(401);
     });
 
     test("when metadata nests deeper than 32 levels, then the charge is refused naming metadata and nothing is created", async () => {

@@ -109,13 +109,14 @@ export function createApp(options: AppOptions): Express {
   if (options.rateLimits !== "off") {
     for (const limiter of rateLimiters(options.rateLimits, options.rateLimitStore)) app.use(limiter);
   }
+  // The key first: a caller without a valid key learns nothing about its body (401, not 400/413).
+  app.use(authenticate(domain));
   // Only POST, PUT and PATCH take a body: one sent with a GET is ignored, not parsed (nor refused).
   const json = express.json({ limit: "64kb" });
   app.use((req, res, next) =>
     req.method === "POST" || req.method === "PUT" || req.method === "PATCH" ? json(req, res, next) : next(),
   );
   app.use(refuseUnsafeInput);
-  app.use(authenticate(domain));
   app.use(
     OpenApiValidator.middleware({
       apiSpec: validatorDocument(publicDocumentPath) as never,
