@@ -3,20 +3,20 @@
  * an OpenAPI document, its method, Express path and permission (from `x-permission`), and a typed
  * request/response pair built on the `api.d.ts` openapi-typescript emits.
  */
-export const httpMethods = ["get", "post", "put", "patch", "delete"] as const;
-export type HttpMethod = (typeof httpMethods)[number];
+const httpMethods = ["get", "post", "put", "patch", "delete"] as const;
+type HttpMethod = (typeof httpMethods)[number];
 
-export interface OpenApiParameter {
+interface OpenApiParameter {
   name: string;
   in: "path" | "query" | "header" | "cookie";
   required?: boolean;
   $ref?: string;
 }
-export interface OpenApiResponse {
+interface OpenApiResponse {
   headers?: Record<string, { required?: boolean; schema?: { type?: string } }>;
   content?: Record<string, unknown>;
 }
-export interface OpenApiOperation {
+interface OpenApiOperation {
   operationId?: string;
   summary?: string;
   tags?: string[];

@@ -91,7 +91,7 @@ export const environment = [
   },
 ] as const satisfies readonly EnvironmentVariable[];
 
-export type VariableName = (typeof environment)[number]["name"];
+type VariableName = (typeof environment)[number]["name"];
 
 /** A configuration refused: one line per problem, in Portuguese, naming the variable. */
 export class ConfigError extends Error {
@@ -162,7 +162,7 @@ function parseEnv(env: NodeJS.ProcessEnv, names: readonly VariableName[]): Env {
 }
 
 /** Express `trust proxy` from `TRUST_PROXY`: unset/false = off, a number = hops, else subnets. */
-export function parseTrustProxy(value: string | undefined): boolean | number | string[] {
+function parseTrustProxy(value: string | undefined): boolean | number | string[] {
   if (value === undefined || value === "" || value === "false" || value === "0") return false;
   if (/^\d+$/.test(value)) return Number(value);
   return value

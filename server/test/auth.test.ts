@@ -16,7 +16,7 @@ afterAll(async () => {
   await proxied.close();
 });
 
-/** The permissions of seed §5.5. */
+/** Every permission a key can hold. */
 const seedPermissions = [
   "charges:write",
   "transactions:read",
@@ -74,7 +74,7 @@ function expectRefusal(res: CallResult, status: number, code: string, path: stri
   expect(res.body.timestamp).toMatch(/Z$/);
 }
 
-describe("API key presentation (seed §5.1, §5.3)", () => {
+describe("API key presentation", () => {
   test("when the key comes in x-api-key, then the call is authenticated", async () => {
     const { testKey } = await server.newAccount();
 
@@ -118,7 +118,7 @@ describe("API key presentation (seed §5.1, §5.3)", () => {
   });
 });
 
-describe("401 UNAUTHORIZED (seed §5.2)", () => {
+describe("401 UNAUTHORIZED", () => {
   test.each([
     {
       name: "an unknown test key is sent",
@@ -189,7 +189,7 @@ describe("401 UNAUTHORIZED (seed §5.2)", () => {
   });
 });
 
-describe("Data separation (seed §1, §4.3): 404 NOT_FOUND, never 403", () => {
+describe("Data separation: 404 NOT_FOUND, never 403", () => {
   type Owner = { owner: TestAccount; other: TestAccount };
   test.each([
     {
@@ -416,7 +416,7 @@ async function visibleState(key: string) {
   };
 }
 
-describe("Permissions (seed §5.5–§5.7)", () => {
+describe("Permissions", () => {
   test.each(operationIds.map((operation) => ({ name: operation, operation })))(
     "when a key lacks the permission of $name, then 403 API_KEY_PERMISSION names it and nothing changes",
     async ({ operation }) => {
@@ -482,7 +482,7 @@ describe("Permissions (seed §5.5–§5.7)", () => {
   });
 });
 
-describe("IP allow-list (seed §5.8)", () => {
+describe("IP allow-list", () => {
   test.each([
     { name: "the list is empty", allowedIps: [] },
     { name: "the list holds 127.0.0.1", allowedIps: ["127.0.0.1"] },
@@ -589,7 +589,7 @@ describe("IP allow-list (seed §5.8)", () => {
   );
 });
 
-describe("Account verification (seed §5.3, §5.9)", () => {
+describe("Account verification", () => {
   test("when the account of a production key is no longer verified, then 403 ACCOUNT_NOT_ACTIVE and its test key still works", async () => {
     const { account, liveKey, testKey } = await server.newAccount({
       verified: true,
@@ -610,7 +610,7 @@ describe("Account verification (seed §5.3, §5.9)", () => {
   });
 });
 
-describe("Keys at rest (DESIGN §3)", () => {
+describe("Keys at rest (docs/decisions.md)", () => {
   test("when keys are created, then the store keeps only their SHA-256 digest, never the secret", async () => {
     const { account, testKey, liveKey, addKey } = await server.newAccount();
     const extra = await addKey({});

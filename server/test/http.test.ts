@@ -10,7 +10,7 @@ afterAll(() => server.close());
 /** English words that would betray an untranslated message from a library. */
 const english = /\b(the|is|not|found|invalid|method|allowed|request|entity|too|large|unsupported|error|unexpected)\b/i;
 
-/** The seed §7 error body: nothing more, nothing less, no internals. */
+/** The error body: nothing more, nothing less, no internals. */
 function expectSeedError(res: CallResult, status: number, code: string, path: string) {
   expect(res.status).toBe(status);
   expect(res.headers.get("content-type")).toMatch(/^application\/json/);

@@ -114,7 +114,7 @@ export function transactionRecord(scope: Scope, overrides: Partial<TransactionRe
   };
 }
 
-export function paymentLinkRecord(scope: Scope, overrides: Partial<PaymentLinkRecord> = {}): PaymentLinkRecord {
+function paymentLinkRecord(scope: Scope, overrides: Partial<PaymentLinkRecord> = {}): PaymentLinkRecord {
   return {
     id: newId("plk"),
     ...scope,
@@ -191,7 +191,7 @@ export function ledgerEntry(scope: Scope, overrides: Partial<LedgerEntry> = {}):
   };
 }
 
-export function eventRecord(scope: Scope, overrides: Partial<EventRecord> = {}): EventRecord {
+function eventRecord(scope: Scope, overrides: Partial<EventRecord> = {}): EventRecord {
   const id = overrides.id ?? newId("evt");
   return {
     id,
@@ -203,7 +203,7 @@ export function eventRecord(scope: Scope, overrides: Partial<EventRecord> = {}):
   };
 }
 
-export function idempotencyRecord(scope: Scope, overrides: Partial<IdempotencyRecord> = {}): IdempotencyRecord {
+function idempotencyRecord(scope: Scope, overrides: Partial<IdempotencyRecord> = {}): IdempotencyRecord {
   return {
     ...scope,
     operation: "createPixCharge",
@@ -216,7 +216,7 @@ export function idempotencyRecord(scope: Scope, overrides: Partial<IdempotencyRe
   };
 }
 
-export function endpointRecord(scope: Scope, overrides: Partial<WebhookEndpointRecord> = {}): WebhookEndpointRecord {
+function endpointRecord(scope: Scope, overrides: Partial<WebhookEndpointRecord> = {}): WebhookEndpointRecord {
   return {
     id: newId("we"),
     ...scope,
@@ -232,7 +232,7 @@ export function endpointRecord(scope: Scope, overrides: Partial<WebhookEndpointR
   };
 }
 
-export function deliveryRecord(
+function deliveryRecord(
   scope: Scope,
   eventId: string,
   endpointId: string,

@@ -12,8 +12,6 @@ import { formRoutes } from "./routes/form.js";
 import { type CheckoutRateLimits, checkoutLimiters } from "./routes/limits.js";
 import { CheckoutCsrf, checkoutSecurityHeaders } from "./security.js";
 
-export type { CheckoutRateLimits } from "./routes/limits.js";
-
 export interface CheckoutOptions {
   /** Default: the API's budgets (120 GET and 60 POST per minute per IP); "off" for local test runs. */
   rateLimits?: CheckoutRateLimits | "off";
@@ -34,7 +32,7 @@ export interface CheckoutNeeds {
 }
 
 /**
- * The hosted checkout (seed §1, §2.3, §3.2), mounted at the app's root before the API:
+ * The hosted checkout, mounted at the app's root before the API:
  * `GET /checkout/assets/…` (routes/assets.ts), the payer's form (routes/form.ts) and the charge's
  * pages (routes/charge.ts). Links are built relative to this server, whatever `publicBaseUrl` says.
  */

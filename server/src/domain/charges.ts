@@ -14,7 +14,7 @@ import { amountLimits } from "./policy.js";
 import { effectiveStatus, presentTransaction } from "./presenters.js";
 
 /** The fee the account's plan charges on `amountCents`: fixed cents plus basis points, rounded. */
-export function chargeFee(account: Account, amountCents: number): number {
+function chargeFee(account: Account, amountCents: number): number {
   return account.plan.chargeFeeCents + Math.round((amountCents * account.plan.chargeFeeBps) / 10_000);
 }
 
@@ -31,7 +31,7 @@ export interface NewCharge {
  * bad document, a past `expiresAt` or a fee that eats the whole amount are refused here, so
  * nothing is half-created.
  */
-export function prepareCharge(account: Account, input: NewCharge, now: string) {
+function prepareCharge(account: Account, input: NewCharge, now: string) {
   checkAmountCents(input.amountCents, amountLimits.minChargeCents);
   checkMetadata(input.metadata);
   const doc = requireDocument(input.customer.document, input.customer.documentType);

@@ -21,7 +21,7 @@ const emptyAddress: Address = {
 };
 
 /** Applies the address fields sent over the current address; fields not sent stay. */
-export function mergeAddress(current: Address | null, input: Schemas["AddressInput"] | undefined): Address | null {
+function mergeAddress(current: Address | null, input: Schemas["AddressInput"] | undefined): Address | null {
   if (input === undefined) return current;
   const sent = addressFields.filter((field) => input[field] !== undefined);
   if (current === null && sent.length === 0) return null;

@@ -5,8 +5,8 @@ import { newId } from "./ids.js";
 import type { DeliveryRecord, EventRecord, PageRequest, Schemas, Scope, WebhookEventType } from "./model.js";
 import { pageOrInvalidCursor } from "./pagination.js";
 
-/** The event format version (DESIGN §3). */
-export const eventApiVersion = "1.0.0";
+/** The event format version (docs/decisions.md). */
+const eventApiVersion = "1.0.0";
 
 /**
  * Queues one delivery of an event to each enabled endpoint of its scope that selected its kind,

@@ -6,7 +6,7 @@ import type { Scope } from "./model.js";
 import { idempotencyWindowSeconds } from "./policy.js";
 
 /** JSON with object keys sorted, so equal bodies hash equally whatever their key order. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>)
@@ -17,7 +17,7 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export const hashRequest = (body: unknown): string => createHash("sha256").update(canonicalJson(body)).digest("hex");
+const hashRequest = (body: unknown): string => createHash("sha256").update(canonicalJson(body)).digest("hex");
 
 /**
  * What an idempotent use case answers: its first outcome, or a replay of it. A replay also carries

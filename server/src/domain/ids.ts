@@ -31,7 +31,7 @@ let sequence = 0;
  * sequence within the millisecond, 9 random. Lists order by (createdAt, id), so items created in
  * the same instant keep their creation order and a cursor never skips or repeats them.
  */
-export function sortableId(): string {
+function sortableId(): string {
   const ms = Math.max(Date.now(), lastMs);
   if (ms === lastMs) sequence++;
   else {

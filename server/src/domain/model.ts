@@ -7,13 +7,13 @@ import type { components } from "../../../generated/api.js";
 export type Schemas = components["schemas"];
 export type DocumentType = Schemas["DocumentType"];
 export type TransactionStatus = Schemas["TransactionStatus"];
-export type WithdrawalStatus = Schemas["WithdrawalStatus"];
-export type PixKeyType = Schemas["PixKeyType"];
+type WithdrawalStatus = Schemas["WithdrawalStatus"];
+type PixKeyType = Schemas["PixKeyType"];
 export type Address = NonNullable<Schemas["Customer"]["address"]>;
 export type Metadata = Schemas["Metadata"];
 export type Dispute = Schemas["Dispute"];
-export type WithdrawalTransfer = Schemas["WithdrawalTransfer"];
-export type RefundStatus = Schemas["RefundStatus"];
+type WithdrawalTransfer = Schemas["WithdrawalTransfer"];
+type RefundStatus = Schemas["RefundStatus"];
 export type WebhookEventType = Schemas["EventType"];
 
 /** One account's data in one mode: test (`livemode: false`) or production. */
@@ -148,9 +148,9 @@ export interface RefundRecord extends Scope {
 }
 
 /** Where ledger money sits. Pending is `available` money whose `releaseAt` is still ahead. */
-export type LedgerBucket = "available" | "blocked";
+type LedgerBucket = "available" | "blocked";
 
-export type LedgerKind =
+type LedgerKind =
   | "charge_paid"
   | "withdrawal"
   | "withdrawal_returned"
@@ -231,7 +231,7 @@ export interface WebhookEndpointRecord extends Scope {
 }
 
 /** One try at delivering one event to one endpoint. */
-export interface DeliveryAttempt {
+interface DeliveryAttempt {
   at: string;
   /** HTTP status, or null when no response came (timeout, refused, blocked). */
   status: number | null;
@@ -239,7 +239,7 @@ export interface DeliveryAttempt {
   error: string | null;
 }
 
-export type DeliveryStatus = "PENDING" | "SUCCEEDED" | "FAILED";
+type DeliveryStatus = "PENDING" | "SUCCEEDED" | "FAILED";
 
 /** The delivery of one event to one endpoint, with every attempt kept. */
 export interface DeliveryRecord {

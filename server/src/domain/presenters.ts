@@ -52,7 +52,7 @@ export function presentCustomer(c: CustomerRecord): Schemas["Customer"] {
   };
 }
 
-export function checkoutUrl(config: DomainConfig, linkId: string): string {
+function checkoutUrl(config: DomainConfig, linkId: string): string {
   return `${config.publicBaseUrl.replace(/\/+$/, "")}/checkout/${linkId}`;
 }
 

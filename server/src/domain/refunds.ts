@@ -13,10 +13,10 @@ import { effectiveStatus, presentRefund } from "./presenters.js";
 const refundWindowDays = refundLimits.windowDays;
 
 /** A Pix return id shaped like the BCB's: D + ISPB (8) + yyyyMMddHHmm + 11 characters. */
-export const returnId = (at: string) => `D00000000${at.slice(0, 16).replace(/[-T:]/g, "")}${randomBase62(11)}`;
+const returnId = (at: string) => `D00000000${at.slice(0, 16).replace(/[-T:]/g, "")}${randomBase62(11)}`;
 
 /** What can still be refunded: the amount, minus refunds not failed, minus what a lost MED returned. */
-export function refundableCents(charge: TransactionRecord): number {
+function refundableCents(charge: TransactionRecord): number {
   const lost = charge.dispute?.status === "LOST" ? charge.dispute.amountCents : 0;
   return Math.max(0, charge.amountCents - charge.refundedAmountCents - lost);
 }

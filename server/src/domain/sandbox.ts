@@ -22,7 +22,7 @@ function requireTestMode(actor: Actor): void {
  * release instant still ahead gets a pair of entries: the pending sum credited as available now,
  * and the same sum debited at its old release instant (which cancels it there).
  */
-export async function releasePending(tx: StoreTx, scope: Scope, at: string): Promise<number> {
+async function releasePending(tx: StoreTx, scope: Scope, at: string): Promise<number> {
   const pendingByRelease = new Map<string, number>();
   for (const e of await tx.ledger.list(scope)) {
     if (isPending(e, at) && e.releaseAt !== null) {

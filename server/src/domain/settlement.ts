@@ -12,7 +12,7 @@ import { presentRefund, presentTransaction, presentWithdrawal } from "./presente
  * Finds a record by id, takes its scope's lock, and reads it again under the lock, so what the
  * caller decides on cannot change underneath it.
  */
-export async function lockedReload<T extends Scope>(tx: StoreTx, read: () => Promise<T | null>): Promise<T> {
+async function lockedReload<T extends Scope>(tx: StoreTx, read: () => Promise<T | null>): Promise<T> {
   const found = await read();
   if (!found) throw notFound();
   await tx.lockScope(found);

@@ -27,7 +27,7 @@ export async function remainingDailyLimit(
 }
 
 /** A Pix end-to-end id shaped like the BCB's: E + ISPB (8) + yyyyMMddHHmm + 11 characters. */
-export const endToEndId = (at: string) => `E00000000${at.slice(0, 16).replace(/[-T:]/g, "")}${randomBase62(11)}`;
+const endToEndId = (at: string) => `E00000000${at.slice(0, 16).replace(/[-T:]/g, "")}${randomBase62(11)}`;
 
 /** Moves the money of a withdrawal out of the balance and records it, under `lockScope`. */
 async function reserveWithdrawal(

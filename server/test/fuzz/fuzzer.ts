@@ -41,21 +41,20 @@ const resolveRef: Resolve = (ref) => {
 };
 
 /** Every operation of the public document. */
-export const operations: Operation[] = Object.entries(document.paths as Record<string, Schema>).flatMap(
-  ([path, item]) =>
-    Object.entries(item)
-      .filter(([method]) => ["get", "post", "patch"].includes(method))
-      .map(([method, op]: [string, Schema]) => {
-        const content = op.requestBody?.content?.["application/json"];
-        return {
-          id: op.operationId as string,
-          method: method as Operation["method"],
-          path,
-          parameters: ((op.parameters ?? []) as Schema[]).map((p) => (p.$ref ? resolveRef(p.$ref) : p)) as Parameter[],
-          body: (content?.schema as Schema | undefined) ?? null,
-          examples: Object.values((content?.examples ?? {}) as Record<string, { value: unknown }>).map((e) => e.value),
-        };
-      }),
+const operations: Operation[] = Object.entries(document.paths as Record<string, Schema>).flatMap(([path, item]) =>
+  Object.entries(item)
+    .filter(([method]) => ["get", "post", "patch"].includes(method))
+    .map(([method, op]: [string, Schema]) => {
+      const content = op.requestBody?.content?.["application/json"];
+      return {
+        id: op.operationId as string,
+        method: method as Operation["method"],
+        path,
+        parameters: ((op.parameters ?? []) as Schema[]).map((p) => (p.$ref ? resolveRef(p.$ref) : p)) as Parameter[],
+        body: (content?.schema as Schema | undefined) ?? null,
+        examples: Object.values((content?.examples ?? {}) as Record<string, { value: unknown }>).map((e) => e.value),
+      };
+    }),
 );
 
 /** What a fuzz run talks to: a server and what it already holds. */
@@ -67,7 +66,7 @@ export interface FuzzTarget {
   ids: Map<string, string[]>;
 }
 
-export interface FuzzFailure {
+interface FuzzFailure {
   request: FuzzRequest;
   status: number;
   problems: string[];
@@ -85,7 +84,7 @@ export interface FuzzReport {
 }
 
 /** One generated request, before ids are filled in (so the same seed gives the same requests). */
-export interface FuzzRequest {
+interface FuzzRequest {
   operation: string;
   method: string;
   /** Path with `{id}` placeholders resolved at send time from the target's ids. */
@@ -442,7 +441,7 @@ function requestArbitrary(op: Operation): fc.Arbitrary<FuzzRequest> {
 }
 
 /** The requests of one seed, in order: the same seed always gives the same list. */
-export function generateRequests(seed: number, count: number): FuzzRequest[] {
+function generateRequests(seed: number, count: number): FuzzRequest[] {
   const arbitrary = fc.oneof(...operations.map((op) => requestArbitrary(op)));
   return fc.sample(arbitrary, { seed, numRuns: count });
 }

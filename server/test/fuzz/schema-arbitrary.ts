@@ -10,7 +10,7 @@ export type Resolve = (ref: string) => Schema;
  * One schema with its `$ref` and `allOf` folded in: `{ allOf: [{ $ref: Cents }], minimum: 500 }`
  * becomes `{ type: "integer", format: "int64", minimum: 500 }`.
  */
-export function flatten(schema: Schema, resolve: Resolve): Schema {
+function flatten(schema: Schema, resolve: Resolve): Schema {
   if (schema.$ref) return flatten({ ...resolve(schema.$ref), ...withoutKeys(schema, ["$ref"]) }, resolve);
   if (!Array.isArray(schema.allOf)) return schema;
   let merged: Schema = {};

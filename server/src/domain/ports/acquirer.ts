@@ -1,7 +1,7 @@
 import type { RefundRecord, WithdrawalRecord } from "../model.js";
 
 /**
- * The acquirer: the institution that moves the money of withdrawals and refunds (DESIGN §3,
+ * The acquirer: the institution that moves the money of withdrawals and refunds (docs/decisions.md,
  * "Production money"). The domain reserves the money and records the request, then hands it over
  * here, inside the same store transaction; the answer is either a final outcome, applied at once,
  * or `PENDING`, ended later through the settlement use cases (the operator's settlement simulator
