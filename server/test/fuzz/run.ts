@@ -1,9 +1,9 @@
 import { parseArgs } from "node:util";
-import { describeFailures, fuzz, type FuzzReport } from "../server/test/fuzz/fuzzer.js";
-import { prepareTarget } from "../server/test/fuzz/target.js";
-import { startTestServer, type TestServer } from "../server/test/harness.js";
-import { createPool, migrateDatabase, PostgresStore } from "../server/src/store/postgres/index.js";
-import { createDatabase, dropDatabase, findPostgresBin, startThrowawayCluster } from "./pg-cluster.js";
+import { describeFailures, fuzz, type FuzzReport } from "./fuzzer.js";
+import { prepareTarget } from "./target.js";
+import { startTestServer, type TestServer } from "../harness.js";
+import { createPool, migrateDatabase, PostgresStore } from "../../src/store/postgres/index.js";
+import { createDatabase, dropDatabase, findPostgresBin, startThrowawayCluster } from "../../../scripts/pg-cluster.js";
 
 // `npm run fuzz -- --requests 20000 --seed N [--store memory|postgres|both]`: the spec-driven fuzzer
 // (server/test/fuzz/) for longer than CI runs it, against servers it starts itself on 127.0.0.1:
