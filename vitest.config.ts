@@ -8,7 +8,8 @@ export default defineConfig({
           name: "unit",
           include: ["server/**/*.test.ts", "client/test/**/*.test.ts", "scripts/**/*.test.ts"],
           // A throwaway PostgreSQL cluster for the PostgreSQL suites (unless DATABASE_URL is set).
-          globalSetup: ["server/test/support/pg-global-setup.ts"],
+          // Fails the run when a child process outlives it (support/child-process-check.ts).
+          globalSetup: ["server/test/support/child-process-check.ts", "server/test/support/pg-global-setup.ts"],
           testTimeout: 20_000,
         },
       },

@@ -14,7 +14,7 @@
  */
 import { findPostgresBin, startThrowawayCluster } from "../scripts/pg-cluster.js";
 import { buildBrCode } from "../server/src/pix/brcode.js";
-import { createPool, PostgresStore } from "../server/src/store/postgres.js";
+import { createPool, PostgresStore } from "../server/src/store/postgres/index.js";
 import { defaultLoad } from "./lib/load.js";
 import { listScaleMemory, listScalePostgres } from "./sections/list-scale.js";
 import { bytesPerStoredCharge } from "./sections/memory-footprint.js";
@@ -110,7 +110,7 @@ try {
     );
     if (cluster) {
       const { createDatabase } = await import("../scripts/pg-cluster.js");
-      const { migrateDatabase } = await import("../server/src/store/postgres.js");
+      const { migrateDatabase } = await import("../server/src/store/postgres/index.js");
       const url = await createDatabase(cluster.adminUrl, "bench_webhooks");
       await migrateDatabase(url);
       const store = new PostgresStore(createPool(url));

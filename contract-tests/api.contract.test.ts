@@ -66,6 +66,19 @@ describe.each(targets)("contract: $name", (target) => {
   const call = contract(target);
   const realOnly = test.skipIf(!target.real);
 
+  describe("probes", () => {
+    test("GET /health without a key → 200", async () => {
+      const res = await call("getHealth", "GET", "/health", { key: null });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ ok: true });
+    });
+    test("GET /ready without a key → 200", async () => {
+      const res = await call("getReadiness", "GET", "/ready", { key: null });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ ok: true });
+    });
+  });
+
   describe("createPixCharge", () => {
     test("valid charge → 201 Transaction WAITING_PAYMENT", async () => {
       const res = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
@@ -327,6 +340,155 @@ describe.each(targets)("contract: $name", (target) => {
       });
       expect(res.status).toBe(409);
       expect((await call("getWithdrawal", "GET", "/api/v1/withdrawals/wdr_nope")).status).toBe(404);
+    });
+  });
+
+  describe("refunds", () => {
+    /** A paid test charge (the target's test balance has money available for refunds). */
+    async function paidCharge() {
+      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      await call("simulatePayment", "POST", `/api/v1/sandbox/transactions/${created.body.id}/pay`);
+      return created.body.id as string;
+    }
+    test("createRefund → 201; listTransactionRefunds → 200; getRefund → 200", async () => {
+      const id = await paidCharge();
+      const created = await call("createRefund", "POST", `/api/v1/transactions/${id}/refunds`, {
+        body: { amountCents: 1000, reason: "Produto devolvido" },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body.id).toMatch(/^rfd_/);
+      const list = await call("listTransactionRefunds", "GET", `/api/v1/transactions/${id}/refunds?limit=5`);
+      expect(list.status).toBe(200);
+      const one = await call("getRefund", "GET", `/api/v1/refunds/${created.body.id}`);
+      expect(one.status).toBe(200);
+    });
+    test("createRefund with a reason of 2 characters → 400; without key → 401", async () => {
+      const bad = await call("createRefund", "POST", "/api/v1/transactions/txn_x/refunds", { body: { reason: "ok" } });
+      expect(bad.status).toBe(400);
+      expect(bad.body.code).toBe("VALIDATION_ERROR");
+      const anonymous = await call("createRefund", "POST", "/api/v1/transactions/txn_x/refunds", {
+        key: null,
+        body: {},
+      });
+      expect(anonymous.status).toBe(401);
+    });
+    realOnly(
+      "refund state: refundedAmountCents, REQUEST_ERROR past the amount, 404, 409, 403 without refunds:write",
+      async () => {
+        const id = await paidCharge();
+        const headers = { "idempotency-key": `devolucao-${Date.now()}` };
+        await call("createRefund", "POST", `/api/v1/transactions/${id}/refunds`, {
+          body: { amountCents: 990 },
+          headers,
+        });
+        expect((await call("getTransaction", "GET", `/api/v1/transactions/${id}`)).body.refundedAmountCents).toBe(990);
+        const reused = await call("createRefund", "POST", `/api/v1/transactions/${id}/refunds`, {
+          body: { amountCents: 991 },
+          headers,
+        });
+        expect(reused.status).toBe(409);
+        const tooMuch = await call("createRefund", "POST", `/api/v1/transactions/${id}/refunds`, {
+          body: { amountCents: 8001 },
+        });
+        expect(tooMuch.body.code).toBe("REQUEST_ERROR");
+        const failed = await call("createRefund", "POST", `/api/v1/transactions/${id}/refunds`, {
+          body: { reason: "sandbox:falha" },
+        });
+        expect(failed.body.status).toBe("FAILED");
+        expect((await call("getRefund", "GET", "/api/v1/refunds/rfd_nope")).status).toBe(404);
+        expect(
+          (await call("createRefund", "POST", "/api/v1/transactions/txn_nope/refunds", { body: {} })).body.code,
+        ).toBe("NOT_FOUND");
+        const denied = await call("createRefund", "POST", `/api/v1/transactions/${id}/refunds`, {
+          key: target.keys.none,
+          body: {},
+        });
+        expect(denied.body.code).toBe("API_KEY_PERMISSION");
+      },
+    );
+  });
+
+  describe("sandbox lifecycle", () => {
+    test("simulateExpiry → 200 EXPIRED", async () => {
+      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      const res = await call("simulateExpiry", "POST", `/api/v1/sandbox/transactions/${created.body.id}/expire`);
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe("EXPIRED");
+    });
+    test("simulateDispute → 201 with an OPEN dispute; simulateDisputeResolution → 200", async () => {
+      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      await call("simulatePayment", "POST", `/api/v1/sandbox/transactions/${created.body.id}/pay`);
+      const opened = await call("simulateDispute", "POST", `/api/v1/sandbox/transactions/${created.body.id}/dispute`, {
+        body: { amountCents: 1000 },
+      });
+      expect(opened.status).toBe(201);
+      expect(opened.body.dispute.status).toBe("OPEN");
+      const resolved = await call(
+        "simulateDisputeResolution",
+        "POST",
+        `/api/v1/sandbox/disputes/${opened.body.dispute.id}/resolve`,
+        { body: { outcome: "LOST" } },
+      );
+      expect(resolved.status).toBe(200);
+    });
+    test("simulateDisputeResolution with outcome DRAW → 400", async () => {
+      const res = await call("simulateDisputeResolution", "POST", "/api/v1/sandbox/disputes/dsp_x/resolve", {
+        body: { outcome: "DRAW" },
+      });
+      expect(res.status).toBe(400);
+    });
+    test("simulateBalanceRelease → 200 Balance", async () => {
+      const res = await call("simulateBalanceRelease", "POST", "/api/v1/sandbox/balance/release");
+      expect(res.status).toBe(200);
+      expect(res.body.pendingCents).toBe(0);
+    });
+    realOnly("production key → 403 TEST_MODE_ONLY on every new sandbox route; expiring twice → 400", async () => {
+      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      const live = { key: target.keys.live };
+      const results = [
+        await call("simulateExpiry", "POST", `/api/v1/sandbox/transactions/${created.body.id}/expire`, live),
+        await call("simulateDispute", "POST", `/api/v1/sandbox/transactions/${created.body.id}/dispute`, {
+          ...live,
+          body: {},
+        }),
+        await call("simulateDisputeResolution", "POST", "/api/v1/sandbox/disputes/dsp_x/resolve", {
+          ...live,
+          body: { outcome: "WON" },
+        }),
+        await call("simulateBalanceRelease", "POST", "/api/v1/sandbox/balance/release", live),
+      ];
+      expect(results.map((r) => r.body.code)).toEqual(Array.from({ length: 4 }, () => "TEST_MODE_ONLY"));
+      await call("simulateExpiry", "POST", `/api/v1/sandbox/transactions/${created.body.id}/expire`);
+      const twice = await call("simulateExpiry", "POST", `/api/v1/sandbox/transactions/${created.body.id}/expire`);
+      expect(twice.body.code).toBe("REQUEST_ERROR");
+    });
+    realOnly("magic Pix keys: falha@sandbox.pix → FAILED, parcial@sandbox.pix → PARTIALLY_PAID", async () => {
+      const body = (pixKey: string) => ({ body: { amountCents: 1000, pixKey, pixKeyType: "EMAIL" } });
+      const failed = await call("createWithdrawal", "POST", "/api/v1/withdrawals", body("falha@sandbox.pix"));
+      const partial = await call("createWithdrawal", "POST", "/api/v1/withdrawals", body("parcial@sandbox.pix"));
+      expect([failed.body.status, partial.body.status]).toEqual(["FAILED", "PARTIALLY_PAID"]);
+    });
+  });
+
+  describe("events", () => {
+    test("listEvents → 200 page; getEvent → 200", async () => {
+      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      await call("simulatePayment", "POST", `/api/v1/sandbox/transactions/${created.body.id}/pay`);
+      const list = await call("listEvents", "GET", "/api/v1/events?limit=5");
+      expect(list.status).toBe(200);
+      expect(list.body.data.length).toBeGreaterThan(0);
+      const one = await call("getEvent", "GET", `/api/v1/events/${list.body.data[0].id}`);
+      expect(one.status).toBe(200);
+      if (target.real) expect(one.body).toEqual(list.body.data[0]);
+    });
+    test("listEvents with an unknown type → 400; without key → 401", async () => {
+      expect((await call("listEvents", "GET", "/api/v1/events?type=transaction.refunded")).status).toBe(400);
+      expect((await call("listEvents", "GET", "/api/v1/events", { key: null })).status).toBe(401);
+    });
+    realOnly("listEvents type=transaction.paid lists only that kind; unknown event → 404", async () => {
+      const list = await call("listEvents", "GET", "/api/v1/events?type=transaction.paid&limit=20");
+      expect(list.body.data.every((e: { type: string }) => e.type === "transaction.paid")).toBe(true);
+      expect((await call("getEvent", "GET", "/api/v1/events/evt_nope")).status).toBe(404);
     });
   });
 

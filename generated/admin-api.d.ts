@@ -257,9 +257,29 @@ export interface paths {
         put?: never;
         /**
          * Close a dispute
-         * @description Closes a MED: `WON` releases the blocked amount, `LOST` returns it to the payer.
+         * @description Closes a MED: `WON` releases the blocked amount, `LOST` returns it to the payer; records `dispute.closed`.
          */
         post: operations["closeDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/simulator/refunds/{id}/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle a refund
+         * @description Ends a `PENDING` refund: `COMPLETED`, or `FAILED` with its amount back in the balance; records `refund.completed` or `refund.failed`.
+         */
+        post: operations["settleRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -277,7 +297,7 @@ export interface paths {
         put?: never;
         /**
          * Open a dispute
-         * @description Opens a MED on a paid charge (either mode): the amount moves to blocked.
+         * @description Opens a MED on a paid charge (either mode): the amount moves to blocked; records `dispute.opened`.
          */
         post: operations["openDispute"];
         delete?: never;
@@ -610,7 +630,7 @@ export interface components {
          * @description A permission of an API key: what a route requires (`x-permission` in the public API).
          * @enum {string}
          */
-        Permission: "transactions:read" | "charges:write" | "payment_links:read" | "payment_links:write" | "customers:read" | "customers:write" | "balance:read" | "withdrawals:read" | "withdrawals:write";
+        Permission: "transactions:read" | "charges:write" | "payment_links:read" | "payment_links:write" | "customers:read" | "customers:write" | "balance:read" | "withdrawals:read" | "withdrawals:write" | "refunds:write";
         /**
          * @description An amount in cents to move: at least 1, at most 999 999 999 999 (R$ 9.999.999.999,99, what BR
          *     Code field 54 can carry). A larger one answers `400 VALIDATION_ERROR` on its field.
@@ -667,7 +687,7 @@ export interface components {
          *     the human explanation in Portuguese.
          * @enum {string}
          */
-        "PixService.ErrorCode": "VALIDATION_ERROR" | "REQUEST_ERROR" | "INSUFFICIENT_BALANCE" | "UNAUTHORIZED" | "API_KEY_PERMISSION" | "API_KEY_IP" | "WITHDRAW_DAILY_LIMIT" | "ACCOUNT_NOT_ACTIVE" | "TEST_MODE_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR";
+        "PixService.ErrorCode": "VALIDATION_ERROR" | "REQUEST_ERROR" | "INSUFFICIENT_BALANCE" | "UNAUTHORIZED" | "API_KEY_PERMISSION" | "API_KEY_IP" | "WITHDRAW_DAILY_LIMIT" | "ACCOUNT_NOT_ACTIVE" | "TEST_MODE_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         /** @description One invalid field of a `VALIDATION_ERROR`. */
         "PixService.FieldError": {
             /** @description The field, in the body's own terms: `amountCents`, `customer.document`, `limit`. */
@@ -678,7 +698,8 @@ export interface components {
         /**
          * @description The integrator's own key/value data, returned unchanged on reads and in events. At most 50 keys,
          *     each key at most 40 characters, and the whole object at most 8 KiB as JSON; a larger object
-         *     answers `400 VALIDATION_ERROR` on the `metadata` field.
+         *     answers `400 VALIDATION_ERROR` on the `metadata` field. Values are any JSON, nested (with the
+         *     rest of the body) at most 32 levels deep, with no NUL character and no malformed Unicode.
          */
         "PixService.Metadata": {
             [key: string]: unknown;
@@ -695,6 +716,34 @@ export interface components {
          * @enum {string}
          */
         "PixService.PixKeyType": "CPF" | "CNPJ" | "PHONE" | "EMAIL" | "EVP";
+        /** @description A refund (devolução Pix) of part or all of a paid charge to its payer. */
+        "PixService.Refund": {
+            /** @description `rfd_…`. */
+            id: string;
+            /** @description The refunded charge, `txn_…`. */
+            transactionId: string;
+            /** @description What returns to the payer; it left the available balance when the refund was created. */
+            amountCents: components["schemas"]["PixService.Cents"];
+            status: components["schemas"]["PixService.RefundStatus"];
+            /** @description The reason given at creation, or null. */
+            reason: string | null;
+            /** @description The Pix return id (`D…`), once the return was sent; null while pending or when it failed. */
+            endToEndId: string | null;
+            /** @description Why it failed, in Portuguese; null unless `FAILED`. */
+            failureReason: string | null;
+            /** @description `false` in test mode, `true` in production. */
+            livemode: boolean;
+            createdAt: components["schemas"]["PixService.UtcTimestamp"];
+            updatedAt: components["schemas"]["PixService.UtcTimestamp"];
+        };
+        /**
+         * @description Status of a refund (devolução Pix). `PENDING`: the amount left the available balance and the
+         *     return is on its way (production, until the acquirer settles it). `COMPLETED`: the payer got
+         *     the money back. `FAILED`: the return failed and the whole amount came back to the available
+         *     balance. Test mode: `COMPLETED` at once, or `FAILED` at once when `reason` is `sandbox:falha`.
+         * @enum {string}
+         */
+        "PixService.RefundStatus": "PENDING" | "COMPLETED" | "FAILED";
         /** @description A Pix charge and its life. */
         "PixService.Transaction": {
             /** @description `txn_…`. */
@@ -714,6 +763,11 @@ export interface components {
             paymentLinkId?: string;
             /** @description Present only after the payer contested the paid charge. */
             dispute?: components["schemas"]["PixService.Dispute"];
+            /**
+             * @description What its refunds return or returned to the payer: the sum of its refunds that did not fail
+             *     (`PENDING` and `COMPLETED`). 0 until the first refund; the status stays `PAID`.
+             */
+            refundedAmountCents: components["schemas"]["PixService.Cents"];
             /** @description The integrator's data, unchanged; `{}` when none was given. */
             metadata: components["schemas"]["PixService.Metadata"];
             /** @description `false` in test mode, `true` in production. */
@@ -758,7 +812,8 @@ export interface components {
         /**
          * Format: date-time
          * @description An instant as ISO 8601 in UTC, ending in `Z`, with optional fractional seconds, for example
-         *     `2026-10-04T15:30:00.000Z`. Offsets such as `-03:00` are refused.
+         *     `2026-10-04T15:30:00.000Z`. Offsets such as `-03:00` are refused, and so are years before 1970
+         *     or after 9999 and leap seconds (`:60`): `400 VALIDATION_ERROR`.
          */
         "PixService.UtcTimestamp": string;
         /** @description A withdrawal of balance to a Pix key. */
@@ -791,7 +846,8 @@ export interface components {
         /**
          * @description Status of a withdrawal. Production: created `PENDING` (the amount leaves the balance), then
          *     `PAID` when every transfer completes, `PARTIALLY_PAID` when part fails (that part returns to
-         *     the balance), or `FAILED` when all fails (all of it returns). Test mode: `PAID` at once.
+         *     the balance), or `FAILED` when all fails (all of it returns). Test mode: `PAID` at once, or
+         *     `FAILED` / `PARTIALLY_PAID` at once for the sandbox's magic Pix keys.
          * @enum {string}
          */
         "PixService.WithdrawalStatus": "PENDING" | "PAID" | "PARTIALLY_PAID" | "FAILED";
@@ -837,6 +893,16 @@ export interface components {
             notes: string | null;
             /** @description At most 20 tags, each 1 to 40 characters; repeated tags are kept once. */
             tags: components["schemas"]["CustomerTag"][];
+        };
+        /** @description Body of settle refund (settlement simulator). */
+        SettleRefundRequest: {
+            /**
+             * @description `COMPLETED`: the payer got the money back. `FAILED`: the amount returns to the available balance.
+             * @enum {string}
+             */
+            outcome: "COMPLETED" | "FAILED";
+            /** @description Why the return failed (Portuguese), with `FAILED`. */
+            failureReason?: string;
         };
         /** @description Body of settle withdrawal (settlement simulator). */
         SettleWithdrawalRequest: {
@@ -926,7 +992,7 @@ export interface components {
          * @description The kinds of webhook event.
          * @enum {string}
          */
-        WebhookEventType: "transaction.paid" | "withdrawal.created" | "withdrawal.paid" | "withdrawal.partially_paid" | "withdrawal.failed";
+        WebhookEventType: "transaction.paid" | "withdrawal.created" | "withdrawal.paid" | "withdrawal.partially_paid" | "withdrawal.failed" | "refund.created" | "refund.completed" | "refund.failed" | "dispute.opened" | "dispute.closed";
         /**
          * @description The fee of a withdrawal, in cents: 0 to 599, below the smallest withdrawal (600), so every
          *     withdrawal pays something out.
@@ -938,7 +1004,10 @@ export interface components {
         IdPath: string;
         /** @description Page size, 1 to 100. Default 20. */
         "PixService.PageQuery.limit": number;
-        /** @description The `id` of the last item of the previous page; the page starts after it. */
+        /**
+         * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+         *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+         */
         "PixService.PageQuery.startingAfter": string;
     };
     requestBodies: never;
@@ -952,7 +1021,10 @@ export interface operations {
             query?: {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PixService.PageQuery.limit"];
-                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
                 startingAfter?: components["parameters"]["PixService.PageQuery.startingAfter"];
             };
             header?: never;
@@ -1015,6 +1087,23 @@ export interface operations {
                      *     new UUID.
                      */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1096,6 +1185,23 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
         };
     };
     getAccount: {
@@ -1139,7 +1245,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -1163,6 +1269,23 @@ export interface operations {
                      *     new UUID.
                      */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1231,7 +1354,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -1255,6 +1378,23 @@ export interface operations {
                      *     new UUID.
                      */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1304,7 +1444,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -1328,6 +1468,23 @@ export interface operations {
                      *     new UUID.
                      */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1411,7 +1568,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -1441,6 +1598,23 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
         };
     };
     listEvents: {
@@ -1450,7 +1624,10 @@ export interface operations {
                 mode: components["schemas"]["Mode"];
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PixService.PageQuery.limit"];
-                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
                 startingAfter?: components["parameters"]["PixService.PageQuery.startingAfter"];
             };
             header?: never;
@@ -1506,7 +1683,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -1530,6 +1707,23 @@ export interface operations {
                      *     new UUID.
                      */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1579,7 +1773,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -1603,6 +1797,23 @@ export interface operations {
                      *     new UUID.
                      */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1671,7 +1882,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -1695,6 +1906,23 @@ export interface operations {
                      *     new UUID.
                      */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1763,7 +1991,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -1787,6 +2015,23 @@ export interface operations {
                      *     new UUID.
                      */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1836,7 +2081,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -1860,6 +2105,23 @@ export interface operations {
                      *     new UUID.
                      */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1907,7 +2169,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -1931,6 +2193,23 @@ export interface operations {
                      *     new UUID.
                      */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1997,7 +2276,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -2021,6 +2300,23 @@ export interface operations {
                      *     new UUID.
                      */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2070,7 +2366,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -2094,6 +2390,23 @@ export interface operations {
                      *     new UUID.
                      */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2162,7 +2475,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -2186,6 +2499,23 @@ export interface operations {
                      *     new UUID.
                      */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2235,7 +2565,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -2259,6 +2589,23 @@ export interface operations {
                      *     new UUID.
                      */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2327,7 +2674,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -2351,6 +2698,132 @@ export interface operations {
                      *     new UUID.
                      */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+        };
+    };
+    settleRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettleRefundRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.Refund"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2419,7 +2892,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -2443,6 +2916,23 @@ export interface operations {
                      *     new UUID.
                      */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2507,7 +2997,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -2531,6 +3021,23 @@ export interface operations {
                      *     new UUID.
                      */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2599,7 +3106,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -2623,6 +3130,23 @@ export interface operations {
                      *     new UUID.
                      */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2670,7 +3194,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -2694,6 +3218,23 @@ export interface operations {
                      *     new UUID.
                      */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2762,7 +3303,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -2792,6 +3333,23 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
         };
     };
     listDeliveries: {
@@ -2799,7 +3357,10 @@ export interface operations {
             query?: {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PixService.PageQuery.limit"];
-                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
                 startingAfter?: components["parameters"]["PixService.PageQuery.startingAfter"];
             };
             header?: never;
@@ -2855,7 +3416,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -2879,6 +3440,23 @@ export interface operations {
                      *     new UUID.
                      */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2928,7 +3506,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixService.ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -2952,6 +3530,23 @@ export interface operations {
                      *     new UUID.
                      */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -27,7 +27,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Advance the clock",
     tag: "Clock",
-    statuses: [200, 400, 401, 404, 500],
+    statuses: [200, 400, 401, 404, 500, 503],
   },
   closeDispute: {
     method: "post",
@@ -36,7 +36,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Close a dispute",
     tag: "Settlement simulator",
-    statuses: [200, 400, 401, 404, 500],
+    statuses: [200, 400, 401, 404, 500, 503],
   },
   createAccount: {
     method: "post",
@@ -45,7 +45,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Create an account",
     tag: "Accounts",
-    statuses: [201, 400, 401, 500],
+    statuses: [201, 400, 401, 500, 503],
   },
   createApiKey: {
     method: "post",
@@ -54,7 +54,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Create an API key",
     tag: "API keys",
-    statuses: [201, 400, 401, 403, 404, 500],
+    statuses: [201, 400, 401, 403, 404, 500, 503],
   },
   createWebhookEndpoint: {
     method: "post",
@@ -63,7 +63,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Create a webhook endpoint",
     tag: "Webhook endpoints",
-    statuses: [201, 400, 401, 404, 500],
+    statuses: [201, 400, 401, 404, 500, 503],
   },
   deleteWebhookEndpoint: {
     method: "delete",
@@ -72,7 +72,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Delete a webhook endpoint",
     tag: "Webhook endpoints",
-    statuses: [204, 401, 404, 500],
+    statuses: [204, 401, 404, 500, 503],
   },
   getAccount: {
     method: "get",
@@ -81,7 +81,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Get an account",
     tag: "Accounts",
-    statuses: [200, 401, 404, 500],
+    statuses: [200, 401, 404, 500, 503],
   },
   getClock: {
     method: "get",
@@ -90,7 +90,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Read the clock",
     tag: "Clock",
-    statuses: [200, 401, 404, 500],
+    statuses: [200, 401, 404, 500, 503],
   },
   getCustomerNotes: {
     method: "get",
@@ -99,7 +99,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Get customer notes",
     tag: "Customers",
-    statuses: [200, 401, 404, 500],
+    statuses: [200, 401, 404, 500, 503],
   },
   listAccounts: {
     method: "get",
@@ -108,7 +108,7 @@ export const operationTable = {
     permission: "admin",
     summary: "List accounts",
     tag: "Accounts",
-    statuses: [200, 400, 401, 500],
+    statuses: [200, 400, 401, 500, 503],
   },
   listApiKeys: {
     method: "get",
@@ -117,7 +117,7 @@ export const operationTable = {
     permission: "admin",
     summary: "List an account's API keys",
     tag: "API keys",
-    statuses: [200, 401, 404, 500],
+    statuses: [200, 401, 404, 500, 503],
   },
   listDeliveries: {
     method: "get",
@@ -126,7 +126,7 @@ export const operationTable = {
     permission: "admin",
     summary: "List an endpoint's deliveries",
     tag: "Webhook endpoints",
-    statuses: [200, 400, 401, 404, 500],
+    statuses: [200, 400, 401, 404, 500, 503],
   },
   listEvents: {
     method: "get",
@@ -135,7 +135,7 @@ export const operationTable = {
     permission: "admin",
     summary: "List an account's events",
     tag: "Webhook endpoints",
-    statuses: [200, 400, 401, 404, 500],
+    statuses: [200, 400, 401, 404, 500, 503],
   },
   listWebhookEndpoints: {
     method: "get",
@@ -144,7 +144,7 @@ export const operationTable = {
     permission: "admin",
     summary: "List webhook endpoints",
     tag: "Webhook endpoints",
-    statuses: [200, 401, 404, 500],
+    statuses: [200, 401, 404, 500, 503],
   },
   openDispute: {
     method: "post",
@@ -153,7 +153,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Open a dispute",
     tag: "Settlement simulator",
-    statuses: [201, 400, 401, 404, 500],
+    statuses: [201, 400, 401, 404, 500, 503],
   },
   replayEvent: {
     method: "post",
@@ -162,7 +162,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Replay an event",
     tag: "Webhook endpoints",
-    statuses: [200, 401, 404, 500],
+    statuses: [200, 401, 404, 500, 503],
   },
   revokeApiKey: {
     method: "post",
@@ -171,7 +171,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Revoke an API key",
     tag: "API keys",
-    statuses: [200, 401, 404, 500],
+    statuses: [200, 401, 404, 500, 503],
   },
   rotateWebhookEndpointSecret: {
     method: "post",
@@ -180,7 +180,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Rotate a webhook endpoint's secret",
     tag: "Webhook endpoints",
-    statuses: [200, 401, 404, 500],
+    statuses: [200, 401, 404, 500, 503],
   },
   setCustomerNotes: {
     method: "put",
@@ -189,7 +189,16 @@ export const operationTable = {
     permission: "admin",
     summary: "Set customer notes",
     tag: "Customers",
-    statuses: [200, 400, 401, 404, 500],
+    statuses: [200, 400, 401, 404, 500, 503],
+  },
+  settleRefund: {
+    method: "post",
+    path: "/admin/v1/simulator/refunds/{id}/settle",
+    expressPath: "/admin/v1/simulator/refunds/:id/settle",
+    permission: "admin",
+    summary: "Settle a refund",
+    tag: "Settlement simulator",
+    statuses: [200, 400, 401, 404, 500, 503],
   },
   settleWithdrawal: {
     method: "post",
@@ -198,7 +207,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Settle a withdrawal",
     tag: "Settlement simulator",
-    statuses: [200, 400, 401, 404, 500],
+    statuses: [200, 400, 401, 404, 500, 503],
   },
   simulateProductionPayment: {
     method: "post",
@@ -207,7 +216,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Pay a production charge",
     tag: "Settlement simulator",
-    statuses: [200, 400, 401, 404, 500],
+    statuses: [200, 400, 401, 404, 500, 503],
   },
   updateAccount: {
     method: "patch",
@@ -216,7 +225,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Update an account",
     tag: "Accounts",
-    statuses: [200, 400, 401, 404, 500],
+    statuses: [200, 400, 401, 404, 500, 503],
   },
   updateApiKey: {
     method: "patch",
@@ -225,7 +234,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Update an API key",
     tag: "API keys",
-    statuses: [200, 400, 401, 404, 500],
+    statuses: [200, 400, 401, 404, 500, 503],
   },
   updateWebhookEndpoint: {
     method: "patch",
@@ -234,7 +243,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Update a webhook endpoint",
     tag: "Webhook endpoints",
-    statuses: [200, 400, 401, 404, 500],
+    statuses: [200, 400, 401, 404, 500, 503],
   },
 } as const satisfies Record<string, OperationMeta>;
 
@@ -263,7 +272,8 @@ export type AdvanceClockResult =
   | { status: 400; body: Json<operations["advanceClock"]["responses"][400]> }
   | { status: 401; body: Json<operations["advanceClock"]["responses"][401]> }
   | { status: 404; body: Json<operations["advanceClock"]["responses"][404]> }
-  | { status: 500; body: Json<operations["advanceClock"]["responses"][500]> };
+  | { status: 500; body: Json<operations["advanceClock"]["responses"][500]> }
+  | { status: 503; body: Json<operations["advanceClock"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /admin/v1/simulator/disputes/{id}/close: input of `closeDispute`, after validation. */
 export interface CloseDisputeInput {
@@ -279,7 +289,8 @@ export type CloseDisputeResult =
   | { status: 400; body: Json<operations["closeDispute"]["responses"][400]> }
   | { status: 401; body: Json<operations["closeDispute"]["responses"][401]> }
   | { status: 404; body: Json<operations["closeDispute"]["responses"][404]> }
-  | { status: 500; body: Json<operations["closeDispute"]["responses"][500]> };
+  | { status: 500; body: Json<operations["closeDispute"]["responses"][500]> }
+  | { status: 503; body: Json<operations["closeDispute"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /admin/v1/accounts: input of `createAccount`, after validation. */
 export interface CreateAccountInput {
@@ -294,7 +305,8 @@ export type CreateAccountResult =
   | { status: 201; body: Json<operations["createAccount"]["responses"][201]> }
   | { status: 400; body: Json<operations["createAccount"]["responses"][400]> }
   | { status: 401; body: Json<operations["createAccount"]["responses"][401]> }
-  | { status: 500; body: Json<operations["createAccount"]["responses"][500]> };
+  | { status: 500; body: Json<operations["createAccount"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createAccount"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /admin/v1/accounts/{id}/api-keys: input of `createApiKey`, after validation. */
 export interface CreateApiKeyInput {
@@ -311,7 +323,8 @@ export type CreateApiKeyResult =
   | { status: 401; body: Json<operations["createApiKey"]["responses"][401]> }
   | { status: 403; body: Json<operations["createApiKey"]["responses"][403]> }
   | { status: 404; body: Json<operations["createApiKey"]["responses"][404]> }
-  | { status: 500; body: Json<operations["createApiKey"]["responses"][500]> };
+  | { status: 500; body: Json<operations["createApiKey"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createApiKey"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /admin/v1/accounts/{id}/webhook-endpoints: input of `createWebhookEndpoint`, after validation. */
 export interface CreateWebhookEndpointInput {
@@ -327,7 +340,8 @@ export type CreateWebhookEndpointResult =
   | { status: 400; body: Json<operations["createWebhookEndpoint"]["responses"][400]> }
   | { status: 401; body: Json<operations["createWebhookEndpoint"]["responses"][401]> }
   | { status: 404; body: Json<operations["createWebhookEndpoint"]["responses"][404]> }
-  | { status: 500; body: Json<operations["createWebhookEndpoint"]["responses"][500]> };
+  | { status: 500; body: Json<operations["createWebhookEndpoint"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createWebhookEndpoint"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** DELETE /admin/v1/webhook-endpoints/{id}: input of `deleteWebhookEndpoint`, after validation. */
 export interface DeleteWebhookEndpointInput {
@@ -342,7 +356,8 @@ export type DeleteWebhookEndpointResult =
   | { status: 204; body: undefined }
   | { status: 401; body: Json<operations["deleteWebhookEndpoint"]["responses"][401]> }
   | { status: 404; body: Json<operations["deleteWebhookEndpoint"]["responses"][404]> }
-  | { status: 500; body: Json<operations["deleteWebhookEndpoint"]["responses"][500]> };
+  | { status: 500; body: Json<operations["deleteWebhookEndpoint"]["responses"][500]> }
+  | { status: 503; body: Json<operations["deleteWebhookEndpoint"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /admin/v1/accounts/{id}: input of `getAccount`, after validation. */
 export interface GetAccountInput {
@@ -357,7 +372,8 @@ export type GetAccountResult =
   | { status: 200; body: Json<operations["getAccount"]["responses"][200]> }
   | { status: 401; body: Json<operations["getAccount"]["responses"][401]> }
   | { status: 404; body: Json<operations["getAccount"]["responses"][404]> }
-  | { status: 500; body: Json<operations["getAccount"]["responses"][500]> };
+  | { status: 500; body: Json<operations["getAccount"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getAccount"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /admin/v1/clock: input of `getClock`, after validation. */
 export interface GetClockInput {
@@ -372,7 +388,8 @@ export type GetClockResult =
   | { status: 200; body: Json<operations["getClock"]["responses"][200]> }
   | { status: 401; body: Json<operations["getClock"]["responses"][401]> }
   | { status: 404; body: Json<operations["getClock"]["responses"][404]> }
-  | { status: 500; body: Json<operations["getClock"]["responses"][500]> };
+  | { status: 500; body: Json<operations["getClock"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getClock"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /admin/v1/customers/{id}/notes: input of `getCustomerNotes`, after validation. */
 export interface GetCustomerNotesInput {
@@ -387,7 +404,8 @@ export type GetCustomerNotesResult =
   | { status: 200; body: Json<operations["getCustomerNotes"]["responses"][200]> }
   | { status: 401; body: Json<operations["getCustomerNotes"]["responses"][401]> }
   | { status: 404; body: Json<operations["getCustomerNotes"]["responses"][404]> }
-  | { status: 500; body: Json<operations["getCustomerNotes"]["responses"][500]> };
+  | { status: 500; body: Json<operations["getCustomerNotes"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getCustomerNotes"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /admin/v1/accounts: input of `listAccounts`, after validation. */
 export interface ListAccountsInput {
@@ -402,7 +420,8 @@ export type ListAccountsResult =
   | { status: 200; body: Json<operations["listAccounts"]["responses"][200]> }
   | { status: 400; body: Json<operations["listAccounts"]["responses"][400]> }
   | { status: 401; body: Json<operations["listAccounts"]["responses"][401]> }
-  | { status: 500; body: Json<operations["listAccounts"]["responses"][500]> };
+  | { status: 500; body: Json<operations["listAccounts"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listAccounts"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /admin/v1/accounts/{id}/api-keys: input of `listApiKeys`, after validation. */
 export interface ListApiKeysInput {
@@ -417,7 +436,8 @@ export type ListApiKeysResult =
   | { status: 200; body: Json<operations["listApiKeys"]["responses"][200]> }
   | { status: 401; body: Json<operations["listApiKeys"]["responses"][401]> }
   | { status: 404; body: Json<operations["listApiKeys"]["responses"][404]> }
-  | { status: 500; body: Json<operations["listApiKeys"]["responses"][500]> };
+  | { status: 500; body: Json<operations["listApiKeys"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listApiKeys"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /admin/v1/webhook-endpoints/{id}/deliveries: input of `listDeliveries`, after validation. */
 export interface ListDeliveriesInput {
@@ -433,7 +453,8 @@ export type ListDeliveriesResult =
   | { status: 400; body: Json<operations["listDeliveries"]["responses"][400]> }
   | { status: 401; body: Json<operations["listDeliveries"]["responses"][401]> }
   | { status: 404; body: Json<operations["listDeliveries"]["responses"][404]> }
-  | { status: 500; body: Json<operations["listDeliveries"]["responses"][500]> };
+  | { status: 500; body: Json<operations["listDeliveries"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listDeliveries"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /admin/v1/accounts/{id}/events: input of `listEvents`, after validation. */
 export interface ListEventsInput {
@@ -449,7 +470,8 @@ export type ListEventsResult =
   | { status: 400; body: Json<operations["listEvents"]["responses"][400]> }
   | { status: 401; body: Json<operations["listEvents"]["responses"][401]> }
   | { status: 404; body: Json<operations["listEvents"]["responses"][404]> }
-  | { status: 500; body: Json<operations["listEvents"]["responses"][500]> };
+  | { status: 500; body: Json<operations["listEvents"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listEvents"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /admin/v1/accounts/{id}/webhook-endpoints: input of `listWebhookEndpoints`, after validation. */
 export interface ListWebhookEndpointsInput {
@@ -464,7 +486,8 @@ export type ListWebhookEndpointsResult =
   | { status: 200; body: Json<operations["listWebhookEndpoints"]["responses"][200]> }
   | { status: 401; body: Json<operations["listWebhookEndpoints"]["responses"][401]> }
   | { status: 404; body: Json<operations["listWebhookEndpoints"]["responses"][404]> }
-  | { status: 500; body: Json<operations["listWebhookEndpoints"]["responses"][500]> };
+  | { status: 500; body: Json<operations["listWebhookEndpoints"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listWebhookEndpoints"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /admin/v1/simulator/transactions/{id}/disputes: input of `openDispute`, after validation. */
 export interface OpenDisputeInput {
@@ -480,7 +503,8 @@ export type OpenDisputeResult =
   | { status: 400; body: Json<operations["openDispute"]["responses"][400]> }
   | { status: 401; body: Json<operations["openDispute"]["responses"][401]> }
   | { status: 404; body: Json<operations["openDispute"]["responses"][404]> }
-  | { status: 500; body: Json<operations["openDispute"]["responses"][500]> };
+  | { status: 500; body: Json<operations["openDispute"]["responses"][500]> }
+  | { status: 503; body: Json<operations["openDispute"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /admin/v1/events/{id}/replay: input of `replayEvent`, after validation. */
 export interface ReplayEventInput {
@@ -495,7 +519,8 @@ export type ReplayEventResult =
   | { status: 200; body: Json<operations["replayEvent"]["responses"][200]> }
   | { status: 401; body: Json<operations["replayEvent"]["responses"][401]> }
   | { status: 404; body: Json<operations["replayEvent"]["responses"][404]> }
-  | { status: 500; body: Json<operations["replayEvent"]["responses"][500]> };
+  | { status: 500; body: Json<operations["replayEvent"]["responses"][500]> }
+  | { status: 503; body: Json<operations["replayEvent"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /admin/v1/api-keys/{id}/revoke: input of `revokeApiKey`, after validation. */
 export interface RevokeApiKeyInput {
@@ -510,7 +535,8 @@ export type RevokeApiKeyResult =
   | { status: 200; body: Json<operations["revokeApiKey"]["responses"][200]> }
   | { status: 401; body: Json<operations["revokeApiKey"]["responses"][401]> }
   | { status: 404; body: Json<operations["revokeApiKey"]["responses"][404]> }
-  | { status: 500; body: Json<operations["revokeApiKey"]["responses"][500]> };
+  | { status: 500; body: Json<operations["revokeApiKey"]["responses"][500]> }
+  | { status: 503; body: Json<operations["revokeApiKey"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /admin/v1/webhook-endpoints/{id}/rotate-secret: input of `rotateWebhookEndpointSecret`, after validation. */
 export interface RotateWebhookEndpointSecretInput {
@@ -525,7 +551,8 @@ export type RotateWebhookEndpointSecretResult =
   | { status: 200; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][200]> }
   | { status: 401; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][401]> }
   | { status: 404; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][404]> }
-  | { status: 500; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][500]> };
+  | { status: 500; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][500]> }
+  | { status: 503; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** PUT /admin/v1/customers/{id}/notes: input of `setCustomerNotes`, after validation. */
 export interface SetCustomerNotesInput {
@@ -541,7 +568,25 @@ export type SetCustomerNotesResult =
   | { status: 400; body: Json<operations["setCustomerNotes"]["responses"][400]> }
   | { status: 401; body: Json<operations["setCustomerNotes"]["responses"][401]> }
   | { status: 404; body: Json<operations["setCustomerNotes"]["responses"][404]> }
-  | { status: 500; body: Json<operations["setCustomerNotes"]["responses"][500]> };
+  | { status: 500; body: Json<operations["setCustomerNotes"]["responses"][500]> }
+  | { status: 503; body: Json<operations["setCustomerNotes"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /admin/v1/simulator/refunds/{id}/settle: input of `settleRefund`, after validation. */
+export interface SettleRefundInput {
+  params: operations["settleRefund"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: operations["settleRefund"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `settleRefund` may answer. */
+export type SettleRefundResult =
+  | { status: 200; body: Json<operations["settleRefund"]["responses"][200]> }
+  | { status: 400; body: Json<operations["settleRefund"]["responses"][400]> }
+  | { status: 401; body: Json<operations["settleRefund"]["responses"][401]> }
+  | { status: 404; body: Json<operations["settleRefund"]["responses"][404]> }
+  | { status: 500; body: Json<operations["settleRefund"]["responses"][500]> }
+  | { status: 503; body: Json<operations["settleRefund"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /admin/v1/simulator/withdrawals/{id}/settle: input of `settleWithdrawal`, after validation. */
 export interface SettleWithdrawalInput {
@@ -557,7 +602,8 @@ export type SettleWithdrawalResult =
   | { status: 400; body: Json<operations["settleWithdrawal"]["responses"][400]> }
   | { status: 401; body: Json<operations["settleWithdrawal"]["responses"][401]> }
   | { status: 404; body: Json<operations["settleWithdrawal"]["responses"][404]> }
-  | { status: 500; body: Json<operations["settleWithdrawal"]["responses"][500]> };
+  | { status: 500; body: Json<operations["settleWithdrawal"]["responses"][500]> }
+  | { status: 503; body: Json<operations["settleWithdrawal"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /admin/v1/simulator/transactions/{id}/pay: input of `simulateProductionPayment`, after validation. */
 export interface SimulateProductionPaymentInput {
@@ -573,7 +619,8 @@ export type SimulateProductionPaymentResult =
   | { status: 400; body: Json<operations["simulateProductionPayment"]["responses"][400]> }
   | { status: 401; body: Json<operations["simulateProductionPayment"]["responses"][401]> }
   | { status: 404; body: Json<operations["simulateProductionPayment"]["responses"][404]> }
-  | { status: 500; body: Json<operations["simulateProductionPayment"]["responses"][500]> };
+  | { status: 500; body: Json<operations["simulateProductionPayment"]["responses"][500]> }
+  | { status: 503; body: Json<operations["simulateProductionPayment"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** PATCH /admin/v1/accounts/{id}: input of `updateAccount`, after validation. */
 export interface UpdateAccountInput {
@@ -589,7 +636,8 @@ export type UpdateAccountResult =
   | { status: 400; body: Json<operations["updateAccount"]["responses"][400]> }
   | { status: 401; body: Json<operations["updateAccount"]["responses"][401]> }
   | { status: 404; body: Json<operations["updateAccount"]["responses"][404]> }
-  | { status: 500; body: Json<operations["updateAccount"]["responses"][500]> };
+  | { status: 500; body: Json<operations["updateAccount"]["responses"][500]> }
+  | { status: 503; body: Json<operations["updateAccount"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** PATCH /admin/v1/api-keys/{id}: input of `updateApiKey`, after validation. */
 export interface UpdateApiKeyInput {
@@ -605,7 +653,8 @@ export type UpdateApiKeyResult =
   | { status: 400; body: Json<operations["updateApiKey"]["responses"][400]> }
   | { status: 401; body: Json<operations["updateApiKey"]["responses"][401]> }
   | { status: 404; body: Json<operations["updateApiKey"]["responses"][404]> }
-  | { status: 500; body: Json<operations["updateApiKey"]["responses"][500]> };
+  | { status: 500; body: Json<operations["updateApiKey"]["responses"][500]> }
+  | { status: 503; body: Json<operations["updateApiKey"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** PATCH /admin/v1/webhook-endpoints/{id}: input of `updateWebhookEndpoint`, after validation. */
 export interface UpdateWebhookEndpointInput {
@@ -621,7 +670,8 @@ export type UpdateWebhookEndpointResult =
   | { status: 400; body: Json<operations["updateWebhookEndpoint"]["responses"][400]> }
   | { status: 401; body: Json<operations["updateWebhookEndpoint"]["responses"][401]> }
   | { status: 404; body: Json<operations["updateWebhookEndpoint"]["responses"][404]> }
-  | { status: 500; body: Json<operations["updateWebhookEndpoint"]["responses"][500]> };
+  | { status: 500; body: Json<operations["updateWebhookEndpoint"]["responses"][500]> }
+  | { status: 503; body: Json<operations["updateWebhookEndpoint"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** The handler contract: one typed function per operationId. */
 export interface Handlers<Ctx> {
@@ -663,6 +713,8 @@ export interface Handlers<Ctx> {
   rotateWebhookEndpointSecret(request: RotateWebhookEndpointSecretInput, ctx: Ctx): Promise<RotateWebhookEndpointSecretResult>;
   /** PUT /admin/v1/customers/{id}/notes: Set customer notes (`admin`). */
   setCustomerNotes(request: SetCustomerNotesInput, ctx: Ctx): Promise<SetCustomerNotesResult>;
+  /** POST /admin/v1/simulator/refunds/{id}/settle: Settle a refund (`admin`). */
+  settleRefund(request: SettleRefundInput, ctx: Ctx): Promise<SettleRefundResult>;
   /** POST /admin/v1/simulator/withdrawals/{id}/settle: Settle a withdrawal (`admin`). */
   settleWithdrawal(request: SettleWithdrawalInput, ctx: Ctx): Promise<SettleWithdrawalResult>;
   /** POST /admin/v1/simulator/transactions/{id}/pay: Pay a production charge (`admin`). */

@@ -94,6 +94,46 @@ export interface paths {
         patch: operations["updateCustomer"];
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description Lists the events of this account in the key's mode, newest first.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description Reads one event of the key's mode.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payment-links": {
         parameters: {
             query?: never;
@@ -153,6 +193,115 @@ export interface paths {
          *     payable. Deactivating an inactive link changes nothing and answers it as it is.
          */
         post: operations["deactivatePaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/refunds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a refund
+         * @description Reads one refund.
+         */
+        get: operations["getRefund"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/balance/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release the pending balance (test mode)
+         * @description Test mode only: the whole pending test balance becomes available now, as if the release
+         *     period had passed; answers the balance. With nothing pending it changes nothing.
+         */
+        post: operations["simulateBalanceRelease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/disputes/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a dispute (test mode)
+         * @description Test mode only: closes an `OPEN` test dispute. `WON` releases the blocked amount back to the
+         *     available balance; `LOST` returns it to the payer (it leaves the balance, and that part of the
+         *     charge can no longer be refunded). `dispute.closed` is sent with the charge, whose
+         *     `dispute.status` is the outcome. A dispute already closed answers `400 REQUEST_ERROR`.
+         */
+        post: operations["simulateDisputeResolution"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/transactions/{id}/dispute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a dispute (test mode)
+         * @description Test mode only: the payer contests a paid test charge through their bank (MED). A dispute
+         *     `OPEN` appears on the charge and its amount moves from the available balance to
+         *     `blockedCents`, as in production; `dispute.opened` is sent. The charge must be `PAID`, without
+         *     a dispute, and the available balance must cover the amount (else `400 REQUEST_ERROR`).
+         */
+        post: operations["simulateDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/transactions/{id}/expire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Expire a charge (test mode)
+         * @description Test mode only: a `WAITING_PAYMENT` test charge expires now (`expiresAt` becomes now and the
+         *     status `EXPIRED`), as if its time had passed; it can no longer be paid. Any other status
+         *     answers `400 REQUEST_ERROR`; a production key `403 TEST_MODE_ONLY`.
+         */
+        post: operations["simulateExpiry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -243,6 +392,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/transactions/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a charge's refunds
+         * @description Lists the refunds of one charge, newest first.
+         */
+        get: operations["listTransactionRefunds"];
+        put?: never;
+        /**
+         * Refund a charge
+         * @description Refunds part or all of a `PAID` charge to its payer (devolução Pix). Partial refunds are
+         *     allowed; the non-failed refunds of a charge never add up to more than its `amountCents`. The
+         *     charge keeps its status `PAID` and its `refundedAmountCents` grows.
+         *
+         *     Refused with `400 REQUEST_ERROR` when the charge is not `PAID`, when more than 90 days have
+         *     passed since `paidAt` (the Central Bank's window for a devolução), while a dispute (MED) on
+         *     the charge is `OPEN`, or when the amount passes what is still refundable (a lost dispute
+         *     already returned its part). The amount comes out of the available balance (the charge fee is
+         *     not returned); when the available balance is short the answer is `400 INSUFFICIENT_BALANCE`.
+         *     Nothing changes on any error.
+         *
+         *     Production: the refund starts `PENDING` and ends `COMPLETED` or `FAILED` when the acquirer
+         *     settles it. Test mode: `COMPLETED` at once, unless `reason` is `sandbox:falha` (then
+         *     `FAILED`, with its amount back in the balance). Events: `refund.created`, then
+         *     `refund.completed` or `refund.failed`.
+         */
+        post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/withdrawals": {
         parameters: {
             query?: never;
@@ -259,7 +446,9 @@ export interface paths {
         /**
          * Create a withdrawal
          * @description Withdraws balance to a Pix key. Production: the account must be verified, the owner is
-         *     notified by e-mail, and the withdrawal starts `PENDING`. Test mode: simulated, `PAID` at once.
+         *     notified by e-mail, and the withdrawal starts `PENDING` until the acquirer settles it. Test
+         *     mode: simulated, `PAID` at once, unless the destination is one of the sandbox's magic keys
+         *     (`falha@sandbox.pix` → `FAILED`, `parcial@sandbox.pix` → `PARTIALLY_PAID`; see `pixKey`).
          *     More than the available balance answers `400 INSUFFICIENT_BALANCE`; passing the key's daily
          *     limit (Brasília day, failed withdrawals not counted) answers `403 WITHDRAW_DAILY_LIMIT`.
          *     Nothing moves on any error.
@@ -283,6 +472,48 @@ export interface paths {
          * @description Reads one withdrawal.
          */
         get: operations["getWithdrawal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description Answers `200` while the process is up (liveness); it does not touch the database.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description Answers `200` when the process can serve requests: its database answers a cheap query.
+         *     While it does not, `503 SERVICE_UNAVAILABLE` with `Retry-After`; the process keeps running
+         *     and becomes ready again by itself.
+         */
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -419,6 +650,19 @@ export interface components {
             /** @description Returned unchanged on reads and in events. */
             metadata?: components["schemas"]["Metadata"];
         };
+        /** @description Body of create refund. Send `{}` to refund everything still refundable. */
+        CreateRefundRequest: {
+            /**
+             * @description How much to return, 1 to 999 999 999 999. Default: everything still refundable (the charge's
+             *     `amountCents` minus `refundedAmountCents`, minus what a lost dispute already returned).
+             */
+            amountCents?: components["schemas"]["AmountCents"];
+            /**
+             * @description Why, 3 to 140 characters; shown back on the refund. Test mode: `sandbox:falha` makes the
+             *     refund end `FAILED` (its amount returns to the balance); any other reason completes at once.
+             */
+            reason?: string;
+        };
         /** @description Body of create withdrawal. */
         CreateWithdrawalRequest: {
             /**
@@ -426,7 +670,12 @@ export interface components {
              *     receives `amountCents` minus the withdrawal fee.
              */
             amountCents: components["schemas"]["WithdrawalAmountCents"];
-            /** @description The destination Pix key, in the form of `pixKeyType`. */
+            /**
+             * @description The destination Pix key, in the form of `pixKeyType`. Test mode only, with type `EMAIL`:
+             *     `falha@sandbox.pix` makes the withdrawal end `FAILED` (all of it back in the balance) and
+             *     `parcial@sandbox.pix` makes it end `PARTIALLY_PAID` (half of the net amount paid, rounded
+             *     down, the rest back in the balance); any other key is `PAID` at once.
+             */
             pixKey: string;
             pixKeyType: components["schemas"]["PixKeyType"];
         };
@@ -485,6 +734,30 @@ export interface components {
             amountCents: components["schemas"]["Cents"];
             createdAt: components["schemas"]["UtcTimestamp"];
         };
+        /** @description `dispute.closed`: a dispute ended; the charge's `dispute.status` is the outcome, `WON` or `LOST`. */
+        DisputeClosedEvent: {
+            /** @description `evt_…`; equal to the `webhook-id` header. */
+            id: string;
+            /** @enum {string} */
+            type: "dispute.closed";
+            createdAt: components["schemas"]["UtcTimestamp"];
+            livemode: boolean;
+            apiVersion: components["schemas"]["ApiVersion"];
+            /** @description The whole charge, with its closed `dispute`. */
+            data: components["schemas"]["TransactionEventData"];
+        };
+        /** @description `dispute.opened`: the payer contested a paid charge (MED); the charge carries the `OPEN` dispute and its amount is blocked. */
+        DisputeOpenedEvent: {
+            /** @description `evt_…`; equal to the `webhook-id` header. */
+            id: string;
+            /** @enum {string} */
+            type: "dispute.opened";
+            createdAt: components["schemas"]["UtcTimestamp"];
+            livemode: boolean;
+            apiVersion: components["schemas"]["ApiVersion"];
+            /** @description The whole charge, with its `dispute`. */
+            data: components["schemas"]["TransactionEventData"];
+        };
         /**
          * @description Status of a dispute (MED, the Pix special return mechanism). `OPEN`: the disputed amount moves
          *     from the balance to `blockedCents`. `WON`: the merchant keeps the money; it is released back.
@@ -525,7 +798,21 @@ export interface components {
          *     the human explanation in Portuguese.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "REQUEST_ERROR" | "INSUFFICIENT_BALANCE" | "UNAUTHORIZED" | "API_KEY_PERMISSION" | "API_KEY_IP" | "WITHDRAW_DAILY_LIMIT" | "ACCOUNT_NOT_ACTIVE" | "TEST_MODE_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR";
+        ErrorCode: "VALIDATION_ERROR" | "REQUEST_ERROR" | "INSUFFICIENT_BALANCE" | "UNAUTHORIZED" | "API_KEY_PERMISSION" | "API_KEY_IP" | "WITHDRAW_DAILY_LIMIT" | "ACCOUNT_NOT_ACTIVE" | "TEST_MODE_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        /** @description An event, exactly as delivered to webhooks: `{ id, type, createdAt, livemode, apiVersion, data: { object } }`. */
+        Event: components["schemas"]["TransactionPaidEvent"] | components["schemas"]["WithdrawalCreatedEvent"] | components["schemas"]["WithdrawalPaidEvent"] | components["schemas"]["WithdrawalPartiallyPaidEvent"] | components["schemas"]["WithdrawalFailedEvent"] | components["schemas"]["RefundCreatedEvent"] | components["schemas"]["RefundCompletedEvent"] | components["schemas"]["RefundFailedEvent"] | components["schemas"]["DisputeOpenedEvent"] | components["schemas"]["DisputeClosedEvent"];
+        /** @description One page of a list. */
+        EventPage: {
+            /** @description The items, newest first. */
+            data: components["schemas"]["Event"][];
+            /** @description True when more items exist: ask again with `startingAfter` = the id of the last item. */
+            hasMore: boolean;
+        };
+        /**
+         * @description The kinds of event.
+         * @enum {string}
+         */
+        EventType: "transaction.paid" | "withdrawal.created" | "withdrawal.paid" | "withdrawal.partially_paid" | "withdrawal.failed" | "refund.created" | "refund.completed" | "refund.failed" | "dispute.opened" | "dispute.closed";
         /** @description One invalid field of a `VALIDATION_ERROR`. */
         FieldError: {
             /** @description The field, in the body's own terms: `amountCents`, `customer.document`, `limit`. */
@@ -533,10 +820,19 @@ export interface components {
             /** @description What is wrong with it, in Portuguese. */
             message: string;
         };
+        /** @description The process answers. */
+        Health: {
+            /**
+             * @description Always `true`.
+             * @enum {boolean}
+             */
+            ok: true;
+        };
         /**
          * @description The integrator's own key/value data, returned unchanged on reads and in events. At most 50 keys,
          *     each key at most 40 characters, and the whole object at most 8 KiB as JSON; a larger object
-         *     answers `400 VALIDATION_ERROR` on the `metadata` field.
+         *     answers `400 VALIDATION_ERROR` on the `metadata` field. Values are any JSON, nested (with the
+         *     rest of the body) at most 32 levels deep, with no NUL character and no malformed Unicode.
          */
         Metadata: {
             [key: string]: unknown;
@@ -608,6 +904,99 @@ export interface components {
          * @enum {string}
          */
         PixKeyType: "CPF" | "CNPJ" | "PHONE" | "EMAIL" | "EVP";
+        /** @description The process can serve requests: its database answers. */
+        Readiness: {
+            /**
+             * @description Always `true`.
+             * @enum {boolean}
+             */
+            ok: true;
+        };
+        /** @description A refund (devolução Pix) of part or all of a paid charge to its payer. */
+        Refund: {
+            /** @description `rfd_…`. */
+            id: string;
+            /** @description The refunded charge, `txn_…`. */
+            transactionId: string;
+            /** @description What returns to the payer; it left the available balance when the refund was created. */
+            amountCents: components["schemas"]["Cents"];
+            status: components["schemas"]["RefundStatus"];
+            /** @description The reason given at creation, or null. */
+            reason: string | null;
+            /** @description The Pix return id (`D…`), once the return was sent; null while pending or when it failed. */
+            endToEndId: string | null;
+            /** @description Why it failed, in Portuguese; null unless `FAILED`. */
+            failureReason: string | null;
+            /** @description `false` in test mode, `true` in production. */
+            livemode: boolean;
+            createdAt: components["schemas"]["UtcTimestamp"];
+            updatedAt: components["schemas"]["UtcTimestamp"];
+        };
+        /** @description `refund.completed`: a refund ended `COMPLETED`; the payer got the money back. */
+        RefundCompletedEvent: {
+            /** @description `evt_…`; equal to the `webhook-id` header. */
+            id: string;
+            /** @enum {string} */
+            type: "refund.completed";
+            createdAt: components["schemas"]["UtcTimestamp"];
+            livemode: boolean;
+            apiVersion: components["schemas"]["ApiVersion"];
+            data: components["schemas"]["RefundEventData"];
+        };
+        /** @description `refund.created`: a refund was created (both modes); its amount left the available balance. */
+        RefundCreatedEvent: {
+            /** @description `evt_…`; equal to the `webhook-id` header. */
+            id: string;
+            /** @enum {string} */
+            type: "refund.created";
+            createdAt: components["schemas"]["UtcTimestamp"];
+            livemode: boolean;
+            apiVersion: components["schemas"]["ApiVersion"];
+            data: components["schemas"]["RefundEventData"];
+        };
+        /** @description The object of a refund event. */
+        RefundEventData: {
+            object: components["schemas"]["Refund"];
+        };
+        /** @description `refund.failed`: a refund ended `FAILED`; its amount returned to the available balance. */
+        RefundFailedEvent: {
+            /** @description `evt_…`; equal to the `webhook-id` header. */
+            id: string;
+            /** @enum {string} */
+            type: "refund.failed";
+            createdAt: components["schemas"]["UtcTimestamp"];
+            livemode: boolean;
+            apiVersion: components["schemas"]["ApiVersion"];
+            data: components["schemas"]["RefundEventData"];
+        };
+        /** @description One page of a list. */
+        RefundPage: {
+            /** @description The items, newest first. */
+            data: components["schemas"]["Refund"][];
+            /** @description True when more items exist: ask again with `startingAfter` = the id of the last item. */
+            hasMore: boolean;
+        };
+        /**
+         * @description Status of a refund (devolução Pix). `PENDING`: the amount left the available balance and the
+         *     return is on its way (production, until the acquirer settles it). `COMPLETED`: the payer got
+         *     the money back. `FAILED`: the return failed and the whole amount came back to the available
+         *     balance. Test mode: `COMPLETED` at once, or `FAILED` at once when `reason` is `sandbox:falha`.
+         * @enum {string}
+         */
+        RefundStatus: "PENDING" | "COMPLETED" | "FAILED";
+        /** @description Body of resolve dispute. */
+        ResolveDisputeRequest: {
+            /**
+             * @description `WON`: the blocked amount returns to the available balance. `LOST`: it goes back to the payer.
+             * @enum {string}
+             */
+            outcome: "WON" | "LOST";
+        };
+        /** @description Body of simulate dispute. Send `{}` to contest the whole charge. */
+        SimulateDisputeRequest: {
+            /** @description The contested amount, at most what the charge still holds (its amount minus its refunds). Default: all of it. */
+            amountCents?: components["schemas"]["AmountCents"];
+        };
         /** @description A Pix charge and its life. */
         Transaction: {
             /** @description `txn_…`. */
@@ -627,6 +1016,11 @@ export interface components {
             paymentLinkId?: string;
             /** @description Present only after the payer contested the paid charge. */
             dispute?: components["schemas"]["Dispute"];
+            /**
+             * @description What its refunds return or returned to the payer: the sum of its refunds that did not fail
+             *     (`PENDING` and `COMPLETED`). 0 until the first refund; the status stays `PAID`.
+             */
+            refundedAmountCents: components["schemas"]["Cents"];
             /** @description The integrator's data, unchanged; `{}` when none was given. */
             metadata: components["schemas"]["Metadata"];
             /** @description `false` in test mode, `true` in production. */
@@ -720,7 +1114,8 @@ export interface components {
         /**
          * Format: date-time
          * @description An instant as ISO 8601 in UTC, ending in `Z`, with optional fractional seconds, for example
-         *     `2026-10-04T15:30:00.000Z`. Offsets such as `-03:00` are refused.
+         *     `2026-10-04T15:30:00.000Z`. Offsets such as `-03:00` are refused, and so are years before 1970
+         *     or after 9999 and leap seconds (`:60`): `400 VALIDATION_ERROR`.
          */
         UtcTimestamp: string;
         /** @description A withdrawal of balance to a Pix key. */
@@ -813,7 +1208,8 @@ export interface components {
         /**
          * @description Status of a withdrawal. Production: created `PENDING` (the amount leaves the balance), then
          *     `PAID` when every transfer completes, `PARTIALLY_PAID` when part fails (that part returns to
-         *     the balance), or `FAILED` when all fails (all of it returns). Test mode: `PAID` at once.
+         *     the balance), or `FAILED` when all fails (all of it returns). Test mode: `PAID` at once, or
+         *     `FAILED` / `PARTIALLY_PAID` at once for the sandbox's magic Pix keys.
          * @enum {string}
          */
         WithdrawalStatus: "PENDING" | "PAID" | "PARTIALLY_PAID" | "FAILED";
@@ -839,21 +1235,37 @@ export interface components {
         CustomerIdPath: string;
         /** @description CPF or CNPJ, with or without punctuation: the page holds at most one customer. */
         "CustomerListQuery.document": string;
+        /** @description The `dsp_…` of the dispute. */
+        DisputeIdPath: string;
+        /** @description The `evt_…` of the event (the `webhook-id` of its deliveries). */
+        EventIdPath: string;
+        /** @description Created at or after this instant. */
+        "EventListQuery.createdFrom": components["schemas"]["UtcTimestamp"];
+        /** @description Created before this instant. */
+        "EventListQuery.createdTo": components["schemas"]["UtcTimestamp"];
+        /** @description Only events of this kind. */
+        "EventListQuery.type": components["schemas"]["EventType"];
         /**
-         * @description Makes a create safe to retry. Repeating the same key within 24 hours with the same body
-         *     returns the first response and creates nothing new; the same key with another body answers
-         *     `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account and mode. Use a new key to charge the same
-         *     order again (for example after expiry).
+         * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+         *     request (body and path) returns the first response byte for byte, with the header
+         *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+         *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+         *     new key to do the same thing again (for example to charge an order again after expiry).
          */
         IdempotencyHeader: string;
         /** @description Page size, 1 to 100. Default 20. */
         "PageQuery.limit": number;
-        /** @description The `id` of the last item of the previous page; the page starts after it. */
+        /**
+         * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+         *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+         */
         "PageQuery.startingAfter": string;
         /** @description The `plk_…` of the link. */
         PaymentLinkIdPath: string;
         /** @description `true`: only active links; `false`: only deactivated or exhausted ones. */
         "PaymentLinkListQuery.active": "true" | "false";
+        /** @description The `rfd_…` of the refund. */
+        RefundIdPath: string;
         /** @description The `txn_…` of the transaction. */
         TransactionIdPath: string;
         /** @description Created at or after this instant. */
@@ -904,6 +1316,28 @@ export interface operations {
                     "application/json": components["schemas"]["Balance"];
                 };
             };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -928,6 +1362,28 @@ export interface operations {
             };
             /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
             403: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
                 headers: {
                     /**
                      * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
@@ -994,6 +1450,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     createPixCharge: {
@@ -1001,10 +1481,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create safe to retry. Repeating the same key within 24 hours with the same body
-                 *     returns the first response and creates nothing new; the same key with another body answers
-                 *     `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account and mode. Use a new key to charge the same
-                 *     order again (for example after expiry).
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
                  */
                 "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
             };
@@ -1110,8 +1591,74 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
             409: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     /**
                      * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
@@ -1178,6 +1725,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     listCustomers: {
@@ -1185,7 +1756,10 @@ export interface operations {
             query?: {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PageQuery.limit"];
-                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
                 startingAfter?: components["parameters"]["PageQuery.startingAfter"];
                 /** @description CPF or CNPJ, with or without punctuation: the page holds at most one customer. */
                 document?: components["parameters"]["CustomerListQuery.document"];
@@ -1284,6 +1858,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests (`RATE_LIMITED`). */
             429: {
                 headers: {
@@ -1330,12 +1926,45 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     upsertCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1465,6 +2094,94 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests (`RATE_LIMITED`). */
             429: {
                 headers: {
@@ -1505,6 +2222,30 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1613,7 +2354,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -1681,12 +2422,45 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     updateCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
             path: {
                 /** @description The `cus_…` of the customer. */
                 id: components["parameters"]["CustomerIdPath"];
@@ -1715,6 +2489,11 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `true` when this response is the replay of an earlier request with the same
+                     *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
+                     */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1787,7 +2566,278 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`). */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. Default 20. */
+                limit?: components["parameters"]["PageQuery.limit"];
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
+                startingAfter?: components["parameters"]["PageQuery.startingAfter"];
+                /** @description Only events of this kind. */
+                type?: components["parameters"]["EventListQuery.type"];
+                /** @description Created at or after this instant. */
+                createdFrom?: components["parameters"]["EventListQuery.createdFrom"];
+                /** @description Created before this instant. */
+                createdTo?: components["parameters"]["EventListQuery.createdTo"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
+            403: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -1855,6 +2905,224 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `evt_…` of the event (the `webhook-id` of its deliveries). */
+                id: components["parameters"]["EventIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One event. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
+            403: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`). */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     listPaymentLinks: {
@@ -1862,7 +3130,10 @@ export interface operations {
             query?: {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PageQuery.limit"];
-                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
                 startingAfter?: components["parameters"]["PageQuery.startingAfter"];
                 /** @description `true`: only active links; `false`: only deactivated or exhausted ones. */
                 active?: components["parameters"]["PaymentLinkListQuery.active"];
@@ -1961,6 +3232,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests (`RATE_LIMITED`). */
             429: {
                 headers: {
@@ -2007,12 +3300,45 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     createPaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2115,6 +3441,94 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests (`RATE_LIMITED`). */
             429: {
                 headers: {
@@ -2155,6 +3569,30 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2263,7 +3701,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -2331,12 +3769,45 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     deactivatePaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
             path: {
                 /** @description The `plk_…` of the link. */
                 id: components["parameters"]["PaymentLinkIdPath"];
@@ -2438,7 +3909,267 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`). */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `rfd_…` of the refund. */
+                id: components["parameters"]["RefundIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
+            403: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -2506,12 +4237,872 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
-    simulatePayment: {
+    simulateBalanceRelease: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `true` when this response is the replay of an earlier request with the same
+                     *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
+                     */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Balance"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
+            403: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`). */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    simulateDisputeResolution: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                /** @description The `dsp_…` of the dispute. */
+                id: components["parameters"]["DisputeIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveDisputeRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `true` when this response is the replay of an earlier request with the same
+                     *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
+                     */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
+            403: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`). */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    simulateDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                /** @description The `txn_…` of the transaction. */
+                id: components["parameters"]["TransactionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulateDisputeRequest"];
+            };
+        };
+        responses: {
+            /** @description The charge now carries an open dispute. */
+            201: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `true` when this response is the replay of an earlier request with the same
+                     *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
+                     */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
+            403: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`). */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    simulateExpiry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
             path: {
                 /** @description The `txn_…` of the transaction. */
                 id: components["parameters"]["TransactionIdPath"];
@@ -2613,8 +5204,74 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     /**
                      * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
@@ -2681,6 +5338,304 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    simulatePayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                /** @description The `txn_…` of the transaction. */
+                id: components["parameters"]["TransactionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `true` when this response is the replay of an earlier request with the same
+                     *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
+                     */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
+            403: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`). */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     listTransactions: {
@@ -2688,7 +5643,10 @@ export interface operations {
             query?: {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PageQuery.limit"];
-                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
                 startingAfter?: components["parameters"]["PageQuery.startingAfter"];
                 /** @description Only transactions with this status. `EXPIRED` includes unpaid Pix past `expiresAt`. */
                 status?: components["parameters"]["TransactionListQuery.status"];
@@ -2793,6 +5751,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests (`RATE_LIMITED`). */
             429: {
                 headers: {
@@ -2833,6 +5813,30 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2941,7 +5945,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -3009,12 +6013,45 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     cancelTransaction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
             path: {
                 /** @description The `txn_…` of the transaction. */
                 id: components["parameters"]["TransactionIdPath"];
@@ -3116,7 +6153,275 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`). */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listTransactionRefunds: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. Default 20. */
+                limit?: components["parameters"]["PageQuery.limit"];
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
+                startingAfter?: components["parameters"]["PageQuery.startingAfter"];
+            };
+            header?: never;
+            path: {
+                /** @description The `txn_…` of the transaction. */
+                id: components["parameters"]["TransactionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundPage"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
+            403: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -3184,6 +6489,308 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                /** @description The `txn_…` of the transaction. */
+                id: components["parameters"]["TransactionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRefundRequest"];
+            };
+        };
+        responses: {
+            /** @description A refund was created. */
+            201: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `true` when this response is the replay of an earlier request with the same
+                     *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
+                     */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
+            403: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`). */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     listWithdrawals: {
@@ -3191,7 +6798,10 @@ export interface operations {
             query?: {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PageQuery.limit"];
-                /** @description The `id` of the last item of the previous page; the page starts after it. */
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
+                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
                 startingAfter?: components["parameters"]["PageQuery.startingAfter"];
             };
             header?: never;
@@ -3288,6 +6898,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests (`RATE_LIMITED`). */
             429: {
                 headers: {
@@ -3334,6 +6966,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     createWithdrawal: {
@@ -3341,10 +6997,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create safe to retry. Repeating the same key within 24 hours with the same body
-                 *     returns the first response and creates nothing new; the same key with another body answers
-                 *     `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account and mode. Use a new key to charge the same
-                 *     order again (for example after expiry).
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
                  */
                 "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
             };
@@ -3450,8 +7107,74 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
             409: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     /**
                      * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
@@ -3512,6 +7235,30 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3620,7 +7367,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found in this account and mode (`NOT_FOUND`): check the id and that the key's mode matches. */
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
                     /**
@@ -3682,6 +7429,99 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Not ready (`SERVICE_UNAVAILABLE`): the database does not answer; load balancers should route elsewhere meanwhile. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

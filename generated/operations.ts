@@ -27,7 +27,7 @@ export const operationTable = {
     permission: "charges:write",
     summary: "Cancel a charge",
     tag: "Transactions",
-    statuses: [200, 400, 401, 403, 404, 429, 500],
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
   createPaymentLink: {
     method: "post",
@@ -36,7 +36,7 @@ export const operationTable = {
     permission: "payment_links:write",
     summary: "Create a payment link",
     tag: "Payment links",
-    statuses: [201, 400, 401, 403, 429, 500],
+    statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
   createPixCharge: {
     method: "post",
@@ -45,7 +45,16 @@ export const operationTable = {
     permission: "charges:write",
     summary: "Create a Pix charge",
     tag: "Charges",
-    statuses: [201, 400, 401, 403, 409, 429, 500],
+    statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  createRefund: {
+    method: "post",
+    path: "/api/v1/transactions/{id}/refunds",
+    expressPath: "/api/v1/transactions/:id/refunds",
+    permission: "refunds:write",
+    summary: "Refund a charge",
+    tag: "Refunds",
+    statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
   createWithdrawal: {
     method: "post",
@@ -54,7 +63,7 @@ export const operationTable = {
     permission: "withdrawals:write",
     summary: "Create a withdrawal",
     tag: "Withdrawals",
-    statuses: [201, 400, 401, 403, 409, 429, 500],
+    statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
   deactivatePaymentLink: {
     method: "post",
@@ -63,7 +72,7 @@ export const operationTable = {
     permission: "payment_links:write",
     summary: "Deactivate a payment link",
     tag: "Payment links",
-    statuses: [200, 400, 401, 403, 404, 429, 500],
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
   getBalance: {
     method: "get",
@@ -72,7 +81,7 @@ export const operationTable = {
     permission: "balance:read",
     summary: "Get the balance",
     tag: "Balance",
-    statuses: [200, 401, 403, 429, 500],
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   getCustomer: {
     method: "get",
@@ -81,7 +90,16 @@ export const operationTable = {
     permission: "customers:read",
     summary: "Get a customer",
     tag: "Customers",
-    statuses: [200, 400, 401, 403, 404, 429, 500],
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  getEvent: {
+    method: "get",
+    path: "/api/v1/events/{id}",
+    expressPath: "/api/v1/events/:id",
+    permission: "transactions:read",
+    summary: "Get an event",
+    tag: "Events",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   getPaymentLink: {
     method: "get",
@@ -90,7 +108,16 @@ export const operationTable = {
     permission: "payment_links:read",
     summary: "Get a payment link",
     tag: "Payment links",
-    statuses: [200, 400, 401, 403, 404, 429, 500],
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  getRefund: {
+    method: "get",
+    path: "/api/v1/refunds/{id}",
+    expressPath: "/api/v1/refunds/:id",
+    permission: "transactions:read",
+    summary: "Get a refund",
+    tag: "Refunds",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   getTransaction: {
     method: "get",
@@ -99,7 +126,7 @@ export const operationTable = {
     permission: "transactions:read",
     summary: "Get a transaction",
     tag: "Transactions",
-    statuses: [200, 400, 401, 403, 404, 429, 500],
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   getWithdrawal: {
     method: "get",
@@ -108,7 +135,7 @@ export const operationTable = {
     permission: "withdrawals:read",
     summary: "Get a withdrawal",
     tag: "Withdrawals",
-    statuses: [200, 400, 401, 403, 404, 429, 500],
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   listCustomers: {
     method: "get",
@@ -117,7 +144,16 @@ export const operationTable = {
     permission: "customers:read",
     summary: "List customers",
     tag: "Customers",
-    statuses: [200, 400, 401, 403, 429, 500],
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  listEvents: {
+    method: "get",
+    path: "/api/v1/events",
+    expressPath: "/api/v1/events",
+    permission: "transactions:read",
+    summary: "List events",
+    tag: "Events",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   listPaymentLinks: {
     method: "get",
@@ -126,7 +162,16 @@ export const operationTable = {
     permission: "payment_links:read",
     summary: "List payment links",
     tag: "Payment links",
-    statuses: [200, 400, 401, 403, 429, 500],
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  listTransactionRefunds: {
+    method: "get",
+    path: "/api/v1/transactions/{id}/refunds",
+    expressPath: "/api/v1/transactions/:id/refunds",
+    permission: "transactions:read",
+    summary: "List a charge's refunds",
+    tag: "Refunds",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   listTransactions: {
     method: "get",
@@ -135,7 +180,7 @@ export const operationTable = {
     permission: "transactions:read",
     summary: "List transactions",
     tag: "Transactions",
-    statuses: [200, 400, 401, 403, 429, 500],
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   listWithdrawals: {
     method: "get",
@@ -144,7 +189,43 @@ export const operationTable = {
     permission: "withdrawals:read",
     summary: "List withdrawals",
     tag: "Withdrawals",
-    statuses: [200, 400, 401, 403, 429, 500],
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  simulateBalanceRelease: {
+    method: "post",
+    path: "/api/v1/sandbox/balance/release",
+    expressPath: "/api/v1/sandbox/balance/release",
+    permission: "charges:write",
+    summary: "Release the pending balance (test mode)",
+    tag: "Sandbox",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  simulateDispute: {
+    method: "post",
+    path: "/api/v1/sandbox/transactions/{id}/dispute",
+    expressPath: "/api/v1/sandbox/transactions/:id/dispute",
+    permission: "charges:write",
+    summary: "Open a dispute (test mode)",
+    tag: "Sandbox",
+    statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  simulateDisputeResolution: {
+    method: "post",
+    path: "/api/v1/sandbox/disputes/{id}/resolve",
+    expressPath: "/api/v1/sandbox/disputes/:id/resolve",
+    permission: "charges:write",
+    summary: "Resolve a dispute (test mode)",
+    tag: "Sandbox",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  simulateExpiry: {
+    method: "post",
+    path: "/api/v1/sandbox/transactions/{id}/expire",
+    expressPath: "/api/v1/sandbox/transactions/:id/expire",
+    permission: "charges:write",
+    summary: "Expire a charge (test mode)",
+    tag: "Sandbox",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
   simulatePayment: {
     method: "post",
@@ -153,7 +234,7 @@ export const operationTable = {
     permission: "charges:write",
     summary: "Simulate a payment (test mode)",
     tag: "Sandbox",
-    statuses: [200, 400, 401, 403, 404, 429, 500],
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
   updateCustomer: {
     method: "patch",
@@ -162,7 +243,7 @@ export const operationTable = {
     permission: "customers:write",
     summary: "Update a customer",
     tag: "Customers",
-    statuses: [200, 400, 401, 403, 404, 429, 500],
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
   upsertCustomer: {
     method: "post",
@@ -171,7 +252,7 @@ export const operationTable = {
     permission: "customers:write",
     summary: "Create or update a customer by document",
     tag: "Customers",
-    statuses: [200, 201, 400, 401, 403, 429, 500],
+    statuses: [200, 201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
 } as const satisfies Record<string, OperationMeta>;
 
@@ -190,7 +271,7 @@ export type NoParams = Record<string, never>;
 export interface CancelTransactionInput {
   params: operations["cancelTransaction"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["cancelTransaction"]["parameters"]["header"]>;
   body: undefined;
 }
 
@@ -201,14 +282,18 @@ export type CancelTransactionResult =
   | { status: 401; body: Json<operations["cancelTransaction"]["responses"][401]> }
   | { status: 403; body: Json<operations["cancelTransaction"]["responses"][403]> }
   | { status: 404; body: Json<operations["cancelTransaction"]["responses"][404]> }
+  | { status: 409; body: Json<operations["cancelTransaction"]["responses"][409]> }
+  | { status: 413; body: Json<operations["cancelTransaction"]["responses"][413]> }
+  | { status: 415; body: Json<operations["cancelTransaction"]["responses"][415]> }
   | { status: 429; body: Json<operations["cancelTransaction"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["cancelTransaction"]["responses"][500]> };
+  | { status: 500; body: Json<operations["cancelTransaction"]["responses"][500]> }
+  | { status: 503; body: Json<operations["cancelTransaction"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /api/v1/payment-links: input of `createPaymentLink`, after validation. */
 export interface CreatePaymentLinkInput {
   params: NoParams;
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["createPaymentLink"]["parameters"]["header"]>;
   body: operations["createPaymentLink"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -218,8 +303,13 @@ export type CreatePaymentLinkResult =
   | { status: 400; body: Json<operations["createPaymentLink"]["responses"][400]> }
   | { status: 401; body: Json<operations["createPaymentLink"]["responses"][401]> }
   | { status: 403; body: Json<operations["createPaymentLink"]["responses"][403]> }
+  | { status: 404; body: Json<operations["createPaymentLink"]["responses"][404]> }
+  | { status: 409; body: Json<operations["createPaymentLink"]["responses"][409]> }
+  | { status: 413; body: Json<operations["createPaymentLink"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createPaymentLink"]["responses"][415]> }
   | { status: 429; body: Json<operations["createPaymentLink"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["createPaymentLink"]["responses"][500]> };
+  | { status: 500; body: Json<operations["createPaymentLink"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createPaymentLink"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /api/v1/charges/pix: input of `createPixCharge`, after validation. */
 export interface CreatePixChargeInput {
@@ -235,9 +325,35 @@ export type CreatePixChargeResult =
   | { status: 400; body: Json<operations["createPixCharge"]["responses"][400]> }
   | { status: 401; body: Json<operations["createPixCharge"]["responses"][401]> }
   | { status: 403; body: Json<operations["createPixCharge"]["responses"][403]> }
+  | { status: 404; body: Json<operations["createPixCharge"]["responses"][404]> }
   | { status: 409; body: Json<operations["createPixCharge"]["responses"][409]> }
+  | { status: 413; body: Json<operations["createPixCharge"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createPixCharge"]["responses"][415]> }
   | { status: 429; body: Json<operations["createPixCharge"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["createPixCharge"]["responses"][500]> };
+  | { status: 500; body: Json<operations["createPixCharge"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createPixCharge"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /api/v1/transactions/{id}/refunds: input of `createRefund`, after validation. */
+export interface CreateRefundInput {
+  params: operations["createRefund"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["createRefund"]["parameters"]["header"]>;
+  body: operations["createRefund"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `createRefund` may answer. */
+export type CreateRefundResult =
+  | { status: 201; body: Json<operations["createRefund"]["responses"][201]> }
+  | { status: 400; body: Json<operations["createRefund"]["responses"][400]> }
+  | { status: 401; body: Json<operations["createRefund"]["responses"][401]> }
+  | { status: 403; body: Json<operations["createRefund"]["responses"][403]> }
+  | { status: 404; body: Json<operations["createRefund"]["responses"][404]> }
+  | { status: 409; body: Json<operations["createRefund"]["responses"][409]> }
+  | { status: 413; body: Json<operations["createRefund"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createRefund"]["responses"][415]> }
+  | { status: 429; body: Json<operations["createRefund"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["createRefund"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createRefund"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /api/v1/withdrawals: input of `createWithdrawal`, after validation. */
 export interface CreateWithdrawalInput {
@@ -253,15 +369,19 @@ export type CreateWithdrawalResult =
   | { status: 400; body: Json<operations["createWithdrawal"]["responses"][400]> }
   | { status: 401; body: Json<operations["createWithdrawal"]["responses"][401]> }
   | { status: 403; body: Json<operations["createWithdrawal"]["responses"][403]> }
+  | { status: 404; body: Json<operations["createWithdrawal"]["responses"][404]> }
   | { status: 409; body: Json<operations["createWithdrawal"]["responses"][409]> }
+  | { status: 413; body: Json<operations["createWithdrawal"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createWithdrawal"]["responses"][415]> }
   | { status: 429; body: Json<operations["createWithdrawal"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["createWithdrawal"]["responses"][500]> };
+  | { status: 500; body: Json<operations["createWithdrawal"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createWithdrawal"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /api/v1/payment-links/{id}/deactivate: input of `deactivatePaymentLink`, after validation. */
 export interface DeactivatePaymentLinkInput {
   params: operations["deactivatePaymentLink"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["deactivatePaymentLink"]["parameters"]["header"]>;
   body: undefined;
 }
 
@@ -272,8 +392,12 @@ export type DeactivatePaymentLinkResult =
   | { status: 401; body: Json<operations["deactivatePaymentLink"]["responses"][401]> }
   | { status: 403; body: Json<operations["deactivatePaymentLink"]["responses"][403]> }
   | { status: 404; body: Json<operations["deactivatePaymentLink"]["responses"][404]> }
+  | { status: 409; body: Json<operations["deactivatePaymentLink"]["responses"][409]> }
+  | { status: 413; body: Json<operations["deactivatePaymentLink"]["responses"][413]> }
+  | { status: 415; body: Json<operations["deactivatePaymentLink"]["responses"][415]> }
   | { status: 429; body: Json<operations["deactivatePaymentLink"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["deactivatePaymentLink"]["responses"][500]> };
+  | { status: 500; body: Json<operations["deactivatePaymentLink"]["responses"][500]> }
+  | { status: 503; body: Json<operations["deactivatePaymentLink"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /api/v1/balance: input of `getBalance`, after validation. */
 export interface GetBalanceInput {
@@ -286,10 +410,13 @@ export interface GetBalanceInput {
 /** Every response `getBalance` may answer. */
 export type GetBalanceResult =
   | { status: 200; body: Json<operations["getBalance"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getBalance"]["responses"][400]> }
   | { status: 401; body: Json<operations["getBalance"]["responses"][401]> }
   | { status: 403; body: Json<operations["getBalance"]["responses"][403]> }
+  | { status: 404; body: Json<operations["getBalance"]["responses"][404]> }
   | { status: 429; body: Json<operations["getBalance"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["getBalance"]["responses"][500]> };
+  | { status: 500; body: Json<operations["getBalance"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getBalance"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /api/v1/customers/{id}: input of `getCustomer`, after validation. */
 export interface GetCustomerInput {
@@ -307,7 +434,27 @@ export type GetCustomerResult =
   | { status: 403; body: Json<operations["getCustomer"]["responses"][403]> }
   | { status: 404; body: Json<operations["getCustomer"]["responses"][404]> }
   | { status: 429; body: Json<operations["getCustomer"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["getCustomer"]["responses"][500]> };
+  | { status: 500; body: Json<operations["getCustomer"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getCustomer"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /api/v1/events/{id}: input of `getEvent`, after validation. */
+export interface GetEventInput {
+  params: operations["getEvent"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `getEvent` may answer. */
+export type GetEventResult =
+  | { status: 200; body: Json<operations["getEvent"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getEvent"]["responses"][400]> }
+  | { status: 401; body: Json<operations["getEvent"]["responses"][401]> }
+  | { status: 403; body: Json<operations["getEvent"]["responses"][403]> }
+  | { status: 404; body: Json<operations["getEvent"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getEvent"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["getEvent"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getEvent"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /api/v1/payment-links/{id}: input of `getPaymentLink`, after validation. */
 export interface GetPaymentLinkInput {
@@ -325,7 +472,27 @@ export type GetPaymentLinkResult =
   | { status: 403; body: Json<operations["getPaymentLink"]["responses"][403]> }
   | { status: 404; body: Json<operations["getPaymentLink"]["responses"][404]> }
   | { status: 429; body: Json<operations["getPaymentLink"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["getPaymentLink"]["responses"][500]> };
+  | { status: 500; body: Json<operations["getPaymentLink"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getPaymentLink"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /api/v1/refunds/{id}: input of `getRefund`, after validation. */
+export interface GetRefundInput {
+  params: operations["getRefund"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `getRefund` may answer. */
+export type GetRefundResult =
+  | { status: 200; body: Json<operations["getRefund"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getRefund"]["responses"][400]> }
+  | { status: 401; body: Json<operations["getRefund"]["responses"][401]> }
+  | { status: 403; body: Json<operations["getRefund"]["responses"][403]> }
+  | { status: 404; body: Json<operations["getRefund"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getRefund"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["getRefund"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getRefund"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /api/v1/transactions/{id}: input of `getTransaction`, after validation. */
 export interface GetTransactionInput {
@@ -343,7 +510,8 @@ export type GetTransactionResult =
   | { status: 403; body: Json<operations["getTransaction"]["responses"][403]> }
   | { status: 404; body: Json<operations["getTransaction"]["responses"][404]> }
   | { status: 429; body: Json<operations["getTransaction"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["getTransaction"]["responses"][500]> };
+  | { status: 500; body: Json<operations["getTransaction"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getTransaction"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /api/v1/withdrawals/{id}: input of `getWithdrawal`, after validation. */
 export interface GetWithdrawalInput {
@@ -361,7 +529,8 @@ export type GetWithdrawalResult =
   | { status: 403; body: Json<operations["getWithdrawal"]["responses"][403]> }
   | { status: 404; body: Json<operations["getWithdrawal"]["responses"][404]> }
   | { status: 429; body: Json<operations["getWithdrawal"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["getWithdrawal"]["responses"][500]> };
+  | { status: 500; body: Json<operations["getWithdrawal"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getWithdrawal"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /api/v1/customers: input of `listCustomers`, after validation. */
 export interface ListCustomersInput {
@@ -377,8 +546,29 @@ export type ListCustomersResult =
   | { status: 400; body: Json<operations["listCustomers"]["responses"][400]> }
   | { status: 401; body: Json<operations["listCustomers"]["responses"][401]> }
   | { status: 403; body: Json<operations["listCustomers"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listCustomers"]["responses"][404]> }
   | { status: 429; body: Json<operations["listCustomers"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["listCustomers"]["responses"][500]> };
+  | { status: 500; body: Json<operations["listCustomers"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listCustomers"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /api/v1/events: input of `listEvents`, after validation. */
+export interface ListEventsInput {
+  params: NoParams;
+  query: NonNullable<operations["listEvents"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `listEvents` may answer. */
+export type ListEventsResult =
+  | { status: 200; body: Json<operations["listEvents"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listEvents"]["responses"][400]> }
+  | { status: 401; body: Json<operations["listEvents"]["responses"][401]> }
+  | { status: 403; body: Json<operations["listEvents"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listEvents"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listEvents"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["listEvents"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listEvents"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /api/v1/payment-links: input of `listPaymentLinks`, after validation. */
 export interface ListPaymentLinksInput {
@@ -394,8 +584,29 @@ export type ListPaymentLinksResult =
   | { status: 400; body: Json<operations["listPaymentLinks"]["responses"][400]> }
   | { status: 401; body: Json<operations["listPaymentLinks"]["responses"][401]> }
   | { status: 403; body: Json<operations["listPaymentLinks"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listPaymentLinks"]["responses"][404]> }
   | { status: 429; body: Json<operations["listPaymentLinks"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["listPaymentLinks"]["responses"][500]> };
+  | { status: 500; body: Json<operations["listPaymentLinks"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listPaymentLinks"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /api/v1/transactions/{id}/refunds: input of `listTransactionRefunds`, after validation. */
+export interface ListTransactionRefundsInput {
+  params: operations["listTransactionRefunds"]["parameters"]["path"];
+  query: NonNullable<operations["listTransactionRefunds"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `listTransactionRefunds` may answer. */
+export type ListTransactionRefundsResult =
+  | { status: 200; body: Json<operations["listTransactionRefunds"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listTransactionRefunds"]["responses"][400]> }
+  | { status: 401; body: Json<operations["listTransactionRefunds"]["responses"][401]> }
+  | { status: 403; body: Json<operations["listTransactionRefunds"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listTransactionRefunds"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listTransactionRefunds"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["listTransactionRefunds"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listTransactionRefunds"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /api/v1/transactions: input of `listTransactions`, after validation. */
 export interface ListTransactionsInput {
@@ -411,8 +622,10 @@ export type ListTransactionsResult =
   | { status: 400; body: Json<operations["listTransactions"]["responses"][400]> }
   | { status: 401; body: Json<operations["listTransactions"]["responses"][401]> }
   | { status: 403; body: Json<operations["listTransactions"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listTransactions"]["responses"][404]> }
   | { status: 429; body: Json<operations["listTransactions"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["listTransactions"]["responses"][500]> };
+  | { status: 500; body: Json<operations["listTransactions"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listTransactions"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /api/v1/withdrawals: input of `listWithdrawals`, after validation. */
 export interface ListWithdrawalsInput {
@@ -428,14 +641,104 @@ export type ListWithdrawalsResult =
   | { status: 400; body: Json<operations["listWithdrawals"]["responses"][400]> }
   | { status: 401; body: Json<operations["listWithdrawals"]["responses"][401]> }
   | { status: 403; body: Json<operations["listWithdrawals"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listWithdrawals"]["responses"][404]> }
   | { status: 429; body: Json<operations["listWithdrawals"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["listWithdrawals"]["responses"][500]> };
+  | { status: 500; body: Json<operations["listWithdrawals"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listWithdrawals"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /api/v1/sandbox/balance/release: input of `simulateBalanceRelease`, after validation. */
+export interface SimulateBalanceReleaseInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NonNullable<operations["simulateBalanceRelease"]["parameters"]["header"]>;
+  body: undefined;
+}
+
+/** Every response `simulateBalanceRelease` may answer. */
+export type SimulateBalanceReleaseResult =
+  | { status: 200; body: Json<operations["simulateBalanceRelease"]["responses"][200]> }
+  | { status: 400; body: Json<operations["simulateBalanceRelease"]["responses"][400]> }
+  | { status: 401; body: Json<operations["simulateBalanceRelease"]["responses"][401]> }
+  | { status: 403; body: Json<operations["simulateBalanceRelease"]["responses"][403]> }
+  | { status: 404; body: Json<operations["simulateBalanceRelease"]["responses"][404]> }
+  | { status: 409; body: Json<operations["simulateBalanceRelease"]["responses"][409]> }
+  | { status: 413; body: Json<operations["simulateBalanceRelease"]["responses"][413]> }
+  | { status: 415; body: Json<operations["simulateBalanceRelease"]["responses"][415]> }
+  | { status: 429; body: Json<operations["simulateBalanceRelease"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["simulateBalanceRelease"]["responses"][500]> }
+  | { status: 503; body: Json<operations["simulateBalanceRelease"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /api/v1/sandbox/transactions/{id}/dispute: input of `simulateDispute`, after validation. */
+export interface SimulateDisputeInput {
+  params: operations["simulateDispute"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["simulateDispute"]["parameters"]["header"]>;
+  body: operations["simulateDispute"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `simulateDispute` may answer. */
+export type SimulateDisputeResult =
+  | { status: 201; body: Json<operations["simulateDispute"]["responses"][201]> }
+  | { status: 400; body: Json<operations["simulateDispute"]["responses"][400]> }
+  | { status: 401; body: Json<operations["simulateDispute"]["responses"][401]> }
+  | { status: 403; body: Json<operations["simulateDispute"]["responses"][403]> }
+  | { status: 404; body: Json<operations["simulateDispute"]["responses"][404]> }
+  | { status: 409; body: Json<operations["simulateDispute"]["responses"][409]> }
+  | { status: 413; body: Json<operations["simulateDispute"]["responses"][413]> }
+  | { status: 415; body: Json<operations["simulateDispute"]["responses"][415]> }
+  | { status: 429; body: Json<operations["simulateDispute"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["simulateDispute"]["responses"][500]> }
+  | { status: 503; body: Json<operations["simulateDispute"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /api/v1/sandbox/disputes/{id}/resolve: input of `simulateDisputeResolution`, after validation. */
+export interface SimulateDisputeResolutionInput {
+  params: operations["simulateDisputeResolution"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["simulateDisputeResolution"]["parameters"]["header"]>;
+  body: operations["simulateDisputeResolution"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `simulateDisputeResolution` may answer. */
+export type SimulateDisputeResolutionResult =
+  | { status: 200; body: Json<operations["simulateDisputeResolution"]["responses"][200]> }
+  | { status: 400; body: Json<operations["simulateDisputeResolution"]["responses"][400]> }
+  | { status: 401; body: Json<operations["simulateDisputeResolution"]["responses"][401]> }
+  | { status: 403; body: Json<operations["simulateDisputeResolution"]["responses"][403]> }
+  | { status: 404; body: Json<operations["simulateDisputeResolution"]["responses"][404]> }
+  | { status: 409; body: Json<operations["simulateDisputeResolution"]["responses"][409]> }
+  | { status: 413; body: Json<operations["simulateDisputeResolution"]["responses"][413]> }
+  | { status: 415; body: Json<operations["simulateDisputeResolution"]["responses"][415]> }
+  | { status: 429; body: Json<operations["simulateDisputeResolution"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["simulateDisputeResolution"]["responses"][500]> }
+  | { status: 503; body: Json<operations["simulateDisputeResolution"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /api/v1/sandbox/transactions/{id}/expire: input of `simulateExpiry`, after validation. */
+export interface SimulateExpiryInput {
+  params: operations["simulateExpiry"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["simulateExpiry"]["parameters"]["header"]>;
+  body: undefined;
+}
+
+/** Every response `simulateExpiry` may answer. */
+export type SimulateExpiryResult =
+  | { status: 200; body: Json<operations["simulateExpiry"]["responses"][200]> }
+  | { status: 400; body: Json<operations["simulateExpiry"]["responses"][400]> }
+  | { status: 401; body: Json<operations["simulateExpiry"]["responses"][401]> }
+  | { status: 403; body: Json<operations["simulateExpiry"]["responses"][403]> }
+  | { status: 404; body: Json<operations["simulateExpiry"]["responses"][404]> }
+  | { status: 409; body: Json<operations["simulateExpiry"]["responses"][409]> }
+  | { status: 413; body: Json<operations["simulateExpiry"]["responses"][413]> }
+  | { status: 415; body: Json<operations["simulateExpiry"]["responses"][415]> }
+  | { status: 429; body: Json<operations["simulateExpiry"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["simulateExpiry"]["responses"][500]> }
+  | { status: 503; body: Json<operations["simulateExpiry"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /api/v1/sandbox/transactions/{id}/pay: input of `simulatePayment`, after validation. */
 export interface SimulatePaymentInput {
   params: operations["simulatePayment"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["simulatePayment"]["parameters"]["header"]>;
   body: undefined;
 }
 
@@ -446,14 +749,18 @@ export type SimulatePaymentResult =
   | { status: 401; body: Json<operations["simulatePayment"]["responses"][401]> }
   | { status: 403; body: Json<operations["simulatePayment"]["responses"][403]> }
   | { status: 404; body: Json<operations["simulatePayment"]["responses"][404]> }
+  | { status: 409; body: Json<operations["simulatePayment"]["responses"][409]> }
+  | { status: 413; body: Json<operations["simulatePayment"]["responses"][413]> }
+  | { status: 415; body: Json<operations["simulatePayment"]["responses"][415]> }
   | { status: 429; body: Json<operations["simulatePayment"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["simulatePayment"]["responses"][500]> };
+  | { status: 500; body: Json<operations["simulatePayment"]["responses"][500]> }
+  | { status: 503; body: Json<operations["simulatePayment"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** PATCH /api/v1/customers/{id}: input of `updateCustomer`, after validation. */
 export interface UpdateCustomerInput {
   params: operations["updateCustomer"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["updateCustomer"]["parameters"]["header"]>;
   body: operations["updateCustomer"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -464,14 +771,18 @@ export type UpdateCustomerResult =
   | { status: 401; body: Json<operations["updateCustomer"]["responses"][401]> }
   | { status: 403; body: Json<operations["updateCustomer"]["responses"][403]> }
   | { status: 404; body: Json<operations["updateCustomer"]["responses"][404]> }
+  | { status: 409; body: Json<operations["updateCustomer"]["responses"][409]> }
+  | { status: 413; body: Json<operations["updateCustomer"]["responses"][413]> }
+  | { status: 415; body: Json<operations["updateCustomer"]["responses"][415]> }
   | { status: 429; body: Json<operations["updateCustomer"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["updateCustomer"]["responses"][500]> };
+  | { status: 500; body: Json<operations["updateCustomer"]["responses"][500]> }
+  | { status: 503; body: Json<operations["updateCustomer"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /api/v1/customers: input of `upsertCustomer`, after validation. */
 export interface UpsertCustomerInput {
   params: NoParams;
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["upsertCustomer"]["parameters"]["header"]>;
   body: operations["upsertCustomer"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -482,8 +793,13 @@ export type UpsertCustomerResult =
   | { status: 400; body: Json<operations["upsertCustomer"]["responses"][400]> }
   | { status: 401; body: Json<operations["upsertCustomer"]["responses"][401]> }
   | { status: 403; body: Json<operations["upsertCustomer"]["responses"][403]> }
+  | { status: 404; body: Json<operations["upsertCustomer"]["responses"][404]> }
+  | { status: 409; body: Json<operations["upsertCustomer"]["responses"][409]> }
+  | { status: 413; body: Json<operations["upsertCustomer"]["responses"][413]> }
+  | { status: 415; body: Json<operations["upsertCustomer"]["responses"][415]> }
   | { status: 429; body: Json<operations["upsertCustomer"]["responses"][429]>; headers: { "Retry-After": number } }
-  | { status: 500; body: Json<operations["upsertCustomer"]["responses"][500]> };
+  | { status: 500; body: Json<operations["upsertCustomer"]["responses"][500]> }
+  | { status: 503; body: Json<operations["upsertCustomer"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** The handler contract: one typed function per operationId. */
 export interface Handlers<Ctx> {
@@ -493,6 +809,8 @@ export interface Handlers<Ctx> {
   createPaymentLink(request: CreatePaymentLinkInput, ctx: Ctx): Promise<CreatePaymentLinkResult>;
   /** POST /api/v1/charges/pix: Create a Pix charge (`charges:write`). */
   createPixCharge(request: CreatePixChargeInput, ctx: Ctx): Promise<CreatePixChargeResult>;
+  /** POST /api/v1/transactions/{id}/refunds: Refund a charge (`refunds:write`). */
+  createRefund(request: CreateRefundInput, ctx: Ctx): Promise<CreateRefundResult>;
   /** POST /api/v1/withdrawals: Create a withdrawal (`withdrawals:write`). */
   createWithdrawal(request: CreateWithdrawalInput, ctx: Ctx): Promise<CreateWithdrawalResult>;
   /** POST /api/v1/payment-links/{id}/deactivate: Deactivate a payment link (`payment_links:write`). */
@@ -501,20 +819,36 @@ export interface Handlers<Ctx> {
   getBalance(request: GetBalanceInput, ctx: Ctx): Promise<GetBalanceResult>;
   /** GET /api/v1/customers/{id}: Get a customer (`customers:read`). */
   getCustomer(request: GetCustomerInput, ctx: Ctx): Promise<GetCustomerResult>;
+  /** GET /api/v1/events/{id}: Get an event (`transactions:read`). */
+  getEvent(request: GetEventInput, ctx: Ctx): Promise<GetEventResult>;
   /** GET /api/v1/payment-links/{id}: Get a payment link (`payment_links:read`). */
   getPaymentLink(request: GetPaymentLinkInput, ctx: Ctx): Promise<GetPaymentLinkResult>;
+  /** GET /api/v1/refunds/{id}: Get a refund (`transactions:read`). */
+  getRefund(request: GetRefundInput, ctx: Ctx): Promise<GetRefundResult>;
   /** GET /api/v1/transactions/{id}: Get a transaction (`transactions:read`). */
   getTransaction(request: GetTransactionInput, ctx: Ctx): Promise<GetTransactionResult>;
   /** GET /api/v1/withdrawals/{id}: Get a withdrawal (`withdrawals:read`). */
   getWithdrawal(request: GetWithdrawalInput, ctx: Ctx): Promise<GetWithdrawalResult>;
   /** GET /api/v1/customers: List customers (`customers:read`). */
   listCustomers(request: ListCustomersInput, ctx: Ctx): Promise<ListCustomersResult>;
+  /** GET /api/v1/events: List events (`transactions:read`). */
+  listEvents(request: ListEventsInput, ctx: Ctx): Promise<ListEventsResult>;
   /** GET /api/v1/payment-links: List payment links (`payment_links:read`). */
   listPaymentLinks(request: ListPaymentLinksInput, ctx: Ctx): Promise<ListPaymentLinksResult>;
+  /** GET /api/v1/transactions/{id}/refunds: List a charge's refunds (`transactions:read`). */
+  listTransactionRefunds(request: ListTransactionRefundsInput, ctx: Ctx): Promise<ListTransactionRefundsResult>;
   /** GET /api/v1/transactions: List transactions (`transactions:read`). */
   listTransactions(request: ListTransactionsInput, ctx: Ctx): Promise<ListTransactionsResult>;
   /** GET /api/v1/withdrawals: List withdrawals (`withdrawals:read`). */
   listWithdrawals(request: ListWithdrawalsInput, ctx: Ctx): Promise<ListWithdrawalsResult>;
+  /** POST /api/v1/sandbox/balance/release: Release the pending balance (test mode) (`charges:write`). */
+  simulateBalanceRelease(request: SimulateBalanceReleaseInput, ctx: Ctx): Promise<SimulateBalanceReleaseResult>;
+  /** POST /api/v1/sandbox/transactions/{id}/dispute: Open a dispute (test mode) (`charges:write`). */
+  simulateDispute(request: SimulateDisputeInput, ctx: Ctx): Promise<SimulateDisputeResult>;
+  /** POST /api/v1/sandbox/disputes/{id}/resolve: Resolve a dispute (test mode) (`charges:write`). */
+  simulateDisputeResolution(request: SimulateDisputeResolutionInput, ctx: Ctx): Promise<SimulateDisputeResolutionResult>;
+  /** POST /api/v1/sandbox/transactions/{id}/expire: Expire a charge (test mode) (`charges:write`). */
+  simulateExpiry(request: SimulateExpiryInput, ctx: Ctx): Promise<SimulateExpiryResult>;
   /** POST /api/v1/sandbox/transactions/{id}/pay: Simulate a payment (test mode) (`charges:write`). */
   simulatePayment(request: SimulatePaymentInput, ctx: Ctx): Promise<SimulatePaymentResult>;
   /** PATCH /api/v1/customers/{id}: Update a customer (`customers:write`). */

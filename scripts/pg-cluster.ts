@@ -27,6 +27,12 @@ export interface ThrowawayCluster {
   dir: string;
   /** `pg_ctl stop -m immediate`, then removes the folder. Safe to call twice. */
   stop(): Promise<void>;
+  /** Stops the server and keeps its data (for fault tests): `fast` ends sessions, `immediate` is a crash. */
+  halt(mode: "smart" | "fast" | "immediate"): Promise<void>;
+  /** Starts the halted server again on the same port and data. */
+  resume(): Promise<void>;
+  /** `pg_ctl restart -m <mode>`: every session ends, the server comes back on the same port. */
+  restart(mode: "smart" | "fast" | "immediate"): Promise<void>;
 }
 
 /** The newest installed PostgreSQL server's bin folder (Debian layout), or null when none is. */
@@ -103,6 +109,11 @@ export interface StartOptions {
   port?: number;
   /** Where the temporary folder goes; default `defaultClusterParent()` (keep it short: socket paths). */
   parent?: string;
+  /**
+   * Commits that survive a crash of the server (`halt("immediate")`): synchronous_commit stays on.
+   * Off by default (faster): a crash then loses the last commits, which a fault test must not see.
+   */
+  crashSafeCommits?: boolean;
 }
 
 /**
@@ -157,10 +168,12 @@ export async function startThrowawayCluster(options: StartOptions = {}): Promise
       "-c listen_addresses=127.0.0.1",
       "-c max_connections=200",
       "-c fsync=off",
-      "-c synchronous_commit=off",
+      ...(options.crashSafeCommits ? [] : ["-c synchronous_commit=off"]),
       "-c full_page_writes=off",
     ].join(" ");
-    await asOwner("pg_ctl", ["start", "-D", data, "-l", log, "-w", "-t", "60", "-o", serverOptions]);
+    const startServer = () =>
+      asOwner("pg_ctl", ["start", "-D", data, "-l", log, "-w", "-t", "60", "-o", serverOptions]);
+    await startServer();
     started = true;
     const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
     await createDatabase(adminUrl, database);
@@ -170,6 +183,15 @@ export async function startThrowawayCluster(options: StartOptions = {}): Promise
       port,
       dir,
       stop,
+      async halt(mode) {
+        await asOwner("pg_ctl", ["stop", "-D", data, "-m", mode, "-w", "-t", "60"]);
+      },
+      async resume() {
+        await startServer();
+      },
+      async restart(mode) {
+        await asOwner("pg_ctl", ["restart", "-D", data, "-l", log, "-m", mode, "-w", "-t", "60", "-o", serverOptions]);
+      },
     };
   } catch (error) {
     const tail = await readFile(log, "utf8").catch(() => "");

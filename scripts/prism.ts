@@ -14,18 +14,30 @@ export interface RunningPrism {
   stop(): Promise<void>;
 }
 
-/** Starts `prism mock` on 127.0.0.1 and resolves once it answers HTTP. */
+/**
+ * Starts Prism on 127.0.0.1 and resolves once it answers HTTP. By default `prism mock` (answers
+ * with the document's examples). With `proxy`, `prism proxy <document> <proxy> --errors`: every
+ * request is validated and forwarded to the upstream server at `proxy`, and every upstream response
+ * is validated against the document; a response that breaks it is replaced by Prism's
+ * `500` `application/problem+json` body of type `…#VIOLATIONS`, and every finding (also warnings,
+ * such as an undeclared status) is listed in the `sl-violations` response header. See
+ * `proxyVerdict`.
+ */
 export async function startPrism(options: {
   port: number;
   document: string;
   inheritOutput?: boolean;
+  /** The upstream server's base URL: run `prism proxy … --errors` in front of it. */
+  proxy?: string;
 }): Promise<RunningPrism> {
   const cli = join(dirname(require.resolve("@stoplight/prism-cli/package.json")), "dist/index.js");
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [cli, "mock", join(root, options.document), "-h", "127.0.0.1", "-p", String(options.port)],
-    { cwd: root, stdio: options.inheritOutput ? "inherit" : "ignore" },
-  );
+  const mode = options.proxy
+    ? ["proxy", join(root, options.document), options.proxy, "--errors"]
+    : ["mock", join(root, options.document)];
+  const child: ChildProcess = spawn(process.execPath, [cli, ...mode, "-h", "127.0.0.1", "-p", String(options.port)], {
+    cwd: root,
+    stdio: options.inheritOutput ? "inherit" : "ignore",
+  });
   let exited = false;
   child.on("exit", () => {
     exited = true;
@@ -48,4 +60,37 @@ export async function startPrism(options: {
         setTimeout(() => child.kill("SIGKILL"), 3000).unref();
       }),
   };
+}
+
+/** What `prism proxy --errors` made of one exchange. */
+export type ProxyVerdict =
+  /** Forwarded, and the upstream response matches the document (no finding at all). */
+  | { kind: "clean" }
+  /** Forwarded, but the response breaks the document: `violations` are Prism's findings. */
+  | { kind: "violation"; violations: unknown[] }
+  /** Prism refused the request itself (it breaks the document): the upstream never saw it. */
+  | { kind: "request-refused"; type: string };
+
+/**
+ * Reads Prism's verdict from a response of `prism proxy --errors`: the `sl-violations` header
+ * (every finding, warnings included, on forwarded responses) and the problem type of Prism's own
+ * `application/problem+json` answers (`…#VIOLATIONS` for a bad response; `…#UNPROCESSABLE_ENTITY`,
+ * `…#UNAUTHORIZED` and the like for a request it did not forward).
+ */
+export function proxyVerdict(headers: Headers, body: unknown): ProxyVerdict {
+  const header = headers.get("sl-violations");
+  const type =
+    (headers.get("content-type") ?? "").startsWith("application/problem+json") &&
+    body &&
+    typeof body === "object" &&
+    typeof (body as { type?: unknown }).type === "string"
+      ? (body as { type: string }).type
+      : undefined;
+  if (header || type?.endsWith("#VIOLATIONS")) {
+    const listed = header ? (JSON.parse(header) as unknown[]) : [];
+    const validation = (body as { validation?: unknown[] } | undefined)?.validation ?? [];
+    return { kind: "violation", violations: listed.length ? listed : validation };
+  }
+  if (type?.startsWith("https://stoplight.io/prism/errors#")) return { kind: "request-refused", type };
+  return { kind: "clean" };
 }

@@ -1,15 +1,26 @@
 import type { TestProject } from "vitest/node";
 import { createDatabase, dropDatabase, findPostgresBin, startThrowawayCluster } from "../../scripts/pg-cluster.js";
 import { createApiKey } from "../../server/src/domain/accounts.js";
-import { createPool, migrateDatabase, PostgresStore } from "../../server/src/store/postgres.js";
+import { createPool, migrateDatabase, PostgresStore } from "../../server/src/store/postgres/index.js";
 import type { Store } from "../../server/src/domain/ports/store.js";
 import { chargeBody, startTestServer, type TestServer } from "../../server/test/harness.js";
 import { startPrism } from "../../scripts/prism.js";
 import type { Target } from "./targets.js";
 
-/** Fixed, distinct ports: one per target (`CONTRACT_PORT_BASE` moves all three, default 4600). */
+/**
+ * Fixed, distinct ports: one per target, one for `prism proxy --errors` in front of the memory
+ * server, one for the proxy check's own fake upstream (`CONTRACT_PORT_BASE` moves them all,
+ * default 4600).
+ */
 const portBase = Number(process.env.CONTRACT_PORT_BASE ?? 4600);
-export const ports = { mock: portBase + 10, memory: portBase + 20, postgres: portBase + 30 } as const;
+export const ports = {
+  mock: portBase + 10,
+  memory: portBase + 20,
+  postgres: portBase + 30,
+  proxy: portBase + 40,
+  fakeUpstream: portBase + 50,
+  fakeProxy: portBase + 60,
+} as const;
 
 /**
  * A reference server on `store`, seeded with an account whose test balance has money available
@@ -71,6 +82,13 @@ export default async function setup(project: TestProject) {
   const memory = await referenceTarget("memory", ports.memory);
   stops.push(() => memory.server.close());
   targets.push(memory.target);
+  // Every response of the memory server that goes through this proxy is validated by Prism.
+  const proxy = await startPrism({
+    port: ports.proxy,
+    document: "generated/openapi.yaml",
+    proxy: memory.target.baseUrl,
+  });
+  stops.unshift(() => proxy.stop());
 
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl && (await findPostgresBin())) {
@@ -95,6 +113,8 @@ export default async function setup(project: TestProject) {
   }
 
   project.provide("targets", targets);
+  project.provide("proxy", { baseUrl: proxy.baseUrl, upstream: memory.target.name });
+  project.provide("ports", { fakeUpstream: ports.fakeUpstream, fakeProxy: ports.fakeProxy });
   return async () => {
     for (const stop of stops) await stop();
   };

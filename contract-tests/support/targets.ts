@@ -17,5 +17,9 @@ export interface Target {
 declare module "vitest" {
   export interface ProvidedContext {
     targets: Target[];
+    /** `prism proxy --errors` in front of the target named `upstream`. */
+    proxy: { baseUrl: string; upstream: string };
+    /** Free ports for tests that start their own processes. */
+    ports: { fakeUpstream: number; fakeProxy: number };
   }
 }

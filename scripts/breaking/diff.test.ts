@@ -46,11 +46,11 @@ describe("breaking-change check (openapi-diff, webhooks as responses)", () => {
       name: "a raised minimum",
       at: "/api/v1/charges/pix",
       mutate: (d: Doc) => {
+        // Wherever the bound sits: on the property, or on the schema it refers to (directly or via allOf).
         const amount = d.components.schemas.CreatePixChargeRequest.properties.amountCents;
-        if (amount.$ref) {
-          const name = amount.$ref.split("/").at(-1);
-          d.components.schemas[name].minimum = (d.components.schemas[name].minimum ?? 0) + 100;
-        } else amount.minimum = (amount.minimum ?? 0) + 100;
+        const ref: string | undefined = amount.$ref ?? amount.allOf?.[0]?.$ref;
+        const holder = ref ? d.components.schemas[ref.split("/").at(-1) as string] : amount;
+        holder.minimum = (holder.minimum ?? 0) + 100;
       },
     },
     {

@@ -23,7 +23,7 @@ export const majorOf = (version: string): number => Number(version.split(".")[0]
  * `GET /x-webhooks/<event>`: removing a field, or narrowing a type, is then breaking as it is for
  * responses.
  */
-export function webhooksAsResponses(document: OpenApiDocument): OpenApiDocument {
+function webhooksAsResponses(document: OpenApiDocument): OpenApiDocument {
   const paths: Record<string, unknown> = { ...document.paths };
   for (const [event, item] of Object.entries(document["x-webhooks"] ?? {})) {
     const content = item.post?.requestBody?.content ?? {};
@@ -67,7 +67,7 @@ function reachableSchemas(document: OpenApiDocument, roots: unknown[]): Set<stri
  * compatible, as every public API treats it. So schemas that only responses (and webhook payloads)
  * reach are compared unsealed; schemas any request reaches stay sealed.
  */
-export function unsealResponseOnlySchemas(document: OpenApiDocument): OpenApiDocument {
+function unsealResponseOnlySchemas(document: OpenApiDocument): OpenApiDocument {
   const copy = structuredClone(document);
   const operations = Object.values(copy.paths ?? {}).flatMap((item) =>
     Object.values(item as Record<string, { requestBody?: unknown; parameters?: unknown; responses?: unknown }>),

@@ -3,20 +3,20 @@
  * an OpenAPI document, its method, Express path and permission (from `x-permission`), and a typed
  * request/response pair built on the `api.d.ts` openapi-typescript emits.
  */
-export const httpMethods = ["get", "post", "put", "patch", "delete"] as const;
-export type HttpMethod = (typeof httpMethods)[number];
+const httpMethods = ["get", "post", "put", "patch", "delete"] as const;
+type HttpMethod = (typeof httpMethods)[number];
 
-export interface OpenApiParameter {
+interface OpenApiParameter {
   name: string;
   in: "path" | "query" | "header" | "cookie";
   required?: boolean;
   $ref?: string;
 }
-export interface OpenApiResponse {
+interface OpenApiResponse {
   headers?: Record<string, { required?: boolean; schema?: { type?: string } }>;
   content?: Record<string, unknown>;
 }
-export interface OpenApiOperation {
+interface OpenApiOperation {
   operationId?: string;
   summary?: string;
   tags?: string[];
@@ -24,6 +24,7 @@ export interface OpenApiOperation {
   requestBody?: { required?: boolean; content?: Record<string, unknown> };
   responses?: Record<string, OpenApiResponse>;
   "x-permission"?: string;
+  security?: unknown[];
 }
 export interface OpenApiDocument {
   paths: Record<string, Partial<Record<HttpMethod, OpenApiOperation>>>;
@@ -48,6 +49,17 @@ export interface OperationInfo {
 
 const permissionPattern = /^[a-z_]+:(read|write)$/;
 
+/**
+ * An operation without a key (`@useAuth(NoAuth)`: `security: [{}]`, the probes /health and
+ * /ready): documented, but served by the app itself before authentication, so it is not part of
+ * the handler contract.
+ */
+const isUnauthenticated = (op: OpenApiOperation): boolean =>
+  Array.isArray(op.security) &&
+  op.security.some(
+    (requirement) => typeof requirement === "object" && requirement !== null && Object.keys(requirement).length === 0,
+  );
+
 /** Reads every operation of an OpenAPI document, refusing the ones the server could not bind. */
 export function readOperations(doc: OpenApiDocument, requirePermission = true): OperationInfo[] {
   const resolveParam = (p: OpenApiParameter): OpenApiParameter => {
@@ -61,7 +73,7 @@ export function readOperations(doc: OpenApiDocument, requirePermission = true): 
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of httpMethods) {
       const op = item[method];
-      if (!op) continue;
+      if (!op || isUnauthenticated(op)) continue;
       const where = `${method.toUpperCase()} ${path}`;
       if (!op.operationId) throw new Error(`${where} has no operationId`);
       const permission = op["x-permission"] ?? (requirePermission ? undefined : "admin");

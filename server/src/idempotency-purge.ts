@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 
 /** How often the server forgets idempotency records past the window. */
-export const idempotencyPurgeIntervalMs = 15 * 60_000;
+const idempotencyPurgeIntervalMs = 15 * 60_000;
 
 /**
  * Runs `purge` at once and then every `intervalMs`, in the background of the server process, on

@@ -1,106 +1,262 @@
-import { pino } from "pino";
-import { loadConfig } from "./config.js";
+/**
+ * `npm start`: the reference server. With `WEB_CONCURRENCY=N` (N > 1, PostgreSQL only) this
+ * process becomes a `node:cluster` primary that forks N server processes sharing the port.
+ */
+import cluster from "node:cluster";
+import { createServer, type Server } from "node:http";
+import { randomBytes } from "node:crypto";
+import type { Logger } from "pino";
+import { configOrExit, loadConfig, type ServerConfig } from "./config.js";
 import { allPermissions, createAccount, createApiKey } from "./domain/accounts.js";
 import { type Clock, ManualClock, systemClock } from "./domain/ports/clock.js";
+import type { Store } from "./domain/ports/store.js";
 import { randomBase62 } from "./domain/ids.js";
 import { defaultDomainConfig } from "./domain/deps.js";
 import { createDomain } from "./domain/service.js";
 import { createApp } from "./http/app.js";
+import { sharedRateLimitStore } from "./http/rate-limit-store.js";
 import { startIdempotencyPurge } from "./idempotency-purge.js";
+import { createLogger } from "./logger.js";
 import { logMailer } from "./mail.js";
+import { onShutdownSignals } from "./shutdown.js";
 import { openStore } from "./store/open.js";
 import { registrationGuard } from "./webhooks/guard.js";
 import { DeliveryWorker } from "./webhooks/worker.js";
 
-const config = loadConfig();
-const logger = pino({ level: config.logLevel });
+const config = configOrExit(() => loadConfig());
 
-const manualClock = process.env.PIX_MANUAL_CLOCK === "1" ? new ManualClock(new Date()) : null;
-if (manualClock && config.production) {
-  throw new Error("PIX_MANUAL_CLOCK=1 is refused with NODE_ENV=production");
+/** What a started server process tells the one that prints the banner. */
+interface Started {
+  storeKind: string;
+  devKey: string | null;
+  accountId: string | null;
 }
-const clock: Clock = manualClock ?? systemClock;
-/** Without ADMIN_TOKEN, npm start makes one for this run (and prints it); in production the operator API stays off. */
-const adminToken = process.env.ADMIN_TOKEN || (config.production ? undefined : `adm_${randomBase62(32)}`);
-const adminTokenGenerated = !process.env.ADMIN_TOKEN && adminToken !== undefined;
 
-const opened = await openStore(config.databaseUrl, logger);
-const store = opened.store;
-const allowLocalWebhooks = process.env.PIX_ALLOW_LOCAL_WEBHOOKS === "1";
-if (allowLocalWebhooks && config.production)
-  throw new Error("PIX_ALLOW_LOCAL_WEBHOOKS=1 is refused with NODE_ENV=production");
-const domain = createDomain(
-  {
-    store,
-    clock,
-    config: { ...defaultDomainConfig, publicBaseUrl: config.publicBaseUrl },
-    mailer: logMailer(logger),
-    logger,
-  },
-  { webhookUrlGuard: registrationGuard(allowLocalWebhooks) },
-);
-/** Webhook delivery runs inside the server unless PIX_WEBHOOK_WORKER=off (then run `npm run worker`). */
-const worker =
-  process.env.PIX_WEBHOOK_WORKER === "off"
-    ? null
-    : new DeliveryWorker({ store, clock, logger, allowLoopbackForTest: allowLocalWebhooks });
-worker?.start();
-/** Idempotency records past the 24 h window are forgotten in the background (docs/decisions.md). */
-const idempotencyPurge = startIdempotencyPurge({ purge: domain.idempotency.purgeExpired, logger });
+/** Sent by a cluster worker to the primary. */
+type WorkerMessage = { type: "started"; started: Started } | { type: "failed"; message: string };
+
+const DEV_ACCOUNT = { name: "Loja de Desenvolvimento", ownerEmail: "dev@example.com" };
 
 /** On an empty store: a verified development account and a test key with every permission. */
-async function bootstrap(): Promise<string | null> {
-  if ((await store.read.accounts.count()) > 0) return null;
+async function bootstrap(store: Store, clock: Clock): Promise<{ accountId: string | null; devKey: string | null }> {
+  if ((await store.read.accounts.count()) > 0) return { accountId: await findDevAccount(store), devKey: null };
   return store.transaction(async (tx) => {
     // Several processes starting on one empty database: one creates the account, the others see it.
     await tx.lockScope({ accountId: "bootstrap", livemode: false });
-    if ((await tx.accounts.count()) > 0) return null;
+    if ((await tx.accounts.count()) > 0) return { accountId: null, devKey: null };
     const now = clock.now().toISOString();
-    const account = await createAccount(
-      tx,
-      { name: "Loja de Desenvolvimento", ownerEmail: "dev@example.com", verified: true },
-      now,
-    );
+    const account = await createAccount(tx, { ...DEV_ACCOUNT, verified: true }, now);
     const { secret } = await createApiKey(
       tx,
       account,
       { name: "development", livemode: false, permissions: [...allPermissions] },
       now,
     );
-    return secret;
+    return { accountId: account.id, devKey: secret };
   });
 }
 
-const devKey = await bootstrap();
-const app = createApp({
-  domain,
-  rateLimits: config.rateLimits,
-  ...(opened.rateLimitStore ? { rateLimitStore: opened.rateLimitStore } : {}),
-  trustProxy: config.trustProxy,
-  validateResponses: !config.production,
-  admin: { token: adminToken, manualClock },
-  // Several processes behind one load balancer must share the checkout's CSRF secret.
-  ...(process.env.PIX_CHECKOUT_SECRET ? { checkout: { csrfSecret: process.env.PIX_CHECKOUT_SECRET } } : {}),
-});
-const server = app.listen(config.port, config.host, () => {
-  const base = `http://${config.host}:${config.port}`;
-  console.log(`Pix Charging Service listening on ${base} (store: ${opened.kind})`);
-  console.log(`API reference: ${base}/docs`);
-  if (adminTokenGenerated) console.log(`Operator API token for this run (ADMIN_TOKEN): ${adminToken}`);
-  else if (!adminToken) console.log("Operator API off (no ADMIN_TOKEN).");
-  if (manualClock) console.log("Manual clock (PIX_MANUAL_CLOCK=1): advance it with POST /admin/v1/clock/advance");
-  if (devKey) {
-    console.log(`Development test key (every permission): ${devKey}`);
-    console.log(`Try: curl -H 'x-api-key: ${devKey}' ${base}/api/v1/balance`);
-  }
-});
+/** The development account made by an earlier start, among the first accounts of the store. */
+async function findDevAccount(store: Store): Promise<string | null> {
+  const page = await store.read.accounts.list({ limit: 100, startingAfter: undefined });
+  const found = page.items.find((a) => a.name === DEV_ACCOUNT.name && a.ownerEmail === DEV_ACCOUNT.ownerEmail);
+  return found?.id ?? null;
+}
 
-const shutdown = () => {
-  server.close(() => {
-    Promise.all([worker?.stop(), idempotencyPurge.stop()])
-      .then(() => store.close())
-      .finally(() => process.exit(0));
+/** Binds `server`; resolves once listening, rejects with the bind error (a busy port among them). */
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
   });
-};
-process.on("SIGINT", shutdown);
-process.on("SIGTERM", shutdown);
+}
+
+function bindFailure(error: NodeJS.ErrnoException, cfg: ServerConfig): string {
+  if (error.code === "EADDRINUSE")
+    return `porta em uso: ${cfg.port} (HOST ${cfg.host}). Encerre o outro processo ou escolha outra com PORT=…`;
+  if (error.code === "EACCES") return `sem permissão para usar a porta ${cfg.port} (HOST ${cfg.host}).`;
+  if (error.code === "EADDRNOTAVAIL") return `endereço indisponível nesta máquina: HOST ${cfg.host}.`;
+  return `não foi possível escutar em ${cfg.host}:${cfg.port}: ${error.message}`;
+}
+
+/** One server process: store, app, bind, bootstrap, webhook worker, graceful shutdown. */
+async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
+  const manualClock = cfg.manualClock ? new ManualClock(new Date()) : null;
+  const clock: Clock = manualClock ?? systemClock;
+  const opened = await openStore(cfg.databaseUrl, logger);
+  const store = opened.store;
+  const domain = createDomain(
+    {
+      store,
+      clock,
+      config: { ...defaultDomainConfig, publicBaseUrl: cfg.publicBaseUrl },
+      mailer: logMailer(logger),
+      logger,
+    },
+    { webhookUrlGuard: registrationGuard(cfg.allowLocalWebhooks) },
+  );
+  const app = createApp({
+    domain,
+    logger,
+    publicBaseUrl: cfg.publicBaseUrl,
+    rateLimits: cfg.rateLimits,
+    ...(opened.rateLimitCounters ? { rateLimitStore: sharedRateLimitStore(opened.rateLimitCounters) } : {}),
+    trustProxy: cfg.trustProxy,
+    validateResponses: !cfg.production,
+    admin: { token: cfg.adminToken, manualClock },
+    // Several processes behind one load balancer must share the checkout's CSRF secret.
+    ...(cfg.checkoutSecret ? { checkout: { csrfSecret: cfg.checkoutSecret } } : {}),
+  });
+  const server = createServer(app);
+  try {
+    await listen(server, cfg.port, cfg.host);
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw new BindError(bindFailure(error as NodeJS.ErrnoException, cfg));
+  }
+
+  /** Webhook delivery runs inside the server unless PIX_WEBHOOK_WORKER=off (then run `npm run worker`). */
+  const worker = cfg.webhookWorker
+    ? new DeliveryWorker({
+        store,
+        clock,
+        logger,
+        allowLoopbackForTest: cfg.allowLocalWebhooks,
+        ...(cfg.webhookClaimSeconds ? { claimSeconds: cfg.webhookClaimSeconds } : {}),
+      })
+    : null;
+  /** Idempotency records past the 24 h window are forgotten in the background (docs/decisions.md). */
+  const idempotencyPurge = startIdempotencyPurge({ purge: domain.idempotency.purgeExpired, logger });
+  // A cluster worker stops on its primary's SIGTERM only: the terminal's Ctrl+C reaches the whole
+  // process group, and the primary relays it, which would otherwise count as a second signal.
+  if (cluster.isWorker) process.on("SIGINT", () => undefined);
+  onShutdownSignals({
+    logger,
+    timeoutMs: cfg.shutdownTimeoutMs,
+    signals: cluster.isWorker ? ["SIGTERM"] : ["SIGTERM", "SIGINT"],
+    // Stop accepting and let in-flight requests finish (idle keep-alive sockets are closed), then
+    // let in-flight webhook attempts finish, then close the pool.
+    stop: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.on("request", (_req, res) => res.setHeader("connection", "close"));
+      server.closeIdleConnections();
+      const idle = setInterval(() => server.closeIdleConnections(), 50);
+      await closed;
+      clearInterval(idle);
+      await Promise.all([worker?.stop(), idempotencyPurge.stop()]);
+      await store.close();
+    },
+  });
+  const { accountId, devKey } = await bootstrap(store, clock);
+  worker?.start();
+  return { storeKind: opened.kind, devKey, accountId };
+}
+
+class BindError extends Error {}
+
+function printBanner(cfg: ServerConfig, started: Started, adminTokenGenerated: boolean, processes: number): void {
+  const base = `http://${cfg.host.includes(":") ? `[${cfg.host}]` : cfg.host}:${cfg.port}`;
+  const where = processes > 1 ? `, ${processes} processos` : "";
+  console.log(`Pix Charging Service ouvindo em ${base} (armazenamento: ${started.storeKind}${where})`);
+  console.log(`Referência da API: ${base}/docs   Saúde: ${base}/health   Prontidão: ${base}/ready`);
+  if (adminTokenGenerated) console.log(`Token da API de operador desta execução (ADMIN_TOKEN): ${cfg.adminToken}`);
+  else if (!cfg.adminToken) console.log("API de operador desligada (sem ADMIN_TOKEN).");
+  if (cfg.manualClock) console.log("Relógio manual (PIX_MANUAL_CLOCK=1): avance com POST /admin/v1/clock/advance");
+  if (started.accountId) console.log(`Conta de desenvolvimento (para os comandos de operador): ${started.accountId}`);
+  if (started.devKey) {
+    console.log(`Chave de teste de desenvolvimento (todas as permissões): ${started.devKey}`);
+    console.log(`Experimente: curl -H 'x-api-key: ${started.devKey}' ${base}/api/v1/balance`);
+  }
+}
+
+/**
+ * Without ADMIN_TOKEN, npm start makes one for this run (and prints it); in production the
+ * operator API stays off. Cluster workers get the primary's token and checkout secret, so every
+ * process accepts the same token and every checkout form posts to any process.
+ */
+const adminTokenGenerated = !config.adminToken && !config.production && cluster.isPrimary;
+const effective: ServerConfig = adminTokenGenerated ? { ...config, adminToken: `adm_${randomBase62(32)}` } : config;
+
+if (config.webConcurrency > 1 && cluster.isPrimary) {
+  const processes = config.webConcurrency;
+  const env = {
+    ...(effective.adminToken ? { ADMIN_TOKEN: effective.adminToken } : {}),
+    PIX_CHECKOUT_SECRET: config.checkoutSecret ?? randomBytes(32).toString("base64url"),
+  };
+  const started: Started[] = [];
+  let stopping = false;
+  let failed = false;
+  cluster.on("message", (_worker, message: WorkerMessage) => {
+    if (message.type === "failed" && !failed) {
+      failed = true;
+      console.error(message.message);
+      for (const w of Object.values(cluster.workers ?? {})) w?.kill("SIGTERM");
+      process.exitCode = 1;
+    } else if (message.type === "started") {
+      started.push(message.started);
+      if (started.length === processes) {
+        const devKey = started.find((s) => s.devKey)?.devKey ?? null;
+        const accountId = started.find((s) => s.accountId)?.accountId ?? null;
+        printBanner(
+          effective,
+          { storeKind: message.started.storeKind, devKey, accountId },
+          adminTokenGenerated,
+          processes,
+        );
+      }
+    }
+  });
+  cluster.on("exit", (_worker, code, signal) => {
+    if (!stopping && !failed && started.length < processes) {
+      // A process that cannot start (database unreachable, migrations failing) would fail again:
+      // stop the others and exit 1 rather than fork in a loop.
+      failed = true;
+      console.error(`um processo do servidor não iniciou (código ${code ?? signal}): encerrando`);
+      for (const w of Object.values(cluster.workers ?? {})) w?.kill("SIGTERM");
+      process.exitCode = 1;
+    } else if (stopping && code !== 0) {
+      process.exitCode = 1; // this process outlasted SHUTDOWN_TIMEOUT_MS or failed to stop
+    } else if (!stopping && !failed && (code !== 0 || signal)) {
+      // A server process died on its own: the others keep serving; say so and replace it.
+      console.error(`processo do servidor terminou (código ${code ?? signal}); iniciando outro`);
+      cluster.fork(env);
+    }
+    if (Object.keys(cluster.workers ?? {}).length === 0 && (stopping || failed)) process.exit(process.exitCode ?? 0);
+  });
+  const relay = () => {
+    const workers = Object.values(cluster.workers ?? {});
+    if (stopping) {
+      for (const w of workers) w?.process.kill("SIGKILL");
+      process.exit(1);
+    }
+    stopping = true;
+    for (const w of workers) w?.process.kill("SIGTERM");
+  };
+  process.on("SIGTERM", relay);
+  process.on("SIGINT", relay);
+  for (let i = 0; i < processes; i++) cluster.fork(env);
+} else {
+  const logger = await createLogger({
+    level: config.logLevel,
+    format: config.logFormat,
+    production: config.production,
+  });
+  try {
+    const started = await runServer(effective, logger);
+    if (cluster.isWorker) process.send?.({ type: "started", started } satisfies WorkerMessage);
+    else printBanner(effective, started, adminTokenGenerated, 1);
+  } catch (error) {
+    const message =
+      error instanceof BindError ? error.message : `falha ao iniciar: ${(error as Error).message ?? String(error)}`;
+    if (!(error instanceof BindError)) logger.fatal({ err: error }, "falha ao iniciar");
+    if (cluster.isWorker && process.send) {
+      process.send({ type: "failed", message } satisfies WorkerMessage, () => process.exit(1));
+    } else {
+      console.error(message);
+      process.exit(1);
+    }
+  }
+}

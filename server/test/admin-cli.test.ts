@@ -207,4 +207,34 @@ describe("npm run admin", () => {
     const { code } = await cli("simulate", "settle", "wdr_x");
     expect(code).not.toBe(0);
   });
+
+  test("when a production refund is settled and refunds:write is removed from a key through the CLI, then both take effect", async () => {
+    const { liveKey, account } = await server.newAccount();
+    const post = (path: string, body?: unknown) =>
+      fetch(`${server.baseUrl}${path}`, {
+        method: "POST",
+        headers: { "x-api-key": liveKey as string, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    const ids: string[] = [];
+    for (const amountCents of [20_080, 8990]) {
+      const charge = await post("/api/v1/charges/pix", chargeBody({ amountCents }));
+      expect(JSON.parse((await cli("--json", "simulate", "pay", charge.body.id)).stdout).status).toBe("PAID");
+      ids.push(charge.body.id);
+    }
+    server.clock.advance(86_400);
+    const refund = await post(`/api/v1/transactions/${ids[1]}/refunds`, { amountCents: 1000 });
+
+    const settled = await cli("--json", "simulate", "settle-refund", refund.body.id, "--outcome", "COMPLETED");
+    const key = (await server.store.read.apiKeys.listByAccount(account.id)).find((k) => k.livemode);
+    const updated = await cli("--json", "keys", "update", key?.id ?? "", "--permissions", "transactions:read");
+    const refused = await post(`/api/v1/transactions/${ids[1]}/refunds`, { amountCents: 1000 });
+
+    expect(refund.body.status).toBe("PENDING");
+    expect(settled.code).toBe(0);
+    expect(JSON.parse(settled.stdout)).toMatchObject({ id: refund.body.id, status: "COMPLETED" });
+    expect(updated.code).toBe(0);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toContain("refunds:write");
+  });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Actor } from "../src/domain/deps.js";
 import { DomainError } from "../src/domain/errors.js";
 import { amountLimits } from "../src/domain/policy.js";
-import { createPool, PostgresStore } from "../src/store/postgres.js";
+import { createPool, PostgresStore } from "../src/store/postgres/index.js";
 import { call, chargeBody, startTestServer, type TestServer } from "./harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
 

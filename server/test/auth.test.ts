@@ -16,7 +16,7 @@ afterAll(async () => {
   await proxied.close();
 });
 
-/** The permissions of seed §5.5. */
+/** Every permission a key can hold. */
 const seedPermissions = [
   "charges:write",
   "transactions:read",
@@ -74,7 +74,7 @@ function expectRefusal(res: CallResult, status: number, code: string, path: stri
   expect(res.body.timestamp).toMatch(/Z$/);
 }
 
-describe("API key presentation (seed §5.1, §5.3)", () => {
+describe("API key presentation", () => {
   test("when the key comes in x-api-key, then the call is authenticated", async () => {
     const { testKey } = await server.newAccount();
 
@@ -118,7 +118,7 @@ describe("API key presentation (seed §5.1, §5.3)", () => {
   });
 });
 
-describe("401 UNAUTHORIZED (seed §5.2)", () => {
+describe("401 UNAUTHORIZED", () => {
   test.each([
     {
       name: "an unknown test key is sent",
@@ -189,7 +189,7 @@ describe("401 UNAUTHORIZED (seed §5.2)", () => {
   });
 });
 
-describe("Data separation (seed §1, §4.3): 404 NOT_FOUND, never 403", () => {
+describe("Data separation: 404 NOT_FOUND, never 403", () => {
   type Owner = { owner: TestAccount; other: TestAccount };
   test.each([
     {
@@ -308,6 +308,10 @@ interface Fixture {
   linkId: string;
   customerId: string;
   withdrawalId: string;
+  paidChargeId: string;
+  refundId: string;
+  disputeId: string;
+  eventId: string;
 }
 
 /** A minimal valid request for every operation of the contract; a new operation without one fails to compile. */
@@ -342,6 +346,15 @@ const minimalRequests = {
   upsertCustomer: () => ({
     body: { name: "João Pereira", document: "11222333000181" },
   }),
+  createRefund: (f) => ({ id: f.paidChargeId, body: { amountCents: 1000 } }),
+  listTransactionRefunds: (f) => ({ id: f.paidChargeId }),
+  getRefund: (f) => ({ id: f.refundId }),
+  simulateExpiry: (f) => ({ id: f.waitingChargeId }),
+  simulateDispute: (f) => ({ id: f.paidChargeId, body: { amountCents: 500 } }),
+  simulateDisputeResolution: (f) => ({ id: f.disputeId, body: { outcome: "WON" } }),
+  simulateBalanceRelease: () => ({}),
+  listEvents: () => ({}),
+  getEvent: (f) => ({ id: f.eventId }),
 } satisfies Record<OperationId, (f: Fixture) => { id?: string; body?: unknown }>;
 
 /** An account holding one of everything, its money already available. */
@@ -353,6 +366,17 @@ async function accountWithOneOfEverything(): Promise<{
   const key = owner.testKey;
   const paid = await createCharge(key);
   await call(server.baseUrl, "POST", `/api/v1/sandbox/transactions/${paid.body.id}/pay`, { key });
+  const disputed = await createCharge(key);
+  await call(server.baseUrl, "POST", `/api/v1/sandbox/transactions/${disputed.body.id}/pay`, { key });
+  const dispute = await call(server.baseUrl, "POST", `/api/v1/sandbox/transactions/${disputed.body.id}/dispute`, {
+    key,
+    body: {},
+  });
+  const refund = await call(server.baseUrl, "POST", `/api/v1/transactions/${paid.body.id}/refunds`, {
+    key,
+    body: { amountCents: 500 },
+  });
+  const events = await call(server.baseUrl, "GET", "/api/v1/events?limit=1", { key });
   const waiting = await createCharge(key);
   const link = await call(server.baseUrl, "POST", "/api/v1/payment-links", {
     key,
@@ -362,7 +386,9 @@ async function accountWithOneOfEverything(): Promise<{
     key,
     body: { amountCents: 1000, pixKey: "52998224725", pixKeyType: "CPF" },
   });
-  expect([paid.status, waiting.status, link.status, withdrawal.status]).toEqual([201, 201, 201, 201]);
+  expect([paid.status, waiting.status, link.status, withdrawal.status, dispute.status, refund.status]).toEqual([
+    201, 201, 201, 201, 201, 201,
+  ]);
   return {
     owner,
     fixture: {
@@ -370,6 +396,10 @@ async function accountWithOneOfEverything(): Promise<{
       linkId: link.body.id,
       customerId: waiting.body.customer.id,
       withdrawalId: withdrawal.body.id,
+      paidChargeId: paid.body.id,
+      refundId: refund.body.id,
+      disputeId: dispute.body.dispute.id,
+      eventId: events.body.data[0].id,
     },
   };
 }
@@ -386,7 +416,7 @@ async function visibleState(key: string) {
   };
 }
 
-describe("Permissions (seed §5.5–§5.7)", () => {
+describe("Permissions", () => {
   test.each(operationIds.map((operation) => ({ name: operation, operation })))(
     "when a key lacks the permission of $name, then 403 API_KEY_PERMISSION names it and nothing changes",
     async ({ operation }) => {
@@ -452,7 +482,7 @@ describe("Permissions (seed §5.5–§5.7)", () => {
   });
 });
 
-describe("IP allow-list (seed §5.8)", () => {
+describe("IP allow-list", () => {
   test.each([
     { name: "the list is empty", allowedIps: [] },
     { name: "the list holds 127.0.0.1", allowedIps: ["127.0.0.1"] },
@@ -559,7 +589,7 @@ describe("IP allow-list (seed §5.8)", () => {
   );
 });
 
-describe("Account verification (seed §5.3, §5.9)", () => {
+describe("Account verification", () => {
   test("when the account of a production key is no longer verified, then 403 ACCOUNT_NOT_ACTIVE and its test key still works", async () => {
     const { account, liveKey, testKey } = await server.newAccount({
       verified: true,
@@ -580,7 +610,7 @@ describe("Account verification (seed §5.3, §5.9)", () => {
   });
 });
 
-describe("Keys at rest (DESIGN §3)", () => {
+describe("Keys at rest (docs/decisions.md)", () => {
   test("when keys are created, then the store keeps only their SHA-256 digest, never the secret", async () => {
     const { account, testKey, liveKey, addKey } = await server.newAccount();
     const extra = await addKey({});

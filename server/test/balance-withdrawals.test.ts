@@ -61,7 +61,7 @@ async function fundLive(account: Account, netCents: number) {
   await server.store.transaction(async (tx) => {
     const at = now();
     const body = chargeBody({ amountCents: netCents + 80 }) as NewCharge;
-    const charge = await insertCharge(server.domain.deps, tx, scope, account, body, at);
+    const charge = await insertCharge(server.deps, tx, scope, account, body, at);
     await creditPaidCharge(tx, account, charge, at);
   });
   server.clock.advance(86_400);

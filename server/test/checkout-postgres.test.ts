@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { createPool, PostgresStore } from "../src/store/postgres.js";
+import { createPool, PostgresStore } from "../src/store/postgres/index.js";
 import { call, startTestServer, type TestServer } from "./harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
 

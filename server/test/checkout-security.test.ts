@@ -1,3 +1,4 @@
+import { pino } from "pino";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createApp } from "../src/http/app.js";
@@ -322,6 +323,7 @@ describe("rate limits of the checkout", () => {
   test("when the checkout is given its own budgets, then they apply to it alone", async () => {
     const app = createApp({
       domain: server.domain,
+      logger: pino({ level: "silent" }),
       rateLimits: "off",
       validateResponses: true,
       checkout: { rateLimits: { get: 1, write: 1 } },

@@ -8,7 +8,7 @@ import {
   type NewApiKey,
 } from "../src/domain/accounts.js";
 import { ManualClock } from "../src/domain/ports/clock.js";
-import { defaultDomainConfig } from "../src/domain/deps.js";
+import { defaultDomainConfig, type DomainDeps } from "../src/domain/deps.js";
 import type { Mailer } from "../src/domain/ports/mailer.js";
 import type { Account } from "../src/domain/model.js";
 import { createDomain, type Domain } from "../src/domain/service.js";
@@ -29,6 +29,8 @@ export interface TestServer {
   store: Store;
   clock: ManualClock;
   domain: Domain;
+  /** What the domain was built with (tests that insert records the way a use case would). */
+  deps: DomainDeps;
   mail: { to: string; subject: string; text: string }[];
   /** An account with a test key holding every permission (and a production key when verified). */
   newAccount(options?: Partial<NewAccount>): Promise<TestAccount>;
@@ -96,6 +98,8 @@ export async function startTestServer(
     adminToken?: string;
     /** A fixed port (contract tests); default: a random one. */
     port?: number;
+    /** PUBLIC_BASE_URL; default https://pix.example.test. */
+    publicBaseUrl?: string;
   } = {},
 ): Promise<TestServer> {
   const store = options.store ?? new MemoryStore();
@@ -107,18 +111,18 @@ export async function startTestServer(
     },
   };
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
-  const domain = createDomain(
-    {
-      store,
-      clock,
-      config: { ...defaultDomainConfig, publicBaseUrl: "https://pix.example.test" },
-      mailer,
-      logger,
-    },
-    { webhookUrlGuard: registrationGuard(options.allowLocalWebhooks ?? false) },
-  );
+  const deps: DomainDeps = {
+    store,
+    clock,
+    config: { ...defaultDomainConfig, publicBaseUrl: options.publicBaseUrl ?? "https://pix.example.test" },
+    mailer,
+    logger,
+  };
+  const domain = createDomain(deps, { webhookUrlGuard: registrationGuard(options.allowLocalWebhooks ?? false) });
   const app = createApp({
     domain,
+    logger,
+    publicBaseUrl: deps.config.publicBaseUrl,
     admin: {
       token: options.adminToken === undefined ? testAdminToken : options.adminToken || undefined,
       manualClock: clock,
@@ -137,6 +141,7 @@ export async function startTestServer(
     store,
     clock,
     domain,
+    deps,
     mail,
     async newAccount(input = {}) {
       const now = clock.now().toISOString();

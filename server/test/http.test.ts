@@ -10,7 +10,7 @@ afterAll(() => server.close());
 /** English words that would betray an untranslated message from a library. */
 const english = /\b(the|is|not|found|invalid|method|allowed|request|entity|too|large|unsupported|error|unexpected)\b/i;
 
-/** The seed §7 error body: nothing more, nothing less, no internals. */
+/** The error body: nothing more, nothing less, no internals. */
 function expectSeedError(res: CallResult, status: number, code: string, path: string) {
   expect(res.status).toBe(status);
   expect(res.headers.get("content-type")).toMatch(/^application\/json/);
@@ -47,6 +47,22 @@ describe("POST /api/v1/charges/pix (body parsing)", () => {
     expect(res.body.errors[0].message).not.toMatch(english);
     expect(await countCharges(testKey)).toBe(0);
   });
+
+  test.each([
+    { name: "malformed JSON", rawBody: '{"amountCents": ' },
+    { name: "a JSON string", rawBody: '"texto"' },
+    { name: "larger than 64 KiB", rawBody: JSON.stringify(chargeBody({ metadata: { note: "x".repeat(70_000) } })) },
+  ])(
+    "when the body is $name and no key is sent, then 401 UNAUTHORIZED (the key is checked before the body)",
+    async (c) => {
+      const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
+        rawBody: c.rawBody,
+        headers: { "content-type": "application/json" },
+      });
+
+      expectSeedError(res, 401, "UNAUTHORIZED", "/api/v1/charges/pix");
+    },
+  );
 
   test("when the body is larger than 64 KiB, then 413 PAYLOAD_TOO_LARGE and nothing is created", async () => {
     const { testKey } = await server.newAccount();

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { startIdempotencyPurge } from "../src/idempotency-purge.js";
-import { createPool, PostgresStore } from "../src/store/postgres.js";
+import { createPool, PostgresStore } from "../src/store/postgres/index.js";
 import { call, chargeBody, startTestServer, type TestServer } from "./harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
 

@@ -47,7 +47,7 @@ async function chargeFromLink(account: Account, linkId: string) {
     description: link.description,
     metadata: undefined,
   }) as NewCharge;
-  return server.store.transaction((tx) => insertCharge(server.domain.deps, tx, scope, account, body, now(), link));
+  return server.store.transaction((tx) => insertCharge(server.deps, tx, scope, account, body, now(), link));
 }
 
 const pay = (key: string, id: string) => post(key, `/api/v1/sandbox/transactions/${id}/pay`);

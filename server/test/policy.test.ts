@@ -14,6 +14,7 @@ import {
   metadataLimits,
   pageLimit,
   planLimits,
+  refundLimits,
   releasePeriodDays,
 } from "../src/domain/policy.js";
 
@@ -95,6 +96,21 @@ describe("the spec's bounds and domain/policy.ts", () => {
     expect(s.format).toBeUndefined();
     expect(s.description).toContain(String(min));
     expect(s.description).toContain(spaced(amountLimits.maxCents));
+  });
+
+  test("when a refund request is read, then its amount is AmountCents, its reason has the policy's length and the window is the policy's", () => {
+    const body = schema(publicDoc, "CreateRefundRequest");
+    const reason = resolveSchema(publicDoc, body.properties?.reason ?? {});
+    const create = (publicDoc.paths["/api/v1/transactions/{id}/refunds"]?.post ?? {}) as { description?: string };
+
+    expect(body.properties?.amountCents?.allOf).toEqual([{ $ref: "#/components/schemas/AmountCents" }]);
+    expect(reason).toMatchObject({ minLength: refundLimits.reasonMin, maxLength: refundLimits.reasonMax });
+    expect(reason.description?.replace(/\s+/g, " ")).toContain(
+      `${refundLimits.reasonMin} to ${refundLimits.reasonMax} characters`,
+    );
+    expect(create.description?.replace(/\s+/g, " ")).toContain(
+      `${refundLimits.windowDays} days have passed since \`paidAt\``,
+    );
   });
 
   test.each([

@@ -1,20 +1,19 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import { createConnection } from "node:net";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { allPermissions, createAccount, createApiKey } from "../src/domain/accounts.js";
-import { createPool, migrationsDir, PostgresStore } from "../src/store/postgres.js";
+import { createPool, migrationsDir, PostgresStore } from "../src/store/postgres/index.js";
 import { type CallResult, call, chargeBody } from "./harness.js";
+import { testRunMarker } from "./support/child-process-check.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
 
 // Two real server processes (`server/src/main.ts`) on one PostgreSQL database: what the memory
 // store cannot show. Every burst is bounded (50 requests) and only 127.0.0.1 is used.
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const tsxCli = join(root, "node_modules/tsx/dist/cli.mjs");
 const ports = { first: 4731, second: 4732, limitedFirst: 4733, limitedSecond: 4734 } as const;
 const burst = 50;
 
@@ -42,13 +41,16 @@ async function startServer(port: number, databaseUrl: string, rateLimits: "off" 
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
+    [testRunMarker]: process.env[testRunMarker],
     DATABASE_URL: databaseUrl,
     PORT: String(port),
     HOST: "127.0.0.1",
     LOG_LEVEL: "warn",
     ...(rateLimits === "off" ? { RATE_LIMITS: "off" } : {}),
   };
-  const child: ChildProcess = spawn(process.execPath, [tsxCli, "server/src/main.ts"], {
+  // `node --import tsx`, not the tsx launcher: the pid is the server itself, so a SIGKILL cannot
+  // leave it orphaned.
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/src/main.ts"], {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -297,6 +299,65 @@ describePg("PostgreSQL with two server processes", () => {
       expect(credits.map((e) => e.amountCents)).toEqual([5000]);
       expect(paidEvents).toHaveLength(1);
       expect(await ledgerSums(account.id)).toEqual({ entries: 5000, totalsRow: 5000 });
+    });
+
+    test(`when ${burst} refunds of a whole charge race across both processes, then exactly one is made`, async () => {
+      const { secret, account } = await seedAccount();
+      await fund(secret, [10_000]);
+      const charge = await post(0, secret, "/api/v1/charges/pix", chargeBody({ amountCents: 8990 }));
+      await post(1, secret, `/api/v1/sandbox/transactions/${charge.body.id}/pay`);
+      const path = `/api/v1/transactions/${charge.body.id}/refunds`;
+
+      const results = await Promise.all(Array.from({ length: burst }, (_v, i) => post(i, secret, path, {})));
+
+      expect(count(results, (r) => r.status === 201)).toBe(1);
+      expect(count(results, (r) => r.status === 400 && r.body.code === "REQUEST_ERROR")).toBe(burst - 1);
+      expect(results.find((r) => r.status === 201)?.body).toMatchObject({ amountCents: 8990, status: "COMPLETED" });
+      expect((await get(0, secret, `/api/v1/transactions/${charge.body.id}`)).body.refundedAmountCents).toBe(8990);
+      expect((await get(1, secret, `${path}?limit=100`)).body.data).toHaveLength(1);
+      expect((await balance(secret)).availableCents).toBe(10_000 + 8910 - 8990);
+      expect(await ledgerSums(account.id)).toEqual({ entries: 9920, totalsRow: 9920 });
+    });
+
+    test(`when ${burst} refunds and withdrawals race for one balance, then no bucket goes negative and no charge is over-refunded`, async () => {
+      const { secret, account } = await seedAccount();
+      await fund(secret, [5000, 5000, 5000, 5000, 5000]);
+      const charges = (await get(0, secret, "/api/v1/transactions?limit=100")).body.data.map(
+        (t: { id: string }) => t.id,
+      ) as string[];
+
+      const results = await Promise.all(
+        Array.from({ length: burst }, (_v, i) =>
+          i % 2 === 0
+            ? post(i, secret, `/api/v1/transactions/${charges[(i / 2) % 5]}/refunds`, { amountCents: 1500 })
+            : post(i, secret, "/api/v1/withdrawals", withdrawalBody(1500)),
+        ),
+      );
+
+      const accepted = count(results, (r) => r.status === 201);
+      expect(
+        results.every(
+          (r) =>
+            r.status === 201 ||
+            (r.status === 400 && (r.body.code === "INSUFFICIENT_BALANCE" || r.body.code === "REQUEST_ERROR")),
+        ),
+      ).toBe(true);
+      expect(accepted).toBeGreaterThan(0);
+      expect(accepted).toBeLessThanOrEqual(16);
+      const after = await balance(secret);
+      expect(after.availableCents).toBe(25_000 - 1500 * accepted);
+      expect(after.availableCents).toBeGreaterThanOrEqual(0);
+      expect(await ledgerSums(account.id)).toEqual({
+        entries: 25_000 - 1500 * accepted,
+        totalsRow: 25_000 - 1500 * accepted,
+      });
+      for (const id of charges) {
+        const refunded = (await get(1, secret, `/api/v1/transactions/${id}`)).body.refundedAmountCents as number;
+        const listed = (await get(0, secret, `/api/v1/transactions/${id}/refunds?limit=100`)).body.data;
+        expect(refunded).toBeLessThanOrEqual(5080);
+        expect(refunded).toBe(1500 * listed.length);
+      }
+      console.info(`refunds racing withdrawals: ${accepted}/${burst} accepted from a 25000 balance`);
     });
 
     test("when both processes stop and one starts again on the database, then every account, key, charge, balance and event is there", async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createPool, PostgresStore } from "../src/store/postgres.js";
+import { createPool, PostgresStore } from "../src/store/postgres/index.js";
 import { call, chargeBody, startTestServer, type TestServer } from "./harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
 

@@ -41,7 +41,7 @@ async function sequence(times: number, send: () => Promise<CallResult>): Promise
   return statuses;
 }
 
-describe("GET routes (seed §8: 120 per minute per IP)", () => {
+describe("GET routes (120 per minute per IP)", () => {
   test("when the GET budget is spent, then the next GET is 429 RATE_LIMITED with Retry-After", async () => {
     const server = await limitedServer();
     const { testKey } = await server.newAccount();
@@ -90,7 +90,7 @@ describe("GET routes (seed §8: 120 per minute per IP)", () => {
   });
 });
 
-describe("POST and PATCH routes (seed §8: 60 per minute per IP)", () => {
+describe("POST and PATCH routes (60 per minute per IP)", () => {
   test("when the POST budget is spent, then the next POST is 429, creates nothing, and GETs still pass", async () => {
     const server = await limitedServer();
     const { testKey } = await server.newAccount();
@@ -140,7 +140,7 @@ describe("POST and PATCH routes (seed §8: 60 per minute per IP)", () => {
   });
 });
 
-describe("POST /api/v1/withdrawals (seed §8: 20 per minute per IP)", () => {
+describe("POST /api/v1/withdrawals (20 per minute per IP)", () => {
   test("when the withdrawal budget is spent, then the next withdrawal is 429 although the POST budget is not", async () => {
     const server = await limitedServer();
     const { testKey } = await server.newAccount();

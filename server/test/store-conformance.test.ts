@@ -3,13 +3,15 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Scope, TransactionStatus } from "../src/domain/model.js";
 import { MemoryStore } from "../src/store/memory.js";
 import type { StoreTx } from "../src/domain/ports/store.js";
-import { createPool, PostgresStore, pgRateLimitStore } from "../src/store/postgres.js";
+import { sharedRateLimitStore } from "../src/http/rate-limit-store.js";
+import { createPool, PostgresStore, pgRateLimitCounters } from "../src/store/postgres/index.js";
 import {
   accountRecord,
   apiKeyRecord,
   customerRecord,
   describeStoreContract,
   ledgerEntry,
+  refundRecord,
   transactionRecord,
   withdrawalRecord,
 } from "./store-contract.js";
@@ -113,6 +115,30 @@ describePg("PostgreSQL schema constraints", () => {
         tx.withdrawals.insert(withdrawalRecord(s, { paidAmountCents: 2000, returnedAmountCents: 1000 })),
     },
     {
+      name: "a charge refunded beyond its amount",
+      write: (s) => (tx) => tx.transactions.insert(transactionRecord(s, { refundedAmountCents: 8991 })),
+    },
+    {
+      name: "a refund of nothing",
+      write: (s) => async (tx) => {
+        const charge = transactionRecord(s, { status: "PAID" });
+        await tx.transactions.insert(charge);
+        await tx.refunds.insert(refundRecord(s, charge.id, { amountCents: 0 }));
+      },
+    },
+    {
+      name: "a refund of a charge that does not exist",
+      write: (s) => (tx) => tx.refunds.insert(refundRecord(s, "txn_ghost")),
+    },
+    {
+      name: "a pending refund with a Pix return id",
+      write: (s) => async (tx) => {
+        const charge = transactionRecord(s, { status: "PAID" });
+        await tx.transactions.insert(charge);
+        await tx.refunds.insert(refundRecord(s, charge.id, { endToEndId: "D1" }));
+      },
+    },
+    {
       name: "a negative daily withdrawal limit",
       write: (s) => (tx) => tx.apiKeys.insert(apiKeyRecord(s.accountId, { dailyWithdrawLimitCents: -1 })),
     },
@@ -175,7 +201,7 @@ describePg("PostgresStore and its database", () => {
     const ended = await raw.query(
       "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
     );
-    for (let i = 0; i < 50 && warnings.length < (ended.rowCount ?? 0); i++) await sleep(20);
+    for (let i = 0; i < 50 && warnings.length === 0; i++) await sleep(20);
 
     expect(ended.rowCount).toBeGreaterThan(0);
     expect(warnings.map((w) => w.object.code)).toContain("57P01");
@@ -244,7 +270,7 @@ describePg("PostgresStore and its database", () => {
   });
 
   test("when a rate-limit window ends, then the shared counter starts again at 1; decrement and resetKey act on it", async () => {
-    const makeStore = pgRateLimitStore(pool);
+    const makeStore = sharedRateLimitStore(pgRateLimitCounters(pool));
     const counter = makeStore("contract");
     const other = makeStore("other");
     counter.init?.({ windowMs: 300 } as Parameters<NonNullable<typeof counter.init>>[0]);

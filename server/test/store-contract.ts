@@ -9,6 +9,7 @@ import type {
   IdempotencyRecord,
   LedgerEntry,
   PaymentLinkRecord,
+  RefundRecord,
   Scope,
   TransactionRecord,
   WebhookEndpointRecord,
@@ -103,6 +104,7 @@ export function transactionRecord(scope: Scope, overrides: Partial<TransactionRe
     },
     paymentLinkId: null,
     dispute: null,
+    refundedAmountCents: 0,
     metadata: { orderId: "1234", nota: "ação ✓" },
     expiresAt: at(86_400),
     paidAt: null,
@@ -112,7 +114,7 @@ export function transactionRecord(scope: Scope, overrides: Partial<TransactionRe
   };
 }
 
-export function paymentLinkRecord(scope: Scope, overrides: Partial<PaymentLinkRecord> = {}): PaymentLinkRecord {
+function paymentLinkRecord(scope: Scope, overrides: Partial<PaymentLinkRecord> = {}): PaymentLinkRecord {
   return {
     id: newId("plk"),
     ...scope,
@@ -159,6 +161,22 @@ export function withdrawalRecord(scope: Scope, overrides: Partial<WithdrawalReco
   };
 }
 
+export function refundRecord(scope: Scope, transactionId: string, overrides: Partial<RefundRecord> = {}): RefundRecord {
+  return {
+    id: newId("rfd"),
+    ...scope,
+    transactionId,
+    status: "PENDING",
+    amountCents: 2990,
+    reason: "Produto devolvido — ação ✓",
+    endToEndId: null,
+    failureReason: null,
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...overrides,
+  };
+}
+
 export function ledgerEntry(scope: Scope, overrides: Partial<LedgerEntry> = {}): LedgerEntry {
   return {
     id: newId("led"),
@@ -173,7 +191,7 @@ export function ledgerEntry(scope: Scope, overrides: Partial<LedgerEntry> = {}):
   };
 }
 
-export function eventRecord(scope: Scope, overrides: Partial<EventRecord> = {}): EventRecord {
+function eventRecord(scope: Scope, overrides: Partial<EventRecord> = {}): EventRecord {
   const id = overrides.id ?? newId("evt");
   return {
     id,
@@ -185,20 +203,20 @@ export function eventRecord(scope: Scope, overrides: Partial<EventRecord> = {}):
   };
 }
 
-export function idempotencyRecord(scope: Scope, overrides: Partial<IdempotencyRecord> = {}): IdempotencyRecord {
+function idempotencyRecord(scope: Scope, overrides: Partial<IdempotencyRecord> = {}): IdempotencyRecord {
   return {
     ...scope,
     operation: "createPixCharge",
     key: "pedido-1234",
     requestHash: "a".repeat(64),
     responseStatus: 201,
-    responseBody: { id: "txn_1", amountCents: 8990, metadata: { a: [1, 2, { b: null }] } },
+    responseText: `{"id":"txn_1","amountCents":8990,"metadata":{"b":[1,2,{"a":null}],"a":"x"}}`,
     createdAt: at(0),
     ...overrides,
   };
 }
 
-export function endpointRecord(scope: Scope, overrides: Partial<WebhookEndpointRecord> = {}): WebhookEndpointRecord {
+function endpointRecord(scope: Scope, overrides: Partial<WebhookEndpointRecord> = {}): WebhookEndpointRecord {
   return {
     id: newId("we"),
     ...scope,
@@ -214,7 +232,7 @@ export function endpointRecord(scope: Scope, overrides: Partial<WebhookEndpointR
   };
 }
 
-export function deliveryRecord(
+function deliveryRecord(
   scope: Scope,
   eventId: string,
   endpointId: string,
@@ -247,7 +265,7 @@ const idempotencyFields = (r: IdempotencyRecord | null) =>
     key: r.key,
     requestHash: r.requestHash,
     responseStatus: r.responseStatus,
-    responseBody: r.responseBody,
+    responseText: r.responseText,
     createdAt: r.createdAt,
   };
 
@@ -737,6 +755,82 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       });
     });
 
+    describe("refunds", () => {
+      test("when a refund is inserted and settled, then get, getById and the charge's list read it back", async () => {
+        const { test: scope, live } = await seedAccount();
+        const charge = transactionRecord(scope, { status: "PAID", paidAt: at(0), refundedAmountCents: 2990 });
+        const refund = refundRecord(scope, charge.id);
+        await write(async (tx) => {
+          await tx.transactions.insert(charge);
+          await tx.refunds.insert(refund);
+        });
+        const completed: RefundRecord = {
+          ...refund,
+          status: "COMPLETED",
+          endToEndId: "D0000000020261004153012345678901",
+          updatedAt: at(5),
+        };
+
+        await write((tx) => tx.refunds.update(completed));
+
+        expect(await store.read.refunds.get(scope, refund.id)).toEqual(completed);
+        expect(await store.read.refunds.get(live, refund.id)).toBeNull();
+        expect(await store.read.refunds.getById(refund.id)).toEqual(completed);
+        expect(await store.read.refunds.getById("rfd_unknown")).toBeNull();
+        expect(await store.read.refunds.listByTransaction(scope, charge.id, { limit: 5 })).toEqual({
+          items: [completed],
+          hasMore: false,
+        });
+        expect((await store.read.transactions.get(scope, charge.id))?.refundedAmountCents).toBe(2990);
+      });
+
+      test("when a charge has several refunds, then its list pages newest first and holds only its own", async () => {
+        const { test: scope, live } = await seedAccount();
+        const charge = transactionRecord(scope, { status: "PAID", paidAt: at(0) });
+        const other = transactionRecord(scope, { status: "PAID", paidAt: at(0) });
+        const refunds = [0, 1, 2].map((i) =>
+          refundRecord(scope, charge.id, { amountCents: 100 + i, reason: null, createdAt: at(i) }),
+        );
+        const elsewhere = refundRecord(scope, other.id, { createdAt: at(9) });
+        await write(async (tx) => {
+          await tx.transactions.insert(charge);
+          await tx.transactions.insert(other);
+          for (const r of [...refunds, elsewhere]) await tx.refunds.insert(r);
+        });
+
+        const first = await store.read.refunds.listByTransaction(scope, charge.id, { limit: 2 });
+        const rest = await store.read.refunds.listByTransaction(scope, charge.id, {
+          limit: 2,
+          startingAfter: refunds[1]?.id,
+        });
+
+        expect(first).toEqual({ items: [refunds[2], refunds[1]], hasMore: true });
+        expect(rest).toEqual({ items: [refunds[0]], hasMore: false });
+        expect((await store.read.refunds.listByTransaction(live, charge.id, { limit: 5 })).items).toEqual([]);
+        await expect(
+          store.read.refunds.listByTransaction(scope, charge.id, { limit: 2, startingAfter: elsewhere.id }),
+        ).rejects.toThrow(UnknownCursorError);
+      });
+
+      test("when a refund write fails later in the transaction, then neither it nor the charge's total stays", async () => {
+        const { test: scope } = await seedAccount();
+        const charge = transactionRecord(scope, { status: "PAID", paidAt: at(0) });
+        await write((tx) => tx.transactions.insert(charge));
+        const refund = refundRecord(scope, charge.id);
+
+        await expect(
+          write(async (tx) => {
+            await tx.refunds.insert(refund);
+            await tx.transactions.update({ ...charge, refundedAmountCents: refund.amountCents });
+            throw new Error("boom");
+          }),
+        ).rejects.toThrow("boom");
+
+        expect(await store.read.refunds.getById(refund.id)).toBeNull();
+        expect((await store.read.transactions.get(scope, charge.id))?.refundedAmountCents).toBe(0);
+      });
+    });
+
     describe("ledger", () => {
       test("when entries are appended, then totals split available, pending (release ahead) and blocked at an instant", async () => {
         const { test: scope, live } = await seedAccount();
@@ -814,6 +908,40 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         await expect(store.read.events.listPage(scope, { limit: 2, startingAfter: inLive.id })).rejects.toThrow(
           UnknownCursorError,
         );
+      });
+
+      test("when events are paged with a filter, then only that kind in [createdFrom, createdTo) comes, and the cursor must match it", async () => {
+        const { test: scope } = await seedAccount();
+        const paid = [0, 10, 20].map((i) => eventRecord(scope, { createdAt: at(i) }));
+        const refunded = [5, 15].map((i) => eventRecord(scope, { type: "refund.completed", createdAt: at(i) }));
+        await write(async (tx) => {
+          for (const e of [...paid, ...refunded]) await tx.events.append(e);
+        });
+
+        const byType = await store.read.events.listPage(scope, { limit: 10 }, { type: "refund.completed" });
+        const byWindow = await store.read.events.listPage(
+          scope,
+          { limit: 10 },
+          { createdFrom: at(5), createdTo: at(20) },
+        );
+        const both = await store.read.events.listPage(
+          scope,
+          { limit: 1 },
+          { type: "transaction.paid", createdFrom: at(0), createdTo: at(20) },
+        );
+        const next = await store.read.events.listPage(
+          scope,
+          { limit: 1, startingAfter: paid[1]?.id },
+          { type: "transaction.paid", createdFrom: at(0), createdTo: at(20) },
+        );
+
+        expect(byType.items).toEqual([refunded[1], refunded[0]]);
+        expect(byWindow.items).toEqual([refunded[1], paid[1], refunded[0]]);
+        expect(both).toEqual({ items: [paid[1]], hasMore: true });
+        expect(next).toEqual({ items: [paid[0]], hasMore: false });
+        await expect(
+          store.read.events.listPage(scope, { limit: 1, startingAfter: refunded[0]?.id }, { type: "transaction.paid" }),
+        ).rejects.toThrow(UnknownCursorError);
       });
     });
 

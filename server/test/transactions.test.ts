@@ -114,7 +114,7 @@ describe("GET /api/v1/transactions", () => {
     const linkRecord = await server.store.read.paymentLinks.get(scope, link.body.id);
     const fromLink = await server.store.transaction((tx) =>
       insertCharge(
-        server.domain.deps,
+        server.deps,
         tx,
         scope,
         account,

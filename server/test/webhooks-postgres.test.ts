@@ -1,13 +1,15 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { pino } from "pino";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { createPool, PostgresStore } from "../src/store/postgres.js";
+import { createPool, PostgresStore } from "../src/store/postgres/index.js";
 import { DeliveryWorker } from "../src/webhooks/worker.js";
 import { call, chargeBody, RealTimeClock, startTestServer, type TestServer, testAdminToken } from "./harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
 
 describePg("webhooks on PostgreSQL", () => {
   let database: TestDatabase;
@@ -108,8 +110,11 @@ describePg("webhooks on PostgreSQL", () => {
 
   test("when the worker process is killed mid-delivery, then a restarted worker delivers the event", async () => {
     const hook = await receiver(true);
+    // `node --import tsx` (not the tsx launcher): the pid is the worker itself, so killing it kills
+    // the worker, not a launcher whose orphaned child might go on delivering.
     const startWorker = (): ChildProcess =>
-      spawn(process.execPath, [join(process.cwd(), "node_modules/tsx/dist/cli.mjs"), "server/src/webhooks/main.ts"], {
+      spawn(process.execPath, ["--import", "tsx", "server/src/webhooks/main.ts"], {
+        cwd: root,
         env: {
           ...process.env,
           DATABASE_URL: database.url,
@@ -131,7 +136,11 @@ describePg("webhooks on PostgreSQL", () => {
       await pay(testKey);
       first = startWorker();
       expect(await waitFor(() => hook.received.length === 1, 20_000)).toBe(true);
+      const firstPid = first.pid!;
+      const firstExited = new Promise((resolve) => first!.once("exit", resolve));
       first.kill("SIGKILL");
+      await firstExited;
+      expect(() => process.kill(firstPid, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }));
 
       second = startWorker();
       expect(await waitFor(() => hook.received.length === 2, 20_000)).toBe(true);

@@ -288,6 +288,17 @@ describe("SSRF guard", () => {
     { name: "IPv6 unspecified", url: "https://[::]/hook" },
     { name: "IPv4-mapped loopback", url: "https://[::ffff:127.0.0.1]/hook" },
     { name: "IPv4-mapped private", url: "https://[::ffff:10.0.0.1]/hook" },
+    { name: "IPv4-compatible loopback", url: "https://[::127.0.0.1]/" },
+    { name: "IPv4-compatible link-local metadata address", url: "https://[::a9fe:a9fe]/" },
+    { name: "IPv4-compatible private", url: "https://[::a00:1]/" },
+    { name: "SIIT-translated private", url: "https://[::ffff:0:a00:1]/hook" },
+    { name: "NAT64 loopback", url: "https://[64:ff9b::7f00:1]/hook" },
+    { name: "NAT64 local-use prefix", url: "https://[64:ff9b:1::808:808]/hook" },
+    { name: "6to4 of loopback", url: "https://[2002:7f00:1::1]/hook" },
+    { name: "6to4 of private", url: "https://[2002:c0a8:1::1]/hook" },
+    { name: "Teredo of a private client", url: "https://[2001:0:808:808:8000:63bf:f5ff:fffe]/hook" },
+    { name: "IPv6 documentation range", url: "https://[2001:db8::1]/hook" },
+    { name: "IPv6 discard-only range", url: "https://[100::1]/hook" },
     { name: "decimal-integer loopback host", url: "https://2130706433/hook" },
     { name: "octal-ish shorthand loopback host", url: "https://0177.1/hook" },
     { name: "credentials in the URL", url: "https://user:pw@93.184.215.14/hook" },
@@ -306,6 +317,8 @@ describe("SSRF guard", () => {
   test("when a production endpoint is a public https address, then it is accepted", async () => {
     expect(await checkWebhookUrl("https://93.184.215.14/hook", production)).toBeNull();
     expect(await checkWebhookUrl("https://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/hook", production)).toBeNull();
+    expect(await checkWebhookUrl("https://[64:ff9b::808:808]/hook", production)).toBeNull();
+    expect(await checkWebhookUrl("https://[2002:808:808::1]/hook", production)).toBeNull();
   });
 
   test("when a test endpoint is on loopback, then only PIX_ALLOW_LOCAL_WEBHOOKS allows it, and never private ranges", async () => {

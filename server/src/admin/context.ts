@@ -2,6 +2,7 @@
  * What every command group receives: the clients, built at run time from the global options and
  * the environment (never read into help text, so `--help` shows no secret), and the output.
  */
+import { loadCliConfig } from "../config.js";
 import { type Command, InvalidArgumentError } from "commander";
 import { CliError, type OperatorClient, operatorClient, type PartnerClient, partnerClient } from "./clients.js";
 import type { Output } from "./output.js";
@@ -34,7 +35,7 @@ export function createContext(program: Command, out: Output): CliContext {
       return operatorClient(server(), token);
     },
     partner() {
-      const apiKey = process.env.PIX_API_KEY;
+      const { apiKey } = loadCliConfig();
       if (!apiKey) throw new CliError("PIX_API_KEY is not set: export the partner API key.");
       return partnerClient(server(), apiKey);
     },

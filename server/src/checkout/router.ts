@@ -12,8 +12,6 @@ import { formRoutes } from "./routes/form.js";
 import { type CheckoutRateLimits, checkoutLimiters } from "./routes/limits.js";
 import { CheckoutCsrf, checkoutSecurityHeaders } from "./security.js";
 
-export type { CheckoutRateLimits } from "./routes/limits.js";
-
 export interface CheckoutOptions {
   /** Default: the API's budgets (120 GET and 60 POST per minute per IP); "off" for local test runs. */
   rateLimits?: CheckoutRateLimits | "off";
@@ -34,7 +32,7 @@ export interface CheckoutNeeds {
 }
 
 /**
- * The hosted checkout (seed §1, §2.3, §3.2), mounted at the app's root before the API:
+ * The hosted checkout, mounted at the app's root before the API:
  * `GET /checkout/assets/…` (routes/assets.ts), the payer's form (routes/form.ts) and the charge's
  * pages (routes/charge.ts). Links are built relative to this server, whatever `publicBaseUrl` says.
  */
@@ -48,7 +46,7 @@ export function checkoutRouter(needs: CheckoutNeeds, options: CheckoutOptions = 
     options.pollIntervalMs ?? 3000,
   );
 
-  const pages = express.Router();
+  const pages = express.Router({ caseSensitive: true, strict: true });
   pages.use(checkoutSecurityHeaders);
   pages.get(
     "/assets/:file",
@@ -64,7 +62,7 @@ export function checkoutRouter(needs: CheckoutNeeds, options: CheckoutOptions = 
   pages.use((_req, res) => ctx.notFoundPage(res));
   pages.use(checkoutFailure(ctx, needs.logger));
 
-  const router = express.Router();
+  const router = express.Router({ caseSensitive: true, strict: true });
   router.use("/checkout", pages);
   return router;
 }

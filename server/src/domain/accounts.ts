@@ -5,7 +5,7 @@ import { newId, randomBase62 } from "./ids.js";
 import { type Account, type ApiKeyRecord, type Plan } from "./model.js";
 import { defaultPlan, releasePeriodDays } from "./policy.js";
 
-/** Every permission a key can hold (seed §5.5). */
+/** Every permission a key can hold. */
 export const allPermissions = [
   "transactions:read",
   "charges:write",
@@ -16,13 +16,14 @@ export const allPermissions = [
   "balance:read",
   "withdrawals:read",
   "withdrawals:write",
+  "refunds:write",
 ] as const;
 
 /** New keys, and keys that predate permissions, hold everything except withdrawing. */
-export const defaultPermissions: string[] = allPermissions.filter((p) => p !== "withdrawals:write");
+const defaultPermissions: string[] = allPermissions.filter((p) => p !== "withdrawals:write");
 
-export const testKeyPrefix = "svc_test_";
-export const liveKeyPrefix = "svc_";
+const testKeyPrefix = "svc_test_";
+const liveKeyPrefix = "svc_";
 
 /** SHA-256 of a secret, hex: the only form in which keys are stored. */
 export const digestSecret = (secret: string): string => createHash("sha256").update(secret).digest("hex");

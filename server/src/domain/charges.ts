@@ -14,7 +14,7 @@ import { amountLimits } from "./policy.js";
 import { effectiveStatus, presentTransaction } from "./presenters.js";
 
 /** The fee the account's plan charges on `amountCents`: fixed cents plus basis points, rounded. */
-export function chargeFee(account: Account, amountCents: number): number {
+function chargeFee(account: Account, amountCents: number): number {
   return account.plan.chargeFeeCents + Math.round((amountCents * account.plan.chargeFeeBps) / 10_000);
 }
 
@@ -31,7 +31,7 @@ export interface NewCharge {
  * bad document, a past `expiresAt` or a fee that eats the whole amount are refused here, so
  * nothing is half-created.
  */
-export function prepareCharge(account: Account, input: NewCharge, now: string) {
+function prepareCharge(account: Account, input: NewCharge, now: string) {
   checkAmountCents(input.amountCents, amountLimits.minChargeCents);
   checkMetadata(input.metadata);
   const doc = requireDocument(input.customer.document, input.customer.documentType);
@@ -100,6 +100,7 @@ export async function insertCharge(
     },
     paymentLinkId: link?.id ?? null,
     dispute: null,
+    refundedAmountCents: 0,
     metadata: input.metadata ?? link?.metadata ?? {},
     expiresAt: expiry,
     paidAt: null,
@@ -203,33 +204,41 @@ export function chargeUseCases(deps: DomainDeps) {
       return { data: result.items.map((t) => presentTransaction(t, at)), hasMore: result.hasMore };
     },
 
-    async cancel(actor: Actor, id: string) {
+    async cancel(actor: Actor, id: string, idempotencyKey?: string) {
       return deps.store.transaction(async (tx) => {
         await tx.lockScope(actor.scope);
         const at = now();
-        const record = await tx.transactions.get(actor.scope, id);
-        if (!record) throw notFound();
-        const status = effectiveStatus(record, at);
-        if (status !== "WAITING_PAYMENT") {
-          throw new DomainError("REQUEST_ERROR", `A cobrança não pode ser cancelada: status atual ${status}.`);
-        }
-        const cancelled: TransactionRecord = { ...record, status: "CANCELLED", updatedAt: at };
-        await tx.transactions.update(cancelled);
-        return presentTransaction(cancelled, at);
+        return once(tx, actor.scope, "cancelTransaction", idempotencyKey, { id }, at, async () => {
+          const record = await tx.transactions.get(actor.scope, id);
+          if (!record) throw notFound();
+          const status = effectiveStatus(record, at);
+          if (status !== "WAITING_PAYMENT") {
+            throw new DomainError("REQUEST_ERROR", `A cobrança não pode ser cancelada: status atual ${status}.`);
+          }
+          const cancelled: TransactionRecord = { ...record, status: "CANCELLED", updatedAt: at };
+          await tx.transactions.update(cancelled);
+          return { status: 200, body: presentTransaction(cancelled, at) };
+        });
       });
     },
 
-    /** Test mode only: pays a test charge as if the payer had. */
-    async simulatePayment(actor: Actor, id: string) {
+    /**
+     * Test mode only: pays a test charge as if the payer had. With an `idempotency-key`, a retry
+     * of a pay that went through (say, its answer was lost) replays the 200 instead of answering
+     * that the charge is no longer waiting for payment.
+     */
+    async simulatePayment(actor: Actor, id: string, idempotencyKey?: string) {
       if (actor.scope.livemode)
         throw new DomainError("TEST_MODE_ONLY", "A simulação de pagamento só está disponível com chave de teste.");
       return deps.store.transaction(async (tx) => {
         await tx.lockScope(actor.scope);
         const at = now();
-        const record = await tx.transactions.get(actor.scope, id);
-        if (!record) throw notFound();
-        const paid = await creditPaidCharge(tx, actor.account, record, at);
-        return presentTransaction(paid, at);
+        return once(tx, actor.scope, "simulatePayment", idempotencyKey, { id }, at, async () => {
+          const record = await tx.transactions.get(actor.scope, id);
+          if (!record) throw notFound();
+          const paid = await creditPaidCharge(tx, actor.account, record, at);
+          return { status: 200, body: presentTransaction(paid, at) };
+        });
       });
     },
   };

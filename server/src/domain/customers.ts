@@ -2,6 +2,7 @@ import { parseDocument } from "../pix/documents.js";
 import type { StoreTx } from "./ports/store.js";
 import type { Actor, DomainDeps } from "./deps.js";
 import { DomainError, notFound } from "./errors.js";
+import { once } from "./idempotency.js";
 import { newId } from "./ids.js";
 import type { Address, CustomerRecord, DocumentType, PageRequest, Schemas, Scope } from "./model.js";
 import { pageOrInvalidCursor } from "./pagination.js";
@@ -20,7 +21,7 @@ const emptyAddress: Address = {
 };
 
 /** Applies the address fields sent over the current address; fields not sent stay. */
-export function mergeAddress(current: Address | null, input: Schemas["AddressInput"] | undefined): Address | null {
+function mergeAddress(current: Address | null, input: Schemas["AddressInput"] | undefined): Address | null {
   if (input === undefined) return current;
   const sent = addressFields.filter((field) => input[field] !== undefined);
   if (current === null && sent.length === 0) return null;
@@ -95,12 +96,16 @@ export async function upsertCustomerRecord(
 export function customerUseCases(deps: DomainDeps) {
   const now = () => deps.clock.now().toISOString();
   return {
-    async upsert(actor: Actor, body: Schemas["UpsertCustomerRequest"]) {
+    /** Answers status 201 when it created the customer, 200 when it updated it (a replay: the first). */
+    async upsert(actor: Actor, body: Schemas["UpsertCustomerRequest"], idempotencyKey?: string) {
       const doc = requireDocument(body.document);
       return deps.store.transaction(async (tx) => {
         await tx.lockScope(actor.scope);
-        const { customer, created } = await upsertCustomerRecord(tx, actor.scope, doc, body, now());
-        return { created, customer: presentCustomer(customer) };
+        const at = now();
+        return once(tx, actor.scope, "upsertCustomer", idempotencyKey, body, at, async () => {
+          const { customer, created } = await upsertCustomerRecord(tx, actor.scope, doc, body, at);
+          return { status: created ? 201 : 200, body: presentCustomer(customer) };
+        });
       });
     },
 
@@ -110,21 +115,24 @@ export function customerUseCases(deps: DomainDeps) {
       return presentCustomer(customer);
     },
 
-    async update(actor: Actor, id: string, body: Schemas["UpdateCustomerRequest"]) {
+    async update(actor: Actor, id: string, body: Schemas["UpdateCustomerRequest"], idempotencyKey?: string) {
       return deps.store.transaction(async (tx) => {
         await tx.lockScope(actor.scope);
-        const customer = await tx.customers.get(actor.scope, id);
-        if (!customer) throw notFound();
-        const updated: CustomerRecord = {
-          ...customer,
-          name: body.name ?? customer.name,
-          email: body.email ?? customer.email,
-          phone: body.phone ?? customer.phone,
-          address: mergeAddress(customer.address, body.address),
-          updatedAt: now(),
-        };
-        await tx.customers.update(updated);
-        return presentCustomer(updated);
+        const at = now();
+        return once(tx, actor.scope, "updateCustomer", idempotencyKey, { id, body }, at, async () => {
+          const customer = await tx.customers.get(actor.scope, id);
+          if (!customer) throw notFound();
+          const updated: CustomerRecord = {
+            ...customer,
+            name: body.name ?? customer.name,
+            email: body.email ?? customer.email,
+            phone: body.phone ?? customer.phone,
+            address: mergeAddress(customer.address, body.address),
+            updatedAt: at,
+          };
+          await tx.customers.update(updated);
+          return { status: 200, body: presentCustomer(updated) };
+        });
       });
     },
 

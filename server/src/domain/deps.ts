@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Store } from "./ports/store.js";
 import type { Clock } from "./ports/clock.js";
 import type { Mailer } from "./ports/mailer.js";
+import { type Acquirer, type Acquirers, builtInAcquirers } from "./ports/acquirer.js";
 import type { Account, ApiKeyRecord, Scope } from "./model.js";
 
 export interface DomainConfig {
@@ -26,7 +27,13 @@ export interface DomainDeps {
   config: DomainConfig;
   mailer: Mailer;
   logger: Logger;
+  /** Who moves withdrawals and refunds, per mode; default: the sandbox and the settlement simulator. */
+  acquirers?: Acquirers;
 }
+
+/** The acquirer of a mode. */
+export const acquirerFor = (deps: Pick<DomainDeps, "acquirers">, livemode: boolean): Acquirer =>
+  (deps.acquirers ?? builtInAcquirers)[livemode ? "live" : "test"];
 
 /** Who is calling: the authenticated key, its account, and the scope (account + mode) it sees. */
 export interface Actor {

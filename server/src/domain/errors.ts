@@ -24,12 +24,16 @@ export const errorCatalogue = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "O corpo da requisição deve ser application/json." },
   RATE_LIMITED: { status: 429, message: "Muitas requisições. Aguarde e tente novamente." },
   INTERNAL_ERROR: { status: 500, message: "Erro interno. Tente novamente em instantes." },
+  SERVICE_UNAVAILABLE: { status: 503, message: "Serviço temporariamente indisponível. Tente novamente em instantes." },
 } as const satisfies Record<ErrorCode, { status: number; message: string }>;
 
 /**
  * A refusal the API reports with one of the catalogue's codes. Thrown by the domain and the HTTP
  * layer alike; the error middleware writes it as the seed's error body.
  */
+/** Seconds a client is told to wait (`Retry-After`) on `SERVICE_UNAVAILABLE`: the pool redials at once. */
+export const serviceUnavailableRetryAfterSeconds = 1;
+
 export class DomainError extends Error {
   readonly code: ErrorCode;
   readonly status: number;

@@ -1,9 +1,12 @@
 import type { StoreTx } from "./ports/store.js";
+import type { Actor, DomainDeps } from "./deps.js";
+import { notFound } from "./errors.js";
 import { newId } from "./ids.js";
-import type { DeliveryRecord, Scope, WebhookEventType } from "./model.js";
+import type { DeliveryRecord, EventRecord, PageRequest, Schemas, Scope, WebhookEventType } from "./model.js";
+import { pageOrInvalidCursor } from "./pagination.js";
 
-/** The event format version (DESIGN §3). */
-export const eventApiVersion = "1.0.0";
+/** The event format version (docs/decisions.md). */
+const eventApiVersion = "1.0.0";
 
 /**
  * Queues one delivery of an event to each enabled endpoint of its scope that selected its kind,
@@ -55,4 +58,34 @@ export async function recordEvent(
   });
   await queueDeliveries(tx, { id, type, accountId: scope.accountId, livemode: scope.livemode }, now);
   return id;
+}
+
+/** The public events API: a key's mode's events, as its webhooks receive them. */
+export function eventUseCases(deps: DomainDeps) {
+  const present = (e: EventRecord) => e.payload as unknown as Schemas["Event"];
+  return {
+    async list(
+      actor: Actor,
+      filter: { type?: string | undefined; createdFrom?: string | undefined; createdTo?: string | undefined },
+      page: PageRequest,
+    ) {
+      const iso = (v: string | undefined) => (v === undefined ? undefined : new Date(v).toISOString());
+      const result = await pageOrInvalidCursor(() =>
+        deps.store.read.events.listPage(actor.scope, page, {
+          type: filter.type,
+          createdFrom: iso(filter.createdFrom),
+          createdTo: iso(filter.createdTo),
+        }),
+      );
+      return { data: result.items.map(present), hasMore: result.hasMore };
+    },
+
+    async get(actor: Actor, id: string) {
+      const event = await deps.store.read.events.get(id);
+      if (!event || event.accountId !== actor.scope.accountId || event.livemode !== actor.scope.livemode) {
+        throw notFound();
+      }
+      return present(event);
+    },
+  };
 }

@@ -31,7 +31,7 @@ let sequence = 0;
  * sequence within the millisecond, 9 random. Lists order by (createdAt, id), so items created in
  * the same instant keep their creation order and a cursor never skips or repeats them.
  */
-export function sortableId(): string {
+function sortableId(): string {
   const ms = Math.max(Date.now(), lastMs);
   if (ms === lastMs) sequence++;
   else {
@@ -45,7 +45,8 @@ export function sortableId(): string {
   return `${base62(lastMs, 8)}${base62(sequence, 3)}${randomBase62(9)}`;
 }
 
-export type IdPrefix = "txn" | "cus" | "plk" | "wdr" | "trf" | "evt" | "acc" | "key" | "we" | "dsp" | "led" | "del";
+export type IdPrefix =
+  "txn" | "cus" | "plk" | "wdr" | "trf" | "evt" | "acc" | "key" | "we" | "dsp" | "led" | "del" | "rfd";
 
 /** A new public id: `txn_` and 20 base62 characters, sortable by creation. */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${sortableId()}`;

@@ -7,18 +7,14 @@ import type { components } from "../../../generated/api.js";
 export type Schemas = components["schemas"];
 export type DocumentType = Schemas["DocumentType"];
 export type TransactionStatus = Schemas["TransactionStatus"];
-export type WithdrawalStatus = Schemas["WithdrawalStatus"];
-export type PixKeyType = Schemas["PixKeyType"];
+type WithdrawalStatus = Schemas["WithdrawalStatus"];
+type PixKeyType = Schemas["PixKeyType"];
 export type Address = NonNullable<Schemas["Customer"]["address"]>;
 export type Metadata = Schemas["Metadata"];
 export type Dispute = Schemas["Dispute"];
-export type WithdrawalTransfer = Schemas["WithdrawalTransfer"];
-export type WebhookEventType = Schemas[
-  | "TransactionPaidEvent"
-  | "WithdrawalCreatedEvent"
-  | "WithdrawalPaidEvent"
-  | "WithdrawalPartiallyPaidEvent"
-  | "WithdrawalFailedEvent"]["type"];
+type WithdrawalTransfer = Schemas["WithdrawalTransfer"];
+type RefundStatus = Schemas["RefundStatus"];
+export type WebhookEventType = Schemas["EventType"];
 
 /** One account's data in one mode: test (`livemode: false`) or production. */
 export interface Scope {
@@ -96,6 +92,8 @@ export interface TransactionRecord extends Scope {
   customer: Schemas["TransactionCustomer"];
   paymentLinkId: string | null;
   dispute: Dispute | null;
+  /** Sum of the charge's refunds that did not fail (PENDING and COMPLETED). */
+  refundedAmountCents: number;
   metadata: Metadata;
   expiresAt: string;
   paidAt: string | null;
@@ -135,11 +133,34 @@ export interface WithdrawalRecord extends Scope {
   updatedAt: string;
 }
 
-/** Where ledger money sits. Pending is `available` money whose `releaseAt` is still ahead. */
-export type LedgerBucket = "available" | "blocked";
+/** A refund (devolução) of part or all of a paid charge. */
+export interface RefundRecord extends Scope {
+  id: string;
+  transactionId: string;
+  status: RefundStatus;
+  amountCents: number;
+  reason: string | null;
+  /** The Pix return id, once sent. */
+  endToEndId: string | null;
+  failureReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
 
-export type LedgerKind =
-  "charge_paid" | "withdrawal" | "withdrawal_returned" | "dispute_opened" | "dispute_won" | "dispute_lost";
+/** Where ledger money sits. Pending is `available` money whose `releaseAt` is still ahead. */
+type LedgerBucket = "available" | "blocked";
+
+type LedgerKind =
+  | "charge_paid"
+  | "withdrawal"
+  | "withdrawal_returned"
+  | "dispute_opened"
+  | "dispute_won"
+  | "dispute_lost"
+  | "refund"
+  | "refund_returned"
+  /** Test mode: pending money made available before its release (a pair of entries). */
+  | "pending_released";
 
 /** One movement of money. Entries are only ever appended; balances are their sums. */
 export interface LedgerEntry extends Scope {
@@ -170,13 +191,14 @@ export interface EventRecord extends Scope {
   createdAt: string;
 }
 
-/** The remembered first outcome of a create with an `idempotency-key`. */
+/** The remembered first outcome of a request with an `idempotency-key`. */
 export interface IdempotencyRecord extends Scope {
   operation: string;
   key: string;
   requestHash: string;
   responseStatus: number;
-  responseBody: unknown;
+  /** The response body exactly as first sent (JSON text), replayed byte for byte. */
+  responseText: string;
   createdAt: string;
 }
 
@@ -209,7 +231,7 @@ export interface WebhookEndpointRecord extends Scope {
 }
 
 /** One try at delivering one event to one endpoint. */
-export interface DeliveryAttempt {
+interface DeliveryAttempt {
   at: string;
   /** HTTP status, or null when no response came (timeout, refused, blocked). */
   status: number | null;
@@ -217,7 +239,7 @@ export interface DeliveryAttempt {
   error: string | null;
 }
 
-export type DeliveryStatus = "PENDING" | "SUCCEEDED" | "FAILED";
+type DeliveryStatus = "PENDING" | "SUCCEEDED" | "FAILED";
 
 /** The delivery of one event to one endpoint, with every attempt kept. */
 export interface DeliveryRecord {

@@ -13,9 +13,9 @@ import { customerTagLength } from "./policy.js";
 type Admin = components["schemas"];
 
 /** How long a rotated webhook secret keeps signing beside the new one. */
-export const secretOverlapSeconds = 24 * 3600;
+const secretOverlapSeconds = 24 * 3600;
 
-export const presentAccount = (a: Account): Admin["Account"] => ({
+const presentAccount = (a: Account): Admin["Account"] => ({
   id: a.id,
   name: a.name,
   ownerEmail: a.ownerEmail,
@@ -28,7 +28,7 @@ export const presentAccount = (a: Account): Admin["Account"] => ({
   updatedAt: a.updatedAt,
 });
 
-export const presentApiKey = (k: ApiKeyRecord): Admin["ApiKey"] => ({
+const presentApiKey = (k: ApiKeyRecord): Admin["ApiKey"] => ({
   id: k.id,
   accountId: k.accountId,
   name: k.name,
@@ -42,7 +42,7 @@ export const presentApiKey = (k: ApiKeyRecord): Admin["ApiKey"] => ({
   updatedAt: k.updatedAt,
 });
 
-export const presentEndpoint = (e: WebhookEndpointRecord): Admin["WebhookEndpoint"] => ({
+const presentEndpoint = (e: WebhookEndpointRecord): Admin["WebhookEndpoint"] => ({
   id: e.id,
   accountId: e.accountId,
   url: e.url,
@@ -53,7 +53,7 @@ export const presentEndpoint = (e: WebhookEndpointRecord): Admin["WebhookEndpoin
   updatedAt: e.updatedAt,
 });
 
-export const presentDelivery = (d: DeliveryRecord): Admin["Delivery"] => ({
+const presentDelivery = (d: DeliveryRecord): Admin["Delivery"] => ({
   id: d.id,
   eventId: d.eventId,
   endpointId: d.endpointId,
@@ -78,7 +78,7 @@ function checkAllowedIps(ips: string[] | undefined): void {
  */
 export type UrlGuard = (url: string, livemode: boolean) => Promise<void>;
 
-export const httpsForProduction: UrlGuard = async (url, livemode) => {
+const httpsForProduction: UrlGuard = async (url, livemode) => {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -302,5 +302,3 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
     },
   };
 }
-
-export type OperatorUseCases = ReturnType<typeof operatorUseCases>;

@@ -2,6 +2,7 @@ import { checkAmountCents } from "./amounts.js";
 import type { Actor, DomainDeps } from "./deps.js";
 import { addSeconds } from "./deps.js";
 import { fieldError, notFound } from "./errors.js";
+import { once } from "./idempotency.js";
 import { newId } from "./ids.js";
 import { checkMetadata } from "./metadata.js";
 import type { PageRequest, PaymentLinkRecord, Schemas } from "./model.js";
@@ -12,7 +13,7 @@ import { presentPaymentLink } from "./presenters.js";
 export function paymentLinkUseCases(deps: DomainDeps) {
   const now = () => deps.clock.now().toISOString();
   return {
-    async create(actor: Actor, body: Schemas["CreatePaymentLinkRequest"]) {
+    async create(actor: Actor, body: Schemas["CreatePaymentLinkRequest"], idempotencyKey?: string) {
       checkAmountCents(body.amountCents, amountLimits.minChargeCents);
       checkMetadata(body.metadata);
       const at = now();
@@ -36,8 +37,13 @@ export function paymentLinkUseCases(deps: DomainDeps) {
         createdAt: at,
         updatedAt: at,
       };
-      await deps.store.transaction((tx) => tx.paymentLinks.insert(link));
-      return presentPaymentLink(link, deps.config);
+      return deps.store.transaction(async (tx) => {
+        await tx.lockScope(actor.scope);
+        return once(tx, actor.scope, "createPaymentLink", idempotencyKey, body, at, async () => {
+          await tx.paymentLinks.insert(link);
+          return { status: 201, body: presentPaymentLink(link, deps.config) };
+        });
+      });
     },
 
     async get(actor: Actor, id: string) {
@@ -52,14 +58,18 @@ export function paymentLinkUseCases(deps: DomainDeps) {
       return { data: result.items.map((l) => presentPaymentLink(l, deps.config)), hasMore: result.hasMore };
     },
 
-    async deactivate(actor: Actor, id: string) {
+    async deactivate(actor: Actor, id: string, idempotencyKey?: string) {
       return deps.store.transaction(async (tx) => {
-        const link = await tx.paymentLinks.get(actor.scope, id);
-        if (!link) throw notFound();
-        if (!link.active) return presentPaymentLink(link, deps.config);
-        const updated = { ...link, active: false, updatedAt: now() };
-        await tx.paymentLinks.update(updated);
-        return presentPaymentLink(updated, deps.config);
+        await tx.lockScope(actor.scope);
+        const at = now();
+        return once(tx, actor.scope, "deactivatePaymentLink", idempotencyKey, { id }, at, async () => {
+          const link = await tx.paymentLinks.get(actor.scope, id);
+          if (!link) throw notFound();
+          if (!link.active) return { status: 200, body: presentPaymentLink(link, deps.config) };
+          const updated = { ...link, active: false, updatedAt: at };
+          await tx.paymentLinks.update(updated);
+          return { status: 200, body: presentPaymentLink(updated, deps.config) };
+        });
       });
     },
   };

@@ -49,6 +49,12 @@ export const customerTagLength = { min: 1, max: 40, maxCount: 20 } as const;
 /** Release period of paid charges, in days (docs/decisions.md "Release period"). */
 export const releasePeriodDays = { default: 1, min: 0, max: 90 } as const;
 
+/**
+ * Refunds (docs/decisions.md "Refunds"): none later than `windowDays` after `paidAt` (the Central
+ * Bank's window for a devolução); a `reason`, when given, of `reasonMin` to `reasonMax` characters.
+ */
+export const refundLimits = { windowDays: 90, reasonMin: 3, reasonMax: 140 } as const;
+
 /** How long an idempotency key replays its first response (docs/decisions.md "Idempotency"). */
 export const idempotencyWindowSeconds = 24 * 3600;
 

@@ -3,6 +3,7 @@ import type { DomainConfig } from "./deps.js";
 import type {
   CustomerRecord,
   PaymentLinkRecord,
+  RefundRecord,
   Schemas,
   TransactionRecord,
   TransactionStatus,
@@ -26,6 +27,7 @@ export function presentTransaction(t: TransactionRecord, now: string): Schemas["
     customer: { ...t.customer },
     ...(t.paymentLinkId ? { paymentLinkId: t.paymentLinkId } : {}),
     ...(t.dispute ? { dispute: { ...t.dispute } } : {}),
+    refundedAmountCents: t.refundedAmountCents,
     metadata: t.metadata,
     livemode: t.livemode,
     expiresAt: t.expiresAt,
@@ -50,7 +52,7 @@ export function presentCustomer(c: CustomerRecord): Schemas["Customer"] {
   };
 }
 
-export function checkoutUrl(config: DomainConfig, linkId: string): string {
+function checkoutUrl(config: DomainConfig, linkId: string): string {
   return `${config.publicBaseUrl.replace(/\/+$/, "")}/checkout/${linkId}`;
 }
 
@@ -87,5 +89,20 @@ export function presentWithdrawal(w: WithdrawalRecord): Schemas["Withdrawal"] {
     livemode: w.livemode,
     createdAt: w.createdAt,
     updatedAt: w.updatedAt,
+  };
+}
+
+export function presentRefund(r: RefundRecord): Schemas["Refund"] {
+  return {
+    id: r.id,
+    transactionId: r.transactionId,
+    amountCents: r.amountCents,
+    status: r.status,
+    reason: r.reason,
+    endToEndId: r.endToEndId,
+    failureReason: r.failureReason,
+    livemode: r.livemode,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
   };
 }

@@ -3,24 +3,31 @@ import { balanceUseCases } from "./balance.js";
 import { chargeUseCases } from "./charges.js";
 import { checkoutUseCases } from "./checkout.js";
 import { customerUseCases } from "./customers.js";
+import { healthUseCases } from "./health.js";
 import type { DomainDeps } from "./deps.js";
 import { idempotencyUseCases } from "./idempotency.js";
 import { operatorUseCases, type UrlGuard } from "./operator.js";
+import { eventUseCases } from "./events.js";
 import { paymentLinkUseCases } from "./payment-links.js";
+import { refundUseCases } from "./refunds.js";
+import { sandboxUseCases } from "./sandbox.js";
 import { settlementUseCases } from "./settlement.js";
 import { withdrawalUseCases } from "./withdrawals.js";
 
 /** Every public use case, wired to one set of dependencies. */
 export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlGuard } = {}) {
   return {
-    deps,
     authentication: authenticationUseCases(deps),
+    health: healthUseCases(deps),
     charges: chargeUseCases(deps),
     customers: customerUseCases(deps),
     paymentLinks: paymentLinkUseCases(deps),
     checkout: checkoutUseCases(deps),
     balance: balanceUseCases(deps),
     withdrawals: withdrawalUseCases(deps),
+    refunds: refundUseCases(deps),
+    sandbox: sandboxUseCases(deps),
+    events: eventUseCases(deps),
     operator: operatorUseCases(deps, options.webhookUrlGuard),
     settlement: settlementUseCases(deps),
     idempotency: idempotencyUseCases(deps),

@@ -1,8 +1,10 @@
 import { normalizePixKey } from "../pix/documents.js";
 import type { StoreReads, StoreTx } from "./ports/store.js";
 import { checkAmountCents } from "./amounts.js";
+import { remainingOfDailyLimit } from "./balance-rules.js";
 import { brasiliaDay } from "./brasilia-day.js";
-import { type Actor, type DomainDeps, formatBRL } from "./deps.js";
+import { type Actor, acquirerFor, type DomainDeps, formatBRL } from "./deps.js";
+import type { WithdrawalDecision } from "./ports/acquirer.js";
 import { DomainError, fieldError, notFound } from "./errors.js";
 import { recordEvent } from "./events.js";
 import { once } from "./idempotency.js";
@@ -21,11 +23,11 @@ export async function remainingDailyLimit(
   if (key.dailyWithdrawLimitCents === null) return null;
   const day = brasiliaDay(now);
   const used = await tx.withdrawals.sumForKey(key.id, day.start.toISOString(), day.end.toISOString());
-  return Math.max(0, key.dailyWithdrawLimitCents - used);
+  return remainingOfDailyLimit(key.dailyWithdrawLimitCents, used);
 }
 
 /** A Pix end-to-end id shaped like the BCB's: E + ISPB (8) + yyyyMMddHHmm + 11 characters. */
-export const endToEndId = (at: string) => `E00000000${at.slice(0, 16).replace(/[-T:]/g, "")}${randomBase62(11)}`;
+const endToEndId = (at: string) => `E00000000${at.slice(0, 16).replace(/[-T:]/g, "")}${randomBase62(11)}`;
 
 /** Moves the money of a withdrawal out of the balance and records it, under `lockScope`. */
 async function reserveWithdrawal(
@@ -52,27 +54,18 @@ async function reserveWithdrawal(
   }
   const feeCents = actor.account.plan.withdrawFeeCents;
   const net = body.amountCents - feeCents;
-  const simulated = !actor.scope.livemode;
   const withdrawal: WithdrawalRecord = {
     id: newId("wdr"),
     ...actor.scope,
     apiKeyId: actor.apiKey.id,
-    status: simulated ? "PAID" : "PENDING",
+    status: "PENDING",
     amountCents: body.amountCents,
     feeCents,
-    paidAmountCents: simulated ? net : 0,
+    paidAmountCents: 0,
     returnedAmountCents: 0,
     pixKey,
     pixKeyType: body.pixKeyType,
-    transfers: [
-      {
-        id: newId("trf"),
-        amountCents: net,
-        status: simulated ? "PAID" : "PENDING",
-        endToEndId: simulated ? endToEndId(at) : null,
-        completedAt: simulated ? at : null,
-      },
-    ],
+    transfers: [{ id: newId("trf"), amountCents: net, status: "PENDING", endToEndId: null, completedAt: null }],
     failureReason: null,
     createdAt: at,
     updatedAt: at,
@@ -89,9 +82,92 @@ async function reserveWithdrawal(
     createdAt: at,
   });
   await recordEvent(tx, actor.scope, "withdrawal.created", presentWithdrawal(withdrawal), at);
-  if (simulated) await recordEvent(tx, actor.scope, "withdrawal.paid", presentWithdrawal(withdrawal), at);
-  return withdrawal;
+  const decision = await acquirerFor(deps, actor.scope.livemode).sendWithdrawal(withdrawal);
+  if (decision.outcome === "PENDING") return withdrawal;
+  return settleWithdrawalRecord(tx, withdrawal, decision, at);
 }
+
+/**
+ * Ends a `PENDING` withdrawal with the acquirer's outcome: all paid, part paid (the rest returns
+ * to the available balance), or failed (all of it returns); records the matching event. Used at
+ * once for test mode (the sandbox acquirer) and later by the settlement simulator.
+ */
+export async function settleWithdrawalRecord(
+  tx: StoreTx,
+  w: WithdrawalRecord,
+  decision: Exclude<WithdrawalDecision, { outcome: "PENDING" }>,
+  at: string,
+): Promise<WithdrawalRecord> {
+  if (w.status !== "PENDING") {
+    throw new DomainError("REQUEST_ERROR", `O saque não está pendente: status atual ${w.status}.`);
+  }
+  const net = w.amountCents - w.feeCents;
+  // The pending transfer keeps its id when it completes; a failed remainder is a transfer of its own.
+  const transferId = w.transfers[0]?.id ?? newId("trf");
+  const reason = decision.outcome === "PAID" ? null : (decision.failureReason ?? defaultTransferFailure);
+  let settled: WithdrawalRecord;
+  if (decision.outcome === "PAID") {
+    settled = {
+      ...w,
+      status: "PAID",
+      paidAmountCents: net,
+      transfers: [{ id: transferId, amountCents: net, status: "PAID", endToEndId: endToEndId(at), completedAt: at }],
+    };
+  } else if (decision.outcome === "PARTIALLY_PAID") {
+    const paid = decision.paidAmountCents;
+    if (paid <= 0 || paid >= net) {
+      throw new DomainError(
+        "REQUEST_ERROR",
+        `paidAmountCents deve ser maior que 0 e menor que o valor líquido (${formatBRL(net)}).`,
+      );
+    }
+    settled = {
+      ...w,
+      status: "PARTIALLY_PAID",
+      paidAmountCents: paid,
+      returnedAmountCents: net - paid,
+      failureReason: reason,
+      transfers: [
+        { id: transferId, amountCents: paid, status: "PAID", endToEndId: endToEndId(at), completedAt: at },
+        { id: newId("trf"), amountCents: net - paid, status: "FAILED", endToEndId: null, completedAt: at },
+      ],
+    };
+  } else {
+    settled = {
+      ...w,
+      status: "FAILED",
+      paidAmountCents: 0,
+      returnedAmountCents: w.amountCents,
+      failureReason: reason,
+      transfers: w.transfers.map((t) => ({ ...t, status: "FAILED" as const, completedAt: at })),
+    };
+  }
+  settled = { ...settled, updatedAt: at };
+  await tx.withdrawals.update(settled);
+  if (settled.returnedAmountCents > 0) {
+    await tx.ledger.append({
+      id: newId("led"),
+      accountId: w.accountId,
+      livemode: w.livemode,
+      bucket: "available",
+      amountCents: settled.returnedAmountCents,
+      releaseAt: null,
+      kind: "withdrawal_returned",
+      refId: w.id,
+      createdAt: at,
+    });
+  }
+  const type =
+    settled.status === "PAID"
+      ? "withdrawal.paid"
+      : settled.status === "PARTIALLY_PAID"
+        ? "withdrawal.partially_paid"
+        : "withdrawal.failed";
+  await recordEvent(tx, w, type, presentWithdrawal(settled), at);
+  return settled;
+}
+
+const defaultTransferFailure = "Transferência Pix recusada pela instituição de destino.";
 
 export function withdrawalUseCases(deps: DomainDeps) {
   const now = () => deps.clock.now().toISOString();

@@ -6,8 +6,9 @@ import { type Handlers, operationTable } from "../../../generated/admin-operatio
 import type { ManualClock } from "../domain/ports/clock.js";
 import { notFound } from "../domain/errors.js";
 import type { Domain } from "../domain/service.js";
-import { refuseNulCharacters } from "./control-chars.js";
-import { sendError } from "./errors.js";
+import { refuseUnsafeInput } from "./control-chars.js";
+import { validatorDocument, validatorFormats } from "./validator-document.js";
+import { routeNotFoundMessage, sendError } from "./errors.js";
 import { bindOperations, pageFromQuery } from "./router.js";
 
 export interface AdminOptions {
@@ -31,24 +32,30 @@ export function tokenMatches(presented: string | undefined, expected: string): b
 export function mountAdmin(app: Express, domain: Domain, options: AdminOptions): void {
   const { token } = options;
   app.use("/admin", (req, res, next) => {
-    if (!token) return sendError(req, res, "NOT_FOUND");
+    if (!token) return sendError(req, res, "NOT_FOUND", routeNotFoundMessage(req));
     const match = req.headers.authorization?.match(/^Bearer\s+(\S+)\s*$/i);
     if (!tokenMatches(match?.[1], token)) {
       return sendError(req, res, "UNAUTHORIZED", "Token de operador ausente ou inválido.");
     }
     next();
   });
-  app.use("/admin", express.json({ limit: "64kb" }));
-  app.use("/admin", refuseNulCharacters);
+  // As for the public API: only POST, PUT and PATCH take a body; one sent with a GET is ignored.
+  const json = express.json({ limit: "64kb" });
+  app.use("/admin", (req, res, next) =>
+    req.method === "POST" || req.method === "PUT" || req.method === "PATCH" ? json(req, res, next) : next(),
+  );
+  app.use("/admin", refuseUnsafeInput);
   app.use(
     OpenApiValidator.middleware({
-      apiSpec: join(options.documentsDir, "admin-openapi.yaml"),
+      apiSpec: validatorDocument(join(options.documentsDir, "admin-openapi.yaml")) as never,
       validateRequests: { allErrors: true, removeAdditional: false },
       validateResponses: options.validateResponses ? { removeAdditional: false } : false,
       validateSecurity: false,
       validateFormats: true,
       ajvFormats: { mode: "full" },
-      ignorePaths: (path: string) => !path.startsWith("/admin/"),
+      formats: validatorFormats,
+      // Exact spellings only (strict routing): `/x/` is no route, so not the validator's either.
+      ignorePaths: (path: string) => !path.startsWith("/admin/") || path.endsWith("/"),
     }),
   );
   bindOperations(app, operationTable, adminHandlers(domain, options.manualClock), () => undefined);
@@ -104,6 +111,10 @@ function adminHandlers(domain: Domain, clock: ManualClock | null): Handlers<unde
     settleWithdrawal: async ({ params, body }) => ({
       status: 200,
       body: await settlement.settleWithdrawal(params.id, body),
+    }),
+    settleRefund: async ({ params, body }) => ({
+      status: 200,
+      body: await settlement.settleRefund(params.id, body),
     }),
     openDispute: async ({ params, body }) => ({
       status: 201,

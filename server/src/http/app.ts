@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import express, { type Express } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import type { Store as RateLimitStore } from "express-rate-limit";
+import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
 import { type CheckoutOptions, checkoutRouter } from "../checkout/router.js";
 import type { Domain } from "../domain/service.js";
@@ -12,12 +13,15 @@ import { operationTable } from "../../../generated/operations.js";
 import type { ManualClock } from "../domain/ports/clock.js";
 import { mountAdmin } from "./admin.js";
 import { authenticate, type RequestContext } from "./auth.js";
-import { errorMiddleware, sendError } from "./errors.js";
+import { errorMiddleware, routeNotFoundMessage, sendError } from "./errors.js";
 import { publicHandlers } from "./handlers.js";
-import { refuseNulCharacters } from "./control-chars.js";
+import { refuseUnsafeInput } from "./control-chars.js";
+import { validatorDocument, validatorFormats } from "./validator-document.js";
 import { methodsFor } from "./operations.js";
+import { mountProbes } from "./probes.js";
 import { type RateLimits, rateLimiters } from "./rate-limit.js";
 import { bindOperations } from "./router.js";
+import { securityHeaders } from "./security-headers.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 export const publicDocumentPath = join(root, "generated/openapi.yaml");
@@ -25,6 +29,9 @@ const require = createRequire(import.meta.url);
 
 export interface AppOptions {
   domain: Domain;
+  logger: Logger;
+  /** Where the service is published; when it is https, responses carry Strict-Transport-Security. */
+  publicBaseUrl?: string;
   /** Per-minute budgets, or "off" (local test runs only). */
   rateLimits: RateLimits | "off";
   rateLimitStore?: (name: string) => RateLimitStore;
@@ -41,11 +48,15 @@ export interface AppOptions {
 /** The reference server: Express 5, validated by the generated OpenAPI document. */
 export function createApp(options: AppOptions): Express {
   const { domain } = options;
-  const logger = domain.deps.logger;
+  const { logger } = options;
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", options.trustProxy ?? false);
   app.set("query parser", "simple");
+  // One spelling per route: `/API/V1/BALANCE` and `/api/v1/balance/` are unknown paths (404), so
+  // the auth matcher, the rate-limit skip and the validator (all exact, case-sensitive) agree.
+  app.set("case sensitive routing", true);
+  app.set("strict routing", true);
 
   app.use((req, res, next) => {
     const incoming = req.headers["x-request-id"];
@@ -54,18 +65,23 @@ export function createApp(options: AppOptions): Express {
     res.locals.requestId = id;
     next();
   });
+  app.use(securityHeaders({ publicBaseUrl: options.publicBaseUrl }));
   app.use(
     pinoHttp({
       logger,
       genReqId: (_req, res) => String(res.getHeader("x-request-id")),
-      redact: ["req.headers.authorization", 'req.headers["x-api-key"]'],
+      // One line per request: method, url, status, time and request id; no headers (keys stay out).
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
+      customSuccessMessage: (req, res) => `${req.method} ${req.url} ${res.statusCode}`,
+      customErrorMessage: (req, res) => `${req.method} ${req.url} ${res.statusCode}`,
     }),
   );
 
-  app.get("/health", (_req, res) => {
-    res.json({ ok: true });
-  });
+  mountProbes(app, domain.health.ready);
   app.get("/openapi.yaml", (_req, res) => {
     res.type("application/yaml").sendFile(publicDocumentPath);
   });
@@ -93,25 +109,32 @@ export function createApp(options: AppOptions): Express {
   if (options.rateLimits !== "off") {
     for (const limiter of rateLimiters(options.rateLimits, options.rateLimitStore)) app.use(limiter);
   }
-  app.use(express.json({ limit: "64kb" }));
-  app.use(refuseNulCharacters);
+  // The key first: a caller without a valid key learns nothing about its body (401, not 400/413).
   app.use(authenticate(domain));
+  // Only POST, PUT and PATCH take a body: one sent with a GET is ignored, not parsed (nor refused).
+  const json = express.json({ limit: "64kb" });
+  app.use((req, res, next) =>
+    req.method === "POST" || req.method === "PUT" || req.method === "PATCH" ? json(req, res, next) : next(),
+  );
+  app.use(refuseUnsafeInput);
   app.use(
     OpenApiValidator.middleware({
-      apiSpec: publicDocumentPath,
+      apiSpec: validatorDocument(publicDocumentPath) as never,
       validateRequests: { allErrors: true, removeAdditional: false },
       validateResponses: options.validateResponses ? { removeAdditional: false } : false,
       validateSecurity: false,
       validateFormats: true,
       ajvFormats: { mode: "full" },
-      ignorePaths: (path: string) => !path.startsWith("/api/"),
+      formats: validatorFormats,
+      // Exact spellings only (strict routing): `/x/` is no route, so not the validator's either.
+      ignorePaths: (path: string) => !path.startsWith("/api/") || path.endsWith("/"),
     }),
   );
   bindOperations(app, operationTable, publicHandlers(domain), (res) => res.locals.context as RequestContext);
 
   app.use((req, res) => {
     const allowed = methodsFor(req.path);
-    if (allowed.length === 0) return sendError(req, res, "NOT_FOUND");
+    if (allowed.length === 0) return sendError(req, res, "NOT_FOUND", routeNotFoundMessage(req));
     res.setHeader("Allow", allowed.join(", "));
     sendError(req, res, "METHOD_NOT_ALLOWED");
   });

@@ -1,6 +1,12 @@
 import type { ErrorRequestHandler, Request, Response } from "express";
 import type { Logger } from "pino";
-import { DomainError, type ErrorCode, errorCatalogue, type FieldError } from "../domain/errors.js";
+import {
+  DomainError,
+  type ErrorCode,
+  errorCatalogue,
+  type FieldError,
+  serviceUnavailableRetryAfterSeconds,
+} from "../domain/errors.js";
 
 /**
  * The most field errors one response lists (the document's `maxItems` on `errors`): a body of
@@ -16,6 +22,10 @@ export function sendError(
   message: string = errorCatalogue[code].message,
   errors?: FieldError[],
 ): void {
+  // The database is away: the pool redials at once, so a client may try again in a second.
+  if (code === "SERVICE_UNAVAILABLE" && !res.hasHeader("Retry-After")) {
+    res.setHeader("Retry-After", String(serviceUnavailableRetryAfterSeconds));
+  }
   res.status(errorCatalogue[code].status).json({
     ok: false,
     code,
@@ -24,6 +34,11 @@ export function sendError(
     path: req.originalUrl.split("?")[0] ?? req.path,
     timestamp: new Date().toISOString(),
   });
+}
+
+/** The 404 message of a path no route has (not the "no such object" one of `NOT_FOUND`). */
+export function routeNotFoundMessage(req: Request): string {
+  return `Rota não encontrada: ${req.method} ${req.originalUrl.split("?")[0] ?? req.path}.`;
 }
 
 /** The bounds of the text field an error is about, when the caller has its schema. */
@@ -53,9 +68,13 @@ export function translateValidationMessage(message: string, bounds?: TextBounds)
     [/^must match format "email"/, () => "deve ser um e-mail válido"],
     [/^must match format "date-time"/, () => "deve ser data e hora ISO 8601 em UTC, terminando em Z"],
     [/^must match format "uri"/, () => "deve ser um endereço (URL) válido"],
+    [/^must match format "int64"/, () => "deve ser um número inteiro de no máximo 9007199254740991"],
     [/^must match format "(.+)"/, (m) => `deve estar no formato ${m[1]}`],
     [/^must match pattern "\^https:/, () => "deve ser um endereço https"],
-    [/^must match pattern "\^\[0-9\]\{4\}-/, () => "deve ser data e hora ISO 8601 em UTC, terminando em Z"],
+    [
+      /^must match pattern "\^\(19\[7-9\]/,
+      () => "deve ser data e hora ISO 8601 em UTC, terminando em Z, entre os anos 1970 e 9999",
+    ],
     [/^must match pattern "\^\[0-9\]\+\$"/, () => "deve conter apenas dígitos"],
     [/^must match pattern/, () => "formato inválido"],
     [/^must be integer/, () => "deve ser um número inteiro"],
@@ -139,7 +158,7 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
     if (err.type === "encoding.unsupported" || err.type === "charset.unsupported" || status === 415) {
       return sendError(req, res, "UNSUPPORTED_MEDIA_TYPE");
     }
-    if (status === 404) return sendError(req, res, "NOT_FOUND");
+    if (status === 404) return sendError(req, res, "NOT_FOUND", routeNotFoundMessage(req));
     if (status === 405) {
       if (err.headers) res.set(err.headers);
       return sendError(req, res, "METHOD_NOT_ALLOWED");

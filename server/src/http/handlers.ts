@@ -1,14 +1,18 @@
 import type { Handlers } from "../../../generated/operations.js";
 import type { Domain } from "../domain/service.js";
 import type { RequestContext } from "./auth.js";
+import { storedReply, type WithReplays } from "./replay.js";
 import { pageFromQuery } from "./router.js";
 
-/** The public API: each generated operation bound to its use case. */
-export function publicHandlers(domain: Domain): Handlers<RequestContext> {
+/**
+ * The public API: each generated operation bound to its use case. Every POST (and the PATCH)
+ * takes the optional `idempotency-key`; a replay answers the first answer's stored bytes (`storedReply`).
+ */
+export function publicHandlers(domain: Domain): WithReplays<Handlers<RequestContext>> {
   return {
     async createPixCharge({ body, headers }, { actor }) {
       const out = await domain.charges.create(actor, body, headers["idempotency-key"]);
-      return { status: 201, body: out.body };
+      return out.replayed ? storedReply(out) : { status: 201, body: out.body };
     },
     async listTransactions({ query }, { actor }) {
       const { status, paymentLinkId, createdFrom, createdTo } = query;
@@ -23,14 +27,17 @@ export function publicHandlers(domain: Domain): Handlers<RequestContext> {
     async getTransaction({ params }, { actor }) {
       return { status: 200, body: await domain.charges.get(actor, params.id) };
     },
-    async cancelTransaction({ params }, { actor }) {
-      return { status: 200, body: await domain.charges.cancel(actor, params.id) };
+    async cancelTransaction({ params, headers }, { actor }) {
+      const out = await domain.charges.cancel(actor, params.id, headers["idempotency-key"]);
+      return out.replayed ? storedReply(out) : { status: 200, body: out.body };
     },
-    async simulatePayment({ params }, { actor }) {
-      return { status: 200, body: await domain.charges.simulatePayment(actor, params.id) };
+    async simulatePayment({ params, headers }, { actor }) {
+      const out = await domain.charges.simulatePayment(actor, params.id, headers["idempotency-key"]);
+      return out.replayed ? storedReply(out) : { status: 200, body: out.body };
     },
-    async createPaymentLink({ body }, { actor }) {
-      return { status: 201, body: await domain.paymentLinks.create(actor, body) };
+    async createPaymentLink({ body, headers }, { actor }) {
+      const out = await domain.paymentLinks.create(actor, body, headers["idempotency-key"]);
+      return out.replayed ? storedReply(out) : { status: 201, body: out.body };
     },
     async listPaymentLinks({ query }, { actor }) {
       return {
@@ -41,12 +48,14 @@ export function publicHandlers(domain: Domain): Handlers<RequestContext> {
     async getPaymentLink({ params }, { actor }) {
       return { status: 200, body: await domain.paymentLinks.get(actor, params.id) };
     },
-    async deactivatePaymentLink({ params }, { actor }) {
-      return { status: 200, body: await domain.paymentLinks.deactivate(actor, params.id) };
+    async deactivatePaymentLink({ params, headers }, { actor }) {
+      const out = await domain.paymentLinks.deactivate(actor, params.id, headers["idempotency-key"]);
+      return out.replayed ? storedReply(out) : { status: 200, body: out.body };
     },
-    async upsertCustomer({ body }, { actor }) {
-      const out = await domain.customers.upsert(actor, body);
-      return out.created ? { status: 201, body: out.customer } : { status: 200, body: out.customer };
+    async upsertCustomer({ body, headers }, { actor }) {
+      const out = await domain.customers.upsert(actor, body, headers["idempotency-key"]);
+      if (out.replayed) return storedReply(out);
+      return out.status === 201 ? { status: 201, body: out.body } : { status: 200, body: out.body };
     },
     async listCustomers({ query }, { actor }) {
       return {
@@ -57,21 +66,58 @@ export function publicHandlers(domain: Domain): Handlers<RequestContext> {
     async getCustomer({ params }, { actor }) {
       return { status: 200, body: await domain.customers.get(actor, params.id) };
     },
-    async updateCustomer({ params, body }, { actor }) {
-      return { status: 200, body: await domain.customers.update(actor, params.id, body) };
+    async updateCustomer({ params, body, headers }, { actor }) {
+      const out = await domain.customers.update(actor, params.id, body, headers["idempotency-key"]);
+      return out.replayed ? storedReply(out) : { status: 200, body: out.body };
     },
     async getBalance(_request, { actor }) {
       return { status: 200, body: await domain.balance.get(actor) };
     },
     async createWithdrawal({ body, headers }, { actor }) {
       const out = await domain.withdrawals.create(actor, body, headers["idempotency-key"]);
-      return { status: 201, body: out.body };
+      return out.replayed ? storedReply(out) : { status: 201, body: out.body };
     },
     async listWithdrawals({ query }, { actor }) {
       return { status: 200, body: await domain.withdrawals.list(actor, pageFromQuery(query)) };
     },
     async getWithdrawal({ params }, { actor }) {
       return { status: 200, body: await domain.withdrawals.get(actor, params.id) };
+    },
+    async createRefund({ params, body, headers }, { actor }) {
+      const out = await domain.refunds.create(actor, params.id, body, headers["idempotency-key"]);
+      return out.replayed ? storedReply(out) : { status: 201, body: out.body };
+    },
+    async listTransactionRefunds({ params, query }, { actor }) {
+      return { status: 200, body: await domain.refunds.listForTransaction(actor, params.id, pageFromQuery(query)) };
+    },
+    async getRefund({ params }, { actor }) {
+      return { status: 200, body: await domain.refunds.get(actor, params.id) };
+    },
+    async simulateExpiry({ params, headers }, { actor }) {
+      const out = await domain.sandbox.expire(actor, params.id, headers["idempotency-key"]);
+      return out.replayed ? storedReply(out) : { status: 200, body: out.body };
+    },
+    async simulateDispute({ params, body, headers }, { actor }) {
+      const out = await domain.sandbox.openDispute(actor, params.id, body, headers["idempotency-key"]);
+      return out.replayed ? storedReply(out) : { status: 201, body: out.body };
+    },
+    async simulateDisputeResolution({ params, body, headers }, { actor }) {
+      const out = await domain.sandbox.resolveDispute(actor, params.id, body.outcome, headers["idempotency-key"]);
+      return out.replayed ? storedReply(out) : { status: 200, body: out.body };
+    },
+    async simulateBalanceRelease({ headers }, { actor }) {
+      const out = await domain.sandbox.releaseBalance(actor, headers["idempotency-key"]);
+      return out.replayed ? storedReply(out) : { status: 200, body: out.body };
+    },
+    async listEvents({ query }, { actor }) {
+      const { type, createdFrom, createdTo } = query;
+      return {
+        status: 200,
+        body: await domain.events.list(actor, { type, createdFrom, createdTo }, pageFromQuery(query)),
+      };
+    },
+    async getEvent({ params }, { actor }) {
+      return { status: 200, body: await domain.events.get(actor, params.id) };
     },
   };
 }

@@ -8,7 +8,7 @@ export interface OperationMatch {
 const compiled = (Object.entries(operationTable) as [OperationId, OperationMeta][]).map(([id, meta]) => ({
   id,
   meta,
-  pattern: new RegExp(`^${meta.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}/g, "[^/]+")}/?$`),
+  pattern: new RegExp(`^${meta.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}/g, "[^/]+")}$`),
 }));
 
 /** The contract operation a request is for, by method and path. */

@@ -50,7 +50,7 @@ export function perMinuteLimiter(options: PerMinuteLimit): RequestHandler {
 }
 
 const isApi = (req: Request) => req.path.startsWith("/api/");
-const isWithdrawal = (req: Request) => req.method === "POST" && /^\/api\/v1\/withdrawals\/?$/.test(req.path);
+const isWithdrawal = (req: Request) => req.method === "POST" && /^\/api\/v1\/withdrawals$/.test(req.path);
 
 const apiTooMany: TooManyRequestsWriter = (req, res, seconds) =>
   sendError(req, res, "RATE_LIMITED", `Muitas requisições. Aguarde ${seconds} segundos e tente novamente.`);

@@ -48,11 +48,11 @@ export class BrCodeParseError extends Error {
 }
 
 /** Longest merchant name the BR Code allows (field 59). */
-export const MERCHANT_NAME_MAX_LENGTH = 25;
+const MERCHANT_NAME_MAX_LENGTH = 25;
 /** Longest merchant city the BR Code allows (field 60). */
-export const MERCHANT_CITY_MAX_LENGTH = 15;
+const MERCHANT_CITY_MAX_LENGTH = 15;
 /** Longest transaction identifier a static Pix BR Code allows. */
-export const TXID_MAX_LENGTH = 25;
+const TXID_MAX_LENGTH = 25;
 /**
  * Largest amount, in centavos, that fits the 13 characters of the amount field
  * ("9999999999.99").

@@ -20,7 +20,7 @@ export type PixKeyType = "CPF" | "CNPJ" | "PHONE" | "EMAIL" | "EVP";
  * CPF or CNPJ at all, `CHECK_DIGITS` when it has the right shape but its check
  * digits are wrong or it is a known placeholder such as `111.111.111-11`.
  */
-export type DocumentRejection = "FORMAT" | "CHECK_DIGITS";
+type DocumentRejection = "FORMAT" | "CHECK_DIGITS";
 
 /** The outcome of {@link parseDocument}: the normalized document, or the reason it was rejected. */
 export type ParseDocumentResult =

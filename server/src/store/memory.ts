@@ -9,11 +9,13 @@ import type {
   PageRequest,
   PageResult,
   PaymentLinkRecord,
+  RefundRecord,
   Scope,
   TransactionRecord,
   WebhookEndpointRecord,
   WithdrawalRecord,
 } from "../domain/model.js";
+import { balanceTotals, dailyLimitUsedCents, ledgerSums } from "../domain/balance-rules.js";
 import { type Store, type StoreReads, type StoreTx, statusMatches, UnknownCursorError } from "../domain/ports/store.js";
 
 const copy = <T>(value: T): T => structuredClone(value);
@@ -73,6 +75,7 @@ export class MemoryStore implements Store {
   private readonly transactions = new Table<TransactionRecord>(this.journal);
   private readonly paymentLinks = new Table<PaymentLinkRecord>(this.journal);
   private readonly withdrawals = new Table<WithdrawalRecord>(this.journal);
+  private readonly refunds = new Table<RefundRecord>(this.journal);
   private readonly ledger = new Table<LedgerEntry>(this.journal);
   private readonly events = new Table<EventRecord>(this.journal);
   private readonly idempotency = new Table<IdempotencyRecord & { id: string }>(this.journal);
@@ -100,6 +103,8 @@ export class MemoryStore implements Store {
     this.queue = next.catch(() => undefined);
     return next;
   }
+
+  async ping(): Promise<void> {}
 
   async close(): Promise<void> {}
 
@@ -189,19 +194,28 @@ export class MemoryStore implements Store {
           this.withdrawals
             .all()
             .filter((w) => w.apiKeyId === apiKeyId && w.createdAt >= from && w.createdAt < to)
-            .reduce((sum, w) => sum + w.amountCents - w.returnedAmountCents, 0),
+            .reduce((sum, w) => sum + dailyLimitUsedCents(w), 0),
+      },
+      refunds: {
+        get: async (scope, id) => {
+          const r = this.refunds.get(id);
+          return r && inScope(r, scope) ? r : null;
+        },
+        getById: async (id) => this.refunds.get(id),
+        listByTransaction: async (scope, transactionId, page) =>
+          pageOf(
+            this.refunds.all().filter((r) => inScope(r, scope) && r.transactionId === transactionId),
+            page,
+          ),
       },
       ledger: {
-        totals: async (scope, now) => {
-          const totals = { availableCents: 0, pendingCents: 0, blockedCents: 0 };
-          for (const e of this.ledger.all()) {
-            if (!inScope(e, scope)) continue;
-            if (e.bucket === "blocked") totals.blockedCents += e.amountCents;
-            else if (e.releaseAt !== null && e.releaseAt > now) totals.pendingCents += e.amountCents;
-            else totals.availableCents += e.amountCents;
-          }
-          return totals;
-        },
+        totals: async (scope, now) =>
+          balanceTotals(
+            ledgerSums(
+              this.ledger.all().filter((e) => inScope(e, scope)),
+              now,
+            ),
+          ),
         list: async (scope) =>
           this.ledger
             .all()
@@ -214,9 +228,17 @@ export class MemoryStore implements Store {
             .all()
             .filter((e) => inScope(e, scope))
             .map(copy),
-        listPage: async (scope, page) =>
+        listPage: async (scope, page, f = {}) =>
           pageOf(
-            this.events.all().filter((e) => inScope(e, scope)),
+            this.events
+              .all()
+              .filter(
+                (e) =>
+                  inScope(e, scope) &&
+                  (f.type === undefined || e.type === f.type) &&
+                  (f.createdFrom === undefined || e.createdAt >= f.createdFrom) &&
+                  (f.createdTo === undefined || e.createdAt < f.createdTo),
+              ),
             page,
           ),
         get: async (id) => this.events.get(id),
@@ -291,6 +313,11 @@ export class MemoryStore implements Store {
         ...r.withdrawals,
         insert: async (w) => this.withdrawals.insert(w),
         update: async (w) => this.withdrawals.update(w),
+      },
+      refunds: {
+        ...r.refunds,
+        insert: async (refund) => this.refunds.insert(refund),
+        update: async (refund) => this.refunds.update(refund),
       },
       ledger: { ...r.ledger, append: async (e) => this.ledger.insert(e) },
       events: { ...r.events, append: async (e) => this.events.insert(e) },

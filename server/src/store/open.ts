@@ -1,14 +1,14 @@
-import type { Store as RateLimitStore } from "express-rate-limit";
 import type { Logger } from "pino";
-import { MemoryStore } from "./memory.js";
 import type { Store } from "../domain/ports/store.js";
-import { createPool, migrateDatabase, PostgresStore, pgRateLimitStore } from "./postgres.js";
+import type { RateLimitCounters } from "../http/rate-limit-store.js";
+import { MemoryStore } from "./memory.js";
+import { createPool, migrateDatabase, PostgresStore, pgRateLimitCounters } from "./postgres/index.js";
 
 export interface OpenedStore {
   store: Store;
   kind: "memory" | "postgres";
-  /** Shared rate-limit counters (PostgreSQL); undefined keeps them in process memory. */
-  rateLimitStore?: (name: string) => RateLimitStore;
+  /** Rate-limit counters shared by every process on the database; undefined keeps them in process memory. */
+  rateLimitCounters?: RateLimitCounters;
 }
 
 /**
@@ -24,6 +24,6 @@ export async function openStore(databaseUrl: string | undefined, logger: Logger)
   return {
     store: new PostgresStore(pool, { logger: storeLogger }),
     kind: "postgres",
-    rateLimitStore: pgRateLimitStore(pool),
+    rateLimitCounters: pgRateLimitCounters(pool),
   };
 }

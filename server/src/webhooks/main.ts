@@ -1,29 +1,33 @@
 /** `npm run worker`: the webhook delivery worker alone, on the store `DATABASE_URL` names. */
-import { pino } from "pino";
+import { configOrExit, loadWorkerConfig } from "../config.js";
 import { systemClock } from "../domain/ports/clock.js";
+import { createLogger } from "../logger.js";
+import { onShutdownSignals } from "../shutdown.js";
 import { openStore } from "../store/open.js";
 import { DeliveryWorker } from "./worker.js";
 
-const logger = pino({ level: process.env.LOG_LEVEL ?? "info" });
-if (!process.env.DATABASE_URL) {
+const config = configOrExit(() => loadWorkerConfig());
+const logger = await createLogger({ level: config.logLevel, format: config.logFormat, production: config.production });
+if (!config.databaseUrl) {
   logger.warn("DATABASE_URL is not set: a worker alone on the memory store has nothing to deliver");
 }
-const opened = await openStore(process.env.DATABASE_URL, logger);
+const opened = await openStore(config.databaseUrl, logger);
 const worker = new DeliveryWorker({
   store: opened.store,
   clock: systemClock,
   logger,
-  allowLoopbackForTest: process.env.PIX_ALLOW_LOCAL_WEBHOOKS === "1",
+  allowLoopbackForTest: config.allowLocalWebhooks,
   // How long a claim lasts before another worker may take the delivery over (default 60 s).
-  ...(process.env.PIX_WEBHOOK_CLAIM_SECONDS ? { claimSeconds: Number(process.env.PIX_WEBHOOK_CLAIM_SECONDS) } : {}),
+  ...(config.webhookClaimSeconds ? { claimSeconds: config.webhookClaimSeconds } : {}),
 });
 worker.start();
 logger.info({ store: opened.kind }, "webhook worker started");
-const stop = () => {
-  worker
-    .stop()
-    .then(() => opened.store.close())
-    .finally(() => process.exit(0));
-};
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
+// In-flight attempts finish (and are recorded) before the pool closes.
+onShutdownSignals({
+  logger,
+  timeoutMs: config.shutdownTimeoutMs,
+  stop: async () => {
+    await worker.stop();
+    await opened.store.close();
+  },
+});

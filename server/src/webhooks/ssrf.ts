@@ -11,21 +11,50 @@ export interface GuardPolicy {
   allowLoopbackForTest: boolean;
 }
 
+const ipv4 = (high: number, low: number) =>
+  new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff].map((b) => b & 0xff));
+
 /**
- * Whether one IP address may receive webhooks: only public unicast. Loopback, private,
- * link-local, unique-local, multicast, unspecified, reserved and carrier-grade NAT ranges are
- * refused, in IPv4, IPv6 and IPv4-mapped IPv6 alike. Test mode may allow loopback.
+ * The IPv4 addresses an IPv6 address carries and that a router may reach through it: IPv4-mapped
+ * (`::ffff:a.b.c.d`), IPv4-compatible (`::a.b.c.d`, deprecated but still routed by some stacks),
+ * SIIT (`::ffff:0:a.b.c.d`), NAT64 (`64:ff9b::a.b.c.d`), 6to4 (`2002:AABB:CCDD::`) and Teredo
+ * (server and obfuscated client). Empty for any other address.
+ */
+export function embeddedIPv4(addr: ipaddr.IPv6): ipaddr.IPv4[] {
+  const p = addr.parts as [number, number, number, number, number, number, number, number];
+  const range = addr.range();
+  const last = ipv4(p[6], p[7]);
+  if (range === "ipv4Mapped" || range === "rfc6145") return [last];
+  if (range === "rfc6052" && p[0] === 0x64 && p[1] === 0xff9b && p.slice(2, 6).every((x) => x === 0)) return [last];
+  if (range === "6to4") return [ipv4(p[1], p[2])];
+  if (range === "teredo") return [ipv4(p[2], p[3]), ipv4(~p[6], ~p[7])];
+  // IPv4-compatible: ::/96 except :: and ::1 themselves.
+  if (p.slice(0, 6).every((x) => x === 0) && (p[6] !== 0 || p[7] > 1)) return [last];
+  return [];
+}
+
+/**
+ * Whether one IP address may receive webhooks: only public unicast, as ipaddr.js classifies it.
+ * An IPv6 address that carries an IPv4 address (mapped, compatible, SIIT, NAT64, 6to4, Teredo) is
+ * judged by the IPv4 address it carries. Test mode may allow loopback.
  */
 export function checkAddress(ip: string, policy: GuardPolicy): AddressVerdict {
   if (!ipaddr.isValid(ip)) return "endereço IP inválido";
-  let addr = ipaddr.parse(ip);
-  if (addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress()) {
-    addr = (addr as ipaddr.IPv6).toIPv4Address();
+  const addr = ipaddr.parse(ip);
+  const judged: (ipaddr.IPv4 | ipaddr.IPv6)[] =
+    addr.kind() === "ipv6" ? embeddedIPv4(addr as ipaddr.IPv6) : [addr as ipaddr.IPv4];
+  if (judged.length === 0) judged.push(addr);
+  for (const one of judged) {
+    const range = one.range();
+    if (range === "unicast") continue;
+    if (range === "loopback" && !policy.livemode && policy.allowLoopbackForTest) continue;
+    return `o endereço ${one.toString()} não é público (${range})`;
   }
-  const range = addr.range();
-  if (range === "unicast") return null;
-  if (range === "loopback" && !policy.livemode && policy.allowLoopbackForTest) return null;
-  return `o endereço ${addr.toString()} não é público (${range})`;
+  // An address of a tunnelling or translation range that carries no IPv4 (64:ff9b:1::/48 and the like).
+  if (addr.kind() === "ipv6" && judged[0] === addr && addr.range() !== "unicast") {
+    return `o endereço ${addr.toString()} não é público (${addr.range()})`;
+  }
+  return null;
 }
 
 /** Resolves a host name to every address it has (an IP literal resolves to itself). */

@@ -42,6 +42,7 @@ export class DeliveryWorker {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = true;
+  private failing = false;
 
   constructor(private readonly options: WorkerOptions) {}
 
@@ -51,8 +52,15 @@ export class DeliveryWorker {
     const loop = () => {
       if (this.stopped) return;
       this.running = this.runOnce()
-        .then(() => undefined)
-        .catch((error: unknown) => this.options.logger.error({ err: error }, "webhook worker pass failed"))
+        .then(() => {
+          if (this.failing) this.options.logger.info("webhook worker passes succeed again");
+          this.failing = false;
+        })
+        .catch((error: unknown) => {
+          // Logged once while passes keep failing (a database outage): the loop goes on regardless.
+          if (!this.failing) this.options.logger.error({ err: error }, "webhook worker pass failed");
+          this.failing = true;
+        })
         .finally(() => {
           this.running = null;
           if (!this.stopped) this.timer = setTimeout(loop, this.options.pollMs ?? 200);

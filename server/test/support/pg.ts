@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, inject } from "vitest";
 import { createDatabase, dropDatabase } from "../../../scripts/pg-cluster.js";
-import { migrateDatabase } from "../../src/store/postgres.js";
+import { migrateDatabase } from "../../src/store/postgres/index.js";
 
 declare module "vitest" {
   export interface ProvidedContext {

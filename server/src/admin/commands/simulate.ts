@@ -6,9 +6,11 @@ import type { components } from "../../../../generated/admin-api.js";
 
 type SettleOutcome = components["schemas"]["SettleWithdrawalRequest"]["outcome"];
 type CloseOutcome = components["schemas"]["CloseDisputeRequest"]["outcome"];
+type RefundOutcome = components["schemas"]["SettleRefundRequest"]["outcome"];
 
 const transactionFields = ["id", "status", "amountCents", "feeCents", "netAmountCents", "livemode", "paidAt"];
 const disputeFields = ["id", "status", "dispute.id", "dispute.status", "dispute.amountCents", "dispute.createdAt"];
+const refundFields = ["id", "transactionId", "status", "amountCents", "endToEndId", "failureReason", "livemode"];
 const withdrawalFields = [
   "id",
   "status",
@@ -20,7 +22,7 @@ const withdrawalFields = [
 ];
 
 export function registerSimulate(program: Command, ctx: CliContext): void {
-  const simulate = program.command("simulate").description("settlement simulator (pays, settles, disputes)");
+  const simulate = program.command("simulate").description("settlement simulator (pays, settles, refunds, disputes)");
 
   simulate
     .command("pay")
@@ -54,6 +56,20 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
         await ctx.operator().POST("/admin/v1/simulator/withdrawals/{id}/settle", { params: { path: { id } }, body }),
       );
       ctx.out.record(settled, withdrawalFields);
+    });
+
+  simulate
+    .command("settle-refund")
+    .description("complete or fail a production refund")
+    .argument("<refundId>", "the refund (rfd_…)")
+    .addOption(new Option("--outcome <outcome>", "how it ends").choices(["COMPLETED", "FAILED"]).makeOptionMandatory())
+    .option("--failure-reason <text>", "with FAILED: why")
+    .action(async (id: string, o: { outcome: RefundOutcome; failureReason?: string }) => {
+      const body = { outcome: o.outcome, ...(o.failureReason !== undefined ? { failureReason: o.failureReason } : {}) };
+      const settled = unwrap(
+        await ctx.operator().POST("/admin/v1/simulator/refunds/{id}/settle", { params: { path: { id } }, body }),
+      );
+      ctx.out.record(settled, refundFields);
     });
 
   simulate

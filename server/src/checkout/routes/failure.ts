@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
-import { DomainError } from "../../domain/errors.js";
+import { DomainError, serviceUnavailableRetryAfterSeconds } from "../../domain/errors.js";
 import { renderMessagePage } from "../pages/message.js";
 import type { CheckoutContext } from "./context.js";
 
@@ -16,6 +16,10 @@ export function checkoutFailure(ctx: CheckoutContext, logger: Logger): ErrorRequ
     if (err instanceof DomainError && err.code === "NOT_FOUND") return ctx.notFoundPage(res);
     if (err instanceof DomainError && err.status < 500)
       return page(err.status, "Não foi possível continuar", err.message);
+    if (err instanceof DomainError && err.code === "SERVICE_UNAVAILABLE") {
+      res.setHeader("Retry-After", String(serviceUnavailableRetryAfterSeconds));
+      return page(503, "Serviço temporariamente indisponível", "Tente novamente em instantes.");
+    }
     const status = (err as { status?: number }).status;
     if (status === 413 || (status === 400 && (err as { type?: string }).type !== undefined)) {
       return page(status, "Dados inválidos", "Recarregue a página.");

@@ -8,7 +8,7 @@ import type { CheckoutContext } from "./context.js";
 export type CheckoutRateLimits = Pick<RateLimits, "get" | "write">;
 
 /**
- * The API's per-IP budgets (seed §8), counted apart from the API's; over budget: 429 with
+ * The API's per-IP budgets, counted apart from the API's; over budget: 429 with
  * `Retry-After` and a page that says how long to wait.
  */
 export function checkoutLimiters(

@@ -10,6 +10,7 @@ import type {
   PageRequest,
   PageResult,
   PaymentLinkRecord,
+  RefundRecord,
   Scope,
   TransactionRecord,
   TransactionStatus,
@@ -35,6 +36,14 @@ export interface TransactionFilter {
   now: string;
 }
 
+export interface EventFilter {
+  type?: string | undefined;
+  /** Created at or after. */
+  createdFrom?: string | undefined;
+  /** Created before. */
+  createdTo?: string | undefined;
+}
+
 /**
  * The persistence port. Every write happens inside `transaction`: all of it or none of it.
  * `lockScope` serialises money moves of one account and mode (a row lock in PostgreSQL), so a
@@ -44,6 +53,8 @@ export interface Store {
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>;
   /** Reads outside a transaction (no locks). */
   readonly read: StoreReads;
+  /** Resolves when the store answers a cheap query (`/ready`); rejects while it cannot. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -94,6 +105,13 @@ export interface StoreReads {
     /** Sum of `amountCents - returnedAmountCents` of one key's withdrawals created in [from, to). */
     sumForKey(apiKeyId: string, from: string, to: string): Promise<number>;
   };
+  refunds: {
+    get(scope: Scope, id: string): Promise<RefundRecord | null>;
+    /** Any account and mode (settlement simulator). */
+    getById(id: string): Promise<RefundRecord | null>;
+    /** One charge's refunds, newest first. */
+    listByTransaction(scope: Scope, transactionId: string, page: PageRequest): Promise<PageResult<RefundRecord>>;
+  };
   ledger: {
     /** Balance figures at instant `now`, derived from the entries. */
     totals(scope: Scope, now: string): Promise<BalanceTotals>;
@@ -102,8 +120,8 @@ export interface StoreReads {
   events: {
     /** Every event of the scope, in append order. */
     list(scope: Scope): Promise<EventRecord[]>;
-    /** One page, newest first on (createdAt, id), like every public list. */
-    listPage(scope: Scope, page: PageRequest): Promise<PageResult<EventRecord>>;
+    /** One page, newest first on (createdAt, id), like every public list; filtered when asked. */
+    listPage(scope: Scope, page: PageRequest, filter?: EventFilter): Promise<PageResult<EventRecord>>;
     get(id: string): Promise<EventRecord | null>;
   };
   idempotency: {
@@ -148,6 +166,10 @@ export interface StoreTx extends StoreReads {
   withdrawals: StoreReads["withdrawals"] & {
     insert(withdrawal: WithdrawalRecord): Promise<void>;
     update(withdrawal: WithdrawalRecord): Promise<void>;
+  };
+  refunds: StoreReads["refunds"] & {
+    insert(refund: RefundRecord): Promise<void>;
+    update(refund: RefundRecord): Promise<void>;
   };
   ledger: StoreReads["ledger"] & {
     append(entry: LedgerEntry): Promise<void>;

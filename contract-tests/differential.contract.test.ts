@@ -1,0 +1,269 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { proxyVerdict } from "../scripts/prism.js";
+import {
+  knownDifference,
+  knownDifferences,
+  type KnownDifference,
+  type ServerState,
+} from "./support/known-differences.js";
+import { type DiffRequest, type IdKind, operationInfos, requestsFor } from "./support/requests.js";
+import type { Target } from "./support/targets.js";
+
+// The differential part of the contract: requests generated from the document's own schemas
+// (valid, boundary, mutated; with and without a key) go to the Prism mock and to a real server,
+// and must land in the same status class, with the same status when both refuse. Where the
+// server enforces a rule the mock cannot model, the difference is one row of
+// `knownDifferences`, asserted exactly. On the memory server, every request the document accepts
+// goes through `prism proxy --errors`, which validates the server's response (status, headers,
+// body) against the document.
+//
+// Seeded: DIFF_SEED=<n> replays a run; DIFF_RUNS sets the requests per operation (default 18).
+
+const targets = inject("targets");
+const proxy = inject("proxy");
+const mock = targets.find((t) => !t.real) as Target;
+const seed = process.env.DIFF_SEED ? Number(process.env.DIFF_SEED) : Math.floor(Math.random() * 2 ** 31);
+const runs = Number(process.env.DIFF_RUNS ?? 18);
+const unknownKey = "svc_test_nunca_emitida_0000000000";
+
+interface Answer {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+async function send(
+  baseUrl: string,
+  target: Target,
+  request: DiffRequest,
+  path: string,
+  idempotencyKey: string | undefined,
+): Promise<Answer> {
+  const info = operationInfos.find((o) => o.operationId === request.operationId);
+  if (!info) throw new Error(`unknown operation ${request.operationId}`);
+  const headers: Record<string, string> = {};
+  const key = { full: target.keys.full, none: target.keys.none, unknown: unknownKey, absent: undefined }[request.key];
+  if (key) headers["x-api-key"] = key;
+  if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey;
+  if (request.body !== undefined) headers["content-type"] = "application/json";
+  // Every reserved character percent-encoded (RFC 3986; a space is %20, never +).
+  const encode = (v: string) =>
+    encodeURIComponent(v).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const query = [
+    ...Object.entries(request.query).map(([k, v]) => `${encode(k)}=${encode(v)}`),
+    ...(request.rawQuery ? [request.rawQuery] : []),
+  ].join("&");
+  const res = await fetch(`${baseUrl}${path}${query ? `?${query}` : ""}`, {
+    method: info.method,
+    headers,
+    body: request.body === undefined ? undefined : JSON.stringify(request.body),
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: compared as text
+  }
+  return { status: res.status, body, headers: res.headers };
+}
+
+const statusClass = (status: number) => `${Math.floor(status / 100)}xx`;
+
+describe.each(targets.filter((t) => t.real))("differential: mock and $name", (server) => {
+  const viaProxy = server.name === proxy.upstream;
+  const ids = {} as Record<IdKind, string>;
+  const state: ServerState = { now: "", ids: new Set() };
+  const hits = new Map<KnownDifference, number>();
+  /** Statuses the server answered through `prism proxy --errors` with no finding, per operation. */
+  const proxiedClean = new Map<string, Set<number>>();
+  let sent = 0;
+
+  async function create(path: string, body: unknown): Promise<{ id: string; createdAt: string }> {
+    const res = await fetch(`${server.baseUrl}${path}`, {
+      method: "POST",
+      headers: { "x-api-key": server.keys.full, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(res.status, `setup ${path}`).toBe(201);
+    const created = (await res.json()) as { id: string; createdAt: string };
+    state.ids.add(created.id);
+    return created;
+  }
+  const newCharge = () =>
+    create("/api/v1/charges/pix", {
+      amountCents: 8990,
+      description: "Pedido diferencial",
+      customer: {
+        name: "Maria da Silva",
+        email: "maria@example.com",
+        phone: "11987654321",
+        documentType: "CPF",
+        document: "52998224725",
+      },
+    });
+  const newLink = () => create("/api/v1/payment-links", { amountCents: 1500, description: "Curso diferencial" });
+
+  beforeAll(async () => {
+    const charge = await newCharge();
+    state.now = charge.createdAt;
+    ids.transaction = charge.id;
+    ids.paymentLink = (await newLink()).id;
+    ids.customer = (await create("/api/v1/customers", { name: "Cliente Diferencial", document: "11222333000181" })).id;
+    ids.withdrawal = (
+      await create("/api/v1/withdrawals", { amountCents: 700, pixKey: "52998224725", pixKeyType: "CPF" })
+    ).id;
+  });
+
+  /** The path for this request: an id that exists (a fresh one for changes), or one that does not. */
+  async function pathFor(request: DiffRequest, template: string, kind: IdKind | undefined): Promise<string> {
+    if (!kind) return template;
+    const prefix = { transaction: "txn_", paymentLink: "plk_", customer: "cus_", withdrawal: "wdr_" }[kind];
+    let id = ids[kind];
+    if (request.id === "unknown") id = `${prefix}naoexiste0000000000`;
+    else if (request.id === "too-long") id = `${prefix}${"a".repeat(65 - prefix.length)}`;
+    else if (request.operationId === "cancelTransaction" || request.operationId === "simulatePayment")
+      id = (await newCharge()).id;
+    else if (request.operationId === "deactivatePaymentLink") id = (await newLink()).id;
+    return template.replace("{id}", id);
+  }
+
+  const listKind: Record<string, IdKind> = {
+    listTransactions: "transaction",
+    listPaymentLinks: "paymentLink",
+    listCustomers: "customer",
+    listWithdrawals: "withdrawal",
+  };
+
+  async function compare(request: DiffRequest): Promise<void> {
+    const info = operationInfos.find((o) => o.operationId === request.operationId);
+    if (!info) throw new Error(`unknown operation ${request.operationId}`);
+    const kind = listKind[request.operationId];
+    if (request.startingAfterExisting && kind)
+      request = { ...request, query: { ...request.query, startingAfter: ids[kind] } };
+    const path = await pathFor(request, info.path, info.idKind);
+    // A key of its own per request, unless the request is about the key itself.
+    const idempotencyKey =
+      request.idempotencyKey === undefined || request.idempotencyKey.length > 255
+        ? request.idempotencyKey
+        : `${request.idempotencyKey}-${seed}-${sent}`;
+    sent += 1;
+    if (request.operationId === "createWithdrawal") {
+      const balance = await fetch(`${server.baseUrl}/api/v1/balance`, { headers: { "x-api-key": server.keys.full } });
+      state.withdrawableNowCents = ((await balance.json()) as { withdrawableNowCents: number }).withdrawableNowCents;
+    }
+    const fromMock = await send(mock.baseUrl, mock, request, path, idempotencyKey);
+    const mockAccepts = fromMock.status < 300;
+    // Prism decodes the query string and forwards some reserved characters raw, which the server
+    // refuses: requests whose query holds more than unreserved characters go to the server direct.
+    const plainQuery =
+      request.rawQuery === undefined && Object.values(request.query).every((v) => /^[\w.~:-]*$/.test(v));
+    const proxied = viaProxy && mockAccepts && plainQuery;
+    const fromServer = await send(proxied ? proxy.baseUrl : server.baseUrl, server, request, path, idempotencyKey);
+    const where = `${request.operationId} (${request.label}) ${info.method} ${path} ${JSON.stringify(request.query)} body ${JSON.stringify(request.body)?.slice(0, 400)}\n  mock → ${fromMock.status} ${JSON.stringify(fromMock.body)?.slice(0, 200)}\n  ${server.name} → ${fromServer.status} ${JSON.stringify(fromServer.body)?.slice(0, 300)}`;
+    if (proxied) {
+      expect(proxyVerdict(fromServer.headers, fromServer.body), `prism proxy --errors on ${where}`).toEqual({
+        kind: "clean",
+      });
+      proxiedClean.set(
+        request.operationId,
+        (proxiedClean.get(request.operationId) ?? new Set()).add(fromServer.status),
+      );
+    }
+    const known = mockAccepts ? knownDifference(request, state) : undefined;
+    if (known) {
+      hits.set(known, (hits.get(known) ?? 0) + 1);
+      expect(
+        { status: fromServer.status, code: fromServer.body?.code },
+        `known difference "${known.condition}" on ${where}`,
+      ).toEqual(known.server);
+      return;
+    }
+    expect(statusClass(fromServer.status), `status class on ${where}`).toBe(statusClass(fromMock.status));
+    if (fromMock.status >= 400) expect(fromServer.status, `status on ${where}`).toBe(fromMock.status);
+  }
+
+  test.each(operationInfos.map((o) => ({ operationId: o.operationId, info: o })))(
+    "$operationId: mock and server agree on generated requests",
+    async ({ info }) => {
+      try {
+        const { requests, pinned } = requestsFor(info);
+        const examples = pinned.map(
+          (arbitrary, i) => [fc.sample(arbitrary, { seed: seed + i, numRuns: 1 })[0] as DiffRequest] as [DiffRequest],
+        );
+        await fc.assert(fc.asyncProperty(requests, compare), {
+          examples,
+          seed,
+          numRuns: runs,
+          endOnFailure: true,
+        });
+      } catch (error) {
+        const cause = (error as Error).cause as Error | undefined;
+        throw new Error(
+          `differential run failed; replay with DIFF_SEED=${seed}\n${(error as Error).message}\n${cause?.message ?? ""}`,
+        );
+      }
+    },
+    60_000,
+  );
+
+  afterAll(() => {
+    console.info(`differential mock/${server.name}: ${sent} requests, seed ${seed} (DIFF_SEED)`);
+  });
+  test.runIf(viaProxy)(
+    "through prism proxy --errors: a refused idempotency key and refused changes are clean",
+    async () => {
+      const post = async (path: string, body?: unknown, headers: Record<string, string> = {}) => {
+        const res = await fetch(`${proxy.baseUrl}${path}`, {
+          method: "POST",
+          headers: {
+            "x-api-key": server.keys.full,
+            ...(body === undefined ? {} : { "content-type": "application/json" }),
+            ...headers,
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const text = await res.text();
+        const parsed: unknown = text ? JSON.parse(text) : undefined;
+        expect(proxyVerdict(res.headers, parsed), `${path} → ${res.status} ${text.slice(0, 300)}`).toEqual({
+          kind: "clean",
+        });
+        return { status: res.status, code: (parsed as { code?: string }).code };
+      };
+      const reused = { "idempotency-key": `diff-proxy-${seed}-${Date.now()}` };
+      const withdrawal = { amountCents: 650, pixKey: "52998224725", pixKeyType: "CPF" };
+      expect((await post("/api/v1/withdrawals", withdrawal, reused)).status).toBe(201);
+      expect(await post("/api/v1/withdrawals", { ...withdrawal, amountCents: 660 }, reused)).toEqual({
+        status: 409,
+        code: "IDEMPOTENCY_KEY_REUSED",
+      });
+      const charge = await newCharge();
+      expect((await post(`/api/v1/transactions/${charge.id}/cancel`)).status).toBe(200);
+      expect(await post(`/api/v1/transactions/${charge.id}/cancel`)).toEqual({
+        status: 400,
+        code: "REQUEST_ERROR",
+      });
+      expect(await post(`/api/v1/sandbox/transactions/${charge.id}/pay`)).toEqual({
+        status: 400,
+        code: "REQUEST_ERROR",
+      });
+    },
+  );
+
+  test.runIf(viaProxy)("every operation had a success and a refusal of the server checked by the proxy", () => {
+    const missing = operationInfos.flatMap((o) => {
+      const statuses = [...(proxiedClean.get(o.operationId) ?? [])];
+      return [
+        ...(statuses.some((st) => st < 300) ? [] : [`${o.operationId}: no 2xx`]),
+        ...(statuses.some((st) => st >= 400) ? [] : [`${o.operationId}: no 4xx`]),
+      ];
+    });
+    expect(missing).toEqual([]);
+  });
+
+  test("every known difference was met and asserted", () => {
+    const unmet = knownDifferences.filter((d) => !hits.has(d)).map((d) => d.condition);
+    expect(unmet).toEqual([]);
+  });
+});

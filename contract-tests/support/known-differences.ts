@@ -1,0 +1,148 @@
+import {
+  documentMatchesType,
+  normalizePixKey,
+  parseDocument,
+  type PixKeyType,
+} from "../../server/src/pix/documents.js";
+import { type DiffRequest, operationInfos } from "./requests.js";
+
+/** What the server knows at the moment a request is sent, for the conditions below. */
+export interface ServerState {
+  /** The server clock's current instant (read from a resource it just created). */
+  now: string;
+  /** `withdrawableNowCents` of the full key, read just before a createWithdrawal. */
+  withdrawableNowCents?: number;
+  /** Ids that exist on the server, of every kind. */
+  ids: Set<string>;
+}
+
+export interface KnownDifference {
+  /** The operations it concerns, or every operation. */
+  operations: readonly string[] | "every";
+  condition: string;
+  reason: string;
+  /** What the server answers; the mock answers its 2xx. */
+  server: { status: number; code: string };
+  applies(request: DiffRequest, state: ServerState): boolean;
+}
+
+const withId = [
+  "getTransaction",
+  "cancelTransaction",
+  "simulatePayment",
+  "getPaymentLink",
+  "deactivatePaymentLink",
+  "getCustomer",
+  "updateCustomer",
+  "getWithdrawal",
+];
+const lists = ["listTransactions", "listPaymentLinks", "listCustomers", "listWithdrawals"];
+const body = (r: DiffRequest) => (r.body && typeof r.body === "object" ? (r.body as Record<string, any>) : {});
+const notADocument = (document: unknown) => typeof document === "string" && !parseDocument(document).ok;
+
+/**
+ * Every rule the server enforces that the Prism mock cannot model, for requests the document
+ * accepts (the mock answers 2xx). The document states each rule in words; Prism, which has no
+ * store, no key registry and no check digits, answers the operation's success example. The
+ * differential suite asserts exactly these: when a row applies, the mock answered 2xx and the
+ * server answered the row's status and code; any other disagreement fails. Rows are in the
+ * server's order of checks: the first that applies decides.
+ */
+export const knownDifferences: readonly KnownDifference[] = [
+  {
+    operations: "every",
+    condition: "a well-formed key that was never issued",
+    reason: "Prism checks that a key is sent, not that it exists (401 description: missing, invalid or revoked)",
+    server: { status: 401, code: "UNAUTHORIZED" },
+    applies: (r) => r.key === "unknown",
+  },
+  {
+    operations: "every",
+    condition: "a key without the operation's permission",
+    reason: "permissions belong to the key, set in the operator API (403 description: API_KEY_PERMISSION)",
+    server: { status: 403, code: "API_KEY_PERMISSION" },
+    applies: (r) => r.key === "none",
+  },
+  {
+    operations: withId,
+    condition: "the path id names nothing in this account and mode",
+    reason: "the mock has no store (404 description)",
+    server: { status: 404, code: "NOT_FOUND" },
+    applies: (r) => r.id === "unknown",
+  },
+  {
+    operations: ["createPixCharge", "upsertCustomer"],
+    condition: "a document the schema accepts that is no CPF or CNPJ (check digits, or letters where digits go)",
+    reason: "check digits are not expressible in a schema (document description: 400 REQUEST_ERROR)",
+    server: { status: 400, code: "REQUEST_ERROR" },
+    applies: (r) => notADocument(r.operationId === "upsertCustomer" ? body(r).document : body(r).customer?.document),
+  },
+  {
+    operations: ["createPixCharge"],
+    condition: "customer.documentType is not the kind of customer.document",
+    reason: "a rule across two fields (documentType description)",
+    server: { status: 400, code: "REQUEST_ERROR" },
+    applies: (r) =>
+      r.operationId === "createPixCharge" &&
+      typeof body(r).customer?.document === "string" &&
+      !documentMatchesType(body(r).customer.document, body(r).customer.documentType),
+  },
+  {
+    operations: ["createPixCharge", "createPaymentLink"],
+    condition: "expiresAt is not in the future",
+    reason: "depends on the server's clock (expiresAt description: must be in the future)",
+    server: { status: 400, code: "VALIDATION_ERROR" },
+    applies: (r, s) => typeof body(r).expiresAt === "string" && Date.parse(body(r).expiresAt) <= Date.parse(s.now),
+  },
+  {
+    operations: ["createWithdrawal"],
+    condition: "pixKey is not a key of its pixKeyType",
+    reason: "a rule across two fields (pixKey description)",
+    server: { status: 400, code: "VALIDATION_ERROR" },
+    applies: (r) =>
+      r.operationId === "createWithdrawal" &&
+      !normalizePixKey(String(body(r).pixKey), body(r).pixKeyType as PixKeyType).ok,
+  },
+  {
+    operations: ["createWithdrawal"],
+    condition: "amountCents above the balance's withdrawableNowCents",
+    reason: "the mock has no balance (400 description: INSUFFICIENT_BALANCE)",
+    server: { status: 400, code: "INSUFFICIENT_BALANCE" },
+    applies: (r, s) =>
+      r.operationId === "createWithdrawal" &&
+      s.withdrawableNowCents !== undefined &&
+      Number(body(r).amountCents) > s.withdrawableNowCents,
+  },
+  {
+    operations: lists,
+    condition: "a query value that is empty, or holds a reserved character unencoded",
+    reason:
+      "Prism reads any query string; the server's validator applies OpenAPI's allowEmptyValue (false) and allowReserved (false) (VALIDATION_ERROR description)",
+    server: { status: 400, code: "VALIDATION_ERROR" },
+    applies: (r) => Object.values(r.query).some((v) => v === "") || /[:/?#[\]@!$&'()*+,;=]/.test(r.rawQuery ?? ""),
+  },
+  {
+    operations: lists,
+    condition: "a query parameter the operation does not declare",
+    reason: "OpenAPI 3.0 cannot close a query string; Prism ignores extra parameters (VALIDATION_ERROR description)",
+    server: { status: 400, code: "VALIDATION_ERROR" },
+    applies: (r) => {
+      const declared = operationInfos.find((o) => o.operationId === r.operationId)?.query.map((p) => p.name) ?? [];
+      return Object.keys(r.query).some((name) => !declared.includes(name));
+    },
+  },
+  {
+    operations: lists,
+    condition: "startingAfter names no item of the list",
+    reason: "the mock has no store (startingAfter description)",
+    server: { status: 400, code: "VALIDATION_ERROR" },
+    applies: (r, s) => r.query.startingAfter !== undefined && !s.ids.has(r.query.startingAfter),
+  },
+];
+
+/** The first known difference that applies to a request the mock accepted, if any. */
+export function knownDifference(request: DiffRequest, state: ServerState): KnownDifference | undefined {
+  return knownDifferences.find(
+    (d) => (d.operations === "every" || d.operations.includes(request.operationId)) && d.applies(request, state),
+  );
+}

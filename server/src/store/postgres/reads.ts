@@ -1,0 +1,154 @@
+import { createHash } from "node:crypto";
+import { balanceTotals, dailyLimitUsedCents, type LedgerSums } from "../../domain/balance-rules.js";
+import type { BalanceTotals, Scope } from "../../domain/model.js";
+import type { StoreReads } from "../../domain/ports/store.js";
+import {
+  accountsTable,
+  apiKeysTable,
+  customersTable,
+  deliveriesTable,
+  endpointsTable,
+  eventsTable,
+  idempotencyTable,
+  ledgerTable,
+  paymentLinksTable,
+  transactionsTable,
+  withdrawalsTable,
+} from "./rows.js";
+import { type Queryable, query } from "./sql.js";
+import { eventFilterSql, refundReads } from "./refunds.js";
+import { pageQuery, selectMany, selectOne, transactionFilterSql } from "./statements.js";
+
+/** A stable signed 64-bit key for `pg_advisory_xact_lock`, one per account and mode. */
+export function scopeLockKey(scope: Scope): string {
+  const digest = createHash("sha256").update(`pix-scope\u0000${scope.accountId}\u0000${scope.livemode}`).digest();
+  return digest.readBigInt64BE(0).toString();
+}
+
+export function reads(db: Queryable): StoreReads {
+  const scoped = "account_id = $1 AND livemode = $2";
+  const scopeArgs = (s: Scope) => [s.accountId, s.livemode];
+  return {
+    accounts: {
+      get: (id) => selectOne(db, accountsTable, "id = $1", [id]),
+      list: (page) => pageQuery(db, accountsTable, "TRUE", [], page),
+      count: async () => {
+        const rows = await query<{ count: number }>(db, "SELECT count(*) AS count FROM accounts");
+        return rows[0]?.count ?? 0;
+      },
+    },
+    apiKeys: {
+      get: (id) => selectOne(db, apiKeysTable, "id = $1", [id]),
+      getByDigest: (digest) => selectOne(db, apiKeysTable, "digest = $1", [digest]),
+      listByAccount: (accountId) =>
+        selectMany(db, apiKeysTable, "account_id = $1", [accountId], `created_at DESC, id COLLATE "C" DESC`),
+    },
+    customers: {
+      get: (scope, id) => selectOne(db, customersTable, `${scoped} AND id = $3`, [...scopeArgs(scope), id]),
+      getById: (id) => selectOne(db, customersTable, "id = $1", [id]),
+      getByDocument: (scope, document) =>
+        selectOne(db, customersTable, `${scoped} AND document = $3`, [...scopeArgs(scope), document]),
+      list: (scope, filter, page) => {
+        const values = scopeArgs(scope);
+        let where = scoped;
+        if (filter.document !== undefined) {
+          values.push(filter.document);
+          where += ` AND document = $${values.length}`;
+        }
+        return pageQuery(db, customersTable, where, values, page);
+      },
+    },
+    transactions: {
+      get: (scope, id) => selectOne(db, transactionsTable, `${scoped} AND id = $3`, [...scopeArgs(scope), id]),
+      getById: (id) => selectOne(db, transactionsTable, "id = $1", [id]),
+      getByDisputeId: (disputeId) =>
+        selectOne(db, transactionsTable, "dispute IS NOT NULL AND dispute ->> 'id' = $1", [disputeId]),
+      list: (scope, filter, page) => {
+        const values = scopeArgs(scope);
+        const where = scoped + transactionFilterSql(filter, values);
+        return pageQuery(db, transactionsTable, where, values, page);
+      },
+    },
+    paymentLinks: {
+      get: (scope, id) => selectOne(db, paymentLinksTable, `${scoped} AND id = $3`, [...scopeArgs(scope), id]),
+      getById: (id) => selectOne(db, paymentLinksTable, "id = $1", [id]),
+      list: (scope, filter, page) => {
+        const values = scopeArgs(scope);
+        let where = scoped;
+        if (filter.active !== undefined) {
+          values.push(filter.active);
+          where += ` AND active = $${values.length}`;
+        }
+        return pageQuery(db, paymentLinksTable, where, values, page);
+      },
+    },
+    withdrawals: {
+      get: (scope, id) => selectOne(db, withdrawalsTable, `${scoped} AND id = $3`, [...scopeArgs(scope), id]),
+      getById: (id) => selectOne(db, withdrawalsTable, "id = $1", [id]),
+      list: (scope, page) => pageQuery(db, withdrawalsTable, scoped, scopeArgs(scope), page),
+      sumForKey: async (apiKeyId, from, to) => {
+        const rows = await query<{ amountCents: number; returnedAmountCents: number }>(
+          db,
+          `SELECT amount_cents AS "amountCents", returned_amount_cents AS "returnedAmountCents" FROM withdrawals
+           WHERE api_key_id = $1 AND created_at >= $2::timestamptz AND created_at < $3::timestamptz`,
+          [apiKeyId, from, to],
+        );
+        return rows.reduce((sum, w) => sum + dailyLimitUsedCents(w), 0);
+      },
+    },
+    refunds: refundReads(db),
+    ledger: {
+      // The balances row holds the available total and the blocked sum (kept by the ledger
+      // trigger); the pending part (`isPending` in SQL) is read through the partial index.
+      totals: async (scope, now): Promise<BalanceTotals> => {
+        const rows = await query<LedgerSums & Record<string, number>>(
+          db,
+          `SELECT coalesce(b.available_total_cents, 0) AS "availableTotalCents",
+                  coalesce(b.blocked_cents, 0) AS "blockedCents",
+                  coalesce((SELECT sum(e.amount_cents) FROM ledger_entries e
+                            WHERE e.account_id = $1 AND e.livemode = $2 AND e.bucket = 'available'
+                              AND e.release_at IS NOT NULL AND e.release_at > $3::timestamptz), 0)::bigint
+                    AS "pendingCents"
+           FROM (SELECT 1) AS one
+           LEFT JOIN ledger_balances b ON b.account_id = $1 AND b.livemode = $2`,
+          [scope.accountId, scope.livemode, now],
+        );
+        return balanceTotals(rows[0] ?? { availableTotalCents: 0, blockedCents: 0, pendingCents: 0 });
+      },
+      list: (scope) => selectMany(db, ledgerTable, scoped, scopeArgs(scope), "seq"),
+    },
+    events: {
+      list: (scope) => selectMany(db, eventsTable, scoped, scopeArgs(scope), "seq"),
+      listPage: (scope, page, filter = {}) => {
+        const values = scopeArgs(scope);
+        return pageQuery(db, eventsTable, scoped + eventFilterSql(filter, values), values, page);
+      },
+      get: (id) => selectOne(db, eventsTable, "id = $1", [id]),
+    },
+    idempotency: {
+      get: (scope, operation, key) =>
+        selectOne(db, idempotencyTable, `${scoped} AND operation = $3 AND key = $4`, [
+          ...scopeArgs(scope),
+          operation,
+          key,
+        ]),
+    },
+    webhookEndpoints: {
+      get: (id) => selectOne(db, endpointsTable, "id = $1", [id]),
+      listByAccount: (accountId) =>
+        selectMany(db, endpointsTable, "account_id = $1", [accountId], `created_at DESC, id COLLATE "C" DESC`),
+      listForEvent: (scope, type) =>
+        selectMany(
+          db,
+          endpointsTable,
+          `${scoped} AND disabled_at IS NULL AND $3 = ANY (events)`,
+          [...scopeArgs(scope), type],
+          `created_at, id COLLATE "C"`,
+        ),
+    },
+    deliveries: {
+      get: (id) => selectOne(db, deliveriesTable, "id = $1", [id]),
+      listByEndpoint: (endpointId, page) => pageQuery(db, deliveriesTable, "endpoint_id = $1", [endpointId], page),
+    },
+  };
+}

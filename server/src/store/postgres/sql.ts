@@ -1,0 +1,79 @@
+import pg from "pg";
+import { isConnectionError, toStoreError } from "./connection-errors.js";
+
+// Values in and out. BIGINT becomes a JS number (refused past 2^53), timestamptz an ISO string
+// with milliseconds exactly as `Date#toISOString` writes it. Given per query, so a pool made
+// elsewhere (or the global `pg.types`) cannot change what the store returns.
+
+const INT8 = 20;
+const TIMESTAMPTZ = 1184;
+const parseTimestamp = pg.types.getTypeParser(TIMESTAMPTZ) as (value: string) => Date;
+
+const storeTypes: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") => {
+    if (oid === INT8) {
+      return (value: string) => {
+        const n = Number(value);
+        if (!Number.isSafeInteger(n)) throw new RangeError(`BIGINT ${value} is beyond a safe JS integer`);
+        return n;
+      };
+    }
+    if (oid === TIMESTAMPTZ) {
+      return (value: string) => {
+        const at = parseTimestamp(value);
+        if (Number.isNaN(at.getTime())) throw new RangeError(`timestamp ${value} has no ISO form`);
+        return at.toISOString();
+      };
+    }
+    return pg.types.getTypeParser(oid, format ?? "text");
+  }) as pg.CustomTypesConfig["getTypeParser"],
+};
+
+export type Row = Record<string, unknown>;
+/** A pool or one of its connections: whatever runs a statement. */
+export interface Queryable {
+  query<R extends Row>(config: pg.QueryConfig): Promise<pg.QueryResult<R>>;
+}
+
+/**
+ * The pool for reads outside a transaction: a statement that meets a lost connection runs once more
+ * on a fresh one. Right after a database restart the pool may still hand out an idle connection the
+ * server has already closed (its 'error' event not yet handled); a read is safe to repeat. A
+ * database still away fails the second time too.
+ */
+export function retryingReads(pool: pg.Pool): Queryable {
+  return {
+    async query<R extends Row>(config: pg.QueryConfig) {
+      try {
+        return await pool.query<R>(config);
+      } catch (error) {
+        if (!isConnectionError(error)) throw error;
+        return pool.query<R>(config);
+      }
+    },
+  };
+}
+
+/** The rows of one statement; a lost connection throws `SERVICE_UNAVAILABLE` (`toStoreError`). */
+export async function query<R extends Row = Row>(db: Queryable, text: string, values: unknown[] = []): Promise<R[]> {
+  try {
+    const result = await db.query<R>({ text, values, types: storeTypes });
+    return result.rows;
+  } catch (error) {
+    throw toStoreError(error);
+  }
+}
+
+/** How many rows one statement changed; a lost connection throws as `query` does. */
+export async function execute(db: Queryable, text: string, values: unknown[] = []): Promise<number> {
+  try {
+    const result = await db.query({ text, values, types: storeTypes });
+    return result.rowCount ?? 0;
+  } catch (error) {
+    throw toStoreError(error);
+  }
+}
+
+export const json = (value: unknown): string => JSON.stringify(value ?? null);
+export const jsonOrNull = (value: unknown): string | null =>
+  value === null || value === undefined ? null : json(value);

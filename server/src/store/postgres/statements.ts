@@ -1,0 +1,106 @@
+import type { PageRequest, PageResult } from "../../domain/model.js";
+import { type TransactionFilter, UnknownCursorError } from "../../domain/ports/store.js";
+import { selectList, type TableDef, toRecord } from "./rows.js";
+import { execute, type Queryable, query } from "./sql.js";
+
+export async function selectOne<R>(
+  db: Queryable,
+  def: TableDef<R>,
+  where: string,
+  values: unknown[],
+): Promise<R | null> {
+  const rows = await query(db, `SELECT ${selectList(def)} FROM ${def.name} WHERE ${where} LIMIT 1`, values);
+  return rows[0] ? toRecord(def, rows[0]) : null;
+}
+
+export async function selectMany<R>(
+  db: Queryable,
+  def: TableDef<R>,
+  where: string,
+  values: unknown[],
+  orderBy: string,
+): Promise<R[]> {
+  const rows = await query(db, `SELECT ${selectList(def)} FROM ${def.name} WHERE ${where} ORDER BY ${orderBy}`, values);
+  return rows.map((row) => toRecord(def, row));
+}
+
+export async function insertRow<R>(db: Queryable, def: TableDef<R>, record: R): Promise<void> {
+  const columns = def.columns.map(([column]) => column);
+  const placeholders = columns.map((_c, i) => `$${i + 1}`);
+  await execute(
+    db,
+    `INSERT INTO ${def.name} (${columns.join(", ")}) VALUES (${placeholders.join(", ")})`,
+    def.columns.map(([, value]) => value(record)),
+  );
+}
+
+/** Replaces every column of the row with this `id`; like the memory store, a missing row throws. */
+export async function updateRow<R extends { id: string }>(db: Queryable, def: TableDef<R>, record: R): Promise<void> {
+  const rest = def.columns.filter(([column]) => column !== "id");
+  const sets = rest.map(([column], i) => `${column} = $${i + 2}`);
+  const changed = await execute(db, `UPDATE ${def.name} SET ${sets.join(", ")} WHERE id = $1`, [
+    record.id,
+    ...rest.map(([, value]) => value(record)),
+  ]);
+  if (changed === 0) throw new Error(`no row ${record.id}`);
+}
+
+/**
+ * The memory store's `pageOf` in SQL: newest first on (created_at, id), starting after the cursor
+ * item, which must belong to the same filtered set (else `UnknownCursorError`); `hasMore` when
+ * anything follows the page.
+ */
+export async function pageQuery<R>(
+  db: Queryable,
+  def: TableDef<R>,
+  where: string,
+  values: unknown[],
+  page: PageRequest,
+): Promise<PageResult<R>> {
+  const args = [...values];
+  let after = "";
+  if (page.startingAfter !== undefined) {
+    args.push(page.startingAfter);
+    const cursor = await query<{ createdAt: string; id: string }>(
+      db,
+      `SELECT created_at AS "createdAt", id FROM ${def.name} WHERE (${where}) AND id = $${args.length}`,
+      args,
+    );
+    const at = cursor[0];
+    if (!at) throw new UnknownCursorError();
+    args.push(at.createdAt);
+    after = `AND (created_at, id COLLATE "C") < ($${args.length}::timestamptz, $${args.length - 1}::text COLLATE "C")`;
+  }
+  args.push(page.limit + 1);
+  const rows = await query(
+    db,
+    `SELECT ${selectList(def)} FROM ${def.name} WHERE (${where}) ${after}
+     ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT $${args.length}`,
+    args,
+  );
+  return { items: rows.slice(0, page.limit).map((row) => toRecord(def, row)), hasMore: rows.length > page.limit };
+}
+
+/** The SQL of `statusMatches` (port.ts): `EXPIRED` includes `WAITING_PAYMENT` past `expiresAt`. */
+export function transactionFilterSql(filter: TransactionFilter, values: unknown[]): string {
+  const clauses: string[] = [];
+  const param = (value: unknown) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  if (filter.status !== undefined) {
+    if (filter.status === "EXPIRED") {
+      const now = param(filter.now);
+      clauses.push(`(status = 'EXPIRED' OR (status = 'WAITING_PAYMENT' AND expires_at <= ${now}::timestamptz))`);
+    } else if (filter.status === "WAITING_PAYMENT") {
+      const now = param(filter.now);
+      clauses.push(`(status = 'WAITING_PAYMENT' AND expires_at > ${now}::timestamptz)`);
+    } else {
+      clauses.push(`status = ${param(filter.status)}`);
+    }
+  }
+  if (filter.paymentLinkId !== undefined) clauses.push(`payment_link_id = ${param(filter.paymentLinkId)}`);
+  if (filter.createdFrom !== undefined) clauses.push(`created_at >= ${param(filter.createdFrom)}::timestamptz`);
+  if (filter.createdTo !== undefined) clauses.push(`created_at < ${param(filter.createdTo)}::timestamptz`);
+  return clauses.length ? ` AND ${clauses.join(" AND ")}` : "";
+}

@@ -1,0 +1,111 @@
+import type pg from "pg";
+import type { Store, StoreReads, StoreTx } from "../../domain/ports/store.js";
+import { isConnectionError, sqlState, toStoreError } from "./connection-errors.js";
+import { connectionLostListener, silentLogger, type StoreLogger } from "./pool.js";
+import { reads } from "./reads.js";
+import { retryingReads } from "./sql.js";
+import { writes } from "./writes.js";
+
+/** SQLSTATEs after which the whole transaction may simply run again. */
+const retryableStates = new Set(["40001", "40P01"]);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface PostgresStoreOptions {
+  logger?: StoreLogger;
+  /** How often a transaction runs before a serialization failure or deadlock is final; default 5. */
+  maxAttempts?: number;
+}
+
+/**
+ * The production store (DESIGN §2). Every `transaction` is one PostgreSQL transaction at READ
+ * COMMITTED on one pooled connection; `lockScope` takes a transaction-scoped advisory lock per
+ * account and mode, so the balance read that follows it already sees every earlier committed debit.
+ *
+ * A lost database (restart, crash, network) never ends the process: every statement that meets it
+ * throws `SERVICE_UNAVAILABLE` (see `toStoreError`), and the pool dials anew for the next one.
+ */
+export class PostgresStore implements Store {
+  readonly read: StoreReads;
+  private readonly logger: StoreLogger;
+  private readonly maxAttempts: number;
+  private readonly connectionLost: (error: Error) => void;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    options: PostgresStoreOptions = {},
+  ) {
+    this.logger = options.logger ?? silentLogger;
+    this.maxAttempts = options.maxAttempts ?? 5;
+    this.connectionLost = connectionLostListener(this.logger);
+    this.read = reads(retryingReads(pool));
+    if (pool.listenerCount("error") === 0) pool.on("error", this.connectionLost);
+  }
+
+  /**
+   * BEGIN, the work, COMMIT; ROLLBACK when it throws. A serialization failure (40001) or a
+   * deadlock (40P01) runs the whole work again, up to `maxAttempts` runs, after a jittered pause
+   * taken with the connection back in the pool. A BEGIN that meets a lost connection (one the
+   * server closed while it sat in the pool) runs once more on a fresh one: nothing has run yet.
+   */
+  async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
+    let redialed = false;
+    for (let attempt = 1; ; attempt++) {
+      let client: pg.PoolClient;
+      try {
+        client = await this.pool.connect();
+      } catch (error) {
+        throw toStoreError(error);
+      }
+      // While checked out, a client has no listener of the pool's: a connection the server drops
+      // between two statements would be an unhandled 'error' event, which ends the process.
+      let lost: Error | undefined;
+      const onError = (error: Error) => {
+        lost = error;
+        this.connectionLost(error);
+      };
+      client.on("error", onError);
+      let broken: Error | undefined;
+      let begun = false;
+      try {
+        await client.query("BEGIN");
+        begun = true;
+        const result = await work(writes(client));
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        try {
+          await client.query("ROLLBACK");
+        } catch (rollbackError) {
+          // The connection itself failed: the pool must not hand it out again.
+          broken = rollbackError as Error;
+        }
+        if (!begun && !redialed && isConnectionError(error)) {
+          broken = error as Error;
+          redialed = true;
+          attempt--;
+          continue;
+        }
+        const state = sqlState(error);
+        if (!state || !retryableStates.has(state) || attempt >= this.maxAttempts) throw toStoreError(error);
+        this.logger.warn({ code: state, attempt }, "PostgreSQL transaction retried");
+      } finally {
+        client.removeListener("error", onError);
+        client.release(broken ?? lost);
+      }
+      await sleep(Math.random() * 10 * 2 ** attempt);
+    }
+  }
+
+  /** One round trip: `/ready` asks it; a lost database becomes SERVICE_UNAVAILABLE. */
+  async ping(): Promise<void> {
+    try {
+      await this.pool.query("SELECT 1");
+    } catch (error) {
+      throw toStoreError(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

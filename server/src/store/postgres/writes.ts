@@ -1,0 +1,116 @@
+import type pg from "pg";
+import type { StoreTx } from "../../domain/ports/store.js";
+import { reads, scopeLockKey } from "./reads.js";
+import {
+  accountsTable,
+  apiKeysTable,
+  customersTable,
+  deliveriesTable,
+  endpointsTable,
+  eventsTable,
+  idempotencyTable,
+  ledgerTable,
+  paymentLinksTable,
+  selectList,
+  toRecord,
+  transactionsTable,
+  withdrawalsTable,
+} from "./rows.js";
+import { refundWrites } from "./refunds.js";
+import { execute, query } from "./sql.js";
+import { insertRow, updateRow } from "./statements.js";
+
+/** Every read and write of one transaction, on the connection that holds it. */
+export function writes(client: pg.PoolClient): StoreTx {
+  const r = reads(client);
+  return {
+    lockScope: async (scope) => {
+      await query(client, "SELECT pg_advisory_xact_lock($1::bigint)", [scopeLockKey(scope)]);
+    },
+    accounts: {
+      ...r.accounts,
+      insert: (a) => insertRow(client, accountsTable, a),
+      update: (a) => updateRow(client, accountsTable, a),
+    },
+    apiKeys: {
+      ...r.apiKeys,
+      insert: (k) => insertRow(client, apiKeysTable, k),
+      update: (k) => updateRow(client, apiKeysTable, k),
+    },
+    customers: {
+      ...r.customers,
+      insert: (c) => insertRow(client, customersTable, c),
+      update: (c) => updateRow(client, customersTable, c),
+    },
+    transactions: {
+      ...r.transactions,
+      insert: (t) => insertRow(client, transactionsTable, t),
+      update: (t) => updateRow(client, transactionsTable, t),
+    },
+    paymentLinks: {
+      ...r.paymentLinks,
+      insert: (l) => insertRow(client, paymentLinksTable, l),
+      update: (l) => updateRow(client, paymentLinksTable, l),
+    },
+    withdrawals: {
+      ...r.withdrawals,
+      insert: (w) => insertRow(client, withdrawalsTable, w),
+      update: (w) => updateRow(client, withdrawalsTable, w),
+    },
+    refunds: refundWrites(client),
+    ledger: { ...r.ledger, append: (e) => insertRow(client, ledgerTable, e) },
+    events: { ...r.events, append: (e) => insertRow(client, eventsTable, e) },
+    webhookEndpoints: {
+      ...r.webhookEndpoints,
+      insert: (e) => insertRow(client, endpointsTable, e),
+      update: (e) => updateRow(client, endpointsTable, e),
+      delete: async (id) => {
+        await execute(client, "DELETE FROM webhook_endpoints WHERE id = $1", [id]);
+      },
+    },
+    deliveries: {
+      ...r.deliveries,
+      insert: (d) => insertRow(client, deliveriesTable, d),
+      update: (d) => updateRow(client, deliveriesTable, d),
+      claimDue: async (now, lockUntil, limit) => {
+        const rows = await query(
+          client,
+          `UPDATE webhook_deliveries AS d SET locked_until = $2::timestamptz
+           FROM (SELECT id FROM webhook_deliveries
+                 WHERE status = 'PENDING' AND next_attempt_at <= $1::timestamptz
+                   AND (locked_until IS NULL OR locked_until <= $1::timestamptz)
+                 ORDER BY next_attempt_at, id COLLATE "C"
+                 LIMIT $3
+                 FOR UPDATE SKIP LOCKED) AS due
+           WHERE d.id = due.id
+           RETURNING ${selectList(deliveriesTable, "d.")}`,
+          [now, lockUntil, limit],
+        );
+        return rows
+          .map((row) => toRecord(deliveriesTable, row))
+          .sort((a, b) =>
+            (a.nextAttemptAt ?? "") === (b.nextAttemptAt ?? "")
+              ? a.id < b.id
+                ? -1
+                : 1
+              : (a.nextAttemptAt ?? "") < (b.nextAttemptAt ?? "")
+                ? -1
+                : 1,
+          );
+      },
+    },
+    idempotency: {
+      ...r.idempotency,
+      insert: (record) => insertRow(client, idempotencyTable, record),
+      delete: async (scope, operation, key) => {
+        await execute(
+          client,
+          "DELETE FROM idempotency_keys WHERE account_id = $1 AND livemode = $2 AND operation = $3 AND key = $4",
+          [scope.accountId, scope.livemode, operation, key],
+        );
+      },
+      // Served by the index idempotency_keys_by_age.
+      purgeCreatedBefore: (before) => execute(client, "DELETE FROM idempotency_keys WHERE created_at < $1", [before]),
+    },
+  };
+}

@@ -1,0 +1,189 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, test } from "vitest";
+import { ConfigError, environment, loadCliConfig, loadConfig, loadWorkerConfig } from "../src/config.js";
+
+const production = { NODE_ENV: "production", PUBLIC_BASE_URL: "https://pix.example.com.br" };
+
+/** The ConfigError `load` throws (fails the test when it throws nothing or something else). */
+function refusal(load: () => unknown): ConfigError {
+  try {
+    load();
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error("the configuration was accepted");
+}
+
+describe("loadConfig", () => {
+  test("when nothing is set, then the documented defaults apply", () => {
+    const config = loadConfig({});
+
+    expect(config).toMatchObject({
+      port: 3000,
+      host: "127.0.0.1",
+      publicBaseUrl: "http://localhost:3000",
+      production: false,
+      trustProxy: false,
+      databaseUrl: undefined,
+      adminToken: undefined,
+      manualClock: false,
+      allowLocalWebhooks: false,
+      webhookWorker: true,
+      webConcurrency: 1,
+      shutdownTimeoutMs: 10_000,
+      logLevel: "info",
+      logFormat: undefined,
+    });
+  });
+
+  test("when values are set, then they are parsed to their types", () => {
+    const config = loadConfig({
+      PORT: "8080",
+      PIX_MANUAL_CLOCK: "1",
+      PIX_WEBHOOK_WORKER: "off",
+      PIX_WEBHOOK_CLAIM_SECONDS: "30",
+      TRUST_PROXY: "10.0.0.0/8, 192.168.0.0/16",
+      SHUTDOWN_TIMEOUT_MS: "2500",
+      WEB_CONCURRENCY: "2",
+      DATABASE_URL: "postgres://pix@127.0.0.1:5432/pix",
+    });
+
+    expect(config).toMatchObject({
+      port: 8080,
+      publicBaseUrl: "http://localhost:8080",
+      manualClock: true,
+      webhookWorker: false,
+      webhookClaimSeconds: 30,
+      trustProxy: ["10.0.0.0/8", "192.168.0.0/16"],
+      shutdownTimeoutMs: 2500,
+      webConcurrency: 2,
+    });
+  });
+
+  test("when a variable is empty, then it counts as unset", () => {
+    expect(loadConfig({ PORT: "", DATABASE_URL: "", LOG_LEVEL: "" })).toMatchObject({
+      port: 3000,
+      databaseUrl: undefined,
+      logLevel: "info",
+    });
+  });
+
+  test.each([
+    { name: "PORT not a number", env: { PORT: "abc" }, variable: "PORT" },
+    { name: "PORT out of range", env: { PORT: "70000" }, variable: "PORT" },
+    { name: "a flag with another value", env: { PIX_MANUAL_CLOCK: "yes" }, variable: "PIX_MANUAL_CLOCK" },
+    { name: "RATE_LIMITS misspelt", env: { RATE_LIMITS: "of" }, variable: "RATE_LIMITS" },
+    { name: "an unknown log level", env: { LOG_LEVEL: "verbose" }, variable: "LOG_LEVEL" },
+    { name: "DATABASE_URL not PostgreSQL", env: { DATABASE_URL: "mysql://x" }, variable: "DATABASE_URL" },
+    { name: "PUBLIC_BASE_URL not a URL", env: { PUBLIC_BASE_URL: "pix.example" }, variable: "PUBLIC_BASE_URL" },
+    { name: "WEB_CONCURRENCY zero", env: { WEB_CONCURRENCY: "0" }, variable: "WEB_CONCURRENCY" },
+    { name: "a short checkout secret", env: { PIX_CHECKOUT_SECRET: "abc" }, variable: "PIX_CHECKOUT_SECRET" },
+  ])("when $name, then the configuration is refused naming the variable", ({ env, variable }) => {
+    const error = refusal(() => loadConfig(env));
+
+    expect(error.message).toMatch(/^Configuração inválida:/);
+    expect(error.problems).toHaveLength(1);
+    expect(error.problems[0]).toContain(variable);
+  });
+
+  test("when several values are wrong, then every one is reported at once", () => {
+    const error = refusal(() => loadConfig({ PORT: "x", LOG_LEVEL: "loud" }));
+
+    expect(error.problems.map((p) => p.split("=")[0])).toEqual(["PORT", "LOG_LEVEL"]);
+  });
+
+  test.each([
+    { name: "RATE_LIMITS=off", env: { RATE_LIMITS: "off" }, variable: "RATE_LIMITS" },
+    { name: "PIX_MANUAL_CLOCK=1", env: { PIX_MANUAL_CLOCK: "1" }, variable: "PIX_MANUAL_CLOCK" },
+    {
+      name: "PIX_ALLOW_LOCAL_WEBHOOKS=1",
+      env: { PIX_ALLOW_LOCAL_WEBHOOKS: "1" },
+      variable: "PIX_ALLOW_LOCAL_WEBHOOKS",
+    },
+    {
+      name: "an http PUBLIC_BASE_URL",
+      env: { PUBLIC_BASE_URL: "http://pix.example.com.br" },
+      variable: "PUBLIC_BASE_URL",
+    },
+    { name: "no PUBLIC_BASE_URL", env: { PUBLIC_BASE_URL: "" }, variable: "PUBLIC_BASE_URL" },
+    { name: "a short ADMIN_TOKEN", env: { ADMIN_TOKEN: "adm_short" }, variable: "ADMIN_TOKEN" },
+    { name: "pretty logs", env: { LOG_FORMAT: "pretty" }, variable: "LOG_FORMAT" },
+  ])("when NODE_ENV=production with $name, then the configuration is refused", ({ env, variable }) => {
+    const error = refusal(() => loadConfig({ ...production, ...env }));
+
+    expect(error.problems).toHaveLength(1);
+    expect(error.problems[0]).toContain(variable);
+    expect(error.problems[0]).toContain("NODE_ENV=production");
+  });
+
+  test("when NODE_ENV=production with an https PUBLIC_BASE_URL, then it is accepted and validates no responses", () => {
+    const config = loadConfig({ ...production, ADMIN_TOKEN: "adm_" + "x".repeat(32) });
+
+    expect(config.production).toBe(true);
+    expect(config.publicBaseUrl).toBe("https://pix.example.com.br");
+  });
+
+  test("when WEB_CONCURRENCY is above 1 on the memory store, then the configuration is refused", () => {
+    const error = refusal(() => loadConfig({ WEB_CONCURRENCY: "2" }));
+
+    expect(error.problems[0]).toContain("WEB_CONCURRENCY=2 precisa de DATABASE_URL");
+  });
+});
+
+describe("loadWorkerConfig and loadCliConfig", () => {
+  test("when a variable only the server reads is invalid, then the worker and the CLI still start", () => {
+    const env = { PORT: "abc", DATABASE_URL: "postgres://pix@127.0.0.1/pix", PIX_WEBHOOK_CLAIM_SECONDS: "90" };
+
+    expect(loadWorkerConfig(env)).toMatchObject({ databaseUrl: env.DATABASE_URL, webhookClaimSeconds: 90 });
+    expect(loadCliConfig(env)).toEqual({ adminUrl: "http://127.0.0.1:3000" });
+  });
+
+  test("when the worker gets PIX_ALLOW_LOCAL_WEBHOOKS=1 in production, then it is refused", () => {
+    expect(
+      refusal(() => loadWorkerConfig({ NODE_ENV: "production", PIX_ALLOW_LOCAL_WEBHOOKS: "1" })).message,
+    ).toContain("PIX_ALLOW_LOCAL_WEBHOOKS");
+  });
+
+  test("when PIX_ADMIN_URL is not an http address, then the CLI configuration is refused", () => {
+    expect(refusal(() => loadCliConfig({ PIX_ADMIN_URL: "ftp://x" })).problems[0]).toContain("PIX_ADMIN_URL");
+    expect(loadCliConfig({ PIX_ADMIN_URL: "https://pix.example", ADMIN_TOKEN: "adm_x" })).toEqual({
+      adminUrl: "https://pix.example",
+      adminToken: "adm_x",
+    });
+  });
+});
+
+describe("README environment table", () => {
+  /** The variable names in the first column of the README's environment table. */
+  function readmeVariables(): string[] {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const start = readme.indexOf("| variable | default | meaning |");
+    if (start < 0) throw new Error("README has no environment table");
+    const rows = readme.slice(start).split("\n");
+    const table = rows.slice(
+      2,
+      rows.findIndex((row, i) => i > 1 && !row.startsWith("|")),
+    );
+    return table.map((row) => {
+      const name = /^\| `([A-Z_]+)` \|/.exec(row)?.[1];
+      if (!name) throw new Error(`README environment row without one variable name: ${row}`);
+      return name;
+    });
+  }
+
+  test("when the README lists the environment, then it names exactly the variables the configuration module reads", () => {
+    expect([...readmeVariables()].sort()).toEqual(environment.map((v) => v.name).sort());
+  });
+
+  test("when the server, worker or CLI read the environment, then only the configuration module reads process.env", () => {
+    const src = fileURLToPath(new URL("../src/", import.meta.url));
+    const files = readdirSync(src, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".ts"));
+    const readers = files.filter((file) => readFileSync(join(src, file), "utf8").includes("process.env"));
+
+    expect(files.length).toBeGreaterThan(20);
+    expect(readers).toEqual(["config.ts"]);
+  });
+});

@@ -1,0 +1,586 @@
+import { readFileSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { parse } from "yaml";
+import { createPixClient } from "../../client/src/index.js";
+import { runner } from "node-pg-migrate";
+import pg from "pg";
+import { createAccount } from "../src/domain/accounts.js";
+import { createPool, migrateDatabase, migrationsDir, PostgresStore } from "../src/store/postgres/index.js";
+import { call, chargeBody, startTestServer, type TestServer } from "./harness.js";
+import { createTestDatabase, describePg } from "./support/pg.js";
+
+// docs/decisions.md "Idempotency everywhere": every POST of the public API that creates or changes
+// something (and the one PATCH) takes an `idempotency-key`. The same key and request replay the first answer byte for
+// byte with `Idempotent-Replayed: true` and do nothing more; another request under the key is a 409;
+// another key runs again. The operations come from the contract, so a new POST or PATCH without a
+// case here (or without the header in the spec) fails.
+
+const document = parse(readFileSync(new URL("../../generated/openapi.yaml", import.meta.url), "utf8")) as {
+  paths: Record<string, Record<string, { operationId: string; parameters?: { $ref?: string }[]; responses: object }>>;
+};
+const changingOperations = Object.values(document.paths).flatMap((item) =>
+  Object.entries(item)
+    .filter(([method]) => method === "post" || method === "patch")
+    .map(([, operation]) => operation),
+);
+
+interface Call {
+  method?: "POST" | "PATCH";
+  path: string;
+  body?: unknown;
+}
+
+/** One operation's test material, on a fresh account whose test key is `key`. */
+interface Case {
+  /** What the operation acts on, made first; answers a request and another one (other body or path). */
+  prepare(api: Api): Promise<{ request: Call; other: Call }>;
+  /** The status of the first answer. */
+  status: number;
+  /** What the operation creates or changes, read through the API. */
+  observe(api: Api): Promise<unknown>;
+  /** The same request again under another key: its status, and what the API shows then. */
+  again: { status: number; check(before: unknown, after: unknown): void };
+  /**
+   * Why no other request exists for this operation (no body, no path id: every call is the same
+   * request), so the 409 of a reused key cannot happen.
+   */
+  onlyOneRequest?: string;
+}
+
+interface Api {
+  key: string;
+  send(request: Call, idempotencyKey?: string): Promise<RawAnswer>;
+  get(path: string): Promise<any>;
+  server: TestServer;
+}
+
+interface RawAnswer {
+  status: number;
+  text: string;
+  replayed: string | null;
+}
+
+const linkBody = (overrides: Record<string, unknown> = {}) => ({
+  amountCents: 15000,
+  description: "Curso online de fotografia",
+  metadata: { productId: "curso-foto-01", z: "1", a: "2" },
+  ...overrides,
+});
+
+async function createCharge(api: Api, amountCents = 8990): Promise<string> {
+  const res = await api.send({ path: "/api/v1/charges/pix", body: chargeBody({ amountCents }) });
+  expect(res.status).toBe(201);
+  return (JSON.parse(res.text) as { id: string }).id;
+}
+
+async function createLink(api: Api): Promise<string> {
+  const res = await api.send({ path: "/api/v1/payment-links", body: linkBody() });
+  expect(res.status).toBe(201);
+  return (JSON.parse(res.text) as { id: string }).id;
+}
+
+/** A paid test charge whose money is available (the release day has passed). */
+async function availableCharge(api: Api, amountCents = 8990): Promise<string> {
+  const id = await createCharge(api, amountCents);
+  expect((await api.send({ path: `/api/v1/sandbox/transactions/${id}/pay` })).status).toBe(200);
+  api.server.clock.advance(86_400);
+  return id;
+}
+
+async function openDispute(api: Api, chargeId: string): Promise<string> {
+  // Part of the charge, so two charges' disputes fit in what is available.
+  const res = await api.send({ path: `/api/v1/sandbox/transactions/${chargeId}/dispute`, body: { amountCents: 3000 } });
+  expect(res.status).toBe(201);
+  return (JSON.parse(res.text) as { dispute: { id: string } }).dispute.id;
+}
+
+const ids = (page: { data: { id: string }[] }) => page.data.map((item) => item.id);
+const moneyView = async (api: Api) => ({
+  transactions: (await api.get("/api/v1/transactions?limit=100")).data,
+  balance: await api.get("/api/v1/balance"),
+});
+const unchanged = (before: unknown, after: unknown) => expect(after).toEqual(before);
+const twoCreated = (before: unknown, after: unknown) => {
+  expect((before as unknown[]).length).toBe(1);
+  expect((after as unknown[]).length).toBe(2);
+};
+
+const cases: Record<string, Case> = {
+  createPixCharge: {
+    prepare: async () => ({
+      request: { path: "/api/v1/charges/pix", body: chargeBody() },
+      other: { path: "/api/v1/charges/pix", body: chargeBody({ amountCents: 9990 }) },
+    }),
+    status: 201,
+    observe: async (api) => ids(await api.get("/api/v1/transactions?limit=100")),
+    again: { status: 201, check: twoCreated },
+  },
+  createWithdrawal: {
+    async prepare(api) {
+      const id = await createCharge(api, 100_080);
+      expect((await api.send({ path: `/api/v1/sandbox/transactions/${id}/pay` })).status).toBe(200);
+      api.server.clock.advance(86_400);
+      const body = { amountCents: 2500, pixKey: "maria.santos@example.com.br", pixKeyType: "EMAIL" };
+      return {
+        request: { path: "/api/v1/withdrawals", body },
+        other: { path: "/api/v1/withdrawals", body: { ...body, amountCents: 3000 } },
+      };
+    },
+    status: 201,
+    observe: async (api) => ({
+      withdrawals: ids(await api.get("/api/v1/withdrawals?limit=100")),
+      balance: await api.get("/api/v1/balance"),
+    }),
+    again: {
+      status: 201,
+      check: (before, after) =>
+        twoCreated(
+          (before as { withdrawals: unknown[] }).withdrawals,
+          (after as { withdrawals: unknown[] }).withdrawals,
+        ),
+    },
+  },
+  createPaymentLink: {
+    prepare: async () => ({
+      request: { path: "/api/v1/payment-links", body: linkBody() },
+      other: { path: "/api/v1/payment-links", body: linkBody({ amountCents: 16000 }) },
+    }),
+    status: 201,
+    observe: async (api) => ids(await api.get("/api/v1/payment-links?limit=100")),
+    again: { status: 201, check: twoCreated },
+  },
+  deactivatePaymentLink: {
+    async prepare(api) {
+      const [one, two] = [await createLink(api), await createLink(api)];
+      return {
+        request: { path: `/api/v1/payment-links/${one}/deactivate` },
+        other: { path: `/api/v1/payment-links/${two}/deactivate` },
+      };
+    },
+    status: 200,
+    observe: async (api) => (await api.get("/api/v1/payment-links?limit=100")).data,
+    // Deactivating an inactive link changes nothing and answers it as it is.
+    again: { status: 200, check: (before, after) => expect(after).toEqual(before) },
+  },
+  upsertCustomer: {
+    prepare: async () => {
+      const body = {
+        name: "Maria da Silva Santos",
+        document: "529.982.247-25",
+        address: { zipCode: "01310-100", state: "SP" },
+      };
+      return {
+        request: { path: "/api/v1/customers", body },
+        other: { path: "/api/v1/customers", body: { ...body, name: "Maria S. Santos" } },
+      };
+    },
+    status: 201,
+    observe: async (api) => (await api.get("/api/v1/customers?limit=100")).data,
+    // The same document under another key updates the customer (200), so it stays one.
+    again: {
+      status: 200,
+      check: (before, after) => {
+        expect(ids({ data: after as { id: string }[] })).toEqual(ids({ data: before as { id: string }[] }));
+      },
+    },
+  },
+  updateCustomer: {
+    async prepare(api) {
+      const res = await api.send({
+        path: "/api/v1/customers",
+        body: { name: "Maria da Silva Santos", document: "52998224725" },
+      });
+      expect(res.status).toBe(201);
+      const path = `/api/v1/customers/${(JSON.parse(res.text) as { id: string }).id}`;
+      return {
+        request: { method: "PATCH", path, body: { phone: "11912345678", address: { city: "São Paulo", state: "SP" } } },
+        other: { method: "PATCH", path, body: { phone: "11987654321" } },
+      };
+    },
+    status: 200,
+    observe: async (api) => (await api.get("/api/v1/customers?limit=100")).data,
+    // Another key is another update: the same fields again, a later updatedAt.
+    again: {
+      status: 200,
+      check: (before, after) => {
+        const [was] = before as { updatedAt: string }[];
+        const [now] = after as { updatedAt: string }[];
+        expect(now!.updatedAt > was!.updatedAt).toBe(true);
+        expect({ ...now, updatedAt: "" }).toEqual({ ...was, updatedAt: "" });
+      },
+    },
+  },
+  cancelTransaction: {
+    async prepare(api) {
+      const [one, two] = [await createCharge(api), await createCharge(api)];
+      return {
+        request: { path: `/api/v1/transactions/${one}/cancel` },
+        other: { path: `/api/v1/transactions/${two}/cancel` },
+      };
+    },
+    status: 200,
+    observe: async (api) => (await api.get("/api/v1/transactions?limit=100")).data,
+    // Another key is another cancel: the charge is cancelled already.
+    again: { status: 400, check: (before, after) => expect(after).toEqual(before) },
+  },
+  simulatePayment: {
+    async prepare(api) {
+      const [one, two] = [await createCharge(api), await createCharge(api)];
+      return {
+        request: { path: `/api/v1/sandbox/transactions/${one}/pay` },
+        other: { path: `/api/v1/sandbox/transactions/${two}/pay` },
+      };
+    },
+    status: 200,
+    observe: async (api) => ({
+      transactions: (await api.get("/api/v1/transactions?limit=100")).data,
+      balance: await api.get("/api/v1/balance"),
+    }),
+    // Another key is another pay: the charge is paid already.
+    again: { status: 400, check: (before, after) => expect(after).toEqual(before) },
+  },
+
+  createRefund: {
+    async prepare(api) {
+      const id = await availableCharge(api, 20_000);
+      const path = `/api/v1/transactions/${id}/refunds`;
+      return { request: { path, body: { amountCents: 1000 } }, other: { path, body: { amountCents: 2000 } } };
+    },
+    status: 201,
+    observe: moneyView,
+    // Another key is another refund: the charge has refunded twice as much.
+    again: {
+      status: 201,
+      check: (before, after) => {
+        const refunded = (view: unknown) =>
+          (view as { transactions: { refundedAmountCents: number }[] }).transactions[0]!.refundedAmountCents;
+        expect(refunded(after)).toBe(refunded(before) + 1000);
+      },
+    },
+  },
+  simulateExpiry: {
+    async prepare(api) {
+      const [one, two] = [await createCharge(api), await createCharge(api)];
+      return {
+        request: { path: `/api/v1/sandbox/transactions/${one}/expire` },
+        other: { path: `/api/v1/sandbox/transactions/${two}/expire` },
+      };
+    },
+    status: 200,
+    observe: async (api) => (await api.get("/api/v1/transactions?limit=100")).data,
+    // Another key is another expiry: the charge has expired already.
+    again: { status: 400, check: unchanged },
+  },
+  simulateDispute: {
+    async prepare(api) {
+      const [one, two] = [await availableCharge(api), await availableCharge(api)];
+      return {
+        request: { path: `/api/v1/sandbox/transactions/${one}/dispute`, body: {} },
+        other: { path: `/api/v1/sandbox/transactions/${two}/dispute`, body: {} },
+      };
+    },
+    status: 201,
+    observe: moneyView,
+    // Another key is another dispute: the charge has an open one already.
+    again: { status: 400, check: unchanged },
+  },
+  simulateDisputeResolution: {
+    async prepare(api) {
+      const [one, two] = [await availableCharge(api), await availableCharge(api)];
+      const [first, second] = [await openDispute(api, one), await openDispute(api, two)];
+      return {
+        request: { path: `/api/v1/sandbox/disputes/${first}/resolve`, body: { outcome: "WON" } },
+        other: { path: `/api/v1/sandbox/disputes/${second}/resolve`, body: { outcome: "WON" } },
+      };
+    },
+    status: 200,
+    observe: moneyView,
+    // Another key is another resolution: the dispute is closed already.
+    again: { status: 400, check: unchanged },
+  },
+  simulateBalanceRelease: {
+    async prepare(api) {
+      const id = await createCharge(api);
+      expect((await api.send({ path: `/api/v1/sandbox/transactions/${id}/pay` })).status).toBe(200);
+      const request = { path: "/api/v1/sandbox/balance/release" };
+      return { request, other: request };
+    },
+    status: 200,
+    observe: async (api) => api.get("/api/v1/balance"),
+    // Another key is another release: nothing is pending any more.
+    again: { status: 200, check: unchanged },
+    onlyOneRequest: "it has no body and no path id",
+  },
+};
+
+describe("the operations covered", () => {
+  test("when the contract is read, then every POST and PATCH of the public API has a case here", () => {
+    expect(changingOperations.map((op) => op.operationId).sort()).toEqual(Object.keys(cases).sort());
+  });
+
+  test.each(changingOperations.map((op) => [op.operationId, op] as const))(
+    "when %s is read in the contract, then it declares idempotency-key and the 409",
+    (_id, operation) => {
+      expect(operation.parameters ?? []).toContainEqual({ $ref: "#/components/parameters/IdempotencyHeader" });
+      expect(Object.keys(operation.responses)).toContain("409");
+    },
+  );
+});
+
+const stores = [
+  { name: "memory", describe, start: async () => ({ server: await startTestServer(), stop: async () => {} }) },
+  {
+    name: "PostgreSQL",
+    describe: describePg as typeof describe,
+    start: async () => {
+      const database = await createTestDatabase("idempotency_everywhere");
+      const server = await startTestServer({ store: new PostgresStore(createPool(database.url, { max: 10 })) });
+      return {
+        server,
+        stop: async () => {
+          await server.store.close();
+          await database.drop();
+        },
+      };
+    },
+  },
+];
+
+for (const store of stores) {
+  store.describe(`idempotency on every POST and PATCH, ${store.name} store`, () => {
+    let server: TestServer;
+    let stop: () => Promise<void>;
+    beforeAll(async () => {
+      const started = await store.start();
+      server = started.server;
+      stop = async () => {
+        await started.server.close();
+        await started.stop();
+      };
+    }, 60_000);
+    afterAll(async () => {
+      await stop?.();
+    });
+
+    async function newApi(): Promise<Api> {
+      const { testKey } = await server.newAccount();
+      return {
+        key: testKey,
+        server,
+        async send(request, idempotencyKey) {
+          const headers: Record<string, string> = { "x-api-key": testKey };
+          if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey;
+          if (request.body !== undefined) headers["content-type"] = "application/json";
+          const res = await fetch(`${server.baseUrl}${request.path}`, {
+            method: request.method ?? "POST",
+            headers,
+            body: request.body === undefined ? undefined : JSON.stringify(request.body),
+          });
+          return { status: res.status, text: await res.text(), replayed: res.headers.get("idempotent-replayed") };
+        },
+        async get(path) {
+          const res = await call(server.baseUrl, "GET", path, { key: testKey });
+          expect(res.status).toBe(200);
+          return res.body;
+        },
+      };
+    }
+
+    describe.each(Object.entries(cases))("%s", (_operationId, c) => {
+      test("when the same key and request come twice, then the second replays the first's bytes and nothing more happens", async () => {
+        const api = await newApi();
+        const { request } = await c.prepare(api);
+
+        const first = await api.send(request, "chave-1");
+        const afterFirst = await c.observe(api);
+        server.clock.advance(60);
+        const second = await api.send(request, "chave-1");
+
+        expect(first.status).toBe(c.status);
+        expect(first.replayed).toBeNull();
+        expect(second.status).toBe(first.status);
+        expect(second.replayed).toBe("true");
+        expect(second.text).toBe(first.text);
+        expect(await c.observe(api)).toEqual(afterFirst);
+      });
+
+      test.skipIf(c.onlyOneRequest !== undefined)(
+        "when the same key comes with another request, then 409 IDEMPOTENCY_KEY_REUSED and nothing changes",
+        async () => {
+          const api = await newApi();
+          const { request, other } = await c.prepare(api);
+          await api.send(request, "chave-2");
+          const before = await c.observe(api);
+
+          const res = await api.send(other, "chave-2");
+
+          expect(res.status).toBe(409);
+          expect(res.replayed).toBeNull();
+          expect(JSON.parse(res.text)).toMatchObject({ ok: false, code: "IDEMPOTENCY_KEY_REUSED" });
+          expect(await c.observe(api)).toEqual(before);
+        },
+      );
+
+      test("when the same request comes under two keys, then each runs", async () => {
+        const api = await newApi();
+        const { request } = await c.prepare(api);
+        await api.send(request, "chave-3");
+        const before = await c.observe(api);
+        server.clock.advance(60);
+
+        const res = await api.send(request, "chave-4");
+
+        expect(res.status).toBe(c.again.status);
+        expect(res.replayed).toBeNull();
+        c.again.check(before, await c.observe(api));
+      });
+
+      test("when 20 identical requests with one key arrive at once, then it happens once and all answer the same bytes", async () => {
+        const api = await newApi();
+        const { request } = await c.prepare(api);
+        const before = await c.observe(api);
+
+        const answers = await Promise.all(Array.from({ length: 20 }, () => api.send(request, "chave-corrida")));
+
+        expect(new Set(answers.map((a) => `${a.status} ${a.text}`)).size).toBe(1);
+        expect(answers[0]!.status).toBe(c.status);
+        expect(answers.filter((a) => a.replayed === null)).toHaveLength(1);
+        const after = await c.observe(api);
+        expect(after).not.toEqual(before);
+        const replay = await api.send(request, "chave-corrida");
+        expect(replay.text).toBe(answers[0]!.text);
+        expect(await c.observe(api)).toEqual(after);
+      });
+    });
+
+    test("when the partner client's POSTs lose their first answers, then its retries with its own keys act once", async () => {
+      const { testKey } = await server.newAccount();
+      const sent: { method: string; key: string | null }[] = [];
+      // The server acts on every request; the first answer of each POST is lost on its way back.
+      const lossy = async (request: Request) => {
+        const response = await fetch(request.clone());
+        sent.push({ method: request.method, key: request.headers.get("idempotency-key") });
+        if (
+          request.method !== "GET" &&
+          sent.filter((s) => s.key === request.headers.get("idempotency-key")).length === 1
+        ) {
+          throw new TypeError("fetch failed: connection reset");
+        }
+        return response;
+      };
+      const pix = createPixClient({
+        apiKey: testKey,
+        baseUrl: server.baseUrl,
+        fetch: lossy,
+        retryBackoff: { initialDelayMs: 1, maxDelayMs: 2 },
+      });
+
+      const link = await pix.POST("/api/v1/payment-links", { body: linkBody() });
+      const charge = await pix.POST("/api/v1/charges/pix", { body: chargeBody() as never });
+      const paid = await pix.POST("/api/v1/sandbox/transactions/{id}/pay", {
+        params: { path: { id: charge.data!.id } },
+      });
+
+      expect([link.response.status, charge.response.status, paid.response.status]).toEqual([201, 201, 200]);
+      expect([link, charge, paid].map((r) => r.response.headers.get("idempotent-replayed"))).toEqual([
+        "true",
+        "true",
+        "true",
+      ]);
+      expect(paid.data!.status).toBe("PAID");
+      const links = await call(server.baseUrl, "GET", "/api/v1/payment-links", { key: testKey });
+      const charges = await call(server.baseUrl, "GET", "/api/v1/transactions", { key: testKey });
+      expect([links.body.data.length, charges.body.data.length]).toEqual([1, 1]);
+      expect(sent.filter((s) => s.method === "POST")).toHaveLength(6);
+    });
+
+    test("when a sandbox pay whose answer was lost is retried with its key, then the 200 is replayed, not 400", async () => {
+      const api = await newApi();
+      const id = await createCharge(api);
+      const path = `/api/v1/sandbox/transactions/${id}/pay`;
+
+      const first = await api.send({ path }, "pagar-1");
+      const retry = await api.send({ path }, "pagar-1");
+      const withoutKey = await api.send({ path });
+
+      expect(first.status).toBe(200);
+      expect(retry).toEqual({ status: 200, text: first.text, replayed: "true" });
+      expect(withoutKey.status).toBe(400);
+    });
+
+    test("when a customer upsert that updated is replayed, then it answers the first 200, not a 201", async () => {
+      const api = await newApi();
+      const body = { name: "Maria da Silva Santos", document: "52998224725" };
+      expect((await api.send({ path: "/api/v1/customers", body })).status).toBe(201);
+
+      const first = await api.send(
+        { path: "/api/v1/customers", body: { ...body, email: "maria@example.com.br" } },
+        "cli-1",
+      );
+      const replay = await api.send(
+        { path: "/api/v1/customers", body: { ...body, email: "maria@example.com.br" } },
+        "cli-1",
+      );
+
+      expect(first.status).toBe(200);
+      expect(replay).toEqual({ status: 200, text: first.text, replayed: "true" });
+    });
+
+    test("when a payment link's metadata keys are not in order, then the replay keeps the first answer's key order", async () => {
+      const api = await newApi();
+      const body = linkBody({ metadata: { zeta: "1", alfa: "2", meio: "3" } });
+
+      const first = await api.send({ path: "/api/v1/payment-links", body }, "ordem-1");
+      const replay = await api.send({ path: "/api/v1/payment-links", body }, "ordem-1");
+
+      expect(first.text).toContain('"metadata":{"zeta":"1","alfa":"2","meio":"3"}');
+      expect(replay.text).toBe(first.text);
+    });
+  });
+}
+
+describePg("the migration to response text", () => {
+  test("when records were stored as jsonb before it, then they keep replaying their body after it", async () => {
+    const database = await createTestDatabase("idempotency_text", { migrate: false });
+    const store = new PostgresStore(createPool(database.url, { max: 2 }));
+    const sql = new pg.Client({ connectionString: database.url });
+    try {
+      // Every migration before the one that moved the body to text.
+      const before = (await readdir(migrationsDir)).filter((f) => f.endsWith(".sql") && f < "1764000000003").length;
+      await runner({
+        databaseUrl: database.url,
+        dir: migrationsDir,
+        migrationsTable: "pgmigrations",
+        direction: "up",
+        count: before,
+        verbose: false,
+        logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+      });
+      const at = "2026-10-04T15:30:00.000Z";
+      const account = await store.transaction((tx) =>
+        createAccount(tx, { name: "Loja Exemplo Ltda", ownerEmail: "dono@loja.example", verified: true }, at),
+      );
+      await sql.connect();
+      await sql.query(
+        `INSERT INTO idempotency_keys (account_id, livemode, operation, key, request_hash, response_status, response_body, created_at)
+         VALUES ($1, false, 'createPixCharge', 'pedido-1', $2, 201, $3, $4)`,
+        [account.id, "a".repeat(64), '{"id":"txn_1","amountCents":8990}', at],
+      );
+
+      await migrateDatabase(database.url);
+
+      const record = await store.read.idempotency.get(
+        { accountId: account.id, livemode: false },
+        "createPixCharge",
+        "pedido-1",
+      );
+      expect(record?.responseStatus).toBe(201);
+      expect(JSON.parse(record!.responseText)).toEqual({ id: "txn_1", amountCents: 8990 });
+    } finally {
+      await sql.end();
+      await store.close();
+      await database.drop();
+    }
+  }, 60_000);
+});

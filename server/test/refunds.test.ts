@@ -1,0 +1,406 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { MemoryStore } from "../src/store/memory.js";
+import { createPool, PostgresStore } from "../src/store/postgres/index.js";
+import type { Store } from "../src/domain/ports/store.js";
+import { call, chargeBody, startTestServer, type TestServer, testAdminToken } from "./harness.js";
+import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
+
+// Refunds (devolução Pix) through the real HTTP stack, on both stores: the same suite runs on the
+// memory store and on PostgreSQL, since every refund moves money.
+
+function refundSuite(makeStore: () => Promise<{ store: Store; drop: () => Promise<void> }>) {
+  let server: TestServer;
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    const made = await makeStore();
+    drop = made.drop;
+    server = await startTestServer({ store: made.store });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await server?.store.close();
+    await drop?.();
+  });
+
+  const get = (key: string, path: string) => call(server.baseUrl, "GET", path, { key });
+  const post = (key: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    call(server.baseUrl, "POST", path, { key, body, headers });
+  const admin = (method: string, path: string, body?: unknown) =>
+    call(server.baseUrl, method, `/admin/v1${path}`, { admin: testAdminToken, body });
+  const refund = (key: string, id: string, body: unknown = {}, headers: Record<string, string> = {}) =>
+    post(key, `/api/v1/transactions/${id}/refunds`, body, headers);
+  const balance = async (key: string) => (await get(key, "/api/v1/balance")).body;
+  const charge = async (key: string, id: string) => (await get(key, `/api/v1/transactions/${id}`)).body;
+  const eventTypes = async (key: string) =>
+    ((await get(key, "/api/v1/events?limit=100")).body.data as { type: string }[]).map((e) => e.type);
+
+  /** A paid test charge of `amountCents` (net = amount - 80), its money released at once. */
+  async function paidCharge(key: string, amountCents = 8990) {
+    const created = await post(key, "/api/v1/charges/pix", chargeBody({ amountCents }));
+    expect(created.status).toBe(201);
+    const paid = await post(key, `/api/v1/sandbox/transactions/${created.body.id}/pay`);
+    expect(paid.status).toBe(200);
+    expect((await post(key, "/api/v1/sandbox/balance/release")).status).toBe(200);
+    return paid.body as { id: string; amountCents: number; paidAt: string };
+  }
+
+  /** An account whose test mode has `extraCents` available beyond the charge under test. */
+  async function accountWithCushion(extraCents = 100_000) {
+    const ctx = await server.newAccount();
+    await paidCharge(ctx.testKey, extraCents + 80);
+    return ctx;
+  }
+
+  describe("POST /api/v1/transactions/{id}/refunds", () => {
+    test("when part of a paid charge is refunded, then 201 COMPLETED, refundedAmountCents grows, the status stays PAID and the amount leaves the available balance", async () => {
+      const { testKey } = await accountWithCushion();
+      const paid = await paidCharge(testKey);
+      const before = await balance(testKey);
+
+      const res = await refund(testKey, paid.id, { amountCents: 2990, reason: "Produto devolvido pelo cliente" });
+
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({
+        transactionId: paid.id,
+        amountCents: 2990,
+        status: "COMPLETED",
+        reason: "Produto devolvido pelo cliente",
+        failureReason: null,
+        livemode: false,
+      });
+      expect(res.body.id).toMatch(/^rfd_/);
+      expect(res.body.endToEndId).toMatch(/^D[0-9]{20}[A-Za-z0-9]{11}$/);
+      expect(await charge(testKey, paid.id)).toMatchObject({ status: "PAID", refundedAmountCents: 2990 });
+      expect((await balance(testKey)).availableCents).toBe(before.availableCents - 2990);
+      expect((await eventTypes(testKey)).slice(0, 2)).toEqual(["refund.completed", "refund.created"]);
+    });
+
+    test("when a charge has never been refunded, then it reads refundedAmountCents 0", async () => {
+      const { testKey } = await server.newAccount();
+      const paid = await paidCharge(testKey);
+      expect((await charge(testKey, paid.id)).refundedAmountCents).toBe(0);
+    });
+
+    test("when no amount is given, then everything left is refunded and a further refund is refused", async () => {
+      const { testKey } = await accountWithCushion();
+      const paid = await paidCharge(testKey);
+      await refund(testKey, paid.id, { amountCents: 1000 });
+
+      const rest = await refund(testKey, paid.id, {});
+      const again = await refund(testKey, paid.id, { amountCents: 1 });
+
+      expect(rest.status).toBe(201);
+      expect(rest.body.amountCents).toBe(7990);
+      expect(again.status).toBe(400);
+      expect(again.body.code).toBe("REQUEST_ERROR");
+      expect((await charge(testKey, paid.id)).refundedAmountCents).toBe(8990);
+    });
+
+    test("when refunds would add up to more than the amount, then 400 REQUEST_ERROR and nothing changes", async () => {
+      const { testKey } = await accountWithCushion();
+      const paid = await paidCharge(testKey);
+      await refund(testKey, paid.id, { amountCents: 5000 });
+      const before = await balance(testKey);
+
+      const res = await refund(testKey, paid.id, { amountCents: 3991 });
+
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe("REQUEST_ERROR");
+      expect(res.body.message).toContain("R$ 39,90");
+      expect(await balance(testKey)).toEqual(before);
+      expect((await get(testKey, `/api/v1/transactions/${paid.id}/refunds`)).body.data).toHaveLength(1);
+    });
+
+    test("when the charge fee is not covered by other money, then refunding the whole charge is 400 INSUFFICIENT_BALANCE (the fee is not returned)", async () => {
+      const { testKey } = await server.newAccount();
+      const paid = await paidCharge(testKey);
+      const before = await balance(testKey);
+
+      const res = await refund(testKey, paid.id, {});
+
+      expect(before.availableCents).toBe(8910);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe("INSUFFICIENT_BALANCE");
+      expect(await balance(testKey)).toEqual(before);
+      expect((await charge(testKey, paid.id)).refundedAmountCents).toBe(0);
+      expect(await eventTypes(testKey)).not.toContain("refund.created");
+    });
+
+    test("when the charge's money is still pending, then 400 INSUFFICIENT_BALANCE", async () => {
+      const { testKey } = await server.newAccount();
+      const created = await post(testKey, "/api/v1/charges/pix", chargeBody());
+      await post(testKey, `/api/v1/sandbox/transactions/${created.body.id}/pay`);
+
+      const res = await refund(testKey, created.body.id, { amountCents: 1000 });
+
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe("INSUFFICIENT_BALANCE");
+    });
+
+    test.each([
+      { name: "waiting for payment", make: "waiting" },
+      { name: "expired", make: "expired" },
+      { name: "cancelled", make: "cancelled" },
+    ])("when the charge is $name, then 400 REQUEST_ERROR", async ({ make }) => {
+      const { testKey } = await accountWithCushion();
+      const created = await post(testKey, "/api/v1/charges/pix", chargeBody());
+      if (make === "expired") await post(testKey, `/api/v1/sandbox/transactions/${created.body.id}/expire`);
+      if (make === "cancelled") await post(testKey, `/api/v1/transactions/${created.body.id}/cancel`);
+
+      const res = await refund(testKey, created.body.id, { amountCents: 1000 });
+
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe("REQUEST_ERROR");
+    });
+
+    test("when the charge is unknown or of the other mode, then 404 NOT_FOUND", async () => {
+      const { testKey, liveKey } = await accountWithCushion();
+      const paid = await paidCharge(testKey);
+
+      expect((await refund(testKey, "txn_doesnotexist0000000")).status).toBe(404);
+      const other = await refund(liveKey as string, paid.id, { amountCents: 100 });
+      expect(other.status).toBe(404);
+      expect(other.body.code).toBe("NOT_FOUND");
+    });
+
+    test("when 90 days have passed since paidAt, then 400 REQUEST_ERROR; on day 90 it is still allowed", async () => {
+      const { testKey } = await accountWithCushion(500_000);
+      const early = await paidCharge(testKey);
+      const late = await paidCharge(testKey);
+
+      server.clock.advance(90 * 86_400);
+      const onDay90 = await refund(testKey, early.id, { amountCents: 1000 });
+      server.clock.advance(1);
+      const after = await refund(testKey, late.id, { amountCents: 1000 });
+
+      expect(onDay90.status).toBe(201);
+      expect(after.status).toBe(400);
+      expect(after.body.code).toBe("REQUEST_ERROR");
+      expect(after.body.message).toContain("90 dias");
+    });
+
+    test("when a MED on the charge is OPEN, then 400 REQUEST_ERROR; once WON the charge is refundable again", async () => {
+      const { testKey } = await accountWithCushion();
+      const paid = await paidCharge(testKey);
+      const opened = await post(testKey, `/api/v1/sandbox/transactions/${paid.id}/dispute`, { amountCents: 4000 });
+      expect(opened.status).toBe(201);
+
+      const whileOpen = await refund(testKey, paid.id, { amountCents: 1000 });
+      await post(testKey, `/api/v1/sandbox/disputes/${opened.body.dispute.id}/resolve`, { outcome: "WON" });
+      const afterWon = await refund(testKey, paid.id, {});
+
+      expect(whileOpen.status).toBe(400);
+      expect(whileOpen.body.code).toBe("REQUEST_ERROR");
+      expect(whileOpen.body.message).toContain("MED");
+      expect(afterWon.status).toBe(201);
+      expect(afterWon.body.amountCents).toBe(8990);
+    });
+
+    test("when a MED was LOST, then only the part it did not return can be refunded", async () => {
+      const { testKey } = await accountWithCushion();
+      const paid = await paidCharge(testKey);
+      const opened = await post(testKey, `/api/v1/sandbox/transactions/${paid.id}/dispute`, { amountCents: 4000 });
+      await post(testKey, `/api/v1/sandbox/disputes/${opened.body.dispute.id}/resolve`, { outcome: "LOST" });
+
+      const tooMuch = await refund(testKey, paid.id, { amountCents: 4991 });
+      const rest = await refund(testKey, paid.id, {});
+
+      expect(tooMuch.status).toBe(400);
+      expect(tooMuch.body.code).toBe("REQUEST_ERROR");
+      expect(rest.status).toBe(201);
+      expect(rest.body.amountCents).toBe(4990);
+    });
+
+    test("when the reason is sandbox:falha, then the refund ends FAILED, its amount is back and the charge can be refunded again", async () => {
+      const { testKey } = await accountWithCushion();
+      const paid = await paidCharge(testKey);
+      const before = await balance(testKey);
+
+      const failed = await refund(testKey, paid.id, { amountCents: 3000, reason: "sandbox:falha" });
+      const read = await get(testKey, `/api/v1/refunds/${failed.body.id}`);
+
+      expect(failed.status).toBe(201);
+      expect(failed.body).toMatchObject({ status: "FAILED", endToEndId: null, reason: "sandbox:falha" });
+      expect(failed.body.failureReason).toEqual(expect.any(String));
+      expect(read.body).toEqual(failed.body);
+      expect(await balance(testKey)).toEqual(before);
+      expect((await charge(testKey, paid.id)).refundedAmountCents).toBe(0);
+      expect((await eventTypes(testKey)).slice(0, 2)).toEqual(["refund.failed", "refund.created"]);
+      expect((await refund(testKey, paid.id, {})).body.amountCents).toBe(8990);
+    });
+
+    test("when the same idempotency-key is sent twice, then one refund; with another body, then 409", async () => {
+      const { testKey } = await accountWithCushion();
+      const paid = await paidCharge(testKey);
+      const headers = { "idempotency-key": "devolucao-1234-1" };
+
+      const first = await refund(testKey, paid.id, { amountCents: 1000 }, headers);
+      const replay = await refund(testKey, paid.id, { amountCents: 1000 }, headers);
+      const other = await refund(testKey, paid.id, { amountCents: 2000 }, headers);
+
+      expect(first.status).toBe(201);
+      expect(replay.status).toBe(201);
+      expect(replay.body).toEqual(first.body);
+      expect(other.status).toBe(409);
+      expect(other.body.code).toBe("IDEMPOTENCY_KEY_REUSED");
+      expect((await charge(testKey, paid.id)).refundedAmountCents).toBe(1000);
+    });
+
+    test.each([
+      { name: "amountCents 0", body: { amountCents: 0 }, field: "amountCents" },
+      { name: "amountCents past the largest amount", body: { amountCents: 1_000_000_000_000 }, field: "amountCents" },
+      { name: "a reason of 2 characters", body: { reason: "ok" }, field: "reason" },
+      { name: "a reason of 141 characters", body: { reason: "x".repeat(141) }, field: "reason" },
+      { name: "an unknown field", body: { amount: 100 }, field: "amount" },
+    ])("when the body has $name, then 400 VALIDATION_ERROR on it", async ({ body, field }) => {
+      const { testKey } = await accountWithCushion();
+      const paid = await paidCharge(testKey);
+
+      const res = await refund(testKey, paid.id, body);
+
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe("VALIDATION_ERROR");
+      expect(JSON.stringify(res.body.errors)).toContain(field);
+      expect((await charge(testKey, paid.id)).refundedAmountCents).toBe(0);
+    });
+  });
+
+  describe("GET /api/v1/refunds/{id} and GET /api/v1/transactions/{id}/refunds", () => {
+    test("when a charge has refunds, then they list newest first in cursor pages and read one by one", async () => {
+      const { testKey } = await accountWithCushion();
+      const paid = await paidCharge(testKey);
+      const ids: string[] = [];
+      for (const amountCents of [100, 200, 300]) ids.push((await refund(testKey, paid.id, { amountCents })).body.id);
+
+      const page1 = await get(testKey, `/api/v1/transactions/${paid.id}/refunds?limit=2`);
+      const page2 = await get(testKey, `/api/v1/transactions/${paid.id}/refunds?limit=2&startingAfter=${ids[1]}`);
+      const one = await get(testKey, `/api/v1/refunds/${ids[0]}`);
+
+      expect(page1.body.data.map((r: { id: string }) => r.id)).toEqual([ids[2], ids[1]]);
+      expect(page1.body.hasMore).toBe(true);
+      expect(page2.body.data.map((r: { id: string }) => r.id)).toEqual([ids[0]]);
+      expect(page2.body.hasMore).toBe(false);
+      expect(one.body).toMatchObject({ id: ids[0], amountCents: 100, transactionId: paid.id });
+    });
+
+    test("when the refund or the charge is unknown or of the other mode, then 404", async () => {
+      const { testKey, liveKey } = await accountWithCushion();
+      const paid = await paidCharge(testKey);
+      const made = await refund(testKey, paid.id, { amountCents: 100 });
+
+      expect((await get(liveKey as string, `/api/v1/refunds/${made.body.id}`)).status).toBe(404);
+      expect((await get(testKey, "/api/v1/refunds/rfd_nope")).status).toBe(404);
+      expect((await get(liveKey as string, `/api/v1/transactions/${paid.id}/refunds`)).status).toBe(404);
+      expect((await get(testKey, "/api/v1/transactions/txn_nope/refunds")).status).toBe(404);
+    });
+  });
+
+  describe("production refunds (settlement simulator)", () => {
+    /** A paid production charge, its money available, and a cushion beyond it. */
+    async function livePaid() {
+      const ctx = await server.newAccount();
+      const live = ctx.liveKey as string;
+      const ids: string[] = [];
+      for (const amountCents of [100_080, 8990]) {
+        const created = await post(live, "/api/v1/charges/pix", chargeBody({ amountCents }));
+        expect((await admin("POST", `/simulator/transactions/${created.body.id}/pay`)).status).toBe(200);
+        ids.push(created.body.id);
+      }
+      server.clock.advance(86_400);
+      return { ...ctx, live, chargeId: ids[1] as string };
+    }
+
+    test("when a production refund is created, then it is PENDING until the simulator completes it", async () => {
+      const { live, chargeId } = await livePaid();
+      const before = await balance(live);
+
+      const created = await refund(live, chargeId, { amountCents: 2990 });
+      const pendingBalance = await balance(live);
+      const settled = await admin("POST", `/simulator/refunds/${created.body.id}/settle`, { outcome: "COMPLETED" });
+      const twice = await admin("POST", `/simulator/refunds/${created.body.id}/settle`, { outcome: "FAILED" });
+
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ status: "PENDING", endToEndId: null, livemode: true });
+      expect(pendingBalance.availableCents).toBe(before.availableCents - 2990);
+      expect(settled.status).toBe(200);
+      expect(settled.body.status).toBe("COMPLETED");
+      expect(settled.body.endToEndId).toMatch(/^D/);
+      expect((await get(live, `/api/v1/refunds/${created.body.id}`)).body).toEqual(settled.body);
+      expect(twice.status).toBe(400);
+      expect(twice.body.code).toBe("REQUEST_ERROR");
+      expect(await balance(live)).toEqual(pendingBalance);
+      expect((await eventTypes(live)).slice(0, 2)).toEqual(["refund.completed", "refund.created"]);
+    });
+
+    test("when the simulator fails a production refund, then its amount returns and refundedAmountCents drops", async () => {
+      const { live, chargeId } = await livePaid();
+      const before = await balance(live);
+      const created = await refund(live, chargeId, {});
+
+      const failed = await admin("POST", `/simulator/refunds/${created.body.id}/settle`, {
+        outcome: "FAILED",
+        failureReason: "Conta do pagador encerrada.",
+      });
+
+      expect(created.body).toMatchObject({ status: "PENDING", amountCents: 8990 });
+      expect(failed.body).toMatchObject({ status: "FAILED", failureReason: "Conta do pagador encerrada." });
+      expect(await balance(live)).toEqual(before);
+      expect((await charge(live, chargeId)).refundedAmountCents).toBe(0);
+      expect((await eventTypes(live)).slice(0, 2)).toEqual(["refund.failed", "refund.created"]);
+    });
+
+    test("when a PENDING refund holds the rest of a charge, then another refund of it is refused", async () => {
+      const { live, chargeId } = await livePaid();
+      await refund(live, chargeId, {});
+
+      const more = await refund(live, chargeId, { amountCents: 1 });
+
+      expect(more.status).toBe(400);
+      expect(more.body.code).toBe("REQUEST_ERROR");
+    });
+
+    test("when an unknown refund is settled, then 404", async () => {
+      expect((await admin("POST", "/simulator/refunds/rfd_nope/settle", { outcome: "COMPLETED" })).status).toBe(404);
+    });
+  });
+
+  describe("refunds:write", () => {
+    test("when a key is created without permissions, then it holds refunds:write; the operator can remove and grant it", async () => {
+      const { account, testKey } = await accountWithCushion();
+      const paid = await paidCharge(testKey);
+      const created = await admin("POST", `/accounts/${account.id}/api-keys`, { name: "padrão", mode: "test" });
+      const key = created.body.secret as string;
+
+      const removed = await admin("PATCH", `/api-keys/${created.body.id}`, {
+        permissions: ["transactions:read"],
+      });
+      const refused = await refund(key, paid.id, { amountCents: 100 });
+      await admin("PATCH", `/api-keys/${created.body.id}`, {
+        permissions: ["transactions:read", "refunds:write"],
+      });
+      const allowed = await refund(key, paid.id, { amountCents: 100 });
+
+      expect(created.status).toBe(201);
+      expect(created.body.permissions).toContain("refunds:write");
+      expect(created.body.permissions).not.toContain("withdrawals:write");
+      expect(removed.status).toBe(200);
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe("API_KEY_PERMISSION");
+      expect(refused.body.message).toContain("refunds:write");
+      expect(allowed.status).toBe(201);
+    });
+  });
+}
+
+describe("refunds on the memory store", () => {
+  refundSuite(async () => ({ store: new MemoryStore(), drop: async () => undefined }));
+});
+
+let database: TestDatabase | undefined;
+describePg("refunds on PostgreSQL", () => {
+  refundSuite(async () => {
+    database = await createTestDatabase("refunds");
+    const db = database;
+    return { store: new PostgresStore(createPool(db.url, { max: 5 })), drop: () => db.drop() };
+  });
+});
