@@ -202,6 +202,34 @@ describe("partner listen", { timeout: processTimeout }, () => {
     }
   });
 
+  test("when the server restarts while listen runs, then it keeps polling and forwards the event made after", async () => {
+    const first = await startTestServer();
+    const port = Number(new URL(first.baseUrl).port);
+    const { testKey } = await first.newAccount();
+    const local = await receiver();
+    let second: TestServer | undefined;
+    try {
+      const listening = await startAdmin(
+        ["listen", "--forward-to", local.url, "--interval", "50", "--stop-after", "1"],
+        { PIX_ADMIN_URL: first.baseUrl, PIX_API_KEY: testKey, ADMIN_TOKEN: undefined },
+        "Signing secret",
+      );
+      await first.close();
+      await new Promise((r) => setTimeout(r, 300));
+      second = await startTestServer({ port, store: first.store, clock: first.clock });
+      const charge = await call(second.baseUrl, "POST", "/api/v1/charges/pix", { key: testKey, body: chargeBody() });
+      await call(second.baseUrl, "POST", `/api/v1/sandbox/transactions/${charge.body.id}/pay`, { key: testKey });
+      const result = await listening.done;
+
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain("polling failed (fetch failed), trying again");
+      expect(result.stdout).toContain(`transaction.paid  ${charge.body.id as string}  → 204`);
+    } finally {
+      await second?.close();
+      local.server.close();
+    }
+  });
+
   test("when --events names an unknown kind, then the process exits non-zero and names it", async () => {
     const run = await partner("svc_test_x", "listen", "--forward-to", "http://127.0.0.1:1/", "--events", "nope");
     expect(run.code).not.toBe(0);

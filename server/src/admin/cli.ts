@@ -26,9 +26,12 @@ export const defaultServer = "http://127.0.0.1:3000";
 
 export function buildProgram(): Command {
   const program = new Command("admin")
-    .description("Operator CLI of the Pix Charging Service")
+    .description(
+      "CLI of the Pix Charging Service: operator commands (--token) and the partner commands " +
+        "listen and trigger (--api-key only)",
+    )
     // Values from the environment are read when a command runs, never shown as defaults in help.
-    .addOption(new Option("--server <url>", "operator API base address").env("PIX_ADMIN_URL").default(defaultServer))
+    .addOption(new Option("--server <url>", "the service's base address").env("PIX_ADMIN_URL").default(defaultServer))
     .addOption(new Option("--token <token>", "operator token (operator commands)").env("ADMIN_TOKEN"))
     .addOption(new Option("--api-key <key>", "partner API key (listen, trigger)").env("PIX_API_KEY"))
     .option("--json", "print JSON instead of text (on any command)")

@@ -7,8 +7,15 @@ import createClient, { type Client } from "openapi-fetch";
 import type { paths as OperatorPaths } from "../../../generated/admin-api.js";
 import type { paths as PartnerPaths } from "../../../generated/api.js";
 
-/** A failure the CLI reports as one `error: …` line and exit code 1. */
-export class CliError extends Error {}
+/** A failure the CLI reports as one `error: …` line and exit code 1; `status` when the API answered it. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
 
 export type OperatorClient = Client<OperatorPaths>;
 export type PartnerClient = Client<PartnerPaths>;
@@ -40,7 +47,8 @@ export function unwrap<T>(result: { data?: T; error?: unknown; response: Respons
     const body = result.error as ErrorBody | undefined;
     const fields = body?.errors?.map((e) => `  ${e.path}: ${e.message}`).join("\n");
     const summary = `${result.response.status} ${body?.code ?? ""} ${body?.message ?? result.response.statusText}`;
-    throw new CliError(`${summary.replace(/\s+/g, " ").trim()}${fields ? `\n${fields}` : ""}`);
+    const message = `${summary.replace(/\s+/g, " ").trim()}${fields ? `\n${fields}` : ""}`;
+    throw new CliError(message, result.response.status);
   }
   return result.data as T;
 }

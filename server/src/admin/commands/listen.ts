@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { Command } from "commander";
 import { Webhook } from "standardwebhooks";
-import { unwrap } from "../clients.js";
+import { CliError, unwrap } from "../clients.js";
 import { type CliContext, int } from "../context.js";
 import { eventTypeList, type EventType } from "./trigger.js";
 import type { components } from "../../../../generated/api.js";
@@ -27,6 +27,15 @@ interface ListenOptions {
 /** The wait before retry n (1, 2, …) of a failed forward: 500 ms, 1 s, 2 s, … capped at 5 s. */
 const retryDelayMs = (retry: number) => Math.min(500 * 2 ** (retry - 1), 5_000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Whether a failed poll is worth another try at the next interval: the server unreachable (say,
+ * restarting), a 429 or a 5xx. Anything else (a revoked key, a bad account id) ends the command.
+ */
+function isTransient(error: unknown): boolean {
+  if (error instanceof CliError) return error.status === 429 || (error.status ?? 0) >= 500;
+  return error instanceof TypeError && error.message === "fetch failed";
+}
 
 /** POSTs one event to `url` with Standard Webhooks headers; the HTTP status, or the error. */
 async function forwardOnce(url: string, signer: Webhook, event: Event): Promise<{ ok: boolean; status: string }> {
@@ -136,10 +145,10 @@ function operatorSource(ctx: CliContext, accountId: string): () => Promise<Event
 export function registerListen(program: Command, ctx: CliContext): void {
   program
     .command("listen")
-    .description("forward new test events to a local URL, signed like real deliveries")
+    .description("forward the API key's new events to a local URL, signed like real deliveries")
     .requiredOption("--forward-to <url>", "where to POST each event, e.g. http://localhost:4000/webhook")
     .option("--account <accountId>", "an account's events through the operator API (token, not API key)")
-    .option("--events <list>", "only these comma-separated event kinds", eventTypeList)
+    .option("--events <list>", "only these comma-separated event kinds (see trigger --help)", eventTypeList)
     .option("--secret <whsec>", "signing secret (default: a new one, printed at start)")
     .option("--interval <ms>", "how often to poll, in milliseconds", int, 1000)
     .option("--retries <n>", "retries of a failed forward, with backoff (0.5 s, 1 s, 2 s, …)", int, 3)
@@ -155,7 +164,15 @@ export function registerListen(program: Command, ctx: CliContext): void {
       let forwarded = 0;
       for (;;) {
         await sleep(o.interval);
-        for (const event of await poll()) {
+        let fresh: Event[];
+        try {
+          fresh = await poll();
+        } catch (error) {
+          if (!isTransient(error)) throw error;
+          console.error(`polling failed (${(error as Error).message}), trying again`);
+          continue;
+        }
+        for (const event of fresh) {
           if (o.events && !o.events.includes(event.type)) continue;
           const { status, attempts } = await forward(o.forwardTo, signer, event, o.retries);
           const objectId = event.data.object.id;
