@@ -63,8 +63,8 @@ function steps(api: PartnerClient, created: Created[]) {
     });
     if (result.response.status === 403 && result.error?.code === "API_KEY_PERMISSION") {
       throw new CliError(
-        "this API key lacks the withdrawals:write permission (new keys lack it by default): " +
-          "use a key created with it, e.g. `keys create <accountId> --permissions …,withdrawals:write`.",
+        "this API key lacks the withdrawals:write permission (new keys lack it by default): use a key " +
+          "that has it, or have the operator add it (admin keys update key_… --permissions …,withdrawals:write).",
       );
     }
     const withdrawal = unwrap(result);
