@@ -169,7 +169,9 @@ describe("partner listen", { timeout: processTimeout }, () => {
       expect(result.stderr).toContain("500, retrying (attempt 2 of 4)");
       const ids = local.received.map((r) => verified(r, secret).id);
       expect(new Set(ids).size).toBe(1);
-      expect(result.stdout).toMatch(new RegExp(`transaction\\.paid  ${charge.body.id as string}  → 204`));
+      expect(result.stdout).toMatch(
+        new RegExp(`transaction\\.paid  ${charge.body.id as string}  → 204 \\(attempt 3\\)`),
+      );
       expect(widestLine(result.stdout)).toBeLessThanOrEqual(100);
     } finally {
       local.server.close();
@@ -215,7 +217,8 @@ describe("partner listen", { timeout: processTimeout }, () => {
         "Signing secret",
       );
       await first.close();
-      await new Promise((r) => setTimeout(r, 300));
+      // Longer than the client's own retries of a GET (0.3 s + 0.6 s): a poll does fail.
+      await new Promise((r) => setTimeout(r, 2_000));
       second = await startTestServer({ port, store: first.store, clock: first.clock });
       const charge = await call(second.baseUrl, "POST", "/api/v1/charges/pix", { key: testKey, body: chargeBody() });
       await call(second.baseUrl, "POST", `/api/v1/sandbox/transactions/${charge.body.id}/pay`, { key: testKey });
@@ -245,6 +248,58 @@ describe("partner trigger", { timeout: processTimeout }, () => {
     expect(run.stderr).toContain("trigger works in test mode only and this is a production key");
     const list = await call(server.baseUrl, "GET", "/api/v1/transactions", { key: liveKey ?? "" });
     expect(list.body.data).toEqual([]);
+  });
+
+  test("when the service answers 503 to a POST once, then trigger sends it again with the same key and acts once", async () => {
+    const { testKey } = await server.newAccount();
+    const seen: { method: string; path: string; key: string }[] = [];
+    let failed = false;
+    const proxy = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        const key = String(req.headers["idempotency-key"] ?? "");
+        seen.push({ method: req.method ?? "", path: req.url ?? "", key });
+        if (req.url === "/api/v1/charges/pix" && !failed) {
+          failed = true;
+          res.writeHead(503, { "content-type": "application/json" });
+          res.end(JSON.stringify({ code: "SERVICE_UNAVAILABLE", message: "Serviço indisponível." }));
+          return;
+        }
+        const headers: Record<string, string> = { "x-api-key": testKey };
+        if (key) headers["idempotency-key"] = key;
+        if (body) headers["content-type"] = "application/json";
+        void fetch(`${server.baseUrl}${req.url ?? ""}`, {
+          method: req.method ?? "GET",
+          headers,
+          body: body || undefined,
+        })
+          .then(async (r) => {
+            res.writeHead(r.status, { "content-type": r.headers.get("content-type") ?? "application/json" });
+            res.end(await r.text());
+          })
+          .catch(() => res.writeHead(502).end());
+      });
+    });
+    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+    try {
+      const run = await runAdmin(["trigger", "transaction.paid"], {
+        PIX_ADMIN_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+        PIX_API_KEY: testKey,
+        ADMIN_TOKEN: undefined,
+      });
+
+      expect(run.code, run.stderr).toBe(0);
+      const creates = seen.filter((r) => r.path === "/api/v1/charges/pix");
+      expect(creates).toHaveLength(2);
+      expect(creates[0]?.key).not.toBe("");
+      expect(creates[1]?.key).toBe(creates[0]?.key);
+      expect(seen.filter((r) => r.method === "POST").every((r) => r.key !== "")).toBe(true);
+      const list = await call(server.baseUrl, "GET", "/api/v1/transactions", { key: testKey });
+      expect(list.body.data).toHaveLength(1);
+    } finally {
+      proxy.close();
+    }
   });
 
   test("when the key lacks withdrawals:write, then a withdrawal trigger says so", async () => {

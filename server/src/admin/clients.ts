@@ -30,9 +30,34 @@ export function operatorClient(baseUrl: string, token: string): OperatorClient {
   });
 }
 
-/** The partner (public) API at `baseUrl` with an API key. */
+/**
+ * A fetch that sends a GET, or a POST with an `idempotency-key`, again after a network error, a 429
+ * or a 5xx (at most `retries` more times, 300 ms then doubling): the service acts once per key.
+ */
+export function retryingFetch(retries: number): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const idempotent = request.method === "GET" || request.headers.has("idempotency-key");
+    for (let attempt = 0; ; attempt++) {
+      const last = !idempotent || attempt >= retries;
+      try {
+        const response = await fetch(last ? request : request.clone());
+        if (last || (response.status !== 429 && response.status < 500)) return response;
+        await response.body?.cancel();
+      } catch (error) {
+        if (last) throw error;
+      }
+      await new Promise((r) => setTimeout(r, 300 * 2 ** attempt));
+    }
+  };
+}
+
+/** The partner (public) API at `baseUrl` with an API key; idempotent requests retried twice. */
 export function partnerClient(baseUrl: string, apiKey: string): PartnerClient {
-  return createClient<PartnerPaths>({ baseUrl: trimSlashes(baseUrl), headers: { "x-api-key": apiKey } });
+  return createClient<PartnerPaths>({
+    baseUrl: trimSlashes(baseUrl),
+    headers: { "x-api-key": apiKey },
+    fetch: retryingFetch(2),
+  });
 }
 
 interface ErrorBody {

@@ -179,7 +179,10 @@ export function registerListen(program: Command, ctx: CliContext): void {
           if (ctx.out.json) {
             const line = { id: event.id, type: event.type, createdAt: event.createdAt, objectId, status, attempts };
             console.log(JSON.stringify(line));
-          } else console.log(`${event.createdAt}  ${event.type}  ${objectId}  → ${status}`);
+          } else {
+            const after = attempts > 1 ? ` (attempt ${attempts})` : "";
+            console.log(`${event.createdAt}  ${event.type}  ${objectId}  → ${status}${after}`);
+          }
           forwarded++;
           if (o.stopAfter !== undefined && forwarded >= o.stopAfter) return;
         }
