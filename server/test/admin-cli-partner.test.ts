@@ -178,6 +178,27 @@ describe("partner listen", { timeout: processTimeout }, () => {
     }
   });
 
+  test("when the receiver cannot be reached, then listen gives up after --retries and prints the error code", async () => {
+    const { testKey } = await server.newAccount();
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/hook`;
+    await new Promise((r) => closed.close(r));
+    const listening = await startAdmin(
+      ["listen", "--forward-to", url, "--retries", "1", "--interval", "50", "--stop-after", "1"],
+      { PIX_ADMIN_URL: server.baseUrl, PIX_API_KEY: testKey, ADMIN_TOKEN: undefined },
+      "Signing secret",
+    );
+    const run = await partner(testKey, "trigger", "transaction.paid");
+    expect(run.code, run.stderr).toBe(0);
+    const result = await listening.done;
+
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(
+      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}transaction\.paid {2}txn_\w+ {2}→ ECONNREFUSED \(attempt 2\)\n$/,
+    );
+  });
+
   test("when events were there before listen started and --events filters, then only new events of those kinds are forwarded", async () => {
     const { testKey } = await server.newAccount();
     const old = await partner(testKey, "trigger", "transaction.paid");

@@ -9,6 +9,7 @@ import type { Command } from "commander";
 import { Webhook } from "standardwebhooks";
 import { CliError, unwrap } from "../clients.js";
 import { type CliContext, int } from "../context.js";
+import { maxWidth } from "../output.js";
 import { eventTypeList, type EventType } from "./trigger.js";
 import type { components } from "../../../../generated/api.js";
 
@@ -57,7 +58,8 @@ async function forwardOnce(url: string, signer: Webhook, event: Event): Promise<
     await res.body?.cancel();
     return { ok: res.ok, status: String(res.status) };
   } catch (error) {
-    return { ok: false, status: `error: ${(error as Error).message}` };
+    const cause = (error as { cause?: { code?: string } }).cause;
+    return { ok: false, status: cause?.code ?? (error as Error).message };
   }
 }
 
@@ -181,7 +183,9 @@ export function registerListen(program: Command, ctx: CliContext): void {
             console.log(JSON.stringify(line));
           } else {
             const after = attempts > 1 ? ` (attempt ${attempts})` : "";
-            console.log(`${event.createdAt}  ${event.type}  ${objectId}  → ${status}${after}`);
+            const time = event.createdAt.slice(0, 19).replace("T", " ");
+            const line = `${time}  ${event.type}  ${objectId}  → ${status}${after}`;
+            console.log(line.length > maxWidth ? `${line.slice(0, maxWidth - 1)}…` : line);
           }
           forwarded++;
           if (o.stopAfter !== undefined && forwarded >= o.stopAfter) return;
