@@ -85,8 +85,9 @@ export interface paths {
         };
         /**
          * List an account's events
-         * @description An account's recorded events of one mode, newest first. `npm run admin -- listen` polls it to
-         *     forward test events to a developer's machine.
+         * @description An account's recorded events of one mode, newest first. `npm run admin -- listen --account`
+         *     polls it to forward an account's test events to a developer's machine (a partner's `listen`
+         *     polls `GET /api/v1/events` with an API key instead).
          */
         get: operations["listEvents"];
         put?: never;

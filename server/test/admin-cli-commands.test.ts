@@ -67,9 +67,15 @@ describe("admin help", { timeout: processTimeout }, () => {
       const program = buildProgram();
       const leaves = leafCommands(program);
       const globals = program.options.map((o) => o.long);
-      expect(globals).toEqual(["--server", "--token", "--json"]);
+      expect(globals).toEqual(["--server", "--token", "--api-key", "--json"]);
       expect(leaves.map((l) => l.name)).toEqual(
-        expect.arrayContaining(["accounts create", "webhooks create", "deliveries replay", "customers set-notes"]),
+        expect.arrayContaining([
+          "accounts create",
+          "webhooks create",
+          "deliveries replay",
+          "customers set-notes",
+          "trigger",
+        ]),
       );
       for (const { name, command } of leaves) {
         const help = command.helpInformation();
@@ -377,10 +383,16 @@ describe("admin listen", { timeout: processTimeout }, () => {
     try {
       const { account, testKey } = await server.newAccount();
       const listening = await startAdmin(
-        ["--json", "listen", account.id, "--forward-to", `http://127.0.0.1:${port}/hook`, "--interval", "50"].concat([
-          "--stop-after",
-          "1",
-        ]),
+        [
+          "--json",
+          "listen",
+          "--account",
+          account.id,
+          "--forward-to",
+          `http://127.0.0.1:${port}/hook`,
+          "--interval",
+          "50",
+        ].concat(["--stop-after", "1"]),
         { PIX_ADMIN_URL: server.baseUrl, ADMIN_TOKEN: testAdminToken },
         "Signing secret",
       );

@@ -170,6 +170,7 @@ describe("npm run admin", () => {
       const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
       const listening = cli(
         "listen",
+        "--account",
         account.id,
         "--forward-to",
         `http://127.0.0.1:${port}/hook`,
