@@ -20,7 +20,7 @@ export const allPermissions = [
 ] as const;
 
 /** New keys, and keys that predate permissions, hold everything except withdrawing. */
-const defaultPermissions: string[] = allPermissions.filter((p) => p !== "withdrawals:write");
+export const defaultPermissions: string[] = allPermissions.filter((p) => p !== "withdrawals:write");
 
 const testKeyPrefix = "svc_test_";
 const liveKeyPrefix = "svc_";
