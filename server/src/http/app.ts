@@ -122,6 +122,9 @@ export function createApp(options: AppOptions): Express {
       validateRequests: { allErrors: true, removeAdditional: false },
       validateResponses: options.validateResponses ? { removeAdditional: false } : false,
       validateSecurity: false,
+      // The document is generated and linted (redocly) before it ships; checking it against the
+      // OpenAPI meta-schema again at every start cost most of a second. Requests are still validated.
+      validateApiSpec: false,
       validateFormats: true,
       ajvFormats: { mode: "full" },
       formats: validatorFormats,
