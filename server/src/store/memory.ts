@@ -17,6 +17,7 @@ import type {
 } from "../domain/model.js";
 import { balanceTotals, dailyLimitUsedCents, ledgerSums } from "../domain/balance-rules.js";
 import { type Store, type StoreReads, type StoreTx, statusMatches, UnknownCursorError } from "../domain/ports/store.js";
+import { DeliveryWatchers } from "./delivery-watchers.js";
 
 const copy = <T>(value: T): T => structuredClone(value);
 const inScope = (r: Scope, s: Scope) => r.accountId === s.accountId && r.livemode === s.livemode;
@@ -68,6 +69,9 @@ export class MemoryStore implements Store {
   private undo: Array<() => void> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly journal = () => this.undo;
+  private readonly watchers = new DeliveryWatchers();
+  /** Whether the transaction under way queued a webhook delivery. */
+  private deliveriesQueued = false;
 
   private readonly accounts = new Table<Account>(this.journal);
   private readonly apiKeys = new Table<ApiKeyRecord>(this.journal);
@@ -88,9 +92,11 @@ export class MemoryStore implements Store {
   async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
       this.undo = [];
+      this.deliveriesQueued = false;
       try {
         const result = await work(this.tx);
         this.undo = null;
+        if (this.deliveriesQueued) this.watchers.notify();
         return result;
       } catch (error) {
         const undo = this.undo ?? [];
@@ -105,6 +111,10 @@ export class MemoryStore implements Store {
   }
 
   async ping(): Promise<void> {}
+
+  watchDeliveries(listener: () => void): () => void {
+    return this.watchers.add(listener);
+  }
 
   async close(): Promise<void> {}
 
@@ -334,7 +344,10 @@ export class MemoryStore implements Store {
       },
       deliveries: {
         ...r.deliveries,
-        insert: async (d) => this.deliveries.insert(d),
+        insert: async (d) => {
+          this.deliveries.insert(d);
+          this.deliveriesQueued = true;
+        },
         update: async (d) => this.deliveries.update(d),
         claimDue: async (now, lockUntil, limit) => {
           const due = this.deliveries

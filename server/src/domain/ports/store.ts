@@ -55,6 +55,13 @@ export interface Store {
   readonly read: StoreReads;
   /** Resolves when the store answers a cheap query (`/ready`); rejects while it cannot. */
   ping(): Promise<void>;
+  /**
+   * Calls `listener` after a transaction that queued webhook deliveries commits: in this process,
+   * and from other processes where the store is shared (PostgreSQL NOTIFY). A hint only (it may
+   * come late, twice, or be lost with a connection): delivery workers keep polling. Returns the
+   * unsubscribe.
+   */
+  watchDeliveries?(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
