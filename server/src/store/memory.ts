@@ -129,6 +129,10 @@ export class MemoryStore implements Store {
       apiKeys: {
         get: async (id) => this.apiKeys.get(id),
         getByDigest: async (digest) => copy(this.apiKeys.all().find((k) => k.digest === digest) ?? null),
+        getByDigestWithAccount: async (digest) => {
+          const key = this.apiKeys.all().find((k) => k.digest === digest);
+          return key ? { key: copy(key), account: this.accounts.get(key.accountId) } : null;
+        },
         listByAccount: async (accountId) =>
           this.apiKeys
             .all()

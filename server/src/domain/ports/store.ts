@@ -74,6 +74,8 @@ export interface StoreReads {
   apiKeys: {
     get(id: string): Promise<ApiKeyRecord | null>;
     getByDigest(digest: string): Promise<ApiKeyRecord | null>;
+    /** The key and its account in one read (one round trip on PostgreSQL): every request asks it. */
+    getByDigestWithAccount(digest: string): Promise<{ key: ApiKeyRecord; account: Account | null } | null>;
     listByAccount(accountId: string): Promise<ApiKeyRecord[]>;
   };
   customers: {
