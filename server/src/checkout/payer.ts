@@ -1,10 +1,9 @@
-import { readFileSync } from "node:fs";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
-import { parse } from "yaml";
 import type { CheckoutPayer, PayerReading } from "../domain/checkout.js";
 import type { FieldError } from "../domain/errors.js";
 import { fieldPath, type TextBounds, translateValidationMessage } from "../http/errors.js";
+import { readOpenApiDocument } from "../http/validator-document.js";
 import { parseDocument } from "../pix/documents.js";
 
 // The payer's data, read from the checkout form with the spec's own rules: the `ChargeCustomerInput`
@@ -77,7 +76,7 @@ function rebaseRefs(value: unknown): unknown {
 function compile(documentPath: string): PayerValidators {
   const cached = compiled.get(documentPath);
   if (cached) return cached;
-  const doc = parse(readFileSync(documentPath, "utf8")) as { components: { schemas: unknown } };
+  const doc = readOpenApiDocument(documentPath) as { components: { schemas: unknown } };
   const $defs = rebaseRefs(doc.components.schemas);
   // `verbose` gives each error its schema, so a length rule is said whole ("de 2 a 120").
   const ajv = new Ajv({ strict: false, allErrors: true, verbose: true });
