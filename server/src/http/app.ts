@@ -20,7 +20,7 @@ import { methodsFor } from "./operations.js";
 import { mountProbes } from "./probes.js";
 import { type RateLimits, rateLimiters } from "./rate-limit.js";
 import { requestLog } from "./request-log.js";
-import { memoiseValidatorRouteCompilation } from "./validator-routes.js";
+import { tuneValidator } from "./validator-speed.js";
 import { bindOperations } from "./router.js";
 import { securityHeaders } from "./security-headers.js";
 
@@ -50,7 +50,7 @@ export interface AppOptions {
 export function createApp(options: AppOptions): Express {
   const { domain } = options;
   const { logger } = options;
-  memoiseValidatorRouteCompilation();
+  tuneValidator();
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", options.trustProxy ?? false);
