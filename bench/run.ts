@@ -8,6 +8,7 @@
  * 2. First page of GET /transactions at scale (PostgreSQL 10^3 vs 10^6, memory 10^2 vs 3×10^5).
  * 3. Webhook latency, sandbox pay → loopback receiver, on both stores.
  * 4. Memory store: heap bytes per stored charge. 5. Start-up to the first /health. 6. BR Code.
+ * 7. Create-charge throughput on PostgreSQL with 1 and 2 server processes (WEB_CONCURRENCY; info).
  *
  * `--quick` shortens every measurement (a smoke run). Exits non-zero when a target is missed.
  * Everything stays on 127.0.0.1, is bounded, and leaves no process behind.
@@ -19,11 +20,12 @@ import { defaultLoad } from "./lib/load.js";
 import { listScaleMemory, listScalePostgres } from "./sections/list-scale.js";
 import { bytesPerStoredCharge } from "./sections/memory-footprint.js";
 import { startupToHealth } from "./sections/startup.js";
+import { throughputByProcesses } from "./sections/processes.js";
 import { measureThroughput } from "./sections/throughput.js";
 import { webhookLatency } from "./sections/webhook.js";
 
 const quick = process.argv.includes("--quick");
-/** `--only throughput,scale,webhooks,memory,startup,brcode` runs just those sections. */
+/** `--only throughput,scale,webhooks,memory,startup,brcode,processes` runs just those sections. */
 const only = process.argv
   .find((a) => a.startsWith("--only="))
   ?.slice("--only=".length)
@@ -161,6 +163,14 @@ try {
     }
     const perSecond = n / ((performance.now() - t0) / 1000);
     record("BR Code generation", `${perSecond.toFixed(0)} /s`, "> 5000 /s", perSecond > 5000);
+  }
+
+  // 7. Several server processes.
+  if (runs("processes") && cluster) {
+    const byProcesses = await throughputByProcesses(cluster.adminUrl, load);
+    for (const [processes, value] of Object.entries(byProcesses)) {
+      record(`PostgreSQL POST /charges/pix, WEB_CONCURRENCY=${processes}`, `${value.toFixed(0)} req/s`, "info", null);
+    }
   }
 } finally {
   await cluster?.stop();

@@ -5,7 +5,7 @@
 //
 // Plain JavaScript on purpose: `npm start` runs it first (`prestart`), and an install without
 // devDependencies (no tsx, no esbuild) must still start from a dist/ built beforehand.
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -55,7 +55,12 @@ for (const file of sources.filter((path) => !path.endsWith(".ts"))) {
   mkdirSync(dirname(target), { recursive: true });
   cpSync(file, target);
 }
+// Each document also as JSON beside it: the server reads that at start-up (JSON.parse takes
+// milliseconds where parsing the YAML took a good part of a second); the YAML stays what is served.
+const { parse: parseYaml } = await import("yaml");
 for (const file of walk(join(root, "generated")).filter((path) => path.endsWith(".yaml"))) {
-  cpSync(file, join(dist, relative(root, file)));
+  const target = join(dist, relative(root, file));
+  cpSync(file, target);
+  writeFileSync(target.replace(/\.yaml$/, ".json"), JSON.stringify(parseYaml(readFileSync(file, "utf8"))));
 }
 if (!process.argv.includes("--quiet")) console.log(`build: ${entryPoints.length} arquivos em ${relative(root, dist)}/`);

@@ -362,6 +362,15 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(await store.read.apiKeys.listByAccount(account.id)).toEqual([newer, older]);
       });
 
+      test("when a key is read with its account, then both come back whole in one read", async () => {
+        const { account } = await seedAccount();
+        const key = apiKeyRecord(account.id, { allowedIps: ["203.0.113.0/24"], dailyWithdrawLimitCents: 5000 });
+        await write((tx) => tx.apiKeys.insert(key));
+
+        expect(await store.read.apiKeys.getByDigestWithAccount(key.digest)).toEqual({ key, account });
+        expect(await store.read.apiKeys.getByDigestWithAccount("no-such-digest")).toBeNull();
+      });
+
       test("when a key is revoked, then the update is read back", async () => {
         const { account } = await seedAccount();
         const key = apiKeyRecord(account.id);

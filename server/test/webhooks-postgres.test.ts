@@ -108,6 +108,33 @@ describePg("webhooks on PostgreSQL", () => {
     }
   });
 
+  test("when a charge is paid in another process while a worker waits for its next poll, then NOTIFY wakes it", async () => {
+    const hook = await receiver(false);
+    // Its own pool, as another process would have; the poll is a minute away.
+    const store = new PostgresStore(createPool(database.url, { max: 2 }));
+    stores.push(store);
+    const worker = new DeliveryWorker({
+      store,
+      clock,
+      logger: pino({ level: "silent" }),
+      allowLoopbackForTest: true,
+      pollMs: 60_000,
+    });
+    try {
+      const { testKey } = await accountWithEndpoint(hook.url);
+      worker.start();
+      // The LISTEN connection is up once its first pass has run.
+      await new Promise((r) => setTimeout(r, 500));
+      await pay(testKey);
+      const deadline = Date.now() + 5_000;
+      while (hook.received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(hook.received).toHaveLength(1);
+    } finally {
+      await worker.stop();
+      hook.close();
+    }
+  });
+
   test("when the worker process is killed mid-delivery, then a restarted worker delivers the event", async () => {
     const hook = await receiver(true);
     // `node --import tsx` (not the tsx launcher): the pid is the worker itself, so killing it kills

@@ -107,6 +107,25 @@ describe("webhook delivery", () => {
     expect(deliveries.body.data[0].attempts[0]).toMatchObject({ status: 200, error: null });
   });
 
+  test("when a charge is paid while a started worker waits for its next poll, then the event arrives at once", async () => {
+    const { testKey, hook } = await setup([200]);
+    // The poll is a minute away: only the store's wake-up at commit can deliver within the wait.
+    const running = new DeliveryWorker({
+      store: server.store,
+      clock: server.clock,
+      logger: pino({ level: "silent" }),
+      allowLoopbackForTest: true,
+      pollMs: 60_000,
+    });
+    running.start();
+    closers.push(() => running.stop());
+    await new Promise((r) => setTimeout(r, 50));
+    await payCharge(testKey);
+    const deadline = Date.now() + 3_000;
+    while (hook.received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    expect(hook.received).toHaveLength(1);
+  });
+
   test("when the body is tampered with or signed by another secret, then verification fails", async () => {
     const { testKey, hook, endpoint } = await setup([200]);
     await payCharge(testKey);

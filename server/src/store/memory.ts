@@ -16,7 +16,9 @@ import type {
   WithdrawalRecord,
 } from "../domain/model.js";
 import { balanceTotals, dailyLimitUsedCents, ledgerSums } from "../domain/balance-rules.js";
-import { type Store, type StoreReads, type StoreTx, statusMatches, UnknownCursorError } from "../domain/ports/store.js";
+import { type Store, type StoreReads, type StoreTx, UnknownCursorError } from "../domain/ports/store.js";
+import { DeliveryWatchers } from "./delivery-watchers.js";
+import { TransactionIndex } from "./memory-transaction-index.js";
 
 const copy = <T>(value: T): T => structuredClone(value);
 const inScope = (r: Scope, s: Scope) => r.accountId === s.accountId && r.livemode === s.livemode;
@@ -38,7 +40,11 @@ export function pageOf<T extends { id: string; createdAt: string }>(rows: T[], p
 
 class Table<T extends { id: string }> {
   readonly rows = new Map<string, T>();
-  constructor(private readonly journal: () => Array<() => void> | null) {}
+  constructor(
+    private readonly journal: () => Array<() => void> | null,
+    /** Told of every row change, undo included (the transaction lists' indexes). */
+    private readonly onChange?: (before: T | undefined, after: T | undefined) => void,
+  ) {}
 
   get(id: string): T | null {
     const row = this.rows.get(id);
@@ -49,14 +55,24 @@ class Table<T extends { id: string }> {
   }
   insert(row: T): void {
     if (this.rows.has(row.id)) throw new Error(`duplicate id ${row.id}`);
-    this.rows.set(row.id, copy(row));
-    this.journal()?.push(() => this.rows.delete(row.id));
+    const stored = copy(row);
+    this.rows.set(row.id, stored);
+    this.onChange?.(undefined, stored);
+    this.journal()?.push(() => {
+      this.rows.delete(row.id);
+      this.onChange?.(stored, undefined);
+    });
   }
   update(row: T): void {
     const before = this.rows.get(row.id);
     if (!before) throw new Error(`no row ${row.id}`);
-    this.rows.set(row.id, copy(row));
-    this.journal()?.push(() => this.rows.set(row.id, before));
+    const stored = copy(row);
+    this.rows.set(row.id, stored);
+    this.onChange?.(before, stored);
+    this.journal()?.push(() => {
+      this.rows.set(row.id, before);
+      this.onChange?.(stored, before);
+    });
   }
 }
 
@@ -68,11 +84,18 @@ export class MemoryStore implements Store {
   private undo: Array<() => void> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly journal = () => this.undo;
+  private readonly watchers = new DeliveryWatchers();
+  /** Whether the transaction under way queued a webhook delivery. */
+  private deliveriesQueued = false;
 
   private readonly accounts = new Table<Account>(this.journal);
   private readonly apiKeys = new Table<ApiKeyRecord>(this.journal);
   private readonly customers = new Table<CustomerRecord>(this.journal);
-  private readonly transactions = new Table<TransactionRecord>(this.journal);
+  private readonly transactions: Table<TransactionRecord> = new Table<TransactionRecord>(
+    this.journal,
+    (before, after) => this.transactionIndex.change(before, after),
+  );
+  private readonly transactionIndex = new TransactionIndex(this.transactions.rows);
   private readonly paymentLinks = new Table<PaymentLinkRecord>(this.journal);
   private readonly withdrawals = new Table<WithdrawalRecord>(this.journal);
   private readonly refunds = new Table<RefundRecord>(this.journal);
@@ -88,9 +111,11 @@ export class MemoryStore implements Store {
   async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
       this.undo = [];
+      this.deliveriesQueued = false;
       try {
         const result = await work(this.tx);
         this.undo = null;
+        if (this.deliveriesQueued) this.watchers.notify();
         return result;
       } catch (error) {
         const undo = this.undo ?? [];
@@ -106,6 +131,10 @@ export class MemoryStore implements Store {
 
   async ping(): Promise<void> {}
 
+  watchDeliveries(listener: () => void): () => void {
+    return this.watchers.add(listener);
+  }
+
   async close(): Promise<void> {}
 
   private reads(): StoreReads {
@@ -119,6 +148,10 @@ export class MemoryStore implements Store {
       apiKeys: {
         get: async (id) => this.apiKeys.get(id),
         getByDigest: async (digest) => copy(this.apiKeys.all().find((k) => k.digest === digest) ?? null),
+        getByDigestWithAccount: async (digest) => {
+          const key = this.apiKeys.all().find((k) => k.digest === digest);
+          return key ? { key: copy(key), account: this.accounts.get(key.accountId) } : null;
+        },
         listByAccount: async (accountId) =>
           this.apiKeys
             .all()
@@ -150,20 +183,10 @@ export class MemoryStore implements Store {
         getById: async (id) => this.transactions.get(id),
         getByDisputeId: async (disputeId) =>
           copy(this.transactions.all().find((t) => t.dispute?.id === disputeId) ?? null),
-        list: async (scope, f, page) =>
-          pageOf(
-            this.transactions
-              .all()
-              .filter(
-                (t) =>
-                  inScope(t, scope) &&
-                  (f.status === undefined || statusMatches(t, f.status, f.now)) &&
-                  (f.paymentLinkId === undefined || t.paymentLinkId === f.paymentLinkId) &&
-                  (f.createdFrom === undefined || t.createdAt >= f.createdFrom) &&
-                  (f.createdTo === undefined || t.createdAt < f.createdTo),
-              ),
-            page,
-          ),
+        list: async (scope, f, page) => {
+          const result = this.transactionIndex.list(scope, f, page);
+          return { items: result.items.map(copy), hasMore: result.hasMore };
+        },
       },
       paymentLinks: {
         get: async (scope, id) => {
@@ -334,7 +357,10 @@ export class MemoryStore implements Store {
       },
       deliveries: {
         ...r.deliveries,
-        insert: async (d) => this.deliveries.insert(d),
+        insert: async (d) => {
+          this.deliveries.insert(d);
+          this.deliveriesQueued = true;
+        },
         update: async (d) => this.deliveries.update(d),
         claimDue: async (now, lockUntil, limit) => {
           const due = this.deliveries

@@ -1,6 +1,8 @@
 import type pg from "pg";
 import type { Store, StoreReads, StoreTx } from "../../domain/ports/store.js";
+import { DeliveryWatchers } from "../delivery-watchers.js";
 import { isConnectionError, sqlState, toStoreError } from "./connection-errors.js";
+import { DeliveryListener } from "./delivery-listener.js";
 import { connectionLostListener, silentLogger, type StoreLogger } from "./pool.js";
 import { reads } from "./reads.js";
 import { retryingReads } from "./sql.js";
@@ -29,6 +31,8 @@ export class PostgresStore implements Store {
   private readonly logger: StoreLogger;
   private readonly maxAttempts: number;
   private readonly connectionLost: (error: Error) => void;
+  private readonly watchers = new DeliveryWatchers();
+  private listener: DeliveryListener | null = null;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -69,8 +73,25 @@ export class PostgresStore implements Store {
       try {
         await client.query("BEGIN");
         begun = true;
-        const result = await work(writes(client));
+        const tx = writes(client);
+        let queued = false;
+        const watched: StoreTx =
+          this.watchers.size === 0
+            ? tx
+            : {
+                ...tx,
+                deliveries: {
+                  ...tx.deliveries,
+                  insert: (delivery) => {
+                    queued = true;
+                    return tx.deliveries.insert(delivery);
+                  },
+                },
+              };
+        const result = await work(watched);
         await client.query("COMMIT");
+        // This process's workers at once; the others hear the trigger's NOTIFY.
+        if (queued) this.watchers.notify();
         return result;
       } catch (error) {
         try {
@@ -105,7 +126,25 @@ export class PostgresStore implements Store {
     }
   }
 
+  /**
+   * After each commit that queued deliveries: at once for a commit of this process, through
+   * LISTEN/NOTIFY for the others' (one extra connection, opened with the first listener).
+   */
+  watchDeliveries(listener: () => void): () => void {
+    const remove = this.watchers.add(listener);
+    this.listener ??= new DeliveryListener(this.pool.options, () => this.watchers.notify(), this.logger);
+    return () => {
+      remove();
+      if (this.watchers.size === 0 && this.listener) {
+        void this.listener.close();
+        this.listener = null;
+      }
+    };
+  }
+
   async close(): Promise<void> {
+    await this.listener?.close();
+    this.listener = null;
     await this.pool.end();
   }
 }

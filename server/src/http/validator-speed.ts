@@ -1,0 +1,74 @@
+import { createRequire } from "node:module";
+
+type Compile = (path: string, options?: Record<string, unknown>) => { regexp: RegExp; keys: unknown[] };
+
+let installed = false;
+
+/**
+ * Two costs of express-openapi-validator 5.6 (pinned) that buy nothing here, removed by replacing
+ * functions of its modules before the first validator is built. Validation itself is unchanged.
+ */
+export function tuneValidator(): void {
+  if (installed) return;
+  installed = true;
+  const fromValidator = createRequire(createRequire(import.meta.url).resolve("express-openapi-validator"));
+  memoiseRouteCompilation(fromValidator);
+  lazyMetaSchema(fromValidator);
+}
+
+/**
+ * With `validateApiSpec: false` the validator still compiles the whole OpenAPI 3 meta-schema
+ * (about a quarter of the start-up) and never uses it. This compiles it only if `validate` is
+ * ever called. Left alone if the module does not have the expected shape.
+ */
+function lazyMetaSchema(fromValidator: NodeJS.Require): void {
+  type Validator = { validate(doc: unknown): { errors: unknown[] } };
+  type ValidatorClass = new (options: { version: string; validateApiSpec: boolean }) => Validator;
+  let module: { OpenAPISchemaValidator?: ValidatorClass };
+  try {
+    module = fromValidator("express-openapi-validator/dist/framework/openapi.schema.validator.js") as typeof module;
+  } catch {
+    return;
+  }
+  const found = module.OpenAPISchemaValidator;
+  if (typeof found !== "function") return;
+  const Eager: ValidatorClass = found;
+  module.OpenAPISchemaValidator = class LazyOpenAPISchemaValidator {
+    private compiled: Validator | null = null;
+    constructor(private readonly options: { version: string; validateApiSpec: boolean }) {
+      if (options.validateApiSpec) this.compiled = new Eager(options);
+    }
+    validate(doc: unknown) {
+      this.compiled ??= new Eager(this.options);
+      return this.compiled.validate(doc);
+    }
+  };
+}
+
+/**
+ * express-openapi-validator finds a request's route by compiling every route of the document
+ * to a regular expression with path-to-regexp, on every request: a tenth of the server's time
+ * under load in a profile. The compiled form depends only on the route and the routing options, so
+ * this memoises path-to-regexp's `pathToRegexp` for the calls the validator makes (options no more
+ * than `sensitive` and `strict`; any other call goes to the original). The regular expressions have
+ * no `g` flag, so sharing one between requests is safe.
+ */
+function memoiseRouteCompilation(fromValidator: NodeJS.Require): void {
+  const module = fromValidator("path-to-regexp") as { pathToRegexp: Compile };
+  const original = module.pathToRegexp;
+  const cache = new Map<string, ReturnType<Compile>>();
+  module.pathToRegexp = (path, options) => {
+    const keys = options ? Object.keys(options) : [];
+    if (typeof path !== "string" || keys.some((k) => k !== "sensitive" && k !== "strict")) {
+      return original(path, options);
+    }
+    const key = `${options?.sensitive ? 1 : 0}${options?.strict ? 1 : 0}${path}`;
+    let compiled = cache.get(key);
+    if (!compiled) {
+      compiled = original(path, options);
+      if (compiled.regexp.global || compiled.regexp.sticky) return compiled;
+      cache.set(key, compiled);
+    }
+    return compiled;
+  };
+}
