@@ -19,7 +19,7 @@ const chargeBody = () =>
   });
 
 /** The four routes measured on every implementation, with what they need (a key, an existing charge). */
-export function routes(key: string, chargeId: string): Record<string, LoadRequest> {
+function routes(key: string, chargeId: string): Record<string, LoadRequest> {
   const headers = { "x-api-key": key };
   return {
     "GET /transactions/{id}": { path: `/api/v1/transactions/${chargeId}`, headers },

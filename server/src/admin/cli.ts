@@ -22,7 +22,7 @@ import { registerWebhooks } from "./commands/webhooks.js";
 import { createContext, type GlobalOptions } from "./context.js";
 import { createOutput } from "./output.js";
 
-export const defaultServer = "http://127.0.0.1:3000";
+const defaultServer = "http://127.0.0.1:3000";
 
 export function buildProgram(): Command {
   const program = new Command("admin")

@@ -34,7 +34,7 @@ export function operatorClient(baseUrl: string, token: string): OperatorClient {
  * A fetch that sends a GET, or a POST with an `idempotency-key`, again after a network error, a 429
  * or a 5xx (at most `retries` more times, 300 ms then doubling): the service acts once per key.
  */
-export function retryingFetch(retries: number): (request: Request) => Promise<Response> {
+function retryingFetch(retries: number): (request: Request) => Promise<Response> {
   return async (request) => {
     const idempotent = request.method === "GET" || request.headers.has("idempotency-key");
     for (let attempt = 0; ; attempt++) {

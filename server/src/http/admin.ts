@@ -23,7 +23,7 @@ export interface AdminOptions {
 const digest = (s: string) => createHash("sha256").update(s).digest();
 
 /** Constant-time comparison of the presented bearer token with `ADMIN_TOKEN`. */
-export function tokenMatches(presented: string | undefined, expected: string): boolean {
+function tokenMatches(presented: string | undefined, expected: string): boolean {
   if (!presented) return false;
   return timingSafeEqual(digest(presented), digest(expected));
 }

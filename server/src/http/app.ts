@@ -25,7 +25,7 @@ import { bindOperations } from "./router.js";
 import { securityHeaders } from "./security-headers.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-export const publicDocumentPath = join(root, "generated/openapi.yaml");
+const publicDocumentPath = join(root, "generated/openapi.yaml");
 const require = createRequire(import.meta.url);
 
 export interface AppOptions {

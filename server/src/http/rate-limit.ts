@@ -12,7 +12,7 @@ export interface RateLimits {
 export const defaultRateLimits: RateLimits = { get: 120, write: 60, withdrawals: 20 };
 
 /** Writes the answer to a request over its budget; `Retry-After` is already set. */
-export type TooManyRequestsWriter = (req: Request, res: Response, retryAfterSeconds: number) => void;
+type TooManyRequestsWriter = (req: Request, res: Response, retryAfterSeconds: number) => void;
 
 export interface PerMinuteLimit {
   /** Names the counters in a shared store: budgets with different names count apart. */

@@ -24,7 +24,7 @@ const copy = <T>(value: T): T => structuredClone(value);
 const inScope = (r: Scope, s: Scope) => r.accountId === s.accountId && r.livemode === s.livemode;
 
 /** Newest first on (createdAt, id), starting after the cursor item. */
-export function pageOf<T extends { id: string; createdAt: string }>(rows: T[], page: PageRequest): PageResult<T> {
+function pageOf<T extends { id: string; createdAt: string }>(rows: T[], page: PageRequest): PageResult<T> {
   const sorted = [...rows].sort((a, b) =>
     a.createdAt === b.createdAt ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.createdAt < b.createdAt ? 1 : -1,
   );

@@ -11,7 +11,7 @@ import type { GuardPolicy } from "./ssrf.js";
 export const retrySchedule = [0, 5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
 
 /** The delay before attempt number `attempt` (0-based), ±10% jitter. */
-export function retryDelaySeconds(attempt: number, random: () => number = Math.random): number | null {
+function retryDelaySeconds(attempt: number, random: () => number = Math.random): number | null {
   const at = retrySchedule[attempt];
   const previous = retrySchedule[attempt - 1] ?? 0;
   if (at === undefined) return null;

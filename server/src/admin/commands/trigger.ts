@@ -12,7 +12,7 @@ export type EventType = components["schemas"]["EventType"];
 type Transaction = components["schemas"]["Transaction"];
 
 /** One object the trigger created or changed, as printed. */
-export interface Created {
+interface Created {
   object: string;
   id: string;
   status: string;

@@ -7,7 +7,7 @@ import { insertRow, pageQuery, selectOne, updateRow } from "./statements.js";
 
 // Refunds and the public event list's filters (issue 13; migration 1764000000013).
 
-export const refundsTable: TableDef<RefundRecord> = {
+const refundsTable: TableDef<RefundRecord> = {
   name: "refunds",
   columns: [
     ["id", (r) => r.id],
