@@ -63,6 +63,16 @@ describe("breaking-change check (openapi-diff, webhooks as responses)", () => {
       },
     },
     {
+      name: "a removed response header",
+      at: "/api/v1/balance",
+      mutate: (d: Doc) => {
+        const ok = d.paths["/api/v1/balance"].get.responses["200"];
+        ok.headers = { ...ok.headers, "x-gone": { required: true, schema: { type: "string" } } };
+      },
+      // Removed from the released document's point of view: present before, absent after.
+      reversed: true,
+    },
+    {
       name: "a removed operation",
       at: "/api/v1/balance",
       mutate: (d: Doc) => {
@@ -79,10 +89,11 @@ describe("breaking-change check (openapi-diff, webhooks as responses)", () => {
         envelope.required = envelope.required.filter((r: string) => r !== "apiVersion");
       },
     },
-  ])("when the contract has $name, then the check reports it as breaking at $at", async ({ mutate, at }) => {
-    const after = current();
-    mutate(after);
-    const found = await breakingDifferences(current(), after);
+  ])("when the contract has $name, then the check reports it as breaking at $at", async ({ mutate, at, reversed }) => {
+    const changed = current();
+    mutate(changed);
+    const [before, after] = reversed ? [changed, current()] : [current(), changed];
+    const found = await breakingDifferences(before, after);
     expect(found.length).toBeGreaterThan(0);
     expect(found.flatMap((d) => d.locations).some((l) => l.includes(at))).toBe(true);
   });

@@ -88,13 +88,70 @@ function unsealResponseOnlySchemas(document: OpenApiDocument): OpenApiDocument {
   return copy;
 }
 
-/** The breaking differences between two OpenAPI 3.0 documents, webhook payloads included. */
+type Operations = Record<string, Record<string, { responses?: Record<string, { headers?: Record<string, unknown> }> }>>;
+const methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/** Every response header of a document: `paths.<path>.<method>.responses.<status>.headers.<name>`. */
+function responseHeaders(document: OpenApiDocument): Map<string, { required: boolean }> {
+  const found = new Map<string, { required: boolean }>();
+  for (const [path, item] of Object.entries((document.paths ?? {}) as Operations)) {
+    for (const method of methods) {
+      for (const [status, response] of Object.entries(item[method]?.responses ?? {})) {
+        for (const [name, header] of Object.entries(response.headers ?? {})) {
+          const required = (header as { required?: boolean }).required === true;
+          found.set(`paths.${path}.${method}.responses.${status}.headers.${name.toLowerCase()}`, { required });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * Response headers, compared apart: a header a client may read that is removed, or that stops
+ * being always sent, is breaking; a new one is not. The bodies are left to openapi-diff without
+ * them, which keeps it fast (the headers written out on every response multiply its work).
+ */
+function headerDifferences(before: OpenApiDocument, after: OpenApiDocument): BreakingDifference[] {
+  const now = responseHeaders(after);
+  const differences: BreakingDifference[] = [];
+  for (const [location, was] of responseHeaders(before)) {
+    const is = now.get(location);
+    if (!is)
+      differences.push({
+        code: "response.header.remove",
+        action: "remove",
+        entity: "response.header",
+        locations: [location],
+      });
+    else if (was.required && !is.required)
+      differences.push({
+        code: "response.header.optional",
+        action: "remove",
+        entity: "response.header",
+        locations: [location],
+      });
+  }
+  return differences;
+}
+
+function withoutResponseHeaders(document: OpenApiDocument): OpenApiDocument {
+  const copy = structuredClone(document);
+  for (const item of Object.values((copy.paths ?? {}) as Operations)) {
+    for (const method of methods) {
+      for (const response of Object.values(item[method]?.responses ?? {})) delete response.headers;
+    }
+  }
+  return copy;
+}
+
+/** The breaking differences between two OpenAPI 3.0 documents, webhook payloads and response headers included. */
 export async function breakingDifferences(
   before: OpenApiDocument,
   after: OpenApiDocument,
 ): Promise<BreakingDifference[]> {
   const spec = (document: OpenApiDocument, location: string) => ({
-    content: JSON.stringify(unsealResponseOnlySchemas(webhooksAsResponses(document))),
+    content: JSON.stringify(unsealResponseOnlySchemas(withoutResponseHeaders(webhooksAsResponses(document)))),
     location,
     format: "openapi3" as const,
   });
@@ -102,14 +159,16 @@ export async function breakingDifferences(
     sourceSpec: spec(before, "released.json"),
     destinationSpec: spec(after, "current.json"),
   });
-  if (!result.breakingDifferencesFound) return [];
-  return result.breakingDifferences.map((d) => ({
-    code: d.code,
-    action: d.action,
-    entity: d.entity,
-    locations: [
-      ...(d.destinationSpecEntityDetails ?? []).map((e) => e.location),
-      ...(d.sourceSpecEntityDetails ?? []).map((e) => e.location),
-    ],
-  }));
+  const bodies = result.breakingDifferencesFound
+    ? result.breakingDifferences.map((d) => ({
+        code: d.code,
+        action: d.action,
+        entity: d.entity,
+        locations: [
+          ...(d.destinationSpecEntityDetails ?? []).map((e) => e.location),
+          ...(d.sourceSpecEntityDetails ?? []).map((e) => e.location),
+        ],
+      }))
+    : [];
+  return [...bodies, ...headerDifferences(before, after)];
 }
