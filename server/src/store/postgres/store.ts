@@ -19,7 +19,7 @@ export interface PostgresStoreOptions {
 }
 
 /**
- * The production store (DESIGN §2). Every `transaction` is one PostgreSQL transaction at READ
+ * The production store (docs/decisions.md, "Stores"). Every `transaction` is one PostgreSQL transaction at READ
  * COMMITTED on one pooled connection; `lockScope` takes a transaction-scoped advisory lock per
  * account and mode, so the balance read that follows it already sees every earlier committed debit.
  *
