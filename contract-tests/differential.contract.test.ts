@@ -139,7 +139,7 @@ describe.each(targets.filter((t) => t.real))("differential: mock and $name", (se
     state.now = charge.createdAt;
     ids.transaction = charge.id;
     ids.paymentLink = (await newLink()).id;
-    ids.customer = (await create("/api/v1/customers", { name: "Cliente Diferencial", document: "11222333000181" })).id;
+    ids.customer = (await create("/api/v1/customers", { name: "Cliente Diferencial", document: "11444777000161" })).id;
     ids.withdrawal = (
       await create("/api/v1/withdrawals", { amountCents: 700, pixKey: "52998224725", pixKeyType: "CPF" })
     ).id;
