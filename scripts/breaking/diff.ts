@@ -1,4 +1,5 @@
 import openapiDiff from "openapi-diff";
+import { boundDifferences, withoutBounds } from "./bounds.js";
 
 /** One breaking difference openapi-diff found, with where it is in either document. */
 export interface BreakingDifference {
@@ -33,6 +34,37 @@ function webhooksAsResponses(document: OpenApiDocument): OpenApiDocument {
   }
   const { "x-webhooks": _omitted, ...rest } = document;
   return { ...rest, paths };
+}
+
+/**
+ * A union of named schemas (`anyOf`/`oneOf` whose members are all `$ref`s, as `Event` is) becomes,
+ * for openapi-diff only, an object with one optional property per member. json-schema-diff
+ * computes set complements of every member against every other, which for the ten event kinds
+ * does not finish; the product form compares each member with its namesake, in the same
+ * direction (a member that widens widens the whole). A member that is removed reads as a widening,
+ * the safe mistake.
+ */
+function unionsAsProducts(document: OpenApiDocument): OpenApiDocument {
+  const rewrite = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (!node || typeof node !== "object") return node;
+    const entries = Object.entries(node).map(([key, value]) => [
+      key,
+      key.startsWith("example") ? value : rewrite(value),
+    ]);
+    const copy = Object.fromEntries(entries) as Record<string, unknown>;
+    for (const kind of ["anyOf", "oneOf"]) {
+      const members = copy[kind];
+      if (!Array.isArray(members) || members.length < 2) continue;
+      const refs = members.map((m) => (m as { $ref?: unknown }).$ref);
+      if (!refs.every((r): r is string => typeof r === "string")) continue;
+      delete copy[kind];
+      copy.type = "object";
+      copy.properties = Object.fromEntries(refs.map((ref) => [ref.split("/").at(-1), { $ref: ref }]));
+    }
+    return copy;
+  };
+  return rewrite(document) as OpenApiDocument;
 }
 
 /** Names of the component schemas reachable from `roots`, following `$ref`s transitively. */
@@ -145,13 +177,19 @@ function withoutResponseHeaders(document: OpenApiDocument): OpenApiDocument {
   return copy;
 }
 
-/** The breaking differences between two OpenAPI 3.0 documents, webhook payloads and response headers included. */
+/**
+ * The breaking differences between two OpenAPI 3.0 documents, webhook payloads, response headers
+ * and bounds included. openapi-diff compares the structure; headers and bounds are compared apart
+ * (see `headerDifferences` and `./bounds.ts`).
+ */
 export async function breakingDifferences(
   before: OpenApiDocument,
   after: OpenApiDocument,
 ): Promise<BreakingDifference[]> {
   const spec = (document: OpenApiDocument, location: string) => ({
-    content: JSON.stringify(unsealResponseOnlySchemas(withoutResponseHeaders(webhooksAsResponses(document)))),
+    content: JSON.stringify(
+      unionsAsProducts(withoutBounds(unsealResponseOnlySchemas(withoutResponseHeaders(webhooksAsResponses(document))))),
+    ),
     location,
     format: "openapi3" as const,
   });
@@ -170,5 +208,9 @@ export async function breakingDifferences(
         ],
       }))
     : [];
-  return [...bodies, ...headerDifferences(before, after)];
+  return [
+    ...bodies,
+    ...boundDifferences(webhooksAsResponses(before), webhooksAsResponses(after)),
+    ...headerDifferences(before, after),
+  ];
 }
