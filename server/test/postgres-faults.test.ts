@@ -15,6 +15,7 @@ import {
   type FaultRig,
   listensOn,
   oneOfEach,
+  planOutages,
   runFaultScenario,
   type ServerProcess,
 } from "./faults/scenario.js";
@@ -150,6 +151,24 @@ describeFaults("PostgreSQL connection loss under load", () => {
       await killer.end();
       await store.close();
     }
+  });
+});
+
+describe("the plan of a long fault run", () => {
+  test("when ten outages are drawn, then every kind is among them, each within its bounds, and the seed replays them", () => {
+    const plan = planOutages(10, 42);
+
+    expect(new Set(plan.map((o) => o.kind))).toEqual(new Set(["restart", "stop", "crash"]));
+    for (const o of plan) {
+      expect(o.leadMs).toBeGreaterThanOrEqual(300);
+      expect(o.leadMs).toBeLessThan(1500);
+      if (o.kind === "restart") expect(o.downMs).toBe(0);
+      else expect(o.downMs).toBeGreaterThanOrEqual(o.kind === "stop" ? 1500 : 600);
+      expect(o.downMs).toBeLessThan(o.kind === "stop" ? 4000 : 2000);
+    }
+    expect(planOutages(10, 42)).toEqual(plan);
+    expect(planOutages(10, 43)).not.toEqual(plan);
+    expect(planOutages(4, 1, ["restart"]).map((o) => o.kind)).toEqual(["restart", "restart", "restart", "restart"]);
   });
 });
 

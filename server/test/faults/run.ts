@@ -10,25 +10,31 @@ import {
   runFaultScenario,
 } from "./scenario.js";
 
-// `npm run faults -- --restarts 10 [--seed N] [--kinds restart,stop,crash]`: the fault scenario of
-// postgres-faults.test.ts (scenario.ts) with N outages instead of one of each: fast restarts,
+// `npm run faults -- --restarts 10 [--seed N] [--kinds restart,stop,crash] [--loops 3]`: the fault
+// scenario of postgres-faults.test.ts (scenario.ts) with N outages instead of one of each: fast restarts,
 // stops of a few seconds and immediate-mode crashes of a throwaway cluster, drawn by the seed,
 // under a bounded load on two server processes. Prints one line per outage and a summary; exits 1
-// when any check fails, printing the seed that replays the plan. Ends its servers and cluster on
+// when any check fails, printing the seed that replays the plan. `--loops` sets how many charge
+// loops run at once (1–16; the request bound grows with them). Ends its servers and cluster on
 // exit, failure, Ctrl-C or SIGTERM.
 
-const usage = "usage: npm run faults -- [--restarts N] [--seed N] [--kinds restart,stop,crash]";
+const usage = "usage: npm run faults -- [--restarts N] [--seed N] [--kinds restart,stop,crash] [--loops 1-16]";
 const { values } = parseArgs({
   options: {
     restarts: { type: "string", default: "10" },
     seed: { type: "string" },
     kinds: { type: "string", default: outageKinds.join(",") },
+    loops: { type: "string", default: "3" },
   },
 });
 const count = Number(values.restarts);
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
 const kinds = values.kinds.split(",").map((k) => k.trim()) as OutageKind[];
+const loops = Number(values.loops);
 if (
+  !Number.isInteger(loops) ||
+  loops < 1 ||
+  loops > 16 ||
   !Number.isSafeInteger(count) ||
   count < 1 ||
   count > 1000 ||
@@ -41,7 +47,7 @@ if (
 }
 
 const plan = planOutages(count, seed, kinds);
-const limits = faultLimits(plan);
+const limits = faultLimits(plan, loops);
 const rig = faultRig();
 
 let exiting = false;
@@ -91,7 +97,9 @@ try {
   for (const problem of problems.slice(0, 50)) console.log(`  FAIL ${problem}`);
   if (problems.length > 50) console.log(`  … and ${problems.length - 50} more`);
   if (problems.length > 0)
-    console.log(`faults: FAILED; replay with --restarts ${count} --seed ${seed} --kinds ${kinds.join(",")}`);
+    console.log(
+      `faults: FAILED; replay with --restarts ${count} --seed ${seed} --kinds ${kinds.join(",")} --loops ${loops}`,
+    );
   stopAndExit(problems.length > 0 ? 1 : 0);
 } catch (error) {
   console.error(error);

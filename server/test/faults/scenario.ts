@@ -85,13 +85,20 @@ export interface FaultLimits {
   recoveryBudgetMs: number;
   /** The load stops by then at the latest, outages or not. */
   maxDurationMs: number;
+  /** Concurrent charge loops on A (each: charge, replay, every other one paid, 100 ms pause). */
+  chargeLoops: number;
 }
 
-/** Bounds for `outages` outages: 4,000 requests for the CI run of three. */
-export function faultLimits(outages: readonly Outage[]): FaultLimits {
+/**
+ * Bounds for `outages` outages and `chargeLoops` (1–16) charge loops: 4,000 requests for the CI run
+ * of three outages and three loops.
+ */
+export function faultLimits(outages: readonly Outage[], chargeLoops = 3): FaultLimits {
+  if (!Number.isInteger(chargeLoops) || chargeLoops < 1 || chargeLoops > 16) throw new Error("1 to 16 charge loops");
   const planned = outages.reduce((ms, o) => ms + o.leadMs + o.downMs, 0);
   return {
-    maxRequests: 1000 + 1000 * outages.length,
+    chargeLoops,
+    maxRequests: 1000 + Math.ceil((1000 * outages.length * chargeLoops) / 3),
     recoveryBudgetMs: 2000,
     maxDurationMs: 30_000 + planned + 10_000 * outages.length,
   };
@@ -533,7 +540,7 @@ export async function runFaultScenario(
     });
   };
 
-  const load = Promise.all([chargeLoop(0), chargeLoop(1), chargeLoop(2), balanceLoop()]);
+  const load = Promise.all([...Array.from({ length: limits.chargeLoops }, (_, i) => chargeLoop(i)), balanceLoop()]);
   const outages: OutageResult[] = [];
   try {
     for (const [index, outage] of plan.entries()) {
