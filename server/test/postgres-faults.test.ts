@@ -11,6 +11,7 @@ import { DeliveryWorker } from "../src/webhooks/worker.js";
 import {
   faultLimits,
   faultProblems,
+  type FaultReport,
   faultRig,
   type FaultRig,
   listensOn,
@@ -169,6 +170,55 @@ describe("the plan of a long fault run", () => {
     expect(planOutages(10, 42)).toEqual(plan);
     expect(planOutages(10, 43)).not.toEqual(plan);
     expect(planOutages(4, 1, ["restart"]).map((o) => o.kind)).toEqual(["restart", "restart", "restart", "restart"]);
+  });
+
+  test("when a run saw a death, a 500, a slow recovery or a broken ledger, then each is a problem of the run", () => {
+    const limits = faultLimits(oneOfEach);
+    const clean: FaultReport = {
+      outages: [
+        {
+          ...oneOfEach[0]!,
+          aliveDuring: [true, true],
+          probeDefects: [],
+          recoveryMs: [40, 30],
+          aliveAfter: [true, true],
+          invariants: [],
+        },
+      ],
+      requests: 500,
+      unavailable: { a: 10, b: 2 },
+      statuses: { 201: 400, 503: 12 },
+      defects: [],
+      charges: 200,
+      paid: 100,
+      alive: [true, true],
+      serving: [true, true],
+      crashLines: [],
+      invariants: [],
+      durationMs: 9000,
+    };
+    const outage = clean.outages[0]!;
+    const broken: FaultReport = {
+      ...clean,
+      outages: [{ ...outage, aliveAfter: [true, false], recoveryMs: [40, Number.POSITIVE_INFINITY] }],
+      defects: ["charge falha-0-3: 500 {}"],
+      alive: [true, false],
+      serving: [true, false],
+      invariants: ["ledger sums differ from the balance of acc_1"],
+    };
+
+    expect(faultProblems(clean, limits)).toEqual([]);
+    expect(faultProblems(broken, limits)).toEqual([
+      "outage 1 (restart): server B died",
+      "outage 1 (restart): server B recovered in Infinity ms (budget 2000 ms)",
+      "server B is not alive at the end",
+      "server B's pid no longer holds its listening socket",
+      "charge falha-0-3: 500 {}",
+      "ledger sums differ from the balance of acc_1",
+    ]);
+    expect(faultProblems({ ...clean, unavailable: { a: 0, b: 0 } }, limits)).toEqual([
+      "the load met no 503: no outage was seen",
+    ]);
   });
 });
 
