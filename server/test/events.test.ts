@@ -1,14 +1,11 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { verifyWebhook } from "../../client/src/index.js";
-import { MemoryStore } from "../src/store/memory.js";
-import { createPool, PostgresStore } from "../src/store/postgres/index.js";
-import type { Store } from "../src/domain/ports/store.js";
 import { DeliveryWorker } from "../src/webhooks/worker.js";
-import { call, chargeBody, startTestServer, type TestServer, testAdminToken } from "./harness.js";
-import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
+import { call, chargeBody, testAdminToken } from "./harness.js";
+import { eachStore, serverOn, type StoreUnderTest } from "./support/stores.js";
 
 // GET /api/v1/events and the webhook events of refunds and disputes: what a partner lists is what
 // its endpoint received, envelope for envelope.
@@ -50,22 +47,11 @@ async function receiver() {
   };
 }
 
-function eventSuite(makeStore: () => Promise<{ store: Store; drop: () => Promise<void> }>) {
-  let server: TestServer;
-  let drop: () => Promise<void>;
+function eventSuite(store: StoreUnderTest) {
+  const server = serverOn(store, { allowLocalWebhooks: true });
   const closers: Array<() => Promise<void>> = [];
-  beforeAll(async () => {
-    const made = await makeStore();
-    drop = made.drop;
-    server = await startTestServer({ store: made.store, allowLocalWebhooks: true });
-  }, 60_000);
   afterEach(async () => {
     await Promise.all(closers.splice(0).map((close) => close()));
-  });
-  afterAll(async () => {
-    await server?.close();
-    await server?.store.close();
-    await drop?.();
   });
 
   const get = (key: string, path: string) => call(server.baseUrl, "GET", path, { key });
@@ -310,15 +296,8 @@ function eventSuite(makeStore: () => Promise<{ store: Store; drop: () => Promise
   });
 }
 
-describe("events on the memory store", () => {
-  eventSuite(async () => ({ store: new MemoryStore(), drop: async () => undefined }));
-});
-
-let database: TestDatabase | undefined;
-describePg("events on PostgreSQL", () => {
-  eventSuite(async () => {
-    database = await createTestDatabase("events");
-    const db = database;
-    return { store: new PostgresStore(createPool(db.url, { max: 5 })), drop: () => db.drop() };
+for (const store of eachStore("events")) {
+  store.describe(`events on the ${store.name} store`, () => {
+    eventSuite(store);
   });
-});
+}
