@@ -391,3 +391,30 @@ describe("operator API spellings", () => {
     },
   );
 });
+
+describe("the home page", () => {
+  test("when the Host header holds markup, then the page shows it as text and runs none of it", async () => {
+    const server = await startTestServer();
+    try {
+      const hostile = `evil.example"><script>alert(1)</script>`;
+      const page = await new Promise<string>((resolve, reject) => {
+        const req = request(`${server.baseUrl}/`, { headers: { host: hostile, accept: "text/html" } });
+        req.on("response", (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => (text += chunk));
+          res.on("end", () => resolve(text));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+
+      expect(page).toContain(
+        "curl -s http://evil.example&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;/api/v1/balance",
+      );
+      expect(page).not.toContain("<script>");
+    } finally {
+      await server.close();
+    }
+  });
+});
