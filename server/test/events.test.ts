@@ -1,10 +1,9 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { afterEach, describe, expect, test } from "vitest";
 import { verifyWebhook } from "../../client/src/index.js";
 import { DeliveryWorker } from "../src/webhooks/worker.js";
 import { call, chargeBody, testAdminToken } from "./harness.js";
+import { startReceiver } from "./support/receiver.js";
 import { eachStore, serverOn, type StoreUnderTest } from "./support/stores.js";
 
 // GET /api/v1/events and the webhook events of refunds and disputes: what a partner lists is what
@@ -22,30 +21,6 @@ const allKinds = [
   "dispute.opened",
   "dispute.closed",
 ];
-
-/** A webhook receiver on 127.0.0.1 that answers 200 to everything. */
-async function receiver() {
-  const received: { headers: IncomingMessage["headers"]; body: string }[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-      res.writeHead(200).end("ok");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/webhook`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 function eventSuite(store: StoreUnderTest) {
   const server = serverOn(store, { allowLocalWebhooks: true });
@@ -81,7 +56,7 @@ function eventSuite(store: StoreUnderTest) {
 
   describe("the whole test-mode story, with only a test key", () => {
     test("when a partner pays, releases, withdraws, refunds, fails on purpose, loses a MED and expires a charge, then every event is listed and delivered to its endpoint", async () => {
-      const hook = await receiver();
+      const hook = await startReceiver();
       closers.push(hook.close);
       const { account, testKey } = await server.newAccount();
       const endpoint = await admin("POST", `/accounts/${account.id}/webhook-endpoints`, {
@@ -263,7 +238,7 @@ function eventSuite(store: StoreUnderTest) {
 
   describe("webhook endpoints select the new kinds", () => {
     test("when an endpoint selects only refund.failed, then it receives only that event, with the whole refund", async () => {
-      const hook = await receiver();
+      const hook = await startReceiver();
       closers.push(hook.close);
       const { account, testKey } = await server.newAccount({ releasePeriodDays: 0 });
       const endpoint = await admin("POST", `/accounts/${account.id}/webhook-endpoints`, {
