@@ -29,7 +29,7 @@ export interface StoreUnderTest {
   start(options?: ServerOptions): Promise<StartedServer>;
 }
 
-export const memoryStore: StoreUnderTest = {
+const memoryStore: StoreUnderTest = {
   name: "memory",
   describe,
   async start(options = {}) {
