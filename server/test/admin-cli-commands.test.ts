@@ -7,6 +7,7 @@ import { buildProgram } from "../src/admin/cli.js";
 import { record, table } from "../src/admin/output.js";
 import { call, chargeBody, startTestServer, type TestServer, testAdminToken } from "./harness.js";
 import { runAdmin, startAdmin, widestLine } from "./support/admin-process.js";
+import { startReceiver } from "./support/receiver.js";
 
 /** Tests that start several CLI processes: generous on a busy machine. */
 const processTimeout = 60_000;
@@ -369,30 +370,15 @@ describe("admin simulate and clock", { timeout: processTimeout }, () => {
 
 describe("admin listen", { timeout: processTimeout }, () => {
   test("when listen runs as a process with --json, then it forwards a new event signed and prints a JSON line", async () => {
-    const received: { headers: Record<string, string>; body: string }[] = [];
-    const local = createServer((req, res) => {
-      let body = "";
-      req.on("data", (c) => (body += c));
-      req.on("end", () => {
-        received.push({ headers: req.headers as Record<string, string>, body });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((r) => local.listen(0, "127.0.0.1", r));
-    const port = (local.address() as AddressInfo).port;
+    const local = await startReceiver([204]);
+    const { received } = local;
     try {
       const { account, testKey } = await server.newAccount();
       const listening = await startAdmin(
-        [
-          "--json",
-          "listen",
-          "--account",
-          account.id,
-          "--forward-to",
-          `http://127.0.0.1:${port}/hook`,
-          "--interval",
-          "50",
-        ].concat(["--stop-after", "1"]),
+        ["--json", "listen", "--account", account.id, "--forward-to", local.url, "--interval", "50"].concat([
+          "--stop-after",
+          "1",
+        ]),
         { PIX_ADMIN_URL: server.baseUrl, ADMIN_TOKEN: testAdminToken },
         "Signing secret",
       );
@@ -405,11 +391,15 @@ describe("admin listen", { timeout: processTimeout }, () => {
 
       expect(result.code).toBe(0);
       const secret = /Signing secret \(webhook-signature\): (\S+)/.exec(result.stderr)?.[1] ?? "";
-      const event = verifyWebhook(received[0]?.body ?? "", received[0]?.headers ?? {}, secret);
+      const event = verifyWebhook(
+        received[0]?.body ?? "",
+        (received[0]?.headers ?? {}) as Record<string, string>,
+        secret,
+      );
       expect((event.data.object as { id: string }).id).toBe(charge.body.id);
       expect(JSON.parse(result.stdout)).toMatchObject({ type: "transaction.paid", status: "204" });
     } finally {
-      local.close();
+      await local.close();
     }
   });
 });

@@ -3,7 +3,7 @@
  * an API key, against a real test server; and the acceptance of the partner experience: every event
  * kind triggered while `listen` forwards it, verified, and the partner client riding out a restart.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createPixClient, verifyWebhook } from "../../client/src/index.js";
@@ -11,6 +11,7 @@ import { eventTypes } from "../src/admin/commands/trigger.js";
 import { defaultPermissions } from "../src/domain/accounts.js";
 import { call, chargeBody, startTestServer, type TestServer } from "./harness.js";
 import { runAdmin, startAdmin, widestLine } from "./support/admin-process.js";
+import { type Received, startReceiver } from "./support/receiver.js";
 
 /** Tests that start several CLI processes: generous on a busy machine. */
 const processTimeout = 120_000;
@@ -26,26 +27,6 @@ const partner = (key: string, ...args: string[]) =>
   runAdmin(args, { PIX_ADMIN_URL: server.baseUrl, PIX_API_KEY: key, ADMIN_TOKEN: undefined });
 
 const events = (key: string, query = "limit=100") => call(server.baseUrl, "GET", `/api/v1/events?${query}`, { key });
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A local webhook receiver; `statuses` are answered in turn (then 204). */
-async function receiver(statuses: number[] = []): Promise<{ url: string; received: Received[]; server: Server }> {
-  const received: Received[] = [];
-  const local = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c: Buffer) => (body += c.toString()));
-    req.on("end", () => {
-      received.push({ headers: req.headers, body });
-      res.writeHead(statuses.shift() ?? 204).end();
-    });
-  });
-  await new Promise<void>((r) => local.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(local.address() as AddressInfo).port}/hook`, received, server: local };
-}
 
 /** Waits until `check` holds, polling; fails after `ms`. */
 async function eventually(check: () => boolean, ms = 20_000): Promise<void> {
@@ -64,7 +45,7 @@ describe("partner acceptance: only a test key", { timeout: processTimeout }, () 
     const { testKey } = await server.newAccount();
     const before = await events(testKey);
     expect(before.body.data).toEqual([]);
-    const local = await receiver();
+    const local = await startReceiver([204]);
     const listening = await startAdmin(
       ["--json", "listen", "--forward-to", local.url, "--interval", "50"],
       { PIX_ADMIN_URL: server.baseUrl, PIX_API_KEY: testKey, ADMIN_TOKEN: undefined },
@@ -101,7 +82,7 @@ describe("partner acceptance: only a test key", { timeout: processTimeout }, () 
       expect(lines.every((l) => l.status === "204")).toBe(true);
     } finally {
       listening.kill();
-      local.server.close();
+      await local.close();
     }
   });
 
@@ -152,7 +133,7 @@ describe("partner acceptance: only a test key", { timeout: processTimeout }, () 
 describe("partner listen", { timeout: processTimeout }, () => {
   test("when the receiver answers 500 first, then the forward is retried and delivered", async () => {
     const { testKey } = await server.newAccount();
-    const local = await receiver([500, 500]);
+    const local = await startReceiver([500, 500, 204]);
     const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
     try {
       const listening = await startAdmin(
@@ -174,7 +155,7 @@ describe("partner listen", { timeout: processTimeout }, () => {
       );
       expect(widestLine(result.stdout)).toBeLessThanOrEqual(100);
     } finally {
-      local.server.close();
+      await local.close();
     }
   });
 
@@ -203,7 +184,7 @@ describe("partner listen", { timeout: processTimeout }, () => {
     const { testKey } = await server.newAccount();
     const old = await partner(testKey, "trigger", "transaction.paid");
     expect(old.code, old.stderr).toBe(0);
-    const local = await receiver();
+    const local = await startReceiver([204]);
     try {
       const listening = await startAdmin(
         ["--json", "listen", "--forward-to", local.url, "--events", "refund.failed", "--interval", "50"].concat([
@@ -221,7 +202,7 @@ describe("partner listen", { timeout: processTimeout }, () => {
       expect(local.received).toHaveLength(1);
       expect(JSON.parse(result.stdout)).toMatchObject({ type: "refund.failed", status: "204", attempts: 1 });
     } finally {
-      local.server.close();
+      await local.close();
     }
   });
 
@@ -229,7 +210,7 @@ describe("partner listen", { timeout: processTimeout }, () => {
     const first = await startTestServer();
     const port = Number(new URL(first.baseUrl).port);
     const { testKey } = await first.newAccount();
-    const local = await receiver();
+    const local = await startReceiver([204]);
     let second: TestServer | undefined;
     try {
       const listening = await startAdmin(
@@ -250,7 +231,7 @@ describe("partner listen", { timeout: processTimeout }, () => {
       expect(result.stdout).toContain(`transaction.paid  ${charge.body.id as string}  → 204`);
     } finally {
       await second?.close();
-      local.server.close();
+      await local.close();
     }
   });
 

@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
@@ -8,39 +6,7 @@ import { postEvent } from "../src/webhooks/deliver.js";
 import { checkAddress, checkWebhookUrl, guardedLookup } from "../src/webhooks/ssrf.js";
 import { DeliveryWorker, retrySchedule } from "../src/webhooks/worker.js";
 import { call, chargeBody, startTestServer, type TestServer, testAdminToken } from "./harness.js";
-
-interface Received {
-  headers: IncomingMessage["headers"];
-  body: string;
-}
-
-/** A webhook receiver on 127.0.0.1 answering each request with the next status of `statuses`. */
-async function receiver(statuses: Array<number | { status: number; headers?: Record<string, string> } | "hang">) {
-  const received: Received[] = [];
-  let i = 0;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-      const next = statuses[Math.min(i++, statuses.length - 1)];
-      if (next === "hang" || next === undefined) return;
-      const { status, headers } = typeof next === "number" ? { status: next, headers: {} } : next;
-      res.writeHead(status, headers).end("ok");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/webhook`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+import { type Received, type ReceiverAnswer, startReceiver } from "./support/receiver.js";
 
 let server: TestServer;
 const closers: Array<() => Promise<void>> = [];
@@ -64,8 +30,8 @@ const worker = (options: { timeoutMs?: number; claimSeconds?: number } = {}) =>
     ...options,
   });
 
-async function setup(statuses: Parameters<typeof receiver>[0], events = ["transaction.paid"]) {
-  const hook = await receiver(statuses);
+async function setup(statuses: ReceiverAnswer[], events = ["transaction.paid"]) {
+  const hook = await startReceiver(statuses);
   closers.push(hook.close);
   const ctx = await server.newAccount();
   const endpoint = await admin("POST", `/accounts/${ctx.account.id}/webhook-endpoints`, {
@@ -195,7 +161,7 @@ describe("webhook delivery", () => {
   });
 
   test("when the receiver redirects, then the redirect is not followed and the attempt fails", async () => {
-    const target = await receiver([200]);
+    const target = await startReceiver([200]);
     closers.push(target.close);
     const { testKey, endpoint } = await setup([{ status: 302, headers: { location: target.url } }]);
     await payCharge(testKey);
@@ -363,7 +329,7 @@ describe("SSRF guard", () => {
   });
 
   test("when a name resolves to a blocked address at connect time, then the connection is refused", async () => {
-    const hook = await receiver([200]);
+    const hook = await startReceiver([200]);
     closers.push(hook.close);
     const lookup = guardedLookup({ livemode: false, allowLoopbackForTest: false });
     const error = await new Promise<NodeJS.ErrnoException | null>((resolve) =>

@@ -1,16 +1,14 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { call, startTestServer, type TestServer } from "../harness.js";
+import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.js";
 
 // The hosted checkout in a real browser: Debian's Chromium driven by playwright-core, on a phone-
 // sized viewport. One browser for the file; each payer gets a fresh context (own cookies).
 
-/** Debian's Chromium; CHROMIUM_PATH points elsewhere (or, set to a missing file, shows the skip). */
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(chromiumPath);
 if (!hasChromium) {
   console.warn(
     `[checkout browser tests] skipped: ${chromiumPath} not found. Install it with: apt-get install -y chromium`,
@@ -88,20 +86,7 @@ describe.skipIf(!hasChromium)(
     beforeAll(async () => {
       mkdirSync(artifacts, { recursive: true });
       server = await startTestServer();
-      browser = await chromium.launch({
-        executablePath: chromiumPath,
-        headless: true,
-        // Playwright gives every launch a fresh temporary --user-data-dir and removes it on close.
-        args: [
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-quic",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-        ],
-      });
+      browser = await launchChromium();
     }, 60_000);
 
     afterAll(async () => {
