@@ -14,6 +14,44 @@ export function tuneValidator(): void {
   const fromValidator = createRequire(createRequire(import.meta.url).resolve("express-openapi-validator"));
   memoiseRouteCompilation(fromValidator);
   lazyMetaSchema(fromValidator);
+  resolveReferencesWithoutCompiling(fromValidator);
+}
+
+/**
+ * Before the first request, the validator's schema preprocessor looks up each `$ref` it meets
+ * (`#/components/schemas/X`) with Ajv's `getSchema`, which compiles the whole referenced schema
+ * only to read back the object it was given, and then drops that Ajv instance: most of the
+ * validator's start-up in a profile, run in the first tick after `listen`. The schemas of the
+ * document are registered under exactly those keys, so this reads the registered object instead.
+ * Any other reference takes the original path. Left alone if the module does not have the expected
+ * shape.
+ */
+function resolveReferencesWithoutCompiling(fromValidator: NodeJS.Require): void {
+  type Registered = { schemas?: Record<string, unknown> };
+  type Preprocessor = { ajv?: Registered; resolvedSchemaCache?: Map<string, unknown> };
+  type Resolve = (this: Preprocessor, schema: unknown) => unknown;
+  let module: { SchemaPreprocessor?: { prototype: { resolveSchema?: Resolve } } };
+  try {
+    module = fromValidator(
+      "express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js",
+    ) as typeof module;
+  } catch {
+    return;
+  }
+  const prototype = module.SchemaPreprocessor?.prototype;
+  const original = prototype?.resolveSchema;
+  if (!prototype || typeof original !== "function") return;
+  prototype.resolveSchema = function (this: Preprocessor, schema: unknown) {
+    const ref = (schema as { $ref?: unknown } | null | undefined)?.$ref;
+    const cache = this.resolvedSchemaCache;
+    if (typeof ref !== "string" || !(cache instanceof Map) || cache.has(ref)) return original.call(this, schema);
+    const registered = this.ajv?.schemas?.[ref] as { schema?: unknown } | undefined;
+    if (!registered || typeof registered !== "object" || registered.schema === undefined) {
+      return original.call(this, schema);
+    }
+    cache.set(ref, registered.schema);
+    return registered.schema;
+  };
 }
 
 /**
