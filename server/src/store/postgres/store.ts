@@ -8,6 +8,12 @@ import { reads } from "./reads.js";
 import { retryingReads } from "./sql.js";
 import { writes } from "./writes.js";
 
+/** The server process behind a connection (pg sets it at connect), or null before that. */
+function backendPid(client: pg.PoolClient): number | null {
+  const pid = (client as unknown as { processID?: unknown }).processID;
+  return typeof pid === "number" ? pid : null;
+}
+
 /** SQLSTATEs after which the whole transaction may simply run again. */
 const retryableStates = new Set(["40001", "40P01"]);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -33,6 +39,8 @@ export class PostgresStore implements Store {
   private readonly connectionLost: (error: Error) => void;
   private readonly watchers = new DeliveryWatchers();
   private listener: DeliveryListener | null = null;
+  /** The backend PIDs of this pool's open connections (their commits notify the watchers at once). */
+  private readonly ownBackends = new Set<number>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -43,6 +51,14 @@ export class PostgresStore implements Store {
     this.connectionLost = connectionLostListener(this.logger);
     this.read = reads(retryingReads(pool));
     if (pool.listenerCount("error") === 0) pool.on("error", this.connectionLost);
+    pool.on("connect", (client) => {
+      const pid = backendPid(client);
+      if (pid !== null) this.ownBackends.add(pid);
+    });
+    pool.on("remove", (client) => {
+      const pid = backendPid(client);
+      if (pid !== null) this.ownBackends.delete(pid);
+    });
   }
 
   /**
@@ -132,7 +148,14 @@ export class PostgresStore implements Store {
    */
   watchDeliveries(listener: () => void): () => void {
     const remove = this.watchers.add(listener);
-    this.listener ??= new DeliveryListener(this.pool.options, () => this.watchers.notify(), this.logger);
+    // A commit of this pool has already called the watchers (see `transaction`); its NOTIFY would
+    // only start a second, empty pass of every worker here.
+    this.listener ??= new DeliveryListener(
+      this.pool.options,
+      () => this.watchers.notify(),
+      this.logger,
+      (pid) => this.ownBackends.has(pid),
+    );
     return () => {
       remove();
       if (this.watchers.size === 0 && this.listener) {
