@@ -112,6 +112,41 @@ describePg("webhooks on PostgreSQL", () => {
     }
   });
 
+  test("when a commit of this process queues a delivery, then a worker of this process runs one pass for it, not a second for its own NOTIFY", async () => {
+    const hook = await receiver(false);
+    // The server's store: the pay request commits on its pool, and the worker listens through it.
+    const worker = new DeliveryWorker({
+      store: server.store,
+      clock,
+      logger: pino({ level: "silent" }),
+      allowLoopbackForTest: true,
+      pollMs: 60_000,
+    });
+    let passes = 0;
+    const runOnce = worker.runOnce.bind(worker);
+    worker.runOnce = () => {
+      passes++;
+      return runOnce();
+    };
+    try {
+      const { testKey } = await accountWithEndpoint(hook.url);
+      worker.start();
+      // The LISTEN connection is up once its first pass has run.
+      await new Promise((r) => setTimeout(r, 500));
+      const before = passes;
+      await pay(testKey);
+      const deadline = Date.now() + 5_000;
+      while (hook.received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      // Time for the trigger's NOTIFY to arrive and, were it heard, for its pass to start.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(hook.received).toHaveLength(1);
+      expect(passes - before).toBe(1);
+    } finally {
+      await worker.stop();
+      hook.close();
+    }
+  });
+
   test("when the worker process is killed mid-delivery, then a restarted worker delivers the event", async () => {
     const hook = await startReceiver(["hang", 200]);
     // `node --import tsx` (not the tsx launcher): the pid is the worker itself, so killing it kills

@@ -55,6 +55,9 @@ export function createApp(options: AppOptions): Express {
   app.disable("x-powered-by");
   app.set("trust proxy", options.trustProxy ?? false);
   app.set("query parser", "simple");
+  // No ETag: API answers are `Cache-Control: no-store`, and hashing every body cost a few percent
+  // of a list's time. Static files (docs assets, the documents) keep theirs (serve-static's own).
+  app.set("etag", false);
   // One spelling per route: `/API/V1/BALANCE` and `/api/v1/balance/` are unknown paths (404), so
   // the auth matcher, the rate-limit skip and the validator (all exact, case-sensitive) agree.
   app.set("case sensitive routing", true);

@@ -14,6 +14,101 @@ export function tuneValidator(): void {
   const fromValidator = createRequire(createRequire(import.meta.url).resolve("express-openapi-validator"));
   memoiseRouteCompilation(fromValidator);
   lazyMetaSchema(fromValidator);
+  resolveReferencesWithoutCompiling(fromValidator);
+  skipBundlingSelfContainedDocuments(fromValidator);
+}
+
+/**
+ * The validator first "bundles" the document with json-schema-ref-parser, which crawls every node
+ * to gather external references into the document: a tenth of a second of the start-up for ours,
+ * whose references are all local (`#/components/…`), and whose bundle is the document unchanged.
+ * A document given as an object whose every `$ref` is a local pointer that resolves is taken as
+ * it is; any other (a file path, an external or dangling reference) is bundled as before.
+ */
+function skipBundlingSelfContainedDocuments(fromValidator: NodeJS.Require): void {
+  type LoadSpec = (this: unknown, spec: unknown, refParser?: unknown) => Promise<unknown>;
+  let module: { OpenAPIFramework?: { prototype: { loadSpec?: LoadSpec } } };
+  try {
+    module = fromValidator("express-openapi-validator/dist/framework/index.js") as typeof module;
+  } catch {
+    return;
+  }
+  const prototype = module.OpenAPIFramework?.prototype;
+  const original = prototype?.loadSpec;
+  if (!prototype || typeof original !== "function") return;
+  prototype.loadSpec = function (this: unknown, spec: unknown, refParser?: unknown) {
+    const mode = (refParser as { mode?: unknown } | undefined)?.mode;
+    if ((mode === undefined || mode === "bundle") && isSelfContained(spec)) return Promise.resolve(spec);
+    return original.call(this, spec, refParser);
+  };
+}
+
+/** Whether `document` is an object in which every `$ref` is a `#/…` pointer to a node of it. */
+function isSelfContained(document: unknown): boolean {
+  if (document === null || typeof document !== "object") return false;
+  const resolves = (ref: string): boolean => {
+    if (!ref.startsWith("#/")) return false;
+    let node: unknown = document;
+    for (const raw of ref.slice(2).split("/")) {
+      let key: string;
+      try {
+        key = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
+      } catch {
+        return false;
+      }
+      if (node === null || typeof node !== "object" || !Object.hasOwn(node, key)) return false;
+      node = (node as Record<string, unknown>)[key];
+    }
+    return true;
+  };
+  const stack: unknown[] = [document];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== "object" || seen.has(node)) continue;
+    seen.add(node);
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (ref !== undefined && (typeof ref !== "string" || !resolves(ref))) return false;
+    stack.push(...Object.values(node));
+  }
+  return true;
+}
+
+/**
+ * Before the first request, the validator's schema preprocessor looks up each `$ref` it meets
+ * (`#/components/schemas/X`) with Ajv's `getSchema`, which compiles the whole referenced schema
+ * only to read back the object it was given, and then drops that Ajv instance: most of the
+ * validator's start-up in a profile, run in the first tick after `listen`. The schemas of the
+ * document are registered under exactly those keys, so this reads the registered object instead.
+ * Any other reference takes the original path. Left alone if the module does not have the expected
+ * shape.
+ */
+function resolveReferencesWithoutCompiling(fromValidator: NodeJS.Require): void {
+  type Registered = { schemas?: Record<string, unknown> };
+  type Preprocessor = { ajv?: Registered; resolvedSchemaCache?: Map<string, unknown> };
+  type Resolve = (this: Preprocessor, schema: unknown) => unknown;
+  let module: { SchemaPreprocessor?: { prototype: { resolveSchema?: Resolve } } };
+  try {
+    module = fromValidator(
+      "express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js",
+    ) as typeof module;
+  } catch {
+    return;
+  }
+  const prototype = module.SchemaPreprocessor?.prototype;
+  const original = prototype?.resolveSchema;
+  if (!prototype || typeof original !== "function") return;
+  prototype.resolveSchema = function (this: Preprocessor, schema: unknown) {
+    const ref = (schema as { $ref?: unknown } | null | undefined)?.$ref;
+    const cache = this.resolvedSchemaCache;
+    if (typeof ref !== "string" || !(cache instanceof Map) || cache.has(ref)) return original.call(this, schema);
+    const registered = this.ajv?.schemas?.[ref] as { schema?: unknown } | undefined;
+    if (!registered || typeof registered !== "object" || registered.schema === undefined) {
+      return original.call(this, schema);
+    }
+    cache.set(ref, registered.schema);
+    return registered.schema;
+  };
 }
 
 /**

@@ -20,7 +20,13 @@ import { type Store, type StoreReads, type StoreTx, UnknownCursorError } from ".
 import { DeliveryWatchers } from "./delivery-watchers.js";
 import { TransactionIndex } from "./memory-transaction-index.js";
 
-const copy = <T>(value: T): T => structuredClone(value);
+/**
+ * What a table keeps: its own deep copy of the row written, so no caller holds a reference into
+ * the store. Reads hand out the stored object itself (a copy per read was most of a list's cost):
+ * rows are values here, changed only by writing a new one through `update`, never in place (the
+ * domain spreads a row into a new object to change it).
+ */
+const storedCopy = <T>(value: T): T => structuredClone(value);
 const inScope = (r: Scope, s: Scope) => r.accountId === s.accountId && r.livemode === s.livemode;
 
 /** Newest first on (createdAt, id), starting after the cursor item. */
@@ -34,7 +40,7 @@ function pageOf<T extends { id: string; createdAt: string }>(rows: T[], page: Pa
     if (at < 0) throw new UnknownCursorError();
     start = at + 1;
   }
-  const items = sorted.slice(start, start + page.limit).map(copy);
+  const items = sorted.slice(start, start + page.limit);
   return { items, hasMore: sorted.length > start + page.limit };
 }
 
@@ -47,15 +53,14 @@ class Table<T extends { id: string }> {
   ) {}
 
   get(id: string): T | null {
-    const row = this.rows.get(id);
-    return row ? copy(row) : null;
+    return this.rows.get(id) ?? null;
   }
   all(): T[] {
     return [...this.rows.values()];
   }
   insert(row: T): void {
     if (this.rows.has(row.id)) throw new Error(`duplicate id ${row.id}`);
-    const stored = copy(row);
+    const stored = storedCopy(row);
     this.rows.set(row.id, stored);
     this.onChange?.(undefined, stored);
     this.journal()?.push(() => {
@@ -66,7 +71,7 @@ class Table<T extends { id: string }> {
   update(row: T): void {
     const before = this.rows.get(row.id);
     if (!before) throw new Error(`no row ${row.id}`);
-    const stored = copy(row);
+    const stored = storedCopy(row);
     this.rows.set(row.id, stored);
     this.onChange?.(before, stored);
     this.journal()?.push(() => {
@@ -147,17 +152,16 @@ export class MemoryStore implements Store {
       },
       apiKeys: {
         get: async (id) => this.apiKeys.get(id),
-        getByDigest: async (digest) => copy(this.apiKeys.all().find((k) => k.digest === digest) ?? null),
+        getByDigest: async (digest) => this.apiKeys.all().find((k) => k.digest === digest) ?? null,
         getByDigestWithAccount: async (digest) => {
           const key = this.apiKeys.all().find((k) => k.digest === digest);
-          return key ? { key: copy(key), account: this.accounts.get(key.accountId) } : null;
+          return key ? { key, account: this.accounts.get(key.accountId) } : null;
         },
         listByAccount: async (accountId) =>
           this.apiKeys
             .all()
             .filter((k) => k.accountId === accountId)
-            .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))
-            .map(copy),
+            .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1)),
       },
       customers: {
         get: async (scope, id) => {
@@ -166,7 +170,7 @@ export class MemoryStore implements Store {
         },
         getById: async (id) => this.customers.get(id),
         getByDocument: async (scope, document) =>
-          copy(this.customers.all().find((c) => inScope(c, scope) && c.document === document) ?? null),
+          this.customers.all().find((c) => inScope(c, scope) && c.document === document) ?? null,
         list: async (scope, filter, page) =>
           pageOf(
             this.customers
@@ -181,12 +185,8 @@ export class MemoryStore implements Store {
           return t && inScope(t, scope) ? t : null;
         },
         getById: async (id) => this.transactions.get(id),
-        getByDisputeId: async (disputeId) =>
-          copy(this.transactions.all().find((t) => t.dispute?.id === disputeId) ?? null),
-        list: async (scope, f, page) => {
-          const result = this.transactionIndex.list(scope, f, page);
-          return { items: result.items.map(copy), hasMore: result.hasMore };
-        },
+        getByDisputeId: async (disputeId) => this.transactions.all().find((t) => t.dispute?.id === disputeId) ?? null,
+        list: async (scope, f, page) => this.transactionIndex.list(scope, f, page),
       },
       paymentLinks: {
         get: async (scope, id) => {
@@ -239,18 +239,10 @@ export class MemoryStore implements Store {
               now,
             ),
           ),
-        list: async (scope) =>
-          this.ledger
-            .all()
-            .filter((e) => inScope(e, scope))
-            .map(copy),
+        list: async (scope) => this.ledger.all().filter((e) => inScope(e, scope)),
       },
       events: {
-        list: async (scope) =>
-          this.events
-            .all()
-            .filter((e) => inScope(e, scope))
-            .map(copy),
+        list: async (scope) => this.events.all().filter((e) => inScope(e, scope)),
         listPage: async (scope, page, f = {}) =>
           pageOf(
             this.events
@@ -280,13 +272,11 @@ export class MemoryStore implements Store {
           this.webhookEndpoints
             .all()
             .filter((e) => e.accountId === accountId)
-            .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1))
-            .map(copy),
+            .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1)),
         listForEvent: async (scope, type) =>
           this.webhookEndpoints
             .all()
-            .filter((e) => inScope(e, scope) && e.disabledAt === null && (e.events as string[]).includes(type))
-            .map(copy),
+            .filter((e) => inScope(e, scope) && e.disabledAt === null && (e.events as string[]).includes(type)),
       },
       deliveries: {
         get: async (id) => this.deliveries.get(id),
@@ -375,7 +365,7 @@ export class MemoryStore implements Store {
             .sort((a, b) => ((a.nextAttemptAt ?? "") < (b.nextAttemptAt ?? "") ? -1 : 1))
             .slice(0, limit);
           for (const d of due) this.deliveries.update({ ...d, lockedUntil: lockUntil });
-          return due.map((d) => ({ ...copy(d), lockedUntil: lockUntil }));
+          return due.map((d) => ({ ...d, lockedUntil: lockUntil }));
         },
       },
       idempotency: {

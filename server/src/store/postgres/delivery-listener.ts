@@ -15,10 +15,15 @@ export class DeliveryListener {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
 
+  /**
+   * `fromOwnCommit(backendPid)`: whether the notifying session is one this process already heard
+   * at its own commit; that notification is skipped (one pass per commit, not two).
+   */
   constructor(
     private readonly config: pg.ClientConfig,
     private readonly onNotify: () => void,
     private readonly logger: StoreLogger,
+    private readonly fromOwnCommit: (backendPid: number) => boolean = () => false,
   ) {
     this.dial();
   }
@@ -41,7 +46,9 @@ export class DeliveryListener {
     };
     client.on("error", redial);
     client.on("end", () => redial(new Error("connection ended")));
-    client.on("notification", () => this.onNotify());
+    client.on("notification", (message: pg.Notification) => {
+      if (!this.fromOwnCommit(message.processId)) this.onNotify();
+    });
     client
       .connect()
       .then(() => client.query("LISTEN webhook_deliveries"))

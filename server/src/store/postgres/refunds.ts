@@ -1,4 +1,3 @@
-import type pg from "pg";
 import type { RefundRecord } from "../../domain/model.js";
 import type { EventFilter, StoreReads, StoreTx } from "../../domain/ports/store.js";
 import type { TableDef } from "./rows.js";
@@ -41,7 +40,7 @@ export function refundReads(db: Queryable): StoreReads["refunds"] {
   };
 }
 
-export function refundWrites(client: pg.PoolClient): StoreTx["refunds"] {
+export function refundWrites(client: Queryable): StoreTx["refunds"] {
   return {
     ...refundReads(client),
     insert: (refund) => insertRow(client, refundsTable, refund),
