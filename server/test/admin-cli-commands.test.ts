@@ -174,6 +174,41 @@ describe("admin accounts", { timeout: processTimeout }, () => {
     const next = await adminJson("accounts", "list", "--limit", "1", "--starting-after", page.data[0].id);
     expect(next.data[0].id).not.toBe(page.data[0].id);
   });
+
+  test("when --document is given, then create and update send it and the record shows it as digits", async () => {
+    const created = await adminJson(
+      "accounts",
+      "create",
+      "--name",
+      "Padaria Pão Quente Ltda",
+      "--owner-email",
+      "p@q.example",
+      "--document",
+      "11.222.333/0001-81",
+    );
+    expect(created).toMatchObject({ documentType: "CNPJ", document: "11222333000181" });
+
+    const shown = await adminText("accounts", "get", created.id);
+    expect(shown).toMatch(/^documentType\s+CNPJ$/m);
+    expect(shown).toMatch(/^document\s+11222333000181$/m);
+
+    const updated = await adminJson("accounts", "update", created.id, "--document", "529.982.247-25");
+    expect(updated).toMatchObject({ documentType: "CPF", document: "52998224725", name: "Padaria Pão Quente Ltda" });
+
+    const refused = await admin(
+      "accounts",
+      "create",
+      "--name",
+      "Loja X",
+      "--owner-email",
+      "x@q.example",
+      "--document",
+      "11222333000182",
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("400 REQUEST_ERROR");
+    expect(refused.stderr).toContain("CNPJ inválido");
+  });
 });
 
 describe("admin keys", { timeout: processTimeout }, () => {

@@ -51,6 +51,8 @@ export const accountsTable: TableDef<Account> = {
     ["release_period_days", (a) => a.releasePeriodDays],
     ["merchant_city", (a) => a.merchantCity],
     ["pix_key", (a) => a.pixKey],
+    ["document_type", (a) => a.documentType],
+    ["document", (a) => a.document],
     ["created_at", (a) => a.createdAt],
     ["updated_at", (a) => a.updatedAt],
   ],
