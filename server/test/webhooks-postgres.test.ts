@@ -113,7 +113,7 @@ describePg("webhooks on PostgreSQL", () => {
   });
 
   test("when a commit of this process queues a delivery, then a worker of this process runs one pass for it, not a second for its own NOTIFY", async () => {
-    const hook = await receiver(false);
+    const hook = await startReceiver([200]);
     // The server's store: the pay request commits on its pool, and the worker listens through it.
     const worker = new DeliveryWorker({
       store: server.store,
