@@ -17,7 +17,8 @@ export interface paths {
         put?: never;
         /**
          * Create an account
-         * @description Opens a merchant account. A new account is unverified unless `verified` is sent.
+         * @description Opens a merchant account. A new account is unverified unless `verified` is sent. The
+         *     merchant's CNPJ or CPF (`document`) is optional; an invalid one answers `400 REQUEST_ERROR`.
          */
         post: operations["createAccount"];
         delete?: never;
@@ -45,7 +46,8 @@ export interface paths {
         head?: never;
         /**
          * Update an account
-         * @description Verifies an account, changes its plan or release period. Only the fields sent change.
+         * @description Verifies an account, changes its plan, release period or document. Only the fields sent
+         *     change; `document: null` removes the document.
          */
         patch: operations["updateAccount"];
         trace?: never;
@@ -85,8 +87,9 @@ export interface paths {
         };
         /**
          * List an account's events
-         * @description An account's recorded events of one mode, newest first. `npm run admin -- listen` polls it to
-         *     forward test events to a developer's machine.
+         * @description An account's recorded events of one mode, newest first. `npm run admin -- listen --account`
+         *     polls it to forward an account's test events to a developer's machine (a partner's `listen`
+         *     polls `GET /api/v1/events` with an API key instead).
          */
         get: operations["listEvents"];
         put?: never;
@@ -429,6 +432,14 @@ export interface components {
             merchantCity: string;
             /** @description The account's receiving Pix key (EVP), printed in the BR Code. */
             pixKey: string;
+            /** @description `CNPJ` for a company (a MEI included), `CPF` for an individual merchant; null when no document is on record. */
+            documentType: string | null;
+            /**
+             * @description The merchant's CNPJ or CPF, digits only (an alphanumeric CNPJ in upper case); null when none is
+             *     on record (accounts opened before the field existed). The hosted checkout shows it beside the
+             *     name: a CNPJ in full, a CPF masked as Pix receipts show it (`***.456.789-**`).
+             */
+            document: string | null;
             createdAt: components["schemas"]["PixService.UtcTimestamp"];
             updatedAt: components["schemas"]["PixService.UtcTimestamp"];
         };
@@ -524,6 +535,12 @@ export interface components {
             releasePeriodDays?: components["schemas"]["ReleasePeriodDays"];
             /** @description City for the BR Code. Default `SAO PAULO`. 1 to 60 characters. */
             merchantCity?: string;
+            /**
+             * @description The merchant's CNPJ (a company, a MEI included) or CPF (an individual merchant), with or
+             *     without punctuation, 11 to 18 characters; stored as digits. Check digits are verified:
+             *     failing ones answer `400 REQUEST_ERROR`. Optional: the checkout then shows the name alone.
+             */
+            document?: string;
         };
         /** @description Body of create API key. */
         CreateApiKeyRequest: {
@@ -925,6 +942,11 @@ export interface components {
             plan?: components["schemas"]["PlanInput"];
             releasePeriodDays?: components["schemas"]["ReleasePeriodDays"];
             merchantCity?: string;
+            /**
+             * @description The merchant's CNPJ or CPF, as on create; `null` removes it. The document type follows the
+             *     number.
+             */
+            document?: string | null;
         };
         /** @description Body of update API key: only the fields sent change, effective on the next request. */
         UpdateApiKeyRequest: {

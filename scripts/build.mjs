@@ -1,12 +1,14 @@
 // `npm run build`: the server, the webhook worker and the operator CLI as plain JavaScript in dist/,
-// one file per source file (no bundling), so every path the code resolves from `import.meta.url`
-// (the OpenAPI documents, checkout assets, SQL migrations) keeps the layout it has in the source
-// tree; node_modules (swagger-ui-dist among them) resolves from the repository root as before.
+// one file per source file, so every path the code resolves from `import.meta.url` (the OpenAPI
+// documents, checkout assets, SQL migrations) keeps the layout it has in the source tree;
+// node_modules (swagger-ui-dist among them) resolves from the repository root as before.
+// The server's entry (dist/server/src/main.js) is then replaced by one bundle of it and its
+// dependencies: resolving and loading some thousand separate modules was most of the start-up.
 //
 // Plain JavaScript on purpose: `npm start` runs it first (`prestart`), and an install without
 // devDependencies (no tsx, no esbuild) must still start from a dist/ built beforehand.
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -48,6 +50,45 @@ await esbuild.build({
   logLevel: "warning",
 });
 
+// The server as one file. Each module's `import.meta.url` becomes the URL its own file has in the
+// per-file layout above, so the files it reads beside itself are found as before. Left outside the
+// bundle: express-openapi-validator and Ajv (the server tunes the validator by replacing functions
+// of its modules, which needs the modules themselves; see server/src/http/validator-speed.ts),
+// pino-pretty (imported only for a terminal) and pg's optional native binding.
+const serverEntry = join(root, "server/src/main.ts");
+await esbuild.build({
+  entryPoints: [serverEntry],
+  outfile: entry,
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  sourcemap: true,
+  sourcesContent: false,
+  logLevel: "warning",
+  external: ["express-openapi-validator", "express", "ajv", "ajv-formats", "pino-pretty", "pg-native"],
+  // The CommonJS packages inside the bundle call `require`, which an ES module lacks.
+  banner: {
+    js: 'import { createRequire as bundleCreateRequire } from "node:module"; const require = bundleCreateRequire(import.meta.url);',
+  },
+  plugins: [
+    {
+      name: "own-file-url",
+      setup(build) {
+        build.onLoad({ filter: /\.ts$/ }, (args) => {
+          if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
+          const source = readFileSync(args.path, "utf8");
+          if (!source.includes("import.meta.url")) return { contents: source, loader: "ts" };
+          let own = relative(dirname(entry), join(dist, relative(root, args.path)).replace(/\.ts$/, ".js"));
+          if (!own.startsWith(".")) own = `./${own}`;
+          const url = `new URL(${JSON.stringify(own.split("\\").join("/"))}, import.meta.url).href`;
+          return { contents: source.replaceAll("import.meta.url", url), loader: "ts" };
+        });
+      },
+    },
+  ],
+});
+
 // What the code reads at run time beside itself: the checkout's assets, the SQL migrations, the
 // OpenAPI documents (served and used by the validator).
 for (const file of sources.filter((path) => !path.endsWith(".ts"))) {
@@ -55,7 +96,12 @@ for (const file of sources.filter((path) => !path.endsWith(".ts"))) {
   mkdirSync(dirname(target), { recursive: true });
   cpSync(file, target);
 }
+// Each document also as JSON beside it: the server reads that at start-up (JSON.parse takes
+// milliseconds where parsing the YAML took a good part of a second); the YAML stays what is served.
+const { parse: parseYaml } = await import("yaml");
 for (const file of walk(join(root, "generated")).filter((path) => path.endsWith(".yaml"))) {
-  cpSync(file, join(dist, relative(root, file)));
+  const target = join(dist, relative(root, file));
+  cpSync(file, target);
+  writeFileSync(target.replace(/\.yaml$/, ".json"), JSON.stringify(parseYaml(readFileSync(file, "utf8"))));
 }
 if (!process.argv.includes("--quiet")) console.log(`build: ${entryPoints.length} arquivos em ${relative(root, dist)}/`);

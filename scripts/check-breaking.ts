@@ -20,7 +20,10 @@ interface Acknowledgement {
   document: (typeof documents)[number];
   /** openapi-diff's code, e.g. `request.body.scope.remove`. */
   code: string;
-  /** A JSON pointer prefix of the location in the new document, e.g. `paths./api/v1/charges/pix`. */
+  /**
+   * A prefix of the location in the new document, e.g. `paths./api/v1/charges/pix.post`; `*`
+   * stands for any text, so one entry can name one field on several operations.
+   */
   location: string;
   reason: string;
 }
@@ -36,13 +39,28 @@ export function latestRelease(names: string[]): string | null {
   return versions.at(-1) ?? null;
 }
 
-const acknowledged = (list: Acknowledgement[], since: string, document: string, difference: BreakingDifference) =>
+/** The location prefix of an acknowledgement as a regular expression (`*` is any text). */
+const locationPattern = (location: string) =>
+  new RegExp(
+    `^${location
+      .split("*")
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")}`,
+  );
+
+/** The acknowledgement that covers every location of the difference, if any. */
+export const acknowledged = (
+  list: Acknowledgement[],
+  since: string,
+  document: string,
+  difference: BreakingDifference,
+) =>
   list.find(
     (a) =>
       a.since === since &&
       a.document === document &&
       a.code === difference.code &&
-      difference.locations.some((l) => l.startsWith(a.location)),
+      difference.locations.every((l) => locationPattern(a.location).test(l)),
   );
 
 async function main(): Promise<number> {
@@ -59,16 +77,21 @@ async function main(): Promise<number> {
     const after = YAML.parse(readFileSync(join(root, "generated", name), "utf8"));
     const differences = await breakingDifferences(before, after);
     const majorMoved = majorOf(after.info.version) > majorOf(before.info.version);
+    const covered = new Map<Acknowledgement, number>();
     for (const difference of differences) {
       const ack = acknowledged(acks, release, name, difference);
       const where = difference.locations.join(", ");
       if (majorMoved) console.log(`${name}: breaking (major ${after.info.version}): ${difference.code} at ${where}`);
-      else if (ack) console.log(`${name}: acknowledged: ${difference.code} at ${where} — ${ack.reason}`);
+      else if (ack) covered.set(ack, (covered.get(ack) ?? 0) + 1);
       else {
         console.error(`${name}: BREAKING since ${release}: ${difference.code} at ${where}`);
         failures++;
       }
     }
+    for (const [ack, count] of covered)
+      console.log(
+        `${name}: acknowledged ${count}× ${ack.code} at ${ack.location}: ${ack.reason.split(". ")[0]?.replace(/\.$/, "")}.`,
+      );
     console.log(`${name}: ${differences.length} breaking difference(s) against ${release}.`);
   }
   if (failures > 0) {

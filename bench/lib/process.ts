@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { waitForHttp } from "../../scripts/wait-for-http.js";
 
 /** Whether a process with this pid still exists. */
-export function alive(pid: number): boolean {
+function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -30,11 +30,18 @@ export interface Running {
 
 /**
  * Starts `node <args>` (the process that serves is the one started: no launcher in between),
- * pinned to core 0, and resolves once `baseUrl + readyPath` answers.
+ * pinned to core 0 unless told otherwise, and resolves once `baseUrl + readyPath` answers.
  */
 export async function startNode(
   args: string[],
-  options: { env?: Record<string, string>; port: number; readyPath?: string; cpu?: number; pollMs?: number },
+  options: {
+    env?: Record<string, string>;
+    port: number;
+    readyPath?: string;
+    /** The core to pin the process to (default 0); null leaves it unpinned. */
+    cpu?: number | null;
+    pollMs?: number;
+  },
 ): Promise<Running> {
   const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, PORT: String(options.port), HOST: "127.0.0.1", LOG_LEVEL: "warn", ...options.env },
@@ -43,7 +50,7 @@ export async function startNode(
   let out = "";
   child.stdout?.on("data", (chunk: Buffer) => (out += chunk.toString()));
   const pid = child.pid ?? -1;
-  pin(pid, options.cpu ?? 0);
+  if (options.cpu !== null) pin(pid, options.cpu ?? 0);
   const baseUrl = `http://127.0.0.1:${options.port}`;
   await waitForHttp(baseUrl + (options.readyPath ?? "/health"), 60_000, () => child.exitCode === null, options.pollMs);
   return {

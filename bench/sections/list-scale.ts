@@ -26,7 +26,10 @@ async function firstPages(baseUrl: string, key: string, samples: number) {
   const out: Record<string, number> = {};
   for (const [name, path] of Object.entries(queries("plk_none"))) {
     out[name] = await medianLatency(samples, async () => {
-      const res = await fetch(baseUrl + path, { headers: { "x-api-key": key } });
+      // Once more on a reset: after the long seeding pause the client may reuse a keep-alive
+      // socket the server is closing at that moment (a client-side race, not an answer).
+      const get = () => fetch(baseUrl + path, { headers: { "x-api-key": key } });
+      const res = await get().catch(get);
       if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
       await res.arrayBuffer();
     });

@@ -19,29 +19,40 @@ const chargeBody = () =>
   });
 
 /** The four routes measured on every implementation, with what they need (a key, an existing charge). */
-export function routes(key: string, chargeId: string): Record<string, LoadRequest> {
+function routes(key: string, chargeId: string): Record<string, LoadRequest> {
   const headers = { "x-api-key": key };
   return {
     "GET /transactions/{id}": { path: `/api/v1/transactions/${chargeId}`, headers },
     "GET /transactions (20)": { path: "/api/v1/transactions?limit=20", headers },
     "GET /balance": { path: "/api/v1/balance", headers },
-    "POST /charges/pix": {
-      method: "POST",
-      path: "/api/v1/charges/pix",
-      headers,
-      body: chargeBody,
-    },
+    "POST /charges/pix": createChargeRequest(key),
   };
+}
+
+/** `POST /charges/pix` with a fresh body per request. */
+export function createChargeRequest(key: string): LoadRequest {
+  return { method: "POST", path: "/api/v1/charges/pix", headers: { "x-api-key": key }, body: chargeBody };
 }
 
 export type Throughput = Record<string, Record<string, number>>;
 
 /** Starts our server (memory or PostgreSQL), makes 25 charges so lists have a page, and hands back what the routes need. */
-export async function startOurServer(env: Record<string, string>, extra: Record<string, string> = {}) {
+export async function startOurServer(
+  env: Record<string, string>,
+  extra: Record<string, string> = {},
+  options: { cpu?: number | null; readyPath?: string } = {},
+) {
   const port = await freePort();
-  const server = await startNode(serverArgs(), { port, env: { RATE_LIMITS: "off", ...env, ...extra } });
-  const key = /Development test key[^:]*: (svc_test_\w+)/.exec(server.output())?.[1];
-  if (!key) throw new Error(`no development key printed:\n${server.output()}`);
+  const server = await startNode(serverArgs(), { port, env: { RATE_LIMITS: "off", ...env, ...extra }, ...options });
+  // The banner's development test key (its wording is the server's; the key's shape is the API's).
+  // With several processes the primary prints it once every one has started.
+  const devKey = () => /(svc_test_[A-Za-z0-9]+)/.exec(server.output())?.[1];
+  for (let waited = 0; !devKey() && waited < 30_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+  const key = devKey();
+  if (!key) {
+    await server.stop();
+    throw new Error(`no development key printed:\n${server.output()}`);
+  }
   let chargeId = "";
   for (let i = 0; i < 25; i++) {
     const res = await fetch(`${server.baseUrl}/api/v1/charges/pix`, {

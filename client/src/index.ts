@@ -26,6 +26,7 @@ export type {
   operations,
   PaymentLink,
   paths,
+  Refund,
   Transaction,
   WebhookEvent,
   WebhookEventType,

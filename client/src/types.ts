@@ -33,16 +33,15 @@ export type FieldError = components["schemas"]["FieldError"];
 export type ErrorCode = components["schemas"]["ErrorCode"];
 
 /**
- * Any webhook event the service sends, discriminated by `type`:
- * `transaction.paid`, `withdrawal.created`, `withdrawal.paid`, `withdrawal.partially_paid` or
- * `withdrawal.failed`. Narrow it with `switch (event.type)`.
+ * Any webhook event the service sends (and `GET /api/v1/events` lists), discriminated by `type`:
+ * `transaction.paid`; `withdrawal.created`, `.paid`, `.partially_paid`, `.failed`;
+ * `refund.created`, `.completed`, `.failed`; `dispute.opened`, `.closed`. Narrow it with
+ * `switch (event.type)`.
  */
-export type WebhookEvent =
-  | components["schemas"]["TransactionPaidEvent"]
-  | components["schemas"]["WithdrawalCreatedEvent"]
-  | components["schemas"]["WithdrawalPaidEvent"]
-  | components["schemas"]["WithdrawalPartiallyPaidEvent"]
-  | components["schemas"]["WithdrawalFailedEvent"];
+export type WebhookEvent = components["schemas"]["Event"];
+
+/** A refund (`rfd_…`) of a paid charge. */
+export type Refund = components["schemas"]["Refund"];
 
 /** The `type` of a {@link WebhookEvent}. */
 export type WebhookEventType = WebhookEvent["type"];

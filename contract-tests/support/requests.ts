@@ -11,7 +11,7 @@ import { parse } from "yaml";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
-export interface Schema {
+interface Schema {
   $ref?: string;
   allOf?: Schema[];
   type?: string;
@@ -47,7 +47,7 @@ interface Doc {
 const doc = parse(readFileSync(join(root, "generated/openapi.yaml"), "utf8")) as Doc;
 
 /** Follows `$ref` and the one-member `allOf` the emitter writes around a referenced scalar. */
-export function resolveSchema(schema: Schema): Schema {
+function resolveSchema(schema: Schema): Schema {
   if (schema.$ref) {
     const target = doc.components.schemas[schema.$ref.replace("#/components/schemas/", "")];
     if (!target) throw new Error(`unresolved ${schema.$ref}`);
@@ -139,11 +139,11 @@ function cnpjCheck(base: number[]): number[] {
   return [...base, first, digit([...base, first])];
 }
 /** A CPF whose check digits hold (not all digits equal). */
-export const validCpf = digits(9)
+const validCpf = digits(9)
   .filter((d) => new Set(d).size > 1)
   .map((d) => cpfCheck(d).join(""));
 /** A numeric CNPJ whose check digits hold. */
-export const validCnpj = digits(12)
+const validCnpj = digits(12)
   .filter((d) => new Set(d).size > 1)
   .map((d) => cnpjCheck(d).join(""));
 const documentPair = fc.oneof(
@@ -198,7 +198,7 @@ const bigInteger = (min: number, max: number) =>
   fc.bigInt({ min: BigInt(min), max: BigInt(max) }).map((n) => Number(n));
 
 /** A value valid against `schema` (and, for the semantic fields above, valid for the server). */
-export function validValue(schema: Schema, place = ""): fc.Arbitrary<unknown> {
+function validValue(schema: Schema, place = ""): fc.Arbitrary<unknown> {
   const semantic = semanticValues[place];
   if (semantic) return semantic;
   const name = schemaName(schema) ?? place;

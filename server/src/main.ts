@@ -35,7 +35,8 @@ interface Started {
 /** Sent by a cluster worker to the primary. */
 type WorkerMessage = { type: "started"; started: Started } | { type: "failed"; message: string };
 
-const DEV_ACCOUNT = { name: "Loja de Desenvolvimento", ownerEmail: "dev@example.com" };
+/** The development account; its CNPJ (a test number) shows on the checkout as a real merchant's would. */
+const DEV_ACCOUNT = { name: "Loja de Desenvolvimento", ownerEmail: "dev@example.com", document: "11222333000181" };
 
 /** On an empty store: a verified development account and a test key with every permission. */
 async function bootstrap(store: Store, clock: Clock): Promise<{ accountId: string | null; devKey: string | null }> {

@@ -7,6 +7,7 @@ import { buildProgram } from "../src/admin/cli.js";
 import { record, table } from "../src/admin/output.js";
 import { call, chargeBody, startTestServer, type TestServer, testAdminToken } from "./harness.js";
 import { runAdmin, startAdmin, widestLine } from "./support/admin-process.js";
+import { startReceiver } from "./support/receiver.js";
 
 /** Tests that start several CLI processes: generous on a busy machine. */
 const processTimeout = 60_000;
@@ -67,9 +68,15 @@ describe("admin help", { timeout: processTimeout }, () => {
       const program = buildProgram();
       const leaves = leafCommands(program);
       const globals = program.options.map((o) => o.long);
-      expect(globals).toEqual(["--server", "--token", "--json"]);
+      expect(globals).toEqual(["--server", "--token", "--api-key", "--json"]);
       expect(leaves.map((l) => l.name)).toEqual(
-        expect.arrayContaining(["accounts create", "webhooks create", "deliveries replay", "customers set-notes"]),
+        expect.arrayContaining([
+          "accounts create",
+          "webhooks create",
+          "deliveries replay",
+          "customers set-notes",
+          "trigger",
+        ]),
       );
       for (const { name, command } of leaves) {
         const help = command.helpInformation();
@@ -166,6 +173,41 @@ describe("admin accounts", { timeout: processTimeout }, () => {
     expect(firstPage).toContain(`More results: add --starting-after ${page.data[0].id}`);
     const next = await adminJson("accounts", "list", "--limit", "1", "--starting-after", page.data[0].id);
     expect(next.data[0].id).not.toBe(page.data[0].id);
+  });
+
+  test("when --document is given, then create and update send it and the record shows it as digits", async () => {
+    const created = await adminJson(
+      "accounts",
+      "create",
+      "--name",
+      "Padaria Pão Quente Ltda",
+      "--owner-email",
+      "p@q.example",
+      "--document",
+      "11.222.333/0001-81",
+    );
+    expect(created).toMatchObject({ documentType: "CNPJ", document: "11222333000181" });
+
+    const shown = await adminText("accounts", "get", created.id);
+    expect(shown).toMatch(/^documentType\s+CNPJ$/m);
+    expect(shown).toMatch(/^document\s+11222333000181$/m);
+
+    const updated = await adminJson("accounts", "update", created.id, "--document", "529.982.247-25");
+    expect(updated).toMatchObject({ documentType: "CPF", document: "52998224725", name: "Padaria Pão Quente Ltda" });
+
+    const refused = await admin(
+      "accounts",
+      "create",
+      "--name",
+      "Loja X",
+      "--owner-email",
+      "x@q.example",
+      "--document",
+      "11222333000182",
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("400 REQUEST_ERROR");
+    expect(refused.stderr).toContain("CNPJ inválido");
   });
 });
 
@@ -363,21 +405,12 @@ describe("admin simulate and clock", { timeout: processTimeout }, () => {
 
 describe("admin listen", { timeout: processTimeout }, () => {
   test("when listen runs as a process with --json, then it forwards a new event signed and prints a JSON line", async () => {
-    const received: { headers: Record<string, string>; body: string }[] = [];
-    const local = createServer((req, res) => {
-      let body = "";
-      req.on("data", (c) => (body += c));
-      req.on("end", () => {
-        received.push({ headers: req.headers as Record<string, string>, body });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((r) => local.listen(0, "127.0.0.1", r));
-    const port = (local.address() as AddressInfo).port;
+    const local = await startReceiver([204]);
+    const { received } = local;
     try {
       const { account, testKey } = await server.newAccount();
       const listening = await startAdmin(
-        ["--json", "listen", account.id, "--forward-to", `http://127.0.0.1:${port}/hook`, "--interval", "50"].concat([
+        ["--json", "listen", "--account", account.id, "--forward-to", local.url, "--interval", "50"].concat([
           "--stop-after",
           "1",
         ]),
@@ -393,11 +426,15 @@ describe("admin listen", { timeout: processTimeout }, () => {
 
       expect(result.code).toBe(0);
       const secret = /Signing secret \(webhook-signature\): (\S+)/.exec(result.stderr)?.[1] ?? "";
-      const event = verifyWebhook(received[0]?.body ?? "", received[0]?.headers ?? {}, secret);
+      const event = verifyWebhook(
+        received[0]?.body ?? "",
+        (received[0]?.headers ?? {}) as Record<string, string>,
+        secret,
+      );
       expect((event.data.object as { id: string }).id).toBe(charge.body.id);
       expect(JSON.parse(result.stdout)).toMatchObject({ type: "transaction.paid", status: "204" });
     } finally {
-      local.close();
+      await local.close();
     }
   });
 });

@@ -1,12 +1,11 @@
 import { execFile } from "node:child_process";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { verifyWebhook } from "../../client/src/index.js";
 import { runCli } from "../src/admin/cli.js";
 import { chargeBody, startTestServer, type TestServer, testAdminToken } from "./harness.js";
+import { startReceiver } from "./support/receiver.js";
 
 const run = promisify(execFile);
 let server: TestServer;
@@ -145,17 +144,8 @@ describe("npm run admin", () => {
   });
 
   test("when listen runs, then new test events reach the local URL signed with the given secret", async () => {
-    const received: { headers: Record<string, string>; body: string }[] = [];
-    const local = createServer((req, res) => {
-      let body = "";
-      req.on("data", (c) => (body += c));
-      req.on("end", () => {
-        received.push({ headers: req.headers as Record<string, string>, body });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((r) => local.listen(0, "127.0.0.1", r));
-    const port = (local.address() as AddressInfo).port;
+    const local = await startReceiver([204]);
+    const { received } = local;
     try {
       const { account, testKey } = await server.newAccount();
       const old = await fetch(`${server.baseUrl}/api/v1/charges/pix`, {
@@ -170,9 +160,10 @@ describe("npm run admin", () => {
       const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
       const listening = cli(
         "listen",
+        "--account",
         account.id,
         "--forward-to",
-        `http://127.0.0.1:${port}/hook`,
+        local.url,
         "--secret",
         secret,
         "--interval",
@@ -194,12 +185,16 @@ describe("npm run admin", () => {
 
       expect(result.code).toBe(0);
       expect(received).toHaveLength(1);
-      const event = verifyWebhook(received[0]?.body ?? "", received[0]?.headers ?? {}, secret);
+      const event = verifyWebhook(
+        received[0]?.body ?? "",
+        (received[0]?.headers ?? {}) as Record<string, string>,
+        secret,
+      );
       expect(event.type).toBe("transaction.paid");
       expect((event.data.object as { id: string }).id).toBe(fresh.id);
       expect(result.stdout).toContain("→ 204");
     } finally {
-      local.close();
+      await local.close();
     }
   });
 

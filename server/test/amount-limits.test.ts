@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { Actor } from "../src/domain/deps.js";
 import { DomainError } from "../src/domain/errors.js";
 import { amountLimits } from "../src/domain/policy.js";
-import { createPool, PostgresStore } from "../src/store/postgres/index.js";
-import { call, chargeBody, startTestServer, type TestServer } from "./harness.js";
-import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
+import { call, chargeBody } from "./harness.js";
+import { eachStore, serverOn } from "./support/stores.js";
 
 // The largest amount (docs/decisions.md "Largest amount"): what BR Code field 54 can carry. Above
 // it a charge used to answer 500, a payment link 201 and then 500 on every checkout, and `1e21`
@@ -38,47 +37,9 @@ const routes = [
 
 const cases = routes.flatMap((r) => tooLarge.map((t) => ({ ...r, ...t })));
 
-const stores: {
-  name: string;
-  describe: typeof describe;
-  start: () => Promise<{ server: TestServer; stop(): Promise<void> }>;
-}[] = [
-  {
-    name: "memory",
-    describe,
-    start: async () => {
-      const server = await startTestServer();
-      return { server, stop: () => server.close() };
-    },
-  },
-  {
-    name: "PostgreSQL",
-    describe: describePg as typeof describe,
-    start: async () => {
-      const database: TestDatabase = await createTestDatabase("amounts");
-      const server = await startTestServer({ store: new PostgresStore(createPool(database.url, { max: 5 })) });
-      return {
-        server,
-        stop: async () => {
-          await server.close();
-          await server.store.close();
-          await database.drop();
-        },
-      };
-    },
-  },
-];
-
-for (const store of stores) {
+for (const store of eachStore("amounts")) {
   store.describe(`amounts above the largest on the ${store.name} store`, () => {
-    let server: TestServer;
-    let stop: () => Promise<void>;
-    beforeAll(async () => {
-      ({ server, stop } = await store.start());
-    }, 60_000);
-    afterAll(async () => {
-      await stop?.();
-    });
+    const server = serverOn(store);
 
     async function nothingCreated(key: string) {
       for (const list of [...routes.map((r) => r.list), "/api/v1/customers"]) {

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { createPool, PostgresStore } from "../src/store/postgres/index.js";
-import { call, startTestServer, type TestServer } from "./harness.js";
-import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
+import { expect, test } from "vitest";
+import { call, type TestServer } from "./harness.js";
+import { postgresStore, serverOn } from "./support/stores.js";
 
 // The hosted checkout on the PostgreSQL store: the link found by id alone, one charge per form
 // under real concurrency, and the simulated payment exhausting a single-use link.
 
-let database: TestDatabase;
 let server: TestServer;
 
 /** Opens the form with its own cookie and returns a function that posts it. */
@@ -39,16 +37,10 @@ async function openForm(linkId: string) {
   };
 }
 
-describePg("hosted checkout on the PostgreSQL store", () => {
-  beforeAll(async () => {
-    database = await createTestDatabase("checkout");
-    server = await startTestServer({ store: new PostgresStore(createPool(database.url, { max: 5 })) });
-  }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await server?.store.close();
-    await database?.drop();
-  });
+const postgres = postgresStore("checkout");
+
+postgres.describe("hosted checkout on the PostgreSQL store", () => {
+  server = serverOn(postgres);
 
   test("when one form is submitted five times at once, then one charge, and every answer leads to it", async () => {
     const { testKey } = await server.newAccount();

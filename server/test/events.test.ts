@@ -1,14 +1,10 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { pino } from "pino";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { verifyWebhook } from "../../client/src/index.js";
-import { MemoryStore } from "../src/store/memory.js";
-import { createPool, PostgresStore } from "../src/store/postgres/index.js";
-import type { Store } from "../src/domain/ports/store.js";
 import { DeliveryWorker } from "../src/webhooks/worker.js";
-import { call, chargeBody, startTestServer, type TestServer, testAdminToken } from "./harness.js";
-import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
+import { call, chargeBody, testAdminToken } from "./harness.js";
+import { startReceiver } from "./support/receiver.js";
+import { eachStore, serverOn, type StoreUnderTest } from "./support/stores.js";
 
 // GET /api/v1/events and the webhook events of refunds and disputes: what a partner lists is what
 // its endpoint received, envelope for envelope.
@@ -26,46 +22,11 @@ const allKinds = [
   "dispute.closed",
 ];
 
-/** A webhook receiver on 127.0.0.1 that answers 200 to everything. */
-async function receiver() {
-  const received: { headers: IncomingMessage["headers"]; body: string }[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-      res.writeHead(200).end("ok");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/webhook`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-function eventSuite(makeStore: () => Promise<{ store: Store; drop: () => Promise<void> }>) {
-  let server: TestServer;
-  let drop: () => Promise<void>;
+function eventSuite(store: StoreUnderTest) {
+  const server = serverOn(store, { allowLocalWebhooks: true });
   const closers: Array<() => Promise<void>> = [];
-  beforeAll(async () => {
-    const made = await makeStore();
-    drop = made.drop;
-    server = await startTestServer({ store: made.store, allowLocalWebhooks: true });
-  }, 60_000);
   afterEach(async () => {
     await Promise.all(closers.splice(0).map((close) => close()));
-  });
-  afterAll(async () => {
-    await server?.close();
-    await server?.store.close();
-    await drop?.();
   });
 
   const get = (key: string, path: string) => call(server.baseUrl, "GET", path, { key });
@@ -95,7 +56,7 @@ function eventSuite(makeStore: () => Promise<{ store: Store; drop: () => Promise
 
   describe("the whole test-mode story, with only a test key", () => {
     test("when a partner pays, releases, withdraws, refunds, fails on purpose, loses a MED and expires a charge, then every event is listed and delivered to its endpoint", async () => {
-      const hook = await receiver();
+      const hook = await startReceiver();
       closers.push(hook.close);
       const { account, testKey } = await server.newAccount();
       const endpoint = await admin("POST", `/accounts/${account.id}/webhook-endpoints`, {
@@ -277,7 +238,7 @@ function eventSuite(makeStore: () => Promise<{ store: Store; drop: () => Promise
 
   describe("webhook endpoints select the new kinds", () => {
     test("when an endpoint selects only refund.failed, then it receives only that event, with the whole refund", async () => {
-      const hook = await receiver();
+      const hook = await startReceiver();
       closers.push(hook.close);
       const { account, testKey } = await server.newAccount({ releasePeriodDays: 0 });
       const endpoint = await admin("POST", `/accounts/${account.id}/webhook-endpoints`, {
@@ -310,15 +271,8 @@ function eventSuite(makeStore: () => Promise<{ store: Store; drop: () => Promise
   });
 }
 
-describe("events on the memory store", () => {
-  eventSuite(async () => ({ store: new MemoryStore(), drop: async () => undefined }));
-});
-
-let database: TestDatabase | undefined;
-describePg("events on PostgreSQL", () => {
-  eventSuite(async () => {
-    database = await createTestDatabase("events");
-    const db = database;
-    return { store: new PostgresStore(createPool(db.url, { max: 5 })), drop: () => db.drop() };
+for (const store of eachStore("events")) {
+  store.describe(`events on the ${store.name} store`, () => {
+    eventSuite(store);
   });
-});
+}

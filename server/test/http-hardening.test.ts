@@ -1,43 +1,10 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createPool, PostgresStore } from "../src/store/postgres/index.js";
 import { call, chargeBody, startTestServer, testAdminToken, type TestServer } from "./harness.js";
-import { createTestDatabase, pgAdminUrl, type TestDatabase } from "./support/pg.js";
+import { eachStore, serverOn } from "./support/stores.js";
 
 // Input the HTTP layer must refuse, or route, the same way on every store: the cases that reached a
 // 500 (or were stored wrong) on one store or both.
-
-interface StoreUnderTest {
-  name: string;
-  start(): Promise<{ server: TestServer; stop(): Promise<void> }>;
-}
-
-const stores: StoreUnderTest[] = [
-  {
-    name: "memory",
-    async start() {
-      const server = await startTestServer();
-      return { server, stop: () => server.close() };
-    },
-  },
-];
-if (pgAdminUrl) {
-  stores.push({
-    name: "postgres",
-    async start() {
-      const database: TestDatabase = await createTestDatabase("hardening");
-      const server = await startTestServer({ store: new PostgresStore(createPool(database.url, { max: 4 })) });
-      return {
-        server,
-        async stop() {
-          await server.close();
-          await server.store.close();
-          await database.drop();
-        },
-      };
-    },
-  });
-}
 
 /** `{"a":{"a":…1…}}` nested `levels` objects deep. */
 const nestedObject = (levels: number): unknown => {
@@ -46,227 +13,224 @@ const nestedObject = (levels: number): unknown => {
   return value;
 };
 
-describe.each(stores)("HTTP hardening on the $name store", ({ start }) => {
-  let server: TestServer;
-  let stop: () => Promise<void>;
-  let key: string;
-  beforeAll(async () => {
-    ({ server, stop } = await start());
-    ({ testKey: key } = await server.newAccount());
-  }, 60_000);
-  afterAll(async () => {
-    await stop?.();
-  });
-
-  const post = (path: string, body: unknown, withKey = true) =>
-    call(server.baseUrl, "POST", path, withKey ? { key, body } : { body });
-  const raw = (path: string, rawBody: string, headers: Record<string, string> = {}) =>
-    call(server.baseUrl, "POST", path, {
-      key,
-      rawBody,
-      headers: { "content-type": "application/json", ...headers },
+for (const store of eachStore("hardening", { poolMax: 4 })) {
+  store.describe(`HTTP hardening on the ${store.name} store`, () => {
+    const server = serverOn(store);
+    let key: string;
+    beforeAll(async () => {
+      ({ testKey: key } = await server.newAccount());
     });
 
-  describe("routing is case-sensitive and strict", () => {
-    test.each([
-      { name: "upper-case path without a key", method: "GET", path: "/API/V1/BALANCE", withKey: false },
-      { name: "mixed-case path with a key", method: "GET", path: "/Api/v1/balance", withKey: true },
-      { name: "trailing slash", method: "GET", path: "/api/v1/balance/", withKey: true },
-      { name: "upper-case POST", method: "POST", path: "/api/v1/CHARGES/pix", withKey: true },
-      { name: "upper-case withdrawal", method: "POST", path: "/api/v1/Withdrawals", withKey: true },
-      { name: "upper-case operator path", method: "GET", path: "/ADMIN/v1/accounts", withKey: false },
-      { name: "upper-case checkout path", method: "GET", path: "/CHECKOUT/plk_abc", withKey: false },
-    ])("when a $name is called, then it is 404 NOT_FOUND saying the route does not exist", async (c) => {
-      const res = await call(server.baseUrl, c.method, c.path, {
-        ...(c.withKey ? { key } : {}),
-        ...(c.path.startsWith("/ADMIN") ? { admin: testAdminToken } : {}),
-        ...(c.method === "POST" ? { body: chargeBody() } : {}),
+    const post = (path: string, body: unknown, withKey = true) =>
+      call(server.baseUrl, "POST", path, withKey ? { key, body } : { body });
+    const raw = (path: string, rawBody: string, headers: Record<string, string> = {}) =>
+      call(server.baseUrl, "POST", path, {
+        key,
+        rawBody,
+        headers: { "content-type": "application/json", ...headers },
       });
 
-      expect(res.status).toBe(404);
-      expect(res.body).toMatchObject({ ok: false, code: "NOT_FOUND" });
-      expect(res.body.message).toBe(`Rota não encontrada: ${c.method} ${c.path}.`);
-    });
-
-    test("when a known id is missing, then the 404 message is the one about objects, not routes", async () => {
-      const res = await call(server.baseUrl, "GET", "/api/v1/transactions/txn_doesnotexist", { key });
-
-      expect(res.status).toBe(404);
-      expect(res.body.message).toBe("Recurso não encontrado nesta conta e modo.");
-    });
-  });
-
-  describe("deep JSON", () => {
-    test("when a 12 KB body nests 6,000 levels, then it is 400 VALIDATION_ERROR (401 without a key), not a stack overflow", async () => {
-      const { testKey } = await server.newAccount();
-      const body = "[".repeat(6000) + "]".repeat(6000);
-      const send = (key?: string) =>
-        call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-          ...(key ? { key } : {}),
-          rawBody: body,
-          headers: { "content-type": "application/json" },
+    describe("routing is case-sensitive and strict", () => {
+      test.each([
+        { name: "upper-case path without a key", method: "GET", path: "/API/V1/BALANCE", withKey: false },
+        { name: "mixed-case path with a key", method: "GET", path: "/Api/v1/balance", withKey: true },
+        { name: "trailing slash", method: "GET", path: "/api/v1/balance/", withKey: true },
+        { name: "upper-case POST", method: "POST", path: "/api/v1/CHARGES/pix", withKey: true },
+        { name: "upper-case withdrawal", method: "POST", path: "/api/v1/Withdrawals", withKey: true },
+        { name: "upper-case operator path", method: "GET", path: "/ADMIN/v1/accounts", withKey: false },
+        { name: "upper-case checkout path", method: "GET", path: "/CHECKOUT/plk_abc", withKey: false },
+      ])("when a $name is called, then it is 404 NOT_FOUND saying the route does not exist", async (c) => {
+        const res = await call(server.baseUrl, c.method, c.path, {
+          ...(c.withKey ? { key } : {}),
+          ...(c.path.startsWith("/ADMIN") ? { admin: testAdminToken } : {}),
+          ...(c.method === "POST" ? { body: chargeBody() } : {}),
         });
 
-      const withKey = await send(testKey);
-      const withoutKey = await send();
-
-      expect(withKey.status).toBe(400);
-      expect(withKey.body.code).toBe("VALIDATION_ERROR");
-      expect(withKey.body.errors[0].message).toMatch(/32 níveis/);
-      // The key is checked before the body is read, as the contract and the mock answer.
-      expect(withoutKey.status).toBe(401);
-    });
-
-    test("when metadata nests deeper than 32 levels, then the charge is refused naming metadata and nothing is created", async () => {
-      const { testKey } = await server.newAccount();
-      const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-        key: testKey,
-        body: chargeBody({ metadata: { deep: nestedObject(2000) } }),
+        expect(res.status).toBe(404);
+        expect(res.body).toMatchObject({ ok: false, code: "NOT_FOUND" });
+        expect(res.body.message).toBe(`Rota não encontrada: ${c.method} ${c.path}.`);
       });
-      const list = await call(server.baseUrl, "GET", "/api/v1/transactions", { key: testKey });
 
-      expect(res.status).toBe(400);
-      expect(res.body.errors[0].path).toMatch(/^metadata\.deep\.a\.a/);
-      expect(list.body.data).toEqual([]);
+      test("when a known id is missing, then the 404 message is the one about objects, not routes", async () => {
+        const res = await call(server.baseUrl, "GET", "/api/v1/transactions/txn_doesnotexist", { key });
+
+        expect(res.status).toBe(404);
+        expect(res.body.message).toBe("Recurso não encontrado nesta conta e modo.");
+      });
     });
 
-    test("when metadata nests within the limit, then it is stored and read back unchanged", async () => {
-      const metadata = { deep: nestedObject(25) };
-      const created = await post("/api/v1/charges/pix", chargeBody({ metadata }));
-      const read = await call(server.baseUrl, "GET", `/api/v1/transactions/${created.body.id}`, { key });
+    describe("deep JSON", () => {
+      test("when a 12 KB body nests 6,000 levels, then it is 400 VALIDATION_ERROR (401 without a key), not a stack overflow", async () => {
+        const { testKey } = await server.newAccount();
+        const body = "[".repeat(6000) + "]".repeat(6000);
+        const send = (key?: string) =>
+          call(server.baseUrl, "POST", "/api/v1/charges/pix", {
+            ...(key ? { key } : {}),
+            rawBody: body,
+            headers: { "content-type": "application/json" },
+          });
 
-      expect(created.status).toBe(201);
-      expect(read.status).toBe(200);
-      expect(read.body.metadata).toEqual(metadata);
-    });
-  });
+        const withKey = await send(testKey);
+        const withoutKey = await send();
 
-  describe("malformed Unicode", () => {
-    const lone = "\\ud800";
-    test.each([
-      {
-        name: "description",
-        path: "/api/v1/charges/pix",
-        json: `{"amountCents":1000,"description":"a${lone}"}`,
-        field: "description",
-      },
-      {
-        name: "customer name",
-        path: "/api/v1/charges/pix",
-        json: `{"amountCents":1000,"customer":{"name":"Maria${lone}","email":"m@example.com","documentType":"CPF","document":"52998224725"}}`,
-        field: "customer.name",
-      },
-      {
-        name: "metadata value",
-        path: "/api/v1/charges/pix",
-        json: `{"amountCents":1000,"metadata":{"a":"${lone}"}}`,
-        field: "metadata.a",
-      },
-      {
-        name: "metadata key",
-        path: "/api/v1/charges/pix",
-        json: `{"amountCents":1000,"metadata":{"a${lone}":"x"}}`,
-        field: "metadata.a\ufffd",
-      },
-      {
-        name: "address",
-        path: "/api/v1/customers",
-        json: `{"name":"Maria","email":"m@example.com","documentType":"CPF","document":"52998224725","address":{"street":"Rua ${lone}"}}`,
-        field: "address.street",
-      },
-      {
-        name: "payment link description",
-        path: "/api/v1/payment-links",
-        json: `{"description":"Curso ${"\\udfff"}","amountCents":1000}`,
-        field: "description",
-      },
-    ])(
-      "when the $name has an unpaired surrogate, then it is 400 VALIDATION_ERROR naming it",
-      async ({ path, json, field }) => {
-        const res = await raw(path, json);
+        expect(withKey.status).toBe(400);
+        expect(withKey.body.code).toBe("VALIDATION_ERROR");
+        expect(withKey.body.errors[0].message).toMatch(/32 níveis/);
+        // The key is checked before the body is read, as the contract and the mock answer.
+        expect(withoutKey.status).toBe(401);
+      });
+
+      test("when metadata nests deeper than 32 levels, then the charge is refused naming metadata and nothing is created", async () => {
+        const { testKey } = await server.newAccount();
+        const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
+          key: testKey,
+          body: chargeBody({ metadata: { deep: nestedObject(2000) } }),
+        });
+        const list = await call(server.baseUrl, "GET", "/api/v1/transactions", { key: testKey });
 
         expect(res.status).toBe(400);
-        expect(res.body.code).toBe("VALIDATION_ERROR");
-        expect(res.body.errors).toEqual([{ path: field, message: expect.stringMatching(/Unicode malformado/) }]);
-      },
-    );
+        expect(res.body.errors[0].path).toMatch(/^metadata\.deep\.a\.a/);
+        expect(list.body.data).toEqual([]);
+      });
 
-    test("when a paired surrogate (an emoji) is sent, then it is stored and read back unchanged", async () => {
-      const created = await post("/api/v1/charges/pix", chargeBody({ description: "Camiseta 👕 azul" }));
-      const read = await call(server.baseUrl, "GET", `/api/v1/transactions/${created.body.id}`, { key });
+      test("when metadata nests within the limit, then it is stored and read back unchanged", async () => {
+        const metadata = { deep: nestedObject(25) };
+        const created = await post("/api/v1/charges/pix", chargeBody({ metadata }));
+        const read = await call(server.baseUrl, "GET", `/api/v1/transactions/${created.body.id}`, { key });
 
-      expect(created.status).toBe(201);
-      expect(read.body.description).toBe("Camiseta 👕 azul");
-    });
-  });
-
-  describe("amounts", () => {
-    test.each([
-      { name: "a charge of 1 000 000 000 000", path: "/api/v1/charges/pix", body: chargeBody({ amountCents: 1e12 }) },
-      { name: "a charge of 1e300", path: "/api/v1/charges/pix", body: chargeBody({ amountCents: 1e300 }) },
-      { name: "a link of 2^53", path: "/api/v1/payment-links", body: { description: "Curso", amountCents: 2 ** 53 } },
-      {
-        name: "a withdrawal of 1e300",
-        path: "/api/v1/withdrawals",
-        body: { amountCents: 1e300, pixKey: "maria@example.com", pixKeyType: "EMAIL" },
-      },
-    ])(
-      "when $name is asked, then it is 400 VALIDATION_ERROR on amountCents, not a 500 or a stored float",
-      async (c) => {
-        const res = await post(c.path, c.body);
-
-        expect(res.status).toBe(400);
-        expect(res.body.errors).toEqual([{ path: "amountCents", message: expect.any(String) }]);
-      },
-    );
-  });
-
-  describe("query strings and path parameters", () => {
-    test.each([
-      { name: "year 0000", value: "0000-01-01T00%3A00%3A00Z" },
-      { name: "year 1969", value: "1969-12-31T23%3A59%3A59Z" },
-      { name: "a leap second", value: "2016-12-31T23%3A59%3A60Z" },
-      { name: "the 30th of February", value: "2026-02-30T00%3A00%3A00Z" },
-    ])("when createdFrom is $name, then it is 400 VALIDATION_ERROR naming createdFrom", async ({ value }) => {
-      const res = await call(server.baseUrl, "GET", `/api/v1/transactions?createdFrom=${value}`, { key });
-
-      expect(res.status).toBe(400);
-      expect(res.body.errors).toEqual([{ path: "createdFrom", message: expect.any(String) }]);
+        expect(created.status).toBe(201);
+        expect(read.status).toBe(200);
+        expect(read.body.metadata).toEqual(metadata);
+      });
     });
 
-    test.each(["Infinity", "1e309", "-Infinity"])(
-      "when limit is %s, then it is 400 VALIDATION_ERROR naming limit on every list",
-      async (limit) => {
-        for (const list of ["transactions", "withdrawals", "customers", "payment-links"]) {
-          const res = await call(server.baseUrl, "GET", `/api/v1/${list}?limit=${limit}`, { key });
+    describe("malformed Unicode", () => {
+      const lone = "\\ud800";
+      test.each([
+        {
+          name: "description",
+          path: "/api/v1/charges/pix",
+          json: `{"amountCents":1000,"description":"a${lone}"}`,
+          field: "description",
+        },
+        {
+          name: "customer name",
+          path: "/api/v1/charges/pix",
+          json: `{"amountCents":1000,"customer":{"name":"Maria${lone}","email":"m@example.com","documentType":"CPF","document":"52998224725"}}`,
+          field: "customer.name",
+        },
+        {
+          name: "metadata value",
+          path: "/api/v1/charges/pix",
+          json: `{"amountCents":1000,"metadata":{"a":"${lone}"}}`,
+          field: "metadata.a",
+        },
+        {
+          name: "metadata key",
+          path: "/api/v1/charges/pix",
+          json: `{"amountCents":1000,"metadata":{"a${lone}":"x"}}`,
+          field: "metadata.a\ufffd",
+        },
+        {
+          name: "address",
+          path: "/api/v1/customers",
+          json: `{"name":"Maria","email":"m@example.com","documentType":"CPF","document":"52998224725","address":{"street":"Rua ${lone}"}}`,
+          field: "address.street",
+        },
+        {
+          name: "payment link description",
+          path: "/api/v1/payment-links",
+          json: `{"description":"Curso ${"\\udfff"}","amountCents":1000}`,
+          field: "description",
+        },
+      ])(
+        "when the $name has an unpaired surrogate, then it is 400 VALIDATION_ERROR naming it",
+        async ({ path, json, field }) => {
+          const res = await raw(path, json);
 
           expect(res.status).toBe(400);
-          expect(res.body.errors).toEqual([{ path: "limit", message: expect.any(String) }]);
-        }
-      },
-    );
+          expect(res.body.code).toBe("VALIDATION_ERROR");
+          expect(res.body.errors).toEqual([{ path: field, message: expect.stringMatching(/Unicode malformado/) }]);
+        },
+      );
 
-    test("when a date in the query has unencoded colons (RFC 3986 allows them), then it is accepted", async () => {
-      const res = await call(server.baseUrl, "GET", "/api/v1/transactions?createdFrom=2026-11-23T08:49:50Z", { key });
+      test("when a paired surrogate (an emoji) is sent, then it is stored and read back unchanged", async () => {
+        const created = await post("/api/v1/charges/pix", chargeBody({ description: "Camiseta 👕 azul" }));
+        const read = await call(server.baseUrl, "GET", `/api/v1/transactions/${created.body.id}`, { key });
 
-      expect(res.status).toBe(200);
+        expect(created.status).toBe(201);
+        expect(read.body.description).toBe("Camiseta 👕 azul");
+      });
     });
 
-    test("when an id in the path holds NUL, then it is 404 NOT_FOUND", async () => {
-      const res = await call(server.baseUrl, "GET", "/api/v1/transactions/txn_abc%00", { key });
+    describe("amounts", () => {
+      test.each([
+        { name: "a charge of 1 000 000 000 000", path: "/api/v1/charges/pix", body: chargeBody({ amountCents: 1e12 }) },
+        { name: "a charge of 1e300", path: "/api/v1/charges/pix", body: chargeBody({ amountCents: 1e300 }) },
+        { name: "a link of 2^53", path: "/api/v1/payment-links", body: { description: "Curso", amountCents: 2 ** 53 } },
+        {
+          name: "a withdrawal of 1e300",
+          path: "/api/v1/withdrawals",
+          body: { amountCents: 1e300, pixKey: "maria@example.com", pixKeyType: "EMAIL" },
+        },
+      ])(
+        "when $name is asked, then it is 400 VALIDATION_ERROR on amountCents, not a 500 or a stored float",
+        async (c) => {
+          const res = await post(c.path, c.body);
 
-      expect(res.status).toBe(404);
-      expect(res.body.code).toBe("NOT_FOUND");
+          expect(res.status).toBe(400);
+          expect(res.body.errors).toEqual([{ path: "amountCents", message: expect.any(String) }]);
+        },
+      );
     });
 
-    test("when a query value holds NUL, then it is 400 VALIDATION_ERROR naming it", async () => {
-      const res = await call(server.baseUrl, "GET", "/api/v1/transactions?startingAfter=txn_%00", { key });
+    describe("query strings and path parameters", () => {
+      test.each([
+        { name: "year 0000", value: "0000-01-01T00%3A00%3A00Z" },
+        { name: "year 1969", value: "1969-12-31T23%3A59%3A59Z" },
+        { name: "a leap second", value: "2016-12-31T23%3A59%3A60Z" },
+        { name: "the 30th of February", value: "2026-02-30T00%3A00%3A00Z" },
+      ])("when createdFrom is $name, then it is 400 VALIDATION_ERROR naming createdFrom", async ({ value }) => {
+        const res = await call(server.baseUrl, "GET", `/api/v1/transactions?createdFrom=${value}`, { key });
 
-      expect(res.status).toBe(400);
-      expect(res.body.errors[0].path).toBe("startingAfter");
+        expect(res.status).toBe(400);
+        expect(res.body.errors).toEqual([{ path: "createdFrom", message: expect.any(String) }]);
+      });
+
+      test.each(["Infinity", "1e309", "-Infinity"])(
+        "when limit is %s, then it is 400 VALIDATION_ERROR naming limit on every list",
+        async (limit) => {
+          for (const list of ["transactions", "withdrawals", "customers", "payment-links"]) {
+            const res = await call(server.baseUrl, "GET", `/api/v1/${list}?limit=${limit}`, { key });
+
+            expect(res.status).toBe(400);
+            expect(res.body.errors).toEqual([{ path: "limit", message: expect.any(String) }]);
+          }
+        },
+      );
+
+      test("when a date in the query has unencoded colons (RFC 3986 allows them), then it is accepted", async () => {
+        const res = await call(server.baseUrl, "GET", "/api/v1/transactions?createdFrom=2026-11-23T08:49:50Z", { key });
+
+        expect(res.status).toBe(200);
+      });
+
+      test("when an id in the path holds NUL, then it is 404 NOT_FOUND", async () => {
+        const res = await call(server.baseUrl, "GET", "/api/v1/transactions/txn_abc%00", { key });
+
+        expect(res.status).toBe(404);
+        expect(res.body.code).toBe("NOT_FOUND");
+      });
+
+      test("when a query value holds NUL, then it is 400 VALIDATION_ERROR naming it", async () => {
+        const res = await call(server.baseUrl, "GET", "/api/v1/transactions?startingAfter=txn_%00", { key });
+
+        expect(res.status).toBe(400);
+        expect(res.body.errors[0].path).toBe("startingAfter");
+      });
     });
   });
-});
+}
 
 /** A GET with a JSON body (fetch cannot send one). */
 function getWithBody(
@@ -426,4 +390,31 @@ describe("operator API spellings", () => {
       }
     },
   );
+});
+
+describe("the home page", () => {
+  test("when the Host header holds markup, then the page shows it as text and runs none of it", async () => {
+    const server = await startTestServer();
+    try {
+      const hostile = `evil.example"><script>alert(1)</script>`;
+      const page = await new Promise<string>((resolve, reject) => {
+        const req = request(`${server.baseUrl}/`, { headers: { host: hostile, accept: "text/html" } });
+        req.on("response", (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => (text += chunk));
+          res.on("end", () => resolve(text));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+
+      expect(page).toContain(
+        "curl -s http://evil.example&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;/api/v1/balance",
+      );
+      expect(page).not.toContain("<script>");
+    } finally {
+      await server.close();
+    }
+  });
 });

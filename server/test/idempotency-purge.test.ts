@@ -1,54 +1,15 @@
 import type { Logger } from "pino";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { startIdempotencyPurge } from "../src/idempotency-purge.js";
-import { createPool, PostgresStore } from "../src/store/postgres/index.js";
-import { call, chargeBody, startTestServer, type TestServer } from "./harness.js";
-import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
+import { call, chargeBody } from "./harness.js";
+import { eachStore, serverOn } from "./support/stores.js";
 
 // Idempotency records are remembered for 24 hours (docs/decisions.md "Idempotency"); past that a
 // key is new again, so the server process forgets older records in the background, on both stores.
 
-const stores: {
-  name: string;
-  describe: typeof describe;
-  start: () => Promise<{ server: TestServer; stop(): Promise<void> }>;
-}[] = [
-  {
-    name: "memory",
-    describe,
-    start: async () => {
-      const server = await startTestServer();
-      return { server, stop: () => server.close() };
-    },
-  },
-  {
-    name: "PostgreSQL",
-    describe: describePg as typeof describe,
-    start: async () => {
-      const database: TestDatabase = await createTestDatabase("idempotency_purge");
-      const server = await startTestServer({ store: new PostgresStore(createPool(database.url, { max: 5 })) });
-      return {
-        server,
-        stop: async () => {
-          await server.close();
-          await server.store.close();
-          await database.drop();
-        },
-      };
-    },
-  },
-];
-
-for (const store of stores) {
+for (const store of eachStore("idempotency_purge")) {
   store.describe(`idempotency purge on the ${store.name} store`, () => {
-    let server: TestServer;
-    let stop: () => Promise<void>;
-    beforeAll(async () => {
-      ({ server, stop } = await store.start());
-    }, 60_000);
-    afterAll(async () => {
-      await stop?.();
-    });
+    const server = serverOn(store);
 
     const create = (key: string, idempotencyKey: string, amountCents = 8990) =>
       call(server.baseUrl, "POST", "/api/v1/charges/pix", {

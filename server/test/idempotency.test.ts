@@ -1,14 +1,15 @@
 import { readFileSync } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { parse } from "yaml";
 import { createPixClient } from "../../client/src/index.js";
 import { runner } from "node-pg-migrate";
 import pg from "pg";
 import { createAccount } from "../src/domain/accounts.js";
 import { createPool, migrateDatabase, migrationsDir, PostgresStore } from "../src/store/postgres/index.js";
-import { call, chargeBody, startTestServer, type TestServer } from "./harness.js";
+import { call, chargeBody, type TestServer } from "./harness.js";
 import { createTestDatabase, describePg } from "./support/pg.js";
+import { eachStore, serverOn } from "./support/stores.js";
 
 // docs/decisions.md "Idempotency everywhere": every POST of the public API that creates or changes
 // something (and the one PATCH) takes an `idempotency-key`. The same key and request replay the first answer byte for
@@ -328,40 +329,9 @@ describe("the operations covered", () => {
   );
 });
 
-const stores = [
-  { name: "memory", describe, start: async () => ({ server: await startTestServer(), stop: async () => {} }) },
-  {
-    name: "PostgreSQL",
-    describe: describePg as typeof describe,
-    start: async () => {
-      const database = await createTestDatabase("idempotency_everywhere");
-      const server = await startTestServer({ store: new PostgresStore(createPool(database.url, { max: 10 })) });
-      return {
-        server,
-        stop: async () => {
-          await server.store.close();
-          await database.drop();
-        },
-      };
-    },
-  },
-];
-
-for (const store of stores) {
+for (const store of eachStore("idempotency_everywhere", { poolMax: 10 })) {
   store.describe(`idempotency on every POST and PATCH, ${store.name} store`, () => {
-    let server: TestServer;
-    let stop: () => Promise<void>;
-    beforeAll(async () => {
-      const started = await store.start();
-      server = started.server;
-      stop = async () => {
-        await started.server.close();
-        await started.stop();
-      };
-    }, 60_000);
-    afterAll(async () => {
-      await stop?.();
-    });
+    const server = serverOn(store);
 
     async function newApi(): Promise<Api> {
       const { testKey } = await server.newAccount();

@@ -9,6 +9,7 @@ import {
   customerTagLength,
   defaultPlan,
   descriptionLength,
+  maxFieldErrors,
   maxPaymentsRange,
   personLimits,
   metadataLimits,
@@ -85,6 +86,11 @@ function* walk(value: unknown, where: string): Generator<[string, Schema]> {
 const spaced = (n: number) => n.toLocaleString("en-US").replace(/,/g, " ");
 
 describe("the spec's bounds and domain/policy.ts", () => {
+  test("when an error body is read, then it lists at most the policy's number of field errors", () => {
+    const errors = schema(publicDoc, "ErrorBody").properties?.errors as Schema & { maxItems?: number };
+    expect(errors.maxItems).toBe(maxFieldErrors);
+  });
+
   test.each([
     { name: "ChargeAmountCents", min: amountLimits.minChargeCents },
     { name: "WithdrawalAmountCents", min: amountLimits.minWithdrawalCents },

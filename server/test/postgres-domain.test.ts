@@ -1,24 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createPool, PostgresStore } from "../src/store/postgres/index.js";
-import { call, chargeBody, startTestServer, type TestServer } from "./harness.js";
-import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
+import { describe, expect, test } from "vitest";
+import { call, chargeBody } from "./harness.js";
+import { postgresStore, serverOn } from "./support/stores.js";
 
 // The domain rules through the real HTTP stack, on the PostgreSQL store: a representative slice of
 // the component suites, which otherwise run on the memory store.
 
-let database: TestDatabase;
-let server: TestServer;
+const postgres = postgresStore("domain");
 
-describePg("HTTP flows on the PostgreSQL store", () => {
-  beforeAll(async () => {
-    database = await createTestDatabase("domain");
-    server = await startTestServer({ store: new PostgresStore(createPool(database.url, { max: 5 })) });
-  }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await server?.store.close();
-    await database?.drop();
-  });
+postgres.describe("HTTP flows on the PostgreSQL store", () => {
+  const server = serverOn(postgres);
 
   const get = (key: string, path: string) => call(server.baseUrl, "GET", path, { key });
   const post = (key: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>

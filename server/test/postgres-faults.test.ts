@@ -1,10 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { findPostgresBin, freePort, startThrowawayCluster, type ThrowawayCluster } from "../../scripts/pg-cluster.js";
-import { allPermissions, createAccount, createApiKey } from "../src/domain/accounts.js";
+import { findPostgresBin, type ThrowawayCluster } from "../../scripts/pg-cluster.js";
 import { DomainError } from "../src/domain/errors.js";
 import type { Logger } from "pino";
 import { systemClock } from "../src/domain/ports/clock.js";
@@ -12,328 +8,67 @@ import type { Store } from "../src/domain/ports/store.js";
 import { MemoryStore } from "../src/store/memory.js";
 import { createPool, isConnectionError, PostgresStore, toStoreError } from "../src/store/postgres/index.js";
 import { DeliveryWorker } from "../src/webhooks/worker.js";
-import { type CallResult, call, chargeBody } from "./harness.js";
+import {
+  faultLimits,
+  faultProblems,
+  type FaultReport,
+  faultRig,
+  type FaultRig,
+  listensOn,
+  oneOfEach,
+  planOutages,
+  runFaultScenario,
+  type ServerProcess,
+} from "./faults/scenario.js";
 
-// PostgreSQL goes away under load: a fast restart, a stop of a few seconds, a crash. The cluster is
-// this file's own (the shared one must not restart under other files). Two real server processes
-// serve a bounded load throughout; none may die, every answer is normal or the documented 503, and
-// service comes back by itself.
-
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const tsxCli = join(root, "node_modules/tsx/dist/cli.mjs");
-const adminToken = "adm_faults_0123456789abcdef";
-const unavailableMessage = "Serviço temporariamente indisponível. Tente novamente em instantes.";
-/** Requests of the whole load, all loops together: the load is bounded whatever happens. */
-const maxRequests = 4000;
-/**
- * How long a server may take to answer normally again once PostgreSQL accepts connections: the
- * pool dials anew at the next request (tens of milliseconds here); the margin is for busy machines.
- */
-const recoveryBudgetMs = 2000;
+// PostgreSQL goes away under load: a fast restart, a stop of a few seconds, a crash (the scenario of
+// faults/scenario.ts, whose `npm run faults -- --restarts N` runs many). The cluster is this file's
+// own (the shared one must not restart under other files). Two real server processes serve a
+// bounded load throughout; none may die, every answer is normal or the documented 503, and service
+// comes back by itself.
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const hasPostgres = (await findPostgresBin()) !== null && !process.env.DATABASE_URL;
 const describeFaults = hasPostgres ? describe : describe.skip;
 
-interface ServerProcess {
-  baseUrl: string;
-  child: ChildProcess;
-  output: () => string;
-  stop(): Promise<void>;
-}
-
-const alive = (child: ChildProcess) => {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return false;
-  try {
-    process.kill(child.pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** `node tsx server/src/main.ts` on a free port, waited for through /health. */
-async function startServer(databaseUrl: string, rateLimits: "off" | "default"): Promise<ServerProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [tsxCli, "server/src/main.ts"], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "warn",
-      ADMIN_TOKEN: adminToken,
-      ...(rateLimits === "off" ? { RATE_LIMITS: "off" } : {}),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (chunk) => (output += chunk));
-  child.stderr?.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill("SIGTERM");
-    const killer = setTimeout(() => child.kill("SIGKILL"), 5000);
-    await exited;
-    clearTimeout(killer);
-  };
-  const server = { baseUrl, child, output: () => output, stop };
-  const deadline = Date.now() + 45_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
-    try {
-      if ((await fetch(`${baseUrl}/health`)).ok) return server;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  await stop();
-  throw new Error(`server did not answer /health in time:\n${output}`);
-}
-
-/** The 503 of the spec: error body with SERVICE_UNAVAILABLE, and `Retry-After` in whole seconds. */
-function unavailableDefect(res: CallResult): string | null {
-  const retryAfter = res.headers.get("retry-after") ?? "";
-  if (
-    res.status === 503 &&
-    res.body?.ok === false &&
-    res.body?.code === "SERVICE_UNAVAILABLE" &&
-    res.body?.message === unavailableMessage &&
-    typeof res.body?.path === "string" &&
-    /^[1-9][0-9]*$/.test(retryAfter)
-  ) {
-    return null;
-  }
-  return `${res.status} retry-after=${retryAfter} ${JSON.stringify(res.body)}`;
-}
-
 describeFaults("PostgreSQL connection loss under load", () => {
+  const rig = faultRig();
+  let started: FaultRig;
   let cluster: ThrowawayCluster;
   let a: ServerProcess;
-  let b: ServerProcess;
-  let secret: string;
-  let accountId: string;
 
   beforeAll(async () => {
-    // Crash-safe commits: an answered charge must still be there after `-m immediate`.
-    cluster = await startThrowawayCluster({ database: "pix_faults", crashSafeCommits: true });
-    // A without rate limits carries the money load; B keeps the shared (PostgreSQL) rate-limit
-    // counters on, so its requests meet the outage in the limiter first.
-    [a, b] = await Promise.all([startServer(cluster.databaseUrl, "off"), startServer(cluster.databaseUrl, "default")]);
-    const store = new PostgresStore(createPool(cluster.databaseUrl, { max: 2 }));
-    try {
-      const now = new Date().toISOString();
-      ({ secret, accountId } = await store.transaction(async (tx) => {
-        const account = await createAccount(
-          tx,
-          { name: "Loja Resiliente Ltda", ownerEmail: "dono@resiliente.example", verified: true, releasePeriodDays: 0 },
-          now,
-        );
-        const made = await createApiKey(
-          tx,
-          account,
-          { name: "faults", livemode: false, permissions: [...allPermissions] },
-          now,
-        );
-        return { secret: made.secret, accountId: account.id };
-      }));
-    } finally {
-      await store.close();
-    }
+    started = await rig.start();
+    ({ cluster, a } = started);
   }, 60_000);
 
   afterAll(async () => {
-    const children = [a, b].filter((s): s is ServerProcess => s !== undefined);
-    await Promise.all(children.map((s) => s.stop()));
-    await cluster?.stop();
-    for (const s of children) expect(alive(s.child)).toBe(false);
+    await rig.stop();
+    if (started) for (const s of [started.a, started.b]) expect(s.alive()).toBe(false);
   }, 30_000);
 
+  test("when the servers start, then each watched pid is the process that holds its listening socket", async () => {
+    for (const s of [started.a, started.b]) {
+      expect(s.pid).toBe(s.child.pid);
+      // Linux tells through /proc; elsewhere null, and the scenario's checks of the pid stand alone.
+      expect([true, null]).toContain(await listensOn(s.pid, s.port));
+    }
+    // And it can say no: this process (as a launcher would) holds no server's socket.
+    expect([false, null]).toContain(await listensOn(process.pid, started.a.port));
+  });
+
   test("when PostgreSQL restarts, stops for a while and crashes under load, then both servers live, answer 503 meanwhile and resume by themselves", async () => {
-    let requests = 0;
-    let stopping = false;
-    const defects: string[] = [];
-    const unavailable = { a: 0, b: 0 };
-    /** Every charge id answered per idempotency key: one charge per key means one id per key. */
-    const chargesByKey = new Map<string, Set<string>>();
-    const paid = new Set<string>();
+    const limits = faultLimits(oneOfEach);
+    const report = await runFaultScenario(started, oneOfEach, limits);
 
-    const send = async (server: ServerProcess, method: string, path: string, body?: unknown, key?: string) => {
-      requests++;
-      try {
-        return await call(server.baseUrl, method, path, {
-          key: secret,
-          body,
-          headers: key ? { "idempotency-key": key } : {},
-        });
-      } catch (error) {
-        defects.push(`${method} ${path}: no answer (${(error as Error).message})`);
-        return null;
-      }
-    };
-    /** Sends until a normal answer, retrying 503s as a client should (same idempotency key). */
-    const untilAnswered = async (
-      server: ServerProcess,
-      name: "a" | "b",
-      method: string,
-      path: string,
-      body?: unknown,
-      key?: string,
-    ) => {
-      while (requests < maxRequests) {
-        const res = await send(server, method, path, body, key);
-        if (!res) return null;
-        if (res.status !== 503) return res;
-        unavailable[name]++;
-        const defect = unavailableDefect(res);
-        if (defect) defects.push(`${method} ${path}: ${defect}`);
-        await sleep(50);
-      }
-      return null;
-    };
-
-    /** Charges with an idempotency key, every other one paid in the sandbox. */
-    const chargeLoop = async (loop: number) => {
-      for (let i = 0; !stopping && requests < maxRequests; i++) {
-        const key = `falha-${loop}-${i}`;
-        const res = await untilAnswered(
-          a,
-          "a",
-          "POST",
-          "/api/v1/charges/pix",
-          chargeBody({ metadata: { orderId: key } }),
-          key,
-        );
-        if (!res) return;
-        if (res.status !== 201) {
-          defects.push(`charge ${key}: ${res.status} ${JSON.stringify(res.body)}`);
-          continue;
-        }
-        const ids = chargesByKey.get(key) ?? new Set<string>();
-        ids.add(res.body.id as string);
-        chargesByKey.set(key, ids);
-        // The same key again: replayed, never a second charge.
-        const replay = await untilAnswered(
-          a,
-          "a",
-          "POST",
-          "/api/v1/charges/pix",
-          chargeBody({ metadata: { orderId: key } }),
-          key,
-        );
-        if (replay?.status === 201) ids.add(replay.body.id as string);
-        if (i % 2 === 0) {
-          const pay = await untilAnswered(a, "a", "POST", `/api/v1/sandbox/transactions/${res.body.id}/pay`);
-          // A 503 whose COMMIT had gone through leaves it paid: paying again is then refused.
-          if (pay?.status === 200 || pay?.status === 400) paid.add(res.body.id as string);
-          else if (pay) defects.push(`pay ${res.body.id}: ${pay.status} ${JSON.stringify(pay.body)}`);
-        }
-        await sleep(100);
-      }
-    };
-    /** Balance reads on B, paced under its GET budget (120 a minute). */
-    const balanceLoop = async () => {
-      while (!stopping && requests < maxRequests) {
-        const res = await untilAnswered(b, "b", "GET", "/api/v1/balance");
-        if (res && res.status !== 200) defects.push(`balance: ${res.status} ${JSON.stringify(res.body)}`);
-        await sleep(600);
-      }
-    };
-
-    /** Polls until `server` answers GET /balance with 200; returns how long that took. */
-    const recovery = async (server: ServerProcess) => {
-      const from = Date.now();
-      while (Date.now() - from < recoveryBudgetMs * 2) {
-        const res = await call(server.baseUrl, "GET", "/api/v1/balance", { key: secret }).catch(() => null);
-        if (res?.status === 200) return Date.now() - from;
-        await sleep(25);
-      }
-      return Number.POSITIVE_INFINITY;
-    };
-    const bothAlive = () => [alive(a.child), alive(b.child)];
-
-    const load = Promise.all([chargeLoop(0), chargeLoop(1), chargeLoop(2), balanceLoop()]);
-    await sleep(1000);
-
-    // 1. A fast restart: every session is ended (57P01) while requests are in flight.
-    await cluster.restart("fast");
-    expect(bothAlive()).toEqual([true, true]);
-    const afterRestart = await Promise.all([recovery(a), recovery(b)]);
-
-    // 2. Down for three seconds: meanwhile every API (public and operator) answers the 503.
-    await cluster.halt("fast");
-    await sleep(500);
-    const during = await Promise.all([
-      call(a.baseUrl, "GET", "/api/v1/balance", { key: secret }),
-      call(b.baseUrl, "POST", "/api/v1/charges/pix", { key: secret, body: chargeBody() }),
-      call(a.baseUrl, "GET", "/admin/v1/accounts", { admin: adminToken }),
-    ]);
-    await sleep(2500);
-    expect(bothAlive()).toEqual([true, true]);
-    await cluster.resume();
-    const afterStop = await Promise.all([recovery(a), recovery(b)]);
-
-    // 3. A crash (immediate shutdown: no goodbye to the sessions), then crash recovery at start.
-    await cluster.halt("immediate");
-    await sleep(1000);
-    expect(bothAlive()).toEqual([true, true]);
-    await cluster.resume();
-    const afterCrash = await Promise.all([recovery(a), recovery(b)]);
-
-    await sleep(500);
-    stopping = true;
-    await load;
-
-    expect(bothAlive()).toEqual([true, true]);
-    expect(during.map(unavailableDefect)).toEqual([null, null, null]);
-    expect(defects).toEqual([]);
-    expect(unavailable.a + unavailable.b).toBeGreaterThan(0);
-    for (const ms of [...afterRestart, ...afterStop, ...afterCrash]) expect(ms).toBeLessThan(recoveryBudgetMs);
-    expect(requests).toBeLessThan(maxRequests);
-    for (const server of [a, b]) {
-      expect(server.output()).not.toMatch(/Unhandled 'error' event|uncaughtException|unhandledRejection/);
-    }
-
-    // Invariants: one charge per idempotency key; the ledger sums are the balances; paid is paid.
-    const sql = new pg.Pool({ connectionString: cluster.databaseUrl, max: 1 });
-    try {
-      expect([...chargesByKey.values()].filter((ids) => ids.size !== 1)).toEqual([]);
-      const perKey = await sql.query(
-        `SELECT metadata ->> 'orderId' AS key, count(*)::int AS n FROM transactions
-         WHERE account_id = $1 GROUP BY 1 HAVING count(*) > 1`,
-        [accountId],
-      );
-      expect(perKey.rows).toEqual([]);
-      const charges = await sql.query(`SELECT count(*)::int AS n FROM transactions WHERE account_id = $1`, [accountId]);
-      expect(charges.rows[0].n).toBe(chargesByKey.size);
-      const mismatched = await sql.query(
-        `SELECT b.account_id FROM ledger_balances b
-         LEFT JOIN (SELECT account_id, livemode,
-                           sum(amount_cents) FILTER (WHERE bucket = 'available') AS available,
-                           sum(amount_cents) FILTER (WHERE bucket = 'blocked') AS blocked
-                    FROM ledger_entries GROUP BY 1, 2) e USING (account_id, livemode)
-         WHERE b.available_total_cents <> coalesce(e.available, 0) OR b.blocked_cents <> coalesce(e.blocked, 0)`,
-      );
-      expect(mismatched.rows).toEqual([]);
-      const paidRows = await sql.query(
-        `SELECT count(*)::int AS n FROM transactions WHERE account_id = $1 AND status = 'PAID'`,
-        [accountId],
-      );
-      const credited = await sql.query(
-        `SELECT count(*)::int AS n, count(DISTINCT ref_id)::int AS refs FROM ledger_entries
-         WHERE account_id = $1 AND kind = 'charge_paid'`,
-        [accountId],
-      );
-      expect(paidRows.rows[0].n).toBe(paid.size);
-      expect(credited.rows[0]).toEqual({ n: paid.size, refs: paid.size });
-    } finally {
-      await sql.end();
-    }
+    expect(faultProblems(report, limits)).toEqual([]);
+    // What the run saw, so a scenario that skipped its outages or its load cannot pass.
+    expect(report.outages.map((o) => o.kind)).toEqual(["restart", "stop", "crash"]);
+    expect(report.alive).toEqual([true, true]);
+    expect(report.unavailable.a).toBeGreaterThan(0);
+    expect(report.charges).toBeGreaterThan(10);
+    expect(report.paid).toBeGreaterThan(5);
+    expect(report.statuses["500"]).toBeUndefined();
   }, 60_000);
 
   test("when the database is stopped, then the hosted checkout answers a 503 page with Retry-After, and its own 404 once it is back", async () => {
@@ -417,6 +152,73 @@ describeFaults("PostgreSQL connection loss under load", () => {
       await killer.end();
       await store.close();
     }
+  });
+});
+
+describe("the plan of a long fault run", () => {
+  test("when ten outages are drawn, then every kind is among them, each within its bounds, and the seed replays them", () => {
+    const plan = planOutages(10, 42);
+
+    expect(new Set(plan.map((o) => o.kind))).toEqual(new Set(["restart", "stop", "crash"]));
+    for (const o of plan) {
+      expect(o.leadMs).toBeGreaterThanOrEqual(300);
+      expect(o.leadMs).toBeLessThan(1500);
+      if (o.kind === "restart") expect(o.downMs).toBe(0);
+      else expect(o.downMs).toBeGreaterThanOrEqual(o.kind === "stop" ? 1500 : 600);
+      expect(o.downMs).toBeLessThan(o.kind === "stop" ? 4000 : 2000);
+    }
+    expect(planOutages(10, 42)).toEqual(plan);
+    expect(planOutages(10, 43)).not.toEqual(plan);
+    expect(planOutages(4, 1, ["restart"]).map((o) => o.kind)).toEqual(["restart", "restart", "restart", "restart"]);
+  });
+
+  test("when a run saw a death, a 500, a slow recovery or a broken ledger, then each is a problem of the run", () => {
+    const limits = faultLimits(oneOfEach);
+    const clean: FaultReport = {
+      outages: [
+        {
+          ...oneOfEach[0]!,
+          aliveDuring: [true, true],
+          probeDefects: [],
+          recoveryMs: [40, 30],
+          aliveAfter: [true, true],
+          invariants: [],
+        },
+      ],
+      requests: 500,
+      unavailable: { a: 10, b: 2 },
+      statuses: { 201: 400, 503: 12 },
+      defects: [],
+      charges: 200,
+      paid: 100,
+      alive: [true, true],
+      serving: [true, true],
+      crashLines: [],
+      invariants: [],
+      durationMs: 9000,
+    };
+    const outage = clean.outages[0]!;
+    const broken: FaultReport = {
+      ...clean,
+      outages: [{ ...outage, aliveAfter: [true, false], recoveryMs: [40, Number.POSITIVE_INFINITY] }],
+      defects: ["charge falha-0-3: 500 {}"],
+      alive: [true, false],
+      serving: [true, false],
+      invariants: ["ledger sums differ from the balance of acc_1"],
+    };
+
+    expect(faultProblems(clean, limits)).toEqual([]);
+    expect(faultProblems(broken, limits)).toEqual([
+      "outage 1 (restart): server B died",
+      "outage 1 (restart): server B recovered in Infinity ms (budget 2000 ms)",
+      "server B is not alive at the end",
+      "server B's pid no longer holds its listening socket",
+      "charge falha-0-3: 500 {}",
+      "ledger sums differ from the balance of acc_1",
+    ]);
+    expect(faultProblems({ ...clean, unavailable: { a: 0, b: 0 } }, limits)).toEqual([
+      "the load met no 503: no outage was seen",
+    ]);
   });
 });
 

@@ -1,26 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { MemoryStore } from "../src/store/memory.js";
-import { createPool, PostgresStore } from "../src/store/postgres/index.js";
-import type { Store } from "../src/domain/ports/store.js";
-import { call, chargeBody, startTestServer, type TestServer, testAdminToken } from "./harness.js";
-import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
+import { describe, expect, test } from "vitest";
+import { call, chargeBody, testAdminToken } from "./harness.js";
+import { eachStore, serverOn, type StoreUnderTest } from "./support/stores.js";
 
 // Refunds (devolução Pix) through the real HTTP stack, on both stores: the same suite runs on the
 // memory store and on PostgreSQL, since every refund moves money.
 
-function refundSuite(makeStore: () => Promise<{ store: Store; drop: () => Promise<void> }>) {
-  let server: TestServer;
-  let drop: () => Promise<void>;
-  beforeAll(async () => {
-    const made = await makeStore();
-    drop = made.drop;
-    server = await startTestServer({ store: made.store });
-  }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await server?.store.close();
-    await drop?.();
-  });
+function refundSuite(store: StoreUnderTest) {
+  const server = serverOn(store);
 
   const get = (key: string, path: string) => call(server.baseUrl, "GET", path, { key });
   const post = (key: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
@@ -392,15 +378,8 @@ function refundSuite(makeStore: () => Promise<{ store: Store; drop: () => Promis
   });
 }
 
-describe("refunds on the memory store", () => {
-  refundSuite(async () => ({ store: new MemoryStore(), drop: async () => undefined }));
-});
-
-let database: TestDatabase | undefined;
-describePg("refunds on PostgreSQL", () => {
-  refundSuite(async () => {
-    database = await createTestDatabase("refunds");
-    const db = database;
-    return { store: new PostgresStore(createPool(db.url, { max: 5 })), drop: () => db.drop() };
+for (const store of eachStore("refunds")) {
+  store.describe(`refunds on the ${store.name} store`, () => {
+    refundSuite(store);
   });
-});
+}

@@ -1,26 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { MemoryStore } from "../src/store/memory.js";
-import { createPool, PostgresStore } from "../src/store/postgres/index.js";
-import type { Store } from "../src/domain/ports/store.js";
-import { call, chargeBody, startTestServer, type TestServer } from "./harness.js";
-import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
+import { describe, expect, test } from "vitest";
+import { call, chargeBody } from "./harness.js";
+import { eachStore, serverOn, type StoreUnderTest } from "./support/stores.js";
 
 // The sandbox plays every outcome with test keys: expiry, disputes (MED), the end of the release
 // period, and failed or partial withdrawals through magic Pix keys. Runs on both stores.
 
-function sandboxSuite(makeStore: () => Promise<{ store: Store; drop: () => Promise<void> }>) {
-  let server: TestServer;
-  let drop: () => Promise<void>;
-  beforeAll(async () => {
-    const made = await makeStore();
-    drop = made.drop;
-    server = await startTestServer({ store: made.store });
-  }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await server?.store.close();
-    await drop?.();
-  });
+function sandboxSuite(store: StoreUnderTest) {
+  const server = serverOn(store);
 
   const get = (key: string, path: string) => call(server.baseUrl, "GET", path, { key });
   const post = (key: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
@@ -335,15 +321,8 @@ function sandboxSuite(makeStore: () => Promise<{ store: Store; drop: () => Promi
   });
 }
 
-describe("sandbox on the memory store", () => {
-  sandboxSuite(async () => ({ store: new MemoryStore(), drop: async () => undefined }));
-});
-
-let database: TestDatabase | undefined;
-describePg("sandbox on PostgreSQL", () => {
-  sandboxSuite(async () => {
-    database = await createTestDatabase("sandbox");
-    const db = database;
-    return { store: new PostgresStore(createPool(db.url, { max: 5 })), drop: () => db.drop() };
+for (const store of eachStore("sandbox")) {
+  store.describe(`sandbox on the ${store.name} store`, () => {
+    sandboxSuite(store);
   });
-});
+}

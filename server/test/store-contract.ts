@@ -34,6 +34,8 @@ export function accountRecord(overrides: Partial<Account> = {}): Account {
     releasePeriodDays: 1,
     merchantCity: "SAO PAULO",
     pixKey: "0b7a0b9e-5a8c-4bd5-9d0b-6d9a4b3c2e1f",
+    documentType: "CNPJ",
+    document: "11222333000181",
     createdAt: at(0),
     updatedAt: at(0),
     ...overrides,
@@ -302,7 +304,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
 
     describe("accounts", () => {
       test("when an account is inserted, then get returns it field for field, and an unknown id is null", async () => {
-        const account = accountRecord({ releasePeriodDays: 0, verified: false });
+        const account = accountRecord({ releasePeriodDays: 0, verified: false, documentType: null, document: null });
 
         await write((tx) => tx.accounts.insert(account));
 
@@ -317,6 +319,8 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
           name: "Loja Nova",
           verified: false,
           plan: { chargeFeeCents: 0, chargeFeeBps: 99, withdrawFeeCents: 0 },
+          documentType: "CPF",
+          document: "52998224725",
           updatedAt: at(60),
         };
 
@@ -360,6 +364,15 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(await store.read.apiKeys.getByDigest(newer.digest)).toEqual(newer);
         expect(await store.read.apiKeys.getByDigest("no-such-digest")).toBeNull();
         expect(await store.read.apiKeys.listByAccount(account.id)).toEqual([newer, older]);
+      });
+
+      test("when a key is read with its account, then both come back whole in one read", async () => {
+        const { account } = await seedAccount();
+        const key = apiKeyRecord(account.id, { allowedIps: ["203.0.113.0/24"], dailyWithdrawLimitCents: 5000 });
+        await write((tx) => tx.apiKeys.insert(key));
+
+        expect(await store.read.apiKeys.getByDigestWithAccount(key.digest)).toEqual({ key, account });
+        expect(await store.read.apiKeys.getByDigestWithAccount("no-such-digest")).toBeNull();
       });
 
       test("when a key is revoked, then the update is read back", async () => {

@@ -1,6 +1,4 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { pino } from "pino";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -8,6 +6,7 @@ import { createPool, PostgresStore } from "../src/store/postgres/index.js";
 import { DeliveryWorker } from "../src/webhooks/worker.js";
 import { call, chargeBody, RealTimeClock, startTestServer, type TestServer, testAdminToken } from "./harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
+import { startReceiver } from "./support/receiver.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -29,28 +28,6 @@ describePg("webhooks on PostgreSQL", () => {
     await database?.drop();
   });
 
-  async function receiver(firstHangs: boolean) {
-    const received: IncomingMessage["headers"][] = [];
-    const http: Server = createServer((req, res) => {
-      req.resume();
-      req.on("end", () => {
-        received.push(req.headers);
-        if (firstHangs && received.length === 1) return;
-        res.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
-    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/hook`;
-    return {
-      url,
-      received,
-      close: () => {
-        http.closeAllConnections();
-        http.close();
-      },
-    };
-  }
-
   async function accountWithEndpoint(url: string) {
     const ctx = await server.newAccount();
     const endpoint = await call(server.baseUrl, "POST", `/admin/v1/accounts/${ctx.account.id}/webhook-endpoints`, {
@@ -67,7 +44,7 @@ describePg("webhooks on PostgreSQL", () => {
   }
 
   test("when three workers with their own pools share the database, then each delivery is attempted once", async () => {
-    const hook = await receiver(false);
+    const hook = await startReceiver([200]);
     try {
       const { testKey, endpointId } = await accountWithEndpoint(hook.url);
       for (let i = 0; i < 12; i++) await pay(testKey);
@@ -89,7 +66,7 @@ describePg("webhooks on PostgreSQL", () => {
       }
       expect(total).toBe(12);
       expect(hook.received).toHaveLength(12);
-      expect(new Set(hook.received.map((h) => h["webhook-id"])).size).toBe(12);
+      expect(new Set(hook.received.map((h) => h.headers["webhook-id"])).size).toBe(12);
       const deliveries = await call(
         server.baseUrl,
         "GET",
@@ -104,12 +81,74 @@ describePg("webhooks on PostgreSQL", () => {
         ),
       ).toBe(true);
     } finally {
+      await hook.close();
+    }
+  });
+
+  test("when a charge is paid in another process while a worker waits for its next poll, then NOTIFY wakes it", async () => {
+    const hook = await startReceiver([200]);
+    // Its own pool, as another process would have; the poll is a minute away.
+    const store = new PostgresStore(createPool(database.url, { max: 2 }));
+    stores.push(store);
+    const worker = new DeliveryWorker({
+      store,
+      clock,
+      logger: pino({ level: "silent" }),
+      allowLoopbackForTest: true,
+      pollMs: 60_000,
+    });
+    try {
+      const { testKey } = await accountWithEndpoint(hook.url);
+      worker.start();
+      // The LISTEN connection is up once its first pass has run.
+      await new Promise((r) => setTimeout(r, 500));
+      await pay(testKey);
+      const deadline = Date.now() + 5_000;
+      while (hook.received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(hook.received).toHaveLength(1);
+    } finally {
+      await worker.stop();
+      await hook.close();
+    }
+  });
+
+  test("when a commit of this process queues a delivery, then a worker of this process runs one pass for it, not a second for its own NOTIFY", async () => {
+    const hook = await startReceiver([200]);
+    // The server's store: the pay request commits on its pool, and the worker listens through it.
+    const worker = new DeliveryWorker({
+      store: server.store,
+      clock,
+      logger: pino({ level: "silent" }),
+      allowLoopbackForTest: true,
+      pollMs: 60_000,
+    });
+    let passes = 0;
+    const runOnce = worker.runOnce.bind(worker);
+    worker.runOnce = () => {
+      passes++;
+      return runOnce();
+    };
+    try {
+      const { testKey } = await accountWithEndpoint(hook.url);
+      worker.start();
+      // The LISTEN connection is up once its first pass has run.
+      await new Promise((r) => setTimeout(r, 500));
+      const before = passes;
+      await pay(testKey);
+      const deadline = Date.now() + 5_000;
+      while (hook.received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      // Time for the trigger's NOTIFY to arrive and, were it heard, for its pass to start.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(hook.received).toHaveLength(1);
+      expect(passes - before).toBe(1);
+    } finally {
+      await worker.stop();
       hook.close();
     }
   });
 
   test("when the worker process is killed mid-delivery, then a restarted worker delivers the event", async () => {
-    const hook = await receiver(true);
+    const hook = await startReceiver(["hang", 200]);
     // `node --import tsx` (not the tsx launcher): the pid is the worker itself, so killing it kills
     // the worker, not a launcher whose orphaned child might go on delivering.
     const startWorker = (): ChildProcess =>
@@ -144,7 +183,7 @@ describePg("webhooks on PostgreSQL", () => {
 
       second = startWorker();
       expect(await waitFor(() => hook.received.length === 2, 20_000)).toBe(true);
-      expect(hook.received[1]?.["webhook-id"]).toBe(hook.received[0]?.["webhook-id"]);
+      expect(hook.received[1]?.headers["webhook-id"]).toBe(hook.received[0]?.headers["webhook-id"]);
       // The worker records the attempt right after the 200: poll for it, bounded.
       let status = "";
       const deadline = Date.now() + 10_000;
@@ -159,7 +198,7 @@ describePg("webhooks on PostgreSQL", () => {
     } finally {
       first?.kill("SIGKILL");
       second?.kill("SIGKILL");
-      hook.close();
+      await hook.close();
     }
   }, 60_000);
 });

@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
@@ -8,39 +6,7 @@ import { postEvent } from "../src/webhooks/deliver.js";
 import { checkAddress, checkWebhookUrl, guardedLookup } from "../src/webhooks/ssrf.js";
 import { DeliveryWorker, retrySchedule } from "../src/webhooks/worker.js";
 import { call, chargeBody, startTestServer, type TestServer, testAdminToken } from "./harness.js";
-
-interface Received {
-  headers: IncomingMessage["headers"];
-  body: string;
-}
-
-/** A webhook receiver on 127.0.0.1 answering each request with the next status of `statuses`. */
-async function receiver(statuses: Array<number | { status: number; headers?: Record<string, string> } | "hang">) {
-  const received: Received[] = [];
-  let i = 0;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-      const next = statuses[Math.min(i++, statuses.length - 1)];
-      if (next === "hang" || next === undefined) return;
-      const { status, headers } = typeof next === "number" ? { status: next, headers: {} } : next;
-      res.writeHead(status, headers).end("ok");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/webhook`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+import { type Received, type ReceiverAnswer, startReceiver } from "./support/receiver.js";
 
 let server: TestServer;
 const closers: Array<() => Promise<void>> = [];
@@ -64,8 +30,8 @@ const worker = (options: { timeoutMs?: number; claimSeconds?: number } = {}) =>
     ...options,
   });
 
-async function setup(statuses: Parameters<typeof receiver>[0], events = ["transaction.paid"]) {
-  const hook = await receiver(statuses);
+async function setup(statuses: ReceiverAnswer[], events = ["transaction.paid"]) {
+  const hook = await startReceiver(statuses);
   closers.push(hook.close);
   const ctx = await server.newAccount();
   const endpoint = await admin("POST", `/accounts/${ctx.account.id}/webhook-endpoints`, {
@@ -105,6 +71,25 @@ describe("webhook delivery", () => {
     const deliveries = await admin("GET", `/webhook-endpoints/${endpoint.id}/deliveries`);
     expect(deliveries.body.data[0]).toMatchObject({ status: "SUCCEEDED", nextAttemptAt: null });
     expect(deliveries.body.data[0].attempts[0]).toMatchObject({ status: 200, error: null });
+  });
+
+  test("when a charge is paid while a started worker waits for its next poll, then the event arrives at once", async () => {
+    const { testKey, hook } = await setup([200]);
+    // The poll is a minute away: only the store's wake-up at commit can deliver within the wait.
+    const running = new DeliveryWorker({
+      store: server.store,
+      clock: server.clock,
+      logger: pino({ level: "silent" }),
+      allowLoopbackForTest: true,
+      pollMs: 60_000,
+    });
+    running.start();
+    closers.push(() => running.stop());
+    await new Promise((r) => setTimeout(r, 50));
+    await payCharge(testKey);
+    const deadline = Date.now() + 3_000;
+    while (hook.received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    expect(hook.received).toHaveLength(1);
   });
 
   test("when the body is tampered with or signed by another secret, then verification fails", async () => {
@@ -176,7 +161,7 @@ describe("webhook delivery", () => {
   });
 
   test("when the receiver redirects, then the redirect is not followed and the attempt fails", async () => {
-    const target = await receiver([200]);
+    const target = await startReceiver([200]);
     closers.push(target.close);
     const { testKey, endpoint } = await setup([{ status: 302, headers: { location: target.url } }]);
     await payCharge(testKey);
@@ -344,7 +329,7 @@ describe("SSRF guard", () => {
   });
 
   test("when a name resolves to a blocked address at connect time, then the connection is refused", async () => {
-    const hook = await receiver([200]);
+    const hook = await startReceiver([200]);
     closers.push(hook.close);
     const lookup = guardedLookup({ livemode: false, allowLoopbackForTest: false });
     const error = await new Promise<NodeJS.ErrnoException | null>((resolve) =>

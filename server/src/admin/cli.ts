@@ -1,6 +1,7 @@
 /**
  * `npm run admin -- <command>`: the operator API from a terminal, against `--server` (env
- * `PIX_ADMIN_URL`, default http://127.0.0.1:3000) with `--token` (env `ADMIN_TOKEN`). Readable
+ * `PIX_ADMIN_URL`, default http://127.0.0.1:3000) with `--token` (env `ADMIN_TOKEN`), and the
+ * partner commands `listen` and `trigger` with only an API key (`--api-key`, env `PIX_API_KEY`). Readable
  * text by default, `--json` anywhere on the line for scripts; any error exits non-zero with the
  * API's message.
  *
@@ -16,18 +17,23 @@ import { registerDeliveries, registerEvents } from "./commands/deliveries.js";
 import { registerKeys } from "./commands/keys.js";
 import { registerListen } from "./commands/listen.js";
 import { registerSimulate } from "./commands/simulate.js";
+import { registerTrigger } from "./commands/trigger.js";
 import { registerWebhooks } from "./commands/webhooks.js";
 import { createContext, type GlobalOptions } from "./context.js";
 import { createOutput } from "./output.js";
 
-export const defaultServer = "http://127.0.0.1:3000";
+const defaultServer = "http://127.0.0.1:3000";
 
 export function buildProgram(): Command {
   const program = new Command("admin")
-    .description("Operator CLI of the Pix Charging Service")
+    .description(
+      "CLI of the Pix Charging Service: operator commands (--token) and the partner commands " +
+        "listen and trigger (--api-key only)",
+    )
     // Values from the environment are read when a command runs, never shown as defaults in help.
-    .addOption(new Option("--server <url>", "operator API base address").env("PIX_ADMIN_URL").default(defaultServer))
-    .addOption(new Option("--token <token>", "operator token").env("ADMIN_TOKEN"))
+    .addOption(new Option("--server <url>", "the service's base address").env("PIX_ADMIN_URL").default(defaultServer))
+    .addOption(new Option("--token <token>", "operator token (operator commands)").env("ADMIN_TOKEN"))
+    .addOption(new Option("--api-key <key>", "partner API key (listen, trigger)").env("PIX_API_KEY"))
     .option("--json", "print JSON instead of text (on any command)")
     .configureHelp({ showGlobalOptions: true, helpWidth: 100 })
     .showHelpAfterError()
@@ -49,6 +55,7 @@ export function buildProgram(): Command {
   registerSimulate(program, ctx);
   registerClock(program, ctx);
   registerListen(program, ctx);
+  registerTrigger(program, ctx);
   return program;
 }
 

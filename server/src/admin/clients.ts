@@ -7,8 +7,15 @@ import createClient, { type Client } from "openapi-fetch";
 import type { paths as OperatorPaths } from "../../../generated/admin-api.js";
 import type { paths as PartnerPaths } from "../../../generated/api.js";
 
-/** A failure the CLI reports as one `error: …` line and exit code 1. */
-export class CliError extends Error {}
+/** A failure the CLI reports as one `error: …` line and exit code 1; `status` when the API answered it. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
 
 export type OperatorClient = Client<OperatorPaths>;
 export type PartnerClient = Client<PartnerPaths>;
@@ -23,9 +30,34 @@ export function operatorClient(baseUrl: string, token: string): OperatorClient {
   });
 }
 
-/** The partner (public) API at `baseUrl` with an API key. */
+/**
+ * A fetch that sends a GET, or a POST with an `idempotency-key`, again after a network error, a 429
+ * or a 5xx (at most `retries` more times, 300 ms then doubling): the service acts once per key.
+ */
+function retryingFetch(retries: number): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const idempotent = request.method === "GET" || request.headers.has("idempotency-key");
+    for (let attempt = 0; ; attempt++) {
+      const last = !idempotent || attempt >= retries;
+      try {
+        const response = await fetch(last ? request : request.clone());
+        if (last || (response.status !== 429 && response.status < 500)) return response;
+        await response.body?.cancel();
+      } catch (error) {
+        if (last) throw error;
+      }
+      await new Promise((r) => setTimeout(r, 300 * 2 ** attempt));
+    }
+  };
+}
+
+/** The partner (public) API at `baseUrl` with an API key; idempotent requests retried twice. */
 export function partnerClient(baseUrl: string, apiKey: string): PartnerClient {
-  return createClient<PartnerPaths>({ baseUrl: trimSlashes(baseUrl), headers: { "x-api-key": apiKey } });
+  return createClient<PartnerPaths>({
+    baseUrl: trimSlashes(baseUrl),
+    headers: { "x-api-key": apiKey },
+    fetch: retryingFetch(2),
+  });
 }
 
 interface ErrorBody {
@@ -40,7 +72,8 @@ export function unwrap<T>(result: { data?: T; error?: unknown; response: Respons
     const body = result.error as ErrorBody | undefined;
     const fields = body?.errors?.map((e) => `  ${e.path}: ${e.message}`).join("\n");
     const summary = `${result.response.status} ${body?.code ?? ""} ${body?.message ?? result.response.statusText}`;
-    throw new CliError(`${summary.replace(/\s+/g, " ").trim()}${fields ? `\n${fields}` : ""}`);
+    const message = `${summary.replace(/\s+/g, " ").trim()}${fields ? `\n${fields}` : ""}`;
+    throw new CliError(message, result.response.status);
   }
   return result.data as T;
 }

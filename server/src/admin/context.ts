@@ -2,7 +2,6 @@
  * What every command group receives: the clients, built at run time from the global options and
  * the environment (never read into help text, so `--help` shows no secret), and the output.
  */
-import { loadCliConfig } from "../config.js";
 import { type Command, InvalidArgumentError } from "commander";
 import { CliError, type OperatorClient, operatorClient, type PartnerClient, partnerClient } from "./clients.js";
 import type { Output } from "./output.js";
@@ -11,10 +10,12 @@ export interface CliContext {
   /** The operator API (`--server`, `--token` / `ADMIN_TOKEN`). */
   operator(): OperatorClient;
   /**
-   * The partner API on the same server with an API key (`PIX_API_KEY`): the seam for commands a
-   * partner runs (polling its events, triggering sandbox events), which need no operator token.
+   * The partner API on the same server with an API key (`--api-key` / `PIX_API_KEY`): for the
+   * commands a partner runs (`listen`, `trigger`), which need no operator token.
    */
   partner(): PartnerClient;
+  /** The API key `partner()` uses (trigger checks its mode before calling anything). */
+  apiKey(): string;
   readonly out: Output;
 }
 
@@ -22,11 +23,17 @@ export interface CliContext {
 export interface GlobalOptions {
   server: string;
   token?: string;
+  apiKey?: string;
   json?: boolean;
 }
 
 export function createContext(program: Command, out: Output): CliContext {
   const server = () => program.opts<GlobalOptions>().server;
+  const apiKey = () => {
+    const key = program.opts<GlobalOptions>().apiKey;
+    if (!key) throw new CliError("PIX_API_KEY is not set: export the partner API key or pass --api-key.");
+    return key;
+  };
   return {
     out,
     operator() {
@@ -34,11 +41,8 @@ export function createContext(program: Command, out: Output): CliContext {
       if (!token) throw new CliError("ADMIN_TOKEN is not set: export it or pass --token.");
       return operatorClient(server(), token);
     },
-    partner() {
-      const { apiKey } = loadCliConfig();
-      if (!apiKey) throw new CliError("PIX_API_KEY is not set: export the partner API key.");
-      return partnerClient(server(), apiKey);
-    },
+    apiKey,
+    partner: () => partnerClient(server(), apiKey()),
   };
 }
 

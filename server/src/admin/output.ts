@@ -4,7 +4,7 @@
  * resource (long values wrapped, secrets never cut nor wrapped: they are shown only once).
  */
 
-export type Row = Record<string, unknown>;
+type Row = Record<string, unknown>;
 
 /** The widest line human output aims for. */
 export const maxWidth = 100;
@@ -16,7 +16,7 @@ const pick = (row: unknown, path: string): unknown =>
   path.split(".").reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Row)[k] : undefined), row);
 
 /** One value as text: "-" for nothing (or an empty list), lists comma-separated, objects as JSON. */
-export function cell(v: unknown): string {
+function cell(v: unknown): string {
   if (v === null || v === undefined) return "-";
   if (Array.isArray(v)) return v.length === 0 ? "-" : v.map(cell).join(", ");
   if (typeof v === "object") return JSON.stringify(v);
@@ -50,7 +50,7 @@ export function table(rows: readonly unknown[], columns: readonly string[], widt
 }
 
 /** Splits `text` into lines of at most `width`, at ", " or spaces when it can. */
-export function wrap(text: string, width: number): string[] {
+function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let rest = text;
   while (rest.length > width) {

@@ -11,8 +11,8 @@ export type HtmlPart = Html | string | number | null | undefined | false | reado
 
 const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
-/** Escapes text for an HTML text node or a quoted attribute value. */
-function escapeHtml(text: string): string {
+/** Escapes text for an HTML text node or a quoted attribute value (outside `html`: the home page). */
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => entities[c] ?? c);
 }
 

@@ -1,10 +1,9 @@
-import { readFileSync } from "node:fs";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
-import { parse } from "yaml";
 import type { CheckoutPayer, PayerReading } from "../domain/checkout.js";
 import type { FieldError } from "../domain/errors.js";
 import { fieldPath, type TextBounds, translateValidationMessage } from "../http/errors.js";
+import { readOpenApiDocument } from "../http/validator-document.js";
 import { parseDocument } from "../pix/documents.js";
 
 // The payer's data, read from the checkout form with the spec's own rules: the `ChargeCustomerInput`
@@ -55,32 +54,37 @@ interface PayerValidators {
 
 const compiled = new Map<string, PayerValidators>();
 
-/** `#/components/…` references of the document, made absolute under the id "openapi". */
+/** `#/components/schemas/…` references of the document, made local `#/$defs/…` ones. */
 function rebaseRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(rebaseRefs);
   if (value && typeof value === "object") {
     return Object.fromEntries(
       Object.entries(value).map(([k, v]) => [
         k,
-        k === "$ref" && typeof v === "string" ? v.replace(/^#\//, "openapi#/") : rebaseRefs(v),
+        k === "$ref" && typeof v === "string" ? v.replace(/^#\/components\/schemas\//, "#/$defs/") : rebaseRefs(v),
       ]),
     );
   }
   return value;
 }
 
+/**
+ * Compiles the payer's schemas. Only the document's schemas go in, as `$defs` of each compiled
+ * schema, so Ajv compiles what the payer reaches and not every component of the document (that
+ * took most of a second at start-up); and it runs at the first checkout submission, not at start.
+ */
 function compile(documentPath: string): PayerValidators {
   const cached = compiled.get(documentPath);
   if (cached) return cached;
-  const doc = parse(readFileSync(documentPath, "utf8")) as { components: unknown };
+  const doc = readOpenApiDocument(documentPath) as { components: { schemas: unknown } };
+  const $defs = rebaseRefs(doc.components.schemas);
   // `verbose` gives each error its schema, so a length rule is said whole ("de 2 a 120").
   const ajv = new Ajv({ strict: false, allErrors: true, verbose: true });
   addFormats.default(ajv, { mode: "full" });
-  ajv.addSchema({ $id: "openapi", components: rebaseRefs(doc.components) });
-  const payer = { $ref: "openapi#/components/schemas/ChargeCustomerInput" };
+  const payer = { $ref: "#/$defs/ChargeCustomerInput" };
   const validators = {
-    withoutAddress: ajv.compile(payer),
-    withAddress: ajv.compile({ allOf: [payer, checkoutAddressRule] }),
+    withoutAddress: ajv.compile({ $defs, ...payer }),
+    withAddress: ajv.compile({ $defs, allOf: [payer, checkoutAddressRule] }),
   };
   compiled.set(documentPath, validators);
   return validators;
@@ -136,8 +140,8 @@ function candidateOf(input: CheckoutSubmission, askAddress: boolean, document: R
  * messages are the checkout's own (the API says the same with `REQUEST_ERROR`).
  */
 export function payerReader(documentPath: string) {
-  const validators = compile(documentPath);
   return (input: CheckoutSubmission, askAddress: boolean): PayerReading => {
+    const validators = compile(documentPath);
     const typedDocument = (input.document ?? "").trim();
     const document = parseDocument(typedDocument);
     const candidate = candidateOf(input, askAddress, document);

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { StoreTx } from "./ports/store.js";
+import { requireDocument } from "./customers.js";
 import { DomainError } from "./errors.js";
 import { newId, randomBase62 } from "./ids.js";
 import { type Account, type ApiKeyRecord, type Plan } from "./model.js";
@@ -20,7 +21,7 @@ export const allPermissions = [
 ] as const;
 
 /** New keys, and keys that predate permissions, hold everything except withdrawing. */
-const defaultPermissions: string[] = allPermissions.filter((p) => p !== "withdrawals:write");
+export const defaultPermissions: string[] = allPermissions.filter((p) => p !== "withdrawals:write");
 
 const testKeyPrefix = "svc_test_";
 const liveKeyPrefix = "svc_";
@@ -42,6 +43,17 @@ export interface NewAccount {
   plan?: Partial<Plan> | undefined;
   releasePeriodDays?: number | undefined;
   merchantCity?: string | undefined;
+  /** The merchant's CNPJ or CPF, with or without punctuation. */
+  document?: string | undefined;
+}
+
+/**
+ * The merchant's document as an account keeps it: a valid CNPJ or CPF, digits only, or none (null).
+ * An invalid one is a `REQUEST_ERROR`, as a payer's is (docs/decisions.md "Which 400").
+ */
+export function merchantDocument(input: string | null): Pick<Account, "documentType" | "document"> {
+  if (input === null) return { documentType: null, document: null };
+  return requireDocument(input);
 }
 
 export async function createAccount(tx: StoreTx, input: NewAccount, now: string): Promise<Account> {
@@ -54,6 +66,7 @@ export async function createAccount(tx: StoreTx, input: NewAccount, now: string)
     releasePeriodDays: input.releasePeriodDays ?? releasePeriodDays.default,
     merchantCity: input.merchantCity ?? "SAO PAULO",
     pixKey: randomUUID(),
+    ...merchantDocument(input.document ?? null),
     createdAt: now,
     updatedAt: now,
   };

@@ -22,11 +22,12 @@ export function authenticationUseCases(deps: DomainDeps) {
   return {
     async authenticate({ secret, ip, permission }: Credentials): Promise<Actor> {
       const claimed = secret ? modeOfSecret(secret) : null;
-      const key = secret && claimed ? await store.read.apiKeys.getByDigest(digestSecret(secret)) : null;
+      const found = secret && claimed ? await store.read.apiKeys.getByDigestWithAccount(digestSecret(secret)) : null;
+      const key = found?.key;
       if (!key || key.revokedAt !== null || key.livemode !== (claimed === "production")) {
         throw new DomainError("UNAUTHORIZED");
       }
-      const account = await store.read.accounts.get(key.accountId);
+      const account = found.account;
       if (!account) throw new DomainError("UNAUTHORIZED");
       if (key.livemode && !account.verified) throw new DomainError("ACCOUNT_NOT_ACTIVE");
       if (!ipAllowed(ip, key.allowedIps)) {

@@ -49,19 +49,13 @@ export interface CheckoutView {
   state: CheckoutState;
 }
 
-/**
- * Who is charging: the account's name and, when the account has one, its CNPJ or CPF (digits).
- * Accounts store no document yet, so `document` is null until they do.
- */
+/** Who is charging: the account's name and, when the account has one, its CNPJ or CPF (digits). */
 interface CheckoutMerchant {
   name: string;
   document: string | null;
 }
 
-function merchantOf(account: Account): CheckoutMerchant {
-  const document = (account as Account & { document?: unknown }).document;
-  return { name: account.name, document: typeof document === "string" && document !== "" ? document : null };
-}
+const merchantOf = (account: Account): CheckoutMerchant => ({ name: account.name, document: account.document });
 
 /** The checkout of a link, by the link's id alone; null when there is no such link. */
 async function findCheckout(deps: DomainDeps, linkId: string): Promise<CheckoutView | null> {

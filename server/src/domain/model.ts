@@ -44,6 +44,10 @@ export interface Account {
   merchantCity: string;
   /** The account's receiving Pix key (EVP) printed in the BR Code. */
   pixKey: string;
+  /** The merchant's CNPJ (a company, a MEI included) or CPF (an individual); null when none is on record. */
+  documentType: DocumentType | null;
+  /** Digits only (an alphanumeric CNPJ in upper case); null together with `documentType`. */
+  document: string | null;
   createdAt: string;
   updatedAt: string;
 }

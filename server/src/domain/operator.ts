@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { components } from "../../../generated/admin-api.js";
 import { ipRuleValid } from "./ip-rules.js";
-import { createAccount, createApiKey } from "./accounts.js";
+import { createAccount, createApiKey, merchantDocument } from "./accounts.js";
 import { type DomainDeps, addSeconds } from "./deps.js";
 import { fieldError, notFound } from "./errors.js";
 import { queueDeliveries } from "./events.js";
@@ -24,6 +24,8 @@ const presentAccount = (a: Account): Admin["Account"] => ({
   releasePeriodDays: a.releasePeriodDays,
   merchantCity: a.merchantCity,
   pixKey: a.pixKey,
+  documentType: a.documentType,
+  document: a.document,
   createdAt: a.createdAt,
   updatedAt: a.updatedAt,
 });
@@ -121,6 +123,7 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
           plan: { ...current.plan, ...body.plan },
           releasePeriodDays: body.releasePeriodDays ?? current.releasePeriodDays,
           merchantCity: body.merchantCity ?? current.merchantCity,
+          ...(body.document === undefined ? {} : merchantDocument(body.document)),
           updatedAt: now(),
         };
         await tx.accounts.update(updated);

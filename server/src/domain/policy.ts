@@ -63,3 +63,9 @@ export const brazilianStates = [
   "AC", "AL", "AM", "AP", "BA", "CE", "DF", "ES", "GO", "MA", "MG", "MS", "MT", "PA", "PB",
   "PE", "PI", "PR", "RJ", "RN", "RO", "RR", "RS", "SC", "SE", "SP", "TO",
 ] as const; // prettier-ignore
+
+/**
+ * The most field errors one response lists (the document's `maxItems` on `errors`): a body of
+ * thousands of unknown fields must not answer thousands of items.
+ */
+export const maxFieldErrors = 100;

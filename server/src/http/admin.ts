@@ -23,7 +23,7 @@ export interface AdminOptions {
 const digest = (s: string) => createHash("sha256").update(s).digest();
 
 /** Constant-time comparison of the presented bearer token with `ADMIN_TOKEN`. */
-export function tokenMatches(presented: string | undefined, expected: string): boolean {
+function tokenMatches(presented: string | undefined, expected: string): boolean {
   if (!presented) return false;
   return timingSafeEqual(digest(presented), digest(expected));
 }
@@ -45,19 +45,32 @@ export function mountAdmin(app: Express, domain: Domain, options: AdminOptions):
     req.method === "POST" || req.method === "PUT" || req.method === "PATCH" ? json(req, res, next) : next(),
   );
   app.use("/admin", refuseUnsafeInput);
-  app.use(
-    OpenApiValidator.middleware({
-      apiSpec: validatorDocument(join(options.documentsDir, "admin-openapi.yaml")) as never,
-      validateRequests: { allErrors: true, removeAdditional: false },
-      validateResponses: options.validateResponses ? { removeAdditional: false } : false,
-      validateSecurity: false,
-      validateFormats: true,
-      ajvFormats: { mode: "full" },
-      formats: validatorFormats,
-      // Exact spellings only (strict routing): `/x/` is no route, so not the validator's either.
-      ignorePaths: (path: string) => !path.startsWith("/admin/") || path.endsWith("/"),
-    }),
-  );
+  // Built at the first operator request, not at start-up: compiling the operator document took
+  // about as long as the public one's, on the way to the first /health.
+  let validator: express.Router | null = null;
+  app.use((req, res, next) => {
+    if (!req.path.startsWith("/admin/")) return next();
+    if (!validator) {
+      validator = express.Router();
+      validator.use(
+        OpenApiValidator.middleware({
+          apiSpec: validatorDocument(join(options.documentsDir, "admin-openapi.yaml")) as never,
+          validateRequests: { allErrors: true, removeAdditional: false },
+          validateResponses: options.validateResponses ? { removeAdditional: false } : false,
+          validateSecurity: false,
+          // The document is generated and linted (redocly) before it ships; checking it against the
+          // OpenAPI meta-schema again at every start cost most of a second. Requests are still validated.
+          validateApiSpec: false,
+          validateFormats: true,
+          ajvFormats: { mode: "full" },
+          formats: validatorFormats,
+          // Exact spellings only (strict routing): `/x/` is no route, so not the validator's either.
+          ignorePaths: (path: string) => !path.startsWith("/admin/") || path.endsWith("/"),
+        }),
+      );
+    }
+    validator(req, res, next);
+  });
   bindOperations(app, operationTable, adminHandlers(domain, options.manualClock), () => undefined);
 }
 

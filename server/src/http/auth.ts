@@ -4,7 +4,7 @@ import type { Domain } from "../domain/service.js";
 import { matchOperation, type OperationMatch } from "./operations.js";
 
 /** The key in `x-api-key`, or in `Authorization: Bearer`. */
-export function presentedSecret(headers: { "x-api-key"?: string | string[]; authorization?: string }): string | null {
+function presentedSecret(headers: { "x-api-key"?: string | string[]; authorization?: string }): string | null {
   const header = headers["x-api-key"];
   const fromHeader = Array.isArray(header) ? header[0] : header;
   if (fromHeader) return fromHeader.trim();

@@ -10,10 +10,10 @@ declare global {
 }
 
 /** The deepest nesting of objects and arrays a request body may have (the body itself is level 1). */
-export const maxJsonDepth = 32;
+const maxJsonDepth = 32;
 
 /** What is wrong with one place of a request's data. */
-export interface UnsafeInput {
+interface UnsafeInput {
   path: string;
   message: string;
 }
@@ -37,7 +37,7 @@ function stringProblem(text: string): string | null {
  * (not Unicode: PostgreSQL refuses it, JSON re-encoding replaces it), or nesting deeper than
  * `maxJsonDepth`. Walks with an explicit stack, so no input can overflow the call stack.
  */
-export function findUnsafeInput(value: unknown, root = "body"): UnsafeInput | null {
+function findUnsafeInput(value: unknown, root = "body"): UnsafeInput | null {
   const stack: { value: unknown; path: string[]; depth: number }[] = [{ value, path: [], depth: 1 }];
   const name = (path: string[]) => path.join(".") || root;
   while (stack.length > 0) {

@@ -1,3 +1,4 @@
+import { maxFieldErrors } from "../domain/policy.js";
 import type { ErrorRequestHandler, Request, Response } from "express";
 import type { Logger } from "pino";
 import {
@@ -7,12 +8,6 @@ import {
   type FieldError,
   serviceUnavailableRetryAfterSeconds,
 } from "../domain/errors.js";
-
-/**
- * The most field errors one response lists (the document's `maxItems` on `errors`): a body of
- * thousands of unknown fields must not answer thousands of items.
- */
-export const maxFieldErrors = 100;
 
 /** Writes the seed's error body (§7). */
 export function sendError(

@@ -1,13 +1,12 @@
 import { readFileSync } from "node:fs";
 import type { Express } from "express";
+import { escapeHtml } from "../checkout/html.js";
 import { sendError } from "./errors.js";
 
 /** Seconds a caller waits before asking `/ready` again while the database does not answer. */
 const NOT_READY_RETRY_AFTER = 5;
 
 const icon = readFileSync(new URL("../checkout/assets/icon.svg", import.meta.url));
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * What answers without a key, before rate limits and authentication: the probes (`/health`

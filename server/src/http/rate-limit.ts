@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from "express";
 import { type AugmentedRequest, type Store as RateLimitStore, rateLimit } from "express-rate-limit";
 import { sendError } from "./errors.js";
 
-/** Requests per minute per IP address (seed §8). */
+/** Requests per minute per IP address. */
 export interface RateLimits {
   get: number;
   write: number;
@@ -12,7 +12,7 @@ export interface RateLimits {
 export const defaultRateLimits: RateLimits = { get: 120, write: 60, withdrawals: 20 };
 
 /** Writes the answer to a request over its budget; `Retry-After` is already set. */
-export type TooManyRequestsWriter = (req: Request, res: Response, retryAfterSeconds: number) => void;
+type TooManyRequestsWriter = (req: Request, res: Response, retryAfterSeconds: number) => void;
 
 export interface PerMinuteLimit {
   /** Names the counters in a shared store: budgets with different names count apart. */
@@ -27,7 +27,7 @@ export interface PerMinuteLimit {
 }
 
 /**
- * One per-IP budget over a one-minute window (seed §8), for the API and the hosted checkout alike.
+ * One per-IP budget over a one-minute window, for the API and the hosted checkout alike.
  * Over budget: status 429, `Retry-After` in whole seconds, then `tooMany` writes the body.
  */
 export function perMinuteLimiter(options: PerMinuteLimit): RequestHandler {

@@ -16,13 +16,21 @@ import type {
   WithdrawalRecord,
 } from "../domain/model.js";
 import { balanceTotals, dailyLimitUsedCents, ledgerSums } from "../domain/balance-rules.js";
-import { type Store, type StoreReads, type StoreTx, statusMatches, UnknownCursorError } from "../domain/ports/store.js";
+import { type Store, type StoreReads, type StoreTx, UnknownCursorError } from "../domain/ports/store.js";
+import { DeliveryWatchers } from "./delivery-watchers.js";
+import { TransactionIndex } from "./memory-transaction-index.js";
 
-const copy = <T>(value: T): T => structuredClone(value);
+/**
+ * What a table keeps: its own deep copy of the row written, so no caller holds a reference into
+ * the store. Reads hand out the stored object itself (a copy per read was most of a list's cost):
+ * rows are values here, changed only by writing a new one through `update`, never in place (the
+ * domain spreads a row into a new object to change it).
+ */
+const storedCopy = <T>(value: T): T => structuredClone(value);
 const inScope = (r: Scope, s: Scope) => r.accountId === s.accountId && r.livemode === s.livemode;
 
 /** Newest first on (createdAt, id), starting after the cursor item. */
-export function pageOf<T extends { id: string; createdAt: string }>(rows: T[], page: PageRequest): PageResult<T> {
+function pageOf<T extends { id: string; createdAt: string }>(rows: T[], page: PageRequest): PageResult<T> {
   const sorted = [...rows].sort((a, b) =>
     a.createdAt === b.createdAt ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.createdAt < b.createdAt ? 1 : -1,
   );
@@ -32,31 +40,44 @@ export function pageOf<T extends { id: string; createdAt: string }>(rows: T[], p
     if (at < 0) throw new UnknownCursorError();
     start = at + 1;
   }
-  const items = sorted.slice(start, start + page.limit).map(copy);
+  const items = sorted.slice(start, start + page.limit);
   return { items, hasMore: sorted.length > start + page.limit };
 }
 
 class Table<T extends { id: string }> {
   readonly rows = new Map<string, T>();
-  constructor(private readonly journal: () => Array<() => void> | null) {}
+  constructor(
+    private readonly journal: () => Array<() => void> | null,
+    /** Told of every row change, undo included (the transaction lists' indexes). */
+    private readonly onChange?: (before: T | undefined, after: T | undefined) => void,
+  ) {}
 
   get(id: string): T | null {
-    const row = this.rows.get(id);
-    return row ? copy(row) : null;
+    return this.rows.get(id) ?? null;
   }
   all(): T[] {
     return [...this.rows.values()];
   }
   insert(row: T): void {
     if (this.rows.has(row.id)) throw new Error(`duplicate id ${row.id}`);
-    this.rows.set(row.id, copy(row));
-    this.journal()?.push(() => this.rows.delete(row.id));
+    const stored = storedCopy(row);
+    this.rows.set(row.id, stored);
+    this.onChange?.(undefined, stored);
+    this.journal()?.push(() => {
+      this.rows.delete(row.id);
+      this.onChange?.(stored, undefined);
+    });
   }
   update(row: T): void {
     const before = this.rows.get(row.id);
     if (!before) throw new Error(`no row ${row.id}`);
-    this.rows.set(row.id, copy(row));
-    this.journal()?.push(() => this.rows.set(row.id, before));
+    const stored = storedCopy(row);
+    this.rows.set(row.id, stored);
+    this.onChange?.(before, stored);
+    this.journal()?.push(() => {
+      this.rows.set(row.id, before);
+      this.onChange?.(stored, before);
+    });
   }
 }
 
@@ -68,11 +89,18 @@ export class MemoryStore implements Store {
   private undo: Array<() => void> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly journal = () => this.undo;
+  private readonly watchers = new DeliveryWatchers();
+  /** Whether the transaction under way queued a webhook delivery. */
+  private deliveriesQueued = false;
 
   private readonly accounts = new Table<Account>(this.journal);
   private readonly apiKeys = new Table<ApiKeyRecord>(this.journal);
   private readonly customers = new Table<CustomerRecord>(this.journal);
-  private readonly transactions = new Table<TransactionRecord>(this.journal);
+  private readonly transactions: Table<TransactionRecord> = new Table<TransactionRecord>(
+    this.journal,
+    (before, after) => this.transactionIndex.change(before, after),
+  );
+  private readonly transactionIndex = new TransactionIndex(this.transactions.rows);
   private readonly paymentLinks = new Table<PaymentLinkRecord>(this.journal);
   private readonly withdrawals = new Table<WithdrawalRecord>(this.journal);
   private readonly refunds = new Table<RefundRecord>(this.journal);
@@ -88,9 +116,11 @@ export class MemoryStore implements Store {
   async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
       this.undo = [];
+      this.deliveriesQueued = false;
       try {
         const result = await work(this.tx);
         this.undo = null;
+        if (this.deliveriesQueued) this.watchers.notify();
         return result;
       } catch (error) {
         const undo = this.undo ?? [];
@@ -106,6 +136,10 @@ export class MemoryStore implements Store {
 
   async ping(): Promise<void> {}
 
+  watchDeliveries(listener: () => void): () => void {
+    return this.watchers.add(listener);
+  }
+
   async close(): Promise<void> {}
 
   private reads(): StoreReads {
@@ -118,13 +152,16 @@ export class MemoryStore implements Store {
       },
       apiKeys: {
         get: async (id) => this.apiKeys.get(id),
-        getByDigest: async (digest) => copy(this.apiKeys.all().find((k) => k.digest === digest) ?? null),
+        getByDigest: async (digest) => this.apiKeys.all().find((k) => k.digest === digest) ?? null,
+        getByDigestWithAccount: async (digest) => {
+          const key = this.apiKeys.all().find((k) => k.digest === digest);
+          return key ? { key, account: this.accounts.get(key.accountId) } : null;
+        },
         listByAccount: async (accountId) =>
           this.apiKeys
             .all()
             .filter((k) => k.accountId === accountId)
-            .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))
-            .map(copy),
+            .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1)),
       },
       customers: {
         get: async (scope, id) => {
@@ -133,7 +170,7 @@ export class MemoryStore implements Store {
         },
         getById: async (id) => this.customers.get(id),
         getByDocument: async (scope, document) =>
-          copy(this.customers.all().find((c) => inScope(c, scope) && c.document === document) ?? null),
+          this.customers.all().find((c) => inScope(c, scope) && c.document === document) ?? null,
         list: async (scope, filter, page) =>
           pageOf(
             this.customers
@@ -148,22 +185,8 @@ export class MemoryStore implements Store {
           return t && inScope(t, scope) ? t : null;
         },
         getById: async (id) => this.transactions.get(id),
-        getByDisputeId: async (disputeId) =>
-          copy(this.transactions.all().find((t) => t.dispute?.id === disputeId) ?? null),
-        list: async (scope, f, page) =>
-          pageOf(
-            this.transactions
-              .all()
-              .filter(
-                (t) =>
-                  inScope(t, scope) &&
-                  (f.status === undefined || statusMatches(t, f.status, f.now)) &&
-                  (f.paymentLinkId === undefined || t.paymentLinkId === f.paymentLinkId) &&
-                  (f.createdFrom === undefined || t.createdAt >= f.createdFrom) &&
-                  (f.createdTo === undefined || t.createdAt < f.createdTo),
-              ),
-            page,
-          ),
+        getByDisputeId: async (disputeId) => this.transactions.all().find((t) => t.dispute?.id === disputeId) ?? null,
+        list: async (scope, f, page) => this.transactionIndex.list(scope, f, page),
       },
       paymentLinks: {
         get: async (scope, id) => {
@@ -216,18 +239,10 @@ export class MemoryStore implements Store {
               now,
             ),
           ),
-        list: async (scope) =>
-          this.ledger
-            .all()
-            .filter((e) => inScope(e, scope))
-            .map(copy),
+        list: async (scope) => this.ledger.all().filter((e) => inScope(e, scope)),
       },
       events: {
-        list: async (scope) =>
-          this.events
-            .all()
-            .filter((e) => inScope(e, scope))
-            .map(copy),
+        list: async (scope) => this.events.all().filter((e) => inScope(e, scope)),
         listPage: async (scope, page, f = {}) =>
           pageOf(
             this.events
@@ -257,13 +272,11 @@ export class MemoryStore implements Store {
           this.webhookEndpoints
             .all()
             .filter((e) => e.accountId === accountId)
-            .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1))
-            .map(copy),
+            .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1)),
         listForEvent: async (scope, type) =>
           this.webhookEndpoints
             .all()
-            .filter((e) => inScope(e, scope) && e.disabledAt === null && (e.events as string[]).includes(type))
-            .map(copy),
+            .filter((e) => inScope(e, scope) && e.disabledAt === null && (e.events as string[]).includes(type)),
       },
       deliveries: {
         get: async (id) => this.deliveries.get(id),
@@ -334,7 +347,10 @@ export class MemoryStore implements Store {
       },
       deliveries: {
         ...r.deliveries,
-        insert: async (d) => this.deliveries.insert(d),
+        insert: async (d) => {
+          this.deliveries.insert(d);
+          this.deliveriesQueued = true;
+        },
         update: async (d) => this.deliveries.update(d),
         claimDue: async (now, lockUntil, limit) => {
           const due = this.deliveries
@@ -349,7 +365,7 @@ export class MemoryStore implements Store {
             .sort((a, b) => ((a.nextAttemptAt ?? "") < (b.nextAttemptAt ?? "") ? -1 : 1))
             .slice(0, limit);
           for (const d of due) this.deliveries.update({ ...d, lockedUntil: lockUntil });
-          return due.map((d) => ({ ...copy(d), lockedUntil: lockUntil }));
+          return due.map((d) => ({ ...d, lockedUntil: lockUntil }));
         },
       },
       idempotency: {

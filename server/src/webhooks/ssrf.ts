@@ -20,7 +20,7 @@ const ipv4 = (high: number, low: number) =>
  * SIIT (`::ffff:0:a.b.c.d`), NAT64 (`64:ff9b::a.b.c.d`), 6to4 (`2002:AABB:CCDD::`) and Teredo
  * (server and obfuscated client). Empty for any other address.
  */
-export function embeddedIPv4(addr: ipaddr.IPv6): ipaddr.IPv4[] {
+function embeddedIPv4(addr: ipaddr.IPv6): ipaddr.IPv4[] {
   const p = addr.parts as [number, number, number, number, number, number, number, number];
   const range = addr.range();
   const last = ipv4(p[6], p[7]);

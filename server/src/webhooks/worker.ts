@@ -7,11 +7,11 @@ import { postEvent } from "./deliver.js";
 import { signDelivery } from "./signer.js";
 import type { GuardPolicy } from "./ssrf.js";
 
-/** Seconds after the first attempt at which each retry is due (DESIGN §3): 10 attempts in all. */
+/** Seconds after the first attempt at which each retry is due (docs/decisions.md, "Delivery"): 10 attempts in all. */
 export const retrySchedule = [0, 5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
 
 /** The delay before attempt number `attempt` (0-based), ±10% jitter. */
-export function retryDelaySeconds(attempt: number, random: () => number = Math.random): number | null {
+function retryDelaySeconds(attempt: number, random: () => number = Math.random): number | null {
   const at = retrySchedule[attempt];
   const previous = retrySchedule[attempt - 1] ?? 0;
   if (at === undefined) return null;
@@ -43,34 +43,61 @@ export class DeliveryWorker {
   private running: Promise<void> | null = null;
   private stopped = true;
   private failing = false;
+  /** A wake-up arrived during a pass: the next pass starts at once rather than after `pollMs`. */
+  private woken = false;
+  private unwatch: (() => void) | null = null;
 
   constructor(private readonly options: WorkerOptions) {}
 
+  /**
+   * Starts the passes: one at once, then one whenever the store says deliveries were queued
+   * (`watchDeliveries`: at the commit in this process, PostgreSQL NOTIFY from the others), and one
+   * every `pollMs` regardless, the safety net for a lost notification and for retries coming due.
+   */
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    const loop = () => {
-      if (this.stopped) return;
-      this.running = this.runOnce()
-        .then(() => {
-          if (this.failing) this.options.logger.info("webhook worker passes succeed again");
-          this.failing = false;
-        })
-        .catch((error: unknown) => {
-          // Logged once while passes keep failing (a database outage): the loop goes on regardless.
-          if (!this.failing) this.options.logger.error({ err: error }, "webhook worker pass failed");
-          this.failing = true;
-        })
-        .finally(() => {
-          this.running = null;
-          if (!this.stopped) this.timer = setTimeout(loop, this.options.pollMs ?? 200);
-        });
-    };
-    loop();
+    this.unwatch = this.options.store.watchDeliveries?.(() => this.wake()) ?? null;
+    this.loop();
+  }
+
+  /** Runs a pass now, or right after the one under way. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.woken = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.loop();
+  }
+
+  private loop(): void {
+    if (this.stopped) return;
+    this.woken = false;
+    this.running = this.runOnce()
+      .then(() => {
+        if (this.failing) this.options.logger.info("webhook worker passes succeed again");
+        this.failing = false;
+      })
+      .catch((error: unknown) => {
+        // Logged once while passes keep failing (a database outage): the loop goes on regardless.
+        if (!this.failing) this.options.logger.error({ err: error }, "webhook worker pass failed");
+        this.failing = true;
+      })
+      .finally(() => {
+        this.running = null;
+        if (this.stopped) return;
+        const delay = this.woken && !this.failing ? 0 : (this.options.pollMs ?? 200);
+        this.timer = setTimeout(() => this.loop(), delay);
+      });
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unwatch?.();
+    this.unwatch = null;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
   }

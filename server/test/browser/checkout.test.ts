@@ -1,16 +1,14 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { call, startTestServer, type TestServer } from "../harness.js";
+import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.js";
 
 // The hosted checkout in a real browser: Debian's Chromium driven by playwright-core, on a phone-
 // sized viewport. One browser for the file; each payer gets a fresh context (own cookies).
 
-/** Debian's Chromium; CHROMIUM_PATH points elsewhere (or, set to a missing file, shows the skip). */
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(chromiumPath);
 if (!hasChromium) {
   console.warn(
     `[checkout browser tests] skipped: ${chromiumPath} not found. Install it with: apt-get install -y chromium`,
@@ -88,20 +86,7 @@ describe.skipIf(!hasChromium)(
     beforeAll(async () => {
       mkdirSync(artifacts, { recursive: true });
       server = await startTestServer();
-      browser = await chromium.launch({
-        executablePath: chromiumPath,
-        headless: true,
-        // Playwright gives every launch a fresh temporary --user-data-dir and removes it on close.
-        args: [
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-quic",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-        ],
-      });
+      browser = await launchChromium();
     }, 60_000);
 
     afterAll(async () => {
@@ -204,6 +189,41 @@ describe.skipIf(!hasChromium)(
       expect(second.consoleErrors).toEqual([]);
       await second.context.close();
     }, 40_000);
+
+    test.each([
+      { kind: "a CNPJ", document: "11.222.333/0001-81", shown: "CNPJ 11.222.333/0001-81", hidden: null },
+      { kind: "a CPF", document: "529.982.247-25", shown: "CPF ***.982.247-**", hidden: "529.982.247-25" },
+    ])(
+      "when the merchant has $kind, then the form, the Pix page and the receipt show it under the name",
+      async ({ kind, document, shown, hidden }) => {
+        const { testKey } = await server.newAccount({ name: "Padaria Pão Quente Ltda", document });
+        const link = await createLink(testKey);
+        const payer = await newPayer();
+        const { page } = payer;
+        const merchant = async () =>
+          (await page.locator("[data-merchant], .details").first().innerText()).replace(/\s+/g, " ");
+
+        await page.goto(`${server.baseUrl}/checkout/${link.id}`);
+        const onForm = await merchant();
+        await fillPayer(page, "11144477735");
+        await page.getByRole("button", { name: "Gerar Pix de R$ 49,90" }).click();
+        await page.waitForURL(/\/t\/txn_[A-Za-z0-9]+$/);
+        const onPix = await merchant();
+        await screenshot(page, `5-merchant-${kind === "a CNPJ" ? "cnpj" : "cpf"}`);
+        await page.getByRole("button", { name: "Simular pagamento" }).click();
+        await page.getByRole("heading", { name: "Pagamento confirmado" }).waitFor();
+        const onReceipt = (await page.locator(".details").innerText()).replace(/\s+/g, " ");
+
+        expect(onForm).toBe(`Recebedor: Padaria Pão Quente Ltda ${shown}`);
+        expect(onPix).toBe(`Recebedor: Padaria Pão Quente Ltda ${shown}`);
+        expect(onReceipt).toContain(`Recebedor Padaria Pão Quente Ltda ${shown} Pagador`);
+        expect(await page.locator("[data-merchant-document]").isVisible()).toBe(true);
+        if (hidden) expect(await page.content()).not.toContain(hidden);
+        expect(payer.consoleErrors).toEqual([]);
+        await payer.context.close();
+      },
+      40_000,
+    );
 
     test("when the CPF is invalid, then the page shows an inline error on the field and creates nothing", async () => {
       const { testKey } = await server.newAccount();

@@ -1,13 +1,11 @@
-import { existsSync } from "node:fs";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestServer, type TestServer } from "../harness.js";
+import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.js";
 
 // The API reference at /docs in a real browser: "Try it out" must call the server that served the
 // page, whatever its host and port, not the document's default server (http://localhost:3000).
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(chromiumPath);
 if (!hasChromium) console.warn(`[docs browser test] skipped: ${chromiumPath} not found (apt-get install -y chromium)`);
 
 let server: TestServer;
@@ -16,19 +14,7 @@ let browser: Browser;
 describe.skipIf(!hasChromium)("GET /docs in Chromium", () => {
   beforeAll(async () => {
     server = await startTestServer();
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      headless: true,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createPool, PostgresStore } from "../../src/store/postgres/index.js";
-import { startTestServer, type TestServer } from "../harness.js";
-import { createTestDatabase, describePg, type TestDatabase } from "../support/pg.js";
+import { expect, test } from "vitest";
+import type { TestServer } from "../harness.js";
+import { eachStore, serverOn } from "../support/stores.js";
 import { describeFailures, fuzz } from "./fuzzer.js";
 import { prepareTarget } from "./target.js";
 
@@ -20,34 +19,12 @@ async function run(name: string, server: TestServer) {
   expect(Object.keys(report.statuses).some((s) => s.startsWith("2"))).toBe(true);
 }
 
-describe("fuzzing the public API and the checkout on the memory store", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+for (const store of eachStore("fuzz")) {
+  store.describe(`fuzzing the public API and the checkout on the ${store.name} store`, () => {
+    const server = serverOn(store);
 
-  test(`when ${requests} generated requests (seed ${seed}) are sent, then every answer is declared, valid and not 5xx`, async () => {
-    await run("memory", server);
-  }, 120_000);
-});
-
-describePg("fuzzing the public API and the checkout on the PostgreSQL store", () => {
-  let database: TestDatabase;
-  let server: TestServer;
-  beforeAll(async () => {
-    database = await createTestDatabase("fuzz");
-    server = await startTestServer({ store: new PostgresStore(createPool(database.url, { max: 5 })) });
-  }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await server?.store.close();
-    await database?.drop();
+    test(`when ${requests} generated requests (seed ${seed}) are sent, then every answer is declared, valid and not 5xx`, async () => {
+      await run(store.name, server);
+    }, 120_000);
   });
-
-  test(`when ${requests} generated requests (seed ${seed}) are sent, then every answer is declared, valid and not 5xx`, async () => {
-    await run("postgres", server);
-  }, 120_000);
-});
+}

@@ -15,6 +15,8 @@ const fields = [
   "plan.withdrawFeeCents",
   "merchantCity",
   "pixKey",
+  "documentType",
+  "document",
   "createdAt",
   "updatedAt",
 ];
@@ -25,6 +27,7 @@ interface AccountOptions {
   verified?: boolean;
   releasePeriodDays?: number;
   merchantCity?: string;
+  document?: string;
   chargeFeeCents?: number;
   chargeFeeBps?: number;
   withdrawFeeCents?: number;
@@ -43,6 +46,7 @@ function accountBody(o: AccountOptions) {
     ...(o.verified !== undefined ? { verified: o.verified } : {}),
     ...(o.releasePeriodDays !== undefined ? { releasePeriodDays: o.releasePeriodDays } : {}),
     ...(o.merchantCity !== undefined ? { merchantCity: o.merchantCity } : {}),
+    ...(o.document !== undefined ? { document: o.document } : {}),
     ...(Object.keys(plan).length > 0 ? { plan } : {}),
   };
 }
@@ -51,6 +55,7 @@ const withSettings = (command: Command) =>
   command
     .option("--release-period-days <days>", "days a sale stays pending before it can be withdrawn", int)
     .option("--merchant-city <city>", "city written into the account's BR Codes")
+    .option("--document <cnpj-or-cpf>", "the merchant's CNPJ (or CPF), shown on the checkout and receipt")
     .option("--charge-fee-cents <cents>", "fixed fee per charge, in cents", int)
     .option("--charge-fee-bps <bps>", "proportional fee per charge, in basis points", int)
     .option("--withdraw-fee-cents <cents>", "fee per withdrawal, in cents", int);

@@ -45,7 +45,7 @@ export function registerKeys(program: Command, ctx: CliContext): void {
     .argument("<accountId>", "the account (acc_…)")
     .requiredOption("--name <name>", "a name to recognise the key by")
     .addOption(new Option("--mode <mode>", "test or production key").choices(["test", "production"]).default("test"))
-    .option("--permissions <list>", "comma-separated permissions (default: all)", list)
+    .option("--permissions <list>", "comma-separated permissions (default: all but withdrawals:write)", list)
     .option("--allowed-ips <list>", "comma-separated addresses or CIDR ranges (default: any)", list)
     .option("--daily-limit <cents>", "daily withdrawal limit in cents, or 'none'", dailyLimit)
     .action(async (accountId: string, o: KeyOptions & { name: string; mode: Mode }) => {

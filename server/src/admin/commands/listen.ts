@@ -1,32 +1,52 @@
 /**
- * `admin listen <accountId> --forward-to <url>`: polls an account's test events through the
- * operator API and forwards each new one to a local URL, signed like a real delivery.
+ * `admin listen --forward-to <url>`: polls the API key's events (`GET /api/v1/events`) and forwards
+ * each new one to a local URL, signed like a real delivery (like `stripe listen`). With
+ * `--account acc_…` it polls that account's test events through the operator API instead (operator
+ * token, no API key). Either way: one line per event, a failed forward retried with backoff.
  */
 import { randomBytes } from "node:crypto";
 import type { Command } from "commander";
 import { Webhook } from "standardwebhooks";
-import { unwrap } from "../clients.js";
-import { type CliContext, int, list } from "../context.js";
-import type { components } from "../../../../generated/admin-api.js";
+import { CliError, unwrap } from "../clients.js";
+import { type CliContext, int } from "../context.js";
+import { maxWidth } from "../output.js";
+import { eventTypeList, type EventType } from "./trigger.js";
+import type { components } from "../../../../generated/api.js";
 
-type EventRecord = components["schemas"]["EventRecord"];
+type Event = components["schemas"]["Event"];
 
 interface ListenOptions {
   forwardTo: string;
-  events?: string[];
+  account?: string;
+  events?: EventType[];
   secret?: string;
   interval: number;
+  retries: number;
   stopAfter?: number;
 }
 
+/** The wait before retry n (1, 2, …) of a failed forward: 500 ms, 1 s, 2 s, … capped at 5 s. */
+const retryDelayMs = (retry: number) => Math.min(500 * 2 ** (retry - 1), 5_000);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Whether a failed poll is worth another try at the next interval: the server unreachable (say,
+ * restarting), a 429 or a 5xx. Anything else (a revoked key, a bad account id) ends the command.
+ */
+function isTransient(error: unknown): boolean {
+  if (error instanceof CliError) return error.status === 429 || (error.status ?? 0) >= 500;
+  return error instanceof TypeError && error.message === "fetch failed";
+}
+
 /** POSTs one event to `url` with Standard Webhooks headers; the HTTP status, or the error. */
-async function forward(url: string, signer: Webhook, event: EventRecord): Promise<string> {
-  const body = JSON.stringify(event.payload);
+async function forwardOnce(url: string, signer: Webhook, event: Event): Promise<{ ok: boolean; status: string }> {
+  const body = JSON.stringify(event);
   const at = new Date();
   try {
     const res = await fetch(url, {
       method: "POST",
       redirect: "manual",
+      signal: AbortSignal.timeout(15_000),
       headers: {
         "content-type": "application/json",
         "webhook-id": event.id,
@@ -35,50 +55,141 @@ async function forward(url: string, signer: Webhook, event: EventRecord): Promis
       },
       body,
     });
-    return String(res.status);
+    await res.body?.cancel();
+    return { ok: res.ok, status: String(res.status) };
   } catch (error) {
-    return `error: ${(error as Error).message}`;
+    const cause = (error as { cause?: { code?: string } }).cause;
+    return { ok: false, status: cause?.code ?? (error as Error).message };
   }
+}
+
+/** Forwards with up to `retries` more attempts after a non-2xx answer or a network error. */
+async function forward(url: string, signer: Webhook, event: Event, retries: number) {
+  let attempt = 1;
+  for (;;) {
+    const result = await forwardOnce(url, signer, event);
+    if (result.ok || attempt > retries) return { ...result, attempts: attempt };
+    console.error(`${event.id}: ${result.status}, retrying (attempt ${attempt + 1} of ${retries + 1})`);
+    await sleep(retryDelayMs(attempt));
+    attempt++;
+  }
+}
+
+/**
+ * The events of the API key newer than the last poll, oldest first. The list is newest first and
+ * paged; `createdFrom` (inclusive) = the newest time seen so far keeps the pages short, and the ids
+ * already seen at that time are left out.
+ */
+function partnerSource(ctx: CliContext): () => Promise<Event[]> {
+  const api = ctx.partner();
+  let newest: string | undefined;
+  let seenAtNewest = new Set<string>();
+  const fetchNewer = async (): Promise<Event[]> => {
+    const fresh: Event[] = [];
+    let startingAfter: string | undefined;
+    for (;;) {
+      const page = unwrap(
+        await api.GET("/api/v1/events", {
+          params: {
+            query: {
+              limit: 100,
+              ...(newest !== undefined ? { createdFrom: newest } : {}),
+              ...(startingAfter !== undefined ? { startingAfter } : {}),
+            },
+          },
+        }),
+      );
+      fresh.push(...page.data.filter((e) => !seenAtNewest.has(e.id)));
+      const last = page.data.at(-1);
+      if (!page.hasMore || !last) break;
+      startingAfter = last.id;
+    }
+    for (const e of fresh) {
+      if (newest === undefined || Date.parse(e.createdAt) > Date.parse(newest)) {
+        newest = e.createdAt;
+        seenAtNewest = new Set();
+      }
+    }
+    for (const e of fresh) if (e.createdAt === newest) seenAtNewest.add(e.id);
+    return fresh.reverse();
+  };
+  let started = false;
+  return async () => {
+    if (!started) {
+      // From the moment it starts: everything already there is seen, not forwarded.
+      const first = unwrap(await api.GET("/api/v1/events", { params: { query: { limit: 1 } } })).data[0];
+      newest = first?.createdAt;
+      if (newest !== undefined) await fetchNewer();
+      started = true;
+    }
+    return fetchNewer();
+  };
+}
+
+/** An account's new test events through the operator API, oldest first (the previous `listen`). */
+function operatorSource(ctx: CliContext, accountId: string): () => Promise<Event[]> {
+  const api = ctx.operator();
+  let seen: Set<string> | undefined;
+  return async () => {
+    const page = unwrap(
+      await api.GET("/admin/v1/accounts/{id}/events", {
+        params: { path: { id: accountId }, query: { mode: "test", limit: 100 } },
+      }),
+    ).data;
+    const first = seen === undefined;
+    seen ??= new Set();
+    const fresh = page.filter((e) => !seen?.has(e.id));
+    for (const e of fresh) seen.add(e.id);
+    return first ? [] : fresh.map((e) => e.payload as Event).reverse();
+  };
 }
 
 export function registerListen(program: Command, ctx: CliContext): void {
   program
     .command("listen")
-    .description("forward an account's new test-mode events to a local URL, signed like real deliveries")
-    .argument("<accountId>", "the account (acc_…)")
+    .description("forward the API key's new events to a local URL, signed like real deliveries")
     .requiredOption("--forward-to <url>", "where to POST each event, e.g. http://localhost:4000/webhook")
-    .option("--events <list>", "only these comma-separated event kinds", list)
+    .option("--account <accountId>", "an account's events through the operator API (token, not API key)")
+    .option("--events <list>", "only these comma-separated event kinds (see trigger --help)", eventTypeList)
     .option("--secret <whsec>", "signing secret (default: a new one, printed at start)")
     .option("--interval <ms>", "how often to poll, in milliseconds", int, 1000)
+    .option("--retries <n>", "retries of a failed forward, with backoff (0.5 s, 1 s, 2 s, …)", int, 3)
     .option("--stop-after <n>", "exit after forwarding n events", int)
-    .action(async (accountId: string, o: ListenOptions) => {
-      const api = ctx.operator();
+    .action(async (o: ListenOptions) => {
+      const poll = o.account === undefined ? partnerSource(ctx) : operatorSource(ctx, o.account);
+      await poll();
       const secret = o.secret ?? `whsec_${randomBytes(24).toString("base64")}`;
       const signer = new Webhook(secret);
-      const seen = new Set<string>();
-      const poll = async () =>
-        unwrap(
-          await api.GET("/admin/v1/accounts/{id}/events", {
-            params: { path: { id: accountId }, query: { mode: "test", limit: 100 } },
-          }),
-        ).data;
-      for (const e of await poll()) seen.add(e.id);
-      console.error(`Forwarding test events of ${accountId} to ${o.forwardTo}`);
+      const whose = o.account === undefined ? "the API key's" : `the test events of ${o.account}`;
+      console.error(`Forwarding ${whose} new events to ${o.forwardTo}`);
       if (!o.secret) console.error(`Signing secret (webhook-signature): ${secret}`);
       let forwarded = 0;
       for (;;) {
-        const fresh = (await poll()).filter((e) => !seen.has(e.id)).reverse();
+        await sleep(o.interval);
+        let fresh: Event[];
+        try {
+          fresh = await poll();
+        } catch (error) {
+          if (!isTransient(error)) throw error;
+          console.error(`polling failed (${(error as Error).message}), trying again`);
+          continue;
+        }
         for (const event of fresh) {
-          seen.add(event.id);
           if (o.events && !o.events.includes(event.type)) continue;
-          const status = await forward(o.forwardTo, signer, event);
+          const { status, attempts } = await forward(o.forwardTo, signer, event, o.retries);
+          const objectId = event.data.object.id;
           if (ctx.out.json) {
-            console.log(JSON.stringify({ id: event.id, type: event.type, createdAt: event.createdAt, status }));
-          } else console.log(`${event.createdAt}  ${event.type}  ${event.id}  → ${status}`);
+            const line = { id: event.id, type: event.type, createdAt: event.createdAt, objectId, status, attempts };
+            console.log(JSON.stringify(line));
+          } else {
+            const after = attempts > 1 ? ` (attempt ${attempts})` : "";
+            const time = event.createdAt.slice(0, 19).replace("T", " ");
+            const line = `${time}  ${event.type}  ${objectId}  → ${status}${after}`;
+            console.log(line.length > maxWidth ? `${line.slice(0, maxWidth - 1)}…` : line);
+          }
           forwarded++;
           if (o.stopAfter !== undefined && forwarded >= o.stopAfter) return;
         }
-        await new Promise((r) => setTimeout(r, o.interval));
       }
     });
 }

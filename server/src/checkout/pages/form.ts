@@ -4,7 +4,7 @@ import type { PaymentLinkRecord } from "../../domain/model.js";
 import { brazilianStates } from "../../domain/policy.js";
 import { checkoutPath } from "../paths.js";
 import { type Html, html } from "../html.js";
-import { layout, merchantDocumentLabel, type PageFrame, type Payee, summary } from "./layout.js";
+import { layout, merchantLine, type PageFrame, type Payee, summary } from "./layout.js";
 
 /** The form's values as typed, by field name, to put back after an error. */
 export type FormValues = Partial<Record<string, string>>;
@@ -136,12 +136,7 @@ export function renderFormPage(frame: PageFrame, page: FormPage): string {
       ${[...errors].map(([name, message]) => html`<li><a href="#f-${name}">${labels.get(name) ?? name}: ${message}</a></li>`)}
     </ul>
   </div>`;
-  const document = merchantDocumentLabel(page.payee);
-  const body = html`${summary(page.link)}
-    <p class="merchant" data-merchant>
-      Recebedor:
-      <strong>${page.payee.merchantName}</strong>${document ? html`<br /><span class="muted">${document}</span>` : ""}
-    </p>
+  const body = html`${summary(page.link)} ${merchantLine(page.payee)}
     <form class="card" method="post" action="${checkoutPath(page.link.id)}" novalidate data-checkout-form>
       ${errorSummary}
       <input type="hidden" name="_csrf" value="${page.csrfToken}" />

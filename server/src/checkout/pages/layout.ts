@@ -22,16 +22,31 @@ export interface Payee {
   testMode: boolean;
 }
 
-/** "CNPJ 11.222.333/0001-81", or "" when there is no document (or it is not one). */
+/**
+ * "CNPJ 11.222.333/0001-81", "CPF ***.456.789-**", or "" when there is no document (or it is not
+ * one). As the payer's bank shows the receiver of a Pix: a company's CNPJ in full, a person's CPF
+ * with only its middle six digits (docs/decisions.md "Merchant document").
+ */
 export function merchantDocumentLabel(payee: Payee): string {
   const document = payee.merchantDocument;
   if (!document) return "";
-  const type = document.length > 11 ? "CNPJ" : "CPF";
+  const type = document.length === 11 ? "CPF" : "CNPJ";
   try {
-    return `${type} ${formatDocument(document, type)}`;
+    const shown = formatDocument(document, type);
+    return `${type} ${type === "CPF" ? `***${shown.slice(3, -2)}**` : shown}`;
   } catch {
     return "";
   }
+}
+
+/** "Recebedor: <name>" and, below it, the document when there is one. */
+export function merchantLine(payee: Payee): Html {
+  const document = merchantDocumentLabel(payee);
+  return html`<p class="merchant" data-merchant>
+    Recebedor:
+    <strong>${payee.merchantName}</strong
+    >${document ? html`<br /><span class="muted" data-merchant-document>${document}</span>` : ""}
+  </p>`;
 }
 
 /** The page around `body`: head, test-mode banner, who is being paid, footer. */

@@ -3,7 +3,7 @@ import type { PaymentLinkRecord, TransactionRecord } from "../../domain/model.js
 import { html } from "../html.js";
 import { chargePath } from "../paths.js";
 import { formatCountdown } from "./format.js";
-import { layout, type PageFrame, type Payee, summary } from "./layout.js";
+import { layout, merchantLine, type PageFrame, type Payee, summary } from "./layout.js";
 
 export interface PaymentPage {
   link: PaymentLinkRecord;
@@ -20,7 +20,7 @@ export function renderPaymentPage(frame: PageFrame, page: PaymentPage): string {
   const { link, transaction: t } = page;
   const path = chargePath(link.id, t.id);
   const amount = formatBRL(t.amountCents);
-  const body = html`${summary(t)}
+  const body = html`${summary(t)} ${merchantLine(page.payee)}
     <section
       class="card pix"
       aria-labelledby="titulo-pix"

@@ -41,7 +41,7 @@ export function renderReceiptPage(
       ${row("Valor", html`<span data-receipt-amount>${formatBRL(t.amountCents)}</span>`)}
       ${row("Data e hora", html`${t.paidAt ? formatBrasiliaDateTime(t.paidAt) : ""}<br /><span class="muted">(horário de Brasília)</span>`)}
       ${row("Descrição", t.description)}
-      ${row("Recebedor", merchantDocument ? html`${page.payee.merchantName}<br /><span class="muted">${merchantDocument}</span>` : page.payee.merchantName)}
+      ${row("Recebedor", merchantDocument ? html`${page.payee.merchantName}<br /><span class="muted" data-merchant-document>${merchantDocument}</span>` : page.payee.merchantName)}
       ${row("Pagador", html`${t.customer.name}<br /><span class="muted">${t.customer.documentType} ${maskPixKey(t.customer.document, t.customer.documentType)}</span>`)}
       ${row("ID da transação", html`<code data-transaction-id>${t.id}</code>`)}
     </dl>

@@ -29,17 +29,17 @@ export interface Acquirers {
 }
 
 /** Test-mode withdrawals to this key (type `EMAIL`) end `FAILED`. */
-export const sandboxFailingPixKey = "falha@sandbox.pix";
+const sandboxFailingPixKey = "falha@sandbox.pix";
 /** Test-mode withdrawals to this key (type `EMAIL`) end `PARTIALLY_PAID`, half of the net paid. */
-export const sandboxPartialPixKey = "parcial@sandbox.pix";
+const sandboxPartialPixKey = "parcial@sandbox.pix";
 /** Test-mode refunds with this reason end `FAILED`. */
-export const sandboxFailingRefundReason = "sandbox:falha";
+const sandboxFailingRefundReason = "sandbox:falha";
 
 /**
  * The sandbox acquirer (test mode): every outcome at once, chosen by the magic values above;
  * anything else succeeds, as the seed's test mode always did.
  */
-export const sandboxAcquirer: Acquirer = {
+const sandboxAcquirer: Acquirer = {
   async sendWithdrawal(w) {
     if (w.pixKeyType === "EMAIL" && w.pixKey === sandboxFailingPixKey) {
       return { outcome: "FAILED", failureReason: "Sandbox: transferência Pix recusada (chave falha@sandbox.pix)." };
@@ -66,7 +66,7 @@ export const sandboxAcquirer: Acquirer = {
  * nothing; each withdrawal and refund stays `PENDING` until the operator settles it through
  * `/admin/v1/simulator/…` (or the CLI's `simulate`).
  */
-export const settlementSimulatorAcquirer: Acquirer = {
+const settlementSimulatorAcquirer: Acquirer = {
   async sendWithdrawal() {
     return { outcome: "PENDING" };
   },

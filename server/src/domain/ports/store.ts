@@ -55,6 +55,13 @@ export interface Store {
   readonly read: StoreReads;
   /** Resolves when the store answers a cheap query (`/ready`); rejects while it cannot. */
   ping(): Promise<void>;
+  /**
+   * Calls `listener` after a transaction that queued webhook deliveries commits: in this process,
+   * and from other processes where the store is shared (PostgreSQL NOTIFY). A hint only (it may
+   * come late, twice, or be lost with a connection): delivery workers keep polling. Returns the
+   * unsubscribe.
+   */
+  watchDeliveries?(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -67,6 +74,8 @@ export interface StoreReads {
   apiKeys: {
     get(id: string): Promise<ApiKeyRecord | null>;
     getByDigest(digest: string): Promise<ApiKeyRecord | null>;
+    /** The key and its account in one read (one round trip on PostgreSQL): every request asks it. */
+    getByDigestWithAccount(digest: string): Promise<{ key: ApiKeyRecord; account: Account | null } | null>;
     listByAccount(accountId: string): Promise<ApiKeyRecord[]>;
   };
   customers: {

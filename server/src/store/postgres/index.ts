@@ -1,7 +1,6 @@
-/** The PostgreSQL adapter of the store port (DESIGN §2), and of the HTTP layer's rate-limit counters. */
+/** The PostgreSQL adapter of the store port (docs/decisions.md, "Stores"), and of the HTTP layer's rate-limit counters. */
 export { isConnectionError, toStoreError } from "./connection-errors.js";
-export { migrateDatabase, migrationsDir, migrationsTable } from "./migrate.js";
-export { createPool, type PoolOptions, type StoreLogger } from "./pool.js";
+export { migrateDatabase, migrationsDir } from "./migrate.js";
+export { createPool } from "./pool.js";
 export { pgRateLimitCounters } from "./rate-limit-counters.js";
-export { scopeLockKey } from "./reads.js";
-export { PostgresStore, type PostgresStoreOptions } from "./store.js";
+export { PostgresStore } from "./store.js";

@@ -4,7 +4,7 @@ import { silentLogger, type StoreLogger } from "./pool.js";
 
 /** The migration files, applied by `migrateDatabase` and by `npm run migrate` (same table). */
 export const migrationsDir = fileURLToPath(new URL("../migrations/", import.meta.url));
-export const migrationsTable = "pgmigrations";
+const migrationsTable = "pgmigrations";
 
 /**
  * Applies the pending migrations. Several processes may start at once: node-pg-migrate's advisory

@@ -12,7 +12,10 @@ import {
   idempotencyTable,
   ledgerTable,
   paymentLinksTable,
+  prefixedSelectList,
+  toRecord,
   transactionsTable,
+  unprefixed,
   withdrawalsTable,
 } from "./rows.js";
 import { type Queryable, query } from "./sql.js";
@@ -40,6 +43,21 @@ export function reads(db: Queryable): StoreReads {
     apiKeys: {
       get: (id) => selectOne(db, apiKeysTable, "id = $1", [id]),
       getByDigest: (digest) => selectOne(db, apiKeysTable, "digest = $1", [digest]),
+      getByDigestWithAccount: async (digest) => {
+        const rows = await query(
+          db,
+          `SELECT ${prefixedSelectList(apiKeysTable, "k")}, ${prefixedSelectList(accountsTable, "a")}
+           FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id WHERE k.digest = $1 LIMIT 1`,
+          [digest],
+        );
+        const row = rows[0];
+        if (!row) return null;
+        const account = unprefixed(row, "a");
+        return {
+          key: toRecord(apiKeysTable, unprefixed(row, "k")),
+          account: account.id === null ? null : toRecord(accountsTable, account),
+        };
+      },
       listByAccount: (accountId) =>
         selectMany(db, apiKeysTable, "account_id = $1", [accountId], `created_at DESC, id COLLATE "C" DESC`),
     },

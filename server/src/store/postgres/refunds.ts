@@ -1,4 +1,3 @@
-import type pg from "pg";
 import type { RefundRecord } from "../../domain/model.js";
 import type { EventFilter, StoreReads, StoreTx } from "../../domain/ports/store.js";
 import type { TableDef } from "./rows.js";
@@ -7,7 +6,7 @@ import { insertRow, pageQuery, selectOne, updateRow } from "./statements.js";
 
 // Refunds and the public event list's filters (issue 13; migration 1764000000013).
 
-export const refundsTable: TableDef<RefundRecord> = {
+const refundsTable: TableDef<RefundRecord> = {
   name: "refunds",
   columns: [
     ["id", (r) => r.id],
@@ -41,7 +40,7 @@ export function refundReads(db: Queryable): StoreReads["refunds"] {
   };
 }
 
-export function refundWrites(client: pg.PoolClient): StoreTx["refunds"] {
+export function refundWrites(client: Queryable): StoreTx["refunds"] {
   return {
     ...refundReads(client),
     insert: (refund) => insertRow(client, refundsTable, refund),

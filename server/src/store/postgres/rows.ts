@@ -26,6 +26,16 @@ export interface TableDef<R> {
 const camel = (column: string) => column.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 export const selectList = <R>(def: TableDef<R>, alias = "") =>
   def.columns.map(([column]) => `${alias}${column} AS "${camel(column)}"`).join(", ");
+/** Like `selectList`, each alias prefixed (`"a.name"`), for two tables of one join; see `unprefixed`. */
+export const prefixedSelectList = <R>(def: TableDef<R>, alias: string) =>
+  def.columns.map(([column]) => `${alias}.${column} AS "${alias}.${camel(column)}"`).join(", ");
+/** The columns of one table out of a joined row selected with `prefixedSelectList`. */
+export const unprefixed = (row: Row, alias: string): Row => {
+  const out: Row = {};
+  const prefix = `${alias}.`;
+  for (const [name, value] of Object.entries(row)) if (name.startsWith(prefix)) out[name.slice(prefix.length)] = value;
+  return out;
+};
 export const toRecord = <R>(def: TableDef<R>, row: Row): R => (def.toRecord ? def.toRecord(row) : (row as R));
 
 export const accountsTable: TableDef<Account> = {
@@ -41,6 +51,8 @@ export const accountsTable: TableDef<Account> = {
     ["release_period_days", (a) => a.releasePeriodDays],
     ["merchant_city", (a) => a.merchantCity],
     ["pix_key", (a) => a.pixKey],
+    ["document_type", (a) => a.documentType],
+    ["document", (a) => a.document],
     ["created_at", (a) => a.createdAt],
     ["updated_at", (a) => a.updatedAt],
   ],

@@ -1,10 +1,18 @@
 import type pg from "pg";
 import type { Store, StoreReads, StoreTx } from "../../domain/ports/store.js";
+import { DeliveryWatchers } from "../delivery-watchers.js";
 import { isConnectionError, sqlState, toStoreError } from "./connection-errors.js";
+import { DeliveryListener } from "./delivery-listener.js";
 import { connectionLostListener, silentLogger, type StoreLogger } from "./pool.js";
 import { reads } from "./reads.js";
-import { retryingReads } from "./sql.js";
+import { type Queryable, retryingReads } from "./sql.js";
 import { writes } from "./writes.js";
+
+/** The server process behind a connection (pg sets it at connect), or null before that. */
+function backendPid(client: pg.PoolClient): number | null {
+  const pid = (client as unknown as { processID?: unknown }).processID;
+  return typeof pid === "number" ? pid : null;
+}
 
 /** SQLSTATEs after which the whole transaction may simply run again. */
 const retryableStates = new Set(["40001", "40P01"]);
@@ -17,7 +25,7 @@ export interface PostgresStoreOptions {
 }
 
 /**
- * The production store (DESIGN §2). Every `transaction` is one PostgreSQL transaction at READ
+ * The production store (docs/decisions.md, "Stores"). Every `transaction` is one PostgreSQL transaction at READ
  * COMMITTED on one pooled connection; `lockScope` takes a transaction-scoped advisory lock per
  * account and mode, so the balance read that follows it already sees every earlier committed debit.
  *
@@ -29,6 +37,10 @@ export class PostgresStore implements Store {
   private readonly logger: StoreLogger;
   private readonly maxAttempts: number;
   private readonly connectionLost: (error: Error) => void;
+  private readonly watchers = new DeliveryWatchers();
+  private listener: DeliveryListener | null = null;
+  /** The backend PIDs of this pool's open connections (their commits notify the watchers at once). */
+  private readonly ownBackends = new Set<number>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -39,6 +51,14 @@ export class PostgresStore implements Store {
     this.connectionLost = connectionLostListener(this.logger);
     this.read = reads(retryingReads(pool));
     if (pool.listenerCount("error") === 0) pool.on("error", this.connectionLost);
+    pool.on("connect", (client) => {
+      const pid = backendPid(client);
+      if (pid !== null) this.ownBackends.add(pid);
+    });
+    pool.on("remove", (client) => {
+      const pid = backendPid(client);
+      if (pid !== null) this.ownBackends.delete(pid);
+    });
   }
 
   /**
@@ -46,6 +66,7 @@ export class PostgresStore implements Store {
    * deadlock (40P01) runs the whole work again, up to `maxAttempts` runs, after a jittered pause
    * taken with the connection back in the pool. A BEGIN that meets a lost connection (one the
    * server closed while it sat in the pool) runs once more on a fresh one: nothing has run yet.
+   * BEGIN is sent with the first statement (see `connection`); work that runs none sends nothing.
    */
   async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
     let redialed = false;
@@ -66,11 +87,55 @@ export class PostgresStore implements Store {
       client.on("error", onError);
       let broken: Error | undefined;
       let begun = false;
-      try {
-        await client.query("BEGIN");
+      // BEGIN travels with the transaction's first statement, one round trip fewer: a lock first
+      // (most writes start with `lockScope`) is sent with it as one simple query; any other
+      // statement right after it.
+      let beginning: Promise<unknown> | null = null;
+      /** What the BEGIN met, as pg threw it (the statement helpers map errors for the domain). */
+      let beginError: unknown;
+      const begin = async (text: string) => {
+        beginning ??= client.query(text).catch((error: unknown) => {
+          beginError = error;
+          throw error;
+        });
+        await beginning;
         begun = true;
-        const result = await work(writes(client));
-        await client.query("COMMIT");
+      };
+      const connection: Queryable = {
+        query: async (config) => {
+          if (!begun) await begin("BEGIN");
+          return client.query(config);
+        },
+      };
+      const lock = async (key: string) => {
+        if (!/^-?\d+$/.test(key)) throw new Error(`not an advisory lock key: ${key}`);
+        const statement = `SELECT pg_advisory_xact_lock(${key}::bigint)`;
+        if (begun || beginning) {
+          await connection.query({ text: statement });
+          return;
+        }
+        await begin(`BEGIN; ${statement}`);
+      };
+      try {
+        const tx = writes(connection, lock);
+        let queued = false;
+        const watched: StoreTx =
+          this.watchers.size === 0
+            ? tx
+            : {
+                ...tx,
+                deliveries: {
+                  ...tx.deliveries,
+                  insert: (delivery) => {
+                    queued = true;
+                    return tx.deliveries.insert(delivery);
+                  },
+                },
+              };
+        const result = await work(watched);
+        if (begun) await client.query("COMMIT");
+        // This process's workers at once; the others hear the trigger's NOTIFY.
+        if (queued) this.watchers.notify();
         return result;
       } catch (error) {
         try {
@@ -79,7 +144,7 @@ export class PostgresStore implements Store {
           // The connection itself failed: the pool must not hand it out again.
           broken = rollbackError as Error;
         }
-        if (!begun && !redialed && isConnectionError(error)) {
+        if (!begun && !redialed && isConnectionError(beginError ?? error)) {
           broken = error as Error;
           redialed = true;
           attempt--;
@@ -105,7 +170,32 @@ export class PostgresStore implements Store {
     }
   }
 
+  /**
+   * After each commit that queued deliveries: at once for a commit of this process, through
+   * LISTEN/NOTIFY for the others' (one extra connection, opened with the first listener).
+   */
+  watchDeliveries(listener: () => void): () => void {
+    const remove = this.watchers.add(listener);
+    // A commit of this pool has already called the watchers (see `transaction`); its NOTIFY would
+    // only start a second, empty pass of every worker here.
+    this.listener ??= new DeliveryListener(
+      this.pool.options,
+      () => this.watchers.notify(),
+      this.logger,
+      (pid) => this.ownBackends.has(pid),
+    );
+    return () => {
+      remove();
+      if (this.watchers.size === 0 && this.listener) {
+        void this.listener.close();
+        this.listener = null;
+      }
+    };
+  }
+
   async close(): Promise<void> {
+    await this.listener?.close();
+    this.listener = null;
     await this.pool.end();
   }
 }

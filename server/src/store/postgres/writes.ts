@@ -1,4 +1,3 @@
-import type pg from "pg";
 import type { StoreTx } from "../../domain/ports/store.js";
 import { reads, scopeLockKey } from "./reads.js";
 import {
@@ -17,16 +16,25 @@ import {
   withdrawalsTable,
 } from "./rows.js";
 import { refundWrites } from "./refunds.js";
-import { execute, query } from "./sql.js";
+import { execute, query, type Queryable } from "./sql.js";
 import { insertRow, updateRow } from "./statements.js";
 
-/** Every read and write of one transaction, on the connection that holds it. */
-export function writes(client: pg.PoolClient): StoreTx {
+/** Takes the transaction-scoped advisory lock `key` (a decimal bigint made by `scopeLockKey`). */
+export type AdvisoryLock = (key: string) => Promise<void>;
+
+/**
+ * Every read and write of one transaction, on the connection that holds it; `lock` takes the
+ * advisory lock of `lockScope` (the store sends it together with BEGIN when it comes first).
+ */
+export function writes(
+  client: Queryable,
+  lock: AdvisoryLock = async (key) => {
+    await query(client, "SELECT pg_advisory_xact_lock($1::bigint)", [key]);
+  },
+): StoreTx {
   const r = reads(client);
   return {
-    lockScope: async (scope) => {
-      await query(client, "SELECT pg_advisory_xact_lock($1::bigint)", [scopeLockKey(scope)]);
-    },
+    lockScope: (scope) => lock(scopeLockKey(scope)),
     accounts: {
       ...r.accounts,
       insert: (a) => insertRow(client, accountsTable, a),

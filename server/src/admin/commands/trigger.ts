@@ -1,0 +1,164 @@
+/**
+ * `admin trigger <event>`: makes one event happen in test mode with real objects, through the
+ * public API and its sandbox routes, with only a test API key (like `stripe trigger`).
+ */
+import { randomUUID } from "node:crypto";
+import { type Command, InvalidArgumentError } from "commander";
+import { CliError, type PartnerClient, unwrap } from "../clients.js";
+import type { CliContext } from "../context.js";
+import type { components } from "../../../../generated/api.js";
+
+export type EventType = components["schemas"]["EventType"];
+type Transaction = components["schemas"]["Transaction"];
+
+/** One object the trigger created or changed, as printed. */
+interface Created {
+  object: string;
+  id: string;
+  status: string;
+}
+
+/** The charges trigger creates: large enough for the withdrawal, refund and dispute it makes. */
+const chargeCents = 20_000;
+/** What a triggered withdrawal, refund or dispute moves (a withdrawal needs at least 600). */
+const movedCents = 1_000;
+const customer = {
+  name: "Maria da Silva Santos",
+  email: "maria.santos@example.com",
+  phone: "11987654321",
+  documentType: "CPF" as const,
+  document: "52998224725",
+};
+
+/** Every POST carries its own idempotency key: a retried request acts once. */
+const idempotent = () => ({ header: { "idempotency-key": `cli-trigger_${randomUUID()}` } });
+
+/** The steps shared by the triggers; each records what it made in `created`. */
+function steps(api: PartnerClient, created: Created[]) {
+  const paidCharge = async (): Promise<Transaction> => {
+    const charge = unwrap(
+      await api.POST("/api/v1/charges/pix", {
+        params: idempotent(),
+        body: { amountCents: chargeCents, description: "Evento de teste (admin trigger)", customer },
+      }),
+    );
+    const paid = unwrap(
+      await api.POST("/api/v1/sandbox/transactions/{id}/pay", {
+        params: { ...idempotent(), path: { id: charge.id } },
+      }),
+    );
+    created.push({ object: "charge", id: paid.id, status: paid.status });
+    return paid;
+  };
+  const releaseBalance = async () => {
+    const balance = unwrap(await api.POST("/api/v1/sandbox/balance/release", { params: idempotent() }));
+    created.push({ object: "balance", id: "-", status: `available ${balance.availableCents} cents` });
+  };
+  const withdraw = async (pixKey: string, pixKeyType: "CPF" | "EMAIL") => {
+    await paidCharge();
+    await releaseBalance();
+    const result = await api.POST("/api/v1/withdrawals", {
+      params: idempotent(),
+      body: { amountCents: movedCents, pixKey, pixKeyType },
+    });
+    if (result.response.status === 403 && result.error?.code === "API_KEY_PERMISSION") {
+      throw new CliError(
+        "this API key lacks the withdrawals:write permission (new keys lack it by default): use a key " +
+          "that has it, or have the operator add it (admin keys update key_… --permissions …,withdrawals:write).",
+      );
+    }
+    const withdrawal = unwrap(result);
+    created.push({ object: "withdrawal", id: withdrawal.id, status: withdrawal.status });
+  };
+  const refund = async (reason: string) => {
+    const charge = await paidCharge();
+    await releaseBalance();
+    const made = unwrap(
+      await api.POST("/api/v1/transactions/{id}/refunds", {
+        params: { ...idempotent(), path: { id: charge.id } },
+        body: { amountCents: movedCents, reason },
+      }),
+    );
+    created.push({ object: "refund", id: made.id, status: made.status });
+  };
+  const dispute = async (close: boolean) => {
+    const charge = await paidCharge();
+    await releaseBalance();
+    const opened = unwrap(
+      await api.POST("/api/v1/sandbox/transactions/{id}/dispute", {
+        params: { ...idempotent(), path: { id: charge.id } },
+        body: { amountCents: movedCents },
+      }),
+    );
+    const id = opened.dispute?.id ?? "";
+    created.push({ object: "dispute", id, status: opened.dispute?.status ?? "-" });
+    if (!close) return;
+    const closed = unwrap(
+      await api.POST("/api/v1/sandbox/disputes/{id}/resolve", {
+        params: { ...idempotent(), path: { id } },
+        body: { outcome: "WON" },
+      }),
+    );
+    created.push({ object: "dispute", id, status: closed.dispute?.status ?? "-" });
+  };
+  return { paidCharge, withdraw, refund, dispute };
+}
+
+type Steps = ReturnType<typeof steps>;
+
+/** How each kind is made to happen (a Record: a new kind in the spec fails to compile here). */
+const triggers: Record<EventType, (s: Steps) => Promise<unknown>> = {
+  "transaction.paid": (s) => s.paidCharge(),
+  "withdrawal.created": (s) => s.withdraw("52998224725", "CPF"),
+  "withdrawal.paid": (s) => s.withdraw("52998224725", "CPF"),
+  "withdrawal.partially_paid": (s) => s.withdraw("parcial@sandbox.pix", "EMAIL"),
+  "withdrawal.failed": (s) => s.withdraw("falha@sandbox.pix", "EMAIL"),
+  "refund.created": (s) => s.refund("Evento de teste (admin trigger)"),
+  "refund.completed": (s) => s.refund("Evento de teste (admin trigger)"),
+  "refund.failed": (s) => s.refund("sandbox:falha"),
+  "dispute.opened": (s) => s.dispute(false),
+  "dispute.closed": (s) => s.dispute(true),
+};
+
+/** Every event kind, in the spec's order. */
+export const eventTypes = Object.keys(triggers) as EventType[];
+
+/** Option parser: a comma-separated list of event kinds. */
+export function eventTypeList(value: string): EventType[] {
+  const kinds = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = kinds.filter((k) => !(eventTypes as string[]).includes(k));
+  if (unknown.length > 0) throw new InvalidArgumentError(`unknown event kind: ${unknown.join(", ")}`);
+  return kinds as EventType[];
+}
+
+/** Refuses anything but a test key, before any request: trigger creates and pays objects. */
+function requireTestKey(key: string): void {
+  if (key.startsWith("svc_test_")) return;
+  throw new CliError(
+    key.startsWith("svc_")
+      ? "trigger works in test mode only and this is a production key (svc_…): use a test key (svc_test_…)."
+      : "trigger needs a test API key (svc_test_…).",
+  );
+}
+
+export function registerTrigger(program: Command, ctx: CliContext): void {
+  program
+    .command("trigger")
+    .description("make an event happen in test mode with real objects (needs a test API key)")
+    .argument("<event>", `the event kind: ${eventTypes.join(", ")}`, (value: string) => {
+      const [kind] = eventTypeList(value);
+      if (kind === undefined) throw new InvalidArgumentError("an event kind is required");
+      return kind;
+    })
+    .action(async (event: EventType) => {
+      requireTestKey(ctx.apiKey());
+      const created: Created[] = [];
+      await triggers[event](steps(ctx.partner(), created));
+      ctx.out.print({ event, created }, () =>
+        [`Triggered ${event}:`, ...created.map((c) => `  ${c.object.padEnd(10)}  ${c.id}  ${c.status}`)].join("\n"),
+      );
+    });
+}

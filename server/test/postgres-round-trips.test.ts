@@ -1,0 +1,66 @@
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { createPool, PostgresStore } from "../src/store/postgres/index.js";
+import { call, chargeBody, startTestServer, type TestAccount, type TestServer } from "./harness.js";
+import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
+
+/**
+ * The statements a request sends to PostgreSQL, one round trip each: the throughput of the
+ * PostgreSQL routes follows their number (issue 15). Recorded from every pg client of this test
+ * file's process while one request runs.
+ */
+describePg("round trips to PostgreSQL per request", () => {
+  let database: TestDatabase;
+  let server: TestServer;
+  let ctx: TestAccount;
+  const sent: string[] = [];
+  const original = pg.Client.prototype.query;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("round_trips");
+    server = await startTestServer({ store: new PostgresStore(createPool(database.url, { max: 4 })) });
+    ctx = await server.newAccount();
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const first = args[0] as string | { text?: string };
+      sent.push((typeof first === "string" ? first : (first.text ?? "")).replace(/\s+/g, " ").trim());
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof original;
+  });
+  afterEach(() => {
+    sent.length = 0;
+  });
+  afterAll(async () => {
+    pg.Client.prototype.query = original;
+    await server?.close();
+    await database?.drop();
+  });
+
+  describe("POST /api/v1/charges/pix", () => {
+    test("when a charge is created, then BEGIN travels with the account's lock and no statement goes alone for it", async () => {
+      sent.length = 0;
+      const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", { key: ctx.testKey, body: chargeBody() });
+
+      expect(res.status).toBe(201);
+      expect(sent).not.toContain("BEGIN");
+      expect(sent.filter((s) => s.startsWith("BEGIN; SELECT pg_advisory_xact_lock("))).toHaveLength(1);
+      // The key with its account; BEGIN with the lock; the payer read and created; the charge; COMMIT.
+      expect(sent).toHaveLength(6);
+    });
+  });
+
+  describe("GET /api/v1/transactions/{id}", () => {
+    test("when a charge is read, then two statements go: the key with its account, then the charge", async () => {
+      const created = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
+        key: ctx.testKey,
+        body: chargeBody(),
+      });
+      sent.length = 0;
+
+      const res = await call(server.baseUrl, "GET", `/api/v1/transactions/${created.body.id}`, { key: ctx.testKey });
+
+      expect(res.status).toBe(200);
+      expect(sent).toHaveLength(2);
+      expect(sent.some((s) => s.includes("BEGIN"))).toBe(false);
+    });
+  });
+});
