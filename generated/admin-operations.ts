@@ -27,7 +27,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Advance the clock",
     tag: "Clock",
-    statuses: [200, 400, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 413, 415, 500, 503],
   },
   closeDispute: {
     method: "post",
@@ -36,7 +36,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Close a dispute",
     tag: "Settlement simulator",
-    statuses: [200, 400, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 413, 415, 500, 503],
   },
   createAccount: {
     method: "post",
@@ -45,7 +45,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Create an account",
     tag: "Accounts",
-    statuses: [201, 400, 401, 500, 503],
+    statuses: [201, 400, 401, 404, 413, 415, 500, 503],
   },
   createApiKey: {
     method: "post",
@@ -54,7 +54,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Create an API key",
     tag: "API keys",
-    statuses: [201, 400, 401, 403, 404, 500, 503],
+    statuses: [201, 400, 401, 403, 404, 413, 415, 500, 503],
   },
   createWebhookEndpoint: {
     method: "post",
@@ -63,7 +63,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Create a webhook endpoint",
     tag: "Webhook endpoints",
-    statuses: [201, 400, 401, 404, 500, 503],
+    statuses: [201, 400, 401, 404, 413, 415, 500, 503],
   },
   deleteWebhookEndpoint: {
     method: "delete",
@@ -72,7 +72,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Delete a webhook endpoint",
     tag: "Webhook endpoints",
-    statuses: [204, 401, 404, 500, 503],
+    statuses: [204, 400, 401, 404, 500, 503],
   },
   getAccount: {
     method: "get",
@@ -81,7 +81,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Get an account",
     tag: "Accounts",
-    statuses: [200, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 500, 503],
   },
   getClock: {
     method: "get",
@@ -90,7 +90,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Read the clock",
     tag: "Clock",
-    statuses: [200, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 500, 503],
   },
   getCustomerNotes: {
     method: "get",
@@ -99,7 +99,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Get customer notes",
     tag: "Customers",
-    statuses: [200, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 500, 503],
   },
   listAccounts: {
     method: "get",
@@ -108,7 +108,7 @@ export const operationTable = {
     permission: "admin",
     summary: "List accounts",
     tag: "Accounts",
-    statuses: [200, 400, 401, 500, 503],
+    statuses: [200, 400, 401, 404, 500, 503],
   },
   listApiKeys: {
     method: "get",
@@ -117,7 +117,7 @@ export const operationTable = {
     permission: "admin",
     summary: "List an account's API keys",
     tag: "API keys",
-    statuses: [200, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 500, 503],
   },
   listDeliveries: {
     method: "get",
@@ -144,7 +144,7 @@ export const operationTable = {
     permission: "admin",
     summary: "List webhook endpoints",
     tag: "Webhook endpoints",
-    statuses: [200, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 500, 503],
   },
   openDispute: {
     method: "post",
@@ -153,7 +153,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Open a dispute",
     tag: "Settlement simulator",
-    statuses: [201, 400, 401, 404, 500, 503],
+    statuses: [201, 400, 401, 404, 413, 415, 500, 503],
   },
   replayEvent: {
     method: "post",
@@ -162,7 +162,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Replay an event",
     tag: "Webhook endpoints",
-    statuses: [200, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 500, 503],
   },
   revokeApiKey: {
     method: "post",
@@ -171,7 +171,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Revoke an API key",
     tag: "API keys",
-    statuses: [200, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 500, 503],
   },
   rotateWebhookEndpointSecret: {
     method: "post",
@@ -180,7 +180,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Rotate a webhook endpoint's secret",
     tag: "Webhook endpoints",
-    statuses: [200, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 500, 503],
   },
   setCustomerNotes: {
     method: "put",
@@ -189,7 +189,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Set customer notes",
     tag: "Customers",
-    statuses: [200, 400, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 413, 415, 500, 503],
   },
   settleRefund: {
     method: "post",
@@ -198,7 +198,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Settle a refund",
     tag: "Settlement simulator",
-    statuses: [200, 400, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 413, 415, 500, 503],
   },
   settleWithdrawal: {
     method: "post",
@@ -207,7 +207,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Settle a withdrawal",
     tag: "Settlement simulator",
-    statuses: [200, 400, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 413, 415, 500, 503],
   },
   simulateProductionPayment: {
     method: "post",
@@ -225,7 +225,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Update an account",
     tag: "Accounts",
-    statuses: [200, 400, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 413, 415, 500, 503],
   },
   updateApiKey: {
     method: "patch",
@@ -234,7 +234,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Update an API key",
     tag: "API keys",
-    statuses: [200, 400, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 413, 415, 500, 503],
   },
   updateWebhookEndpoint: {
     method: "patch",
@@ -243,7 +243,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Update a webhook endpoint",
     tag: "Webhook endpoints",
-    statuses: [200, 400, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 413, 415, 500, 503],
   },
 } as const satisfies Record<string, OperationMeta>;
 
@@ -272,6 +272,8 @@ export type AdvanceClockResult =
   | { status: 400; body: Json<operations["advanceClock"]["responses"][400]> }
   | { status: 401; body: Json<operations["advanceClock"]["responses"][401]> }
   | { status: 404; body: Json<operations["advanceClock"]["responses"][404]> }
+  | { status: 413; body: Json<operations["advanceClock"]["responses"][413]> }
+  | { status: 415; body: Json<operations["advanceClock"]["responses"][415]> }
   | { status: 500; body: Json<operations["advanceClock"]["responses"][500]> }
   | { status: 503; body: Json<operations["advanceClock"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -289,6 +291,8 @@ export type CloseDisputeResult =
   | { status: 400; body: Json<operations["closeDispute"]["responses"][400]> }
   | { status: 401; body: Json<operations["closeDispute"]["responses"][401]> }
   | { status: 404; body: Json<operations["closeDispute"]["responses"][404]> }
+  | { status: 413; body: Json<operations["closeDispute"]["responses"][413]> }
+  | { status: 415; body: Json<operations["closeDispute"]["responses"][415]> }
   | { status: 500; body: Json<operations["closeDispute"]["responses"][500]> }
   | { status: 503; body: Json<operations["closeDispute"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -305,6 +309,9 @@ export type CreateAccountResult =
   | { status: 201; body: Json<operations["createAccount"]["responses"][201]> }
   | { status: 400; body: Json<operations["createAccount"]["responses"][400]> }
   | { status: 401; body: Json<operations["createAccount"]["responses"][401]> }
+  | { status: 404; body: Json<operations["createAccount"]["responses"][404]> }
+  | { status: 413; body: Json<operations["createAccount"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createAccount"]["responses"][415]> }
   | { status: 500; body: Json<operations["createAccount"]["responses"][500]> }
   | { status: 503; body: Json<operations["createAccount"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -323,6 +330,8 @@ export type CreateApiKeyResult =
   | { status: 401; body: Json<operations["createApiKey"]["responses"][401]> }
   | { status: 403; body: Json<operations["createApiKey"]["responses"][403]> }
   | { status: 404; body: Json<operations["createApiKey"]["responses"][404]> }
+  | { status: 413; body: Json<operations["createApiKey"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createApiKey"]["responses"][415]> }
   | { status: 500; body: Json<operations["createApiKey"]["responses"][500]> }
   | { status: 503; body: Json<operations["createApiKey"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -340,6 +349,8 @@ export type CreateWebhookEndpointResult =
   | { status: 400; body: Json<operations["createWebhookEndpoint"]["responses"][400]> }
   | { status: 401; body: Json<operations["createWebhookEndpoint"]["responses"][401]> }
   | { status: 404; body: Json<operations["createWebhookEndpoint"]["responses"][404]> }
+  | { status: 413; body: Json<operations["createWebhookEndpoint"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createWebhookEndpoint"]["responses"][415]> }
   | { status: 500; body: Json<operations["createWebhookEndpoint"]["responses"][500]> }
   | { status: 503; body: Json<operations["createWebhookEndpoint"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -354,6 +365,7 @@ export interface DeleteWebhookEndpointInput {
 /** Every response `deleteWebhookEndpoint` may answer. */
 export type DeleteWebhookEndpointResult =
   | { status: 204; body: undefined }
+  | { status: 400; body: Json<operations["deleteWebhookEndpoint"]["responses"][400]> }
   | { status: 401; body: Json<operations["deleteWebhookEndpoint"]["responses"][401]> }
   | { status: 404; body: Json<operations["deleteWebhookEndpoint"]["responses"][404]> }
   | { status: 500; body: Json<operations["deleteWebhookEndpoint"]["responses"][500]> }
@@ -370,6 +382,7 @@ export interface GetAccountInput {
 /** Every response `getAccount` may answer. */
 export type GetAccountResult =
   | { status: 200; body: Json<operations["getAccount"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getAccount"]["responses"][400]> }
   | { status: 401; body: Json<operations["getAccount"]["responses"][401]> }
   | { status: 404; body: Json<operations["getAccount"]["responses"][404]> }
   | { status: 500; body: Json<operations["getAccount"]["responses"][500]> }
@@ -386,6 +399,7 @@ export interface GetClockInput {
 /** Every response `getClock` may answer. */
 export type GetClockResult =
   | { status: 200; body: Json<operations["getClock"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getClock"]["responses"][400]> }
   | { status: 401; body: Json<operations["getClock"]["responses"][401]> }
   | { status: 404; body: Json<operations["getClock"]["responses"][404]> }
   | { status: 500; body: Json<operations["getClock"]["responses"][500]> }
@@ -402,6 +416,7 @@ export interface GetCustomerNotesInput {
 /** Every response `getCustomerNotes` may answer. */
 export type GetCustomerNotesResult =
   | { status: 200; body: Json<operations["getCustomerNotes"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getCustomerNotes"]["responses"][400]> }
   | { status: 401; body: Json<operations["getCustomerNotes"]["responses"][401]> }
   | { status: 404; body: Json<operations["getCustomerNotes"]["responses"][404]> }
   | { status: 500; body: Json<operations["getCustomerNotes"]["responses"][500]> }
@@ -420,6 +435,7 @@ export type ListAccountsResult =
   | { status: 200; body: Json<operations["listAccounts"]["responses"][200]> }
   | { status: 400; body: Json<operations["listAccounts"]["responses"][400]> }
   | { status: 401; body: Json<operations["listAccounts"]["responses"][401]> }
+  | { status: 404; body: Json<operations["listAccounts"]["responses"][404]> }
   | { status: 500; body: Json<operations["listAccounts"]["responses"][500]> }
   | { status: 503; body: Json<operations["listAccounts"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -434,6 +450,7 @@ export interface ListApiKeysInput {
 /** Every response `listApiKeys` may answer. */
 export type ListApiKeysResult =
   | { status: 200; body: Json<operations["listApiKeys"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listApiKeys"]["responses"][400]> }
   | { status: 401; body: Json<operations["listApiKeys"]["responses"][401]> }
   | { status: 404; body: Json<operations["listApiKeys"]["responses"][404]> }
   | { status: 500; body: Json<operations["listApiKeys"]["responses"][500]> }
@@ -484,6 +501,7 @@ export interface ListWebhookEndpointsInput {
 /** Every response `listWebhookEndpoints` may answer. */
 export type ListWebhookEndpointsResult =
   | { status: 200; body: Json<operations["listWebhookEndpoints"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listWebhookEndpoints"]["responses"][400]> }
   | { status: 401; body: Json<operations["listWebhookEndpoints"]["responses"][401]> }
   | { status: 404; body: Json<operations["listWebhookEndpoints"]["responses"][404]> }
   | { status: 500; body: Json<operations["listWebhookEndpoints"]["responses"][500]> }
@@ -503,6 +521,8 @@ export type OpenDisputeResult =
   | { status: 400; body: Json<operations["openDispute"]["responses"][400]> }
   | { status: 401; body: Json<operations["openDispute"]["responses"][401]> }
   | { status: 404; body: Json<operations["openDispute"]["responses"][404]> }
+  | { status: 413; body: Json<operations["openDispute"]["responses"][413]> }
+  | { status: 415; body: Json<operations["openDispute"]["responses"][415]> }
   | { status: 500; body: Json<operations["openDispute"]["responses"][500]> }
   | { status: 503; body: Json<operations["openDispute"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -517,6 +537,7 @@ export interface ReplayEventInput {
 /** Every response `replayEvent` may answer. */
 export type ReplayEventResult =
   | { status: 200; body: Json<operations["replayEvent"]["responses"][200]> }
+  | { status: 400; body: Json<operations["replayEvent"]["responses"][400]> }
   | { status: 401; body: Json<operations["replayEvent"]["responses"][401]> }
   | { status: 404; body: Json<operations["replayEvent"]["responses"][404]> }
   | { status: 500; body: Json<operations["replayEvent"]["responses"][500]> }
@@ -533,6 +554,7 @@ export interface RevokeApiKeyInput {
 /** Every response `revokeApiKey` may answer. */
 export type RevokeApiKeyResult =
   | { status: 200; body: Json<operations["revokeApiKey"]["responses"][200]> }
+  | { status: 400; body: Json<operations["revokeApiKey"]["responses"][400]> }
   | { status: 401; body: Json<operations["revokeApiKey"]["responses"][401]> }
   | { status: 404; body: Json<operations["revokeApiKey"]["responses"][404]> }
   | { status: 500; body: Json<operations["revokeApiKey"]["responses"][500]> }
@@ -549,6 +571,7 @@ export interface RotateWebhookEndpointSecretInput {
 /** Every response `rotateWebhookEndpointSecret` may answer. */
 export type RotateWebhookEndpointSecretResult =
   | { status: 200; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][200]> }
+  | { status: 400; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][400]> }
   | { status: 401; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][401]> }
   | { status: 404; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][404]> }
   | { status: 500; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][500]> }
@@ -568,6 +591,8 @@ export type SetCustomerNotesResult =
   | { status: 400; body: Json<operations["setCustomerNotes"]["responses"][400]> }
   | { status: 401; body: Json<operations["setCustomerNotes"]["responses"][401]> }
   | { status: 404; body: Json<operations["setCustomerNotes"]["responses"][404]> }
+  | { status: 413; body: Json<operations["setCustomerNotes"]["responses"][413]> }
+  | { status: 415; body: Json<operations["setCustomerNotes"]["responses"][415]> }
   | { status: 500; body: Json<operations["setCustomerNotes"]["responses"][500]> }
   | { status: 503; body: Json<operations["setCustomerNotes"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -585,6 +610,8 @@ export type SettleRefundResult =
   | { status: 400; body: Json<operations["settleRefund"]["responses"][400]> }
   | { status: 401; body: Json<operations["settleRefund"]["responses"][401]> }
   | { status: 404; body: Json<operations["settleRefund"]["responses"][404]> }
+  | { status: 413; body: Json<operations["settleRefund"]["responses"][413]> }
+  | { status: 415; body: Json<operations["settleRefund"]["responses"][415]> }
   | { status: 500; body: Json<operations["settleRefund"]["responses"][500]> }
   | { status: 503; body: Json<operations["settleRefund"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -602,6 +629,8 @@ export type SettleWithdrawalResult =
   | { status: 400; body: Json<operations["settleWithdrawal"]["responses"][400]> }
   | { status: 401; body: Json<operations["settleWithdrawal"]["responses"][401]> }
   | { status: 404; body: Json<operations["settleWithdrawal"]["responses"][404]> }
+  | { status: 413; body: Json<operations["settleWithdrawal"]["responses"][413]> }
+  | { status: 415; body: Json<operations["settleWithdrawal"]["responses"][415]> }
   | { status: 500; body: Json<operations["settleWithdrawal"]["responses"][500]> }
   | { status: 503; body: Json<operations["settleWithdrawal"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -636,6 +665,8 @@ export type UpdateAccountResult =
   | { status: 400; body: Json<operations["updateAccount"]["responses"][400]> }
   | { status: 401; body: Json<operations["updateAccount"]["responses"][401]> }
   | { status: 404; body: Json<operations["updateAccount"]["responses"][404]> }
+  | { status: 413; body: Json<operations["updateAccount"]["responses"][413]> }
+  | { status: 415; body: Json<operations["updateAccount"]["responses"][415]> }
   | { status: 500; body: Json<operations["updateAccount"]["responses"][500]> }
   | { status: 503; body: Json<operations["updateAccount"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -653,6 +684,8 @@ export type UpdateApiKeyResult =
   | { status: 400; body: Json<operations["updateApiKey"]["responses"][400]> }
   | { status: 401; body: Json<operations["updateApiKey"]["responses"][401]> }
   | { status: 404; body: Json<operations["updateApiKey"]["responses"][404]> }
+  | { status: 413; body: Json<operations["updateApiKey"]["responses"][413]> }
+  | { status: 415; body: Json<operations["updateApiKey"]["responses"][415]> }
   | { status: 500; body: Json<operations["updateApiKey"]["responses"][500]> }
   | { status: 503; body: Json<operations["updateApiKey"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -670,6 +703,8 @@ export type UpdateWebhookEndpointResult =
   | { status: 400; body: Json<operations["updateWebhookEndpoint"]["responses"][400]> }
   | { status: 401; body: Json<operations["updateWebhookEndpoint"]["responses"][401]> }
   | { status: 404; body: Json<operations["updateWebhookEndpoint"]["responses"][404]> }
+  | { status: 413; body: Json<operations["updateWebhookEndpoint"]["responses"][413]> }
+  | { status: 415; body: Json<operations["updateWebhookEndpoint"]["responses"][415]> }
   | { status: 500; body: Json<operations["updateWebhookEndpoint"]["responses"][500]> }
   | { status: 503; body: Json<operations["updateWebhookEndpoint"]["responses"][503]>; headers: { "Retry-After": number } };
 
