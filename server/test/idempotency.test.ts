@@ -5,7 +5,6 @@ import { parse } from "yaml";
 import { createPixClient } from "../../client/src/index.js";
 import { runner } from "node-pg-migrate";
 import pg from "pg";
-import { createAccount } from "../src/domain/accounts.js";
 import { createPool, migrateDatabase, migrationsDir, PostgresStore } from "../src/store/postgres/index.js";
 import { call, chargeBody, type TestServer } from "./harness.js";
 import { createTestDatabase, describePg } from "./support/pg.js";
@@ -528,10 +527,15 @@ describePg("the migration to response text", () => {
         logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
       });
       const at = "2026-10-04T15:30:00.000Z";
-      const account = await store.transaction((tx) =>
-        createAccount(tx, { name: "Loja Exemplo Ltda", ownerEmail: "dono@loja.example", verified: true }, at),
-      );
+      // The account as that schema held it: today's code writes columns that came later.
+      const account = { id: "acc_0000000000000000001" };
       await sql.connect();
+      await sql.query(
+        `INSERT INTO accounts (id, name, owner_email, verified, charge_fee_cents, charge_fee_bps, withdraw_fee_cents,
+           release_period_days, merchant_city, pix_key, created_at, updated_at)
+         VALUES ($1, 'Loja Exemplo Ltda', 'dono@loja.example', true, 80, 0, 200, 2, 'SAO PAULO', $2, $3, $3)`,
+        [account.id, "7d9f0335-8dcc-4054-9bf9-0dbd61d36906", at],
+      );
       await sql.query(
         `INSERT INTO idempotency_keys (account_id, livemode, operation, key, request_hash, response_status, response_body, created_at)
          VALUES ($1, false, 'createPixCharge', 'pedido-1', $2, 201, $3, $4)`,
