@@ -1,13 +1,11 @@
 import { readFileSync } from "node:fs";
-import { readdir } from "node:fs/promises";
 import { describe, expect, test } from "vitest";
 import { parse } from "yaml";
 import { createPixClient } from "../../client/src/index.js";
-import { runner } from "node-pg-migrate";
 import pg from "pg";
-import { createPool, migrateDatabase, migrationsDir, PostgresStore } from "../src/store/postgres/index.js";
+import { createPool, migrateDatabase, PostgresStore } from "../src/store/postgres/index.js";
 import { call, chargeBody, type TestServer } from "./harness.js";
-import { createTestDatabase, describePg } from "./support/pg.js";
+import { createTestDatabase, describePg, migrateUpToBefore } from "./support/pg.js";
 import { eachStore, serverOn } from "./support/stores.js";
 
 // docs/decisions.md "Idempotency everywhere": every POST of the public API that creates or changes
@@ -516,16 +514,7 @@ describePg("the migration to response text", () => {
     const sql = new pg.Client({ connectionString: database.url });
     try {
       // Every migration before the one that moved the body to text.
-      const before = (await readdir(migrationsDir)).filter((f) => f.endsWith(".sql") && f < "1764000000003").length;
-      await runner({
-        databaseUrl: database.url,
-        dir: migrationsDir,
-        migrationsTable: "pgmigrations",
-        direction: "up",
-        count: before,
-        verbose: false,
-        logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
-      });
+      await migrateUpToBefore(database.url, "1764000000003");
       const at = "2026-10-04T15:30:00.000Z";
       // The account as that schema held it: today's code writes columns that came later.
       const account = { id: "acc_0000000000000000001" };

@@ -1,12 +1,10 @@
-import { readdir } from "node:fs/promises";
-import { runner } from "node-pg-migrate";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Store } from "../src/domain/ports/store.js";
 import { MemoryStore } from "../src/store/memory.js";
-import { createPool, migrateDatabase, migrationsDir, PostgresStore } from "../src/store/postgres/index.js";
+import { createPool, migrateDatabase, PostgresStore } from "../src/store/postgres/index.js";
 import { call, startTestServer, type TestServer, testAdminToken } from "./harness.js";
-import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
+import { createTestDatabase, describePg, migrateUpToBefore, type TestDatabase } from "./support/pg.js";
 
 // Issue 14: the merchant's CNPJ (or CPF) on the account, set by the operator, and shown on the
 // hosted checkout and receipt beside the name (docs/decisions.md "Merchant document"). Through
@@ -243,16 +241,7 @@ describePg("the migration that adds the merchant's document", () => {
     let store: PostgresStore | undefined;
     try {
       // Every migration before the one that added the document.
-      const before = (await readdir(migrationsDir)).filter((f) => f.endsWith(".sql") && f < "1764200000000").length;
-      await runner({
-        databaseUrl: database.url,
-        dir: migrationsDir,
-        migrationsTable: "pgmigrations",
-        direction: "up",
-        count: before,
-        verbose: false,
-        logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
-      });
+      await migrateUpToBefore(database.url, "1764200000000");
       await sql.connect();
       await sql.query(
         `INSERT INTO accounts (id, name, owner_email, verified, charge_fee_cents, charge_fee_bps, withdraw_fee_cents,

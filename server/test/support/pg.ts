@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { readdir } from "node:fs/promises";
+import { runner } from "node-pg-migrate";
 import { describe, inject } from "vitest";
 import { createDatabase, dropDatabase } from "../../../scripts/pg-cluster.js";
-import { migrateDatabase } from "../../src/store/postgres/index.js";
+import { migrateDatabase, migrationsDir } from "../../src/store/postgres/index.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -65,4 +67,21 @@ export async function createTestDatabase(label: string, options: { migrate?: boo
     },
   };
   return self;
+}
+
+/**
+ * Runs every migration whose file name sorts before `firstLeftOut` (e.g. `"1764200000000"`): the
+ * schema as it was before that migration, to test what the migration does to existing rows.
+ */
+export async function migrateUpToBefore(databaseUrl: string, firstLeftOut: string): Promise<void> {
+  const count = (await readdir(migrationsDir)).filter((f) => f.endsWith(".sql") && f < firstLeftOut).length;
+  await runner({
+    databaseUrl,
+    dir: migrationsDir,
+    migrationsTable: "pgmigrations",
+    direction: "up",
+    count,
+    verbose: false,
+    logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+  });
 }
