@@ -5,7 +5,8 @@ import type { Logger } from "pino";
  * One log line per request, when its response is sent or the client goes away: method, URL,
  * status, time and request id, never headers (keys stay out). The same fields pino-http wrote
  * (`req`, `res`, `responseTime`), without a child logger and serialisers per request, which cost
- * several percent of the server's time under load.
+ * several percent of the server's time under load. Levels: `info` for answers, `warn` for a 503,
+ * `error` for any other 5xx and for a client that went away before the answer.
  */
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
@@ -14,8 +15,14 @@ export function requestLog(logger: Logger): RequestHandler {
     const write = (aborted: boolean) => {
       res.removeListener("finish", onFinish);
       res.removeListener("close", onClose);
-      const failed = aborted || res.statusCode >= 500;
-      const level = failed ? "error" : "info";
+      // A 503 is the documented answer while the database is away (its cause is logged once by
+      // the pool): a warning, not an error per request.
+      const level =
+        aborted || (res.statusCode >= 500 && res.statusCode !== 503)
+          ? "error"
+          : res.statusCode === 503
+            ? "warn"
+            : "info";
       if (!logger.isLevelEnabled(level)) return;
       logger[level](
         {

@@ -582,6 +582,15 @@ export async function runFaultScenario(
     await load;
   }
 
+  // The webhook listener reports a lost connection once per outage, not once per redial.
+  for (const server of [a, b]) {
+    const reports = server
+      .output()
+      .split("\n")
+      .filter((line) => line.includes("LISTEN connection lost")).length;
+    if (reports > outages.length)
+      defects.push(`${server.name}: the webhook listener reported ${reports} losses over ${outages.length} outages`);
+  }
   const crashLines = [a, b].flatMap((s) =>
     s
       .output()

@@ -14,6 +14,8 @@ export class DeliveryListener {
   private client: pg.Client | null = null;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Whether the connection was reported lost and has not come back yet. */
+  private away = false;
 
   /**
    * `fromOwnCommit(backendPid)`: whether the notifying session is one this process already heard
@@ -40,7 +42,10 @@ export class DeliveryListener {
       client.end().catch(() => undefined);
       if (this.client === client) this.client = null;
       if (this.closed) return;
-      this.logger.warn({ reason: error.message }, "webhook LISTEN connection lost; polling until it is back");
+      // Once per outage: the redials that fail while the database is away stay quiet.
+      if (!this.away)
+        this.logger.warn({ reason: error.message }, "webhook LISTEN connection lost; polling until it is back");
+      this.away = true;
       this.timer = setTimeout(() => this.dial(), redialMs);
       this.timer.unref();
     };
@@ -53,6 +58,8 @@ export class DeliveryListener {
       .connect()
       .then(() => client.query("LISTEN webhook_deliveries"))
       .then(() => {
+        if (this.away) this.logger.warn({}, "webhook LISTEN connection back; notifications resume");
+        this.away = false;
         // A notification sent while this connection was being dialled is not replayed: one pass.
         this.onNotify();
       })
