@@ -43,7 +43,13 @@ export async function startOurServer(
   options: { cpu?: number | null; readyPath?: string } = {},
 ) {
   const port = await freePort();
-  const server = await startNode(serverArgs(), { port, env: { RATE_LIMITS: "off", ...env, ...extra }, ...options });
+  // The production request path (no response validation), but for rate limits: one IP under load
+  // would spend its budget in a second.
+  const server = await startNode(serverArgs(), {
+    port,
+    env: { RATE_LIMITS: "off", VALIDATE_RESPONSES: "off", ...env, ...extra },
+    ...options,
+  });
   // The banner's development test key (its wording is the server's; the key's shape is the API's).
   // With several processes the primary prints it once every one has started.
   const devKey = () => /(svc_test_[A-Za-z0-9]+)/.exec(server.output())?.[1];

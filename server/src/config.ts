@@ -69,6 +69,11 @@ export const environment = [
   },
   { name: "RATE_LIMITS", default: "on", meaning: "`off`: local test runs only; refused in production" },
   {
+    name: "VALIDATE_RESPONSES",
+    default: "`on`, `off` in production",
+    meaning: "checks every response against the document before it is sent (a development aid: a mismatch answers 500)",
+  },
+  {
     name: "WEB_CONCURRENCY",
     default: "1",
     meaning: "server processes on this machine (`node:cluster`); more than 1 needs `DATABASE_URL`",
@@ -135,6 +140,7 @@ const schema = z.object({
   PIX_CHECKOUT_SECRET: z.string().min(16, { error: "mínimo 16 caracteres" }).optional(),
   TRUST_PROXY: z.string().optional(),
   RATE_LIMITS: flag("on", "off").default(true),
+  VALIDATE_RESPONSES: flag("on", "off").optional(),
   WEB_CONCURRENCY: integer(1, 64).default(1),
   SHUTDOWN_TIMEOUT_MS: integer(0, 600_000).default(10_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -177,6 +183,8 @@ export interface ServerConfig {
   publicBaseUrl: string;
   production: boolean;
   rateLimits: RateLimits | "off";
+  /** Whether responses are checked against the document (default: outside production). */
+  validateResponses: boolean;
   trustProxy: boolean | number | string[];
   databaseUrl: string | undefined;
   /** Unset: the server makes one per run outside production. */
@@ -224,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`,
     production,
     rateLimits: e.RATE_LIMITS ? defaultRateLimits : "off",
+    validateResponses: e.VALIDATE_RESPONSES ?? !production,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     databaseUrl: e.DATABASE_URL,
     adminToken: e.ADMIN_TOKEN,

@@ -26,6 +26,7 @@ describe("loadConfig", () => {
       host: "127.0.0.1",
       publicBaseUrl: "http://localhost:3000",
       production: false,
+      validateResponses: true,
       trustProxy: false,
       databaseUrl: undefined,
       adminToken: undefined,
@@ -123,7 +124,16 @@ describe("loadConfig", () => {
     const config = loadConfig({ ...production, ADMIN_TOKEN: "adm_" + "x".repeat(32) });
 
     expect(config.production).toBe(true);
+    expect(config.validateResponses).toBe(false);
     expect(config.publicBaseUrl).toBe("https://pix.example.com.br");
+  });
+
+  test("when VALIDATE_RESPONSES is set, then it decides in either environment; another value is refused", () => {
+    expect(loadConfig({ VALIDATE_RESPONSES: "off" }).validateResponses).toBe(false);
+    expect(
+      loadConfig({ ...production, ADMIN_TOKEN: "adm_" + "x".repeat(32), VALIDATE_RESPONSES: "on" }).validateResponses,
+    ).toBe(true);
+    expect(refusal(() => loadConfig({ VALIDATE_RESPONSES: "yes" })).problems[0]).toContain("VALIDATE_RESPONSES");
   });
 
   test("when WEB_CONCURRENCY is above 1 on the memory store, then the configuration is refused", () => {
