@@ -36,6 +36,7 @@ interface Parameter {
 }
 interface Operation {
   operationId: string;
+  security?: Array<Record<string, string[]>>;
   parameters?: Array<Parameter | { $ref: string }>;
   requestBody?: { content: { "application/json": { schema: Schema } } };
 }
@@ -61,19 +62,34 @@ function resolveSchema(schema: Schema): Schema {
 }
 
 /** Which kind of id a path parameter takes, by the parameter's name in the document. */
-export type IdKind = "transaction" | "paymentLink" | "customer" | "withdrawal";
+export type IdKind = "transaction" | "paymentLink" | "customer" | "withdrawal" | "refund" | "event" | "dispute";
 const idKinds: Record<string, IdKind> = {
   TransactionIdPath: "transaction",
   PaymentLinkIdPath: "paymentLink",
   CustomerIdPath: "customer",
   WithdrawalIdPath: "withdrawal",
+  RefundIdPath: "refund",
+  EventIdPath: "event",
+  DisputeIdPath: "dispute",
 };
+
+/** The amount of every charge the differential suite creates: what a refund or a dispute of it can take. */
+export const freshChargeCents = 8990;
+
+/**
+ * Changes of state whose path id can also name an object in a state the change refuses (the
+ * setup makes one of each): a charge not paid to refund or contest, a charge already expired, a
+ * dispute already closed. The generator draws such ids (`id: "refused"`) for these operations.
+ */
+export const refusingOperations = ["createRefund", "simulateDispute", "simulateExpiry", "simulateDisputeResolution"];
 
 export interface OperationInfo {
   operationId: string;
   method: string;
   path: string;
   idKind?: IdKind;
+  /** Answers without a key (the probes: `security` holds the empty requirement). */
+  keyless: boolean;
   query: Parameter[];
   idempotencyHeader: boolean;
   body?: Schema;
@@ -91,6 +107,7 @@ export const operationInfos: OperationInfo[] = Object.entries(doc.paths).flatMap
       method: method.toUpperCase(),
       path,
       ...(idRef ? { idKind: idKinds[idRef] } : {}),
+      keyless: (op.security ?? []).some((requirement) => Object.keys(requirement).length === 0),
       query: params.filter((p) => p.in === "query"),
       idempotencyHeader: params.some((p) => p.in === "header" && p.name === "idempotency-key"),
       ...(op.requestBody ? { body: op.requestBody.content["application/json"].schema } : {}),
@@ -105,8 +122,11 @@ export interface DiffRequest {
   label: string;
   /** Which key: every permission, none sent, a well-formed key nobody issued, or no permission. */
   key: "full" | "absent" | "unknown" | "none";
-  /** The path id: one that exists on the server (made fresh for changes), or one that does not. */
-  id?: "existing" | "unknown" | "too-long";
+  /**
+   * The path id: one that exists on the server (made fresh for changes), one in a state the change
+   * refuses (`refusingOperations`), or one that does not exist.
+   */
+  id?: "existing" | "refused" | "unknown" | "too-long";
   query: Record<string, string>;
   /** Appended to the query string as it is, unencoded. */
   rawQuery?: string;
@@ -178,6 +198,9 @@ const semanticValues: Record<string, fc.Arbitrary<unknown>> = {
   "UpsertCustomerRequest.document": fc.oneof(validCpf, validCnpj, validCpf.map(punctuated), validCnpj.map(punctuated)),
   "CreatePixChargeRequest.expiresAt": futureInstant,
   "CreatePaymentLinkRequest.expiresAt": futureInstant,
+  // At most what a fresh charge of the suite still holds (the setup's charges are of one amount).
+  "CreateRefundRequest.amountCents": fc.integer({ min: 1, max: freshChargeCents }),
+  "SimulateDisputeRequest.amountCents": fc.integer({ min: 1, max: freshChargeCents }),
   "CreatePaymentLinkRequest.returnUrl": fc.oneof(
     fc.constant(null),
     fc.stringMatching(/^[a-z]{3,12}$/).map((host) => `https://${host}.example.com/obrigado`),
@@ -465,6 +488,24 @@ const ruleBreakers: Record<string, Array<(valid: fc.Arbitrary<unknown>) => fc.Ar
         body: { ...(b as Body), document: badCheckDigits(cpf) },
       })),
   ],
+  createRefund: [
+    (valid) =>
+      fc
+        .tuple(valid, fc.integer({ min: freshChargeCents + 1, max: 10 * freshChargeCents }))
+        .map(([b, amountCents]) => ({
+          label: "amountCents above what the charge can still refund",
+          body: { ...(b as Body), amountCents },
+        })),
+  ],
+  simulateDispute: [
+    (valid) =>
+      fc
+        .tuple(valid, fc.integer({ min: freshChargeCents + 1, max: 10 * freshChargeCents }))
+        .map(([b, amountCents]) => ({
+          label: "amountCents above what the charge still holds",
+          body: { ...(b as Body), amountCents },
+        })),
+  ],
   createWithdrawal: [
     (valid) =>
       fc.tuple(valid, fc.constantFrom("nao-e-chave", "11", "maria@", "+1 555 0100")).map(([b, pixKey]) => ({
@@ -490,7 +531,7 @@ export function requestsFor(info: OperationInfo): {
   const base = (label: string, extra: Partial<DiffRequest> = {}): DiffRequest => ({
     operationId: info.operationId,
     label,
-    key: "full",
+    key: info.keyless ? "absent" : "full",
     query: {},
     ...(info.idKind ? { id: "existing" as const } : {}),
     ...extra,
@@ -564,6 +605,12 @@ export function requestsFor(info: OperationInfo): {
         .map(([r, id]) => ({ ...r, id, label: `${r.label}, ${id} id` })),
     });
   }
+  const refused = validRequest.map((r) => ({
+    ...r,
+    id: "refused" as const,
+    label: `${r.label}, id in a refused state`,
+  }));
+  if (refusingOperations.includes(info.operationId)) arms.push({ weight: 2, arbitrary: refused });
   if (info.idempotencyHeader) {
     arms.push({
       weight: 1,
@@ -579,6 +626,7 @@ export function requestsFor(info: OperationInfo): {
     validRequest.map((r) => ({ ...r, key: "none" as const, label: `${r.label}, key none` })),
     ...(breakers ?? []).map((make) => make(valid).map((v) => base(v.label, { body: v.body }))),
   ];
+  if (refusingOperations.includes(info.operationId)) pinned.push(refused);
   if (info.idKind)
     pinned.push(validRequest.map((r) => ({ ...r, id: "unknown" as const, label: `${r.label}, unknown id` })));
   if (info.query.some((p) => p.name === "startingAfter")) {
