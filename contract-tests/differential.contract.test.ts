@@ -30,8 +30,7 @@ import type { Target } from "./support/targets.js";
 const targets = inject("targets");
 const proxy = inject("proxy");
 const mock = targets.find((t) => !t.real) as Target;
-// A fixed default seed keeps CI deterministic (a random one can draw no withdrawal small enough
-// to succeed, which the proxy-coverage test counts as missing); DIFF_SEED explores others.
+// A fixed default seed keeps CI deterministic; DIFF_SEED explores others.
 const seed = process.env.DIFF_SEED ? Number(process.env.DIFF_SEED) : 13;
 const runs = Number(process.env.DIFF_RUNS ?? 18);
 const unknownKey = "svc_test_nunca_emitida_0000000000";
