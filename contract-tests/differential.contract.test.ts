@@ -178,6 +178,8 @@ describe.each(targets.filter((t) => t.real))("differential: mock and $name", (se
     await call("POST", `/api/v1/sandbox/transactions/${expired}/expire`, undefined, 200);
     // The charge made first is still waiting for payment: no refund, no dispute.
     Object.assign(refusedIds, {
+      cancelTransaction: expired,
+      simulatePayment: expired,
       createRefund: ids.transaction,
       simulateDispute: ids.transaction,
       simulateExpiry: expired,

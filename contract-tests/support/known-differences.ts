@@ -73,9 +73,9 @@ export const knownDifferences: readonly KnownDifference[] = [
     applies: (r) => r.id === "refused",
   },
   {
-    operations: ["simulateExpiry"],
+    operations: ["cancelTransaction", "simulatePayment", "simulateExpiry"],
     condition: "the path's charge is no longer WAITING_PAYMENT (already expired)",
-    reason: "the mock has no store (description: any other status answers 400 REQUEST_ERROR)",
+    reason: "the mock has no store (descriptions: only a WAITING_PAYMENT charge, else 400 REQUEST_ERROR)",
     server: { status: 400, code: "REQUEST_ERROR" },
     applies: (r) => r.id === "refused",
   },

@@ -78,10 +78,18 @@ export const freshChargeCents = 8990;
 
 /**
  * Changes of state whose path id can also name an object in a state the change refuses (the
- * setup makes one of each): a charge not paid to refund or contest, a charge already expired, a
- * dispute already closed. The generator draws such ids (`id: "refused"`) for these operations.
+ * setup makes one of each): a charge not paid to refund or contest, a charge already expired to
+ * cancel, pay or expire, a dispute already closed. The generator draws such ids (`id: "refused"`)
+ * for these operations.
  */
-export const refusingOperations = ["createRefund", "simulateDispute", "simulateExpiry", "simulateDisputeResolution"];
+export const refusingOperations = [
+  "cancelTransaction",
+  "simulatePayment",
+  "simulateExpiry",
+  "createRefund",
+  "simulateDispute",
+  "simulateDisputeResolution",
+];
 
 export interface OperationInfo {
   operationId: string;
