@@ -91,7 +91,7 @@ test("when the document is read, then every operation is modelled by the differe
   const ids = new Set(operationInfos.map((o) => o.operationId));
   expect([...notYetModelled].filter((id) => !ids.has(id))).toEqual([]);
   expect(modelled.length + notYetModelled.size).toBe(operationInfos.length);
-  expect(modelled.length).toBeGreaterThanOrEqual(27);
+  expect(modelled.length).toBeGreaterThanOrEqual(28);
 });
 
 describe.each(targets.filter((t) => t.real))("differential: mock and $name", (server) => {
