@@ -12,7 +12,7 @@ import {
   freshChargeCents,
   type IdKind,
   operationInfos,
-  refusingOperations,
+  type RefusedState,
   requestsFor,
 } from "./support/requests.js";
 import type { Target } from "./support/targets.js";
@@ -145,7 +145,7 @@ describe.each(targets.filter((t) => t.real))("differential: mock and $name", (se
     return id;
   }
   /** An open dispute of a small part of a fresh paid charge. */
-  async function openDispute(): Promise<string> {
+  async function openDispute(): Promise<{ charge: string; dispute: string }> {
     const charge = await paidCharge();
     const disputed = await call<{ dispute: { id: string } }>(
       "POST",
@@ -153,12 +153,10 @@ describe.each(targets.filter((t) => t.real))("differential: mock and $name", (se
       { amountCents: 500 },
       201,
     );
-    return disputed.dispute.id;
+    return { charge, dispute: disputed.dispute.id };
   }
-  /** Per operation of `refusingOperations`: an id in a state the operation refuses. */
-  const refusedIds: Record<string, string> = {};
-  /** The charge whose refunds `listTransactionRefunds` lists (its cursor is `ids.refund`). */
-  let refundedCharge = "";
+  /** Per state of `refusedStates`: the id of an object in that state. */
+  const refusedIds = {} as Record<RefusedState, string>;
 
   beforeAll(async () => {
     const charge = await newCharge();
@@ -169,23 +167,24 @@ describe.each(targets.filter((t) => t.real))("differential: mock and $name", (se
     ids.withdrawal = (
       await create("/api/v1/withdrawals", { amountCents: 700, pixKey: "52998224725", pixKeyType: "CPF" })
     ).id;
-    refundedCharge = await paidCharge();
-    ids.refund = (await create(`/api/v1/transactions/${refundedCharge}/refunds`, { amountCents: 1000 })).id;
-    const closed = await openDispute();
-    await call("POST", `/api/v1/sandbox/disputes/${closed}/resolve`, { outcome: "WON" }, 200);
-    ids.dispute = closed;
     const expired = (await newCharge()).id;
     await call("POST", `/api/v1/sandbox/transactions/${expired}/expire`, undefined, 200);
-    // The charge made first is still waiting for payment: no refund, no dispute.
+    // Refunded in full: `listTransactionRefunds` lists its refund, the cursor `ids.refund`.
+    const refunded = await paidCharge();
+    ids.refund = (await create(`/api/v1/transactions/${refunded}/refunds`, {})).id;
+    const disputed = await openDispute();
+    const closed = await openDispute();
+    await call("POST", `/api/v1/sandbox/disputes/${closed.dispute}/resolve`, { outcome: "WON" }, 200);
+    ids.dispute = closed.dispute;
     Object.assign(refusedIds, {
-      cancelTransaction: expired,
-      simulatePayment: expired,
-      createRefund: ids.transaction,
-      simulateDispute: ids.transaction,
-      simulateExpiry: expired,
-      simulateDisputeResolution: closed,
-    });
-    expect(Object.keys(refusedIds).sort()).toEqual([...refusingOperations].sort());
+      // The charge made first is never paid.
+      waiting: ids.transaction,
+      expired,
+      paid: await paidCharge(),
+      disputed: disputed.charge,
+      refunded,
+      closed: closed.dispute,
+    } satisfies Record<RefusedState, string>);
     const events = await call<{ data: Array<{ id: string }> }>("GET", "/api/v1/events?limit=1", undefined, 200);
     ids.event = (events.data[0] as { id: string }).id;
     state.ids.add(ids.event);
@@ -213,13 +212,13 @@ describe.each(targets.filter((t) => t.real))("differential: mock and $name", (se
       deactivatePaymentLink: async () => (await newLink()).id,
       createRefund: paidCharge,
       simulateDispute: paidCharge,
-      simulateDisputeResolution: openDispute,
-      listTransactionRefunds: async () => refundedCharge,
+      simulateDisputeResolution: async () => (await openDispute()).dispute,
+      listTransactionRefunds: async () => refusedIds.refunded,
     };
     let id = ids[kind];
     if (request.id === "unknown") id = `${prefix}naoexiste0000000000`;
     else if (request.id === "too-long") id = `${prefix}${"a".repeat(65 - prefix.length)}`;
-    else if (request.id === "refused") id = refusedIds[request.operationId] as string;
+    else if (request.id === "refused") id = refusedIds[request.refused as RefusedState];
     else {
       const make = fresh[request.operationId];
       if (make) id = await make();

@@ -76,20 +76,23 @@ const idKinds: Record<string, IdKind> = {
 /** The amount of every charge the differential suite creates: what a refund or a dispute of it can take. */
 export const freshChargeCents = 8990;
 
+/** A state of an object that some change of state refuses; the setup makes one object of each. */
+export type RefusedState = "waiting" | "expired" | "paid" | "disputed" | "refunded" | "closed";
+
 /**
- * Changes of state whose path id can also name an object in a state the change refuses (the
- * setup makes one of each): a charge not paid to refund or contest, a charge already expired to
- * cancel, pay or expire, a dispute already closed. The generator draws such ids (`id: "refused"`)
- * for these operations.
+ * Per change of state, the states of its path object it refuses (else the server answers 2xx):
+ * a charge that is no longer waiting cannot be cancelled, paid or expired; one that is not paid,
+ * is disputed or was refunded in full cannot be refunded or contested; a closed dispute cannot be
+ * resolved again. The generator draws such ids (`id: "refused"`) for these operations.
  */
-export const refusingOperations = [
-  "cancelTransaction",
-  "simulatePayment",
-  "simulateExpiry",
-  "createRefund",
-  "simulateDispute",
-  "simulateDisputeResolution",
-];
+export const refusedStates: Record<string, readonly RefusedState[]> = {
+  cancelTransaction: ["expired", "paid"],
+  simulatePayment: ["expired", "paid"],
+  simulateExpiry: ["expired", "paid"],
+  createRefund: ["waiting", "expired", "disputed", "refunded"],
+  simulateDispute: ["waiting", "expired", "disputed", "refunded"],
+  simulateDisputeResolution: ["closed"],
+};
 
 export interface OperationInfo {
   operationId: string;
@@ -132,9 +135,11 @@ export interface DiffRequest {
   key: "full" | "absent" | "unknown" | "none";
   /**
    * The path id: one that exists on the server (made fresh for changes), one in a state the change
-   * refuses (`refusingOperations`), or one that does not exist.
+   * refuses (`refused`), or one that does not exist.
    */
   id?: "existing" | "refused" | "unknown" | "too-long";
+  /** With `id: "refused"`: the state of the object the path names. */
+  refused?: RefusedState;
   query: Record<string, string>;
   /** Appended to the query string as it is, unencoded. */
   rawQuery?: string;
@@ -613,12 +618,15 @@ export function requestsFor(info: OperationInfo): {
         .map(([r, id]) => ({ ...r, id, label: `${r.label}, ${id} id` })),
     });
   }
-  const refused = validRequest.map((r) => ({
-    ...r,
-    id: "refused" as const,
-    label: `${r.label}, id in a refused state`,
-  }));
-  if (refusingOperations.includes(info.operationId)) arms.push({ weight: 2, arbitrary: refused });
+  const states = refusedStates[info.operationId] ?? [];
+  const inState = (state: fc.Arbitrary<RefusedState>) =>
+    fc.tuple(validRequest, state).map(([r, refused]) => ({
+      ...r,
+      id: "refused" as const,
+      refused,
+      label: `${r.label}, id of an object ${refused}`,
+    }));
+  if (states.length) arms.push({ weight: 2, arbitrary: inState(fc.constantFrom(...states)) });
   if (info.idempotencyHeader) {
     arms.push({
       weight: 1,
@@ -634,7 +642,7 @@ export function requestsFor(info: OperationInfo): {
     validRequest.map((r) => ({ ...r, key: "none" as const, label: `${r.label}, key none` })),
     ...(breakers ?? []).map((make) => make(valid).map((v) => base(v.label, { body: v.body }))),
   ];
-  if (refusingOperations.includes(info.operationId)) pinned.push(refused);
+  pinned.push(...states.map((state) => inState(fc.constant(state))));
   if (info.idKind)
     pinned.push(validRequest.map((r) => ({ ...r, id: "unknown" as const, label: `${r.label}, unknown id` })));
   if (info.query.some((p) => p.name === "startingAfter")) {
