@@ -202,6 +202,10 @@ const futureInstant = fc
   .integer({ min: Date.UTC(2030, 0, 1) / 1000, max: Date.UTC(2099, 0, 1) / 1000 })
   .map((s) => new Date(s * 1000).toISOString());
 
+/** Instants everyone sees as past. */
+const pastInstant = fc
+  .integer({ min: Date.UTC(2000, 0, 1) / 1000, max: Date.UTC(2020, 0, 1) / 1000 })
+  .map((s) => new Date(s * 1000).toISOString());
 /**
  * The values a schema alone cannot make valid for the server: a document and its type whose check
  * digits hold, a Pix key in the form of its type, an instant in the future. Keyed by the
@@ -427,9 +431,12 @@ function bodyVariants(schema: Schema, valid: fc.Arbitrary<unknown>): fc.Arbitrar
 // ---- query parameters ----
 
 function queryValid(params: Parameter[]): fc.Arbitrary<{ query: Record<string, string>; existing: boolean }> {
+  // An instant filter on either side of the servers' clock, so that filtered pages hold items too.
+  const value = (p: Parameter) =>
+    resolveSchema(p.schema).format === "date-time" ? fc.oneof(pastInstant, futureInstant) : validValue(p.schema);
   const entries = params
     .filter((p) => p.name !== "startingAfter")
-    .map((p) => [p.name, validValue(p.schema).map((v) => String(v))] as const);
+    .map((p) => [p.name, value(p).map((v) => String(v))] as const);
   const hasCursor = params.some((p) => p.name === "startingAfter");
   return fc
     .tuple(fc.record(Object.fromEntries(entries), { requiredKeys: [] }), hasCursor ? fc.boolean() : fc.constant(false))
@@ -459,9 +466,6 @@ function queryVariants(params: Parameter[]): fc.Arbitrary<{ label: string; query
 
 /** A CPF or CNPJ of the right form whose last check digit is wrong. */
 const badCheckDigits = (d: string) => `${d.slice(0, -1)}${(Number(d.at(-1)) + 1) % 10}`;
-const pastInstant = fc
-  .integer({ min: Date.UTC(2000, 0, 1) / 1000, max: Date.UTC(2020, 0, 1) / 1000 })
-  .map((s) => new Date(s * 1000).toISOString());
 type Body = Record<string, any>;
 /** Per operation: schema-valid bodies that break one rule only the server can check. */
 const ruleBreakers: Record<string, Array<(valid: fc.Arbitrary<unknown>) => fc.Arbitrary<BodyVariant>>> = {
