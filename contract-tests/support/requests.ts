@@ -218,6 +218,8 @@ const semanticValues: Record<string, fc.Arbitrary<unknown>> = {
   // At most what a fresh charge of the suite still holds (the setup's charges are of one amount).
   "CreateRefundRequest.amountCents": fc.integer({ min: 1, max: freshChargeCents }),
   "SimulateDisputeRequest.amountCents": fc.integer({ min: 1, max: freshChargeCents }),
+  // The sandbox's magic reason: the refund ends FAILED (still 201), a body the proxy checks too.
+  "CreateRefundRequest.reason": fc.oneof(fc.constant("sandbox:falha"), fc.string({ minLength: 3, maxLength: 140 })),
   "CreatePaymentLinkRequest.returnUrl": fc.oneof(
     fc.constant(null),
     fc.stringMatching(/^[a-z]{3,12}$/).map((host) => `https://${host}.example.com/obrigado`),
