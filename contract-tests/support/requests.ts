@@ -85,7 +85,7 @@ export type RefusedState = "waiting" | "expired" | "paid" | "disputed" | "refund
  * is disputed or was refunded in full cannot be refunded or contested; a closed dispute cannot be
  * resolved again. The generator draws such ids (`id: "refused"`) for these operations.
  */
-export const refusedStates: Record<string, readonly RefusedState[]> = {
+const refusedStates: Record<string, readonly RefusedState[]> = {
   cancelTransaction: ["expired", "paid"],
   simulatePayment: ["expired", "paid"],
   simulateExpiry: ["expired", "paid"],
