@@ -206,10 +206,11 @@ const futureInstant = fc
 const pastInstant = fc
   .integer({ min: Date.UTC(2000, 0, 1) / 1000, max: Date.UTC(2020, 0, 1) / 1000 })
   .map((s) => new Date(s * 1000).toISOString());
+
 /**
  * The values a schema alone cannot make valid for the server: a document and its type whose check
- * digits hold, a Pix key in the form of its type, an instant in the future. Keyed by the
- * property's place, `Schema.property`.
+ * digits hold, a Pix key in the form of its type, an instant in the future, an amount the charge
+ * to refund or contest holds. Keyed by the property's place, `Schema.property`.
  */
 const semanticValues: Record<string, fc.Arbitrary<unknown>> = {
   "UpsertCustomerRequest.document": fc.oneof(validCpf, validCnpj, validCpf.map(punctuated), validCnpj.map(punctuated)),
@@ -565,7 +566,8 @@ export function requestsFor(info: OperationInfo): {
   );
   const arms: Array<{ weight: number; arbitrary: fc.Arbitrary<DiffRequest> }> = [
     { weight: 4, arbitrary: validRequest },
-    // Keys: none sent (anything), a well-formed key nobody issued, a key without permission.
+    // Keys: none sent (anything), a well-formed key nobody issued, a key without permission (the
+    // probes answer whatever key is sent).
     {
       weight: 2,
       arbitrary: fc
