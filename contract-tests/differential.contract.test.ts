@@ -7,7 +7,14 @@ import {
   type KnownDifference,
   type ServerState,
 } from "./support/known-differences.js";
-import { type DiffRequest, type IdKind, operationInfos, requestsFor } from "./support/requests.js";
+import {
+  type DiffRequest,
+  freshChargeCents,
+  type IdKind,
+  operationInfos,
+  type RefusedState,
+  requestsFor,
+} from "./support/requests.js";
 import type { Target } from "./support/targets.js";
 
 // The differential part of the contract: requests generated from the document's own schemas
@@ -23,8 +30,7 @@ import type { Target } from "./support/targets.js";
 const targets = inject("targets");
 const proxy = inject("proxy");
 const mock = targets.find((t) => !t.real) as Target;
-// A fixed default seed keeps CI deterministic (a random one can draw no withdrawal small enough
-// to succeed, which the proxy-coverage test counts as missing); DIFF_SEED explores others.
+// A fixed default seed keeps CI deterministic; DIFF_SEED explores others.
 const seed = process.env.DIFF_SEED ? Number(process.env.DIFF_SEED) : 13;
 const runs = Number(process.env.DIFF_RUNS ?? 18);
 const unknownKey = "svc_test_nunca_emitida_0000000000";
@@ -74,30 +80,18 @@ async function send(
 const statusClass = (status: number) => `${Math.floor(status / 100)}xx`;
 
 /**
- * Operations the generator cannot call meaningfully yet: their path ids are refunds, events and
- * disputes (the setup makes none), or they need no key (the probes). Named here, not skipped
- * silently: a test below fails when this list and the document disagree. Their contract is still
- * checked by api.contract.test.ts against the mock and both servers, and by the fuzzer.
+ * Operations the generator cannot call meaningfully yet. Named here, not skipped silently: a test
+ * below fails when this list and the document disagree. Their contract is still checked by
+ * api.contract.test.ts against the mock and both servers, and by the fuzzer.
  */
-const notYetModelled = new Set([
-  "createRefund",
-  "getRefund",
-  "listTransactionRefunds",
-  "listEvents",
-  "getEvent",
-  "simulateExpiry",
-  "simulateDispute",
-  "simulateDisputeResolution",
-  "getHealth",
-  "getReadiness",
-]);
+const notYetModelled = new Set<string>([]);
 const modelled = operationInfos.filter((o) => !notYetModelled.has(o.operationId));
 
 test("when the document is read, then every operation is modelled by the differential suite or named as not yet", () => {
   const ids = new Set(operationInfos.map((o) => o.operationId));
   expect([...notYetModelled].filter((id) => !ids.has(id))).toEqual([]);
   expect(modelled.length + notYetModelled.size).toBe(operationInfos.length);
-  expect(modelled.length).toBeGreaterThanOrEqual(17);
+  expect(modelled.length).toBeGreaterThanOrEqual(28);
 });
 
 describe.each(targets.filter((t) => t.real))("differential: mock and $name", (server) => {
@@ -109,20 +103,27 @@ describe.each(targets.filter((t) => t.real))("differential: mock and $name", (se
   const proxiedClean = new Map<string, Set<number>>();
   let sent = 0;
 
-  async function create(path: string, body: unknown): Promise<{ id: string; createdAt: string }> {
+  async function call<T>(method: string, path: string, body: unknown, status: number): Promise<T> {
     const res = await fetch(`${server.baseUrl}${path}`, {
-      method: "POST",
-      headers: { "x-api-key": server.keys.full, "content-type": "application/json" },
-      body: JSON.stringify(body),
+      method,
+      headers: {
+        "x-api-key": server.keys.full,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
-    expect(res.status, `setup ${path}`).toBe(201);
-    const created = (await res.json()) as { id: string; createdAt: string };
+    const text = await res.text();
+    expect(res.status, `setup ${method} ${path}: ${text.slice(0, 300)}`).toBe(status);
+    return JSON.parse(text) as T;
+  }
+  async function create(path: string, body: unknown): Promise<{ id: string; createdAt: string }> {
+    const created = await call<{ id: string; createdAt: string }>("POST", path, body, 201);
     state.ids.add(created.id);
     return created;
   }
   const newCharge = () =>
     create("/api/v1/charges/pix", {
-      amountCents: 8990,
+      amountCents: freshChargeCents,
       description: "Pedido diferencial",
       customer: {
         name: "Maria da Silva",
@@ -133,6 +134,29 @@ describe.each(targets.filter((t) => t.real))("differential: mock and $name", (se
       },
     });
   const newLink = () => create("/api/v1/payment-links", { amountCents: 1500, description: "Curso diferencial" });
+  /**
+   * A charge paid in the sandbox, its pending balance released: what a refund or a dispute of it
+   * takes from the available balance, the charge first brought in (less the fee).
+   */
+  async function paidCharge(): Promise<string> {
+    const { id } = await newCharge();
+    await call("POST", `/api/v1/sandbox/transactions/${id}/pay`, undefined, 200);
+    await call("POST", "/api/v1/sandbox/balance/release", undefined, 200);
+    return id;
+  }
+  /** An open dispute of a small part of a fresh paid charge. */
+  async function openDispute(): Promise<{ charge: string; dispute: string }> {
+    const charge = await paidCharge();
+    const disputed = await call<{ dispute: { id: string } }>(
+      "POST",
+      `/api/v1/sandbox/transactions/${charge}/dispute`,
+      { amountCents: 500 },
+      201,
+    );
+    return { charge, dispute: disputed.dispute.id };
+  }
+  /** Per state of `refusedStates`: the id of an object in that state. */
+  const refusedIds = {} as Record<RefusedState, string>;
 
   beforeAll(async () => {
     const charge = await newCharge();
@@ -143,18 +167,62 @@ describe.each(targets.filter((t) => t.real))("differential: mock and $name", (se
     ids.withdrawal = (
       await create("/api/v1/withdrawals", { amountCents: 700, pixKey: "52998224725", pixKeyType: "CPF" })
     ).id;
+    const expired = (await newCharge()).id;
+    await call("POST", `/api/v1/sandbox/transactions/${expired}/expire`, undefined, 200);
+    // Refunded in full: `listTransactionRefunds` lists its refund, the cursor `ids.refund`.
+    const refunded = await paidCharge();
+    ids.refund = (await create(`/api/v1/transactions/${refunded}/refunds`, {})).id;
+    const disputed = await openDispute();
+    const closed = await openDispute();
+    await call("POST", `/api/v1/sandbox/disputes/${closed.dispute}/resolve`, { outcome: "WON" }, 200);
+    ids.dispute = closed.dispute;
+    Object.assign(refusedIds, {
+      // The charge made first is never paid.
+      waiting: ids.transaction,
+      expired,
+      paid: await paidCharge(),
+      disputed: disputed.charge,
+      refunded,
+      closed: closed.dispute,
+    } satisfies Record<RefusedState, string>);
+    const events = await call<{ data: Array<{ id: string }> }>("GET", "/api/v1/events?limit=1", undefined, 200);
+    ids.event = (events.data[0] as { id: string }).id;
+    state.ids.add(ids.event);
   });
 
-  /** The path for this request: an id that exists (a fresh one for changes), or one that does not. */
+  /**
+   * The path for this request: an id that exists (a fresh one for changes), one in a state the
+   * change refuses, or one that does not exist.
+   */
   async function pathFor(request: DiffRequest, template: string, kind: IdKind | undefined): Promise<string> {
     if (!kind) return template;
-    const prefix = { transaction: "txn_", paymentLink: "plk_", customer: "cus_", withdrawal: "wdr_" }[kind];
+    const prefix = {
+      transaction: "txn_",
+      paymentLink: "plk_",
+      customer: "cus_",
+      withdrawal: "wdr_",
+      refund: "rfd_",
+      event: "evt_",
+      dispute: "dsp_",
+    }[kind];
+    const fresh: Record<string, () => Promise<string>> = {
+      cancelTransaction: async () => (await newCharge()).id,
+      simulatePayment: async () => (await newCharge()).id,
+      simulateExpiry: async () => (await newCharge()).id,
+      deactivatePaymentLink: async () => (await newLink()).id,
+      createRefund: paidCharge,
+      simulateDispute: paidCharge,
+      simulateDisputeResolution: async () => (await openDispute()).dispute,
+      listTransactionRefunds: async () => refusedIds.refunded,
+    };
     let id = ids[kind];
     if (request.id === "unknown") id = `${prefix}naoexiste0000000000`;
     else if (request.id === "too-long") id = `${prefix}${"a".repeat(65 - prefix.length)}`;
-    else if (request.operationId === "cancelTransaction" || request.operationId === "simulatePayment")
-      id = (await newCharge()).id;
-    else if (request.operationId === "deactivatePaymentLink") id = (await newLink()).id;
+    else if (request.id === "refused") id = refusedIds[request.refused as RefusedState];
+    else {
+      const make = fresh[request.operationId];
+      if (make) id = await make();
+    }
     return template.replace("{id}", id);
   }
 
@@ -163,6 +231,8 @@ describe.each(targets.filter((t) => t.real))("differential: mock and $name", (se
     listPaymentLinks: "paymentLink",
     listCustomers: "customer",
     listWithdrawals: "withdrawal",
+    listEvents: "event",
+    listTransactionRefunds: "refund",
   };
 
   async function compare(request: DiffRequest): Promise<void> {
@@ -285,11 +355,12 @@ describe.each(targets.filter((t) => t.real))("differential: mock and $name", (se
   );
 
   test.runIf(viaProxy)("every operation had a success and a refusal of the server checked by the proxy", () => {
+    // The probes refuse nothing the mock accepts (they take any key and no parameter): a success only.
     const missing = modelled.flatMap((o) => {
       const statuses = [...(proxiedClean.get(o.operationId) ?? [])];
       return [
         ...(statuses.some((st) => st < 300) ? [] : [`${o.operationId}: no 2xx`]),
-        ...(statuses.some((st) => st >= 400) ? [] : [`${o.operationId}: no 4xx`]),
+        ...(o.keyless || statuses.some((st) => st >= 400) ? [] : [`${o.operationId}: no 4xx`]),
       ];
     });
     expect(missing).toEqual([]);

@@ -4,7 +4,7 @@ import {
   parseDocument,
   type PixKeyType,
 } from "../../server/src/pix/documents.js";
-import { type DiffRequest, operationInfos } from "./requests.js";
+import { type DiffRequest, freshChargeCents, operationInfos } from "./requests.js";
 
 /** What the server knows at the moment a request is sent, for the conditions below. */
 export interface ServerState {
@@ -17,8 +17,8 @@ export interface ServerState {
 }
 
 export interface KnownDifference {
-  /** The operations it concerns, or every operation. */
-  operations: readonly string[] | "every";
+  /** The operations it concerns. */
+  operations: readonly string[];
   condition: string;
   reason: string;
   /** What the server answers; the mock answers its 2xx. */
@@ -26,17 +26,12 @@ export interface KnownDifference {
   applies(request: DiffRequest, state: ServerState): boolean;
 }
 
-const withId = [
-  "getTransaction",
-  "cancelTransaction",
-  "simulatePayment",
-  "getPaymentLink",
-  "deactivatePaymentLink",
-  "getCustomer",
-  "updateCustomer",
-  "getWithdrawal",
-];
-const lists = ["listTransactions", "listPaymentLinks", "listCustomers", "listWithdrawals"];
+/** Every operation that asks for a key (all but the probes). */
+const keyed = operationInfos.filter((o) => !o.keyless).map((o) => o.operationId);
+/** Every operation with an id in its path. */
+const withId = operationInfos.filter((o) => o.idKind).map((o) => o.operationId);
+/** Every list (the operations with a `startingAfter` cursor). */
+const lists = operationInfos.filter((o) => o.query.some((p) => p.name === "startingAfter")).map((o) => o.operationId);
 const body = (r: DiffRequest) => (r.body && typeof r.body === "object" ? (r.body as Record<string, any>) : {});
 const notADocument = (document: unknown) => typeof document === "string" && !parseDocument(document).ok;
 
@@ -50,14 +45,14 @@ const notADocument = (document: unknown) => typeof document === "string" && !par
  */
 export const knownDifferences: readonly KnownDifference[] = [
   {
-    operations: "every",
+    operations: keyed,
     condition: "a well-formed key that was never issued",
     reason: "Prism checks that a key is sent, not that it exists (401 description: missing, invalid or revoked)",
     server: { status: 401, code: "UNAUTHORIZED" },
     applies: (r) => r.key === "unknown",
   },
   {
-    operations: "every",
+    operations: keyed,
     condition: "a key without the operation's permission",
     reason: "permissions belong to the key, set in the operator API (403 description: API_KEY_PERMISSION)",
     server: { status: 403, code: "API_KEY_PERMISSION" },
@@ -69,6 +64,55 @@ export const knownDifferences: readonly KnownDifference[] = [
     reason: "the mock has no store (404 description)",
     server: { status: 404, code: "NOT_FOUND" },
     applies: (r) => r.id === "unknown",
+  },
+  {
+    operations: ["cancelTransaction", "simulatePayment", "simulateExpiry"],
+    condition: "the path's charge is no longer WAITING_PAYMENT (expired or paid)",
+    reason: "the mock has no store (descriptions: only a WAITING_PAYMENT charge, else 400 REQUEST_ERROR)",
+    server: { status: 400, code: "REQUEST_ERROR" },
+    applies: (r) => r.refused === "expired" || r.refused === "paid",
+  },
+  {
+    operations: ["createRefund", "simulateDispute"],
+    condition: "the path's charge is not PAID (waiting for payment or expired)",
+    reason: "the mock has no store (descriptions: only a PAID charge, else 400 REQUEST_ERROR)",
+    server: { status: 400, code: "REQUEST_ERROR" },
+    applies: (r) => r.refused === "waiting" || r.refused === "expired",
+  },
+  {
+    operations: ["createRefund", "simulateDispute"],
+    condition: "the path's charge has an open dispute",
+    reason: "the mock has no store (descriptions: no refund while a dispute is OPEN, one dispute per charge)",
+    server: { status: 400, code: "REQUEST_ERROR" },
+    applies: (r) => r.refused === "disputed",
+  },
+  {
+    operations: ["createRefund", "simulateDispute"],
+    condition: "the path's charge was refunded in full (nothing left to refund or contest)",
+    reason: "the mock has no store (descriptions: at most what is still refundable, what the charge still holds)",
+    server: { status: 400, code: "REQUEST_ERROR" },
+    applies: (r) => r.refused === "refunded",
+  },
+  {
+    operations: ["simulateDisputeResolution"],
+    condition: "the path's dispute is already closed",
+    reason: "the mock has no store (description: a dispute already closed answers 400 REQUEST_ERROR)",
+    server: { status: 400, code: "REQUEST_ERROR" },
+    applies: (r) => r.refused === "closed",
+  },
+  {
+    operations: ["createRefund"],
+    condition: "amountCents above what the charge can still refund",
+    reason: "depends on the charge's amount and earlier refunds (description: 400 REQUEST_ERROR)",
+    server: { status: 400, code: "REQUEST_ERROR" },
+    applies: (r) => r.operationId === "createRefund" && Number(body(r).amountCents) > freshChargeCents,
+  },
+  {
+    operations: ["simulateDispute"],
+    condition: "amountCents above what the charge still holds",
+    reason: "depends on the charge's amount and its refunds (amountCents description; 400 REQUEST_ERROR)",
+    server: { status: 400, code: "REQUEST_ERROR" },
+    applies: (r) => r.operationId === "simulateDispute" && Number(body(r).amountCents) > freshChargeCents,
   },
   {
     operations: ["createPixCharge", "upsertCustomer"],
@@ -145,7 +189,5 @@ export const knownDifferences: readonly KnownDifference[] = [
 
 /** The first known difference that applies to a request the mock accepted, if any. */
 export function knownDifference(request: DiffRequest, state: ServerState): KnownDifference | undefined {
-  return knownDifferences.find(
-    (d) => (d.operations === "every" || d.operations.includes(request.operationId)) && d.applies(request, state),
-  );
+  return knownDifferences.find((d) => d.operations.includes(request.operationId) && d.applies(request, state));
 }

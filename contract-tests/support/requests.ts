@@ -36,6 +36,7 @@ interface Parameter {
 }
 interface Operation {
   operationId: string;
+  security?: Array<Record<string, string[]>>;
   parameters?: Array<Parameter | { $ref: string }>;
   requestBody?: { content: { "application/json": { schema: Schema } } };
 }
@@ -61,12 +62,36 @@ function resolveSchema(schema: Schema): Schema {
 }
 
 /** Which kind of id a path parameter takes, by the parameter's name in the document. */
-export type IdKind = "transaction" | "paymentLink" | "customer" | "withdrawal";
+export type IdKind = "transaction" | "paymentLink" | "customer" | "withdrawal" | "refund" | "event" | "dispute";
 const idKinds: Record<string, IdKind> = {
   TransactionIdPath: "transaction",
   PaymentLinkIdPath: "paymentLink",
   CustomerIdPath: "customer",
   WithdrawalIdPath: "withdrawal",
+  RefundIdPath: "refund",
+  EventIdPath: "event",
+  DisputeIdPath: "dispute",
+};
+
+/** The amount of every charge the differential suite creates: what a refund or a dispute of it can take. */
+export const freshChargeCents = 8990;
+
+/** A state of an object that some change of state refuses; the setup makes one object of each. */
+export type RefusedState = "waiting" | "expired" | "paid" | "disputed" | "refunded" | "closed";
+
+/**
+ * Per change of state, the states of its path object it refuses (else the server answers 2xx):
+ * a charge that is no longer waiting cannot be cancelled, paid or expired; one that is not paid,
+ * is disputed or was refunded in full cannot be refunded or contested; a closed dispute cannot be
+ * resolved again. The generator draws such ids (`id: "refused"`) for these operations.
+ */
+const refusedStates: Record<string, readonly RefusedState[]> = {
+  cancelTransaction: ["expired", "paid"],
+  simulatePayment: ["expired", "paid"],
+  simulateExpiry: ["expired", "paid"],
+  createRefund: ["waiting", "expired", "disputed", "refunded"],
+  simulateDispute: ["waiting", "expired", "disputed", "refunded"],
+  simulateDisputeResolution: ["closed"],
 };
 
 export interface OperationInfo {
@@ -74,6 +99,8 @@ export interface OperationInfo {
   method: string;
   path: string;
   idKind?: IdKind;
+  /** Answers without a key (the probes: `security` holds the empty requirement). */
+  keyless: boolean;
   query: Parameter[];
   idempotencyHeader: boolean;
   body?: Schema;
@@ -91,6 +118,7 @@ export const operationInfos: OperationInfo[] = Object.entries(doc.paths).flatMap
       method: method.toUpperCase(),
       path,
       ...(idRef ? { idKind: idKinds[idRef] } : {}),
+      keyless: (op.security ?? []).some((requirement) => Object.keys(requirement).length === 0),
       query: params.filter((p) => p.in === "query"),
       idempotencyHeader: params.some((p) => p.in === "header" && p.name === "idempotency-key"),
       ...(op.requestBody ? { body: op.requestBody.content["application/json"].schema } : {}),
@@ -105,8 +133,13 @@ export interface DiffRequest {
   label: string;
   /** Which key: every permission, none sent, a well-formed key nobody issued, or no permission. */
   key: "full" | "absent" | "unknown" | "none";
-  /** The path id: one that exists on the server (made fresh for changes), or one that does not. */
-  id?: "existing" | "unknown" | "too-long";
+  /**
+   * The path id: one that exists on the server (made fresh for changes), one in a state the change
+   * refuses (`refused`), or one that does not exist.
+   */
+  id?: "existing" | "refused" | "unknown" | "too-long";
+  /** With `id: "refused"`: the state of the object the path names. */
+  refused?: RefusedState;
   query: Record<string, string>;
   /** Appended to the query string as it is, unencoded. */
   rawQuery?: string;
@@ -169,15 +202,25 @@ const futureInstant = fc
   .integer({ min: Date.UTC(2030, 0, 1) / 1000, max: Date.UTC(2099, 0, 1) / 1000 })
   .map((s) => new Date(s * 1000).toISOString());
 
+/** Instants everyone sees as past. */
+const pastInstant = fc
+  .integer({ min: Date.UTC(2000, 0, 1) / 1000, max: Date.UTC(2020, 0, 1) / 1000 })
+  .map((s) => new Date(s * 1000).toISOString());
+
 /**
  * The values a schema alone cannot make valid for the server: a document and its type whose check
- * digits hold, a Pix key in the form of its type, an instant in the future. Keyed by the
- * property's place, `Schema.property`.
+ * digits hold, a Pix key in the form of its type, an instant in the future, an amount the charge
+ * to refund or contest holds. Keyed by the property's place, `Schema.property`.
  */
 const semanticValues: Record<string, fc.Arbitrary<unknown>> = {
   "UpsertCustomerRequest.document": fc.oneof(validCpf, validCnpj, validCpf.map(punctuated), validCnpj.map(punctuated)),
   "CreatePixChargeRequest.expiresAt": futureInstant,
   "CreatePaymentLinkRequest.expiresAt": futureInstant,
+  // At most what a fresh charge of the suite still holds (the setup's charges are of one amount).
+  "CreateRefundRequest.amountCents": fc.integer({ min: 1, max: freshChargeCents }),
+  "SimulateDisputeRequest.amountCents": fc.integer({ min: 1, max: freshChargeCents }),
+  // The sandbox's magic reason: the refund ends FAILED (still 201), a body the proxy checks too.
+  "CreateRefundRequest.reason": fc.oneof(fc.constant("sandbox:falha"), fc.string({ minLength: 3, maxLength: 140 })),
   "CreatePaymentLinkRequest.returnUrl": fc.oneof(
     fc.constant(null),
     fc.stringMatching(/^[a-z]{3,12}$/).map((host) => `https://${host}.example.com/obrigado`),
@@ -391,9 +434,12 @@ function bodyVariants(schema: Schema, valid: fc.Arbitrary<unknown>): fc.Arbitrar
 // ---- query parameters ----
 
 function queryValid(params: Parameter[]): fc.Arbitrary<{ query: Record<string, string>; existing: boolean }> {
+  // An instant filter on either side of the servers' clock, so that filtered pages hold items too.
+  const value = (p: Parameter) =>
+    resolveSchema(p.schema).format === "date-time" ? fc.oneof(pastInstant, futureInstant) : validValue(p.schema);
   const entries = params
     .filter((p) => p.name !== "startingAfter")
-    .map((p) => [p.name, validValue(p.schema).map((v) => String(v))] as const);
+    .map((p) => [p.name, value(p).map((v) => String(v))] as const);
   const hasCursor = params.some((p) => p.name === "startingAfter");
   return fc
     .tuple(fc.record(Object.fromEntries(entries), { requiredKeys: [] }), hasCursor ? fc.boolean() : fc.constant(false))
@@ -423,9 +469,6 @@ function queryVariants(params: Parameter[]): fc.Arbitrary<{ label: string; query
 
 /** A CPF or CNPJ of the right form whose last check digit is wrong. */
 const badCheckDigits = (d: string) => `${d.slice(0, -1)}${(Number(d.at(-1)) + 1) % 10}`;
-const pastInstant = fc
-  .integer({ min: Date.UTC(2000, 0, 1) / 1000, max: Date.UTC(2020, 0, 1) / 1000 })
-  .map((s) => new Date(s * 1000).toISOString());
 type Body = Record<string, any>;
 /** Per operation: schema-valid bodies that break one rule only the server can check. */
 const ruleBreakers: Record<string, Array<(valid: fc.Arbitrary<unknown>) => fc.Arbitrary<BodyVariant>>> = {
@@ -465,6 +508,24 @@ const ruleBreakers: Record<string, Array<(valid: fc.Arbitrary<unknown>) => fc.Ar
         body: { ...(b as Body), document: badCheckDigits(cpf) },
       })),
   ],
+  createRefund: [
+    (valid) =>
+      fc
+        .tuple(valid, fc.integer({ min: freshChargeCents + 1, max: 10 * freshChargeCents }))
+        .map(([b, amountCents]) => ({
+          label: "amountCents above what the charge can still refund",
+          body: { ...(b as Body), amountCents },
+        })),
+  ],
+  simulateDispute: [
+    (valid) =>
+      fc
+        .tuple(valid, fc.integer({ min: freshChargeCents + 1, max: 10 * freshChargeCents }))
+        .map(([b, amountCents]) => ({
+          label: "amountCents above what the charge still holds",
+          body: { ...(b as Body), amountCents },
+        })),
+  ],
   createWithdrawal: [
     (valid) =>
       fc.tuple(valid, fc.constantFrom("nao-e-chave", "11", "maria@", "+1 555 0100")).map(([b, pixKey]) => ({
@@ -490,7 +551,7 @@ export function requestsFor(info: OperationInfo): {
   const base = (label: string, extra: Partial<DiffRequest> = {}): DiffRequest => ({
     operationId: info.operationId,
     label,
-    key: "full",
+    key: info.keyless ? "absent" : "full",
     query: {},
     ...(info.idKind ? { id: "existing" as const } : {}),
     ...extra,
@@ -505,7 +566,8 @@ export function requestsFor(info: OperationInfo): {
   );
   const arms: Array<{ weight: number; arbitrary: fc.Arbitrary<DiffRequest> }> = [
     { weight: 4, arbitrary: validRequest },
-    // Keys: none sent (anything), a well-formed key nobody issued, a key without permission.
+    // Keys: none sent (anything), a well-formed key nobody issued, a key without permission (the
+    // probes answer whatever key is sent).
     {
       weight: 2,
       arbitrary: fc
@@ -564,6 +626,15 @@ export function requestsFor(info: OperationInfo): {
         .map(([r, id]) => ({ ...r, id, label: `${r.label}, ${id} id` })),
     });
   }
+  const states = refusedStates[info.operationId] ?? [];
+  const inState = (state: fc.Arbitrary<RefusedState>) =>
+    fc.tuple(validRequest, state).map(([r, refused]) => ({
+      ...r,
+      id: "refused" as const,
+      refused,
+      label: `${r.label}, id of an object ${refused}`,
+    }));
+  if (states.length) arms.push({ weight: 2, arbitrary: inState(fc.constantFrom(...states)) });
   if (info.idempotencyHeader) {
     arms.push({
       weight: 1,
@@ -579,6 +650,7 @@ export function requestsFor(info: OperationInfo): {
     validRequest.map((r) => ({ ...r, key: "none" as const, label: `${r.label}, key none` })),
     ...(breakers ?? []).map((make) => make(valid).map((v) => base(v.label, { body: v.body }))),
   ];
+  pinned.push(...states.map((state) => inState(fc.constant(state))));
   if (info.idKind)
     pinned.push(validRequest.map((r) => ({ ...r, id: "unknown" as const, label: `${r.label}, unknown id` })));
   if (info.query.some((p) => p.name === "startingAfter")) {
@@ -595,6 +667,12 @@ export function requestsFor(info: OperationInfo): {
         ...r,
         label: "valid, the largest amount",
         body: { ...(r.body as Body), amountCents: 999_999_999_999 },
+      })),
+      // The balance covers it, so every seed has a withdrawal the server accepts.
+      validRequest.map((r) => ({
+        ...r,
+        label: "valid, the smallest amount",
+        body: { ...(r.body as Body), amountCents: 600 },
       })),
     );
   }
