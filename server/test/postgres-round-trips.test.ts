@@ -14,6 +14,8 @@ describePg("round trips to PostgreSQL per request", () => {
   let server: TestServer;
   let ctx: TestAccount;
   const sent: string[] = [];
+  /** The prepared-statement name of each statement sent, or null when it went unprepared. */
+  const names: (string | null)[] = [];
   const original = pg.Client.prototype.query;
 
   beforeAll(async () => {
@@ -23,11 +25,13 @@ describePg("round trips to PostgreSQL per request", () => {
     pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
       const first = args[0] as string | { text?: string };
       sent.push((typeof first === "string" ? first : (first.text ?? "")).replace(/\s+/g, " ").trim());
+      names.push(typeof first === "string" ? null : ((first as { name?: string }).name ?? null));
       return (original as (...a: unknown[]) => unknown).apply(this, args);
     } as typeof original;
   });
   afterEach(() => {
     sent.length = 0;
+    names.length = 0;
   });
   afterAll(async () => {
     pg.Client.prototype.query = original;
@@ -61,6 +65,22 @@ describePg("round trips to PostgreSQL per request", () => {
       expect(res.status).toBe(200);
       expect(sent).toHaveLength(2);
       expect(sent.some((s) => s.includes("BEGIN"))).toBe(false);
+    });
+
+    test("when a charge is read twice, then both statements go prepared, under the same names each time", async () => {
+      const created = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
+        key: ctx.testKey,
+        body: chargeBody(),
+      });
+      names.length = 0;
+      await call(server.baseUrl, "GET", `/api/v1/transactions/${created.body.id}`, { key: ctx.testKey });
+      const first = [...names];
+      names.length = 0;
+      await call(server.baseUrl, "GET", `/api/v1/transactions/${created.body.id}`, { key: ctx.testKey });
+
+      expect(first).toHaveLength(2);
+      expect(first.every((n) => n !== null && n.startsWith("pix_"))).toBe(true);
+      expect(names).toEqual(first);
     });
   });
 });

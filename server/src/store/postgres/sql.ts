@@ -54,10 +54,29 @@ export function retryingReads(pool: pg.Pool): Queryable {
   };
 }
 
+/**
+ * Statements are prepared once per connection and then only bound and executed: PostgreSQL skips
+ * parsing and planning, most of its work for the store's short statements. Every text the store
+ * sends through `query`/`execute` carries its values as parameters, so the texts are a bounded
+ * set (one per statement and filter combination); past `maxPrepared` of them, new ones run
+ * unprepared anyway.
+ */
+const preparedNames = new Map<string, string>();
+const maxPrepared = 500;
+
+function statement(text: string, values: unknown[]): pg.QueryConfig {
+  let name = preparedNames.get(text);
+  if (name === undefined && preparedNames.size < maxPrepared) {
+    name = `pix_${preparedNames.size + 1}`;
+    preparedNames.set(text, name);
+  }
+  return name === undefined ? { text, values, types: storeTypes } : { name, text, values, types: storeTypes };
+}
+
 /** The rows of one statement; a lost connection throws `SERVICE_UNAVAILABLE` (`toStoreError`). */
 export async function query<R extends Row = Row>(db: Queryable, text: string, values: unknown[] = []): Promise<R[]> {
   try {
-    const result = await db.query<R>({ text, values, types: storeTypes });
+    const result = await db.query<R>(statement(text, values));
     return result.rows;
   } catch (error) {
     throw toStoreError(error);
@@ -67,7 +86,7 @@ export async function query<R extends Row = Row>(db: Queryable, text: string, va
 /** How many rows one statement changed; a lost connection throws as `query` does. */
 export async function execute(db: Queryable, text: string, values: unknown[] = []): Promise<number> {
   try {
-    const result = await db.query({ text, values, types: storeTypes });
+    const result = await db.query(statement(text, values));
     return result.rowCount ?? 0;
   } catch (error) {
     throw toStoreError(error);
