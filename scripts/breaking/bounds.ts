@@ -86,6 +86,7 @@ function collect(
 ) {
   const visit = (schemas: unknown[], at: string, stack: Set<unknown>) => {
     // Flatten `$ref` and `allOf` into one view: bounds merged, children grouped by where they sit.
+    // A `not` is left out: its bounds count the other way round, and the documents have none.
     const bounds: Bounds = {};
     const children = new Map<string, unknown[]>();
     const add = (key: string, child: unknown) => children.set(key, [...(children.get(key) ?? []), child]);
@@ -106,7 +107,6 @@ function collect(
       if (schema.items) add("items", schema.items);
       if (schema.additionalProperties && typeof schema.additionalProperties === "object")
         add("additionalProperties", schema.additionalProperties);
-      if (schema.not) add("not", schema.not);
       for (const kind of ["anyOf", "oneOf"] as const) {
         if (Array.isArray(schema[kind])) (schema[kind] as unknown[]).forEach((c, i) => add(`${kind}.${i}`, c));
       }

@@ -82,5 +82,17 @@ describePg("round trips to PostgreSQL per request", () => {
       expect(first.every((n) => n !== null && n.startsWith("pix_"))).toBe(true);
       expect(names).toEqual(first);
     });
+
+    test("when charges are listed, then the list is planned for its own values: its statement goes unprepared", async () => {
+      sent.length = 0;
+      names.length = 0;
+      const res = await call(server.baseUrl, "GET", "/api/v1/transactions?status=PAID&limit=5", { key: ctx.testKey });
+
+      expect(res.status).toBe(200);
+      const list = sent.findIndex((s) => s.includes("ORDER BY"));
+      expect(list).toBeGreaterThanOrEqual(0);
+      expect(names[list]).toBeNull();
+      expect(names.filter((n) => n !== null).length).toBeGreaterThan(0);
+    });
   });
 });
