@@ -231,6 +231,51 @@ describe("POST /api/v1/customers", () => {
   });
 });
 
+describe("a payer who comes back", () => {
+  test("when a customer is upserted again with the same data, then 200 and updatedAt stays when it last changed", async () => {
+    const { testKey } = await server.newAccount();
+    const customer = await createCustomer(testKey, { address });
+    server.clock.advance(60);
+
+    const again = await upsert(testKey, customerBody({ address }));
+
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(customer);
+  });
+
+  test("when a charge names a known payer with the same data, then the customer is unchanged; with a new e-mail, it is updated", async () => {
+    const { testKey } = await server.newAccount();
+    const customer = await createCustomer(testKey);
+    const payer = {
+      name: customer.name,
+      email: customer.email,
+      phone: customer.phone,
+      documentType: "CPF",
+      document: customer.document,
+    };
+    server.clock.advance(60);
+
+    const same = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
+      key: testKey,
+      body: chargeBody({ customer: payer }),
+    });
+    expect(same.status).toBe(201);
+    expect((await get(testKey, `/api/v1/customers/${customer.id}`)).body).toEqual(customer);
+
+    server.clock.advance(60);
+    const changed = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
+      key: testKey,
+      body: chargeBody({ customer: { ...payer, email: "maria@novo.example.com.br" } }),
+    });
+    expect(changed.status).toBe(201);
+    expect((await get(testKey, `/api/v1/customers/${customer.id}`)).body).toEqual({
+      ...customer,
+      email: "maria@novo.example.com.br",
+      updatedAt: now(),
+    });
+  });
+});
+
 describe("GET /api/v1/customers", () => {
   test.each([
     { name: "with punctuation", query: "?document=529.982.247-25" },

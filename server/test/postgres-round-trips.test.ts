@@ -52,6 +52,18 @@ describePg("round trips to PostgreSQL per request", () => {
     });
   });
 
+  test("when a payer comes back with the same data, then the charge costs five statements: the payer is read, not rewritten", async () => {
+    const body = chargeBody();
+    expect((await call(server.baseUrl, "POST", "/api/v1/charges/pix", { key: ctx.testKey, body })).status).toBe(201);
+    sent.length = 0;
+
+    const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", { key: ctx.testKey, body });
+
+    expect(res.status).toBe(201);
+    expect(sent.filter((s) => s.startsWith("UPDATE customers"))).toEqual([]);
+    expect(sent).toHaveLength(5);
+  });
+
   describe("GET /api/v1/transactions/{id}", () => {
     test("when a charge is read, then two statements go: the key with its account, then the charge", async () => {
       const created = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {

@@ -33,6 +33,11 @@ function mergeAddress(current: Address | null, input: Schemas["AddressInput"] | 
   return next;
 }
 
+function sameAddress(a: Address | null, b: Address | null): boolean {
+  if (a === null || b === null) return a === b;
+  return addressFields.every((field) => (a[field] ?? null) === (b[field] ?? null));
+}
+
 /** A CPF or CNPJ, normalised to digits, or a `REQUEST_ERROR` naming what is wrong. */
 export function requireDocument(
   input: string,
@@ -64,14 +69,21 @@ export async function upsertCustomerRecord(
 ): Promise<{ customer: CustomerRecord; created: boolean }> {
   const existing = await tx.customers.getByDocument(scope, doc.document);
   if (existing) {
-    const updated: CustomerRecord = {
-      ...existing,
+    const changes = {
       name: fields.name ?? existing.name,
       email: fields.email ?? existing.email,
       phone: fields.phone ?? existing.phone,
       address: mergeAddress(existing.address, fields.address),
-      updatedAt: now,
     };
+    // A payer who comes back with the same data changes nothing: no write, and `updatedAt` keeps
+    // saying when the record last changed.
+    const same =
+      changes.name === existing.name &&
+      changes.email === existing.email &&
+      changes.phone === existing.phone &&
+      sameAddress(changes.address, existing.address);
+    if (same) return { customer: existing, created: false };
+    const updated: CustomerRecord = { ...existing, ...changes, updatedAt: now };
     await tx.customers.update(updated);
     return { customer: updated, created: false };
   }
