@@ -1,28 +1,18 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import { createConnection } from "node:net";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { allPermissions, createAccount, createApiKey } from "../src/domain/accounts.js";
 import { createPool, migrationsDir, PostgresStore } from "../src/store/postgres/index.js";
 import { type CallResult, call, chargeBody } from "./harness.js";
-import { testRunMarker } from "./support/child-process-check.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
+import { type ServerProcess, startServerProcess } from "./support/server-process.js";
 
 // Two real server processes (`server/src/main.ts`) on one PostgreSQL database: what the memory
 // store cannot show. Every burst is bounded (50 requests) and only 127.0.0.1 is used.
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
 const ports = { first: 4731, second: 4732, limitedFirst: 4733, limitedSecond: 4734 } as const;
 const burst = 50;
-
-interface ServerProcess {
-  baseUrl: string;
-  stop(): Promise<void>;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function portInUse(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -35,51 +25,14 @@ async function portInUse(port: number): Promise<boolean> {
   });
 }
 
-/** `node tsx server/src/main.ts` on `port`, waited for through /health. */
+/** A server process on `port` (which must be free), through the shared starter. */
 async function startServer(port: number, databaseUrl: string, rateLimits: "off" | "default"): Promise<ServerProcess> {
   if (await portInUse(port)) throw new Error(`port ${port} is taken: the concurrency suite needs it free`);
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    [testRunMarker]: process.env[testRunMarker],
-    DATABASE_URL: databaseUrl,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    LOG_LEVEL: "warn",
-    ...(rateLimits === "off" ? { RATE_LIMITS: "off" } : {}),
-  };
-  // `node --import tsx`, not the tsx launcher: the pid is the server itself, so a SIGKILL cannot
-  // leave it orphaned.
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/src/main.ts"], {
-    cwd: root,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
+  return startServerProcess({
+    name: `on ${port}`,
+    port,
+    env: { DATABASE_URL: databaseUrl, ...(rateLimits === "off" ? { RATE_LIMITS: "off" } : {}) },
   });
-  let output = "";
-  child.stdout?.on("data", (chunk) => (output += chunk));
-  child.stderr?.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill("SIGTERM");
-    const killer = setTimeout(() => child.kill("SIGKILL"), 5000);
-    await exited;
-    clearTimeout(killer);
-  };
-  const deadline = Date.now() + 45_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server on ${port} exited with ${child.exitCode}:\n${output}`);
-    try {
-      const res = await fetch(`${baseUrl}/health`);
-      if (res.ok) return { baseUrl, stop };
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  await stop();
-  throw new Error(`server on ${port} did not answer /health in time:\n${output}`);
 }
 
 /** A small deterministic PRNG (mulberry32), so a failing run can be replayed. */

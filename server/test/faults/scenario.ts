@@ -1,12 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { readdir, readFile, readlink } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { freePort, startThrowawayCluster, type ThrowawayCluster } from "../../../scripts/pg-cluster.js";
 import { allPermissions, createAccount, createApiKey } from "../../src/domain/accounts.js";
 import { createPool, PostgresStore } from "../../src/store/postgres/index.js";
 import { type CallResult, call, chargeBody } from "../harness.js";
-import { testRunMarker } from "../support/child-process-check.js";
+import { listensOn, type ServerProcess as BaseServerProcess, startServerProcess } from "../support/server-process.js";
 
 // PostgreSQL goes away under load, as often as asked: fast restarts, stops of a few seconds,
 // crashes. A cluster of its own (the shared one must not restart under other tests), two real
@@ -15,7 +12,6 @@ import { testRunMarker } from "../support/child-process-check.js";
 // sums are the balances and each idempotency key made one charge. postgres-faults.test.ts runs one
 // outage of each kind; `npm run faults -- --restarts N` (run.ts) runs many.
 
-const root = fileURLToPath(new URL("../../..", import.meta.url));
 const adminToken = "adm_faults_0123456789abcdef";
 const unavailableMessage = "Serviço temporariamente indisponível. Tente novamente em instantes.";
 
@@ -104,109 +100,31 @@ export function faultLimits(outages: readonly Outage[], chargeLoops = 3): FaultL
   };
 }
 
-export interface ServerProcess {
+export { listensOn };
+
+/** One of the scenario's two servers: a real server process, named for the report. */
+export interface ServerProcess extends BaseServerProcess {
   name: "a" | "b";
-  baseUrl: string;
-  port: number;
-  /** The pid of the process that serves (node itself, not a launcher). */
-  pid: number;
-  child: ChildProcess;
-  output(): string;
-  alive(): boolean;
-  stop(): Promise<void>;
 }
 
-/** Whether `pid` holds the listening socket of 127.0.0.1:`port`; null where /proc cannot tell (not Linux). */
-export async function listensOn(pid: number, port: number): Promise<boolean | null> {
-  let table: string;
-  try {
-    table = await readFile("/proc/net/tcp", "utf8");
-  } catch {
-    return null;
-  }
-  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
-  const inodes = new Set<string>();
-  for (const line of table.split("\n").slice(1)) {
-    const fields = line.trim().split(/\s+/);
-    // local_address is fields[1] ("0100007F:1F90"), st fields[3] ("0A": LISTEN), inode fields[9].
-    if (fields[1]?.endsWith(`:${hexPort}`) && fields[3] === "0A" && fields[9]) inodes.add(`socket:[${fields[9]}]`);
-  }
-  const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
-  for (const fd of fds) {
-    const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => "");
-    if (inodes.has(target)) return true;
-  }
-  return false;
-}
-
-/**
- * `node --import tsx server/src/main.ts` on a free port, waited for through /health. Not the tsx
- * CLI: that one is a launcher whose child serves, so its pid would say nothing about the server.
- * `track` hears how to stop the process as soon as it is spawned.
- */
+/** Server `name` on a free port, through the shared starter (the pid watched is the one that serves). */
 async function startServer(
   name: "a" | "b",
   databaseUrl: string,
   rateLimits: "off" | "default",
   track: (stop: () => Promise<void>) => void,
 ): Promise<ServerProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "server/src/main.ts"], {
-    cwd: root,
+  const server = await startServerProcess({
+    name,
+    port: await freePort(),
     env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      [testRunMarker]: process.env[testRunMarker],
       DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "warn",
       ADMIN_TOKEN: adminToken,
       ...(rateLimits === "off" ? { RATE_LIMITS: "off" } : {}),
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    track,
   });
-  let output = "";
-  child.stdout?.on("data", (chunk) => (output += chunk));
-  child.stderr?.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const alive = () => {
-    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return false;
-    try {
-      process.kill(child.pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-    child.kill("SIGTERM");
-    const killer = setTimeout(() => child.kill("SIGKILL"), 5000);
-    await exited;
-    clearTimeout(killer);
-  };
-  track(stop);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 45_000;
-  while (Date.now() < deadline) {
-    if (!alive()) throw new Error(`server ${name} exited with ${child.exitCode ?? child.signalCode}:\n${output}`);
-    const healthy = await fetch(`${baseUrl}/health`).then(
-      (res) => res.ok,
-      () => false, // not listening yet
-    );
-    if (healthy) {
-      const pid = child.pid as number;
-      if ((await listensOn(pid, port)) === false) {
-        await stop();
-        throw new Error(`server ${name}: pid ${pid} does not hold the socket of port ${port}`);
-      }
-      return { name, baseUrl, port, pid, child, output: () => output, alive, stop };
-    }
-    await sleep(100);
-  }
-  await stop();
-  throw new Error(`server ${name} did not answer /health in time:\n${output}`);
+  return { ...server, name };
 }
 
 /** The cluster, the two servers and a verified account with a test key. */

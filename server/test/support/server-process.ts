@@ -1,0 +1,113 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readdir, readFile, readlink } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { testRunMarker } from "./child-process-check.js";
+
+const root = fileURLToPath(new URL("../../..", import.meta.url));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A real server process of this checkout, started by `startServerProcess`. */
+export interface ServerProcess {
+  baseUrl: string;
+  port: number;
+  /** The pid of the process that serves (node itself, not a launcher). */
+  pid: number;
+  child: ChildProcess;
+  output(): string;
+  alive(): boolean;
+  /** SIGTERM, then SIGKILL after 5 s; resolves once the process has exited. */
+  stop(): Promise<void>;
+}
+
+/** Whether `pid` holds the listening socket of 127.0.0.1:`port`; null where /proc cannot tell (not Linux). */
+export async function listensOn(pid: number, port: number): Promise<boolean | null> {
+  let table: string;
+  try {
+    table = await readFile("/proc/net/tcp", "utf8");
+  } catch {
+    return null;
+  }
+  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+  const inodes = new Set<string>();
+  for (const line of table.split("\n").slice(1)) {
+    const fields = line.trim().split(/\s+/);
+    // local_address is fields[1] ("0100007F:1F90"), st fields[3] ("0A": LISTEN), inode fields[9].
+    if (fields[1]?.endsWith(`:${hexPort}`) && fields[3] === "0A" && fields[9]) inodes.add(`socket:[${fields[9]}]`);
+  }
+  const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
+  for (const fd of fds) {
+    const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => "");
+    if (inodes.has(target)) return true;
+  }
+  return false;
+}
+
+/**
+ * `node --import tsx server/src/main.ts` on 127.0.0.1:`port`, waited for through /health, with
+ * `env` on top of PATH, HOME, the test-run marker and `LOG_LEVEL=warn`. Not the tsx CLI: that one
+ * is a launcher whose child serves, so its pid would say nothing about the server; the pid handed
+ * back is checked to hold the listening socket. `track` hears how to stop the process as soon as
+ * it is spawned, so a caller can clean up even when the start fails.
+ */
+export async function startServerProcess(options: {
+  name: string;
+  port: number;
+  env: Record<string, string>;
+  track?: (stop: () => Promise<void>) => void;
+}): Promise<ServerProcess> {
+  const { name, port } = options;
+  const child = spawn(process.execPath, ["--import", "tsx", "server/src/main.ts"], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      [testRunMarker]: process.env[testRunMarker],
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const alive = () => {
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return false;
+    try {
+      process.kill(child.pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+    child.kill("SIGTERM");
+    const killer = setTimeout(() => child.kill("SIGKILL"), 5000);
+    await exited;
+    clearTimeout(killer);
+  };
+  options.track?.(stop);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 45_000;
+  while (Date.now() < deadline) {
+    if (!alive()) throw new Error(`server ${name} exited with ${child.exitCode ?? child.signalCode}:\n${output}`);
+    const healthy = await fetch(`${baseUrl}/health`).then(
+      (res) => res.ok,
+      () => false, // not listening yet
+    );
+    if (healthy) {
+      const pid = child.pid as number;
+      if ((await listensOn(pid, port)) === false) {
+        await stop();
+        throw new Error(`server ${name}: pid ${pid} does not hold the socket of port ${port}`);
+      }
+      return { baseUrl, port, pid, child, output: () => output, alive, stop };
+    }
+    await sleep(100);
+  }
+  await stop();
+  throw new Error(`server ${name} did not answer /health in time:\n${output}`);
+}
