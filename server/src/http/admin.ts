@@ -1,13 +1,12 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { join } from "node:path";
 import express, { type Express } from "express";
-import * as OpenApiValidator from "express-openapi-validator";
 import { type Handlers, operationTable } from "../../../generated/admin-operations.js";
 import type { ManualClock } from "../domain/ports/clock.js";
 import { notFound } from "../domain/errors.js";
 import type { Domain } from "../domain/service.js";
 import { refuseUnsafeInput } from "./control-chars.js";
-import { validatorDocument, validatorFormats } from "./validator-document.js";
+import { jsonBodies, requestValidator } from "./request-validation.js";
 import { routeNotFoundMessage, sendError } from "./errors.js";
 import { bindOperations, pageFromQuery } from "./router.js";
 
@@ -39,11 +38,7 @@ export function mountAdmin(app: Express, domain: Domain, options: AdminOptions):
     }
     next();
   });
-  // As for the public API: only POST, PUT and PATCH take a body; one sent with a GET is ignored.
-  const json = express.json({ limit: "64kb" });
-  app.use("/admin", (req, res, next) =>
-    req.method === "POST" || req.method === "PUT" || req.method === "PATCH" ? json(req, res, next) : next(),
-  );
+  app.use("/admin", jsonBodies());
   app.use("/admin", refuseUnsafeInput);
   // Built at the first operator request, not at start-up: compiling the operator document took
   // about as long as the public one's, on the way to the first /health.
@@ -53,20 +48,7 @@ export function mountAdmin(app: Express, domain: Domain, options: AdminOptions):
     if (!validator) {
       validator = express.Router();
       validator.use(
-        OpenApiValidator.middleware({
-          apiSpec: validatorDocument(join(options.documentsDir, "admin-openapi.yaml")) as never,
-          validateRequests: { allErrors: true, removeAdditional: false },
-          validateResponses: options.validateResponses ? { removeAdditional: false } : false,
-          validateSecurity: false,
-          // The document is generated and linted (redocly) before it ships; checking it against the
-          // OpenAPI meta-schema again at every start cost most of a second. Requests are still validated.
-          validateApiSpec: false,
-          validateFormats: true,
-          ajvFormats: { mode: "full" },
-          formats: validatorFormats,
-          // Exact spellings only (strict routing): `/x/` is no route, so not the validator's either.
-          ignorePaths: (path: string) => !path.startsWith("/admin/") || path.endsWith("/"),
-        }),
+        requestValidator(join(options.documentsDir, "admin-openapi.yaml"), "/admin/", options.validateResponses),
       );
     }
     validator(req, res, next);

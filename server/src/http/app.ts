@@ -3,7 +3,6 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import express, { type Express } from "express";
-import * as OpenApiValidator from "express-openapi-validator";
 import type { Store as RateLimitStore } from "express-rate-limit";
 import type { Logger } from "pino";
 import { type CheckoutOptions, checkoutRouter } from "../checkout/router.js";
@@ -15,7 +14,7 @@ import { authenticate, type RequestContext } from "./auth.js";
 import { errorMiddleware, routeNotFoundMessage, sendError } from "./errors.js";
 import { publicHandlers } from "./handlers.js";
 import { refuseUnsafeInput } from "./control-chars.js";
-import { validatorDocument, validatorFormats } from "./validator-document.js";
+import { jsonBodies, requestValidator } from "./request-validation.js";
 import { methodsFor } from "./operations.js";
 import { mountProbes } from "./probes.js";
 import { type RateLimits, rateLimiters } from "./rate-limit.js";
@@ -103,28 +102,9 @@ export function createApp(options: AppOptions): Express {
   }
   // The key first: a caller without a valid key learns nothing about its body (401, not 400/413).
   app.use(authenticate(domain));
-  // Only POST, PUT and PATCH take a body: one sent with a GET is ignored, not parsed (nor refused).
-  const json = express.json({ limit: "64kb" });
-  app.use((req, res, next) =>
-    req.method === "POST" || req.method === "PUT" || req.method === "PATCH" ? json(req, res, next) : next(),
-  );
+  app.use(jsonBodies());
   app.use(refuseUnsafeInput);
-  app.use(
-    OpenApiValidator.middleware({
-      apiSpec: validatorDocument(publicDocumentPath) as never,
-      validateRequests: { allErrors: true, removeAdditional: false },
-      validateResponses: options.validateResponses ? { removeAdditional: false } : false,
-      validateSecurity: false,
-      // The document is generated and linted (redocly) before it ships; checking it against the
-      // OpenAPI meta-schema again at every start cost most of a second. Requests are still validated.
-      validateApiSpec: false,
-      validateFormats: true,
-      ajvFormats: { mode: "full" },
-      formats: validatorFormats,
-      // Exact spellings only (strict routing): `/x/` is no route, so not the validator's either.
-      ignorePaths: (path: string) => !path.startsWith("/api/") || path.endsWith("/"),
-    }),
-  );
+  app.use(requestValidator(publicDocumentPath, "/api/", options.validateResponses));
   bindOperations(app, operationTable, publicHandlers(domain), (res) => res.locals.context as RequestContext);
 
   app.use((req, res) => {
