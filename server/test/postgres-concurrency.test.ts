@@ -7,6 +7,7 @@ import { createPool, migrationsDir, PostgresStore } from "../src/store/postgres/
 import { type CallResult, call, chargeBody } from "./harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
 import { type ServerProcess, startServerProcess } from "./support/server-process.js";
+import { seededRandom } from "./support/random.js";
 
 // Two real server processes (`server/src/main.ts`) on one PostgreSQL database: what the memory
 // store cannot show. Every burst is bounded (50 requests) and only 127.0.0.1 is used.
@@ -33,17 +34,6 @@ async function startServer(port: number, databaseUrl: string, rateLimits: "off" 
     port,
     env: { DATABASE_URL: databaseUrl, ...(rateLimits === "off" ? { RATE_LIMITS: "off" } : {}) },
   });
-}
-
-/** A small deterministic PRNG (mulberry32), so a failing run can be replayed. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const statuses = (results: CallResult[]) => results.map((r) => r.status);
@@ -170,7 +160,7 @@ describePg("PostgreSQL with two server processes", () => {
     test(`when ${burst} withdrawals of random amounts race, then the accepted total never passes the balance`, async () => {
       const { secret, account } = await seedAccount();
       await fund(secret, [10_000, 10_000]);
-      const next = random(20261004);
+      const next = seededRandom(20261004);
       const amounts = Array.from({ length: burst }, () => 600 + Math.floor(next() * 1901));
 
       const results = await Promise.all(
@@ -201,7 +191,7 @@ describePg("PostgreSQL with two server processes", () => {
     test(`when ${burst} withdrawals race under a key's daily limit, then the accepted total never passes the limit`, async () => {
       const { secret, account } = await seedAccount({ dailyWithdrawLimitCents: 10_000 });
       await fund(secret, [20_000, 20_000]);
-      const next = random(7);
+      const next = seededRandom(7);
       const amounts = Array.from({ length: burst }, () => 600 + Math.floor(next() * 901));
 
       const results = await Promise.all(

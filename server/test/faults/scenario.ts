@@ -4,6 +4,7 @@ import { allPermissions, createAccount, createApiKey } from "../../src/domain/ac
 import { createPool, PostgresStore } from "../../src/store/postgres/index.js";
 import { type CallResult, call, chargeBody } from "../harness.js";
 import { listensOn, type ServerProcess as BaseServerProcess, startServerProcess } from "../support/server-process.js";
+import { seededRandom } from "../support/random.js";
 
 // PostgreSQL goes away under load, as often as asked: fast restarts, stops of a few seconds,
 // crashes. A cluster of its own (the shared one must not restart under other tests), two real
@@ -36,17 +37,6 @@ export const oneOfEach: Outage[] = [
   { kind: "crash", leadMs: 0, downMs: 1000 },
 ];
 
-/** A small deterministic PRNG (mulberry32): one seed, one plan. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * `count` outages drawn from `kinds` by `seed`: each kind at least once when there is room, load of
  * 0.3–1.5 s before each (so the fault meets requests at different moments), stops of 1.5–4 s,
@@ -54,7 +44,7 @@ function random(seed: number): () => number {
  */
 export function planOutages(count: number, seed: number, kinds: readonly OutageKind[] = outageKinds): Outage[] {
   if (kinds.length === 0) throw new Error("no outage kinds");
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)] as T;
   // Each kind once, in an order of the seed (Fisher–Yates), then any.
   const first = [...kinds];
