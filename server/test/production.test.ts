@@ -173,6 +173,8 @@ describe("npm start on compiled code", () => {
 
   test("when the build is started with node, then it serves the probes, the home page, the favicon and the docs, and prints the account id and key", async () => {
     const server = await startListening();
+    // The banner's lines can reach the pipe in more than one chunk: wait for the last of them.
+    await waitForOutput(server, /Experimente: curl/);
 
     expect(server.stdout()).toMatch(/Conta de desenvolvimento \(para os comandos de operador\): acc_[A-Za-z0-9]+/);
     expect(server.stdout()).toMatch(/svc_test_[A-Za-z0-9]+/);
