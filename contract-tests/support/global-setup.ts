@@ -24,14 +24,17 @@ export const ports = {
 
 /**
  * A reference server on `store`, seeded with an account whose test balance has money available
- * (so withdrawals can succeed) and a key with no permission.
+ * (so withdrawals can succeed) and a key with no permission. The memory server runs the
+ * production request path (no response validation in the server, as `NODE_ENV=production` runs
+ * it): the suite checks every answer against the document itself (`checkResponse`), and so does
+ * `prism proxy --errors` in the differential part. The PostgreSQL server validates its answers too.
  */
 async function referenceTarget(
   name: string,
   port: number,
   store?: Store,
 ): Promise<{ target: Target; server: TestServer }> {
-  const server = await startTestServer({ port, ...(store ? { store } : {}) });
+  const server = await startTestServer({ port, ...(store ? { store } : { validateResponses: false }) });
   const seeded = await server.newAccount({ name: "Loja Contrato Ltda" });
   const none = await server.store.transaction((tx) =>
     createApiKey(

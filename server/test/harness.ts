@@ -100,6 +100,8 @@ export async function startTestServer(
     port?: number;
     /** PUBLIC_BASE_URL; default https://pix.example.test. */
     publicBaseUrl?: string;
+    /** Check every answer against the document in the server (default true; production runs without). */
+    validateResponses?: boolean;
   } = {},
 ): Promise<TestServer> {
   const store = options.store ?? new MemoryStore();
@@ -128,7 +130,7 @@ export async function startTestServer(
       manualClock: clock,
     },
     rateLimits: options.rateLimits ?? "off",
-    validateResponses: true,
+    validateResponses: options.validateResponses ?? true,
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
   });
   const server = app.listen(options.port ?? 0, "127.0.0.1");

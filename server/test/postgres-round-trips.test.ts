@@ -95,7 +95,18 @@ describePg("round trips to PostgreSQL per request", () => {
       expect(names).toEqual(first);
     });
 
-    test("when charges are listed, then the list is planned for its own values: its statement goes unprepared", async () => {
+    test("when charges are listed without a filter, then the page has one best plan: every statement goes prepared", async () => {
+      names.length = 0;
+      sent.length = 0;
+      const res = await call(server.baseUrl, "GET", "/api/v1/transactions?limit=5", { key: ctx.testKey });
+
+      expect(res.status).toBe(200);
+      expect(sent.some((s) => s.includes("ORDER BY"))).toBe(true);
+      expect(names).toHaveLength(2);
+      expect(names.every((n) => n !== null && n.startsWith("pix_"))).toBe(true);
+    });
+
+    test("when charges are listed by status, then the list is planned for its own values: its statement goes unprepared", async () => {
       sent.length = 0;
       names.length = 0;
       const res = await call(server.baseUrl, "GET", "/api/v1/transactions?status=PAID&limit=5", { key: ctx.testKey });

@@ -1,5 +1,6 @@
 import { maskPixKey } from "../pix/documents.js";
 import type { DomainConfig } from "./deps.js";
+import { deepFreeze } from "./values.js";
 import type {
   CustomerRecord,
   PaymentLinkRecord,
@@ -15,10 +16,33 @@ export function effectiveStatus(t: Pick<TransactionRecord, "status" | "expiresAt
   return t.status === "WAITING_PAYMENT" && t.expiresAt <= now ? "EXPIRED" : t.status;
 }
 
+/**
+ * Views that never change: deep-frozen, and handed out to every read of the same row. The HTTP
+ * layer keeps the JSON of each one (`http/json.ts`), so a row read again is not serialised again.
+ */
+export const sharedViews = new WeakSet<object>();
+const transactionViews = new WeakMap<TransactionRecord, Schemas["Transaction"]>();
+
+/**
+ * A charge as the API shows it. A frozen row is a value that cannot change (the memory store
+ * freezes the rows it keeps and replaces them on every change), so its view is built once per
+ * effective status and shared; any other row (PostgreSQL's, fresh from each query) gets its own.
+ */
 export function presentTransaction(t: TransactionRecord, now: string): Schemas["Transaction"] {
+  const status = effectiveStatus(t, now);
+  if (!Object.isFrozen(t)) return transactionView(t, status);
+  const known = transactionViews.get(t);
+  if (known?.status === status) return known;
+  const view = deepFreeze(transactionView(t, status));
+  transactionViews.set(t, view);
+  sharedViews.add(view);
+  return view;
+}
+
+function transactionView(t: TransactionRecord, status: TransactionStatus): Schemas["Transaction"] {
   return {
     id: t.id,
-    status: effectiveStatus(t, now),
+    status,
     amountCents: t.amountCents,
     feeCents: t.feeCents,
     netAmountCents: t.amountCents - t.feeCents,

@@ -53,7 +53,9 @@ export function mountAdmin(app: Express, domain: Domain, options: AdminOptions):
     }
     validator(req, res, next);
   });
-  bindOperations(app, operationTable, adminHandlers(domain, options.manualClock), () => undefined);
+  bindOperations(app, operationTable, adminHandlers(domain, options.manualClock), () => undefined, {
+    validateResponses: options.validateResponses,
+  });
 }
 
 function adminHandlers(domain: Domain, clock: ManualClock | null): Handlers<undefined> {

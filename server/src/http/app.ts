@@ -13,6 +13,7 @@ import { mountAdmin } from "./admin.js";
 import { authenticate, type RequestContext } from "./auth.js";
 import { errorMiddleware, routeNotFoundMessage, sendError } from "./errors.js";
 import { publicHandlers } from "./handlers.js";
+import { fastJson } from "./json.js";
 import { refuseUnsafeInput } from "./control-chars.js";
 import { jsonBodies, requestValidator } from "./request-validation.js";
 import { methodsFor } from "./operations.js";
@@ -61,6 +62,7 @@ export function createApp(options: AppOptions): Express {
   // the auth matcher, the rate-limit skip and the validator (all exact, case-sensitive) agree.
   app.set("case sensitive routing", true);
   app.set("strict routing", true);
+  fastJson(app);
 
   app.use((req, res, next) => {
     const incoming = req.headers["x-request-id"];
@@ -105,7 +107,9 @@ export function createApp(options: AppOptions): Express {
   app.use(jsonBodies());
   app.use(refuseUnsafeInput);
   app.use(requestValidator(publicDocumentPath, "/api/", options.validateResponses));
-  bindOperations(app, operationTable, publicHandlers(domain), (res) => res.locals.context as RequestContext);
+  bindOperations(app, operationTable, publicHandlers(domain), (res) => res.locals.context as RequestContext, {
+    validateResponses: options.validateResponses,
+  });
 
   app.use((req, res) => {
     const allowed = methodsFor(req.path);

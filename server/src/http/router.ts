@@ -25,12 +25,16 @@ type AnyHandler<Ctx> = (request: unknown, ctx: Ctx) => Promise<AnyResult | Store
  * Binds every operation of a generated contract to its handler: the handler gets the validated
  * params, query, headers and body, and answers a status with a body (or none, for 204), or a
  * `StoredReply`, sent as its exact bytes with `Idempotent-Replayed: true`.
+ *
+ * With `validateResponses`, the validator gets a copy of each body: it writes into the object it
+ * checks (its date serialisation), and a body may hold shared views, which are frozen.
  */
 export function bindOperations<Ctx, H extends object>(
   app: Express,
   table: Record<string, OperationMeta>,
   handlers: H,
   context: (res: Response) => Ctx,
+  options: { validateResponses: boolean },
 ): void {
   for (const [id, meta] of Object.entries(table)) {
     const handler = (handlers as Record<string, AnyHandler<Ctx>>)[id];
@@ -49,7 +53,7 @@ export function bindOperations<Ctx, H extends object>(
       }
       for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, String(value));
       if (result.body === undefined) res.status(result.status).end();
-      else res.status(result.status).json(result.body);
+      else res.status(result.status).json(options.validateResponses ? structuredClone(result.body) : result.body);
     });
   }
 }

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import type { NextFunction, Request, Response } from "express";
 
 type Compile = (path: string, options?: Record<string, unknown>) => { regexp: RegExp; keys: unknown[] };
 
@@ -13,6 +14,7 @@ export function tuneValidator(): void {
   installed = true;
   const fromValidator = createRequire(createRequire(import.meta.url).resolve("express-openapi-validator"));
   memoiseRouteCompilation(fromValidator);
+  precompiledRouteLookup(fromValidator);
   lazyMetaSchema(fromValidator);
   resolveReferencesWithoutCompiling(fromValidator);
   skipBundlingSelfContainedDocuments(fromValidator);
@@ -165,5 +167,143 @@ function memoiseRouteCompilation(fromValidator: NodeJS.Require): void {
       cache.set(key, compiled);
     }
     return compiled;
+  };
+}
+
+type RouteSchemas = Record<string, unknown> & { basePath: string; _openApiRoute: string };
+interface OpenApiContext {
+  apiDoc: { paths: Record<string, Record<string, unknown>> };
+  expressRouteMap: Record<string, RouteSchemas>;
+  openApiRouteMap: Record<string, Record<string, unknown>>;
+  useRequestUrl: boolean;
+  ignoreUndocumented: boolean;
+  serial: number;
+  shouldIgnoreRoute(path: string): boolean;
+  isManagedRoute(path: string): boolean;
+}
+type HttpErrorClass = new (options: { path: string; message: string; headers?: Record<string, string> }) => Error;
+type Middleware = (req: Request, res: Response, next: NextFunction) => void;
+
+/**
+ * The validator's first middleware finds the document's route for each request by walking every
+ * route: an `Object.entries` of the route map, a route-pair lookup, a substring, two app settings
+ * and a path-to-regexp call per route, per request (a twentieth of a list's time). This is the
+ * same middleware (express-openapi-validator 5.6.2's `applyOpenApiMetadata`, same order, same
+ * matches, same errors) with the routes compiled once per routing mode. Only installed on that
+ * exact version, since it replaces the function rather than wrapping it.
+ */
+function precompiledRouteLookup(fromValidator: NodeJS.Require): void {
+  let metadata: { applyOpenApiMetadata?: unknown };
+  let types: { MethodNotAllowed?: HttpErrorClass; NotFound?: HttpErrorClass; BadRequest?: HttpErrorClass };
+  let compile: Compile;
+  let httpMethods: Set<string>;
+  try {
+    const { version } = fromValidator("express-openapi-validator/package.json") as { version?: string };
+    if (version !== "5.6.2") return;
+    metadata = fromValidator("express-openapi-validator/dist/middlewares/openapi.metadata.js") as typeof metadata;
+    types = fromValidator("express-openapi-validator/dist/framework/types.js") as typeof types;
+    compile = (fromValidator("path-to-regexp") as { pathToRegexp: Compile }).pathToRegexp;
+    httpMethods = (
+      fromValidator("express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js") as {
+        httpMethods: Set<string>;
+      }
+    ).httpMethods;
+  } catch {
+    return;
+  }
+  const { MethodNotAllowed, NotFound, BadRequest } = types;
+  if (typeof metadata.applyOpenApiMetadata !== "function" || !MethodNotAllowed || !NotFound || !BadRequest) return;
+  if (!(httpMethods instanceof Set)) return;
+
+  metadata.applyOpenApiMetadata = function applyOpenApiMetadata(
+    context: OpenApiContext,
+    responseApiDoc?: { paths: Record<string, Record<string, unknown>> },
+  ): Middleware {
+    type Compiled = {
+      expressRoute: string;
+      openApiRoute: string;
+      pathKey: string;
+      regexp: RegExp;
+      keys: string[];
+    };
+    const byMode = new Map<string, Compiled[]>();
+    const routesFor = (strict: boolean, sensitive: boolean): Compiled[] => {
+      const mode = `${strict ? 1 : 0}${sensitive ? 1 : 0}`;
+      let routes = byMode.get(mode);
+      if (!routes) {
+        routes = Object.entries(context.expressRouteMap).map(([expressRoute, methods]) => {
+          const { regexp, keys } = compile(expressRoute, { sensitive, strict });
+          return {
+            expressRoute,
+            openApiRoute: methods._openApiRoute,
+            pathKey: methods._openApiRoute.substring(methods.basePath.length),
+            regexp,
+            keys: keys.map((k) => (k as { name: string }).name),
+          };
+        });
+        byMode.set(mode, routes);
+      }
+      return routes;
+    };
+    const lookupRoute = (req: Request) => {
+      const path = (context.useRequestUrl ? req.url : req.originalUrl).split("?")[0] ?? "";
+      const method = req.method.toLowerCase();
+      const routes = routesFor(req.app.enabled("strict routing"), req.app.enabled("case sensitive routing"));
+      for (const route of routes) {
+        const found = route.regexp.exec(path);
+        if (!found) continue;
+        let values: string[];
+        try {
+          values = found.slice(1).map(decodeURIComponent);
+        } catch {
+          throw new BadRequest({ path: req.path, message: "malformed uri'" });
+        }
+        const pathParams: Record<string, string> = {};
+        route.keys.forEach((key, i) => {
+          pathParams[key] = values[i] as string;
+        });
+        return {
+          schema: context.apiDoc.paths[route.pathKey]?.[method],
+          _responseSchema: responseApiDoc?.paths[route.pathKey]?.[method],
+          expressRoute: route.expressRoute,
+          openApiRoute: route.openApiRoute,
+          pathParams,
+        };
+      }
+      return null;
+    };
+    return (req, _res, next) => {
+      const path = req.path.startsWith(req.baseUrl) ? req.path : `${req.baseUrl}/${req.path}`;
+      if (context.shouldIgnoreRoute(path)) return next();
+      const matched = lookupRoute(req);
+      if (matched) {
+        const { expressRoute, openApiRoute, pathParams, schema } = matched;
+        if (!schema) {
+          if (context.ignoreUndocumented) return next();
+          throw new MethodNotAllowed({
+            path: req.path,
+            message: `${req.method} method not allowed`,
+            headers: {
+              Allow: Object.keys(context.openApiRouteMap[openApiRoute] ?? {})
+                .filter((key) => httpMethods.has(key.toLowerCase()))
+                .join(", "),
+            },
+          });
+        }
+        const openapi: Record<string, unknown> = {
+          expressRoute,
+          openApiRoute,
+          pathParams,
+          schema,
+          serial: context.serial,
+        };
+        (req as unknown as { openapi: unknown }).openapi = openapi;
+        req.params = pathParams;
+        if (responseApiDoc) openapi._responseSchema = matched._responseSchema;
+      } else if (context.isManagedRoute(path) && !context.ignoreUndocumented) {
+        throw new NotFound({ path: req.path, message: "not found" });
+      }
+      next();
+    };
   };
 }

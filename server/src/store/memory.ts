@@ -16,17 +16,19 @@ import type {
   WithdrawalRecord,
 } from "../domain/model.js";
 import { balanceTotals, dailyLimitUsedCents, ledgerSums } from "../domain/balance-rules.js";
+import { deepFreeze } from "../domain/values.js";
 import { type Store, type StoreReads, type StoreTx, UnknownCursorError } from "../domain/ports/store.js";
 import { DeliveryWatchers } from "./delivery-watchers.js";
 import { TransactionIndex } from "./memory-transaction-index.js";
 
 /**
- * What a table keeps: its own deep copy of the row written, so no caller holds a reference into
- * the store. Reads hand out the stored object itself (a copy per read was most of a list's cost):
- * rows are values here, changed only by writing a new one through `update`, never in place (the
- * domain spreads a row into a new object to change it).
+ * What a table keeps: its own deep copy of the row written, deep-frozen, so no caller holds a
+ * reference into the store that could change it. Reads hand out the stored object itself (a copy
+ * per read was most of a list's cost): rows are values here, changed only by writing a new one
+ * through `update` (the domain spreads a row into a new object to change it), and a write in
+ * place throws. Being frozen is also what lets a presenter share one view of a row between reads.
  */
-const storedCopy = <T>(value: T): T => structuredClone(value);
+const storedCopy = <T>(value: T): T => deepFreeze(structuredClone(value));
 const inScope = (r: Scope, s: Scope) => r.accountId === s.accountId && r.livemode === s.livemode;
 
 /** Newest first on (createdAt, id), starting after the cursor item. */

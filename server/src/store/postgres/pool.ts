@@ -52,6 +52,8 @@ export function createPool(databaseUrl: string, options: PoolOptions = {}): pg.P
     connectionTimeoutMillis: 15_000,
     idleTimeoutMillis: 30_000,
     application_name: "pix-charging-service",
+    // Timestamps come back in UTC, the form `isoTimestamp` (sql.ts) reads without a Date.
+    options: "-c TimeZone=UTC",
   });
   pool.on("error", connectionLostListener(options.logger ?? silentLogger));
   return pool;

@@ -34,7 +34,7 @@ export function reads(db: Queryable): StoreReads {
   return {
     accounts: {
       get: (id) => selectOne(db, accountsTable, "id = $1", [id]),
-      list: (page) => pageQuery(db, accountsTable, "TRUE", [], page),
+      list: (page) => pageQuery(db, accountsTable, "TRUE", [], page, { selective: false }),
       count: async () => {
         const rows = await query<{ count: number }>(db, "SELECT count(*) AS count FROM accounts");
         return rows[0]?.count ?? 0;
@@ -73,7 +73,8 @@ export function reads(db: Queryable): StoreReads {
           values.push(filter.document);
           where += ` AND document = $${values.length}`;
         }
-        return pageQuery(db, customersTable, where, values, page);
+        // A document matches one customer per scope at most: one best plan either way.
+        return pageQuery(db, customersTable, where, values, page, { selective: false });
       },
     },
     transactions: {
@@ -83,8 +84,8 @@ export function reads(db: Queryable): StoreReads {
         selectOne(db, transactionsTable, "dispute IS NOT NULL AND dispute ->> 'id' = $1", [disputeId]),
       list: (scope, filter, page) => {
         const values = scopeArgs(scope);
-        const where = scoped + transactionFilterSql(filter, values);
-        return pageQuery(db, transactionsTable, where, values, page);
+        const filters = transactionFilterSql(filter, values);
+        return pageQuery(db, transactionsTable, scoped + filters, values, page, { selective: filters !== "" });
       },
     },
     paymentLinks: {
@@ -97,13 +98,13 @@ export function reads(db: Queryable): StoreReads {
           values.push(filter.active);
           where += ` AND active = $${values.length}`;
         }
-        return pageQuery(db, paymentLinksTable, where, values, page);
+        return pageQuery(db, paymentLinksTable, where, values, page, { selective: filter.active !== undefined });
       },
     },
     withdrawals: {
       get: (scope, id) => selectOne(db, withdrawalsTable, `${scoped} AND id = $3`, [...scopeArgs(scope), id]),
       getById: (id) => selectOne(db, withdrawalsTable, "id = $1", [id]),
-      list: (scope, page) => pageQuery(db, withdrawalsTable, scoped, scopeArgs(scope), page),
+      list: (scope, page) => pageQuery(db, withdrawalsTable, scoped, scopeArgs(scope), page, { selective: false }),
       sumForKey: async (apiKeyId, from, to) => {
         const rows = await query<{ amountCents: number; returnedAmountCents: number }>(
           db,
@@ -139,7 +140,8 @@ export function reads(db: Queryable): StoreReads {
       list: (scope) => selectMany(db, eventsTable, scoped, scopeArgs(scope), "seq"),
       listPage: (scope, page, filter = {}) => {
         const values = scopeArgs(scope);
-        return pageQuery(db, eventsTable, scoped + eventFilterSql(filter, values), values, page);
+        const filters = eventFilterSql(filter, values);
+        return pageQuery(db, eventsTable, scoped + filters, values, page, { selective: filters !== "" });
       },
       get: (id) => selectOne(db, eventsTable, "id = $1", [id]),
     },
@@ -166,7 +168,8 @@ export function reads(db: Queryable): StoreReads {
     },
     deliveries: {
       get: (id) => selectOne(db, deliveriesTable, "id = $1", [id]),
-      listByEndpoint: (endpointId, page) => pageQuery(db, deliveriesTable, "endpoint_id = $1", [endpointId], page),
+      listByEndpoint: (endpointId, page) =>
+        pageQuery(db, deliveriesTable, "endpoint_id = $1", [endpointId], page, { selective: false }),
     },
   };
 }

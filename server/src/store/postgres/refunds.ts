@@ -36,6 +36,7 @@ export function refundReads(db: Queryable): StoreReads["refunds"] {
         `${scoped} AND transaction_id = $3`,
         [scope.accountId, scope.livemode, transactionId],
         page,
+        { selective: false },
       ),
   };
 }

@@ -24,11 +24,22 @@ export interface TableDef<R> {
 }
 
 const camel = (column: string) => column.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+/** Select lists are built once per table and alias: every statement of the store starts with one. */
+const selectLists = new WeakMap<object, Map<string, string>>();
+function remembered<R>(def: TableDef<R>, key: string, build: () => string): string {
+  let lists = selectLists.get(def);
+  if (!lists) selectLists.set(def, (lists = new Map()));
+  let list = lists.get(key);
+  if (list === undefined) lists.set(key, (list = build()));
+  return list;
+}
 export const selectList = <R>(def: TableDef<R>, alias = "") =>
-  def.columns.map(([column]) => `${alias}${column} AS "${camel(column)}"`).join(", ");
+  remembered(def, alias, () => def.columns.map(([column]) => `${alias}${column} AS "${camel(column)}"`).join(", "));
 /** Like `selectList`, each alias prefixed (`"a.name"`), for two tables of one join; see `unprefixed`. */
 export const prefixedSelectList = <R>(def: TableDef<R>, alias: string) =>
-  def.columns.map(([column]) => `${alias}.${column} AS "${alias}.${camel(column)}"`).join(", ");
+  remembered(def, `${alias}.`, () =>
+    def.columns.map(([column]) => `${alias}.${column} AS "${alias}.${camel(column)}"`).join(", "),
+  );
 /** The columns of one table out of a joined row selected with `prefixedSelectList`. */
 export const unprefixed = (row: Row, alias: string): Row => {
   const out: Row = {};

@@ -56,6 +56,14 @@ export async function pageQuery<R>(
   where: string,
   values: unknown[],
   page: PageRequest,
+  options: {
+    /**
+     * Whether `where` narrows by values whose selectivity varies (a status, a date range, a
+     * flag): such a page is planned on every call (see `StatementOptions`). A page of one scope,
+     * or of equalities on unique-enough columns, has one best plan and is prepared.
+     */
+    selective: boolean;
+  },
 ): Promise<PageResult<R>> {
   const args = [...values];
   let after = "";
@@ -77,6 +85,7 @@ export async function pageQuery<R>(
     `SELECT ${selectList(def)} FROM ${def.name} WHERE (${where}) ${after}
      ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT $${args.length}`,
     args,
+    { prepare: !options.selective },
   );
   return { items: rows.slice(0, page.limit).map((row) => toRecord(def, row)), hasMore: rows.length > page.limit };
 }

@@ -1,0 +1,52 @@
+import type { Express, Response } from "express";
+import { sharedViews } from "../domain/presenters.js";
+
+/** The JSON of each shared view (deep-frozen, so its JSON cannot go stale while it lives). */
+const texts = new WeakMap<object, string>();
+
+function jsonOf(value: unknown): string {
+  if (value !== null && typeof value === "object" && sharedViews.has(value)) {
+    let text = texts.get(value);
+    if (text === undefined) {
+      text = JSON.stringify(value);
+      texts.set(value, text);
+    }
+    return text;
+  }
+  // As inside an array: a value JSON cannot spell (undefined, a function) is null.
+  return JSON.stringify(value) ?? "null";
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype;
+
+/**
+ * `JSON.stringify(body)`, character for character, reusing the JSON of the shared views in it:
+ * the body itself, or the items of a page (`{ data: [...], ... }`). Serialising twenty charges was
+ * a tenth of a list's time under load; most of them are the same rows every time.
+ */
+export function jsonText(body: unknown): string | undefined {
+  if (body === undefined) return undefined;
+  if (!isPlainObject(body) || !Array.isArray(body.data) || sharedViews.has(body)) return jsonOf(body);
+  const members: string[] = [];
+  for (const [key, value] of Object.entries(body)) {
+    if (key === "data") members.push(`"data":[${(value as unknown[]).map(jsonOf).join(",")}]`);
+    else {
+      const text = JSON.stringify(value);
+      if (text !== undefined) members.push(`${JSON.stringify(key)}:${text}`);
+    }
+  }
+  return `{${members.join(",")}}`;
+}
+
+/**
+ * Makes `res.json` of this app use `jsonText`: Express's own with the settings this app does not
+ * use (`json replacer`, `json spaces`, `json escape`) left out. The response validator, when on,
+ * wraps `res.json` per response and still sees the body object.
+ */
+export function fastJson(app: Express): void {
+  app.response.json = function json(this: Response, body: unknown) {
+    if (!this.get("Content-Type")) this.set("Content-Type", "application/json");
+    return this.send(jsonText(body));
+  };
+}
