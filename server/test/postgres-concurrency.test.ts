@@ -226,6 +226,59 @@ describePg("PostgreSQL with two server processes", () => {
       expect(list.body.data.map((t: { id: string }) => t.id)).toEqual([results[0]?.body.id]);
     });
 
+    test(`when ${burst} charges for one new payer race across both processes without a key, then every one is made and the payer once`, async () => {
+      const { secret, scope } = await seedAccount();
+      const payer = {
+        name: "Payer Novo",
+        email: "novo@example.com",
+        phone: "11987654321",
+        documentType: "CPF",
+        document: "11144477735",
+      };
+
+      const results = await Promise.all(
+        Array.from({ length: burst }, (_v, i) =>
+          post(i, secret, "/api/v1/charges/pix", chargeBody({ description: `Pedido ${i}`, customer: payer })),
+        ),
+      );
+
+      expect(statuses(results)).toEqual(Array.from({ length: burst }, () => 201));
+      expect(new Set(results.map((r) => r.body.id)).size).toBe(burst);
+      const customers = (await store.read.customers.list(scope, {}, { limit: 100 })).items;
+      expect(customers.map((c) => c.document)).toEqual(["11144477735"]);
+      expect(new Set(results.map((r) => r.body.customer.id))).toEqual(new Set([customers[0]?.id]));
+    });
+
+    test(`when ${burst} charges race for one payer, half sending a new e-mail, then every one is made and the payer ends with one of the e-mails`, async () => {
+      const { secret, scope } = await seedAccount();
+      const payer = {
+        name: "Payer Volta",
+        email: "antes@example.com",
+        phone: "11987654321",
+        documentType: "CPF",
+        document: "52998224725",
+      };
+      expect((await post(0, secret, "/api/v1/charges/pix", chargeBody({ customer: payer }))).status).toBe(201);
+
+      const results = await Promise.all(
+        Array.from({ length: burst }, (_v, i) =>
+          post(
+            i,
+            secret,
+            "/api/v1/charges/pix",
+            chargeBody({ customer: i % 2 ? { ...payer, email: "depois@example.com" } : payer }),
+          ),
+        ),
+      );
+
+      expect(statuses(results)).toEqual(Array.from({ length: burst }, () => 201));
+      const customers = (await store.read.customers.list(scope, {}, { limit: 100 })).items;
+      expect(customers).toHaveLength(1);
+      expect(["antes@example.com", "depois@example.com"]).toContain(customers[0]?.email);
+      const list = await get(0, secret, "/api/v1/transactions?limit=100");
+      expect(list.body.data).toHaveLength(burst + 1);
+    });
+
     test(`when one charge is paid ${burst} times at once through both processes, then it is credited once`, async () => {
       const { secret, account, scope } = await seedAccount();
       const charge = await post(0, secret, "/api/v1/charges/pix", chargeBody({ amountCents: 5080 }));

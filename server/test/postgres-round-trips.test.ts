@@ -40,19 +40,46 @@ describePg("round trips to PostgreSQL per request", () => {
   });
 
   describe("POST /api/v1/charges/pix", () => {
-    test("when a charge is created, then BEGIN travels with the account's lock and no statement goes alone for it", async () => {
+    test("when a charge is created for a new payer, then the account's lock is taken only to write the payer, and the payer is read again under it", async () => {
       sent.length = 0;
-      const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", { key: ctx.testKey, body: chargeBody() });
+      const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
+        key: ctx.testKey,
+        body: chargeBody({
+          customer: {
+            name: "Nova",
+            email: "nova@example.com",
+            phone: "11987654321",
+            documentType: "CPF",
+            document: "11144477735",
+          },
+        }),
+      });
+
+      expect(res.status).toBe(201);
+      // The key with its account; BEGIN; the payer read; the lock; the payer read again and
+      // created; the charge; COMMIT.
+      expect(sent[1]).toBe("BEGIN");
+      expect(sent[3]).toMatch(/^SELECT pg_advisory_xact_lock\(/);
+      expect(sent[5]).toMatch(/^INSERT INTO customers/);
+      expect(sent[6]).toMatch(/^INSERT INTO transactions/);
+      expect(sent).toHaveLength(8);
+    });
+
+    test("when a charge is created with an idempotency key, then BEGIN travels with the account's lock", async () => {
+      sent.length = 0;
+      const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
+        key: ctx.testKey,
+        body: chargeBody(),
+        headers: { "idempotency-key": "round-trips-1" },
+      });
 
       expect(res.status).toBe(201);
       expect(sent).not.toContain("BEGIN");
       expect(sent.filter((s) => s.startsWith("BEGIN; SELECT pg_advisory_xact_lock("))).toHaveLength(1);
-      // The key with its account; BEGIN with the lock; the payer read and created; the charge; COMMIT.
-      expect(sent).toHaveLength(6);
     });
   });
 
-  test("when a payer comes back with the same data, then the charge costs five statements: the payer is read, not rewritten", async () => {
+  test("when a payer comes back with the same data, then the charge costs five statements and no lock: the payer is read, not rewritten", async () => {
     const body = chargeBody();
     expect((await call(server.baseUrl, "POST", "/api/v1/charges/pix", { key: ctx.testKey, body })).status).toBe(201);
     sent.length = 0;
@@ -61,6 +88,7 @@ describePg("round trips to PostgreSQL per request", () => {
 
     expect(res.status).toBe(201);
     expect(sent.filter((s) => s.startsWith("UPDATE customers"))).toEqual([]);
+    expect(sent.filter((s) => s.includes("pg_advisory_xact_lock"))).toEqual([]);
     expect(sent).toHaveLength(5);
   });
 

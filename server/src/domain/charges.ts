@@ -50,7 +50,10 @@ function prepareCharge(account: Account, input: NewCharge, now: string) {
   return { doc, expiresAt, feeCents };
 }
 
-/** Inserts a charge (and upserts its payer) inside `tx`. */
+/**
+ * Inserts a charge (and upserts its payer) inside `tx`. `scopeLocked`: whether the caller holds the
+ * scope's lock; when it does not, the payer's upsert takes it if it must write.
+ */
 export async function insertCharge(
   deps: DomainDeps,
   tx: StoreTx,
@@ -59,6 +62,7 @@ export async function insertCharge(
   input: NewCharge,
   now: string,
   link?: PaymentLinkRecord,
+  options: { scopeLocked: boolean } = { scopeLocked: true },
 ): Promise<TransactionRecord> {
   const { doc, expiresAt, feeCents } = prepareCharge(account, input, now);
   const { customer } = await upsertCustomerRecord(
@@ -72,6 +76,7 @@ export async function insertCharge(
       address: input.customer.address,
     },
     now,
+    options,
   );
   let expiry = expiresAt ?? addSeconds(now, deps.config.chargeExpirySeconds);
   if (link?.expiresAt && link.expiresAt < expiry) expiry = link.expiresAt;
@@ -161,10 +166,17 @@ export function chargeUseCases(deps: DomainDeps) {
     async create(actor: Actor, body: NewCharge, idempotencyKey?: string) {
       const at = now();
       prepareCharge(actor.account, body, at);
+      // A new charge moves no money: the scope's lock serialises only what could race, one
+      // idempotency key reaching the insert twice (taken when a key is given) and writes of a
+      // payer (taken by the payer's upsert when one is needed). A returning payer with the same
+      // data and no key takes no lock, so an account's charges are made in parallel.
+      const scopeLocked = idempotencyKey !== undefined;
       return deps.store.transaction(async (tx) => {
-        await tx.lockScope(actor.scope);
+        if (scopeLocked) await tx.lockScope(actor.scope);
         return once(tx, actor.scope, "createPixCharge", idempotencyKey, body, at, async () => {
-          const record = await insertCharge(deps, tx, actor.scope, actor.account, body, at);
+          const record = await insertCharge(deps, tx, actor.scope, actor.account, body, at, undefined, {
+            scopeLocked,
+          });
           return { status: 201, body: presentTransaction(record, at) };
         });
       });

@@ -59,30 +59,45 @@ export interface CustomerFields {
   address?: Schemas["AddressInput"] | undefined;
 }
 
-/** Finds the customer with this document in the scope and updates the fields sent, or creates it. */
+/**
+ * Finds the customer with this document in the scope and updates the fields sent, or creates it.
+ * A write happens under the scope's lock (`lockScope`), so two requests cannot both create one
+ * payer: a caller that does not hold it (`scopeLocked: false`) has it taken here when a write
+ * turns out to be needed, and the payer is then read again, as another transaction may have
+ * written it since. A payer who comes back with the same data needs no write, and no lock.
+ */
 export async function upsertCustomerRecord(
   tx: StoreTx,
   scope: Scope,
   doc: { documentType: DocumentType; document: string },
   fields: CustomerFields,
   now: string,
+  options: { scopeLocked: boolean },
 ): Promise<{ customer: CustomerRecord; created: boolean }> {
   const existing = await tx.customers.getByDocument(scope, doc.document);
-  if (existing) {
-    const changes = {
-      name: fields.name ?? existing.name,
-      email: fields.email ?? existing.email,
-      phone: fields.phone ?? existing.phone,
-      address: mergeAddress(existing.address, fields.address),
-    };
-    // A payer who comes back with the same data changes nothing: no write, and `updatedAt` keeps
-    // saying when the record last changed.
-    const same =
-      changes.name === existing.name &&
-      changes.email === existing.email &&
-      changes.phone === existing.phone &&
-      sameAddress(changes.address, existing.address);
-    if (same) return { customer: existing, created: false };
+  const changes = existing && {
+    name: fields.name ?? existing.name,
+    email: fields.email ?? existing.email,
+    phone: fields.phone ?? existing.phone,
+    address: mergeAddress(existing.address, fields.address),
+  };
+  // A payer who comes back with the same data changes nothing: no write, and `updatedAt` keeps
+  // saying when the record last changed.
+  if (
+    existing &&
+    changes &&
+    changes.name === existing.name &&
+    changes.email === existing.email &&
+    changes.phone === existing.phone &&
+    sameAddress(changes.address, existing.address)
+  ) {
+    return { customer: existing, created: false };
+  }
+  if (!options.scopeLocked) {
+    await tx.lockScope(scope);
+    return upsertCustomerRecord(tx, scope, doc, fields, now, { scopeLocked: true });
+  }
+  if (existing && changes) {
     const updated: CustomerRecord = { ...existing, ...changes, updatedAt: now };
     await tx.customers.update(updated);
     return { customer: updated, created: false };
@@ -115,7 +130,9 @@ export function customerUseCases(deps: DomainDeps) {
         await tx.lockScope(actor.scope);
         const at = now();
         return once(tx, actor.scope, "upsertCustomer", idempotencyKey, body, at, async () => {
-          const { customer, created } = await upsertCustomerRecord(tx, actor.scope, doc, body, at);
+          const { customer, created } = await upsertCustomerRecord(tx, actor.scope, doc, body, at, {
+            scopeLocked: true,
+          });
           return { status: created ? 201 : 200, body: presentCustomer(customer) };
         });
       });
