@@ -27,10 +27,15 @@ function tokenMatches(presented: string | undefined, expected: string): boolean 
   return timingSafeEqual(digest(presented), digest(expected));
 }
 
-/** The operator API under /admin/v1, validated against `generated/admin-openapi.yaml`. */
+/**
+ * The operator API under /admin/v1, validated against `generated/admin-openapi.yaml`. Its layers
+ * live in a router of their own, entered only for paths under /admin: a public request does not
+ * walk past its thirty-odd routes.
+ */
 export function mountAdmin(app: Express, domain: Domain, options: AdminOptions): void {
   const { token } = options;
-  app.use("/admin", (req, res, next) => {
+  const admin = express.Router({ caseSensitive: true, strict: true });
+  admin.use("/admin", (req, res, next) => {
     if (!token) return sendError(req, res, "NOT_FOUND", routeNotFoundMessage(req));
     const match = req.headers.authorization?.match(/^Bearer\s+(\S+)\s*$/i);
     if (!tokenMatches(match?.[1], token)) {
@@ -38,12 +43,12 @@ export function mountAdmin(app: Express, domain: Domain, options: AdminOptions):
     }
     next();
   });
-  app.use("/admin", jsonBodies());
-  app.use("/admin", refuseUnsafeInput);
+  admin.use("/admin", jsonBodies());
+  admin.use("/admin", refuseUnsafeInput);
   // Built at the first operator request, not at start-up: compiling the operator document took
   // about as long as the public one's, on the way to the first /health.
   let validator: express.Router | null = null;
-  app.use((req, res, next) => {
+  admin.use((req, res, next) => {
     if (!req.path.startsWith("/admin/")) return next();
     if (!validator) {
       validator = express.Router();
@@ -53,9 +58,12 @@ export function mountAdmin(app: Express, domain: Domain, options: AdminOptions):
     }
     validator(req, res, next);
   });
-  bindOperations(app, operationTable, adminHandlers(domain, options.manualClock), () => undefined, {
+  bindOperations(admin, operationTable, adminHandlers(domain, options.manualClock), () => undefined, {
     validateResponses: options.validateResponses,
   });
+  app.use((req, res, next) =>
+    req.path === "/admin" || req.path.startsWith("/admin/") ? admin(req, res, next) : next(),
+  );
 }
 
 function adminHandlers(domain: Domain, clock: ManualClock | null): Handlers<undefined> {

@@ -1,4 +1,4 @@
-import type { Express, Request, Response } from "express";
+import type { IRouter, Request, Response } from "express";
 import type { OperationMeta } from "../../../generated/operations.js";
 import { fieldError, notFound } from "../domain/errors.js";
 import { pageLimit } from "../domain/policy.js";
@@ -30,7 +30,7 @@ type AnyHandler<Ctx> = (request: unknown, ctx: Ctx) => Promise<AnyResult | Store
  * checks (its date serialisation), and a body may hold shared views, which are frozen.
  */
 export function bindOperations<Ctx, H extends object>(
-  app: Express,
+  app: IRouter,
   table: Record<string, OperationMeta>,
   handlers: H,
   context: (res: Response) => Ctx,

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import type { NextFunction, Request, Response } from "express";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
 
 type Compile = (path: string, options?: Record<string, unknown>) => { regexp: RegExp; keys: unknown[] };
 
@@ -305,5 +305,39 @@ function precompiledRouteLookup(fromValidator: NodeJS.Require): void {
       }
       next();
     };
+  };
+}
+
+/**
+ * The validator's middlewares, less two that pass every request on after a promise turn each:
+ * the security check (off here: `authenticate` checks keys) and, once it has run, the one that
+ * registers the path parameters on the app at the first request. Each step of the validator
+ * waits on its loaded document with a `then`; the two left (route lookup and request check) keep
+ * theirs. Only on express-openapi-validator 5.6.2, whose steps these are by name; any other
+ * version gets its stack unchanged.
+ */
+export function leanValidatorStack(stack: RequestHandler[]): RequestHandler[] {
+  const fromValidator = createRequire(createRequire(import.meta.url).resolve("express-openapi-validator"));
+  let version: string | undefined;
+  try {
+    ({ version } = fromValidator("express-openapi-validator/package.json") as { version?: string });
+  } catch {
+    return stack;
+  }
+  if (version !== "5.6.2") return stack;
+  return stack
+    .filter((step) => step.name !== "securityMiddleware")
+    .map((step) => (step.name === "pathParamsMiddleware" ? untilItHasRun(step) : step));
+}
+
+/** `step` until one call of it has passed the request on; after that, straight to `next`. */
+function untilItHasRun(step: RequestHandler): RequestHandler {
+  let done = false;
+  return (req, res, next) => {
+    if (done) return next();
+    return step(req, res, (error?: unknown) => {
+      if (error === undefined) done = true;
+      next(error);
+    });
   };
 }
