@@ -28,6 +28,10 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 export function jsonText(body: unknown): string | undefined {
   if (body === undefined) return undefined;
   if (!isPlainObject(body) || !Array.isArray(body.data) || sharedViews.has(body)) return jsonOf(body);
+  // No kept JSON to reuse (PostgreSQL's rows): one pass, without a string per item to join.
+  if (!body.data.some((item) => item !== null && typeof item === "object" && sharedViews.has(item))) {
+    return JSON.stringify(body);
+  }
   const members: string[] = [];
   for (const [key, value] of Object.entries(body)) {
     if (key === "data") members.push(`"data":[${(value as unknown[]).map(jsonOf).join(",")}]`);

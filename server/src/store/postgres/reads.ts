@@ -28,6 +28,9 @@ export function scopeLockKey(scope: Scope): string {
   return digest.readBigInt64BE(0).toString();
 }
 
+/** The statement of every authenticated request, built once (see `statementText`). */
+let keyWithAccount: string | undefined;
+
 export function reads(db: Queryable): StoreReads {
   const scoped = "account_id = $1 AND livemode = $2";
   const scopeArgs = (s: Scope) => [s.accountId, s.livemode];
@@ -44,17 +47,14 @@ export function reads(db: Queryable): StoreReads {
       get: (id) => selectOne(db, apiKeysTable, "id = $1", [id]),
       getByDigest: (digest) => selectOne(db, apiKeysTable, "digest = $1", [digest]),
       getByDigestWithAccount: async (digest) => {
-        const rows = await query(
-          db,
-          `SELECT ${prefixedSelectList(apiKeysTable, "k")}, ${prefixedSelectList(accountsTable, "a")}
-           FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id WHERE k.digest = $1 LIMIT 1`,
-          [digest],
-        );
+        keyWithAccount ??= `SELECT ${prefixedSelectList(apiKeysTable, "k")}, ${prefixedSelectList(accountsTable, "a")}
+           FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id WHERE k.digest = $1 LIMIT 1`;
+        const rows = await query(db, keyWithAccount, [digest]);
         const row = rows[0];
         if (!row) return null;
-        const account = unprefixed(row, "a");
+        const account = unprefixed(row, accountsTable, "a");
         return {
-          key: toRecord(apiKeysTable, unprefixed(row, "k")),
+          key: toRecord(apiKeysTable, unprefixed(row, apiKeysTable, "k")),
           account: account.id === null ? null : toRecord(accountsTable, account),
         };
       },

@@ -40,11 +40,19 @@ export const prefixedSelectList = <R>(def: TableDef<R>, alias: string) =>
   remembered(def, `${alias}.`, () =>
     def.columns.map(([column]) => `${alias}.${column} AS "${alias}.${camel(column)}"`).join(", "),
   );
-/** The columns of one table out of a joined row selected with `prefixedSelectList`. */
-export const unprefixed = (row: Row, alias: string): Row => {
+/** Each field of `def` with its name in a row selected with `prefixedSelectList`, built once. */
+const prefixedNames = new WeakMap<object, Map<string, [prefixed: string, field: string][]>>();
+/** The columns of `def` out of a joined row selected with `prefixedSelectList(def, alias)`. */
+export const unprefixed = <R>(row: Row, def: TableDef<R>, alias: string): Row => {
+  let byAlias = prefixedNames.get(def);
+  if (!byAlias) prefixedNames.set(def, (byAlias = new Map()));
+  let names = byAlias.get(alias);
+  if (!names) {
+    names = def.columns.map(([column]) => [`${alias}.${camel(column)}`, camel(column)]);
+    byAlias.set(alias, names);
+  }
   const out: Row = {};
-  const prefix = `${alias}.`;
-  for (const [name, value] of Object.entries(row)) if (name.startsWith(prefix)) out[name.slice(prefix.length)] = value;
+  for (const [prefixed, field] of names) out[field] = row[prefixed];
   return out;
 };
 export const toRecord = <R>(def: TableDef<R>, row: Row): R => (def.toRecord ? def.toRecord(row) : (row as R));

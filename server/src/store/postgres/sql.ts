@@ -34,15 +34,16 @@ export function isoTimestamp(value: string): string {
   return at.toISOString();
 }
 
+/** A BIGINT as a JS number, refused past 2^53. */
+function safeInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`BIGINT ${value} is beyond a safe JS integer`);
+  return n;
+}
+
 const storeTypes: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: "text" | "binary") => {
-    if (oid === INT8) {
-      return (value: string) => {
-        const n = Number(value);
-        if (!Number.isSafeInteger(n)) throw new RangeError(`BIGINT ${value} is beyond a safe JS integer`);
-        return n;
-      };
-    }
+    if (oid === INT8) return safeInteger;
     if (oid === TIMESTAMPTZ) return isoTimestamp;
     return pg.types.getTypeParser(oid, format ?? "text");
   }) as pg.CustomTypesConfig["getTypeParser"],
