@@ -18,6 +18,17 @@ interface ResponseSpec {
 
 const doc = parse(readFileSync(join(root, "generated/openapi.yaml"), "utf8")) as Doc;
 
+/**
+ * An operation's parameter as the document spells it, for the readers that generate requests
+ * from it (the differential suite, the fuzzer), each with its own type of schema.
+ */
+export interface DocumentParameter<S> {
+  name: string;
+  in: "path" | "query" | "header";
+  required?: boolean;
+  schema: S;
+}
+
 const rewriteRefs = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(rewriteRefs);
   if (value && typeof value === "object") {

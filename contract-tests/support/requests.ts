@@ -3,6 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { parse } from "yaml";
+import type { DocumentParameter } from "./openapi.js";
 
 // Requests built from the document's own schemas, for the differential suite: for each operation,
 // valid values drawn from its request schema and parameters, boundary values read from the schema
@@ -28,12 +29,7 @@ interface Schema {
   additionalProperties?: boolean | Schema;
   maxProperties?: number;
 }
-interface Parameter {
-  name: string;
-  in: "path" | "query" | "header";
-  required?: boolean;
-  schema: Schema;
-}
+type Parameter = DocumentParameter<Schema>;
 interface Operation {
   operationId: string;
   security?: Array<Record<string, string[]>>;

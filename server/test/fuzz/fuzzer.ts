@@ -3,7 +3,7 @@ import { dirname, join, resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { parse } from "yaml";
-import { checkResponse } from "../../../contract-tests/support/openapi.js";
+import { checkResponse, type DocumentParameter } from "../../../contract-tests/support/openapi.js";
 import { arbitraryFor, type Resolve, type Schema } from "./schema-arbitrary.js";
 
 // A seeded, spec-driven fuzzer: every request is generated from `generated/openapi.yaml` (valid
@@ -14,12 +14,7 @@ import { arbitraryFor, type Resolve, type Schema } from "./schema-arbitrary.js";
 
 const root = resolvePath(dirname(fileURLToPath(import.meta.url)), "../../..");
 
-interface Parameter {
-  name: string;
-  in: "path" | "query" | "header";
-  required?: boolean;
-  schema: Schema;
-}
+type Parameter = DocumentParameter<Schema>;
 
 interface Operation {
   id: string;
