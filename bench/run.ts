@@ -14,6 +14,7 @@
  * Everything stays on 127.0.0.1, is bounded, and leaves no process behind.
  */
 import { findPostgresBin, startThrowawayCluster } from "../scripts/pg-cluster.js";
+import { maxSharedTransactionViews } from "../server/src/domain/presenters.js";
 import { buildBrCode } from "../server/src/pix/brcode.js";
 import { createPool, PostgresStore } from "../server/src/store/postgres/index.js";
 import { defaultLoad } from "./lib/load.js";
@@ -146,9 +147,11 @@ try {
   // 4. Memory per charge.
   if (runs("memory")) {
     const bytes = await bytesPerStoredCharge(quick ? 5_000 : 20_000);
+    const kib = (n: number) => (Number.isNaN(n) ? "n/a" : `${(n / 1024).toFixed(2)} KiB`);
+    record("memory store: heap per stored charge", kib(bytes.stored), "reported", null);
     record(
-      "memory store: heap per stored charge",
-      Number.isNaN(bytes) ? "n/a" : `${(bytes / 1024).toFixed(2)} KiB`,
+      `memory store: heap per stored charge, all read (${maxSharedTransactionViews} views kept)`,
+      kib(bytes.read),
       "reported",
       null,
     );

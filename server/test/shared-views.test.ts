@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { addSeconds } from "../src/domain/deps.js";
-import { presentTransaction, sharedViews } from "../src/domain/presenters.js";
+import { maxSharedTransactionViews, presentTransaction, sharedViews } from "../src/domain/presenters.js";
 import { ManualClock } from "../src/domain/ports/clock.js";
 import { deepFreeze } from "../src/domain/values.js";
 import { jsonText } from "../src/http/json.js";
@@ -113,6 +113,23 @@ describe("frozen rows and shared views", () => {
     expect(after.status).toBe("EXPIRED");
     expect(after).not.toBe(before);
     expect(presentTransaction(row, addSeconds(row.expiresAt, 2))).toBe(after);
+  });
+
+  test("when more charges are read than the memo keeps, then it starts afresh: the first is built again, the newest still shared", async () => {
+    const first = await storedCharge();
+    const now = server.clock.now().toISOString();
+    const firstView = presentTransaction(first, now);
+    const others = Array.from({ length: maxSharedTransactionViews }, (_v, i) =>
+      deepFreeze({ ...structuredClone(first), id: `txn_memo${String(i).padStart(12, "0")}` }),
+    );
+
+    for (const row of others) presentTransaction(row, now);
+    const last = others[others.length - 1]!;
+
+    expect(presentTransaction(last, now)).toBe(presentTransaction(last, now));
+    const again = presentTransaction(first, now);
+    expect(again).not.toBe(firstView);
+    expect(again).toEqual(firstView);
   });
 
   test("when a row is not frozen (PostgreSQL's, fresh from a query), then each call builds its own view, not shared", async () => {

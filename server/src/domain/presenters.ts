@@ -21,7 +21,14 @@ export function effectiveStatus(t: Pick<TransactionRecord, "status" | "expiresAt
  * layer keeps the JSON of each one (`http/json.ts`), so a row read again is not serialised again.
  */
 export const sharedViews = new WeakSet<object>();
-const transactionViews = new WeakMap<TransactionRecord, Schemas["Transaction"]>();
+/**
+ * How many charges keep a shared view at most: past it the memo starts afresh and a view is built
+ * again at its charge's next read. A view and its JSON take about twice the row's own heap, so
+ * this bounds what reading costs in memory (a few tens of MB), whatever is read.
+ */
+export const maxSharedTransactionViews = 10_000;
+let transactionViews = new WeakMap<TransactionRecord, Schemas["Transaction"]>();
+let sharedTransactionViews = 0;
 
 /**
  * A charge as the API shows it. A frozen row is a value that cannot change (the memory store
@@ -34,6 +41,10 @@ export function presentTransaction(t: TransactionRecord, now: string): Schemas["
   const known = transactionViews.get(t);
   if (known?.status === status) return known;
   const view = deepFreeze(transactionView(t, status));
+  if (!known && ++sharedTransactionViews > maxSharedTransactionViews) {
+    transactionViews = new WeakMap();
+    sharedTransactionViews = 1;
+  }
   transactionViews.set(t, view);
   sharedViews.add(view);
   return view;
