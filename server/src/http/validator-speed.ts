@@ -5,19 +5,33 @@ type Compile = (path: string, options?: Record<string, unknown>) => { regexp: Re
 
 let installed = false;
 
+/** `require` as seen from express-openapi-validator: its own modules, and the copies it loads. */
+const fromValidator = createRequire(createRequire(import.meta.url).resolve("express-openapi-validator"));
+
 /**
- * Two costs of express-openapi-validator 5.6 (pinned) that buy nothing here, removed by replacing
+ * Whether the installed express-openapi-validator is the version whose internals the changes
+ * that replace, rather than wrap, were written against.
+ */
+function isTunedVersion(): boolean {
+  try {
+    return (fromValidator("express-openapi-validator/package.json") as { version?: string }).version === "5.6.2";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Costs of express-openapi-validator 5.6 (pinned) that buy nothing here, removed by replacing
  * functions of its modules before the first validator is built. Validation itself is unchanged.
  */
 export function tuneValidator(): void {
   if (installed) return;
   installed = true;
-  const fromValidator = createRequire(createRequire(import.meta.url).resolve("express-openapi-validator"));
-  memoiseRouteCompilation(fromValidator);
-  precompiledRouteLookup(fromValidator);
-  lazyMetaSchema(fromValidator);
-  resolveReferencesWithoutCompiling(fromValidator);
-  skipBundlingSelfContainedDocuments(fromValidator);
+  memoiseRouteCompilation();
+  precompiledRouteLookup();
+  lazyMetaSchema();
+  resolveReferencesWithoutCompiling();
+  skipBundlingSelfContainedDocuments();
 }
 
 /**
@@ -27,7 +41,7 @@ export function tuneValidator(): void {
  * A document given as an object whose every `$ref` is a local pointer that resolves is taken as
  * it is; any other (a file path, an external or dangling reference) is bundled as before.
  */
-function skipBundlingSelfContainedDocuments(fromValidator: NodeJS.Require): void {
+function skipBundlingSelfContainedDocuments(): void {
   type LoadSpec = (this: unknown, spec: unknown, refParser?: unknown) => Promise<unknown>;
   let module: { OpenAPIFramework?: { prototype: { loadSpec?: LoadSpec } } };
   try {
@@ -85,7 +99,7 @@ function isSelfContained(document: unknown): boolean {
  * Any other reference takes the original path. Left alone if the module does not have the expected
  * shape.
  */
-function resolveReferencesWithoutCompiling(fromValidator: NodeJS.Require): void {
+function resolveReferencesWithoutCompiling(): void {
   type Registered = { schemas?: Record<string, unknown> };
   type Preprocessor = { ajv?: Registered; resolvedSchemaCache?: Map<string, unknown> };
   type Resolve = (this: Preprocessor, schema: unknown) => unknown;
@@ -118,7 +132,7 @@ function resolveReferencesWithoutCompiling(fromValidator: NodeJS.Require): void 
  * (about a quarter of the start-up) and never uses it. This compiles it only if `validate` is
  * ever called. Left alone if the module does not have the expected shape.
  */
-function lazyMetaSchema(fromValidator: NodeJS.Require): void {
+function lazyMetaSchema(): void {
   type Validator = { validate(doc: unknown): { errors: unknown[] } };
   type ValidatorClass = new (options: { version: string; validateApiSpec: boolean }) => Validator;
   let module: { OpenAPISchemaValidator?: ValidatorClass };
@@ -150,7 +164,7 @@ function lazyMetaSchema(fromValidator: NodeJS.Require): void {
  * than `sensitive` and `strict`; any other call goes to the original). The regular expressions have
  * no `g` flag, so sharing one between requests is safe.
  */
-function memoiseRouteCompilation(fromValidator: NodeJS.Require): void {
+function memoiseRouteCompilation(): void {
   const module = fromValidator("path-to-regexp") as { pathToRegexp: Compile };
   const original = module.pathToRegexp;
   const cache = new Map<string, ReturnType<Compile>>();
@@ -192,14 +206,13 @@ type Middleware = (req: Request, res: Response, next: NextFunction) => void;
  * matches, same errors) with the routes compiled once per routing mode. Only installed on that
  * exact version, since it replaces the function rather than wrapping it.
  */
-function precompiledRouteLookup(fromValidator: NodeJS.Require): void {
+function precompiledRouteLookup(): void {
   let metadata: { applyOpenApiMetadata?: unknown };
   let types: { MethodNotAllowed?: HttpErrorClass; NotFound?: HttpErrorClass; BadRequest?: HttpErrorClass };
   let compile: Compile;
   let httpMethods: Set<string>;
+  if (!isTunedVersion()) return;
   try {
-    const { version } = fromValidator("express-openapi-validator/package.json") as { version?: string };
-    if (version !== "5.6.2") return;
     metadata = fromValidator("express-openapi-validator/dist/middlewares/openapi.metadata.js") as typeof metadata;
     types = fromValidator("express-openapi-validator/dist/framework/types.js") as typeof types;
     compile = (fromValidator("path-to-regexp") as { pathToRegexp: Compile }).pathToRegexp;
@@ -317,14 +330,7 @@ function precompiledRouteLookup(fromValidator: NodeJS.Require): void {
  * version gets its stack unchanged.
  */
 export function leanValidatorStack(stack: RequestHandler[]): RequestHandler[] {
-  const fromValidator = createRequire(createRequire(import.meta.url).resolve("express-openapi-validator"));
-  let version: string | undefined;
-  try {
-    ({ version } = fromValidator("express-openapi-validator/package.json") as { version?: string });
-  } catch {
-    return stack;
-  }
-  if (version !== "5.6.2") return stack;
+  if (!isTunedVersion()) return stack;
   return stack
     .filter((step) => step.name !== "securityMiddleware")
     .map((step) => (step.name === "pathParamsMiddleware" ? untilItHasRun(step) : step));

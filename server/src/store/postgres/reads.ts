@@ -12,6 +12,7 @@ import {
   idempotencyTable,
   ledgerTable,
   paymentLinksTable,
+  perTable,
   prefixedSelectList,
   toRecord,
   transactionsTable,
@@ -27,9 +28,6 @@ export function scopeLockKey(scope: Scope): string {
   const digest = createHash("sha256").update(`pix-scope\u0000${scope.accountId}\u0000${scope.livemode}`).digest();
   return digest.readBigInt64BE(0).toString();
 }
-
-/** The statement of every authenticated request, built once (see `statementText`). */
-let keyWithAccount: string | undefined;
 
 export function reads(db: Queryable): StoreReads {
   const scoped = "account_id = $1 AND livemode = $2";
@@ -47,9 +45,13 @@ export function reads(db: Queryable): StoreReads {
       get: (id) => selectOne(db, apiKeysTable, "id = $1", [id]),
       getByDigest: (digest) => selectOne(db, apiKeysTable, "digest = $1", [digest]),
       getByDigestWithAccount: async (digest) => {
-        keyWithAccount ??= `SELECT ${prefixedSelectList(apiKeysTable, "k")}, ${prefixedSelectList(accountsTable, "a")}
-           FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id WHERE k.digest = $1 LIMIT 1`;
-        const rows = await query(db, keyWithAccount, [digest]);
+        const text = perTable(
+          apiKeysTable,
+          "with-account",
+          () => `SELECT ${prefixedSelectList(apiKeysTable, "k")}, ${prefixedSelectList(accountsTable, "a")}
+           FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id WHERE k.digest = $1 LIMIT 1`,
+        );
+        const rows = await query(db, text, [digest]);
         const row = rows[0];
         if (!row) return null;
         const account = unprefixed(row, accountsTable, "a");

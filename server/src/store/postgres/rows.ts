@@ -24,33 +24,33 @@ export interface TableDef<R> {
 }
 
 const camel = (column: string) => column.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-/** Select lists are built once per table and alias: every statement of the store starts with one. */
-const selectLists = new WeakMap<object, Map<string, string>>();
-function remembered<R>(def: TableDef<R>, key: string, build: () => string): string {
-  let lists = selectLists.get(def);
-  if (!lists) selectLists.set(def, (lists = new Map()));
-  let list = lists.get(key);
-  if (list === undefined) lists.set(key, (list = build()));
-  return list;
+/**
+ * What the store builds from a table's definition alone (select lists, statement texts, column
+ * names), built once per table and key: every statement starts with one, and a string kept
+ * rather than rebuilt also keeps its hash for the prepared-statement lookup (`sql.ts`).
+ */
+const builtPerTable = new WeakMap<object, Map<string, unknown>>();
+export function perTable<R, T>(def: TableDef<R>, key: string, build: () => T): T {
+  let built = builtPerTable.get(def);
+  if (!built) builtPerTable.set(def, (built = new Map()));
+  let value = built.get(key) as T | undefined;
+  if (value === undefined) built.set(key, (value = build()));
+  return value;
 }
 export const selectList = <R>(def: TableDef<R>, alias = "") =>
-  remembered(def, alias, () => def.columns.map(([column]) => `${alias}${column} AS "${camel(column)}"`).join(", "));
+  perTable(def, `select:${alias}`, () =>
+    def.columns.map(([column]) => `${alias}${column} AS "${camel(column)}"`).join(", "),
+  );
 /** Like `selectList`, each alias prefixed (`"a.name"`), for two tables of one join; see `unprefixed`. */
 export const prefixedSelectList = <R>(def: TableDef<R>, alias: string) =>
-  remembered(def, `${alias}.`, () =>
+  perTable(def, `prefixed-select:${alias}`, () =>
     def.columns.map(([column]) => `${alias}.${column} AS "${alias}.${camel(column)}"`).join(", "),
   );
-/** Each field of `def` with its name in a row selected with `prefixedSelectList`, built once. */
-const prefixedNames = new WeakMap<object, Map<string, [prefixed: string, field: string][]>>();
 /** The columns of `def` out of a joined row selected with `prefixedSelectList(def, alias)`. */
 export const unprefixed = <R>(row: Row, def: TableDef<R>, alias: string): Row => {
-  let byAlias = prefixedNames.get(def);
-  if (!byAlias) prefixedNames.set(def, (byAlias = new Map()));
-  let names = byAlias.get(alias);
-  if (!names) {
-    names = def.columns.map(([column]) => [`${alias}.${camel(column)}`, camel(column)]);
-    byAlias.set(alias, names);
-  }
+  const names = perTable(def, `prefixed-names:${alias}`, () =>
+    def.columns.map(([column]): [prefixed: string, field: string] => [`${alias}.${camel(column)}`, camel(column)]),
+  );
   const out: Row = {};
   for (const [prefixed, field] of names) out[field] = row[prefixed];
   return out;

@@ -1,21 +1,7 @@
 import type { PageRequest, PageResult } from "../../domain/model.js";
 import { type TransactionFilter, UnknownCursorError } from "../../domain/ports/store.js";
-import { selectList, type TableDef, toRecord } from "./rows.js";
+import { perTable, selectList, type TableDef, toRecord } from "./rows.js";
 import { execute, type Queryable, query } from "./sql.js";
-
-/**
- * One string per statement shape, built once: the prepared-statement lookup (`sql.ts`) and pg's
- * check of a prepared statement's text then compare a string whose hash is already known, rather
- * than building and hashing the same kilobyte of SQL on every call.
- */
-const statementTexts = new WeakMap<object, Map<string, string>>();
-function statementText<R>(def: TableDef<R>, shape: string, build: () => string): string {
-  let texts = statementTexts.get(def);
-  if (!texts) statementTexts.set(def, (texts = new Map()));
-  let text = texts.get(shape);
-  if (text === undefined) texts.set(shape, (text = build()));
-  return text;
-}
 
 export async function selectOne<R>(
   db: Queryable,
@@ -23,11 +9,7 @@ export async function selectOne<R>(
   where: string,
   values: unknown[],
 ): Promise<R | null> {
-  const text = statementText(
-    def,
-    `one:${where}`,
-    () => `SELECT ${selectList(def)} FROM ${def.name} WHERE ${where} LIMIT 1`,
-  );
+  const text = perTable(def, `one:${where}`, () => `SELECT ${selectList(def)} FROM ${def.name} WHERE ${where} LIMIT 1`);
   const rows = await query(db, text, values);
   return rows[0] ? toRecord(def, rows[0]) : null;
 }
@@ -99,7 +81,7 @@ export async function pageQuery<R>(
     after = `AND (created_at, id COLLATE "C") < ($${args.length}::timestamptz, $${args.length - 1}::text COLLATE "C")`;
   }
   args.push(page.limit + 1);
-  const text = statementText(
+  const text = perTable(
     def,
     `page:${where}:${after}:${args.length}`,
     () => `SELECT ${selectList(def)} FROM ${def.name} WHERE (${where}) ${after}
