@@ -56,6 +56,41 @@ export async function requestsPerSecond(
   return median(runs);
 }
 
+export interface Paired {
+  /** Requests per second of the measured server: the median of its runs. */
+  rps: number;
+  /** Its ratio to the baseline: the median of the runs' ratios, each to the baseline run just before it. */
+  ratio: number;
+}
+
+/**
+ * Requests per second of `request` on `baseUrl` as a ratio to a baseline, the two measured turn
+ * about: baseline, server, baseline, server... A ratio of one run to a baseline run seconds before
+ * it holds up when the machine's speed drifts over minutes, which a single baseline measured at
+ * the start of the run does not (on these machines bare Express varied by 15% between sections).
+ */
+export async function pairedRequestsPerSecond(
+  baseline: () => Promise<number>,
+  baseUrl: string,
+  request: LoadRequest,
+  options: LoadOptions = defaultLoad,
+): Promise<Paired> {
+  await once(baseUrl, request, { ...options, seconds: 1, runs: 1 }); // warm-up (JIT, pools)
+  const runs: number[] = [];
+  const ratios: number[] = [];
+  for (let i = 0; i < options.runs; i++) {
+    const floor = await baseline();
+    const rps = await once(baseUrl, request, options);
+    runs.push(rps);
+    ratios.push(rps / floor);
+  }
+  return { rps: median(runs), ratio: median(ratios) };
+}
+
+/** One run of `request` on `baseUrl` (no warm-up): a baseline for `pairedRequestsPerSecond`. */
+export const oneRun = (baseUrl: string, request: LoadRequest, options: LoadOptions = defaultLoad) =>
+  once(baseUrl, request, options);
+
 /** Sequential latency of `run`, in milliseconds: the median (p50) of `count` calls after warm-up. */
 export async function medianLatency(count: number, run: () => Promise<unknown>): Promise<number> {
   for (let i = 0; i < Math.min(20, count); i++) await run();

@@ -1,9 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { freePort } from "../../scripts/pg-cluster.js";
 import { startPrism } from "../../scripts/prism.js";
-import { defaultLoad, type LoadOptions, type LoadRequest, requestsPerSecond } from "../lib/load.js";
+import {
+  defaultLoad,
+  type LoadOptions,
+  type LoadRequest,
+  oneRun,
+  type Paired,
+  pairedRequestsPerSecond,
+  requestsPerSecond,
+} from "../lib/load.js";
 import { pin, type Running, startNode } from "../lib/process.js";
-import { serverArgs } from "../lib/server.js";
+import { serverArgs, startFlags } from "../lib/server.js";
 
 const chargeBody = () =>
   JSON.stringify({
@@ -34,7 +42,12 @@ export function createChargeRequest(key: string): LoadRequest {
   return { method: "POST", path: "/api/v1/charges/pix", headers: { "x-api-key": key }, body: chargeBody };
 }
 
-export type Throughput = Record<string, Record<string, number>>;
+/** Each implementation's routes, measured turn about with bare Express (`pairedRequestsPerSecond`). */
+export interface Throughput {
+  /** Requests per second of the floors, each the median of its own runs. */
+  floors: Record<"bare node:http" | "bare Express", number>;
+  servers: Record<string, Record<string, Paired>>;
+}
 
 /** Starts our server (memory or PostgreSQL), makes 25 charges so lists have a page, and hands back what the routes need. */
 export async function startOurServer(
@@ -72,57 +85,84 @@ export async function startOurServer(
   return { server, key, chargeId };
 }
 
-async function measureRoutes(baseUrl: string, key: string, chargeId: string, load: LoadOptions) {
-  const out: Record<string, number> = {};
+async function measureRoutes(
+  baseUrl: string,
+  key: string,
+  chargeId: string,
+  baseline: () => Promise<number>,
+  load: LoadOptions,
+) {
+  const out: Record<string, Paired> = {};
   for (const [name, request] of Object.entries(routes(key, chargeId))) {
-    out[name] = await requestsPerSecond(baseUrl, request, load);
+    out[name] = await pairedRequestsPerSecond(baseline, baseUrl, request, load);
   }
   return out;
 }
 
 /**
  * Requests per second of bare node:http, bare Express, the Prism mock and our server on each store,
- * each server alone on core 0 and the load generator on core 1.
+ * each server alone on core 0 and the load generator on core 1. Bare Express stays up throughout:
+ * every run of a route is paired with a run of it just before, and the ratio is of the pair.
  */
 export async function measureThroughput(
   databaseUrl: string | null,
   load: LoadOptions = defaultLoad,
 ): Promise<Throughput> {
   pin(process.pid, 1);
-  const results: Throughput = {};
-  const floors: [string, string][] = [
-    ["bare node:http", "bench/targets/bare-http.ts"],
-    ["bare Express", "bench/targets/bare-express.ts"],
-  ];
-  for (const [name, file] of floors) {
-    const target = await startNode(["--import", "tsx", file], { port: await freePort(), readyPath: "/" });
-    try {
-      const rps = await requestsPerSecond(target.baseUrl, { path: "/api/v1/balance" }, load);
-      results[name] = Object.fromEntries(Object.keys(routes("", "")).map((route) => [route, rps]));
-    } finally {
-      await target.stop();
-    }
-  }
-
-  const prism = await startPrism({ port: await freePort(), document: "generated/openapi.yaml" });
-  pin(prism.pid, 0);
+  const floorRequest: LoadRequest = { path: "/api/v1/balance" };
+  const http = await startNode([...startFlags(), "--import", "tsx", "bench/targets/bare-http.ts"], {
+    port: await freePort(),
+    readyPath: "/",
+  });
+  let bareHttp: number;
   try {
-    results["Prism mock"] = await measureRoutes(prism.baseUrl, "svc_test_bench", "txn_4Fq9ZtR2mXwP8LkA3cD7", load);
+    bareHttp = await requestsPerSecond(http.baseUrl, floorRequest, load);
   } finally {
-    await prism.stop();
+    await http.stop();
   }
 
-  const stores: [string, Record<string, string>][] = [["ours, memory", {}]];
-  if (databaseUrl) stores.push(["ours, PostgreSQL", { DATABASE_URL: databaseUrl }]);
-  for (const [name, env] of stores) {
-    let running: Running | undefined;
+  const express = await startNode([...startFlags(), "--import", "tsx", "bench/targets/bare-express.ts"], {
+    port: await freePort(),
+    readyPath: "/",
+  });
+  try {
+    const result: Throughput = {
+      floors: {
+        "bare node:http": bareHttp,
+        "bare Express": await requestsPerSecond(express.baseUrl, floorRequest, load),
+      },
+      servers: {},
+    };
+    const baseline = () => oneRun(express.baseUrl, floorRequest, load);
+
+    const prism = await startPrism({ port: await freePort(), document: "generated/openapi.yaml" });
+    pin(prism.pid, 0);
     try {
-      const { server, key, chargeId } = await startOurServer(env);
-      running = server;
-      results[name] = await measureRoutes(server.baseUrl, key, chargeId, load);
+      result.servers["Prism mock"] = await measureRoutes(
+        prism.baseUrl,
+        "svc_test_bench",
+        "txn_4Fq9ZtR2mXwP8LkA3cD7",
+        baseline,
+        load,
+      );
     } finally {
-      await running?.stop();
+      await prism.stop();
     }
+
+    const stores: [string, Record<string, string>][] = [["ours, memory", {}]];
+    if (databaseUrl) stores.push(["ours, PostgreSQL", { DATABASE_URL: databaseUrl }]);
+    for (const [name, env] of stores) {
+      let running: Running | undefined;
+      try {
+        const { server, key, chargeId } = await startOurServer(env);
+        running = server;
+        result.servers[name] = await measureRoutes(server.baseUrl, key, chargeId, baseline, load);
+      } finally {
+        await running?.stop();
+      }
+    }
+    return result;
+  } finally {
+    await express.stop();
   }
-  return results;
 }
