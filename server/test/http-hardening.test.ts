@@ -51,6 +51,33 @@ for (const store of eachStore("hardening", { poolMax: 4 })) {
         expect(res.body.message).toBe(`Rota não encontrada: ${c.method} ${c.path}.`);
       });
 
+      test.each([
+        { name: "a charge id", method: "GET", path: "/api/v1/transactions/%E0%A4%A" },
+        { name: "a payment link id", method: "GET", path: "/api/v1/payment-links/plk_%C3%28" },
+        { name: "a customer id", method: "PATCH", path: "/api/v1/customers/%FF" },
+      ])(
+        "when $name in the path is a percent-encoding that is not UTF-8, then it is 400 VALIDATION_ERROR on the path, in Portuguese",
+        async (c) => {
+          const res = await call(server.baseUrl, c.method, c.path, { key });
+
+          expect(res.status).toBe(400);
+          expect(res.body).toMatchObject({
+            ok: false,
+            code: "VALIDATION_ERROR",
+            errors: [{ path: "path", message: "o caminho da URL tem uma codificação percentual (%) inválida" }],
+          });
+          expect(res.body.errors).toHaveLength(1);
+        },
+      );
+
+      test("when a fixed segment of the path is a percent-encoding that is not UTF-8, then no route has it: 404 NOT_FOUND", async () => {
+        const res = await call(server.baseUrl, "GET", "/api/v1/bal%E0nce", { key });
+
+        expect(res.status).toBe(404);
+        expect(res.body).toMatchObject({ ok: false, code: "NOT_FOUND" });
+        expect(res.body.message).toBe("Rota não encontrada: GET /api/v1/bal%E0nce.");
+      });
+
       test("when a known id is missing, then the 404 message is the one about objects, not routes", async () => {
         const res = await call(server.baseUrl, "GET", "/api/v1/transactions/txn_doesnotexist", { key });
 

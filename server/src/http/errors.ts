@@ -105,6 +105,9 @@ function wholeLengthRule(message: string, bounds: TextBounds | undefined): strin
   return min === max ? `deve ter ${min} ${unit}` : `deve ter de ${min} a ${max} ${unit}`;
 }
 
+/** What express-openapi-validator (and `validator-speed.ts`) say of a path that `decodeURIComponent` refuses. */
+export const malformedUriMessage = "malformed uri'";
+
 interface ValidatorErrorItem {
   path?: string;
   message?: string;
@@ -157,6 +160,13 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
     if (status === 405) {
       if (err.headers) res.set(err.headers);
       return sendError(req, res, "METHOD_NOT_ALLOWED");
+    }
+    if (status === 400 && err.errors?.length === 1 && err.errors[0]?.message === malformedUriMessage) {
+      // A percent-encoding that is not UTF-8 in the URL's path: no route matched yet, so no
+      // parameter to name; the validator's item names the raw path in English.
+      return sendError(req, res, "VALIDATION_ERROR", "Dados inválidos.", [
+        { path: "path", message: "o caminho da URL tem uma codificação percentual (%) inválida" },
+      ]);
     }
     if (status === 400 && Array.isArray(err.errors)) {
       const seen = new Set<string>();

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { malformedUriMessage } from "./errors.js";
 
 type Compile = (path: string, options?: Record<string, unknown>) => { regexp: RegExp; keys: unknown[] };
 
@@ -269,7 +270,7 @@ function precompiledRouteLookup(): void {
         try {
           values = found.slice(1).map(decodeURIComponent);
         } catch {
-          throw new BadRequest({ path: req.path, message: "malformed uri'" });
+          throw new BadRequest({ path: req.path, message: malformedUriMessage });
         }
         const pathParams: Record<string, string> = {};
         route.keys.forEach((key, i) => {
