@@ -61,6 +61,8 @@ export interface Paired {
   rps: number;
   /** Its ratio to the baseline: the median of the runs' ratios, each to the baseline run just before it. */
   ratio: number;
+  /** The lowest and highest of those ratios: how much the machine moved during the measurement. */
+  spread: [number, number];
 }
 
 /**
@@ -84,7 +86,7 @@ export async function pairedRequestsPerSecond(
     runs.push(rps);
     ratios.push(rps / floor);
   }
-  return { rps: median(runs), ratio: median(ratios) };
+  return { rps: median(runs), ratio: median(ratios), spread: [Math.min(...ratios), Math.max(...ratios)] };
 }
 
 /** One run of `request` on `baseUrl` (no warm-up): a baseline for `pairedRequestsPerSecond`. */
