@@ -11,10 +11,14 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Pins `pid` to one CPU when `taskset` exists (the server on core 0, the load on core 1). */
+/**
+ * Pins `pid` to one CPU when `taskset` exists (the server on core 0, the load on core 1): every
+ * thread it has (`-a`), not just the main one. Pinned after spawning, V8's garbage-collection
+ * helpers and libuv's pool already exist; left free they ran on the load generator's core.
+ */
 export function pin(pid: number, cpu: number): void {
   try {
-    execFileSync("taskset", ["-p", "-c", String(cpu), String(pid)], { stdio: "ignore" });
+    execFileSync("taskset", ["-a", "-p", "-c", String(cpu), String(pid)], { stdio: "ignore" });
   } catch {
     // No taskset, or one core: measured unpinned.
   }
