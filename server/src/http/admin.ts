@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { join } from "node:path";
-import express, { type Express } from "express";
+import express, { type IRouter } from "express";
 import { type Handlers, operationTable } from "../../../generated/admin-operations.js";
 import type { ManualClock } from "../domain/ports/clock.js";
 import { notFound } from "../domain/errors.js";
@@ -32,7 +32,7 @@ function tokenMatches(presented: string | undefined, expected: string): boolean 
  * live in a router of their own, entered only for paths under /admin: a public request does not
  * walk past its thirty-odd routes.
  */
-export function mountAdmin(app: Express, domain: Domain, options: AdminOptions): void {
+export function mountAdmin(app: IRouter, domain: Domain, options: AdminOptions): void {
   const { token } = options;
   const admin = express.Router({ caseSensitive: true, strict: true });
   admin.use("/admin", (req, res, next) => {

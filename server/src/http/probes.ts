@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { Express } from "express";
+import type { IRouter } from "express";
 import { escapeHtml } from "../checkout/html.js";
 import { sendError } from "./errors.js";
 
@@ -12,7 +12,7 @@ const icon = readFileSync(new URL("../checkout/assets/icon.svg", import.meta.url
  * What answers without a key, before rate limits and authentication: the probes (`/health`
  * liveness, `/ready` readiness, declared in spec/health.tsp), the home page and the favicon.
  */
-export function mountProbes(app: Express, ready: () => Promise<void>): void {
+export function mountProbes(app: IRouter, ready: () => Promise<void>): void {
   app.get("/health", (_req, res) => {
     res.json({ ok: true });
   });
