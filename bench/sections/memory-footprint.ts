@@ -1,8 +1,19 @@
+import { execFileSync } from "node:child_process";
 import type { TransactionRecord } from "../../server/src/domain/model.js";
 import { presentTransaction } from "../../server/src/domain/presenters.js";
 import { jsonText } from "../../server/src/http/json.js";
 import { MemoryStore } from "../../server/src/store/memory.js";
 import { call, chargeBody, startTestServer } from "../../server/test/harness.js";
+
+/** `bytesPerStoredCharge` in a child process of its own (see memory-footprint-child.ts). */
+export function bytesPerStoredChargeInChild(count = 20_000): { stored: number; read: number } {
+  const out = execFileSync(
+    process.execPath,
+    ["--expose-gc", "--import", "tsx", "bench/sections/memory-footprint-child.ts", String(count)],
+    { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 300_000 },
+  );
+  return JSON.parse(out) as { stored: number; read: number };
+}
 
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
 
