@@ -92,14 +92,13 @@ export interface StatementOptions {
 }
 
 function statement(text: string, values: unknown[], options: StatementOptions): pg.QueryConfig {
+  if (options.prepare === false) return { text, values, types: storeTypes };
   let name = preparedNames.get(text);
-  if (name === undefined && options.prepare !== false && preparedNames.size < maxPrepared) {
+  if (name === undefined && preparedNames.size < maxPrepared) {
     name = `pix_${preparedNames.size + 1}`;
     preparedNames.set(text, name);
   }
-  return name === undefined || options.prepare === false
-    ? { text, values, types: storeTypes }
-    : { name, text, values, types: storeTypes };
+  return name === undefined ? { text, values, types: storeTypes } : { name, text, values, types: storeTypes };
 }
 
 /** The rows of one statement; a lost connection throws `SERVICE_UNAVAILABLE` (`toStoreError`). */
