@@ -19,7 +19,8 @@ export const defaultLoad: LoadOptions = { connections: 16, seconds: 3, runs: 3 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
-async function once(baseUrl: string, request: LoadRequest, options: LoadOptions) {
+/** One run of `request` on `baseUrl`, no warm-up: its requests per second (also a baseline run for `pairedRequestsPerSecond`). */
+export async function oneRun(baseUrl: string, request: LoadRequest, options: LoadOptions) {
   const result = await autocannon({
     url: baseUrl + request.path,
     connections: options.connections,
@@ -50,9 +51,9 @@ export async function requestsPerSecond(
   request: LoadRequest,
   options: LoadOptions = defaultLoad,
 ): Promise<number> {
-  await once(baseUrl, request, { ...options, seconds: 1, runs: 1 }); // warm-up (JIT, pools)
+  await oneRun(baseUrl, request, { ...options, seconds: 1, runs: 1 }); // warm-up (JIT, pools)
   const runs: number[] = [];
-  for (let i = 0; i < options.runs; i++) runs.push(await once(baseUrl, request, options));
+  for (let i = 0; i < options.runs; i++) runs.push(await oneRun(baseUrl, request, options));
   return median(runs);
 }
 
@@ -78,21 +79,17 @@ export async function pairedRequestsPerSecond(
   request: LoadRequest,
   options: LoadOptions = defaultLoad,
 ): Promise<Paired> {
-  await once(baseUrl, request, { ...options, seconds: 1, runs: 1 }); // warm-up (JIT, pools)
+  await oneRun(baseUrl, request, { ...options, seconds: 1, runs: 1 }); // warm-up (JIT, pools)
   const runs: number[] = [];
   const ratios: number[] = [];
   for (let i = 0; i < options.runs; i++) {
     const floor = await baseline();
-    const rps = await once(baseUrl, request, options);
+    const rps = await oneRun(baseUrl, request, options);
     runs.push(rps);
     ratios.push(rps / floor);
   }
   return { rps: median(runs), ratio: median(ratios), spread: [Math.min(...ratios), Math.max(...ratios)] };
 }
-
-/** One run of `request` on `baseUrl` (no warm-up): a baseline for `pairedRequestsPerSecond`. */
-export const oneRun = (baseUrl: string, request: LoadRequest, options: LoadOptions = defaultLoad) =>
-  once(baseUrl, request, options);
 
 /** Sequential latency of `run`, in milliseconds: the median (p50) of `count` calls after warm-up. */
 export async function medianLatency(count: number, run: () => Promise<unknown>): Promise<number> {
