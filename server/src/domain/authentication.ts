@@ -1,7 +1,8 @@
 import { digestSecret, modeOfSecret } from "./accounts.js";
 import type { Actor, DomainDeps } from "./deps.js";
-import { DomainError } from "./errors.js";
+import { DomainError, type ErrorCode } from "./errors.js";
 import { ipAllowed } from "./ip-rules.js";
+import type { KeyWithAccount } from "./ports/store.js";
 
 export interface Credentials {
   /** The secret the caller presented, or null when it presented none. */
@@ -12,34 +13,95 @@ export interface Credentials {
   permission: string;
 }
 
+/** A presented secret that claims to be one of our keys: its digest (the store's lookup) and the mode its prefix claims. */
+interface PresentedKey {
+  digest: string;
+  livemode: boolean;
+}
+
+/** The key a secret names, or null when the caller presented none or one that is no key of ours. */
+function presentedKey(secret: string | null): PresentedKey | null {
+  const claimed = secret ? modeOfSecret(secret) : null;
+  return secret && claimed ? { digest: digestSecret(secret), livemode: claimed === "production" } : null;
+}
+
+/** The answers that decide on a caller: an error with one of these codes is the authentication's own. */
+export const authenticationCodes: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  "UNAUTHORIZED",
+  "ACCOUNT_NOT_ACTIVE",
+  "API_KEY_IP",
+  "API_KEY_PERMISSION",
+]);
+
 /**
- * Who is calling, or why not: 401 `UNAUTHORIZED` for a missing, unknown, revoked or mode-mismatched
- * key; then 403 `ACCOUNT_NOT_ACTIVE`, `API_KEY_IP` and `API_KEY_PERMISSION`, in that order. Read on
- * every request, so a revoked key stops working on the next one in every process.
+ * Who is calling, or why not, from the key the store found for the presented one: 401
+ * `UNAUTHORIZED` for a missing, unknown, revoked or mode-mismatched key; then 403
+ * `ACCOUNT_NOT_ACTIVE`, `API_KEY_IP` and `API_KEY_PERMISSION`, in that order.
+ */
+function admit(
+  presented: PresentedKey | null,
+  found: KeyWithAccount | null,
+  { ip, permission }: Pick<Credentials, "ip" | "permission">,
+): Actor {
+  const key = found?.key;
+  if (!presented || !key || key.revokedAt !== null || key.livemode !== presented.livemode) {
+    throw new DomainError("UNAUTHORIZED");
+  }
+  const account = found.account;
+  if (!account) throw new DomainError("UNAUTHORIZED");
+  if (key.livemode && !account.verified) throw new DomainError("ACCOUNT_NOT_ACTIVE");
+  if (!ipAllowed(ip, key.allowedIps)) {
+    throw new DomainError(
+      "API_KEY_IP",
+      `O endereço IP ${ip ?? "desconhecido"} não está autorizado para esta chave de API.`,
+    );
+  }
+  if (!key.permissions.includes(permission)) {
+    throw new DomainError("API_KEY_PERMISSION", `A chave de API não tem a permissão necessária: ${permission}.`);
+  }
+  return { scope: { accountId: account.id, livemode: key.livemode }, account, apiKey: key };
+}
+
+/** How many keys `recall` remembers per process; past it, it starts over. */
+const recalledKeys = 10_000;
+
+/**
+ * The key is read on every request, so a revoked key stops working on the next one in every
+ * process: by `authenticate`, or by a read that confirms the key in its own statement (`recall`).
  */
 export function authenticationUseCases(deps: DomainDeps) {
   const { store } = deps;
+  /** The key each digest named when this process last read it, with its version. */
+  let lastRead = new Map<string, KeyWithAccount>();
   return {
-    async authenticate({ secret, ip, permission }: Credentials): Promise<Actor> {
-      const claimed = secret ? modeOfSecret(secret) : null;
-      const found = secret && claimed ? await store.read.apiKeys.getByDigestWithAccount(digestSecret(secret)) : null;
-      const key = found?.key;
-      if (!key || key.revokedAt !== null || key.livemode !== (claimed === "production")) {
-        throw new DomainError("UNAUTHORIZED");
+    async authenticate(credentials: Credentials): Promise<Actor> {
+      const presented = presentedKey(credentials.secret);
+      const found = presented ? await store.read.apiKeys.getByDigestWithAccount(presented.digest) : null;
+      if (presented && found) {
+        if (lastRead.size >= recalledKeys) lastRead = new Map();
+        lastRead.set(presented.digest, found);
       }
-      const account = found.account;
-      if (!account) throw new DomainError("UNAUTHORIZED");
-      if (key.livemode && !account.verified) throw new DomainError("ACCOUNT_NOT_ACTIVE");
-      if (!ipAllowed(ip, key.allowedIps)) {
-        throw new DomainError(
-          "API_KEY_IP",
-          `O endereço IP ${ip ?? "desconhecido"} não está autorizado para esta chave de API.`,
-        );
+      return admit(presented, found, credentials);
+    },
+
+    /**
+     * The caller as the key read last in this process would admit it, unconfirmed: a read that
+     * acts on it must confirm, in its own statement, that the key is still at `key.version`
+     * (`transactions.listWhileKeyUnchanged`), and use nothing it read otherwise. Null when this
+     * process has not read the key, or would not admit the caller on it: `authenticate` decides.
+     */
+    recall(credentials: Credentials): { actor: Actor; key: { digest: string; version: string } } | null {
+      const presented = presentedKey(credentials.secret);
+      const found = presented ? lastRead.get(presented.digest) : undefined;
+      if (!presented || !found) return null;
+      try {
+        const actor = admit(presented, found, credentials);
+        return { actor, key: { digest: presented.digest, version: found.version } };
+      } catch {
+        return null;
       }
-      if (!key.permissions.includes(permission)) {
-        throw new DomainError("API_KEY_PERMISSION", `A chave de API não tem a permissão necessária: ${permission}.`);
-      }
-      return { scope: { accountId: account.id, livemode: key.livemode }, account, apiKey: key };
     },
   };
 }
+
+export type Authentication = ReturnType<typeof authenticationUseCases>;

@@ -1,6 +1,7 @@
 import { buildBrCode } from "../pix/brcode.js";
 import { checkAmountCents } from "./amounts.js";
-import type { StoreTx } from "./ports/store.js";
+import type { Authentication, Credentials } from "./authentication.js";
+import type { StoreTx, TransactionFilter } from "./ports/store.js";
 import { requireDocument, upsertCustomerRecord } from "./customers.js";
 import { type Actor, addSeconds, type DomainDeps, formatBRL } from "./deps.js";
 import { DomainError, fieldError, notFound } from "./errors.js";
@@ -8,7 +9,15 @@ import { recordEvent } from "./events.js";
 import { once } from "./idempotency.js";
 import { newId } from "./ids.js";
 import { checkMetadata } from "./metadata.js";
-import type { Account, PageRequest, PaymentLinkRecord, Schemas, Scope, TransactionRecord } from "./model.js";
+import type {
+  Account,
+  PageRequest,
+  PageResult,
+  PaymentLinkRecord,
+  Schemas,
+  Scope,
+  TransactionRecord,
+} from "./model.js";
 import { pageOrInvalidCursor } from "./pagination.js";
 import { amountLimits } from "./policy.js";
 import { effectiveStatus, presentTransaction } from "./presenters.js";
@@ -160,8 +169,40 @@ export async function creditPaidCharge(
   return paid;
 }
 
-export function chargeUseCases(deps: DomainDeps) {
+/** The filters of `GET /transactions`, as the client gave them. */
+interface ListFilter {
+  status?: string | undefined;
+  paymentLinkId?: string | undefined;
+  createdFrom?: string;
+  createdTo?: string;
+}
+
+/** The store's filter: dates as ISO instants, and the instant that decides expiry. */
+function storeFilter(filter: ListFilter, at: string): TransactionFilter {
+  const iso = (v: string | undefined) => (v === undefined ? undefined : new Date(v).toISOString());
+  return {
+    status: filter.status,
+    paymentLinkId: filter.paymentLinkId,
+    createdFrom: iso(filter.createdFrom),
+    createdTo: iso(filter.createdTo),
+    now: at,
+  };
+}
+
+const presentPage = (result: PageResult<TransactionRecord>, at: string) => ({
+  data: result.items.map((t) => presentTransaction(t, at)),
+  hasMore: result.hasMore,
+});
+
+export function chargeUseCases(deps: DomainDeps, authentication: Authentication) {
   const now = () => deps.clock.now().toISOString();
+  const list = async (scope: Scope, filter: ListFilter, page: PageRequest) => {
+    const at = now();
+    const result = await pageOrInvalidCursor(() =>
+      deps.store.read.transactions.list(scope, storeFilter(filter, at), page),
+    );
+    return presentPage(result, at);
+  };
   return {
     async create(actor: Actor, body: NewCharge, idempotencyKey?: string) {
       const at = now();
@@ -188,32 +229,28 @@ export function chargeUseCases(deps: DomainDeps) {
       return presentTransaction(record, now());
     },
 
-    async list(
-      actor: Actor,
-      filter: {
-        status?: string | undefined;
-        paymentLinkId?: string | undefined;
-        createdFrom?: string;
-        createdTo?: string;
-      },
-      page: PageRequest,
-    ) {
-      const at = now();
-      const iso = (v: string | undefined) => (v === undefined ? undefined : new Date(v).toISOString());
-      const result = await pageOrInvalidCursor(() =>
-        deps.store.read.transactions.list(
-          actor.scope,
-          {
-            status: filter.status,
-            paymentLinkId: filter.paymentLinkId,
-            createdFrom: iso(filter.createdFrom),
-            createdTo: iso(filter.createdTo),
-            now: at,
-          },
-          page,
-        ),
-      );
-      return { data: result.items.map((t) => presentTransaction(t, at)), hasMore: result.hasMore };
+    list: (actor: Actor, filter: ListFilter, page: PageRequest) => list(actor.scope, filter, page),
+
+    /**
+     * `list` for a caller not yet authenticated. A first page whose key this process has read
+     * before is read in one statement that also confirms the key unchanged (`recall`,
+     * `listWhileKeyUnchanged`); a page with items proves it. Otherwise (a new or changed key, an
+     * empty first page, a later page) the key is read first, as for every other operation.
+     */
+    async listAsCaller(credentials: Credentials, filter: ListFilter, page: PageRequest) {
+      const recalled = page.startingAfter === undefined ? authentication.recall(credentials) : null;
+      if (recalled) {
+        const at = now();
+        const result = await deps.store.read.transactions.listWhileKeyUnchanged(
+          recalled.key,
+          recalled.actor.scope,
+          storeFilter(filter, at),
+          page.limit,
+        );
+        if (result.items.length > 0) return presentPage(result, at);
+      }
+      const actor = await authentication.authenticate(credentials);
+      return list(actor.scope, filter, page);
     },
 
     async cancel(actor: Actor, id: string, idempotencyKey?: string) {

@@ -16,10 +16,11 @@ import { withdrawalUseCases } from "./withdrawals.js";
 
 /** Every public use case, wired to one set of dependencies. */
 export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlGuard } = {}) {
+  const authentication = authenticationUseCases(deps);
   return {
-    authentication: authenticationUseCases(deps),
+    authentication,
     health: healthUseCases(deps),
-    charges: chargeUseCases(deps),
+    charges: chargeUseCases(deps, authentication),
     customers: customerUseCases(deps),
     paymentLinks: paymentLinkUseCases(deps),
     checkout: checkoutUseCases(deps),

@@ -1,6 +1,9 @@
-import type { RequestHandler } from "express";
+import type { ErrorRequestHandler, RequestHandler } from "express";
+import { authenticationCodes, type Credentials } from "../domain/authentication.js";
 import type { Actor } from "../domain/deps.js";
+import { DomainError } from "../domain/errors.js";
 import type { Domain } from "../domain/service.js";
+import type { OperationId } from "../../../generated/operations.js";
 import { matchOperation, type OperationMatch } from "./operations.js";
 
 /** The key in `x-api-key`, or in `Authorization: Bearer`. */
@@ -15,25 +18,67 @@ function presentedSecret(headers: { "x-api-key"?: string | string[]; authorizati
 
 /** Everything a handler knows about the call. */
 export interface RequestContext {
+  /** Who is calling. Read it only in a handler of an operation not in `admittedByTheirRead`. */
   actor: Actor;
+  /** What the caller presented, for the operations that admit the caller with their own read. */
+  credentials: Credentials;
   operation: OperationMatch;
 }
 
 /**
+ * Operations whose handler admits the caller with its own read (the key read in the same round
+ * trip as the data, `listAsCaller`): the middleware leaves them unauthenticated, and
+ * `authenticateBeforeErrors` keeps the key's answer first if anything else fails before.
+ */
+const admittedByTheirRead: ReadonlySet<OperationId> = new Set<OperationId>(["listTransactions"]);
+
+const deferred = Symbol("admitted by its read");
+type DeferredContext = RequestContext & { [deferred]?: true };
+
+/**
  * Authenticates and authorises every public operation through the domain's `authenticate` use
- * case. Routes the contract does not know pass through to the validator, which answers 404/405.
+ * case, but for those in `admittedByTheirRead`. Routes the contract does not know pass through to
+ * the validator, which answers 404/405.
  */
 export function authenticate(domain: Domain): RequestHandler {
   return async (req, res, next) => {
     const operation = matchOperation(req.method, req.path);
     if (!operation) return next();
-    const actor = await domain.authentication.authenticate({
+    const credentials: Credentials = {
       secret: presentedSecret(req.headers as Record<string, string>),
       ip: req.ip,
       permission: operation.meta.permission,
-    });
-    const context: RequestContext = { actor, operation };
+    };
+    if (admittedByTheirRead.has(operation.id)) {
+      const context: DeferredContext = { credentials, operation, [deferred]: true } as DeferredContext;
+      Object.defineProperty(context, "actor", {
+        get() {
+          throw new Error(`${operation.id} admits its caller with its own read: it has no actor before`);
+        },
+      });
+      res.locals.context = context;
+      return next();
+    }
+    const actor = await domain.authentication.authenticate(credentials);
+    const context: RequestContext = { actor, credentials, operation };
     res.locals.context = context;
     next();
+  };
+}
+
+/**
+ * The key's answer before any other, for an operation admitted by its read: when something fails
+ * before (or instead of) that read admits the caller, such as a malformed query, the caller is
+ * authenticated here, and a 401/403 replaces the error, as it would have come first for every
+ * other operation (a caller without a valid key learns nothing about its request).
+ */
+export function authenticateBeforeErrors(domain: Domain): ErrorRequestHandler {
+  return (err, _req, res, next) => {
+    const context = res.locals.context as DeferredContext | undefined;
+    if (!context?.[deferred] || (err instanceof DomainError && authenticationCodes.has(err.code))) return next(err);
+    domain.authentication.authenticate(context.credentials).then(
+      () => next(err),
+      (authError: unknown) => next(authError),
+    );
   };
 }

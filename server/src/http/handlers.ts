@@ -14,7 +14,8 @@ export function publicHandlers(domain: Domain): WithReplays<Handlers<RequestCont
       const out = await domain.charges.create(actor, body, headers["idempotency-key"]);
       return out.replayed ? storedReply(out) : { status: 201, body: out.body };
     },
-    async listTransactions({ query }, { actor }) {
+    // Admitted by its read (`admittedByTheirRead`): a first page is read with the key, in one round trip.
+    async listTransactions({ query }, { credentials }) {
       const { status, paymentLinkId, createdFrom, createdTo } = query;
       const filter = {
         status,
@@ -22,7 +23,7 @@ export function publicHandlers(domain: Domain): WithReplays<Handlers<RequestCont
         ...(createdFrom !== undefined ? { createdFrom } : {}),
         ...(createdTo !== undefined ? { createdTo } : {}),
       };
-      return { status: 200, body: await domain.charges.list(actor, filter, pageFromQuery(query)) };
+      return { status: 200, body: await domain.charges.listAsCaller(credentials, filter, pageFromQuery(query)) };
     },
     async getTransaction({ params }, { actor }) {
       return { status: 200, body: await domain.charges.get(actor, params.id) };

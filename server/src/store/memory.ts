@@ -17,7 +17,13 @@ import type {
 } from "../domain/model.js";
 import { balanceTotals, dailyLimitUsedCents, ledgerSums } from "../domain/balance-rules.js";
 import { deepFreeze } from "../domain/values.js";
-import { type Store, type StoreReads, type StoreTx, UnknownCursorError } from "../domain/ports/store.js";
+import {
+  type KeyWithAccount,
+  type Store,
+  type StoreReads,
+  type StoreTx,
+  UnknownCursorError,
+} from "../domain/ports/store.js";
 import { DeliveryWatchers } from "./delivery-watchers.js";
 import { TransactionIndex } from "./memory-transaction-index.js";
 
@@ -87,6 +93,17 @@ class Table<T extends { id: string }> {
  * The zero-set-up store: everything in process memory. Transactions run one at a time (a mutex)
  * and roll back through an undo journal when the work throws.
  */
+/** A number for each row object seen, in the order first seen: the row's version, as `KeyWithAccount.version` names it. */
+class RowVersions {
+  private readonly numbers = new WeakMap<object, number>();
+  private next = 1;
+  of(row: object): number {
+    let n = this.numbers.get(row);
+    if (n === undefined) this.numbers.set(row, (n = this.next++));
+    return n;
+  }
+}
+
 export class MemoryStore implements Store {
   private undo: Array<() => void> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
@@ -111,6 +128,8 @@ export class MemoryStore implements Store {
   private readonly idempotency = new Table<IdempotencyRecord & { id: string }>(this.journal);
   private readonly webhookEndpoints = new Table<WebhookEndpointRecord>(this.journal);
   private readonly deliveries = new Table<DeliveryRecord>(this.journal);
+  /** Rows are replaced, never changed in place: a row object is one version of its row. */
+  private readonly versions = new RowVersions();
 
   readonly read: StoreReads = this.reads();
   private readonly tx: StoreTx = this.writes();
@@ -144,6 +163,13 @@ export class MemoryStore implements Store {
 
   async close(): Promise<void> {}
 
+  private keyWithAccount(digest: string): KeyWithAccount | null {
+    const key = this.apiKeys.all().find((k) => k.digest === digest);
+    if (!key) return null;
+    const account = this.accounts.get(key.accountId);
+    return { key, account, version: `${this.versions.of(key)}:${account ? this.versions.of(account) : "-"}` };
+  }
+
   private reads(): StoreReads {
     const idemId = (s: Scope, op: string, key: string) => JSON.stringify([s.accountId, s.livemode, op, key]);
     return {
@@ -155,10 +181,7 @@ export class MemoryStore implements Store {
       apiKeys: {
         get: async (id) => this.apiKeys.get(id),
         getByDigest: async (digest) => this.apiKeys.all().find((k) => k.digest === digest) ?? null,
-        getByDigestWithAccount: async (digest) => {
-          const key = this.apiKeys.all().find((k) => k.digest === digest);
-          return key ? { key, account: this.accounts.get(key.accountId) } : null;
-        },
+        getByDigestWithAccount: async (digest) => this.keyWithAccount(digest),
         listByAccount: async (accountId) =>
           this.apiKeys
             .all()
@@ -189,6 +212,10 @@ export class MemoryStore implements Store {
         getById: async (id) => this.transactions.get(id),
         getByDisputeId: async (disputeId) => this.transactions.all().find((t) => t.dispute?.id === disputeId) ?? null,
         list: async (scope, f, page) => this.transactionIndex.list(scope, f, page),
+        listWhileKeyUnchanged: async (key, scope, f, limit) =>
+          this.keyWithAccount(key.digest)?.version === key.version
+            ? this.transactionIndex.list(scope, f, { limit })
+            : { items: [], hasMore: false },
       },
       paymentLinks: {
         get: async (scope, id) => {

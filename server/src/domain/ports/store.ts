@@ -26,6 +26,17 @@ export class UnknownCursorError extends Error {
   }
 }
 
+/** An API key with the account it belongs to (null when the account is gone), as read at one moment. */
+export interface KeyWithAccount {
+  key: ApiKeyRecord;
+  account: Account | null;
+  /**
+   * Names the versions of the key and its account that were read (opaque): it changes whenever
+   * either changes. `transactions.listWhileKeyUnchanged` checks it in the read itself.
+   */
+  version: string;
+}
+
 export interface TransactionFilter {
   /** A status as the client sees it: `EXPIRED` includes `WAITING_PAYMENT` past `expiresAt`. */
   status?: string | undefined;
@@ -75,7 +86,7 @@ export interface StoreReads {
     get(id: string): Promise<ApiKeyRecord | null>;
     getByDigest(digest: string): Promise<ApiKeyRecord | null>;
     /** The key and its account in one read (one round trip on PostgreSQL): every request asks it. */
-    getByDigestWithAccount(digest: string): Promise<{ key: ApiKeyRecord; account: Account | null } | null>;
+    getByDigestWithAccount(digest: string): Promise<KeyWithAccount | null>;
     listByAccount(accountId: string): Promise<ApiKeyRecord[]>;
   };
   customers: {
@@ -95,6 +106,18 @@ export interface StoreReads {
     getById(id: string): Promise<TransactionRecord | null>;
     getByDisputeId(disputeId: string): Promise<TransactionRecord | null>;
     list(scope: Scope, filter: TransactionFilter, page: PageRequest): Promise<PageResult<TransactionRecord>>;
+    /**
+     * The first page of `list`, with no items unless the key (by digest) and its account are
+     * still at `key.version` as of this very read: on PostgreSQL one statement, whose rows prove
+     * the key unchanged in the same snapshot. An empty page proves nothing: the caller reads the
+     * key again (`authenticate`) and asks `list`.
+     */
+    listWhileKeyUnchanged(
+      key: { digest: string; version: string },
+      scope: Scope,
+      filter: TransactionFilter,
+      limit: number,
+    ): Promise<PageResult<TransactionRecord>>;
   };
   paymentLinks: {
     get(scope: Scope, id: string): Promise<PaymentLinkRecord | null>;

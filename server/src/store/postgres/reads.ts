@@ -12,16 +12,20 @@ import {
   idempotencyTable,
   ledgerTable,
   paymentLinksTable,
-  perTable,
-  prefixedSelectList,
-  toRecord,
   transactionsTable,
-  unprefixed,
   withdrawalsTable,
 } from "./rows.js";
 import { type Queryable, query } from "./sql.js";
 import { eventFilterSql, refundReads } from "./refunds.js";
-import { pageQuery, selectMany, selectOne, transactionFilterSql } from "./statements.js";
+import {
+  keyUnchangedSql,
+  keyWithAccountOf,
+  keyWithAccountSelect,
+  pageQuery,
+  selectMany,
+  selectOne,
+  transactionFilterSql,
+} from "./statements.js";
 
 /** A stable signed 64-bit key for `pg_advisory_xact_lock`, one per account and mode. */
 export function scopeLockKey(scope: Scope): string {
@@ -45,20 +49,8 @@ export function reads(db: Queryable): StoreReads {
       get: (id) => selectOne(db, apiKeysTable, "id = $1", [id]),
       getByDigest: (digest) => selectOne(db, apiKeysTable, "digest = $1", [digest]),
       getByDigestWithAccount: async (digest) => {
-        const text = perTable(
-          apiKeysTable,
-          "with-account",
-          () => `SELECT ${prefixedSelectList(apiKeysTable, "k")}, ${prefixedSelectList(accountsTable, "a")}
-           FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id WHERE k.digest = $1 LIMIT 1`,
-        );
-        const rows = await query(db, text, [digest]);
-        const row = rows[0];
-        if (!row) return null;
-        const account = unprefixed(row, accountsTable, "a");
-        return {
-          key: toRecord(apiKeysTable, unprefixed(row, apiKeysTable, "k")),
-          account: account.id === null ? null : toRecord(accountsTable, account),
-        };
+        const row = (await query(db, keyWithAccountSelect(), [digest]))[0];
+        return row ? keyWithAccountOf(row) : null;
       },
       listByAccount: (accountId) =>
         selectMany(db, apiKeysTable, "account_id = $1", [accountId], `created_at DESC, id COLLATE "C" DESC`),
@@ -88,6 +80,12 @@ export function reads(db: Queryable): StoreReads {
         const values = scopeArgs(scope);
         const filters = transactionFilterSql(filter, values);
         return pageQuery(db, transactionsTable, scoped + filters, values, page, { selective: filters !== "" });
+      },
+      listWhileKeyUnchanged: (key, scope, filter, limit) => {
+        const values: unknown[] = [...scopeArgs(scope), key.digest, key.version];
+        const filters = transactionFilterSql(filter, values);
+        const where = `${scoped}${filters} AND ${keyUnchangedSql("$3", "$4")}`;
+        return pageQuery(db, transactionsTable, where, values, { limit }, { selective: filters !== "" });
       },
     },
     paymentLinks: {
