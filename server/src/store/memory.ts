@@ -17,6 +17,7 @@ import type {
 } from "../domain/model.js";
 import { balanceTotals, dailyLimitUsedCents, ledgerSums } from "../domain/balance-rules.js";
 import { deepFreeze } from "../domain/values.js";
+import { RowVersions } from "./memory-row-versions.js";
 import {
   type KeyWithAccount,
   type Store,
@@ -93,17 +94,6 @@ class Table<T extends { id: string }> {
  * The zero-set-up store: everything in process memory. Transactions run one at a time (a mutex)
  * and roll back through an undo journal when the work throws.
  */
-/** A number for each row object seen, in the order first seen: the row's version, as `KeyWithAccount.version` names it. */
-class RowVersions {
-  private readonly numbers = new WeakMap<object, number>();
-  private next = 1;
-  of(row: object): number {
-    let n = this.numbers.get(row);
-    if (n === undefined) this.numbers.set(row, (n = this.next++));
-    return n;
-  }
-}
-
 export class MemoryStore implements Store {
   private undo: Array<() => void> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
