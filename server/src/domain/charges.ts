@@ -229,8 +229,6 @@ export function chargeUseCases(deps: DomainDeps, authentication: Authentication)
       return presentTransaction(record, now());
     },
 
-    list: (actor: Actor, filter: ListFilter, page: PageRequest) => list(actor.scope, filter, page),
-
     /**
      * `list` for a caller not yet authenticated. A first page whose key this process has read
      * before is read in one statement that also confirms the key unchanged (`recall`,

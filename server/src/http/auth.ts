@@ -26,8 +26,8 @@ export interface RequestContext {
 }
 
 /**
- * Operations whose handler admits the caller with its own read (the key read in the same round
- * trip as the data, `listAsCaller`): the middleware leaves them unauthenticated, and
+ * Operations whose handler admits the caller with its own read (`listAsCaller`: the statement that
+ * reads the page confirms the key): the middleware leaves them unauthenticated, and
  * `authenticateBeforeErrors` keeps the key's answer first if anything else fails before.
  */
 const admittedByTheirRead: ReadonlySet<OperationId> = new Set<OperationId>(["listTransactions"]);

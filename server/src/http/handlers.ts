@@ -14,7 +14,7 @@ export function publicHandlers(domain: Domain): WithReplays<Handlers<RequestCont
       const out = await domain.charges.create(actor, body, headers["idempotency-key"]);
       return out.replayed ? storedReply(out) : { status: 201, body: out.body };
     },
-    // Admitted by its read (`admittedByTheirRead`): a first page is read with the key, in one round trip.
+    // Admitted by its read (`admittedByTheirRead`): a first page's statement confirms the key.
     async listTransactions({ query }, { credentials }) {
       const { status, paymentLinkId, createdFrom, createdTo } = query;
       const filter = {
