@@ -10,8 +10,7 @@ import {
   toRecord,
   unprefixed,
 } from "./rows.js";
-import type { Row } from "./sql.js";
-import { execute, type Queryable, query } from "./sql.js";
+import { execute, type Queryable, query, type Row } from "./sql.js";
 
 export async function selectOne<R>(
   db: Queryable,
