@@ -32,9 +32,6 @@ export interface RequestContext {
  */
 const admittedByTheirRead: ReadonlySet<OperationId> = new Set<OperationId>(["listTransactions"]);
 
-const deferred = Symbol("admitted by its read");
-type DeferredContext = RequestContext & { [deferred]?: true };
-
 /**
  * Authenticates and authorises every public operation through the domain's `authenticate` use
  * case, but for those in `admittedByTheirRead`. Routes the contract does not know pass through to
@@ -50,7 +47,7 @@ export function authenticate(domain: Domain): RequestHandler {
       permission: operation.meta.permission,
     };
     if (admittedByTheirRead.has(operation.id)) {
-      const context: DeferredContext = { credentials, operation, [deferred]: true } as DeferredContext;
+      const context = { credentials, operation } as RequestContext;
       Object.defineProperty(context, "actor", {
         get() {
           throw new Error(`${operation.id} admits its caller with its own read: it has no actor before`);
@@ -74,8 +71,9 @@ export function authenticate(domain: Domain): RequestHandler {
  */
 export function authenticateBeforeErrors(domain: Domain): ErrorRequestHandler {
   return (err, _req, res, next) => {
-    const context = res.locals.context as DeferredContext | undefined;
-    if (!context?.[deferred] || (err instanceof DomainError && authenticationCodes.has(err.code))) return next(err);
+    const context = res.locals.context as RequestContext | undefined;
+    if (!context || !admittedByTheirRead.has(context.operation.id)) return next(err);
+    if (err instanceof DomainError && authenticationCodes.has(err.code)) return next(err);
     domain.authentication.authenticate(context.credentials).then(
       () => next(err),
       (authError: unknown) => next(authError),

@@ -153,8 +153,12 @@ export class MemoryStore implements Store {
 
   async close(): Promise<void> {}
 
+  private keyByDigest(digest: string): ApiKeyRecord | null {
+    return this.apiKeys.all().find((k) => k.digest === digest) ?? null;
+  }
+
   private keyWithAccount(digest: string): KeyWithAccount | null {
-    const key = this.apiKeys.all().find((k) => k.digest === digest);
+    const key = this.keyByDigest(digest);
     if (!key) return null;
     const account = this.accounts.get(key.accountId);
     return { key, account, version: `${this.versions.of(key)}:${account ? this.versions.of(account) : "-"}` };
@@ -170,7 +174,7 @@ export class MemoryStore implements Store {
       },
       apiKeys: {
         get: async (id) => this.apiKeys.get(id),
-        getByDigest: async (digest) => this.apiKeys.all().find((k) => k.digest === digest) ?? null,
+        getByDigest: async (digest) => this.keyByDigest(digest),
         getByDigestWithAccount: async (digest) => this.keyWithAccount(digest),
         listByAccount: async (accountId) =>
           this.apiKeys
