@@ -134,6 +134,34 @@ describe("Routing", () => {
   });
 
   test.each([
+    { name: "a probe with a trailing slash and NUL in its query", method: "GET", path: "/ready/?a=%00" },
+    { name: "a probe in another case with NUL in its query", method: "GET", path: "/Health?a=%00" },
+    { name: "an unknown page with NUL in its query", method: "GET", path: "/nowhere?q=%00" },
+    { name: "an unknown page with a malformed JSON body", method: "POST", path: "/nowhere", rawBody: "{" },
+  ])(
+    "when $name is requested outside /api, then 404 NOT_FOUND, not the API's 400",
+    async ({ method, path, rawBody }) => {
+      const { testKey } = await server.newAccount();
+
+      const res = await call(server.baseUrl, method, path, {
+        key: testKey,
+        ...(rawBody ? { rawBody, headers: { "content-type": "application/json" } } : {}),
+      });
+
+      expectSeedError(res, 404, "NOT_FOUND", path.split("?")[0]!);
+    },
+  );
+
+  test("when POST /health is sent with a malformed JSON body, then 404 NOT_FOUND, the one error the probe declares", async () => {
+    const res = await call(server.baseUrl, "POST", "/health", {
+      rawBody: "{",
+      headers: { "content-type": "application/json" },
+    });
+
+    expectSeedError(res, 404, "NOT_FOUND", "/health");
+  });
+
+  test.each([
     {
       name: "DELETE /api/v1/charges/pix",
       method: "DELETE",

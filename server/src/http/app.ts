@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import express, { type Express, type IRouter } from "express";
+import express, { type Express, type IRouter, type Request, type Response } from "express";
 import type { Store as RateLimitStore } from "express-rate-limit";
 import type { Logger } from "pino";
 import { type CheckoutOptions, checkoutRouter } from "../checkout/router.js";
@@ -102,7 +102,13 @@ export function createApp(options: AppOptions): Express {
       },
     ),
   );
-  app.use((req, res, next) => (req.path.startsWith("/api/") ? next() : site(req, res, next)));
+  // A request outside `/api/` that no route of the site answers is an unknown path (404) or
+  // method (405) at once: the API's body parsing and input checks are not for it, and would answer
+  // 400 where the contract declares none (`GET /ready/?a=%00`).
+  app.use((req, res, next) => {
+    if (req.path.startsWith("/api/")) return next();
+    site(req, res, (err?: unknown) => (err && err !== "router" ? next(err) : unmatched(req, res)));
+  });
 
   if (options.rateLimits !== "off") {
     for (const limiter of rateLimiters(options.rateLimits, options.rateLimitStore)) app.use(limiter);
@@ -116,15 +122,18 @@ export function createApp(options: AppOptions): Express {
     validateResponses: options.validateResponses,
   });
 
-  app.use((req, res) => {
-    const allowed = methodsFor(req.path);
-    if (allowed.length === 0) return sendError(req, res, "NOT_FOUND", routeNotFoundMessage(req));
-    res.setHeader("Allow", allowed.join(", "));
-    sendError(req, res, "METHOD_NOT_ALLOWED");
-  });
+  app.use(unmatched);
   app.use(authenticateBeforeErrors(domain));
   app.use(errorMiddleware(logger));
   return app;
+}
+
+/** A request no route answers: `404 NOT_FOUND`, or `405` with `Allow` when the path has other methods. */
+function unmatched(req: Request, res: Response): void {
+  const allowed = methodsFor(req.path);
+  if (allowed.length === 0) return sendError(req, res, "NOT_FOUND", routeNotFoundMessage(req));
+  res.setHeader("Allow", allowed.join(", "));
+  sendError(req, res, "METHOD_NOT_ALLOWED");
 }
 
 /** The API reference at /docs, rendered by Swagger UI from assets we serve (no internet). */
