@@ -1027,8 +1027,11 @@ export interface components {
         /** @description Page size, 1 to 100. Default 20. */
         "PixService.PageQuery.limit": number;
         /**
-         * @description The `id` of the last item of the previous page; the page starts after it. An id that names
-         *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+         * @description The `id` of the last item of the previous page; the page starts after it. Filters do not bind
+         *     it: an item that has left them since its page was read (a charge paid, or expired, while
+         *     `status=WAITING_PAYMENT` is paged) still marks the place. An id that names no item of this
+         *     list's account and mode (and parent: the charge of its refunds, the endpoint of its
+         *     deliveries) answers `400 VALIDATION_ERROR` on `startingAfter`.
          */
         "PixService.PageQuery.startingAfter": string;
     };
@@ -1044,8 +1047,11 @@ export interface operations {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PixService.PageQuery.limit"];
                 /**
-                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
-                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 * @description The `id` of the last item of the previous page; the page starts after it. Filters do not bind
+                 *     it: an item that has left them since its page was read (a charge paid, or expired, while
+                 *     `status=WAITING_PAYMENT` is paged) still marks the place. An id that names no item of this
+                 *     list's account and mode (and parent: the charge of its refunds, the endpoint of its
+                 *     deliveries) answers `400 VALIDATION_ERROR` on `startingAfter`.
                  */
                 startingAfter?: components["parameters"]["PixService.PageQuery.startingAfter"];
             };
@@ -1797,8 +1803,11 @@ export interface operations {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PixService.PageQuery.limit"];
                 /**
-                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
-                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 * @description The `id` of the last item of the previous page; the page starts after it. Filters do not bind
+                 *     it: an item that has left them since its page was read (a charge paid, or expired, while
+                 *     `status=WAITING_PAYMENT` is paged) still marks the place. An id that names no item of this
+                 *     list's account and mode (and parent: the charge of its refunds, the endpoint of its
+                 *     deliveries) answers `400 VALIDATION_ERROR` on `startingAfter`.
                  */
                 startingAfter?: components["parameters"]["PixService.PageQuery.startingAfter"];
             };
@@ -3890,8 +3899,11 @@ export interface operations {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PixService.PageQuery.limit"];
                 /**
-                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
-                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 * @description The `id` of the last item of the previous page; the page starts after it. Filters do not bind
+                 *     it: an item that has left them since its page was read (a charge paid, or expired, while
+                 *     `status=WAITING_PAYMENT` is paged) still marks the place. An id that names no item of this
+                 *     list's account and mode (and parent: the charge of its refunds, the endpoint of its
+                 *     deliveries) answers `400 VALIDATION_ERROR` on `startingAfter`.
                  */
                 startingAfter?: components["parameters"]["PixService.PageQuery.startingAfter"];
             };

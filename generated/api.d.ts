@@ -1257,8 +1257,11 @@ export interface components {
         /** @description Page size, 1 to 100. Default 20. */
         "PageQuery.limit": number;
         /**
-         * @description The `id` of the last item of the previous page; the page starts after it. An id that names
-         *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+         * @description The `id` of the last item of the previous page; the page starts after it. Filters do not bind
+         *     it: an item that has left them since its page was read (a charge paid, or expired, while
+         *     `status=WAITING_PAYMENT` is paged) still marks the place. An id that names no item of this
+         *     list's account and mode (and parent: the charge of its refunds, the endpoint of its
+         *     deliveries) answers `400 VALIDATION_ERROR` on `startingAfter`.
          */
         "PageQuery.startingAfter": string;
         /** @description The `plk_…` of the link. */
@@ -1758,8 +1761,11 @@ export interface operations {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PageQuery.limit"];
                 /**
-                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
-                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 * @description The `id` of the last item of the previous page; the page starts after it. Filters do not bind
+                 *     it: an item that has left them since its page was read (a charge paid, or expired, while
+                 *     `status=WAITING_PAYMENT` is paged) still marks the place. An id that names no item of this
+                 *     list's account and mode (and parent: the charge of its refunds, the endpoint of its
+                 *     deliveries) answers `400 VALIDATION_ERROR` on `startingAfter`.
                  */
                 startingAfter?: components["parameters"]["PageQuery.startingAfter"];
                 /** @description CPF or CNPJ, with or without punctuation: the page holds at most one customer. */
@@ -2733,8 +2739,11 @@ export interface operations {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PageQuery.limit"];
                 /**
-                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
-                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 * @description The `id` of the last item of the previous page; the page starts after it. Filters do not bind
+                 *     it: an item that has left them since its page was read (a charge paid, or expired, while
+                 *     `status=WAITING_PAYMENT` is paged) still marks the place. An id that names no item of this
+                 *     list's account and mode (and parent: the charge of its refunds, the endpoint of its
+                 *     deliveries) answers `400 VALIDATION_ERROR` on `startingAfter`.
                  */
                 startingAfter?: components["parameters"]["PageQuery.startingAfter"];
                 /** @description Only events of this kind. */
@@ -3132,8 +3141,11 @@ export interface operations {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PageQuery.limit"];
                 /**
-                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
-                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 * @description The `id` of the last item of the previous page; the page starts after it. Filters do not bind
+                 *     it: an item that has left them since its page was read (a charge paid, or expired, while
+                 *     `status=WAITING_PAYMENT` is paged) still marks the place. An id that names no item of this
+                 *     list's account and mode (and parent: the charge of its refunds, the endpoint of its
+                 *     deliveries) answers `400 VALIDATION_ERROR` on `startingAfter`.
                  */
                 startingAfter?: components["parameters"]["PageQuery.startingAfter"];
                 /** @description `true`: only active links; `false`: only deactivated or exhausted ones. */
@@ -5645,8 +5657,11 @@ export interface operations {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PageQuery.limit"];
                 /**
-                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
-                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 * @description The `id` of the last item of the previous page; the page starts after it. Filters do not bind
+                 *     it: an item that has left them since its page was read (a charge paid, or expired, while
+                 *     `status=WAITING_PAYMENT` is paged) still marks the place. An id that names no item of this
+                 *     list's account and mode (and parent: the charge of its refunds, the endpoint of its
+                 *     deliveries) answers `400 VALIDATION_ERROR` on `startingAfter`.
                  */
                 startingAfter?: components["parameters"]["PageQuery.startingAfter"];
                 /** @description Only transactions with this status. `EXPIRED` includes unpaid Pix past `expiresAt`. */
@@ -6320,8 +6335,11 @@ export interface operations {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PageQuery.limit"];
                 /**
-                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
-                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 * @description The `id` of the last item of the previous page; the page starts after it. Filters do not bind
+                 *     it: an item that has left them since its page was read (a charge paid, or expired, while
+                 *     `status=WAITING_PAYMENT` is paged) still marks the place. An id that names no item of this
+                 *     list's account and mode (and parent: the charge of its refunds, the endpoint of its
+                 *     deliveries) answers `400 VALIDATION_ERROR` on `startingAfter`.
                  */
                 startingAfter?: components["parameters"]["PageQuery.startingAfter"];
             };
@@ -6800,8 +6818,11 @@ export interface operations {
                 /** @description Page size, 1 to 100. Default 20. */
                 limit?: components["parameters"]["PageQuery.limit"];
                 /**
-                 * @description The `id` of the last item of the previous page; the page starts after it. An id that names
-                 *     no item of this list (with the same filters) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 * @description The `id` of the last item of the previous page; the page starts after it. Filters do not bind
+                 *     it: an item that has left them since its page was read (a charge paid, or expired, while
+                 *     `status=WAITING_PAYMENT` is paged) still marks the place. An id that names no item of this
+                 *     list's account and mode (and parent: the charge of its refunds, the endpoint of its
+                 *     deliveries) answers `400 VALIDATION_ERROR` on `startingAfter`.
                  */
                 startingAfter?: components["parameters"]["PageQuery.startingAfter"];
             };

@@ -5,8 +5,9 @@ import { MemoryStore } from "../src/store/memory.js";
 import { transactionRecord } from "./store-contract.js";
 
 // The memory store lists transactions from per-scope, per-status and per-link indexes instead of
-// sorting every charge. This checks it against the plain definition (filter, sort newest first on
-// (createdAt, id), page after the cursor) on seeded random data, updates and rolled-back writes.
+// sorting every charge. This checks it against the plain definition (sort the scope newest first
+// on (createdAt, id), start after the cursor, which any transaction of the scope can be, keep what
+// the filter matches) on seeded random data, updates and rolled-back writes.
 
 function random(seed: number) {
   let s = seed >>> 0;
@@ -22,23 +23,25 @@ const statuses: TransactionStatus[] = ["WAITING_PAYMENT", "PAID", "EXPIRED", "CA
 
 function expected(rows: TransactionRecord[], scope: Scope, f: TransactionFilter, limit: number, after?: string) {
   const sorted = rows
-    .filter(
-      (t) =>
-        t.accountId === scope.accountId &&
-        t.livemode === scope.livemode &&
-        (f.status === undefined || statusMatches(t, f.status, f.now)) &&
-        (f.paymentLinkId === undefined || t.paymentLinkId === f.paymentLinkId) &&
-        (f.createdFrom === undefined || t.createdAt >= f.createdFrom) &&
-        (f.createdTo === undefined || t.createdAt < f.createdTo),
-    )
+    .filter((t) => t.accountId === scope.accountId && t.livemode === scope.livemode)
     .sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
   let start = 0;
   if (after !== undefined) {
+    // Any transaction of the scope marks the place, whether the filter keeps it or not.
     const at = sorted.findIndex((t) => t.id === after);
     if (at < 0) return "unknown cursor";
     start = at + 1;
   }
-  return { ids: sorted.slice(start, start + limit).map((t) => t.id), hasMore: sorted.length > start + limit };
+  const listed = sorted
+    .slice(start)
+    .filter(
+      (t) =>
+        (f.status === undefined || statusMatches(t, f.status, f.now)) &&
+        (f.paymentLinkId === undefined || t.paymentLinkId === f.paymentLinkId) &&
+        (f.createdFrom === undefined || t.createdAt >= f.createdFrom) &&
+        (f.createdTo === undefined || t.createdAt < f.createdTo),
+    );
+  return { ids: listed.slice(0, limit).map((t) => t.id), hasMore: listed.length > limit };
 }
 
 describe("memory store transaction lists", () => {

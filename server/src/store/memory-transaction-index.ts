@@ -93,12 +93,16 @@ export class TransactionIndex {
       (f.createdFrom === undefined || t.createdAt >= f.createdFrom) &&
       (f.createdTo === undefined || t.createdAt < f.createdTo);
 
-    // Where the page starts: below the cursor, else below `createdTo`, else at the newest.
+    // Where the page starts: below the cursor or below `createdTo`, whichever is lower, else at
+    // the newest. The cursor is any transaction of the scope: one that has left the filter since
+    // its page was read (paid, or expired, while `status=WAITING_PAYMENT` is paged) still marks
+    // the place.
     let bound: Entry | null = f.createdTo === undefined ? null : { at: f.createdTo, id: "" };
     if (page.startingAfter !== undefined) {
       const cursor = this.rows.get(page.startingAfter);
-      if (!cursor || !matches(cursor)) throw new UnknownCursorError();
-      bound = { at: cursor.createdAt, id: cursor.id };
+      if (!cursor || scopeKey(cursor) !== key) throw new UnknownCursorError();
+      const at = entryOf(cursor);
+      if (!bound || before(at, bound)) bound = at;
     }
 
     const items: TransactionRecord[] = [];

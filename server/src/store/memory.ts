@@ -38,8 +38,15 @@ import { TransactionIndex } from "./memory-transaction-index.js";
 const storedCopy = <T>(value: T): T => deepFreeze(structuredClone(value));
 const inScope = (r: Scope, s: Scope) => r.accountId === s.accountId && r.livemode === s.livemode;
 
-/** Newest first on (createdAt, id), starting after the cursor item. */
-function pageOf<T extends { id: string; createdAt: string }>(rows: T[], page: PageRequest): PageResult<T> {
+/**
+ * A page of `rows` (the list's scope), newest first on (createdAt, id): the rows that pass
+ * `inList` after the cursor. The cursor is any row of the scope, in the filter or not.
+ */
+function pageOf<T extends { id: string; createdAt: string }>(
+  rows: T[],
+  page: PageRequest,
+  inList: (row: T) => boolean = () => true,
+): PageResult<T> {
   const sorted = [...rows].sort((a, b) =>
     a.createdAt === b.createdAt ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.createdAt < b.createdAt ? 1 : -1,
   );
@@ -49,8 +56,12 @@ function pageOf<T extends { id: string; createdAt: string }>(rows: T[], page: Pa
     if (at < 0) throw new UnknownCursorError();
     start = at + 1;
   }
-  const items = sorted.slice(start, start + page.limit);
-  return { items, hasMore: sorted.length > start + page.limit };
+  const items: T[] = [];
+  for (let i = start; i < sorted.length && items.length <= page.limit; i++) {
+    const row = sorted[i] as T;
+    if (inList(row)) items.push(row);
+  }
+  return { items: items.slice(0, page.limit), hasMore: items.length > page.limit };
 }
 
 class Table<T extends { id: string }> {
@@ -192,10 +203,9 @@ export class MemoryStore implements Store {
           this.customers.all().find((c) => inScope(c, scope) && c.document === document) ?? null,
         list: async (scope, filter, page) =>
           pageOf(
-            this.customers
-              .all()
-              .filter((c) => inScope(c, scope) && (filter.document === undefined || c.document === filter.document)),
+            this.customers.all().filter((c) => inScope(c, scope)),
             page,
+            (c) => filter.document === undefined || c.document === filter.document,
           ),
       },
       transactions: {
@@ -219,10 +229,9 @@ export class MemoryStore implements Store {
         getById: async (id) => this.paymentLinks.get(id),
         list: async (scope, filter, page) =>
           pageOf(
-            this.paymentLinks
-              .all()
-              .filter((l) => inScope(l, scope) && (filter.active === undefined || l.active === filter.active)),
+            this.paymentLinks.all().filter((l) => inScope(l, scope)),
             page,
+            (l) => filter.active === undefined || l.active === filter.active,
           ),
       },
       withdrawals: {
@@ -268,16 +277,12 @@ export class MemoryStore implements Store {
         list: async (scope) => this.events.all().filter((e) => inScope(e, scope)),
         listPage: async (scope, page, f = {}) =>
           pageOf(
-            this.events
-              .all()
-              .filter(
-                (e) =>
-                  inScope(e, scope) &&
-                  (f.type === undefined || e.type === f.type) &&
-                  (f.createdFrom === undefined || e.createdAt >= f.createdFrom) &&
-                  (f.createdTo === undefined || e.createdAt < f.createdTo),
-              ),
+            this.events.all().filter((e) => inScope(e, scope)),
             page,
+            (e) =>
+              (f.type === undefined || e.type === f.type) &&
+              (f.createdFrom === undefined || e.createdAt >= f.createdFrom) &&
+              (f.createdTo === undefined || e.createdAt < f.createdTo),
           ),
         get: async (id) => this.events.get(id),
       },

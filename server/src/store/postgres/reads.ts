@@ -21,6 +21,7 @@ import {
   keyUnchangedSql,
   keyWithAccountOf,
   keyWithAccountSelect,
+  narrowsTransactions,
   pageQuery,
   selectMany,
   selectOne,
@@ -39,7 +40,7 @@ export function reads(db: Queryable): StoreReads {
   return {
     accounts: {
       get: (id) => selectOne(db, accountsTable, "id = $1", [id]),
-      list: (page) => pageQuery(db, accountsTable, "TRUE", [], page, { selective: false }),
+      list: (page) => pageQuery(db, accountsTable, { scope: "TRUE", values: [] }, page),
       count: async () => {
         const rows = await query<{ count: number }>(db, "SELECT count(*) AS count FROM accounts");
         return rows[0]?.count ?? 0;
@@ -61,14 +62,15 @@ export function reads(db: Queryable): StoreReads {
       getByDocument: (scope, document) =>
         selectOne(db, customersTable, `${scoped} AND document = $3`, [...scopeArgs(scope), document]),
       list: (scope, filter, page) => {
-        const values = scopeArgs(scope);
-        let where = scoped;
-        if (filter.document !== undefined) {
+        const filters = (values: unknown[]) => {
+          if (filter.document === undefined) return "";
           values.push(filter.document);
-          where += ` AND document = $${values.length}`;
-        }
+          return ` AND document = $${values.length}`;
+        };
         // A document matches one customer per scope at most: one best plan either way.
-        return pageQuery(db, customersTable, where, values, page, { selective: false });
+        return pageQuery(db, customersTable, { scope: scoped, values: scopeArgs(scope), filters }, page, {
+          selective: false,
+        });
       },
     },
     transactions: {
@@ -76,35 +78,47 @@ export function reads(db: Queryable): StoreReads {
       getById: (id) => selectOne(db, transactionsTable, "id = $1", [id]),
       getByDisputeId: (disputeId) =>
         selectOne(db, transactionsTable, "dispute IS NOT NULL AND dispute ->> 'id' = $1", [disputeId]),
-      list: (scope, filter, page) => {
-        const values = scopeArgs(scope);
-        const filters = transactionFilterSql(filter, values);
-        return pageQuery(db, transactionsTable, scoped + filters, values, page, { selective: filters !== "" });
-      },
+      list: (scope, filter, page) =>
+        pageQuery(
+          db,
+          transactionsTable,
+          { scope: scoped, values: scopeArgs(scope), filters: (values) => transactionFilterSql(filter, values) },
+          page,
+        ),
       listWhileKeyUnchanged: (key, scope, filter, limit) => {
-        const values: unknown[] = [...scopeArgs(scope), key.digest, key.version];
-        const filters = transactionFilterSql(filter, values);
-        const where = `${scoped}${filters} AND ${keyUnchangedSql("$3", "$4")}`;
-        return pageQuery(db, transactionsTable, where, values, { limit }, { selective: filters !== "" });
+        const filters = (values: unknown[]) => {
+          const narrowed = transactionFilterSql(filter, values);
+          values.push(key.digest, key.version);
+          return `${narrowed} AND ${keyUnchangedSql(`$${values.length - 1}`, `$${values.length}`)}`;
+        };
+        // The key's condition is no narrowing: only the filter decides how the page is planned.
+        return pageQuery(
+          db,
+          transactionsTable,
+          { scope: scoped, values: scopeArgs(scope), filters },
+          { limit },
+          {
+            selective: narrowsTransactions(filter),
+          },
+        );
       },
     },
     paymentLinks: {
       get: (scope, id) => selectOne(db, paymentLinksTable, `${scoped} AND id = $3`, [...scopeArgs(scope), id]),
       getById: (id) => selectOne(db, paymentLinksTable, "id = $1", [id]),
       list: (scope, filter, page) => {
-        const values = scopeArgs(scope);
-        let where = scoped;
-        if (filter.active !== undefined) {
+        const filters = (values: unknown[]) => {
+          if (filter.active === undefined) return "";
           values.push(filter.active);
-          where += ` AND active = $${values.length}`;
-        }
-        return pageQuery(db, paymentLinksTable, where, values, page, { selective: filter.active !== undefined });
+          return ` AND active = $${values.length}`;
+        };
+        return pageQuery(db, paymentLinksTable, { scope: scoped, values: scopeArgs(scope), filters }, page);
       },
     },
     withdrawals: {
       get: (scope, id) => selectOne(db, withdrawalsTable, `${scoped} AND id = $3`, [...scopeArgs(scope), id]),
       getById: (id) => selectOne(db, withdrawalsTable, "id = $1", [id]),
-      list: (scope, page) => pageQuery(db, withdrawalsTable, scoped, scopeArgs(scope), page, { selective: false }),
+      list: (scope, page) => pageQuery(db, withdrawalsTable, { scope: scoped, values: scopeArgs(scope) }, page),
       sumForKey: async (apiKeyId, from, to) => {
         const rows = await query<{ amountCents: number; returnedAmountCents: number }>(
           db,
@@ -138,11 +152,13 @@ export function reads(db: Queryable): StoreReads {
     },
     events: {
       list: (scope) => selectMany(db, eventsTable, scoped, scopeArgs(scope), "seq"),
-      listPage: (scope, page, filter = {}) => {
-        const values = scopeArgs(scope);
-        const filters = eventFilterSql(filter, values);
-        return pageQuery(db, eventsTable, scoped + filters, values, page, { selective: filters !== "" });
-      },
+      listPage: (scope, page, filter = {}) =>
+        pageQuery(
+          db,
+          eventsTable,
+          { scope: scoped, values: scopeArgs(scope), filters: (values) => eventFilterSql(filter, values) },
+          page,
+        ),
       get: (id) => selectOne(db, eventsTable, "id = $1", [id]),
     },
     idempotency: {
@@ -169,7 +185,7 @@ export function reads(db: Queryable): StoreReads {
     deliveries: {
       get: (id) => selectOne(db, deliveriesTable, "id = $1", [id]),
       listByEndpoint: (endpointId, page) =>
-        pageQuery(db, deliveriesTable, "endpoint_id = $1", [endpointId], page, { selective: false }),
+        pageQuery(db, deliveriesTable, { scope: "endpoint_id = $1", values: [endpointId] }, page),
     },
   };
 }

@@ -33,10 +33,8 @@ export function refundReads(db: Queryable): StoreReads["refunds"] {
       pageQuery(
         db,
         refundsTable,
-        `${scoped} AND transaction_id = $3`,
-        [scope.accountId, scope.livemode, transactionId],
+        { scope: `${scoped} AND transaction_id = $3`, values: [scope.accountId, scope.livemode, transactionId] },
         page,
-        { selective: false },
       ),
   };
 }

@@ -55,50 +55,70 @@ export async function updateRow<R extends { id: string }>(db: Queryable, def: Ta
   if (changed === 0) throw new Error(`no row ${record.id}`);
 }
 
+/** Which rows a list holds: the rows of its scope that pass its filters. */
+export interface ListWhere {
+  /**
+   * The list's scope (its account and mode, its parent), on the first parameters (`$1`…), whose
+   * values are `values`. A cursor must name a row of it.
+   */
+  scope: string;
+  values: unknown[];
+  /**
+   * The narrowings (` AND …`, or ""), pushing their values after the scope's. A cursor need not
+   * pass them: a row that left them since its page was read still marks the place.
+   */
+  filters?: (values: unknown[]) => string;
+}
+
 /**
- * The memory store's `pageOf` in SQL: newest first on (created_at, id), starting after the cursor
- * item, which must belong to the same filtered set (else `UnknownCursorError`); `hasMore` when
- * anything follows the page.
+ * The memory store's `pageOf` in SQL: newest first on (created_at, id), the rows of the list
+ * after the cursor, which must name a row of the list's scope (else `UnknownCursorError`);
+ * `hasMore` when anything follows the page.
  */
 export async function pageQuery<R>(
   db: Queryable,
   def: TableDef<R>,
-  where: string,
-  values: unknown[],
+  list: ListWhere,
   page: PageRequest,
   options: {
     /**
-     * Whether `where` narrows by values whose selectivity varies (a status, a date range, a
+     * Whether the filters narrow by values whose selectivity varies (a status, a date range, a
      * flag): such a page is planned on every call (see `StatementOptions`). A page of one scope,
-     * or of equalities on unique-enough columns, has one best plan and is prepared.
+     * or of equalities on unique-enough columns, has one best plan and is prepared. Default:
+     * whether any filter applies.
      */
-    selective: boolean;
-  },
+    selective?: boolean;
+  } = {},
 ): Promise<PageResult<R>> {
-  const args = [...values];
+  const args = [...list.values];
+  const filters = list.filters?.(args) ?? "";
   let after = "";
   if (page.startingAfter !== undefined) {
-    args.push(page.startingAfter);
     const cursor = await query<{ createdAt: string; id: string }>(
       db,
-      `SELECT created_at AS "createdAt", id FROM ${def.name} WHERE (${where}) AND id = $${args.length}`,
-      args,
+      `SELECT created_at AS "createdAt", id FROM ${def.name} WHERE (${list.scope}) AND id = $${list.values.length + 1}`,
+      [...list.values, page.startingAfter],
     );
     const at = cursor[0];
     if (!at) throw new UnknownCursorError();
-    args.push(at.createdAt);
+    args.push(at.id, at.createdAt);
     after = `AND (created_at, id COLLATE "C") < ($${args.length}::timestamptz, $${args.length - 1}::text COLLATE "C")`;
   }
   args.push(page.limit + 1);
+  const where = `(${list.scope})${filters}`;
   const text = perTable(
     def,
     `page:${where}:${after}:${args.length}`,
-    () => `SELECT ${selectList(def)} FROM ${def.name} WHERE (${where}) ${after}
+    () => `SELECT ${selectList(def)} FROM ${def.name} WHERE ${where} ${after}
      ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT $${args.length}`,
   );
-  const rows = await query(db, text, args, { prepare: !options.selective });
+  const rows = await query(db, text, args, { prepare: !(options.selective ?? filters !== "") });
   return { items: rows.slice(0, page.limit).map((row) => toRecord(def, row)), hasMore: rows.length > page.limit };
 }
+
+/** Whether `transactionFilterSql` narrows the list at all. */
+export const narrowsTransactions = (f: TransactionFilter): boolean =>
+  f.status !== undefined || f.paymentLinkId !== undefined || f.createdFrom !== undefined || f.createdTo !== undefined;
 
 /** The SQL of `statusMatches` (port.ts): `EXPIRED` includes `WAITING_PAYMENT` past `expiresAt`. */
 export function transactionFilterSql(filter: TransactionFilter, values: unknown[]): string {
