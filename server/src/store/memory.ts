@@ -6,8 +6,6 @@ import type {
   EventRecord,
   IdempotencyRecord,
   LedgerEntry,
-  PageRequest,
-  PageResult,
   PaymentLinkRecord,
   RefundRecord,
   Scope,
@@ -17,14 +15,9 @@ import type {
 } from "../domain/model.js";
 import { balanceTotals, dailyLimitUsedCents, ledgerSums } from "../domain/balance-rules.js";
 import { deepFreeze } from "../domain/values.js";
+import { pageOf } from "./memory-page.js";
 import { RowVersions } from "./memory-row-versions.js";
-import {
-  type KeyWithAccount,
-  type Store,
-  type StoreReads,
-  type StoreTx,
-  UnknownCursorError,
-} from "../domain/ports/store.js";
+import type { KeyWithAccount, Store, StoreReads, StoreTx } from "../domain/ports/store.js";
 import { DeliveryWatchers } from "./delivery-watchers.js";
 import { TransactionIndex } from "./memory-transaction-index.js";
 
@@ -37,32 +30,6 @@ import { TransactionIndex } from "./memory-transaction-index.js";
  */
 const storedCopy = <T>(value: T): T => deepFreeze(structuredClone(value));
 const inScope = (r: Scope, s: Scope) => r.accountId === s.accountId && r.livemode === s.livemode;
-
-/**
- * A page of `rows` (the list's scope), newest first on (createdAt, id): the rows that pass
- * `inList` after the cursor. The cursor is any row of the scope, in the filter or not.
- */
-function pageOf<T extends { id: string; createdAt: string }>(
-  rows: T[],
-  page: PageRequest,
-  inList: (row: T) => boolean = () => true,
-): PageResult<T> {
-  const sorted = [...rows].sort((a, b) =>
-    a.createdAt === b.createdAt ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.createdAt < b.createdAt ? 1 : -1,
-  );
-  let start = 0;
-  if (page.startingAfter !== undefined) {
-    const at = sorted.findIndex((r) => r.id === page.startingAfter);
-    if (at < 0) throw new UnknownCursorError();
-    start = at + 1;
-  }
-  const items: T[] = [];
-  for (let i = start; i < sorted.length && items.length <= page.limit; i++) {
-    const row = sorted[i] as T;
-    if (inList(row)) items.push(row);
-  }
-  return { items: items.slice(0, page.limit), hasMore: items.length > page.limit };
-}
 
 class Table<T extends { id: string }> {
   readonly rows = new Map<string, T>();
