@@ -21,7 +21,6 @@ import {
   keyUnchangedSql,
   keyWithAccountOf,
   keyWithAccountSelect,
-  narrowsTransactions,
   pageQuery,
   selectMany,
   selectOne,
@@ -37,6 +36,7 @@ export function scopeLockKey(scope: Scope): string {
 export function reads(db: Queryable): StoreReads {
   const scoped = "account_id = $1 AND livemode = $2";
   const scopeArgs = (s: Scope) => [s.accountId, s.livemode];
+  const scopedWhileKeyUnchanged = `${scoped} AND ${keyUnchangedSql("$3", "$4")}`;
   return {
     accounts: {
       get: (id) => selectOne(db, accountsTable, "id = $1", [id]),
@@ -85,23 +85,19 @@ export function reads(db: Queryable): StoreReads {
           { scope: scoped, values: scopeArgs(scope), filters: (values) => transactionFilterSql(filter, values) },
           page,
         ),
-      listWhileKeyUnchanged: (key, scope, filter, limit) => {
-        const filters = (values: unknown[]) => {
-          const narrowed = transactionFilterSql(filter, values);
-          values.push(key.digest, key.version);
-          return `${narrowed} AND ${keyUnchangedSql(`$${values.length - 1}`, `$${values.length}`)}`;
-        };
-        // The key's condition is no narrowing: only the filter decides how the page is planned.
-        return pageQuery(
+      // The key's condition belongs to the scope (no cursor applies to a first page), not to the
+      // filters: it narrows nothing, so the filters alone decide how the page is planned.
+      listWhileKeyUnchanged: (key, scope, filter, limit) =>
+        pageQuery(
           db,
           transactionsTable,
-          { scope: scoped, values: scopeArgs(scope), filters },
-          { limit },
           {
-            selective: narrowsTransactions(filter),
+            scope: scopedWhileKeyUnchanged,
+            values: [...scopeArgs(scope), key.digest, key.version],
+            filters: (values) => transactionFilterSql(filter, values),
           },
-        );
-      },
+          { limit },
+        ),
     },
     paymentLinks: {
       get: (scope, id) => selectOne(db, paymentLinksTable, `${scoped} AND id = $3`, [...scopeArgs(scope), id]),

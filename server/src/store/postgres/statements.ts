@@ -116,10 +116,6 @@ export async function pageQuery<R>(
   return { items: rows.slice(0, page.limit).map((row) => toRecord(def, row)), hasMore: rows.length > page.limit };
 }
 
-/** Whether `transactionFilterSql` narrows the list at all. */
-export const narrowsTransactions = (f: TransactionFilter): boolean =>
-  f.status !== undefined || f.paymentLinkId !== undefined || f.createdFrom !== undefined || f.createdTo !== undefined;
-
 /** The SQL of `statusMatches` (port.ts): `EXPIRED` includes `WAITING_PAYMENT` past `expiresAt`. */
 export function transactionFilterSql(filter: TransactionFilter, values: unknown[]): string {
   const clauses: string[] = [];
