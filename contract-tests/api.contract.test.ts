@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, inject, test } from "vitest";
+import { chargeBody } from "../server/test/support/fixtures.js";
 import { checkResponse, documentedOperations } from "./support/openapi.js";
 import type { Target } from "./support/targets.js";
 
@@ -48,20 +49,6 @@ function contract(target: Target) {
   };
 }
 
-const charge = (overrides: Record<string, unknown> = {}) => ({
-  amountCents: 8990,
-  description: "Pedido contrato",
-  customer: {
-    name: "Maria da Silva Santos",
-    email: "maria.santos@example.com.br",
-    phone: "11987654321",
-    documentType: "CPF",
-    document: "52998224725",
-  },
-  metadata: { orderId: "c-1" },
-  ...overrides,
-});
-
 describe.each(targets)("contract: $name", (target) => {
   const call = contract(target);
   const realOnly = test.skipIf(!target.real);
@@ -81,18 +68,20 @@ describe.each(targets)("contract: $name", (target) => {
 
   describe("createPixCharge", () => {
     test("valid charge → 201 Transaction WAITING_PAYMENT", async () => {
-      const res = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      const res = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: chargeBody() });
       expect(res.status).toBe(201);
       expect(res.body.status).toBe("WAITING_PAYMENT");
     });
     test("amountCents 499 → 400 VALIDATION_ERROR on amountCents", async () => {
-      const res = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge({ amountCents: 499 }) });
+      const res = await call("createPixCharge", "POST", "/api/v1/charges/pix", {
+        body: chargeBody({ amountCents: 499 }),
+      });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe("VALIDATION_ERROR");
       expect(res.body.errors.map((e: { path: string }) => e.path)).toContain("amountCents");
     });
     test.each([
-      { operationId: "createPixCharge", path: "/api/v1/charges/pix", body: charge({ amountCents: 1e12 }) },
+      { operationId: "createPixCharge", path: "/api/v1/charges/pix", body: chargeBody({ amountCents: 1e12 }) },
       {
         operationId: "createPaymentLink",
         path: "/api/v1/payment-links",
@@ -113,16 +102,16 @@ describe.each(targets)("contract: $name", (target) => {
       }
     });
     test("unknown body field → 400 (objects are sealed)", async () => {
-      const res = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge({ surprise: 1 }) });
+      const res = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: chargeBody({ surprise: 1 }) });
       expect(res.status).toBe(400);
     });
     test("no key → 401", async () => {
-      const res = await call("createPixCharge", "POST", "/api/v1/charges/pix", { key: null, body: charge() });
+      const res = await call("createPixCharge", "POST", "/api/v1/charges/pix", { key: null, body: chargeBody() });
       expect(res.status).toBe(401);
       expect(res.body.code).toBe("UNAUTHORIZED");
     });
     realOnly("invalid CPF check digits → 400 REQUEST_ERROR", async () => {
-      const body = charge({ customer: { ...charge().customer, document: "52998224724" } });
+      const body = chargeBody({ customer: { ...chargeBody().customer, document: "52998224724" } });
       const res = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe("REQUEST_ERROR");
@@ -130,16 +119,16 @@ describe.each(targets)("contract: $name", (target) => {
     realOnly("key without charges:write → 403 API_KEY_PERMISSION", async () => {
       const res = await call("createPixCharge", "POST", "/api/v1/charges/pix", {
         key: target.keys.none,
-        body: charge(),
+        body: chargeBody(),
       });
       expect(res.status).toBe(403);
       expect(res.body.code).toBe("API_KEY_PERMISSION");
     });
     realOnly("same idempotency-key, other body → 409", async () => {
       const headers = { "idempotency-key": `contract-${Date.now()}` };
-      await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge(), headers });
+      await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: chargeBody(), headers });
       const res = await call("createPixCharge", "POST", "/api/v1/charges/pix", {
-        body: charge({ amountCents: 9990 }),
+        body: chargeBody({ amountCents: 9990 }),
         headers,
       });
       expect(res.status).toBe(409);
@@ -162,7 +151,7 @@ describe.each(targets)("contract: $name", (target) => {
       expect((await call("listTransactions", "GET", "/api/v1/transactions", { key: null })).status).toBe(401);
     });
     test("getTransaction → 200", async () => {
-      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: chargeBody() });
       const res = await call("getTransaction", "GET", `/api/v1/transactions/${created.body.id}`);
       expect(res.status).toBe(200);
       expect(res.body.id).toBe(created.body.id);
@@ -176,19 +165,19 @@ describe.each(targets)("contract: $name", (target) => {
       expect(res.body.code).toBe("NOT_FOUND");
     });
     realOnly("getTransaction with a production key for a test charge → 404", async () => {
-      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: chargeBody() });
       const res = await call("getTransaction", "GET", `/api/v1/transactions/${created.body.id}`, {
         key: target.keys.live,
       });
       expect(res.status).toBe(404);
     });
     test("cancelTransaction → 200", async () => {
-      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: chargeBody() });
       const res = await call("cancelTransaction", "POST", `/api/v1/transactions/${created.body.id}/cancel`);
       expect(res.status).toBe(200);
     });
     realOnly("cancelTransaction twice → 400 REQUEST_ERROR; unknown → 404", async () => {
-      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: chargeBody() });
       await call("cancelTransaction", "POST", `/api/v1/transactions/${created.body.id}/cancel`);
       const again = await call("cancelTransaction", "POST", `/api/v1/transactions/${created.body.id}/cancel`);
       expect(again.status).toBe(400);
@@ -199,13 +188,13 @@ describe.each(targets)("contract: $name", (target) => {
 
   describe("simulatePayment", () => {
     test("WAITING_PAYMENT test charge → 200 PAID", async () => {
-      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: chargeBody() });
       const res = await call("simulatePayment", "POST", `/api/v1/sandbox/transactions/${created.body.id}/pay`);
       expect(res.status).toBe(200);
       expect(res.body.status).toBe("PAID");
     });
     realOnly("paying twice → 400 REQUEST_ERROR; production key → 403 TEST_MODE_ONLY; unknown → 404", async () => {
-      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: chargeBody() });
       await call("simulatePayment", "POST", `/api/v1/sandbox/transactions/${created.body.id}/pay`);
       const twice = await call("simulatePayment", "POST", `/api/v1/sandbox/transactions/${created.body.id}/pay`);
       expect(twice.body.code).toBe("REQUEST_ERROR");
@@ -346,7 +335,7 @@ describe.each(targets)("contract: $name", (target) => {
   describe("refunds", () => {
     /** A paid test charge (the target's test balance has money available for refunds). */
     async function paidCharge() {
-      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: chargeBody() });
       await call("simulatePayment", "POST", `/api/v1/sandbox/transactions/${created.body.id}/pay`);
       return created.body.id as string;
     }
@@ -410,13 +399,13 @@ describe.each(targets)("contract: $name", (target) => {
 
   describe("sandbox lifecycle", () => {
     test("simulateExpiry → 200 EXPIRED", async () => {
-      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: chargeBody() });
       const res = await call("simulateExpiry", "POST", `/api/v1/sandbox/transactions/${created.body.id}/expire`);
       expect(res.status).toBe(200);
       expect(res.body.status).toBe("EXPIRED");
     });
     test("simulateDispute → 201 with an OPEN dispute; simulateDisputeResolution → 200", async () => {
-      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: chargeBody() });
       await call("simulatePayment", "POST", `/api/v1/sandbox/transactions/${created.body.id}/pay`);
       const opened = await call("simulateDispute", "POST", `/api/v1/sandbox/transactions/${created.body.id}/dispute`, {
         body: { amountCents: 1000 },
@@ -443,7 +432,7 @@ describe.each(targets)("contract: $name", (target) => {
       expect(res.body.pendingCents).toBe(0);
     });
     realOnly("production key → 403 TEST_MODE_ONLY on every new sandbox route; expiring twice → 400", async () => {
-      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: chargeBody() });
       const live = { key: target.keys.live };
       const results = [
         await call("simulateExpiry", "POST", `/api/v1/sandbox/transactions/${created.body.id}/expire`, live),
@@ -472,7 +461,7 @@ describe.each(targets)("contract: $name", (target) => {
 
   describe("events", () => {
     test("listEvents → 200 page; getEvent → 200", async () => {
-      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: charge() });
+      const created = await call("createPixCharge", "POST", "/api/v1/charges/pix", { body: chargeBody() });
       await call("simulatePayment", "POST", `/api/v1/sandbox/transactions/${created.body.id}/pay`);
       const list = await call("listEvents", "GET", "/api/v1/events?limit=5");
       expect(list.status).toBe(200);

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { proxyVerdict } from "../scripts/prism.js";
+import { chargeBody } from "../server/test/support/fixtures.js";
 import {
   knownDifference,
   knownDifferences,
@@ -121,18 +122,7 @@ describe.each(targets.filter((t) => t.real))("differential: mock and $name", (se
     state.ids.add(created.id);
     return created;
   }
-  const newCharge = () =>
-    create("/api/v1/charges/pix", {
-      amountCents: freshChargeCents,
-      description: "Pedido diferencial",
-      customer: {
-        name: "Maria da Silva",
-        email: "maria@example.com",
-        phone: "11987654321",
-        documentType: "CPF",
-        document: "52998224725",
-      },
-    });
+  const newCharge = () => create("/api/v1/charges/pix", chargeBody({ amountCents: freshChargeCents }));
   const newLink = () => create("/api/v1/payment-links", { amountCents: 1500, description: "Curso diferencial" });
   /**
    * A charge paid in the sandbox, its pending balance released: what a refund or a dispute of it

@@ -18,6 +18,8 @@ import { MemoryStore } from "../src/store/memory.js";
 import { registrationGuard } from "../src/webhooks/guard.js";
 import type { Store } from "../src/domain/ports/store.js";
 
+export { chargeBody, chargePayer } from "./support/fixtures.js";
+
 export interface CallResult<T = any> {
   status: number;
   body: T;
@@ -184,22 +186,5 @@ export async function startTestServer(
         server.closeAllConnections();
         server.close(() => resolve());
       }),
-  };
-}
-
-/** A valid charge body; override what a test is about. */
-export function chargeBody(overrides: Record<string, unknown> = {}): Record<string, any> {
-  return {
-    amountCents: 8990,
-    description: "Pedido #1234 - Camiseta azul",
-    customer: {
-      name: "Maria da Silva Santos",
-      email: "maria.santos@example.com.br",
-      phone: "11987654321",
-      documentType: "CPF",
-      document: "52998224725",
-    },
-    metadata: { orderId: "1234" },
-    ...overrides,
   };
 }
