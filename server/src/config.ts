@@ -1,110 +1,33 @@
 /**
- * Every environment variable the server, the webhook worker and the operator CLI read, parsed and
- * validated here and nowhere else. `environment` lists them with their default and meaning: the
- * README's environment table is checked against it by a test, in both directions.
+ * Every environment variable the server, the webhook worker and the operator CLI read, declared
+ * once in `variables` below (practica.js style): its name, who reads it, the key it gets in the
+ * typed configuration, how its text is parsed and validated (with its default), what NODE_ENV=
+ * production refuses of it, and its default and meaning as the README's environment table states
+ * them. Validation, the configuration types and that table (`environmentTable`, compared with the
+ * README by a test) all follow from the declarations; nothing else reads `process.env`.
  */
 import { z } from "zod";
 import { defaultRateLimits, type RateLimits } from "./http/rate-limit.js";
 
-/** One documented variable: the README table row. */
-export interface EnvironmentVariable {
-  name: string;
-  default: string;
-  meaning: string;
+/** The processes that read the environment. */
+type Reader = "server" | "worker" | "cli";
+
+/** One variable. `readme` is its README row: the default as a person reads it, and its meaning. */
+interface Declaration<K extends string, S extends z.ZodType, R extends readonly Reader[]> {
+  /** The property of the typed configuration it becomes. */
+  key: K;
+  readBy: R;
+  /** Parses the text (undefined when unset or empty) into the value, the default applied. */
+  parse: S;
+  /** With NODE_ENV=production: why this value is refused, or undefined when it is accepted. */
+  inProduction?: (value: z.output<S>) => string | undefined;
+  readme: { default: string; meaning: string };
 }
 
-export const environment = [
-  { name: "PORT", default: "3000", meaning: "port the server listens on" },
-  { name: "HOST", default: "127.0.0.1", meaning: "address the server listens on" },
-  {
-    name: "PUBLIC_BASE_URL",
-    default: "`http://localhost:$PORT`",
-    meaning: "where payment-link checkout URLs point; must be `https` in production",
-  },
-  {
-    name: "DATABASE_URL",
-    default: "unset (memory)",
-    meaning: "PostgreSQL; migrations run at start (`npm run migrate` runs them alone)",
-  },
-  {
-    name: "ADMIN_TOKEN",
-    default: "generated per run (off in production)",
-    meaning: "bearer token of the operator API `/admin/v1` (at least 24 characters in production); the CLI sends it",
-  },
-  { name: "PIX_ADMIN_URL", default: "`http://127.0.0.1:3000`", meaning: "the server the operator CLI talks to" },
-  {
-    name: "PIX_API_KEY",
-    default: "unset",
-    meaning: "the API key the CLI's partner commands use (`--api-key` overrides it)",
-  },
-  {
-    name: "PIX_MANUAL_CLOCK",
-    default: "0",
-    meaning: "`1`: a clock that moves only by `POST /admin/v1/clock/advance` (refused in production)",
-  },
-  {
-    name: "PIX_ALLOW_LOCAL_WEBHOOKS",
-    default: "0",
-    meaning: "`1`: test-mode webhook endpoints may be on loopback (refused in production)",
-  },
-  {
-    name: "PIX_WEBHOOK_WORKER",
-    default: "on",
-    meaning: "`off`: do not deliver webhooks in this process (run `npm run worker`)",
-  },
-  {
-    name: "PIX_WEBHOOK_CLAIM_SECONDS",
-    default: "60",
-    meaning: "how long a worker's claim on a delivery lasts before another worker may take it over",
-  },
-  {
-    name: "PIX_CHECKOUT_SECRET",
-    default: "random per process",
-    meaning: "CSRF secret of the hosted checkout (at least 16 characters); set it when running several machines",
-  },
-  {
-    name: "TRUST_PROXY",
-    default: "off",
-    meaning: "hop count or comma-separated subnets; decides the client IP for allow-lists and rate limits",
-  },
-  { name: "RATE_LIMITS", default: "on", meaning: "`off`: local test runs only; refused in production" },
-  {
-    name: "VALIDATE_RESPONSES",
-    default: "`on`, `off` in production",
-    meaning: "checks every response against the document before it is sent (a development aid: a mismatch answers 500)",
-  },
-  {
-    name: "WEB_CONCURRENCY",
-    default: "1",
-    meaning: "server processes on this machine (`node:cluster`); more than 1 needs `DATABASE_URL`",
-  },
-  {
-    name: "SHUTDOWN_TIMEOUT_MS",
-    default: "10000",
-    meaning: "on SIGTERM/SIGINT, how long in-flight requests and webhook attempts may take before exit",
-  },
-  { name: "LOG_LEVEL", default: "info", meaning: "`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`" },
-  {
-    name: "LOG_FORMAT",
-    default: "`pretty` on a terminal, else `json`",
-    meaning: "`json` (one object a line) or `pretty` (readable; never in production)",
-  },
-  {
-    name: "NODE_ENV",
-    default: "development",
-    meaning: "`production`: turns off response validation and the operator token default, applies the guards above",
-  },
-] as const satisfies readonly EnvironmentVariable[];
-
-type VariableName = (typeof environment)[number]["name"];
-
-/** A configuration refused: one line per problem, in Portuguese, naming the variable. */
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Configuração inválida:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
-    this.name = "ConfigError";
-  }
-}
+/** A declaration, typed from its own parser (so `inProduction` sees the parsed value). */
+const variable = <const K extends string, S extends z.ZodType, const R extends readonly Reader[]>(
+  declaration: Declaration<K, S, R>,
+) => declaration;
 
 const flag = (on: string, off: string) =>
   z.enum([on, off], { error: `use ${on} ou ${off}` }).transform((value) => value === on);
@@ -120,56 +43,11 @@ const integer = (min: number, max: number) =>
         .max(max, { error: `máximo ${max}` }),
     );
 const httpUrl = z.url({ protocol: /^https?$/, error: "deve ser um endereço http:// ou https://" });
-
-const schema = z.object({
-  NODE_ENV: z.string().default("development"),
-  PORT: integer(0, 65535).default(3000),
-  HOST: z.string().default("127.0.0.1"),
-  PUBLIC_BASE_URL: httpUrl.optional(),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, { error: "deve começar com postgres:// ou postgresql://" })
-    .optional(),
-  ADMIN_TOKEN: z.string().optional(),
-  PIX_ADMIN_URL: httpUrl.default("http://127.0.0.1:3000"),
-  PIX_API_KEY: z.string().optional(),
-  PIX_MANUAL_CLOCK: flag("1", "0").default(false),
-  PIX_ALLOW_LOCAL_WEBHOOKS: flag("1", "0").default(false),
-  PIX_WEBHOOK_WORKER: flag("on", "off").default(true),
-  PIX_WEBHOOK_CLAIM_SECONDS: integer(1, 86_400).optional(),
-  PIX_CHECKOUT_SECRET: z.string().min(16, { error: "mínimo 16 caracteres" }).optional(),
-  TRUST_PROXY: z.string().optional(),
-  RATE_LIMITS: flag("on", "off").default(true),
-  VALIDATE_RESPONSES: flag("on", "off").optional(),
-  WEB_CONCURRENCY: integer(1, 64).default(1),
-  SHUTDOWN_TIMEOUT_MS: integer(0, 600_000).default(10_000),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
-} satisfies Record<VariableName, z.ZodType>);
-
-type Env = z.output<typeof schema>;
-
-/**
- * Parses the variables `names` (the others take their defaults unread); empty values count as
- * unset. Each process validates only what it reads.
- */
-function parseEnv(env: NodeJS.ProcessEnv, names: readonly VariableName[]): Env {
-  const input = Object.fromEntries(names.map((name) => [name, env[name] === "" ? undefined : env[name]]));
-  const result = schema.safeParse(input);
-  if (!result.success) {
-    throw new ConfigError(
-      result.error.issues.map((issue) => {
-        const name = String(issue.path[0]);
-        return `${name}=${JSON.stringify(env[name])}: ${issue.message}`;
-      }),
-    );
-  }
-  return result.data;
-}
+const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 /** Express `trust proxy` from `TRUST_PROXY`: unset/false = off, a number = hops, else subnets. */
 function parseTrustProxy(value: string | undefined): boolean | number | string[] {
-  if (value === undefined || value === "" || value === "false" || value === "0") return false;
+  if (value === undefined || value === "false" || value === "0") return false;
   if (/^\d+$/.test(value)) return Number(value);
   return value
     .split(",")
@@ -177,126 +55,293 @@ function parseTrustProxy(value: string | undefined): boolean | number | string[]
     .filter(Boolean);
 }
 
-export interface ServerConfig {
-  port: number;
-  host: string;
-  publicBaseUrl: string;
-  production: boolean;
-  rateLimits: RateLimits | "off";
-  /** Whether responses are checked against the document (default: outside production). */
-  validateResponses: boolean;
-  trustProxy: boolean | number | string[];
-  databaseUrl: string | undefined;
-  /** Unset: the server makes one per run outside production. */
-  adminToken: string | undefined;
-  manualClock: boolean;
-  allowLocalWebhooks: boolean;
-  webhookWorker: boolean;
-  webhookClaimSeconds: number | undefined;
-  checkoutSecret: string | undefined;
-  webConcurrency: number;
-  shutdownTimeoutMs: number;
-  logLevel: string;
-  logFormat: "json" | "pretty" | undefined;
+const refusedInProduction = (setting: string) => `${setting} é recusado com NODE_ENV=production`;
+
+/** The declarations, in the order of the README's table. */
+const variables = {
+  PORT: variable({
+    key: "port",
+    readBy: ["server"],
+    parse: integer(0, 65535).default(3000),
+    readme: { default: "3000", meaning: "port the server listens on" },
+  }),
+  HOST: variable({
+    key: "host",
+    readBy: ["server"],
+    parse: z.string().default("127.0.0.1"),
+    readme: { default: "127.0.0.1", meaning: "address the server listens on" },
+  }),
+  PUBLIC_BASE_URL: variable({
+    key: "publicBaseUrl",
+    readBy: ["server"],
+    // Unset: `http://localhost:$PORT`, filled in by loadConfig.
+    parse: httpUrl.optional(),
+    inProduction: (url) =>
+      url?.startsWith("https://") ? undefined : "PUBLIC_BASE_URL deve ser um endereço https:// com NODE_ENV=production",
+    readme: {
+      default: "`http://localhost:$PORT`",
+      meaning: "where payment-link checkout URLs point; must be `https` in production",
+    },
+  }),
+  DATABASE_URL: variable({
+    key: "databaseUrl",
+    readBy: ["server", "worker"],
+    parse: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, { error: "deve começar com postgres:// ou postgresql://" })
+      .optional(),
+    readme: {
+      default: "unset (memory)",
+      meaning: "PostgreSQL; migrations run at start (`npm run migrate` runs them alone)",
+    },
+  }),
+  ADMIN_TOKEN: variable({
+    key: "adminToken",
+    readBy: ["server", "cli"],
+    // Unset: the server makes one per run outside production (main.ts).
+    parse: z.string().optional(),
+    inProduction: (token) =>
+      token !== undefined && token.length < 24
+        ? "ADMIN_TOKEN deve ter ao menos 24 caracteres com NODE_ENV=production"
+        : undefined,
+    readme: {
+      default: "generated per run (off in production)",
+      meaning: "bearer token of the operator API `/admin/v1` (at least 24 characters in production); the CLI sends it",
+    },
+  }),
+  PIX_ADMIN_URL: variable({
+    key: "adminUrl",
+    readBy: ["cli"],
+    parse: httpUrl.default("http://127.0.0.1:3000"),
+    readme: {
+      default: "`http://127.0.0.1:3000`",
+      meaning: "the server the operator CLI talks to (`npm start` prints it beside `ADMIN_TOKEN`)",
+    },
+  }),
+  PIX_API_KEY: variable({
+    key: "apiKey",
+    readBy: ["cli"],
+    parse: z.string().optional(),
+    readme: { default: "unset", meaning: "the API key the CLI's partner commands use (`--api-key` overrides it)" },
+  }),
+  PIX_MANUAL_CLOCK: variable({
+    key: "manualClock",
+    readBy: ["server"],
+    parse: flag("1", "0").default(false),
+    inProduction: (on) => (on ? refusedInProduction("PIX_MANUAL_CLOCK=1") : undefined),
+    readme: {
+      default: "0",
+      meaning: "`1`: a clock that moves only by `POST /admin/v1/clock/advance` (refused in production)",
+    },
+  }),
+  PIX_ALLOW_LOCAL_WEBHOOKS: variable({
+    key: "allowLocalWebhooks",
+    readBy: ["server", "worker"],
+    parse: flag("1", "0").default(false),
+    inProduction: (on) => (on ? refusedInProduction("PIX_ALLOW_LOCAL_WEBHOOKS=1") : undefined),
+    readme: {
+      default: "0",
+      meaning: "`1`: test-mode webhook endpoints may be on loopback (refused in production)",
+    },
+  }),
+  PIX_WEBHOOK_WORKER: variable({
+    key: "webhookWorker",
+    readBy: ["server"],
+    parse: flag("on", "off").default(true),
+    readme: { default: "on", meaning: "`off`: do not deliver webhooks in this process (run `npm run worker`)" },
+  }),
+  PIX_WEBHOOK_CLAIM_SECONDS: variable({
+    key: "webhookClaimSeconds",
+    readBy: ["server", "worker"],
+    // Unset: the worker's own default.
+    parse: integer(1, 86_400).optional(),
+    readme: {
+      default: "60",
+      meaning: "how long a worker's claim on a delivery lasts before another worker may take it over",
+    },
+  }),
+  PIX_CHECKOUT_SECRET: variable({
+    key: "checkoutSecret",
+    readBy: ["server"],
+    parse: z.string().min(16, { error: "mínimo 16 caracteres" }).optional(),
+    readme: {
+      default: "random per process",
+      meaning: "CSRF secret of the hosted checkout (at least 16 characters); set it when running several machines",
+    },
+  }),
+  TRUST_PROXY: variable({
+    key: "trustProxy",
+    readBy: ["server"],
+    parse: z.string().optional().transform(parseTrustProxy),
+    readme: {
+      default: "off",
+      meaning: "hop count or comma-separated subnets; decides the client IP for allow-lists and rate limits",
+    },
+  }),
+  RATE_LIMITS: variable({
+    key: "rateLimits",
+    readBy: ["server"],
+    parse: flag("on", "off")
+      .default(true)
+      .transform((on): RateLimits | "off" => (on ? defaultRateLimits : "off")),
+    inProduction: (limits) =>
+      limits === "off" ? "RATE_LIMITS=off é só para testes locais: recusado com NODE_ENV=production" : undefined,
+    readme: { default: "on", meaning: "`off`: local test runs only; refused in production" },
+  }),
+  VALIDATE_RESPONSES: variable({
+    key: "validateResponses",
+    readBy: ["server"],
+    // Unset: on outside production, filled in by loadConfig.
+    parse: flag("on", "off").optional(),
+    readme: {
+      default: "`on`, `off` in production",
+      meaning:
+        "checks every response against the document before it is sent (a development aid: a mismatch answers 500)",
+    },
+  }),
+  WEB_CONCURRENCY: variable({
+    key: "webConcurrency",
+    readBy: ["server"],
+    parse: integer(1, 64).default(1),
+    readme: {
+      default: "1",
+      meaning: "server processes on this machine (`node:cluster`); more than 1 needs `DATABASE_URL`",
+    },
+  }),
+  SHUTDOWN_TIMEOUT_MS: variable({
+    key: "shutdownTimeoutMs",
+    readBy: ["server", "worker"],
+    parse: integer(0, 600_000).default(10_000),
+    readme: {
+      default: "10000",
+      meaning: "on SIGTERM/SIGINT, how long in-flight requests and webhook attempts may take before exit",
+    },
+  }),
+  LOG_LEVEL: variable({
+    key: "logLevel",
+    readBy: ["server", "worker"],
+    parse: z.enum(logLevels, { error: `use ${logLevels.slice(0, -1).join(", ")} ou silent` }).default("info"),
+    readme: { default: "info", meaning: "`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`" },
+  }),
+  LOG_FORMAT: variable({
+    key: "logFormat",
+    readBy: ["server", "worker"],
+    // Unset: pretty on a terminal outside production, else json (logger.ts).
+    parse: z.enum(["json", "pretty"], { error: "use json ou pretty" }).optional(),
+    inProduction: (format) => (format === "pretty" ? refusedInProduction("LOG_FORMAT=pretty") : undefined),
+    readme: {
+      default: "`pretty` on a terminal, else `json`",
+      meaning: "`json` (one object a line) or `pretty` (readable; never in production)",
+    },
+  }),
+  NODE_ENV: variable({
+    key: "production",
+    readBy: ["server", "worker"],
+    parse: z
+      .string()
+      .optional()
+      .transform((value) => value === "production"),
+    readme: {
+      default: "development",
+      meaning: "`production`: turns off response validation and the operator token default, applies the guards above",
+    },
+  }),
+};
+
+type Variables = typeof variables;
+type Name = keyof Variables;
+/** The names `reader` reads. */
+type ReadBy<P extends Reader> = { [N in Name]: P extends Variables[N]["readBy"][number] ? N : never }[Name];
+/** What `reader` gets: one property per variable it reads, typed by that variable's parser. */
+type Settings<P extends Reader> = {
+  [N in ReadBy<P> as Variables[N]["key"]]: z.output<Variables[N]["parse"]>;
+};
+
+const declarations = Object.entries(variables) as [Name, Variables[Name]][];
+
+/** The README's environment table (header included), one row per declaration. */
+export function environmentTable(): string {
+  const rows = declarations.map(([name, v]) => `| \`${name}\` | ${v.readme.default} | ${v.readme.meaning} |`);
+  return ["| variable | default | meaning |", "|---|---|---|", ...rows].join("\n");
 }
 
-const cliVariables = ["PIX_ADMIN_URL", "PIX_API_KEY"];
-const serverVariables = environment.map((v) => v.name).filter((name) => !cliVariables.includes(name));
+/** A configuration refused: one line per problem, in Portuguese, naming the variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Configuração inválida:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/**
+ * The variables `reader` reads, parsed (empty values count as unset; the others are not read, so
+ * each process validates only its own), then what production refuses of them when it reads
+ * NODE_ENV, then `rules` across variables. Every problem is reported at once.
+ */
+function read<P extends Reader>(
+  env: NodeJS.ProcessEnv,
+  reader: P,
+  rules: (settings: Settings<P>) => string[] = () => [],
+): Settings<P> {
+  const settings: Record<string, unknown> = {};
+  const problems: string[] = [];
+  const parsed: [Variables[Name], unknown][] = [];
+  for (const [name, declaration] of declarations) {
+    if (!(declaration.readBy as readonly Reader[]).includes(reader)) continue;
+    const text = env[name] === "" ? undefined : env[name];
+    const result = declaration.parse.safeParse(text);
+    if (result.success) {
+      settings[declaration.key] = result.data;
+      parsed.push([declaration, result.data]);
+    } else {
+      problems.push(`${name}=${JSON.stringify(text)}: ${result.error.issues.map((i) => i.message).join("; ")}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  if (settings.production === true) {
+    for (const [declaration, value] of parsed) {
+      const refusal = (declaration.inProduction as ((value: unknown) => string | undefined) | undefined)?.(value);
+      if (refusal) problems.push(refusal);
+    }
+  }
+  problems.push(...rules(settings as Settings<P>));
+  if (problems.length > 0) throw new ConfigError(problems);
+  return settings as Settings<P>;
+}
+
+export type ServerConfig = Omit<Settings<"server">, "publicBaseUrl" | "validateResponses"> & {
+  /** PUBLIC_BASE_URL, or `http://localhost:$PORT`. */
+  publicBaseUrl: string;
+  /** Whether responses are checked against the document (default: outside production). */
+  validateResponses: boolean;
+};
 
 /** The server's configuration; refuses (ConfigError) invalid values and what production forbids. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const e = parseEnv(env, serverVariables);
-  const production = e.NODE_ENV === "production";
-  const problems: string[] = [];
-  if (production) {
-    if (!e.RATE_LIMITS) problems.push("RATE_LIMITS=off é só para testes locais: recusado com NODE_ENV=production");
-    if (e.PIX_MANUAL_CLOCK) problems.push("PIX_MANUAL_CLOCK=1 é recusado com NODE_ENV=production");
-    if (e.PIX_ALLOW_LOCAL_WEBHOOKS) problems.push("PIX_ALLOW_LOCAL_WEBHOOKS=1 é recusado com NODE_ENV=production");
-    if (!e.PUBLIC_BASE_URL?.startsWith("https://")) {
-      problems.push("PUBLIC_BASE_URL deve ser um endereço https:// com NODE_ENV=production");
-    }
-    if (e.ADMIN_TOKEN !== undefined && e.ADMIN_TOKEN.length < 24) {
-      problems.push("ADMIN_TOKEN deve ter ao menos 24 caracteres com NODE_ENV=production");
-    }
-    if (e.LOG_FORMAT === "pretty") problems.push("LOG_FORMAT=pretty é recusado com NODE_ENV=production");
-  }
-  if (e.WEB_CONCURRENCY > 1 && !e.DATABASE_URL) {
-    problems.push(
-      `WEB_CONCURRENCY=${e.WEB_CONCURRENCY} precisa de DATABASE_URL: cada processo teria seu próprio armazenamento em memória`,
-    );
-  }
-  if (problems.length > 0) throw new ConfigError(problems);
+  const settings = read(env, "server", ({ webConcurrency, databaseUrl }) =>
+    webConcurrency > 1 && !databaseUrl
+      ? [
+          `WEB_CONCURRENCY=${webConcurrency} precisa de DATABASE_URL: cada processo teria seu próprio armazenamento em memória`,
+        ]
+      : [],
+  );
   return {
-    port: e.PORT,
-    host: e.HOST,
-    publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`,
-    production,
-    rateLimits: e.RATE_LIMITS ? defaultRateLimits : "off",
-    validateResponses: e.VALIDATE_RESPONSES ?? !production,
-    trustProxy: parseTrustProxy(e.TRUST_PROXY),
-    databaseUrl: e.DATABASE_URL,
-    adminToken: e.ADMIN_TOKEN,
-    manualClock: e.PIX_MANUAL_CLOCK,
-    allowLocalWebhooks: e.PIX_ALLOW_LOCAL_WEBHOOKS,
-    webhookWorker: e.PIX_WEBHOOK_WORKER,
-    webhookClaimSeconds: e.PIX_WEBHOOK_CLAIM_SECONDS,
-    checkoutSecret: e.PIX_CHECKOUT_SECRET,
-    webConcurrency: e.WEB_CONCURRENCY,
-    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    logLevel: e.LOG_LEVEL,
-    logFormat: e.LOG_FORMAT,
+    ...settings,
+    publicBaseUrl: settings.publicBaseUrl ?? `http://localhost:${settings.port}`,
+    validateResponses: settings.validateResponses ?? !settings.production,
   };
 }
 
-export type WorkerConfig = Pick<
-  ServerConfig,
-  | "production"
-  | "databaseUrl"
-  | "allowLocalWebhooks"
-  | "webhookClaimSeconds"
-  | "shutdownTimeoutMs"
-  | "logLevel"
-  | "logFormat"
->;
+export type WorkerConfig = Settings<"worker">;
 
 /** `npm run worker`: only what the delivery worker reads. */
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
-  const e = parseEnv(env, [
-    "NODE_ENV",
-    "DATABASE_URL",
-    "PIX_ALLOW_LOCAL_WEBHOOKS",
-    "PIX_WEBHOOK_CLAIM_SECONDS",
-    "SHUTDOWN_TIMEOUT_MS",
-    "LOG_LEVEL",
-    "LOG_FORMAT",
-  ]);
-  const production = e.NODE_ENV === "production";
-  if (production && e.PIX_ALLOW_LOCAL_WEBHOOKS) {
-    throw new ConfigError(["PIX_ALLOW_LOCAL_WEBHOOKS=1 é recusado com NODE_ENV=production"]);
-  }
-  return {
-    production,
-    databaseUrl: e.DATABASE_URL,
-    allowLocalWebhooks: e.PIX_ALLOW_LOCAL_WEBHOOKS,
-    webhookClaimSeconds: e.PIX_WEBHOOK_CLAIM_SECONDS,
-    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    logLevel: e.LOG_LEVEL,
-    logFormat: e.LOG_FORMAT,
-  };
+  return read(env, "worker");
 }
 
 /** The CLI: the server it talks to, the operator token and the partner API key (flags override them). */
-export function loadCliConfig(env: NodeJS.ProcessEnv = process.env): {
-  adminUrl: string;
-  adminToken?: string;
-  apiKey?: string;
-} {
-  const e = parseEnv(env, ["PIX_ADMIN_URL", "ADMIN_TOKEN", "PIX_API_KEY"]);
-  return {
-    adminUrl: e.PIX_ADMIN_URL,
-    ...(e.ADMIN_TOKEN ? { adminToken: e.ADMIN_TOKEN } : {}),
-    ...(e.PIX_API_KEY ? { apiKey: e.PIX_API_KEY } : {}),
-  };
+export function loadCliConfig(env: NodeJS.ProcessEnv = process.env): Settings<"cli"> {
+  return read(env, "cli");
 }
 
 /** Runs `load`; a ConfigError ends the process with its message (no stack trace) and exit code 1. */
