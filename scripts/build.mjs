@@ -52,9 +52,9 @@ await esbuild.build({
 
 // The server as one file. Each module's `import.meta.url` becomes the URL its own file has in the
 // per-file layout above, so the files it reads beside itself are found as before. Left outside the
-// bundle: express-openapi-validator and Ajv (the server tunes the validator by replacing functions
-// of its modules, which needs the modules themselves; see server/src/http/validator-speed.ts),
-// pino-pretty (imported only for a terminal) and pg's optional native binding.
+// bundle: express-openapi-validator (required by name only when the development checks are on,
+// never in production; see server/src/http/validator-cross-check.ts), pino-pretty (imported only
+// for a terminal) and pg's optional native binding.
 const serverEntry = join(root, "server/src/main.ts");
 await esbuild.build({
   entryPoints: [serverEntry],
@@ -66,7 +66,7 @@ await esbuild.build({
   sourcemap: true,
   sourcesContent: false,
   logLevel: "warning",
-  external: ["express-openapi-validator", "express", "ajv", "ajv-formats", "pino-pretty", "pg-native"],
+  external: ["express-openapi-validator", "pino-pretty", "pg-native"],
   // The CommonJS packages inside the bundle call `require`, which an ES module lacks.
   banner: {
     js: 'import { createRequire as bundleCreateRequire } from "node:module"; const require = bundleCreateRequire(import.meta.url);',

@@ -1,6 +1,5 @@
 import { buildBrCode } from "../pix/brcode.js";
 import { checkAmountCents } from "./amounts.js";
-import type { Authentication, Credentials } from "./authentication.js";
 import type { StoreTx, TransactionFilter } from "./ports/store.js";
 import { requireDocument, upsertCustomerRecord } from "./customers.js";
 import { type Actor, addSeconds, type DomainDeps, formatBRL } from "./deps.js";
@@ -194,7 +193,7 @@ const presentPage = (result: PageResult<TransactionRecord>, at: string) => ({
   hasMore: result.hasMore,
 });
 
-export function chargeUseCases(deps: DomainDeps, authentication: Authentication) {
+export function chargeUseCases(deps: DomainDeps) {
   const now = () => deps.clock.now().toISOString();
   const list = async (scope: Scope, filter: ListFilter, page: PageRequest) => {
     const at = now();
@@ -229,25 +228,7 @@ export function chargeUseCases(deps: DomainDeps, authentication: Authentication)
       return presentTransaction(record, now());
     },
 
-    /**
-     * `list` for a caller not yet authenticated. A first page whose key this process has read
-     * before is read in one statement that also confirms the key unchanged (`recall`,
-     * `listWhileKeyUnchanged`); a page with items proves it. Otherwise (a new or changed key, an
-     * empty first page, a later page) the key is read first, as for every other operation.
-     */
-    async listAsCaller(credentials: Credentials, filter: ListFilter, page: PageRequest) {
-      const recalled = page.startingAfter === undefined ? authentication.recall(credentials) : null;
-      if (recalled) {
-        const at = now();
-        const result = await deps.store.read.transactions.listWhileKeyUnchanged(
-          recalled.key,
-          recalled.actor.scope,
-          storeFilter(filter, at),
-          page.limit,
-        );
-        if (result.items.length > 0) return presentPage(result, at);
-      }
-      const actor = await authentication.authenticate(credentials);
+    async list(actor: Actor, filter: ListFilter, page: PageRequest) {
       return list(actor.scope, filter, page);
     },
 

@@ -6,7 +6,8 @@ import type { ManualClock } from "../domain/ports/clock.js";
 import { notFound } from "../domain/errors.js";
 import type { Domain } from "../domain/service.js";
 import { refuseUnsafeInput } from "./control-chars.js";
-import { jsonBodies, requestValidator } from "./request-validation.js";
+import { operationMatcher } from "./operations.js";
+import { jsonBodies, requestValidation } from "./request-validation.js";
 import { routeNotFoundMessage, sendError } from "./errors.js";
 import { bindOperations, pageFromQuery } from "./router.js";
 
@@ -45,15 +46,20 @@ export function mountAdmin(app: IRouter, domain: Domain, options: AdminOptions):
   });
   admin.use("/admin", jsonBodies());
   admin.use("/admin", refuseUnsafeInput);
-  // Built at the first operator request, not at start-up: compiling the operator document took
-  // about as long as the public one's, on the way to the first /health.
+  // Built at the first operator request, not at start-up: reading the operator document is not
+  // on the way to the first /health.
   let validator: express.Router | null = null;
   admin.use((req, res, next) => {
     if (!req.path.startsWith("/admin/")) return next();
     if (!validator) {
       validator = express.Router();
       validator.use(
-        requestValidator(join(options.documentsDir, "admin-openapi.yaml"), "/admin/", options.validateResponses),
+        requestValidation({
+          documentPath: join(options.documentsDir, "admin-openapi.yaml"),
+          matcher: operationMatcher(operationTable),
+          prefix: "/admin/",
+          developmentChecks: options.validateResponses,
+        }),
       );
     }
     validator(req, res, next);

@@ -10,17 +10,16 @@ import type { Domain } from "../domain/service.js";
 import { operationTable } from "../../../generated/operations.js";
 import type { ManualClock } from "../domain/ports/clock.js";
 import { mountAdmin } from "./admin.js";
-import { authenticate, authenticateBeforeErrors, type RequestContext } from "./auth.js";
+import { authenticate, type RequestContext } from "./auth.js";
 import { errorMiddleware, routeNotFoundMessage, sendError } from "./errors.js";
 import { publicHandlers } from "./handlers.js";
 import { fastJson } from "./json.js";
 import { refuseUnsafeInput } from "./control-chars.js";
-import { jsonBodies, requestValidator } from "./request-validation.js";
-import { methodsFor } from "./operations.js";
+import { jsonBodies, requestValidation } from "./request-validation.js";
+import { methodsFor, publicOperations } from "./operations.js";
 import { mountProbes } from "./probes.js";
 import { type RateLimits, rateLimiters } from "./rate-limit.js";
 import { requestLog } from "./request-log.js";
-import { tuneValidator } from "./validator-speed.js";
 import { bindOperations } from "./router.js";
 import { securityHeaders } from "./security-headers.js";
 
@@ -38,7 +37,11 @@ export interface AppOptions {
   rateLimitStore?: (name: string) => RateLimitStore;
   /** Express `trust proxy`: false (default), a hop count, or subnets. */
   trustProxy?: boolean | number | string | string[];
-  /** Validate responses against the spec too (on whenever NODE_ENV is not production). */
+  /**
+   * Development checks (on whenever NODE_ENV is not production): every response is validated
+   * against the spec, and every request is checked by express-openapi-validator too, held equal
+   * to our own check (a disagreement answers 500).
+   */
   validateResponses: boolean;
   /** The hosted checkout; by default it shares the API's rate limits and counter store. */
   checkout?: CheckoutOptions;
@@ -50,7 +53,6 @@ export interface AppOptions {
 export function createApp(options: AppOptions): Express {
   const { domain } = options;
   const { logger } = options;
-  tuneValidator();
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", options.trustProxy ?? false);
@@ -117,13 +119,19 @@ export function createApp(options: AppOptions): Express {
   app.use(authenticate(domain));
   app.use(jsonBodies());
   app.use(refuseUnsafeInput);
-  app.use(requestValidator(publicDocumentPath, "/api/", options.validateResponses));
+  app.use(
+    requestValidation({
+      documentPath: publicDocumentPath,
+      matcher: publicOperations,
+      prefix: "/api/",
+      developmentChecks: options.validateResponses,
+    }),
+  );
   bindOperations(app, operationTable, publicHandlers(domain), (res) => res.locals.context as RequestContext, {
     validateResponses: options.validateResponses,
   });
 
   app.use(unmatched);
-  app.use(authenticateBeforeErrors(domain));
   app.use(errorMiddleware(logger));
   return app;
 }

@@ -105,7 +105,7 @@ function wholeLengthRule(message: string, bounds: TextBounds | undefined): strin
   return min === max ? `deve ter ${min} ${unit}` : `deve ter de ${min} a ${max} ${unit}`;
 }
 
-/** What express-openapi-validator (and `validator-speed.ts`) say of a path that `decodeURIComponent` refuses. */
+/** What express-openapi-validator (and our request check, alike) say of a path that `decodeURIComponent` refuses. */
 export const malformedUriMessage = "malformed uri'";
 
 interface ValidatorErrorItem {
@@ -136,6 +136,59 @@ type HttpishError = Error & {
   headers?: Record<string, string>;
 };
 
+/** The answer to a request the body parser or the request check refused, or null for any other failure. */
+export interface RefusalAnswer {
+  code: ErrorCode;
+  message?: string;
+  errors?: FieldError[];
+  /** `Allow` of a 405. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * What the seed's error body says of a failure of the body parser or of the request check (ours or
+ * express-openapi-validator's, which share this shape): 400 with one item per field, 413, 415, 404,
+ * 405. Null for anything else (a failure of ours: 500).
+ */
+export function validatorAnswer(err: HttpishError): RefusalAnswer | null {
+  const status = err.status ?? err.statusCode;
+  if (err.type === "entity.parse.failed") {
+    return {
+      code: "VALIDATION_ERROR",
+      message: "JSON malformado.",
+      errors: [{ path: "body", message: "o corpo não é um JSON válido" }],
+    };
+  }
+  if (err.type === "entity.too.large" || status === 413) return { code: "PAYLOAD_TOO_LARGE" };
+  if (err.type === "encoding.unsupported" || err.type === "charset.unsupported" || status === 415) {
+    return { code: "UNSUPPORTED_MEDIA_TYPE" };
+  }
+  if (status === 404) return { code: "NOT_FOUND" };
+  if (status === 405) return { code: "METHOD_NOT_ALLOWED", ...(err.headers ? { headers: err.headers } : {}) };
+  if (status === 400 && err.errors?.length === 1 && err.errors[0]?.message === malformedUriMessage) {
+    // A percent-encoding that is not UTF-8 in the URL's path: no route matched yet, so no
+    // parameter to name; the validator's item names the raw path in English.
+    return {
+      code: "VALIDATION_ERROR",
+      message: "Dados inválidos.",
+      errors: [{ path: "path", message: "o caminho da URL tem uma codificação percentual (%) inválida" }],
+    };
+  }
+  if (status === 400 && Array.isArray(err.errors)) {
+    const seen = new Set<string>();
+    const errors: FieldError[] = [];
+    for (const item of err.errors) {
+      if (errors.length === maxFieldErrors) break;
+      const path = fieldPath(item);
+      if (seen.has(path)) continue;
+      seen.add(path);
+      errors.push({ path, message: translateValidationMessage(item.message ?? "") });
+    }
+    return { code: "VALIDATION_ERROR", message: "Dados inválidos.", errors };
+  }
+  return null;
+}
+
 /** The one error middleware, registered last: every failure leaves in the seed's shape. */
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (err: HttpishError, req, res, _next) => {
@@ -146,39 +199,11 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
     if (err instanceof DomainError) {
       return sendError(req, res, err.code, err.message, err.errors);
     }
-    const status = err.status ?? err.statusCode;
-    if (err.type === "entity.parse.failed") {
-      return sendError(req, res, "VALIDATION_ERROR", "JSON malformado.", [
-        { path: "body", message: "o corpo não é um JSON válido" },
-      ]);
-    }
-    if (err.type === "entity.too.large" || status === 413) return sendError(req, res, "PAYLOAD_TOO_LARGE");
-    if (err.type === "encoding.unsupported" || err.type === "charset.unsupported" || status === 415) {
-      return sendError(req, res, "UNSUPPORTED_MEDIA_TYPE");
-    }
-    if (status === 404) return sendError(req, res, "NOT_FOUND", routeNotFoundMessage(req));
-    if (status === 405) {
-      if (err.headers) res.set(err.headers);
-      return sendError(req, res, "METHOD_NOT_ALLOWED");
-    }
-    if (status === 400 && err.errors?.length === 1 && err.errors[0]?.message === malformedUriMessage) {
-      // A percent-encoding that is not UTF-8 in the URL's path: no route matched yet, so no
-      // parameter to name; the validator's item names the raw path in English.
-      return sendError(req, res, "VALIDATION_ERROR", "Dados inválidos.", [
-        { path: "path", message: "o caminho da URL tem uma codificação percentual (%) inválida" },
-      ]);
-    }
-    if (status === 400 && Array.isArray(err.errors)) {
-      const seen = new Set<string>();
-      const errors: FieldError[] = [];
-      for (const item of err.errors) {
-        if (errors.length === maxFieldErrors) break;
-        const path = fieldPath(item);
-        if (seen.has(path)) continue;
-        seen.add(path);
-        errors.push({ path, message: translateValidationMessage(item.message ?? "") });
-      }
-      return sendError(req, res, "VALIDATION_ERROR", "Dados inválidos.", errors);
+    const answer = validatorAnswer(err);
+    if (answer) {
+      if (answer.headers) res.set(answer.headers);
+      const message = answer.code === "NOT_FOUND" ? routeNotFoundMessage(req) : answer.message;
+      return sendError(req, res, answer.code, message, answer.errors);
     }
     const requestId = res.getHeader("x-request-id");
     logger.error({ err, requestId, path: req.path }, "unexpected failure");

@@ -14,8 +14,7 @@ export function publicHandlers(domain: Domain): WithReplays<Handlers<RequestCont
       const out = await domain.charges.create(actor, body, headers["idempotency-key"]);
       return out.replayed ? storedReply(out) : { status: 201, body: out.body };
     },
-    // Admitted by its read (`admittedByTheirRead`): a first page's statement confirms the key.
-    async listTransactions({ query }, { credentials }) {
+    async listTransactions({ query }, { actor }) {
       const { status, paymentLinkId, createdFrom, createdTo } = query;
       const filter = {
         status,
@@ -23,7 +22,7 @@ export function publicHandlers(domain: Domain): WithReplays<Handlers<RequestCont
         ...(createdFrom !== undefined ? { createdFrom } : {}),
         ...(createdTo !== undefined ? { createdTo } : {}),
       };
-      return { status: 200, body: await domain.charges.listAsCaller(credentials, filter, pageFromQuery(query)) };
+      return { status: 200, body: await domain.charges.list(actor, filter, pageFromQuery(query)) };
     },
     async getTransaction({ params }, { actor }) {
       return { status: 200, body: await domain.charges.get(actor, params.id) };

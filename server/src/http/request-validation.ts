@@ -1,10 +1,11 @@
-import express, { type RequestHandler } from "express";
-import * as OpenApiValidator from "express-openapi-validator";
-import { validatorDocument, validatorFormats } from "./validator-document.js";
-import { leanValidatorStack } from "./validator-speed.js";
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
+import type { OperationMatcher } from "./operations.js";
+import { type CheckedRequest, requestChecks } from "./request-checks.js";
+import { referenceValidator } from "./validator-cross-check.js";
+import { validatorDocument } from "./validator-document.js";
 
-// How both APIs (public and operator) read and check a request: one body parser and one
-// validator configuration, so the two cannot drift apart.
+// How every API document (public, operator) reads and checks a request: one body parser and one
+// request check, so they cannot drift apart. docs/decisions.md, "Request validation".
 
 /** JSON bodies up to 64 KiB, parsed for POST, PUT and PATCH only: a body sent with a GET is ignored, not parsed (nor refused). */
 export function jsonBodies(): RequestHandler {
@@ -13,26 +14,56 @@ export function jsonBodies(): RequestHandler {
     req.method === "POST" || req.method === "PUT" || req.method === "PATCH" ? json(req, res, next) : next();
 }
 
+/** The operation a checked request is for, and its decoded path parameters: what the dispatcher reads. */
+export interface Dispatch {
+  operationId: string;
+  params: Record<string, string>;
+}
+
+/** Where the checks leave a request's `Dispatch`. */
+export const dispatchOf = (res: Response): Dispatch | undefined => res.locals.dispatch as Dispatch | undefined;
+
+/** Hands a checked request on: decoded path parameters, the coerced query, and its operation. */
+function admit(req: Request, res: Response, checked: CheckedRequest): void {
+  req.params = checked.params;
+  if (req.query !== checked.query) {
+    Object.defineProperty(req, "query", { value: checked.query, writable: true, configurable: true, enumerable: true });
+  }
+  const dispatch: Dispatch = { operationId: checked.operation.id, params: checked.params };
+  res.locals.dispatch = dispatch;
+}
+
+export interface RequestValidationOptions {
+  /** The OpenAPI document's path (`generated/*.yaml`). */
+  documentPath: string;
+  /** The document's operations. */
+  matcher: OperationMatcher;
+  /** Requests under this prefix, spelled exactly (`/x/` is no route), are checked; others pass on. */
+  prefix: string;
+  /**
+   * Development checks: express-openapi-validator checks every request too (and every response),
+   * and a request on which it and our check disagree answers 500 with both verdicts logged.
+   */
+  developmentChecks: boolean;
+}
+
 /**
- * express-openapi-validator over the document at `documentPath`, for the paths under `prefix`
- * spelled exactly (strict routing: `/x/` is no route, so not the validator's either).
+ * The request check of one document: path parameters, query, headers and body, against the
+ * document. A request no operation has passes on (the app answers 404 or 405).
  */
-export function requestValidator(documentPath: string, prefix: string, validateResponses: boolean) {
-  const stack = OpenApiValidator.middleware({
-    apiSpec: validatorDocument(documentPath) as never,
-    validateRequests: { allErrors: true, removeAdditional: false },
-    validateResponses: validateResponses ? { removeAdditional: false } : false,
-    validateSecurity: false,
-    // The document is generated and linted (redocly) before it ships; checking it against the
-    // OpenAPI meta-schema again at every start cost most of a second. Requests are still validated.
-    validateApiSpec: false,
-    validateFormats: true,
-    ajvFormats: { mode: "full" },
-    formats: validatorFormats,
-    ignorePaths: (path: string) => !path.startsWith(prefix) || path.endsWith("/"),
-    // No operation takes multipart/form-data: the upload middleware (multer) would pass every
-    // request on untouched.
-    fileUploader: false,
-  });
-  return leanValidatorStack(stack as unknown as RequestHandler[]);
+export function requestValidation(options: RequestValidationOptions): (RequestHandler | ErrorRequestHandler)[] {
+  const { prefix, matcher } = options;
+  const document = validatorDocument(options.documentPath);
+  const checks = requestChecks(document, matcher);
+  const ignored = (path: string) => !path.startsWith(prefix) || path.endsWith("/");
+  if (!options.developmentChecks) {
+    const check: RequestHandler = (req, res, next) => {
+      if (ignored(req.path)) return next();
+      const checked = checks.check(req as never);
+      if (checked) admit(req, res, checked);
+      next();
+    };
+    return [check];
+  }
+  return referenceValidator({ document: validatorDocument(options.documentPath), checks, matcher, ignored, admit });
 }

@@ -4,6 +4,7 @@ import { fieldError, notFound } from "../domain/errors.js";
 import { pageLimit } from "../domain/policy.js";
 import { isUnstorableText } from "./control-chars.js";
 import { replayedHeader, StoredReply } from "./replay.js";
+import { dispatchOf } from "./request-validation.js";
 
 /**
  * The page a list operation asks for: `limit` (default `pageLimit.default`) and `startingAfter`.
@@ -21,20 +22,14 @@ export const pageFromQuery = (q: { limit?: number; startingAfter?: string }) => 
 type AnyResult = { status: number; body?: unknown; headers?: Record<string, string | number> };
 type AnyHandler<Ctx> = (request: unknown, ctx: Ctx) => Promise<AnyResult | StoredReply>;
 
-/** What the request validator leaves on a request it matched to an operation of its document. */
-interface MatchedOperation {
-  openapi?: { schema?: { operationId?: string }; pathParams?: Record<string, string> };
-}
-
 /**
  * Binds every operation of a generated contract to its handler: the handler gets the validated
  * params, query, headers and body, and answers a status with a body (or none, for 204), or a
  * `StoredReply`, sent as its exact bytes with `Idempotent-Replayed: true`.
  *
- * One middleware dispatches by the operation the request validator (mounted before it) matched:
- * the handler that runs is the one whose schemas the request was checked against, and a request
- * is not matched a second time, route by route, by Express (26 routes on the public API, tried in
- * order, were a tenth of a list's time). A request the validator did not match passes on.
+ * One middleware dispatches by the operation the request check (mounted before it) matched: the
+ * handler that runs is the one whose schemas the request was checked against, and a request is
+ * not matched a second time, route by route, by Express. A request the check did not match passes on.
  *
  * With `validateResponses`, the validator gets a copy of each body: it writes into the object it
  * checks (its date serialisation), and a body may hold shared views, which are frozen.
@@ -67,11 +62,11 @@ export function bindOperations<Ctx, H extends object>(
       else res.status(result.status).json(options.validateResponses ? structuredClone(result.body) : result.body);
     });
   }
-  app.use((req: Request & MatchedOperation, res: Response, next: NextFunction) => {
-    const id = req.openapi?.schema?.operationId;
-    const run = id === undefined ? undefined : byOperation.get(id);
-    if (!run) return next();
-    req.params = req.openapi?.pathParams ?? {};
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const dispatch = dispatchOf(res);
+    const run = dispatch === undefined ? undefined : byOperation.get(dispatch.operationId);
+    if (!run || !dispatch) return next();
+    req.params = dispatch.params;
     return run(req, res);
   });
 }
