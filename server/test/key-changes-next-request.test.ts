@@ -5,10 +5,11 @@ import { call, chargeBody, startTestServer, type TestServer } from "./harness.js
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
 import { eachStore, serverOn } from "./support/stores.js";
 
-// `GET /transactions` reads a first page in one statement that also confirms the caller's key
-// unchanged since this process last read it (`recall`, `listWhileKeyUnchanged`). Each test here
-// lists once so the key is recalled, changes something the key's answer depends on, and lists
-// again: the change must apply on that very next list, as it does for every other operation.
+// `GET /transactions` once admitted its caller with its own read, from a per-process memory of
+// keys (gone: every operation now reads the key before anything else). These tests stay as the
+// guard against any such shortcut coming back: each lists once, changes something the key's
+// answer depends on (revoked, narrowed, IP-restricted, account unverified), and lists again, in
+// this process and in another; the change must apply on that very next list.
 
 const list = (on: TestServer, key: string | null, query = "limit=20", headers: Record<string, string> = {}) =>
   call(on.baseUrl, "GET", `/api/v1/transactions?${query}`, { ...(key !== null ? { key } : {}), headers });
