@@ -1,26 +1,48 @@
 import type { TestProject } from "vitest/node";
-import { createDatabase, dropDatabase, findPostgresBin, startThrowawayCluster } from "../../scripts/pg-cluster.js";
+import {
+  createDatabase,
+  dropDatabase,
+  findPostgresBin,
+  freePort,
+  startThrowawayCluster,
+} from "../../scripts/pg-cluster.js";
 import { createApiKey } from "../../server/src/domain/accounts.js";
 import { createPool, migrateDatabase, PostgresStore } from "../../server/src/store/postgres/index.js";
 import type { Store } from "../../server/src/domain/ports/store.js";
 import { chargeBody, startTestServer, type TestServer } from "../../server/test/harness.js";
-import { startPrism } from "../../scripts/prism.js";
+import { type RunningPrism, startPrism } from "../../scripts/prism.js";
+import { listensOn } from "../../server/test/support/server-process.js";
 import type { Target } from "./targets.js";
 
 /**
- * Fixed, distinct ports: one per target, one for `prism proxy --errors` in front of the memory
- * server, one for the proxy check's own fake upstream (`CONTRACT_PORT_BASE` moves them all,
- * default 4600).
+ * No fixed port: the reference servers listen on a port the system picks, and Prism (which needs a
+ * number) on one that was free a moment before, checked to be its own once it answers, and tried
+ * again on another port otherwise. So two runs on one machine never collide.
  */
-const portBase = Number(process.env.CONTRACT_PORT_BASE ?? 4600);
-export const ports = {
-  mock: portBase + 10,
-  memory: portBase + 20,
-  postgres: portBase + 30,
-  proxy: portBase + 40,
-  fakeUpstream: portBase + 50,
-  fakeProxy: portBase + 60,
-} as const;
+async function startPrismOnFreePort(options: { document: string; proxy?: string }): Promise<RunningPrism> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const port = await freePort();
+    try {
+      const prism = await startPrism({ ...options, port });
+      // Someone else's server on that port would have answered the readiness probe too.
+      if ((await listensOn(prism.pid, port)) !== false) return prism;
+      await prism.stop();
+      lastError = new Error(`port ${port} was taken by another process`);
+    } catch (error) {
+      lastError = error; // the port was taken before Prism bound it: try another one
+    }
+  }
+  throw new Error(`could not start Prism on a free port: ${String(lastError)}`);
+}
+
+/** Two distinct ports that were free a moment ago, for the proxy check's own fake upstream and Prism. */
+async function twoFreePorts(): Promise<{ fakeUpstream: number; fakeProxy: number }> {
+  const fakeUpstream = await freePort();
+  let fakeProxy = await freePort();
+  while (fakeProxy === fakeUpstream) fakeProxy = await freePort();
+  return { fakeUpstream, fakeProxy };
+}
 
 /**
  * A reference server on `store`, seeded with an account whose test balance has money available
@@ -29,12 +51,8 @@ export const ports = {
  * it): the suite checks every answer against the document itself (`checkResponse`), and so does
  * `prism proxy --errors` in the differential part. The PostgreSQL server validates its answers too.
  */
-async function referenceTarget(
-  name: string,
-  port: number,
-  store?: Store,
-): Promise<{ target: Target; server: TestServer }> {
-  const server = await startTestServer({ port, ...(store ? { store } : { validateResponses: false }) });
+async function referenceTarget(name: string, store?: Store): Promise<{ target: Target; server: TestServer }> {
+  const server = await startTestServer(store ? { store } : { validateResponses: false });
   const seeded = await server.newAccount({ name: "Loja Contrato Ltda" });
   const none = await server.store.transaction((tx) =>
     createApiKey(
@@ -72,7 +90,7 @@ async function referenceTarget(
  */
 export default async function setup(project: TestProject) {
   const stops: Array<() => Promise<void>> = [];
-  const prism = await startPrism({ port: ports.mock, document: "generated/openapi.yaml" });
+  const prism = await startPrismOnFreePort({ document: "generated/openapi.yaml" });
   stops.push(() => prism.stop());
   const targets: Target[] = [
     {
@@ -82,15 +100,11 @@ export default async function setup(project: TestProject) {
       keys: { full: "svc_test_mock", none: "svc_test_mock_none", live: "svc_mock_live" },
     },
   ];
-  const memory = await referenceTarget("memory", ports.memory);
+  const memory = await referenceTarget("memory");
   stops.push(() => memory.server.close());
   targets.push(memory.target);
   // Every response of the memory server that goes through this proxy is validated by Prism.
-  const proxy = await startPrism({
-    port: ports.proxy,
-    document: "generated/openapi.yaml",
-    proxy: memory.target.baseUrl,
-  });
+  const proxy = await startPrismOnFreePort({ document: "generated/openapi.yaml", proxy: memory.target.baseUrl });
   stops.unshift(() => proxy.stop());
 
   let adminUrl = process.env.DATABASE_URL;
@@ -104,7 +118,7 @@ export default async function setup(project: TestProject) {
     const url = await createDatabase(adminUrl, name);
     await migrateDatabase(url);
     const store = new PostgresStore(createPool(url, { max: 5 }));
-    const postgres = await referenceTarget("postgres", ports.postgres, store);
+    const postgres = await referenceTarget("postgres", store);
     stops.unshift(async () => {
       await postgres.server.close();
       await store.close();
@@ -117,7 +131,7 @@ export default async function setup(project: TestProject) {
 
   project.provide("targets", targets);
   project.provide("proxy", { baseUrl: proxy.baseUrl, upstream: memory.target.name });
-  project.provide("ports", { fakeUpstream: ports.fakeUpstream, fakeProxy: ports.fakeProxy });
+  project.provide("ports", await twoFreePorts());
   return async () => {
     for (const stop of stops) await stop();
   };
