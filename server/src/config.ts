@@ -7,7 +7,7 @@
  * README by a test) all follow from the declarations; nothing else reads `process.env`.
  */
 import { z } from "zod";
-import { defaultRateLimits, type RateLimits } from "./http/rate-limit.js";
+import { defaultRateLimits, type RateLimits } from "./domain/rate-limits.js";
 
 /** The processes that read the environment. */
 type Reader = "server" | "worker" | "cli";

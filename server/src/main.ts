@@ -14,7 +14,7 @@ import { randomBase62 } from "./domain/ids.js";
 import { defaultDomainConfig } from "./domain/deps.js";
 import { createDomain } from "./domain/service.js";
 import { createApp } from "./http/app.js";
-import { sharedRateLimitStore } from "./http/rate-limit-store.js";
+import { sharedRateLimitStore } from "./web/rate-limit-store.js";
 import { startIdempotencyPurge } from "./idempotency-purge.js";
 import { createLogger } from "./logger.js";
 import { logMailer } from "./mail.js";

@@ -13,7 +13,7 @@ import type { Mailer } from "../src/domain/ports/mailer.js";
 import type { Account } from "../src/domain/model.js";
 import { createDomain, type Domain } from "../src/domain/service.js";
 import { createApp } from "../src/http/app.js";
-import type { RateLimits } from "../src/http/rate-limit.js";
+import type { RateLimits } from "../src/domain/rate-limits.js";
 import { MemoryStore } from "../src/store/memory.js";
 import { registrationGuard } from "../src/webhooks/guard.js";
 import type { Store } from "../src/domain/ports/store.js";
