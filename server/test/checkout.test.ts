@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest"
 import { renderFormPage } from "../src/checkout/pages/form.js";
 import type { PageFrame } from "../src/checkout/pages/layout.js";
 import { renderReceiptPage, returnAddress } from "../src/checkout/pages/receipt.js";
-import { translateValidationMessage } from "../src/http/errors.js";
+import { translateValidationMessage } from "../src/web/validation-messages.js";
 import { addSeconds } from "../src/domain/deps.js";
 import { call, startTestServer, type TestServer } from "./harness.js";
 

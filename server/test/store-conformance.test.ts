@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Scope, TransactionStatus } from "../src/domain/model.js";
 import { MemoryStore } from "../src/store/memory.js";
 import type { StoreTx } from "../src/domain/ports/store.js";
-import { sharedRateLimitStore } from "../src/http/rate-limit-store.js";
+import { sharedRateLimitStore } from "../src/web/rate-limit-store.js";
 import { createPool, PostgresStore, pgRateLimitCounters } from "../src/store/postgres/index.js";
 import {
   accountRecord,

@@ -2,7 +2,7 @@ import express, { type Router } from "express";
 import type { Store as RateLimitStore } from "express-rate-limit";
 import type { Logger } from "pino";
 import type { CheckoutUseCases } from "../domain/checkout.js";
-import { defaultRateLimits } from "../http/rate-limit.js";
+import { defaultRateLimits } from "../domain/rate-limits.js";
 import { payerReader } from "./payer.js";
 import { CheckoutAssets } from "./routes/assets.js";
 import { chargeRoutes } from "./routes/charge.js";

@@ -18,7 +18,8 @@ import { refuseUnsafeInput } from "./control-chars.js";
 import { jsonBodies, requestValidation } from "./request-validation.js";
 import { methodsFor, publicOperations } from "./operations.js";
 import { mountProbes } from "./probes.js";
-import { type RateLimits, rateLimiters } from "./rate-limit.js";
+import type { RateLimits } from "../domain/rate-limits.js";
+import { rateLimiters } from "./rate-limit.js";
 import { requestLog } from "./request-log.js";
 import { bindOperations } from "./router.js";
 import { securityHeaders } from "./security-headers.js";
@@ -93,6 +94,8 @@ export function createApp(options: AppOptions): Express {
     manualClock: options.admin?.manualClock ?? null,
     validateResponses: options.validateResponses,
     documentsDir: dirname(publicDocumentPath),
+    limitFailedAuthentications: options.rateLimits !== "off",
+    rateLimitStore: options.rateLimitStore,
   });
   site.use(
     checkoutRouter(

@@ -5,7 +5,7 @@ import { parse as parseQueryString } from "qs";
 import type { OperationMeta } from "../../../generated/operations.js";
 import { malformedUriMessage } from "./errors.js";
 import type { OperationMatcher, RouteMatch } from "./operations.js";
-import { validatorFormats } from "./validator-document.js";
+import { validatorFormats } from "../web/openapi-document.js";
 
 // The request check of every API document: the operation of a request found once (the generated
 // table's matcher), then its path parameters, query, headers and body checked with Ajv against
@@ -117,6 +117,14 @@ export function requestChecks<Id extends string>(document: Node, matcher: Operat
     return (components?.parameters as Record<string, ParameterObject>)[name] as ParameterObject;
   };
 
+  /** A schema's own `$ref` to a component, resolved once. */
+  const resolved = (schema: Node): Node => {
+    const ref = schema.$ref;
+    if (typeof ref !== "string" || !ref.startsWith("#/components/schemas/")) return schema;
+    return ((components?.schemas as Record<string, Node> | undefined)?.[ref.slice("#/components/schemas/".length)] ??
+      schema) as Node;
+  };
+
   function compile(meta: OperationMeta): Compiled {
     const operation = paths[meta.path]?.[meta.method] ?? {};
     const schemas: Record<string, Node> = { query: {}, headers: {}, params: {}, cookies: {} };
@@ -138,7 +146,9 @@ export function requestChecks<Id extends string>(document: Node, matcher: Operat
           (s.$ref !== undefined ||
             s.type === "object" ||
             ["allOf", "oneOf", "anyOf"].some((k) => (s[k] as Node[] | undefined)?.some(isObject)));
-        if (isObject(schema)) jsonQueryNames.add(name);
+        // As the reference reads it: a parameter's `$ref` is resolved first, so a reference to a
+        // string schema is a string, and only an object (or a composition naming one) is JSON.
+        if (isObject(resolved(schema))) jsonQueryNames.add(name);
       }
     }
     const generalSchema = {
@@ -231,10 +241,10 @@ export function requestChecks<Id extends string>(document: Node, matcher: Operat
 /** One Ajv error as the reference reports it: the path of the missing or extra property, or of the value. */
 function errorItem(e: ErrorObject): { path: string; message: string; errorCode: string } {
   const params = e.params as { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[] };
-  const path =
-    (params.missingProperty !== undefined ? `${e.instancePath}/${params.missingProperty}` : undefined) ??
-    (params.additionalProperty !== undefined ? `${e.instancePath}/${params.additionalProperty}` : undefined) ??
-    e.instancePath;
+  // Spelled as the reference spells it: an empty property name ("") names the value's own path "".
+  const required = params.missingProperty && `${e.instancePath}/${params.missingProperty}`;
+  const additional = params.additionalProperty && `${e.instancePath}/${params.additionalProperty}`;
+  const path = required ?? additional ?? e.instancePath;
   const message =
     e.keyword === "enum" && params.allowedValues
       ? `${e.message ?? ""}: ${params.allowedValues.join(", ")}`

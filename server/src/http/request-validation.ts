@@ -2,7 +2,7 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler, t
 import type { OperationMatcher } from "./operations.js";
 import { type CheckedRequest, requestChecks } from "./request-checks.js";
 import { referenceValidator } from "./validator-cross-check.js";
-import { validatorDocument } from "./validator-document.js";
+import { validatorDocument } from "../web/openapi-document.js";
 
 // How every API document (public, operator) reads and checks a request: one body parser and one
 // request check, so they cannot drift apart. docs/decisions.md, "Request validation".

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Store } from "../domain/ports/store.js";
-import type { RateLimitCounters } from "../http/rate-limit-store.js";
+import type { RateLimitCounters } from "../domain/ports/rate-limit-counters.js";
 import { MemoryStore } from "./memory.js";
 
 export interface OpenedStore {

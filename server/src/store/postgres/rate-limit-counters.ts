@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { RateLimitCounters, WindowCount } from "../../http/rate-limit-store.js";
+import type { RateLimitCounters, WindowCount } from "../../domain/ports/rate-limit-counters.js";
 import { execute, query } from "./sql.js";
 
 /**

@@ -1,0 +1,11 @@
+// The seed's per-IP request budgets (§8), shared by the API, the hosted checkout and the
+// configuration that may change them.
+
+/** Requests per minute per IP address. */
+export interface RateLimits {
+  get: number;
+  write: number;
+  withdrawals: number;
+}
+
+export const defaultRateLimits: RateLimits = { get: 120, write: 60, withdrawals: 20 };

@@ -1,0 +1,52 @@
+import type { Request, RequestHandler, Response } from "express";
+import { type AugmentedRequest, type Store as RateLimitStore, rateLimit } from "express-rate-limit";
+
+// The per-IP, per-minute budget of the web layer, used alike by the API (`http/rate-limit.ts`) and
+// the hosted checkout (`checkout/routes/limits.ts`).
+
+/** Writes the answer to a request over its budget; `Retry-After` is already set. */
+export type TooManyRequestsWriter = (req: Request, res: Response, retryAfterSeconds: number) => void;
+
+export interface PerMinuteLimit {
+  /** Names the counters in a shared store: budgets with different names count apart. */
+  name: string;
+  limit: number;
+  /** Which requests count; the others pass untouched. */
+  applies: (req: Request) => boolean;
+  /**
+   * Of the requests that apply, which stay counted once answered (default: all); the others are
+   * taken back, so a budget can count failures only. Each request is counted before it is
+   * answered, so a spent budget refuses every request of the address, whatever it would answer.
+   */
+  keepsCount?: ((req: Request, res: Response) => boolean) | undefined;
+  /** Shared counters (several processes); default: in process memory. */
+  makeStore?: ((name: string) => RateLimitStore) | undefined;
+  /** The 429: the API writes the seed's error body, the checkout an HTML page. */
+  tooMany: TooManyRequestsWriter;
+}
+
+/**
+ * One per-IP budget over a one-minute window, for the API and the hosted checkout alike.
+ * Over budget: status 429, `Retry-After` in whole seconds, then `tooMany` writes the body.
+ */
+export function perMinuteLimiter(options: PerMinuteLimit): RequestHandler {
+  const { makeStore, keepsCount } = options;
+  return rateLimit({
+    windowMs: 60_000,
+    limit: options.limit,
+    standardHeaders: "draft-7",
+    legacyHeaders: false,
+    skip: (req) => !options.applies(req),
+    ...(keepsCount
+      ? { skipSuccessfulRequests: true, requestWasSuccessful: (req: Request, res: Response) => !keepsCount(req, res) }
+      : {}),
+    ...(makeStore ? { store: makeStore(options.name) } : {}),
+    handler: (req, res) => {
+      const reset = (req as AugmentedRequest).rateLimit?.resetTime?.getTime() ?? Date.now() + 60_000;
+      const seconds = Math.max(1, Math.ceil((reset - Date.now()) / 1000));
+      res.setHeader("Retry-After", String(seconds));
+      res.status(429);
+      options.tooMany(req, res, seconds);
+    },
+  });
+}
