@@ -8,14 +8,9 @@ import {
   type KnownDifference,
   type ServerState,
 } from "./support/known-differences.js";
-import {
-  type DiffRequest,
-  freshChargeCents,
-  type IdKind,
-  operationInfos,
-  type RefusedState,
-  requestsFor,
-} from "./support/requests.js";
+import { idPrefixes, type IdKind, operationInfos } from "./support/document.js";
+import { type GeneratedRequest, type RefusedState, requestsFor } from "./support/requests.js";
+import { freshChargeCents } from "./support/values.js";
 import type { Target } from "./support/targets.js";
 
 // The differential part of the contract: requests generated from the document's own schemas
@@ -45,7 +40,7 @@ interface Answer {
 async function send(
   baseUrl: string,
   target: Target,
-  request: DiffRequest,
+  request: GeneratedRequest,
   path: string,
   idempotencyKey: string | undefined,
 ): Promise<Answer> {
@@ -184,17 +179,9 @@ describe.each(targets.filter((t) => t.real))("differential: mock and $name", (se
    * The path for this request: an id that exists (a fresh one for changes), one in a state the
    * change refuses, or one that does not exist.
    */
-  async function pathFor(request: DiffRequest, template: string, kind: IdKind | undefined): Promise<string> {
+  async function pathFor(request: GeneratedRequest, template: string, kind: IdKind | undefined): Promise<string> {
     if (!kind) return template;
-    const prefix = {
-      transaction: "txn_",
-      paymentLink: "plk_",
-      customer: "cus_",
-      withdrawal: "wdr_",
-      refund: "rfd_",
-      event: "evt_",
-      dispute: "dsp_",
-    }[kind];
+    const prefix = `${idPrefixes[kind]}_`;
     const fresh: Record<string, () => Promise<string>> = {
       cancelTransaction: async () => (await newCharge()).id,
       simulatePayment: async () => (await newCharge()).id,
@@ -216,19 +203,10 @@ describe.each(targets.filter((t) => t.real))("differential: mock and $name", (se
     return template.replace("{id}", id);
   }
 
-  const listKind: Record<string, IdKind> = {
-    listTransactions: "transaction",
-    listPaymentLinks: "paymentLink",
-    listCustomers: "customer",
-    listWithdrawals: "withdrawal",
-    listEvents: "event",
-    listTransactionRefunds: "refund",
-  };
-
-  async function compare(request: DiffRequest): Promise<void> {
+  async function compare(request: GeneratedRequest): Promise<void> {
     const info = operationInfos.find((o) => o.operationId === request.operationId);
     if (!info) throw new Error(`unknown operation ${request.operationId}`);
-    const kind = listKind[request.operationId];
+    const kind = info.listed;
     // An existing cursor is sent with `limit` only: combined with a filter, the server refuses a
     // cursor outside the filtered list (VALIDATION_ERROR), which the mock cannot know.
     if (request.startingAfterExisting && kind) {
@@ -283,7 +261,8 @@ describe.each(targets.filter((t) => t.real))("differential: mock and $name", (se
       try {
         const { requests, pinned } = requestsFor(info);
         const examples = pinned.map(
-          (arbitrary, i) => [fc.sample(arbitrary, { seed: seed + i, numRuns: 1 })[0] as DiffRequest] as [DiffRequest],
+          (arbitrary, i) =>
+            [fc.sample(arbitrary, { seed: seed + i, numRuns: 1 })[0] as GeneratedRequest] as [GeneratedRequest],
         );
         await fc.assert(fc.asyncProperty(requests, compare), {
           examples,

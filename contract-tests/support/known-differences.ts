@@ -4,7 +4,9 @@ import {
   parseDocument,
   type PixKeyType,
 } from "../../server/src/pix/documents.js";
-import { type DiffRequest, freshChargeCents, operationInfos } from "./requests.js";
+import { operationInfos } from "./document.js";
+import type { GeneratedRequest } from "./requests.js";
+import { freshChargeCents } from "./values.js";
 
 /** What the server knows at the moment a request is sent, for the conditions below. */
 export interface ServerState {
@@ -23,7 +25,7 @@ export interface KnownDifference {
   reason: string;
   /** What the server answers; the mock answers its 2xx. */
   server: { status: number; code: string };
-  applies(request: DiffRequest, state: ServerState): boolean;
+  applies(request: GeneratedRequest, state: ServerState): boolean;
 }
 
 /** Every operation that asks for a key (all but the probes). */
@@ -32,7 +34,7 @@ const keyed = operationInfos.filter((o) => !o.keyless).map((o) => o.operationId)
 const withId = operationInfos.filter((o) => o.idKind).map((o) => o.operationId);
 /** Every list (the operations with a `startingAfter` cursor). */
 const lists = operationInfos.filter((o) => o.query.some((p) => p.name === "startingAfter")).map((o) => o.operationId);
-const body = (r: DiffRequest) => (r.body && typeof r.body === "object" ? (r.body as Record<string, any>) : {});
+const body = (r: GeneratedRequest) => (r.body && typeof r.body === "object" ? (r.body as Record<string, any>) : {});
 const notADocument = (document: unknown) => typeof document === "string" && !parseDocument(document).ok;
 
 /**
@@ -188,6 +190,6 @@ export const knownDifferences: readonly KnownDifference[] = [
 ];
 
 /** The first known difference that applies to a request the mock accepted, if any. */
-export function knownDifference(request: DiffRequest, state: ServerState): KnownDifference | undefined {
+export function knownDifference(request: GeneratedRequest, state: ServerState): KnownDifference | undefined {
   return knownDifferences.find((d) => d.operations.includes(request.operationId) && d.applies(request, state));
 }

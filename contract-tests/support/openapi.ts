@@ -1,32 +1,10 @@
-import { readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
-import { parse } from "yaml";
+import { document } from "./document.js";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-
-interface Doc {
-  paths: Record<string, Record<string, { operationId: string; responses: Record<string, ResponseSpec> }>>;
-  components: { schemas: Record<string, unknown> };
-}
 interface ResponseSpec {
   headers?: Record<string, { required?: boolean }>;
   content?: { "application/json"?: { schema: unknown } };
-}
-
-const doc = parse(readFileSync(join(root, "generated/openapi.yaml"), "utf8")) as Doc;
-
-/**
- * An operation's parameter as the document spells it, for the readers that generate requests
- * from it (the differential suite, the fuzzer), each with its own type of schema.
- */
-export interface DocumentParameter<S> {
-  name: string;
-  in: "path" | "query" | "header";
-  required?: boolean;
-  schema: S;
 }
 
 const rewriteRefs = (value: unknown): unknown => {
@@ -46,11 +24,11 @@ const ajv = new Ajv({ strict: false, allErrors: true, discriminator: true });
 addFormats.default(ajv);
 ajv.addFormat("int32", { type: "number", validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** 31 });
 ajv.addFormat("int64", { type: "number", validate: (n: number) => Number.isSafeInteger(n) });
-ajv.addSchema({ $id: "openapi", components: rewriteRefs(doc.components) });
+ajv.addSchema({ $id: "openapi", components: rewriteRefs(document.components) });
 
 const operations = new Map<string, Record<string, ResponseSpec>>();
-for (const item of Object.values(doc.paths)) {
-  for (const op of Object.values(item)) operations.set(op.operationId, op.responses);
+for (const item of Object.values(document.paths)) {
+  for (const op of Object.values(item)) operations.set(op.operationId, op.responses as Record<string, ResponseSpec>);
 }
 
 /** Every operationId of the document. */

@@ -1,76 +1,14 @@
-import { readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import fc from "fast-check";
-import { parse } from "yaml";
-import type { DocumentParameter } from "./openapi.js";
+import { type OperationInfo, type Parameter, resolveSchema, type Schema, schemaName } from "./document.js";
+import { freshChargeCents, futureInstant, pastInstant, validCpf, validValue } from "./values.js";
 
-// Requests built from the document's own schemas, for the differential suite: for each operation,
-// valid values drawn from its request schema and parameters, boundary values read from the schema
-// (lengths, minimums, maximums), mutations (a field removed, a wrong type, an extra field, numbers
-// out of bounds, parameters out of range), with and without a key.
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-
-interface Schema {
-  $ref?: string;
-  allOf?: Schema[];
-  type?: string;
-  enum?: unknown[];
-  format?: string;
-  pattern?: string;
-  minLength?: number;
-  maxLength?: number;
-  minimum?: number;
-  maximum?: number;
-  nullable?: boolean;
-  required?: string[];
-  properties?: Record<string, Schema>;
-  additionalProperties?: boolean | Schema;
-  maxProperties?: number;
-}
-type Parameter = DocumentParameter<Schema>;
-interface Operation {
-  operationId: string;
-  security?: Array<Record<string, string[]>>;
-  parameters?: Array<Parameter | { $ref: string }>;
-  requestBody?: { content: { "application/json": { schema: Schema } } };
-}
-interface Doc {
-  paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Schema>; parameters: Record<string, Parameter> };
-}
-
-const doc = parse(readFileSync(join(root, "generated/openapi.yaml"), "utf8")) as Doc;
-
-/** Follows `$ref` and the one-member `allOf` the emitter writes around a referenced scalar. */
-function resolveSchema(schema: Schema): Schema {
-  if (schema.$ref) {
-    const target = doc.components.schemas[schema.$ref.replace("#/components/schemas/", "")];
-    if (!target) throw new Error(`unresolved ${schema.$ref}`);
-    return resolveSchema(target);
-  }
-  if (schema.allOf?.length === 1 && schema.allOf[0]) {
-    const { allOf, ...rest } = schema;
-    return { ...resolveSchema(allOf[0] as Schema), ...rest };
-  }
-  return schema;
-}
-
-/** Which kind of id a path parameter takes, by the parameter's name in the document. */
-export type IdKind = "transaction" | "paymentLink" | "customer" | "withdrawal" | "refund" | "event" | "dispute";
-const idKinds: Record<string, IdKind> = {
-  TransactionIdPath: "transaction",
-  PaymentLinkIdPath: "paymentLink",
-  CustomerIdPath: "customer",
-  WithdrawalIdPath: "withdrawal",
-  RefundIdPath: "refund",
-  EventIdPath: "event",
-  DisputeIdPath: "dispute",
-};
-
-/** The amount of every charge the differential suite creates: what a refund or a dispute of it can take. */
-export const freshChargeCents = 8990;
+// The one request generator from the document, shared by the differential contract suite and the
+// fuzzer (server/test/fuzz/): for each operation, valid values drawn from its request schema and
+// parameters (./values.ts), boundary values read from the schema (lengths, minimums, maximums),
+// mutations (a field removed, a wrong type, an extra field, numbers out of bounds, parameters out
+// of range), values the schema accepts and a server rule refuses, with and without a key. The
+// differential suite sends each request to the mock and a server; the fuzzer adds its own
+// wire-level damage (malformed JSON, odd encodings, respelled paths) before sending it.
 
 /** A state of an object that some change of state refuses; the setup makes one object of each. */
 export type RefusedState = "waiting" | "expired" | "paid" | "disputed" | "refunded" | "closed";
@@ -90,40 +28,8 @@ const refusedStates: Record<string, readonly RefusedState[]> = {
   simulateDisputeResolution: ["closed"],
 };
 
-export interface OperationInfo {
-  operationId: string;
-  method: string;
-  path: string;
-  idKind?: IdKind;
-  /** Answers without a key (the probes: `security` holds the empty requirement). */
-  keyless: boolean;
-  query: Parameter[];
-  idempotencyHeader: boolean;
-  body?: Schema;
-}
-
-export const operationInfos: OperationInfo[] = Object.entries(doc.paths).flatMap(([path, item]) =>
-  Object.entries(item).map(([method, op]) => {
-    const refs = (op.parameters ?? []).map((p) => ("$ref" in p ? p.$ref.replace("#/components/parameters/", "") : ""));
-    const params = (op.parameters ?? []).map((p) =>
-      "$ref" in p ? (doc.components.parameters[p.$ref.replace("#/components/parameters/", "")] as Parameter) : p,
-    );
-    const idRef = refs.find((r) => r in idKinds);
-    return {
-      operationId: op.operationId,
-      method: method.toUpperCase(),
-      path,
-      ...(idRef ? { idKind: idKinds[idRef] } : {}),
-      keyless: (op.security ?? []).some((requirement) => Object.keys(requirement).length === 0),
-      query: params.filter((p) => p.in === "query"),
-      idempotencyHeader: params.some((p) => p.in === "header" && p.name === "idempotency-key"),
-      ...(op.requestBody ? { body: op.requestBody.content["application/json"].schema } : {}),
-    } satisfies OperationInfo;
-  }),
-);
-
 /** One generated request, before it is addressed to a target. */
-export interface DiffRequest {
+export interface GeneratedRequest {
   operationId: string;
   /** What the generator meant it to be, for the failure message. */
   label: string;
@@ -143,149 +49,6 @@ export interface DiffRequest {
   startingAfterExisting?: boolean;
   body?: unknown;
   idempotencyKey?: string;
-}
-
-// ---- valid values ----
-
-const digits = (n: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: n, maxLength: n });
-
-function cpfCheck(base: number[]): number[] {
-  const digit = (ds: number[]) => {
-    const sum = ds.reduce((s, d, i) => s + d * (ds.length + 1 - i), 0);
-    const r = (sum * 10) % 11;
-    return r === 10 ? 0 : r;
-  };
-  const first = digit(base);
-  return [...base, first, digit([...base, first])];
-}
-function cnpjCheck(base: number[]): number[] {
-  const digit = (ds: number[]) => {
-    const weights = ds.map((_, i) => ((ds.length - 1 - i) % 8) + 2);
-    const r = ds.reduce((s, d, i) => s + d * (weights[i] as number), 0) % 11;
-    return r < 2 ? 0 : 11 - r;
-  };
-  const first = digit(base);
-  return [...base, first, digit([...base, first])];
-}
-/** A CPF whose check digits hold (not all digits equal). */
-const validCpf = digits(9)
-  .filter((d) => new Set(d).size > 1)
-  .map((d) => cpfCheck(d).join(""));
-/** A numeric CNPJ whose check digits hold. */
-const validCnpj = digits(12)
-  .filter((d) => new Set(d).size > 1)
-  .map((d) => cnpjCheck(d).join(""));
-const documentPair = fc.oneof(
-  validCpf.map((document) => ({ documentType: "CPF", document })),
-  validCnpj.map((document) => ({ documentType: "CNPJ", document })),
-);
-const punctuated = (d: string) =>
-  d.length === 11
-    ? `${d.slice(0, 3)}.${d.slice(3, 6)}.${d.slice(6, 9)}-${d.slice(9)}`
-    : `${d.slice(0, 2)}.${d.slice(2, 5)}.${d.slice(5, 8)}/${d.slice(8, 12)}-${d.slice(12)}`;
-const email = fc
-  .tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,15}$/), fc.constantFrom("example.com", "loja.example.com.br"))
-  .map(([local, domain]) => `${local}@${domain}`);
-const pixKeyPair = fc.oneof(
-  validCpf.map((pixKey) => ({ pixKeyType: "CPF", pixKey })),
-  validCnpj.map((pixKey) => ({ pixKeyType: "CNPJ", pixKey })),
-  fc.stringMatching(/^\+55[1-9]{2}9[0-9]{8}$/).map((pixKey) => ({ pixKeyType: "PHONE", pixKey })),
-  email.map((pixKey) => ({ pixKeyType: "EMAIL", pixKey })),
-  fc.uuid({ version: 4 }).map((pixKey) => ({ pixKeyType: "EVP", pixKey })),
-);
-/** Instants the reference servers (clock in 2026) and anyone else see as future. */
-const futureInstant = fc
-  .integer({ min: Date.UTC(2030, 0, 1) / 1000, max: Date.UTC(2099, 0, 1) / 1000 })
-  .map((s) => new Date(s * 1000).toISOString());
-
-/** Instants everyone sees as past. */
-const pastInstant = fc
-  .integer({ min: Date.UTC(2000, 0, 1) / 1000, max: Date.UTC(2020, 0, 1) / 1000 })
-  .map((s) => new Date(s * 1000).toISOString());
-
-/**
- * The values a schema alone cannot make valid for the server: a document and its type whose check
- * digits hold, a Pix key in the form of its type, an instant in the future, an amount the charge
- * to refund or contest holds. Keyed by the property's place, `Schema.property`.
- */
-const semanticValues: Record<string, fc.Arbitrary<unknown>> = {
-  "UpsertCustomerRequest.document": fc.oneof(validCpf, validCnpj, validCpf.map(punctuated), validCnpj.map(punctuated)),
-  "CreatePixChargeRequest.expiresAt": futureInstant,
-  "CreatePaymentLinkRequest.expiresAt": futureInstant,
-  // At most what a fresh charge of the suite still holds (the setup's charges are of one amount).
-  "CreateRefundRequest.amountCents": fc.integer({ min: 1, max: freshChargeCents }),
-  "SimulateDisputeRequest.amountCents": fc.integer({ min: 1, max: freshChargeCents }),
-  // The sandbox's magic reason: the refund ends FAILED (still 201), a body the proxy checks too.
-  "CreateRefundRequest.reason": fc.oneof(fc.constant("sandbox:falha"), fc.string({ minLength: 3, maxLength: 140 })),
-  "CreatePaymentLinkRequest.returnUrl": fc.oneof(
-    fc.constant(null),
-    fc.stringMatching(/^[a-z]{3,12}$/).map((host) => `https://${host}.example.com/obrigado`),
-  ),
-};
-/** Properties drawn together (a document and its type; a Pix key and its type). */
-const pairedValues: Record<string, { keys: string[]; arbitrary: fc.Arbitrary<Record<string, unknown>> }> = {
-  ChargeCustomerInput: { keys: ["documentType", "document"], arbitrary: documentPair },
-  CreateWithdrawalRequest: { keys: ["pixKeyType", "pixKey"], arbitrary: pixKeyPair },
-};
-
-function schemaName(schema: Schema): string | undefined {
-  const ref = schema.$ref ?? schema.allOf?.[0]?.$ref;
-  return ref?.replace("#/components/schemas/", "");
-}
-
-const bigInteger = (min: number, max: number) =>
-  fc.bigInt({ min: BigInt(min), max: BigInt(max) }).map((n) => Number(n));
-
-/** A value valid against `schema` (and, for the semantic fields above, valid for the server). */
-function validValue(schema: Schema, place = ""): fc.Arbitrary<unknown> {
-  const semantic = semanticValues[place];
-  if (semantic) return semantic;
-  const name = schemaName(schema) ?? place;
-  const s = resolveSchema(schema);
-  const base = baseValue(s, name);
-  return s.nullable ? fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 4, arbitrary: base }) : base;
-}
-
-function baseValue(s: Schema, name: string): fc.Arbitrary<unknown> {
-  if (s.enum) return fc.constantFrom(...s.enum);
-  switch (s.type) {
-    case "object": {
-      if (!s.properties) {
-        // Metadata: string keys of at most 40 characters, JSON values, at most `maxProperties`.
-        return fc.dictionary(fc.string({ minLength: 1, maxLength: 40 }), fc.jsonValue({ maxDepth: 2 }), {
-          maxKeys: Math.min(s.maxProperties ?? 10, 10),
-        });
-      }
-      const paired = pairedValues[name];
-      const entries = Object.entries(s.properties).filter(([key]) => !paired?.keys.includes(key));
-      const record = fc.record(
-        Object.fromEntries(entries.map(([key, prop]) => [key, validValue(prop, `${name}.${key}`)])),
-        { requiredKeys: entries.map(([key]) => key).filter((key) => s.required?.includes(key)) },
-      );
-      return paired ? fc.tuple(record, paired.arbitrary).map(([r, p]) => ({ ...r, ...p })) : record;
-    }
-    case "integer":
-      return bigInteger(s.minimum ?? 0, s.maximum ?? 1_000_000);
-    case "number":
-      return fc.double({ min: s.minimum ?? 0, max: s.maximum ?? 1e6, noNaN: true });
-    case "boolean":
-      return fc.boolean();
-    case "string": {
-      const minLength = s.minLength ?? 0;
-      const maxLength = s.maxLength ?? 40;
-      if (s.format === "email") return email.filter((e) => e.length <= maxLength);
-      if (s.format === "date-time") return futureInstant;
-      if (s.pattern) {
-        // `^[class]+$` with lengths: draw the length from the schema, not from the regex.
-        const repeated = /^\^(\[[^\]]+\])\+\$$/.exec(s.pattern);
-        const pattern = repeated ? `^${repeated[1]}{${minLength},${maxLength}}$` : s.pattern;
-        return fc.stringMatching(new RegExp(pattern)).filter((v) => v.length >= minLength && v.length <= maxLength);
-      }
-      return fc.string({ minLength, maxLength: Math.min(maxLength, 60) });
-    }
-    default:
-      return fc.jsonValue({ maxDepth: 1 });
-  }
 }
 
 // ---- boundaries and mutations of a body ----
@@ -537,14 +300,14 @@ const freshKey = fc.stringMatching(/^[a-zA-Z0-9-]{8,40}$/);
 
 /** Every kind of request for one operation: mostly valid, then boundaries, mutations and keys. */
 export function requestsFor(info: OperationInfo): {
-  requests: fc.Arbitrary<DiffRequest>;
+  requests: fc.Arbitrary<GeneratedRequest>;
   /** One request of each kind a known difference is about: run first, so every run meets them all. */
-  pinned: fc.Arbitrary<DiffRequest>[];
+  pinned: fc.Arbitrary<GeneratedRequest>[];
 } {
   const valid = info.body ? validValue(info.body, schemaName(info.body) ?? "") : fc.constant(undefined);
   const query = queryValid(info.query);
   const idempotency = info.idempotencyHeader ? fc.option(freshKey, { nil: undefined }) : fc.constant(undefined);
-  const base = (label: string, extra: Partial<DiffRequest> = {}): DiffRequest => ({
+  const base = (label: string, extra: Partial<GeneratedRequest> = {}): GeneratedRequest => ({
     operationId: info.operationId,
     label,
     key: info.keyless ? "absent" : "full",
@@ -560,14 +323,14 @@ export function requestsFor(info: OperationInfo): {
       ...(idem === undefined ? {} : { idempotencyKey: idem }),
     }),
   );
-  const arms: Array<{ weight: number; arbitrary: fc.Arbitrary<DiffRequest> }> = [
+  const arms: Array<{ weight: number; arbitrary: fc.Arbitrary<GeneratedRequest> }> = [
     { weight: 4, arbitrary: validRequest },
     // Keys: none sent (anything), a well-formed key nobody issued, a key without permission (the
     // probes answer whatever key is sent).
     {
       weight: 2,
       arbitrary: fc
-        .tuple(validRequest, fc.constantFrom("absent", "unknown", "none") as fc.Arbitrary<DiffRequest["key"]>)
+        .tuple(validRequest, fc.constantFrom("absent", "unknown", "none") as fc.Arbitrary<GeneratedRequest["key"]>)
         .map(([r, key]) => ({ ...r, key, label: `${r.label}, key ${key}` })),
     },
   ];
@@ -641,7 +404,7 @@ export function requestsFor(info: OperationInfo): {
       })),
     });
   }
-  const pinned: fc.Arbitrary<DiffRequest>[] = [
+  const pinned: fc.Arbitrary<GeneratedRequest>[] = [
     validRequest.map((r) => ({ ...r, key: "unknown" as const, label: `${r.label}, key unknown` })),
     validRequest.map((r) => ({ ...r, key: "none" as const, label: `${r.label}, key none` })),
     ...(breakers ?? []).map((make) => make(valid).map((v) => base(v.label, { body: v.body }))),

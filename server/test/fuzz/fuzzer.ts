@@ -1,56 +1,28 @@
-import { readFileSync } from "node:fs";
-import { dirname, join, resolve as resolvePath } from "node:path";
-import { fileURLToPath } from "node:url";
 import fc from "fast-check";
-import { parse } from "yaml";
-import { checkResponse, type DocumentParameter } from "../../../contract-tests/support/openapi.js";
-import { arbitraryFor, type Resolve, type Schema } from "./schema-arbitrary.js";
+import { idPrefixes, type OperationInfo, operationInfos } from "../../../contract-tests/support/document.js";
+import { checkResponse } from "../../../contract-tests/support/openapi.js";
+import { type GeneratedRequest, requestsFor } from "../../../contract-tests/support/requests.js";
+import {
+  garbageIds,
+  mutate,
+  mutationArbitrary,
+  places,
+  queryText,
+  type RawBody,
+  rawBodyArbitrary,
+  respell,
+  sometimes,
+  weirdStrings,
+  weirdValues,
+} from "./damage.js";
 
-// A seeded, spec-driven fuzzer: every request is generated from `generated/openapi.yaml` (valid
-// values from each operation's schemas, then boundary values and mutations), sent over real HTTP,
+// A seeded, spec-driven fuzzer: every request comes from the request generator the differential
+// contract suite uses (contract-tests/support/requests.ts: valid values from each operation's
+// schemas, boundary values, mutations, rule breakers, keys and ids), damaged further here
+// (./damage.ts: odd values, malformed bodies, odd encodings, garbage ids), sent over real HTTP,
 // and every answer is checked: no 5xx, a status the document declares for the operation, and a
 // body valid against that status's schema. The checkout's POSTs (HTML forms, outside the
 // document) are fuzzed too, and must never answer 5xx.
-
-const root = resolvePath(dirname(fileURLToPath(import.meta.url)), "../../..");
-
-type Parameter = DocumentParameter<Schema>;
-
-interface Operation {
-  id: string;
-  method: "get" | "post" | "patch";
-  path: string;
-  parameters: Parameter[];
-  body: Schema | null;
-  examples: unknown[];
-}
-
-const document = parse(readFileSync(join(root, "generated/openapi.yaml"), "utf8")) as Schema;
-
-const resolveRef: Resolve = (ref) => {
-  const parts = ref.replace(/^#\//, "").split("/");
-  let node: unknown = document;
-  for (const part of parts) node = (node as Schema)[part];
-  if (!node) throw new Error(`unresolved ${ref}`);
-  return node as Schema;
-};
-
-/** Every operation of the public document. */
-const operations: Operation[] = Object.entries(document.paths as Record<string, Schema>).flatMap(([path, item]) =>
-  Object.entries(item)
-    .filter(([method]) => ["get", "post", "patch"].includes(method))
-    .map(([method, op]: [string, Schema]) => {
-      const content = op.requestBody?.content?.["application/json"];
-      return {
-        id: op.operationId as string,
-        method: method as Operation["method"],
-        path,
-        parameters: ((op.parameters ?? []) as Schema[]).map((p) => (p.$ref ? resolveRef(p.$ref) : p)) as Parameter[],
-        body: (content?.schema as Schema | undefined) ?? null,
-        examples: Object.values((content?.examples ?? {}) as Record<string, { value: unknown }>).map((e) => e.value),
-      };
-    }),
-);
 
 /** What a fuzz run talks to: a server and what it already holds. */
 export interface FuzzTarget {
@@ -79,303 +51,94 @@ export interface FuzzReport {
 }
 
 /** One generated request, before ids are filled in (so the same seed gives the same requests). */
+
+/** One generated request, before ids are filled in (so the same seed gives the same requests). */
 interface FuzzRequest {
   operation: string;
+  /** What the shared generator made (`valid`, `amountCents at maximum + 1`, …). */
+  label: string;
   method: string;
   /** Path with `{id}` placeholders resolved at send time from the target's ids. */
   path: string;
+  /** The prefix of the ids the path names: which harvested ids to draw. */
+  idPrefix: string;
   idChoice: number;
+  /** The `{id}` names nothing (else it is drawn from the harvested ids, mostly of its kind). */
+  unknownId: boolean;
+  /** A `startingAfter` cursor drawn from the harvested ids of this prefix is added at send time. */
+  cursor: string | null;
   query: string;
   key: "test" | "live" | "readOnly" | "none" | "garbage";
   headers: Record<string, string>;
   body: string | undefined;
 }
 
-/** `arbitrary` one time in `outOf`, null otherwise. */
-const sometimes = <T>(arbitrary: fc.Arbitrary<T>, outOf: number): fc.Arbitrary<T | null> =>
-  fc.oneof({ weight: outOf - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary });
-
-const weirdStrings = [
-  "",
-  " ",
-  "\u0000",
-  "\ud800",
-  "a\udfffb",
-  "👕",
-  "x".repeat(300),
-  "0000-01-01T00:00:00Z",
-  "2016-12-31T23:59:60Z",
-  "9999-12-31T23:59:59.999999999Z",
-  "2026-02-30T00:00:00Z",
-  "1e309",
-  "-1",
-  "__proto__",
-  "constructor",
-  "../..",
-  "%00",
-  "<script>",
-  "' OR 1=1 --",
-];
-const weirdValues: unknown[] = [
-  ...weirdStrings,
-  null,
-  true,
-  0,
-  -1,
-  0.5,
-  499,
-  500,
-  600,
-  999_999_999_999,
-  1_000_000_000_000,
-  2 ** 31,
-  2 ** 53,
-  1e308,
-  -1e308,
-  [],
-  {},
-  [1, "a", null],
-  { a: { b: { c: {} } } },
-];
-
-const deep = (levels: number): unknown => {
-  let v: unknown = 1;
-  for (let i = 0; i < levels; i++) v = i % 2 ? [v] : { a: v };
-  return v;
-};
-
-type Mutation =
-  | { kind: "none" }
-  | { kind: "drop"; pick: number }
-  | { kind: "replace"; pick: number; value: unknown }
-  | { kind: "extra"; name: string; value: unknown }
-  | { kind: "deep"; pick: number; levels: number }
-  | { kind: "whole"; value: unknown }
-  | { kind: "taint"; pick: number; text: string };
-
-const mutationArbitrary: fc.Arbitrary<Mutation> = fc.oneof(
-  { weight: 14, arbitrary: fc.constant({ kind: "none" as const }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("drop" as const), pick: fc.nat() }) },
-  {
-    weight: 4,
-    arbitrary: fc.record({
-      kind: fc.constant("replace" as const),
-      pick: fc.nat(),
-      value: fc.oneof(fc.constantFrom(...weirdValues), fc.jsonValue({ maxDepth: 2 })),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant("extra" as const),
-      name: fc.oneof(fc.constantFrom("__proto__", "extra", "ok", "id"), fc.string({ maxLength: 8 })),
-      value: fc.jsonValue({ maxDepth: 1 }),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({ kind: fc.constant("deep" as const), pick: fc.nat(), levels: fc.constantFrom(30, 33, 200) }),
-  },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("whole" as const), value: fc.jsonValue({ maxDepth: 3 }) }) },
-  {
-    weight: 3,
-    arbitrary: fc.record({
-      kind: fc.constant("taint" as const),
-      pick: fc.nat(),
-      text: fc.constantFrom("\u0000", "\ud800", "\udfff", "👕", "\u202e", "\ufeff"),
-    }),
-  },
-);
-
-/** Every container-held place of a JSON value, as [parent, key] pairs. */
-function places(value: unknown): [Record<string, unknown> | unknown[], string | number][] {
-  const out: [Record<string, unknown> | unknown[], string | number][] = [];
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (Array.isArray(v)) {
-      v.forEach((item, i) => {
-        out.push([v, i]);
-        stack.push(item);
-      });
-    } else if (v !== null && typeof v === "object") {
-      for (const [k, item] of Object.entries(v)) {
-        out.push([v as Record<string, unknown>, k]);
-        stack.push(item);
-      }
-    }
-  }
-  return out;
-}
-
-function mutate(value: unknown, mutation: Mutation): unknown {
-  const copy = value === undefined ? undefined : structuredClone(value);
-  const all = places(copy);
-  const at = (pick: number) => all[pick % Math.max(all.length, 1)];
-  switch (mutation.kind) {
-    case "none":
-      return copy;
-    case "whole":
-      return mutation.value;
-    case "taint": {
-      // One character more in one string (a key or a value), the rest left valid.
-      const strings = all.filter(
-        ([parent, key]) => typeof (parent as Record<string | number, unknown>)[key] === "string",
-      );
-      const place = strings[mutation.pick % Math.max(strings.length, 1)];
-      if (!place) return copy;
-      const [parent, key] = place;
-      const holder = parent as Record<string | number, unknown>;
-      holder[key] = `${String(holder[key])}${mutation.text}`;
-      if (mutation.pick % 4 === 0 && !Array.isArray(parent)) {
-        holder[`${String(key)}${mutation.text}`] = holder[key];
-        delete holder[key];
-      }
-      return copy;
-    }
-    case "extra":
-      if (copy !== null && typeof copy === "object" && !Array.isArray(copy)) {
-        Object.defineProperty(copy, mutation.name, { value: mutation.value, enumerable: true, writable: true });
-      }
-      return copy;
-    case "drop": {
-      const place = at(mutation.pick);
-      if (place) {
-        const [parent, key] = place;
-        if (Array.isArray(parent)) parent.splice(Number(key), 1);
-        else delete parent[key as string];
-      }
-      return copy;
-    }
-    case "replace":
-    case "deep": {
-      const place = at(mutation.pick);
-      const replacement = mutation.kind === "deep" ? deep(mutation.levels) : mutation.value;
-      if (!place) return replacement;
-      const [parent, key] = place;
-      (parent as Record<string | number, unknown>)[key] = replacement;
-      return copy;
-    }
-  }
-}
-
-type RawBody =
-  | { kind: "json" }
-  | { kind: "malformed"; text: string }
-  | { kind: "text-plain" }
-  | { kind: "huge" }
-  | { kind: "empty" };
-
-const rawBodyArbitrary: fc.Arbitrary<RawBody> = fc.oneof(
-  { weight: 20, arbitrary: fc.constant({ kind: "json" as const }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant("malformed" as const),
-      text: fc.constantFrom("{", "[", '{"a":}', "nul", "'x'", '{"a":1}}', "\u0000", '"\\ud800"', "1e999999"),
-    }),
-  },
-  { weight: 1, arbitrary: fc.constant({ kind: "text-plain" as const }) },
-  { weight: 1, arbitrary: fc.constant({ kind: "huge" as const }) },
-  { weight: 1, arbitrary: fc.constant({ kind: "empty" as const }) },
-);
-
-const loneSurrogate = /([\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff])/;
-
-/** `encodeURIComponent`, except that a lone surrogate goes as its (invalid) UTF-8-style bytes. */
-const encode = (text: string) =>
-  text
-    .split(loneSurrogate)
-    .map((part, i) =>
-      i % 2 === 1
-        ? Buffer.from([
-            0xe0 | (part.charCodeAt(0) >> 12),
-            0x80 | ((part.charCodeAt(0) >> 6) & 0x3f),
-            0x80 | (part.charCodeAt(0) & 0x3f),
-          ])
-            .toString("hex")
-            .replace(/../g, "%$&")
-        : encodeURIComponent(part),
-    )
-    .join("");
-
-/** A query value as it goes on the wire: encoded, or raw with RFC 3986 reserved characters. */
-const queryText = (value: unknown, raw: boolean) => {
-  const text = typeof value === "string" ? value : JSON.stringify(value);
-  return raw
-    ? text
-        .replace(/[&#%\s]/g, (c) => encode(c))
-        .replaceAll("\u0000", "%00")
-        .toWellFormed()
-    : encode(text);
-};
-
-function queryArbitrary(op: Operation): fc.Arbitrary<string> {
-  const params = op.parameters.filter((p) => p.in === "query");
-  const pairs = params.map((p) =>
-    sometimes(
-      fc.tuple(
-        fc.oneof(
-          { weight: 6, arbitrary: arbitraryFor(p.schema, resolveRef) },
-          { weight: 1, arbitrary: fc.constantFrom(...weirdValues) },
-        ),
-        fc.boolean(),
-        fc.oneof({ weight: 9, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.constant(2) }),
-      ),
-      3,
-    ),
-  );
-  const unknown = sometimes(fc.constantFrom("foo=1", "limit[]=1", "a=%00", "__proto__=x", "LIMIT=5"), 15);
-  return fc.tuple(fc.tuple(...pairs), unknown).map(([values, extra]) => {
-    const parts: string[] = [];
-    values.forEach((v, i) => {
-      if (v === null) return;
-      const [value, raw, times] = v;
-      for (let n = 0; n < times; n++) parts.push(`${params[i]!.name}=${queryText(value, raw)}`);
-    });
-    if (extra) parts.push(extra);
-    return parts.length ? `?${parts.join("&")}` : "";
+/** The query string of a generated request, some values swapped for odd ones, spelled raw or repeated. */
+function queryArbitrary(info: OperationInfo): fc.Arbitrary<(request: GeneratedRequest) => string> {
+  const damage = fc.record({
+    weird: sometimes(fc.constantFrom(...weirdValues), 7),
+    raw: fc.boolean(),
+    times: fc.oneof({ weight: 9, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.constant(2) }),
   });
+  const unknown = sometimes(fc.constantFrom("foo=1", "limit[]=1", "a=%00", "__proto__=x", "LIMIT=5"), 15);
+  return fc
+    .tuple(fc.array(damage, { minLength: info.query.length + 1, maxLength: info.query.length + 1 }), unknown)
+    .map(([damages, extra]) => (request) => {
+      const parts: string[] = [];
+      Object.entries(request.query).forEach(([name, value], i) => {
+        const d = damages[i % damages.length]!;
+        for (let n = 0; n < d.times; n++) parts.push(`${name}=${queryText(d.weird ?? value, d.raw)}`);
+      });
+      if (request.rawQuery) parts.push(request.rawQuery);
+      if (extra) parts.push(extra);
+      return parts.length ? `?${parts.join("&")}` : "";
+    });
 }
 
-const garbageIds = [
-  "txn_doesnotexist",
-  "%00",
-  "txn_%00",
-  "%ED%A0%80",
-  "a%2Fb",
-  "..",
-  "x".repeat(70),
-  "%E0%A4%A",
-  "%20",
-];
-
-/** Another spelling of a route (it must be the same route's 404, never served around auth or limits). */
-function respell(path: string, spelling: "upper" | "capitalised" | "trailing-slash" | null): string {
-  const words = (f: (w: string) => string) => path.replace(/(?<=\/)[a-z-]+(?=\/|$)/g, f);
-  if (spelling === "upper") return words((w) => w.toUpperCase());
-  if (spelling === "capitalised") return words((w) => w.charAt(0).toUpperCase() + w.slice(1));
-  if (spelling === "trailing-slash") return `${path}/`;
-  return path;
+/** The body as it goes on the wire: JSON, or malformed, mislabelled, huge or empty. */
+function bodyText(value: unknown, raw: RawBody, headers: Record<string, string>): string | undefined {
+  const json = value === undefined ? undefined : JSON.stringify(value);
+  switch (raw.kind) {
+    case "json":
+      if (json !== undefined) headers["content-type"] = "application/json";
+      return json;
+    case "malformed":
+      headers["content-type"] = "application/json";
+      return raw.text;
+    case "text-plain":
+      headers["content-type"] = "text/plain";
+      return json ?? "hello";
+    case "huge":
+      headers["content-type"] = "application/json";
+      return JSON.stringify({ ...(typeof value === "object" && value ? value : {}), pad: "x".repeat(70_000) });
+    case "empty":
+      headers["content-type"] = "application/json";
+      return "";
+  }
 }
 
-function requestArbitrary(op: Operation): fc.Arbitrary<FuzzRequest> {
-  const body = op.body
-    ? fc.oneof(
-        { weight: 3, arbitrary: arbitraryFor(op.body, resolveRef) },
-        ...(op.examples.length ? [{ weight: 2, arbitrary: fc.constantFrom(...op.examples) }] : []),
-      )
-    : fc.constant(undefined);
-  const idempotency = op.parameters.some((p) => p.in === "header" && p.name === "idempotency-key")
-    ? sometimes(fc.oneof(fc.uuid(), fc.constantFrom("k", "same-key", "x".repeat(300))), 2)
-    : fc.constant(null);
+/** What the generator's keys are on a fuzz target. */
+const keys: Record<Exclude<GeneratedRequest["key"], "full">, FuzzRequest["key"]> = {
+  absent: "none",
+  unknown: "garbage",
+  none: "readOnly",
+};
+
+function requestArbitrary(info: OperationInfo): fc.Arbitrary<FuzzRequest> {
+  const { requests, pinned } = requestsFor(info);
+  const generated = fc.oneof({ weight: 9, arbitrary: requests }, { weight: 1, arbitrary: fc.oneof(...pinned) });
+  const prefix = idPrefixes[info.idKind ?? "transaction"];
   return fc
     .record({
+      generated,
+      query: queryArbitrary(info),
+      example: info.examples.length ? sometimes(fc.constantFrom(...info.examples), 3) : fc.constant(null),
       idChoice: fc.nat(),
       garbageId: sometimes(fc.constantFrom(...garbageIds), 10),
       spelling: sometimes(fc.constantFrom("upper" as const, "capitalised" as const, "trailing-slash" as const), 25),
-      query: queryArbitrary(op),
-      key: fc.constantFrom<FuzzRequest["key"][]>(
+      // The key of a request the generator sends with every permission (its other requests
+      // already go without a key, with one nobody issued, or with one of no permission).
+      fullKey: fc.constantFrom<FuzzRequest["key"][]>(
         "test",
         "test",
         "test",
@@ -384,71 +147,44 @@ function requestArbitrary(op: Operation): fc.Arbitrary<FuzzRequest> {
         "test",
         "live",
         "readOnly",
-        "none",
-        "garbage",
       ),
-      body,
       mutation: mutationArbitrary,
-      raw: op.method === "get" ? fc.constant({ kind: "json" } as RawBody) : rawBodyArbitrary,
-      idempotency,
+      raw: info.method === "GET" ? fc.constant<RawBody>({ kind: "json" }) : rawBodyArbitrary,
+      idempotency: info.idempotencyHeader
+        ? sometimes(fc.oneof(fc.uuid(), fc.constantFrom("k", "same-key", "x".repeat(300))), 2)
+        : fc.constant(null),
     })
     .map((r) => {
+      const request = r.generated;
       const headers: Record<string, string> = {};
-      if (r.idempotency !== null) headers["idempotency-key"] = r.idempotency;
-      let text: string | undefined;
-      if (op.method !== "get") {
-        const value = mutate(r.body, r.mutation);
-        const json = value === undefined ? undefined : JSON.stringify(value);
-        switch (r.raw.kind) {
-          case "json":
-            text = json;
-            if (text !== undefined) headers["content-type"] = "application/json";
-            break;
-          case "malformed":
-            text = r.raw.text;
-            headers["content-type"] = "application/json";
-            break;
-          case "text-plain":
-            text = json ?? "hello";
-            headers["content-type"] = "text/plain";
-            break;
-          case "huge":
-            text = JSON.stringify({ ...(typeof value === "object" && value ? value : {}), pad: "x".repeat(70_000) });
-            headers["content-type"] = "application/json";
-            break;
-          case "empty":
-            text = "";
-            headers["content-type"] = "application/json";
-            break;
-        }
-      }
+      const idempotencyKey = r.idempotency ?? request.idempotencyKey;
+      if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey;
+      const body =
+        info.method === "GET" ? undefined : bodyText(mutate(r.example ?? request.body, r.mutation), r.raw, headers);
+      const tooLong = request.id === "too-long" ? `${prefix}_${"a".repeat(64 - prefix.length)}` : null;
+      const garbage = r.garbageId ?? tooLong;
       return {
-        operation: op.id,
-        method: op.method.toUpperCase(),
-        path: respell(r.garbageId === null ? op.path : op.path.replace(/\{[^}]+\}/, r.garbageId), r.spelling),
+        operation: info.operationId,
+        label: r.example === null ? request.label : "the document's example",
+        method: info.method,
+        path: respell(garbage === null ? info.path : info.path.replace(/\{[^}]+\}/, garbage), r.spelling),
+        idPrefix: prefix,
         idChoice: r.idChoice,
-        query: r.query,
-        key: r.key,
+        unknownId: request.id === "unknown",
+        cursor: request.startingAfterExisting && info.listed ? idPrefixes[info.listed] : null,
+        query: r.query(request),
+        key: request.key === "full" ? r.fullKey : keys[request.key],
         headers,
-        body: text,
+        body,
       };
     });
 }
 
 /** The requests of one seed, in order: the same seed always gives the same list. */
 function generateRequests(seed: number, count: number): FuzzRequest[] {
-  const arbitrary = fc.oneof(...operations.map((op) => requestArbitrary(op)));
+  const arbitrary = fc.oneof(...operationInfos.map((op) => requestArbitrary(op)));
   return fc.sample(arbitrary, { seed, numRuns: count });
 }
-
-const idPrefix = (path: string) =>
-  path.includes("/customers/")
-    ? "cus"
-    : path.includes("/payment-links/")
-      ? "plk"
-      : path.includes("/withdrawals/")
-        ? "wdr"
-        : "txn";
 
 /** Remembers every id a response carries, so later requests can name real objects. */
 function harvest(ids: Map<string, string[]>, body: unknown): void {
@@ -463,16 +199,20 @@ function harvest(ids: Map<string, string[]>, body: unknown): void {
   }
 }
 
-/** The URL path a request goes to, its `{id}` filled from the target's ids. */
+/** The URL path and query a request goes to, its `{id}` and cursor filled from the target's ids. */
 function concretePath(target: FuzzTarget, request: FuzzRequest): string {
-  return request.path.replace(/\{[^}]+\}/, () => {
-    const pool = target.ids.get(idPrefix(request.path)) ?? [];
+  const pool = target.ids.get(request.idPrefix) ?? [];
+  const path = request.path.replace(/\{[^}]+\}/, () => {
     const other = [...target.ids.values()].flat();
     const choice = request.idChoice % 10;
-    if (choice < 7 && pool.length > 0) return pool[request.idChoice % pool.length]!;
-    if (choice < 9 && other.length > 0) return other[request.idChoice % other.length]!;
-    return `${idPrefix(request.path)}_${String(request.idChoice).padStart(12, "0")}`;
+    if (!request.unknownId && choice < 7 && pool.length > 0) return pool[request.idChoice % pool.length]!;
+    if (!request.unknownId && choice < 9 && other.length > 0) return other[request.idChoice % other.length]!;
+    return `${request.idPrefix}_${String(request.idChoice).padStart(12, "0")}`;
   });
+  const listed = request.cursor === null ? [] : (target.ids.get(request.cursor) ?? []);
+  if (listed.length === 0) return `${path}${request.query}`;
+  const cursor = `startingAfter=${listed[request.idChoice % listed.length]!}`;
+  return `${path}${request.query ? `${request.query}&` : "?"}${cursor}`;
 }
 
 async function send(target: FuzzTarget, request: FuzzRequest): Promise<FuzzFailure | { status: number }> {
@@ -486,7 +226,7 @@ async function send(target: FuzzTarget, request: FuzzRequest): Promise<FuzzFailu
           ? target.keys.live
           : target.keys[request.key];
   if (secret) headers["x-api-key"] = secret;
-  const path = `${concretePath(target, request)}${request.query}`;
+  const path = concretePath(target, request);
   let res: Response;
   let text: string;
   try {
@@ -562,9 +302,13 @@ async function sendCheckout(target: FuzzTarget, request: CheckoutRequest): Promi
   else if (!checkoutStatuses.has(res.status)) problems.push(`unexpected checkout status ${res.status}`);
   const asRequest: FuzzRequest = {
     operation: "checkout",
+    label: `checkout ${request.kind}`,
     method: "POST",
     path,
+    idPrefix: "plk",
     idChoice: request.idChoice,
+    unknownId: false,
+    cursor: null,
     query: "",
     key: "none",
     headers: { "content-type": request.contentType },
@@ -617,7 +361,7 @@ export function describeFailures(report: FuzzReport, limit = 10): string {
   ];
   for (const f of report.failures.slice(0, limit)) {
     lines.push(
-      `- ${f.request.method} ${f.request.path} [key ${f.request.key}] → ${f.status}: ${f.problems.slice(0, 3).join("; ")}`,
+      `- ${f.request.method} ${f.request.path} (${f.request.label}) [key ${f.request.key}] → ${f.status}: ${f.problems.slice(0, 3).join("; ")}`,
       `  headers ${JSON.stringify(f.request.headers)} body ${JSON.stringify(f.request.body?.slice(0, 300))}`,
       `  answer ${JSON.stringify(f.body).slice(0, 300)}`,
     );

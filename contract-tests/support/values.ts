@@ -1,0 +1,169 @@
+import fc from "fast-check";
+import { resolveSchema, type Schema, schemaName } from "./document.js";
+
+// Values the document's schemas accept, and the server too: the valid half of the request
+// generator (./requests.ts). The schema alone says lengths, bounds, patterns and formats; a few
+// places also need a value only the server's rules make valid (check digits, a future instant),
+// written once below.
+
+/** The amount of every charge the differential suite creates: what a refund or a dispute of it can take. */
+export const freshChargeCents = 8990;
+
+const digits = (n: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: n, maxLength: n });
+
+function cpfCheck(base: number[]): number[] {
+  const digit = (ds: number[]) => {
+    const sum = ds.reduce((s, d, i) => s + d * (ds.length + 1 - i), 0);
+    const r = (sum * 10) % 11;
+    return r === 10 ? 0 : r;
+  };
+  const first = digit(base);
+  return [...base, first, digit([...base, first])];
+}
+function cnpjCheck(base: number[]): number[] {
+  const digit = (ds: number[]) => {
+    const weights = ds.map((_, i) => ((ds.length - 1 - i) % 8) + 2);
+    const r = ds.reduce((s, d, i) => s + d * (weights[i] as number), 0) % 11;
+    return r < 2 ? 0 : 11 - r;
+  };
+  const first = digit(base);
+  return [...base, first, digit([...base, first])];
+}
+/** A CPF whose check digits hold (not all digits equal). */
+export const validCpf = digits(9)
+  .filter((d) => new Set(d).size > 1)
+  .map((d) => cpfCheck(d).join(""));
+/** A numeric CNPJ whose check digits hold. */
+const validCnpj = digits(12)
+  .filter((d) => new Set(d).size > 1)
+  .map((d) => cnpjCheck(d).join(""));
+const documentPair = fc.oneof(
+  validCpf.map((document) => ({ documentType: "CPF", document })),
+  validCnpj.map((document) => ({ documentType: "CNPJ", document })),
+);
+const punctuated = (d: string) =>
+  d.length === 11
+    ? `${d.slice(0, 3)}.${d.slice(3, 6)}.${d.slice(6, 9)}-${d.slice(9)}`
+    : `${d.slice(0, 2)}.${d.slice(2, 5)}.${d.slice(5, 8)}/${d.slice(8, 12)}-${d.slice(12)}`;
+const email = fc
+  .tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,15}$/), fc.constantFrom("example.com", "loja.example.com.br"))
+  .map(([local, domain]) => `${local}@${domain}`);
+const pixKeyPair = fc.oneof(
+  validCpf.map((pixKey) => ({ pixKeyType: "CPF", pixKey })),
+  validCnpj.map((pixKey) => ({ pixKeyType: "CNPJ", pixKey })),
+  fc.stringMatching(/^\+55[1-9]{2}9[0-9]{8}$/).map((pixKey) => ({ pixKeyType: "PHONE", pixKey })),
+  email.map((pixKey) => ({ pixKeyType: "EMAIL", pixKey })),
+  fc.uuid({ version: 4 }).map((pixKey) => ({ pixKeyType: "EVP", pixKey })),
+);
+/** Instants the reference servers (clock in 2026) and anyone else see as future. */
+export const futureInstant = fc
+  .integer({ min: Date.UTC(2030, 0, 1) / 1000, max: Date.UTC(2099, 0, 1) / 1000 })
+  .map((s) => new Date(s * 1000).toISOString());
+
+/** Instants everyone sees as past. */
+export const pastInstant = fc
+  .integer({ min: Date.UTC(2000, 0, 1) / 1000, max: Date.UTC(2020, 0, 1) / 1000 })
+  .map((s) => new Date(s * 1000).toISOString());
+
+/**
+ * The values a schema alone cannot make valid for the server: a document and its type whose check
+ * digits hold, a Pix key in the form of its type, an instant in the future, an amount the charge
+ * to refund or contest holds. Keyed by the property's place, `Schema.property`.
+ */
+const semanticValues: Record<string, fc.Arbitrary<unknown>> = {
+  "UpsertCustomerRequest.document": fc.oneof(validCpf, validCnpj, validCpf.map(punctuated), validCnpj.map(punctuated)),
+  "CreatePixChargeRequest.expiresAt": futureInstant,
+  "CreatePaymentLinkRequest.expiresAt": futureInstant,
+  // At most what a fresh charge of the suite still holds (the setup's charges are of one amount).
+  "CreateRefundRequest.amountCents": fc.integer({ min: 1, max: freshChargeCents }),
+  "SimulateDisputeRequest.amountCents": fc.integer({ min: 1, max: freshChargeCents }),
+  // The sandbox's magic reason: the refund ends FAILED (still 201), a body the proxy checks too.
+  "CreateRefundRequest.reason": fc.oneof(fc.constant("sandbox:falha"), fc.string({ minLength: 3, maxLength: 140 })),
+  "CreatePaymentLinkRequest.returnUrl": fc.oneof(
+    fc.constant(null),
+    fc.stringMatching(/^[a-z]{3,12}$/).map((host) => `https://${host}.example.com/obrigado`),
+  ),
+};
+/** Properties drawn together (a document and its type; a Pix key and its type). */
+const pairedValues: Record<string, { keys: string[]; arbitrary: fc.Arbitrary<Record<string, unknown>> }> = {
+  ChargeCustomerInput: { keys: ["documentType", "document"], arbitrary: documentPair },
+  CreateWithdrawalRequest: { keys: ["pixKeyType", "pixKey"], arbitrary: pixKeyPair },
+};
+
+const bigInteger = (min: number, max: number) =>
+  fc.bigInt({ min: BigInt(min), max: BigInt(max) }).map((n) => Number(n));
+
+/**
+ * A value valid against `schema` (and, for the semantic places above, valid for the server).
+ * `place` is where it sits (`CreatePixChargeRequest.expiresAt`), for the semantic values.
+ */
+export function validValue(schema: Schema, place = "", depth = 0): fc.Arbitrary<unknown> {
+  const semantic = semanticValues[place];
+  if (semantic) return semantic;
+  const name = schemaName(schema) ?? place;
+  const s = resolveSchema(schema);
+  const base = baseValue(s, name, depth);
+  return s.nullable ? fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 4, arbitrary: base }) : base;
+}
+
+/** Integer bounds with exclusive bounds made inclusive. */
+function integerBounds(s: Schema): { min: number; max: number } {
+  const min = s.minimum ?? 0;
+  const max = s.maximum ?? 1_000_000;
+  return { min: s.exclusiveMinimum ? min + 1 : min, max: s.exclusiveMaximum ? max - 1 : max };
+}
+
+function baseValue(s: Schema, name: string, depth: number): fc.Arbitrary<unknown> {
+  if (s.enum) return fc.constantFrom(...s.enum);
+  const alternatives = s.anyOf ?? s.oneOf;
+  if (alternatives) return fc.oneof(...alternatives.map((a) => validValue(a, name, depth + 1)));
+  switch (s.type) {
+    case "object": {
+      if (!s.properties) {
+        // Metadata: string keys of at most 40 characters, JSON values, at most `maxProperties`.
+        return fc.dictionary(fc.string({ minLength: 1, maxLength: 40 }), fc.jsonValue({ maxDepth: 2 }), {
+          maxKeys: Math.min(s.maxProperties ?? 10, 10),
+        });
+      }
+      if (depth > 6) return fc.constant({});
+      const paired = pairedValues[name];
+      const entries = Object.entries(s.properties).filter(([key]) => !paired?.keys.includes(key));
+      const record = fc.record(
+        Object.fromEntries(entries.map(([key, prop]) => [key, validValue(prop, `${name}.${key}`, depth + 1)])),
+        { requiredKeys: entries.map(([key]) => key).filter((key) => s.required?.includes(key)) },
+      );
+      return paired ? fc.tuple(record, paired.arbitrary).map(([r, p]) => ({ ...r, ...p })) : record;
+    }
+    case "array":
+      return fc.array(validValue(s.items ?? {}, `${name}[]`, depth + 1), {
+        minLength: s.minItems ?? 0,
+        maxLength: Math.max(s.minItems ?? 0, Math.min(s.maxItems ?? 3, 3)),
+      });
+    case "integer": {
+      const { min, max } = integerBounds(s);
+      return bigInteger(min, max);
+    }
+    case "number":
+      return fc
+        .double({ min: s.minimum ?? 0, max: s.maximum ?? 1e6, noNaN: true })
+        .filter((n) => !(s.exclusiveMinimum && n === s.minimum) && !(s.exclusiveMaximum && n === s.maximum));
+    case "boolean":
+      return fc.boolean();
+    case "string": {
+      const minLength = s.minLength ?? 0;
+      const maxLength = s.maxLength ?? 40;
+      if (s.format === "email") return email.filter((e) => e.length <= maxLength);
+      if (s.format === "date-time") return futureInstant;
+      if (s.format === "uri") return fc.webUrl({ validSchemes: ["https"] }).filter((u) => u.length <= maxLength);
+      if (s.pattern) {
+        // `^[class]+$` with lengths: draw the length from the schema, not from the regex.
+        const repeated = /^\^(\[[^\]]+\])\+\$$/.exec(s.pattern);
+        const pattern = repeated ? `^${repeated[1]}{${minLength},${maxLength}}$` : s.pattern;
+        return fc.stringMatching(new RegExp(pattern)).filter((v) => v.length >= minLength && v.length <= maxLength);
+      }
+      return fc.string({ minLength, maxLength: Math.min(maxLength, 60) });
+    }
+    default:
+      return fc.jsonValue({ maxDepth: 1 });
+  }
+}
