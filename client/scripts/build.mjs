@@ -34,15 +34,23 @@ if (!existsSync(generatedTypes)) {
   fail(`${relative(clientDir, generatedTypes)} is missing; run \`npm run generate\` at the repository root`);
 }
 
-rmSync(distDir, { recursive: true, force: true });
-
 const require = createRequire(import.meta.url);
 let tscBin;
 try {
   tscBin = require.resolve("typescript/bin/tsc");
 } catch {
+  // `prepare` runs this on every install of the repository, also one without devDependencies
+  // (`npm ci --omit=dev` to run a server built beforehand), which needs no client and must not fail.
+  // `npm pack` runs `prepare` too, and a tarball without dist/ must fail instead.
+  const installing = ["ci", "install"].includes(process.env.npm_command ?? "");
+  if (installing && process.argv.includes("--skip-without-typescript")) {
+    console.log("build: client not built (typescript, a devDependency, is not installed)");
+    process.exit(0);
+  }
   fail("typescript is not installed; run `npm install` at the repository root");
 }
+
+rmSync(distDir, { recursive: true, force: true });
 
 for (const format of formats) {
   const outDir = join(distDir, format.name);

@@ -5,59 +5,15 @@
 // correct file type-checks, and a file with deliberate mistakes fails exactly on the marked lines
 // (it would pass if the published types had collapsed to `any`).
 
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mustRun, run } from "./support/processes.js";
 import { type PlannedAnswer, type ScriptedServer, startScriptedServer } from "./support/scripted-server.js";
 
 const clientDir = fileURLToPath(new URL("..", import.meta.url));
-
-interface RunResult {
-  code: number | null;
-  output: string;
-}
-
-/**
- * The environment for nested npm: without the npm_* variables of an enclosing `npm run`/`npm test`
- * (its prefix, workspace and package settings would leak into the temp project), but keeping the
- * cache, registry and user config.
- */
-function childEnv(): NodeJS.ProcessEnv {
-  const keep = new Set(["npm_config_cache", "npm_config_registry", "npm_config_userconfig"]);
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (/^npm_/i.test(key) && !keep.has(key.toLowerCase())) continue;
-    if (key === "INIT_CWD") continue;
-    env[key] = value;
-  }
-  return env;
-}
-
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...childEnv(), ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, output }));
-  });
-}
-
-async function mustRun(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
-  const result = await run(command, args, cwd, env);
-  if (result.code !== 0) {
-    throw new Error(`${command} ${args.join(" ")} exited with ${result.code} in ${cwd}:\n${result.output}`);
-  }
-  return result.output;
-}
 
 const CONSUMER_TSCONFIG = {
   compilerOptions: {
@@ -278,7 +234,7 @@ describe("packaging", () => {
     "packs, installs in a fresh project, runs with require and import, and type-checks with real types",
     { timeout: 240_000 },
     async () => {
-      // 1. npm pack (prepack runs the build).
+      // 1. npm pack (prepare runs the build).
       const packDir = join(workDir, "pack");
       mkdirSync(packDir);
       await mustRun("npm", ["pack", "--pack-destination", packDir], clientDir);
