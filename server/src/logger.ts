@@ -1,8 +1,71 @@
 import { type Logger, pino } from "pino";
 
+/** Log text waiting for a reader beyond which new lines are dropped (counted, and said once room is back). */
+const maxWaitingBytes = 8 * 1024 * 1024;
+
+/**
+ * Where log lines go: standard output, written so that no log line can hold the process up. The
+ * lines of one turn of the event loop go out as one write (a write per line was a seventh of the
+ * server's time on a PostgreSQL create under load). Through `process.stdout`, which never blocks
+ * on a pipe (Node makes it non-blocking and queues what the reader has not taken yet): the queue is
+ * bounded, lines beyond it are dropped; a closed stdout (EPIPE) ends logging; at exit, what is left
+ * is handed over without waiting. pino's own asynchronous destination flushed synchronously at
+ * exit, retrying forever while the pipe was full: a server whose reader had stopped reading never
+ * exited, whatever it was sent (issue 24).
+ */
+class StdoutLines {
+  private waiting: string[] = [];
+  private waitingBytes = 0;
+  private scheduled = false;
+  private closed = false;
+  /** Lines dropped since the last one written; `onResume` hears their number when lines flow again. */
+  private dropped = 0;
+  onResume: (dropped: number) => void = () => undefined;
+
+  constructor(
+    private readonly out: NodeJS.WritableStream & { writableLength: number },
+    private readonly render: (line: string) => string,
+  ) {
+    out.on("error", () => {
+      // EPIPE and the like: nobody will read again.
+      this.closed = true;
+      this.waiting = [];
+    });
+    process.on("exit", () => this.flush());
+  }
+
+  write(line: string): void {
+    if (this.closed) return;
+    if (this.out.writableLength + this.waitingBytes + line.length > maxWaitingBytes) {
+      this.dropped++;
+      return;
+    }
+    if (this.dropped > 0) {
+      const dropped = this.dropped;
+      this.dropped = 0;
+      this.onResume(dropped);
+    }
+    this.waiting.push(this.render(line));
+    this.waitingBytes += line.length;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    if (this.closed || this.waiting.length === 0) return;
+    const chunk = this.waiting.join("");
+    this.waiting = [];
+    this.waitingBytes = 0;
+    this.out.write(chunk);
+  }
+}
+
 /**
  * The process logger: readable lines (pino-pretty) on a terminal outside production, one JSON
- * object a line otherwise (`LOG_FORMAT` decides when set).
+ * object a line otherwise (`LOG_FORMAT` decides when set); written by `StdoutLines`.
  */
 export async function createLogger(options: {
   level: string;
@@ -10,22 +73,20 @@ export async function createLogger(options: {
   production: boolean;
 }): Promise<Logger> {
   const pretty = options.format ? options.format === "pretty" : !options.production && process.stdout.isTTY === true;
-  // Written asynchronously: a line is handed to the kernel by a write of its own only when no
-  // write is under way, otherwise with the lines that queued behind it. A synchronous write per
-  // line was a seventh of the server's time on a PostgreSQL create under load. Lines still queued
-  // are written out synchronously when the process exits (pino registers that); only a SIGKILL
-  // can lose the last few.
-  if (!pretty) return pino({ level: options.level }, pino.destination({ dest: 1, sync: false }));
-  const { default: prettyStream } = await import("pino-pretty");
-  return pino(
-    { level: options.level },
-    prettyStream({
+  let render = (line: string) => line;
+  if (pretty) {
+    const { prettyFactory } = await import("pino-pretty");
+    render = prettyFactory({
       colorize: process.stdout.isTTY === true,
-      sync: true,
       translateTime: "SYS:HH:MM:ss",
       // A request is one line: "GET /api/v1/balance 200 (4 ms, <request id>)".
       messageFormat: "{msg}{if responseTime} ({responseTime} ms, {req.id}){end}",
       ignore: "pid,hostname,req,res,responseTime",
-    }),
-  );
+    });
+  }
+  const destination = new StdoutLines(process.stdout, render);
+  const logger = pino({ level: options.level }, destination);
+  destination.onResume = (dropped) =>
+    logger.warn({ dropped }, "linhas de log descartadas: a saída padrão não estava sendo lida");
+  return logger;
 }

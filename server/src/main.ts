@@ -18,7 +18,7 @@ import { sharedRateLimitStore } from "./web/rate-limit-store.js";
 import { startIdempotencyPurge } from "./idempotency-purge.js";
 import { createLogger } from "./logger.js";
 import { logMailer } from "./mail.js";
-import { onShutdownSignals } from "./shutdown.js";
+import { onShutdownSignals, signalCounter } from "./shutdown.js";
 import { openStore } from "./store/open.js";
 import { registrationGuard } from "./webhooks/guard.js";
 import { DeliveryWorker } from "./webhooks/worker.js";
@@ -227,14 +227,19 @@ if (config.webConcurrency > 1 && cluster.isPrimary) {
     }
     if (Object.keys(cluster.workers ?? {}).length === 0 && (stopping || failed)) process.exit(process.exitCode ?? 0);
   });
-  const relay = () => {
-    const workers = Object.values(cluster.workers ?? {});
-    if (stopping) {
-      for (const w of workers) w?.process.kill("SIGKILL");
-      process.exit(1);
-    }
+  const count = signalCounter();
+  const killAll = () => {
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill("SIGKILL");
+    process.exit(1);
+  };
+  const relay = (signal: NodeJS.Signals) => {
+    const which = count(signal);
+    if (which === "echo") return;
+    if (which === "second") killAll();
     stopping = true;
-    for (const w of workers) w?.process.kill("SIGTERM");
+    // Each server process keeps its own deadline; this one covers a process that does not exit.
+    setTimeout(killAll, config.shutdownTimeoutMs + 2_000);
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill("SIGTERM");
   };
   process.on("SIGTERM", relay);
   process.on("SIGINT", relay);

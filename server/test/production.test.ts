@@ -165,7 +165,7 @@ describe("npm start on compiled code", () => {
   test("when package.json starts the server, then it runs node on the build, and tsx is only a devDependency", () => {
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 
-    expect(pkg.scripts.start).toMatch(/^node .*dist\/server\/src\/main\.js$/);
+    expect(pkg.scripts.start).toMatch(/^exec node .*dist\/server\/src\/main\.js$/);
     expect(pkg.scripts.prestart).toContain("scripts/build.mjs");
     expect(pkg.dependencies.tsx).toBeUndefined();
     expect(pkg.devDependencies.tsx).toBeDefined();
