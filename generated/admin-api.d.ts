@@ -521,7 +521,12 @@ export interface components {
         };
         /** @description Body of create account. */
         CreateAccountRequest: {
-            /** @description Legal or trade name, printed (ASCII-folded, 25 characters) in the BR Code. 2 to 120 characters. */
+            /**
+             * @description Legal or trade name, printed (ASCII-folded, 25 characters) in the BR Code. 2 to 120 characters,
+             *     of which what the BR Code prints must keep a Latin letter (accented or not) or a digit: a name
+             *     only in another script, or only of emojis, dashes or spaces (`東京商店`, `🙂🙂`, `—–`), answers
+             *     `400 VALIDATION_ERROR` on `name`.
+             */
             name: string;
             /**
              * Format: email
@@ -533,7 +538,11 @@ export interface components {
             plan?: components["schemas"]["PlanInput"];
             /** @description 0 to 90 days. Default 1. */
             releasePeriodDays?: components["schemas"]["ReleasePeriodDays"];
-            /** @description City for the BR Code. Default `SAO PAULO`. 1 to 60 characters. */
+            /**
+             * @description City for the BR Code (ASCII-folded, 15 characters). Default `SAO PAULO`. 1 to 60 characters,
+             *     with a Latin letter or a digit among what the BR Code prints, as `name` (`北京` answers
+             *     `400 VALIDATION_ERROR` on `merchantCity`).
+             */
             merchantCity?: string;
             /**
              * @description The merchant's CNPJ (a company, a MEI included) or CPF (an individual merchant), with or
@@ -935,12 +944,14 @@ export interface components {
         };
         /** @description Body of update account: only the fields sent change. */
         UpdateAccountRequest: {
+            /** @description As on create: 2 to 120 characters, with a Latin letter or a digit among what the BR Code prints. */
             name?: string;
             /** Format: email */
             ownerEmail?: string;
             verified?: boolean;
             plan?: components["schemas"]["PlanInput"];
             releasePeriodDays?: components["schemas"]["ReleasePeriodDays"];
+            /** @description As on create: 1 to 60 characters, with a Latin letter or a digit among what the BR Code prints. */
             merchantCity?: string;
             /**
              * @description The merchant's CNPJ or CPF, as on create; `null` removes it. The document type follows the

@@ -3,6 +3,7 @@ import type { StoreTx } from "./ports/store.js";
 import { requireDocument } from "./customers.js";
 import { DomainError } from "./errors.js";
 import { newId, randomBase62 } from "./ids.js";
+import { checkMerchantIdentity } from "./merchant-identity.js";
 import { type Account, type ApiKeyRecord, type Plan } from "./model.js";
 import { defaultPlan, releasePeriodDays } from "./policy.js";
 
@@ -57,6 +58,7 @@ export function merchantDocument(input: string | null): Pick<Account, "documentT
 }
 
 export async function createAccount(tx: StoreTx, input: NewAccount, now: string): Promise<Account> {
+  checkMerchantIdentity(input);
   const account: Account = {
     id: newId("acc"),
     name: input.name,

@@ -1,4 +1,5 @@
 import { buildBrCode } from "../pix/brcode.js";
+import { brCodeMerchant } from "./merchant-identity.js";
 import { checkAmountCents } from "./amounts.js";
 import type { StoreTx, TransactionFilter } from "./ports/store.js";
 import { requireDocument, upsertCustomerRecord } from "./customers.js";
@@ -98,8 +99,7 @@ export async function insertCharge(
     description: input.description,
     brCode: buildBrCode({
       pixKey: account.pixKey,
-      merchantName: account.name,
-      merchantCity: account.merchantCity,
+      ...brCodeMerchant(account),
       amountCents: input.amountCents,
       txid: id.replace("_", ""),
     }),

@@ -8,6 +8,7 @@ import { queueDeliveries } from "./events.js";
 import { newId } from "./ids.js";
 import type { Account, ApiKeyRecord, DeliveryRecord, PageRequest, WebhookEndpointRecord } from "./model.js";
 import { pageOrInvalidCursor } from "./pagination.js";
+import { checkMerchantIdentity } from "./merchant-identity.js";
 import { customerTagLength } from "./policy.js";
 
 type Admin = components["schemas"];
@@ -112,6 +113,7 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
       return presentAccount(await account(id));
     },
     async updateAccount(id: string, body: Admin["UpdateAccountRequest"]) {
+      checkMerchantIdentity(body);
       return deps.store.transaction(async (tx) => {
         const current = await tx.accounts.get(id);
         if (!current) throw notFound();

@@ -124,8 +124,20 @@ export function sanitizeTxid(txid: string): string {
   return txid.replace(/[^A-Za-z0-9]/g, "").slice(0, TXID_MAX_LENGTH);
 }
 
-function foldAndCut(text: string, maxLength: number, field: string): string {
-  const folded = foldToAscii(text).slice(0, maxLength).trimEnd();
+/**
+ * A merchant name as the BR Code carries it (field 59): folded with {@link foldToAscii} and cut to
+ * 25 characters. Empty when nothing of the name is printable ASCII (`東京商店`, `🙂🙂`).
+ */
+export const brCodeMerchantName = (name: string): string => foldAndCut(name, MERCHANT_NAME_MAX_LENGTH);
+
+/** A merchant city as the BR Code carries it (field 60): folded and cut to 15 characters; may be empty. */
+export const brCodeMerchantCity = (city: string): string => foldAndCut(city, MERCHANT_CITY_MAX_LENGTH);
+
+function foldAndCut(text: string, maxLength: number): string {
+  return foldToAscii(text).slice(0, maxLength).trimEnd();
+}
+
+function requireText(folded: string, field: string): string {
   if (folded === "") {
     throw new RangeError(`buildBrCode: ${field} is empty after removing unsupported characters`);
   }
@@ -153,8 +165,8 @@ export function buildBrCode(input: BrCodeInput): string {
   if (input.pixKey.length === 0 || input.pixKey.length > PIX_KEY_MAX_LENGTH || !/^[\x21-\x7E]+$/.test(input.pixKey)) {
     throw new RangeError("buildBrCode: pixKey must be 1 to 77 printable ASCII characters");
   }
-  const merchantName = foldAndCut(input.merchantName, MERCHANT_NAME_MAX_LENGTH, "merchantName");
-  const merchantCity = foldAndCut(input.merchantCity, MERCHANT_CITY_MAX_LENGTH, "merchantCity");
+  const merchantName = requireText(brCodeMerchantName(input.merchantName), "merchantName");
+  const merchantCity = requireText(brCodeMerchantCity(input.merchantCity), "merchantCity");
   const txid = sanitizeTxid(input.txid);
 
   const pix = createStaticPix({

@@ -1,0 +1,52 @@
+import { brCodeMerchantCity, brCodeMerchantName } from "../pix/brcode.js";
+import { fieldError } from "./errors.js";
+import type { Account } from "./model.js";
+
+// The merchant's name and city as every BR Code of the account prints them (docs/decisions.md
+// "Merchant name and city"). One rule for every path that sets them: the operator API (and the
+// CLI, which calls it) today, a merchant's own sign-up later.
+
+/** Whether the text the BR Code carries says something: at least one letter or digit. */
+const carriesLetterOrDigit = (brCodeText: string) => /[A-Z0-9]/.test(brCodeText);
+
+/** City printed when a stored account's city has nothing the BR Code can carry. */
+const fallbackCity = "BRASIL";
+
+const refusal = (what: string, maxLength: number) =>
+  `deve conter uma letra do alfabeto latino (com ou sem acento) ou um dígito: o BR Code leva ${what} em ` +
+  `ASCII, até ${maxLength} caracteres, e outros alfabetos, emojis e símbolos não são impressos nele`;
+
+/**
+ * Refuses (`400 VALIDATION_ERROR` naming the field) a merchant name or city of which the BR Code
+ * would carry no letter or digit: `東京商店`, `🙂🙂`, `—–`, a city `北京`. Fields left out are not
+ * checked (an update that does not change them).
+ */
+export function checkMerchantIdentity(fields: { name?: string | undefined; merchantCity?: string | undefined }): void {
+  if (fields.name !== undefined && !carriesLetterOrDigit(brCodeMerchantName(fields.name))) {
+    throw fieldError("name", refusal("o nome", 25));
+  }
+  if (fields.merchantCity !== undefined && !carriesLetterOrDigit(brCodeMerchantCity(fields.merchantCity))) {
+    throw fieldError("merchantCity", refusal("a cidade", 15));
+  }
+}
+
+/**
+ * The name and city a charge's BR Code prints for `account`. An account stored before the rule
+ * above may hold a name or city the BR Code cannot carry: its name is then its CNPJ (public data
+ * of a company) or, without one, its id; its city `BRASIL`. So no charge of such an account fails.
+ */
+export function brCodeMerchant(account: Pick<Account, "id" | "name" | "merchantCity" | "documentType" | "document">): {
+  merchantName: string;
+  merchantCity: string;
+} {
+  const nameCarried = carriesLetterOrDigit(brCodeMerchantName(account.name));
+  const cityCarried = carriesLetterOrDigit(brCodeMerchantCity(account.merchantCity));
+  return {
+    merchantName: nameCarried
+      ? account.name
+      : account.documentType === "CNPJ" && account.document
+        ? `CNPJ ${account.document}`
+        : account.id,
+    merchantCity: cityCarried ? account.merchantCity : fallbackCity,
+  };
+}
