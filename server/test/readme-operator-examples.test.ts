@@ -1,0 +1,71 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { runCli } from "../src/admin/cli.js";
+import { startTestServer, type TestServer, testAdminToken } from "./harness.js";
+
+// The README's commands are run as written by newcomers: an address in them that cannot work (a
+// `.example` host never resolves, and webhook endpoints must resolve) is a defect of the README.
+
+const readme = readFileSync(join(process.cwd(), "README.md"), "utf8");
+/** Every fenced `sh` block of the README. */
+const shellBlocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] ?? "");
+
+let server: TestServer;
+beforeAll(async () => {
+  // As the README says to start it for this example.
+  expect(readme).toContain("PIX_ALLOW_LOCAL_WEBHOOKS=1 npm start");
+  server = await startTestServer({ allowLocalWebhooks: true });
+});
+afterAll(() => server.close());
+
+/** Runs the CLI in-process against the test server, capturing what it prints. */
+async function cli(args: string[]) {
+  const out: string[] = [];
+  const log = vi.spyOn(console, "log").mockImplementation((m: unknown) => void out.push(String(m)));
+  const error = vi.spyOn(console, "error").mockImplementation((m: unknown) => void out.push(String(m)));
+  try {
+    const code = await runCli(["--server", server.baseUrl, "--token", testAdminToken, ...args]);
+    return { code, output: out.join("\n") };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+}
+
+describe("the README's example commands", () => {
+  test("when a shell example names a URL, then it is on this machine, where the examples run", () => {
+    const urls = shellBlocks.flatMap((block) => [...block.matchAll(/https?:\/\/[^\s'"`);]+/g)].map((m) => m[0]));
+    expect(urls.length).toBeGreaterThan(5);
+    const elsewhere = urls.filter((url) => !["127.0.0.1", "localhost"].includes(new URL(url).hostname));
+    expect(elsewhere).toEqual([]);
+  });
+
+  test("when the operator example `webhooks create` runs as written, then the endpoint is registered", async () => {
+    // Arrange
+    const lines = shellBlocks
+      .flatMap((block) => block.split("\n"))
+      .filter((l) => l.includes("admin -- webhooks create"));
+    expect(lines).toHaveLength(1);
+    const words = (lines[0] ?? "")
+      .replace(/\s#.*$/, "")
+      .trim()
+      .split(/\s+/);
+    expect(words.slice(0, 4)).toEqual(["npm", "run", "admin", "--"]);
+    const { account } = await server.newAccount();
+    const args = words.slice(4).map((word) => (word === "acc_…" ? account.id : word));
+    expect(args).toContain(account.id);
+
+    // Act
+    const created = await cli(args);
+
+    // Assert
+    expect(created.output).toMatch(/whsec_/);
+    expect(created.code).toBe(0);
+    const listed = await cli(["--json", "webhooks", "list", account.id]);
+    const page = JSON.parse(listed.output) as { data: { url: string; mode: string }[] };
+    expect(page.data.map((endpoint) => [endpoint.mode, endpoint.url])).toEqual([
+      ["test", "http://127.0.0.1:4000/webhook"],
+    ]);
+  });
+});
