@@ -5,6 +5,7 @@
  *   spec/main.tsp ──compile-typespec──▶ *.openapi.yaml ──seal, server audience──▶ openapi.yaml
  *   openapi.yaml ──emit-types (openapi-typescript)──▶ api.d.ts
  *   openapi.yaml ──emit-operations──────────────────▶ operations.ts
+ *   both documents ──emit-rules─────────────────────▶ rules.ts (rule numbers, permissions)
  *
  * `operations.ts` is the handler contract: for every operationId its method, Express path and
  * permission (from `x-permission`), and a typed request/response pair built on `api.d.ts`. The
@@ -21,6 +22,7 @@ import { parse } from "yaml";
 import { compileTypeSpec } from "./generate/compile-typespec.js";
 import { documents } from "./generate/documents.js";
 import { type OpenApiDocument, readOperations, renderOperations } from "./generate/emit-operations.js";
+import { emitRules } from "./generate/emit-rules.js";
 import { emitTypes } from "./generate/emit-types.js";
 import { markServerAudience, sealAsFalse } from "./generate/seal.js";
 
@@ -39,6 +41,7 @@ export async function generate(outDir: string): Promise<void> {
       const ops = readOperations(parse(yamlText) as OpenApiDocument, doc.permissions);
       writeFileSync(join(outDir, doc.operations), renderOperations(ops, `./${doc.types.replace(/\.d\.ts$/, ".js")}`));
     }
+    emitRules(outDir);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

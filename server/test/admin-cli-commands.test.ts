@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Command } from "commander";
 import { verifyWebhook } from "../../client/src/index.js";
 import { buildProgram } from "../src/admin/cli.js";
+import { allPermissions } from "../src/domain/accounts.js";
 import { record, table } from "../src/admin/output.js";
 import { call, chargeBody, startTestServer, type TestServer, testAdminToken } from "./harness.js";
 import { runAdmin, startAdmin, widestLine } from "./support/admin-process.js";
@@ -229,6 +230,19 @@ describe("admin keys", { timeout: processTimeout }, () => {
     expect(secret).toMatch(/^svc_test_[A-Za-z0-9]{32}$/);
     expect((await api(secret, "GET", "/transactions")).status).not.toBe(401);
     expect(out).toContain("not shown again");
+  });
+
+  test("when keys create and keys update get every permission, then the key holds them all", async () => {
+    const { account } = await server.newAccount();
+    const every = allPermissions.join(",");
+
+    const created = await adminJson("keys", "create", account.id, "--name", "all", "--permissions", every);
+    await adminJson("keys", "update", created.id, "--permissions", "balance:read");
+    const updated = await adminJson("keys", "update", created.id, "--permissions", every);
+
+    expect(allPermissions).toHaveLength(10);
+    expect(created.permissions).toEqual([...allPermissions]);
+    expect(updated.permissions).toEqual([...allPermissions]);
   });
 
   test("when keys are listed, updated and revoked, then the changes show and the secret never does", async () => {

@@ -188,6 +188,43 @@ describe("CSRF on POST /checkout/{id}", () => {
   });
 });
 
+describe("the lengths of the checkout form", () => {
+  test("when every field is filled to its maxlength, then the API takes it all and the charge is created with it", async () => {
+    const { testKey } = await server.newAccount();
+    const link = await createLink(server, testKey, { askAddress: true });
+    const payer = new Payer(server.baseUrl);
+    const formPage = await payer.get(`/checkout/${link.id}`);
+    const maxlength = Object.fromEntries(
+      tags(formPage.text, "input")
+        .filter((a) => a.maxlength !== undefined)
+        .map((a) => [a.name ?? "", Number(a.maxlength)]),
+    );
+    const fill = (start: string, field: string) => start.padEnd(maxlength[field] ?? 0, "a");
+    const full = {
+      name: fill("Maria da Silva Santos ", "name"),
+      email: `${fill("maria.", "email").slice(0, (maxlength.email ?? 0) - "@example.com.br".length)}@example.com.br`,
+      phone: "11".padEnd(maxlength.phone ?? 0, "9"),
+      document: "11.222.333/0001-81",
+      zipCode: "01310-100",
+      street: fill("Avenida Paulista ", "street"),
+      number: "1".repeat(maxlength.number ?? 0),
+      complement: fill("Conjunto ", "complement"),
+      district: fill("Bela Vista ", "district"),
+      city: fill("São Paulo ", "city"),
+    };
+
+    const res = await payer.post(`/checkout/${link.id}`, { ...hiddenFields(formPage.text), ...full, state: "SP" });
+
+    expect(Object.keys(maxlength).sort()).toEqual(Object.keys(full).sort());
+    for (const [field, value] of Object.entries(full)) expect(value, field).toHaveLength(maxlength[field] ?? -1);
+    expect(res.status).toBe(303);
+    const [charge] = await linkCharges(server, testKey, link.id);
+    expect(charge?.customer).toMatchObject({ name: full.name, email: full.email });
+    // The seed's person limits, as the API takes them: the form lets a payer type no less.
+    expect(maxlength).toMatchObject({ name: 120, email: 160 });
+  });
+});
+
 describe("Content-Security-Policy and headers of the checkout pages", () => {
   async function pages() {
     const { testKey } = await server.newAccount();

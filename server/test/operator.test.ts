@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { allPermissions } from "../src/domain/accounts.js";
 import { call, chargeBody, startTestServer, type TestServer, testAdminToken } from "./harness.js";
 
 let server: TestServer;
@@ -220,6 +221,29 @@ describe("keys take effect on the next request", () => {
     expect((await api(secret, "GET", "/transactions")).body.code).toBe("API_KEY_IP");
     await admin("PATCH", `/api-keys/${key.body.id}`, { allowedIps: [] });
     expect((await api(secret, "GET", "/transactions")).status).toBe(200);
+  });
+
+  test("when a key is created and updated with every permission, then 201 and 200 and the key holds them all", async () => {
+    const { account } = await server.newAccount();
+    const every = [...allPermissions];
+    expect(every).toHaveLength(10);
+
+    const created = await admin("POST", `/accounts/${account.id}/api-keys`, {
+      name: "all",
+      mode: "test",
+      permissions: every,
+    });
+    await admin("PATCH", `/api-keys/${created.body.id}`, { permissions: ["balance:read"] });
+    const updated = await admin("PATCH", `/api-keys/${created.body.id}`, { permissions: every });
+
+    expect(created.status).toBe(201);
+    expect(updated.status).toBe(200);
+    const keys = await admin("GET", `/accounts/${account.id}/api-keys`);
+    expect(keys.body.data.find((k: { id: string }) => k.id === created.body.id).permissions).toEqual(every);
+    const withdrawal = { amountCents: 600, pixKey: "maria.santos@example.com.br", pixKeyType: "EMAIL" };
+    expect((await api(created.body.secret, "POST", "/withdrawals", withdrawal)).body.code).not.toBe(
+      "API_KEY_PERMISSION",
+    );
   });
 
   test("when an IP rule is malformed, then 400 names the item and the key is unchanged", async () => {

@@ -1,27 +1,33 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { parse } from "yaml";
-import { brazilianStates } from "../src/domain/policy.js";
 import {
   amountLimits,
+  brazilianStates,
+  checkoutFieldLengths,
   customerTagLength,
   defaultPlan,
   descriptionLength,
+  idempotencyWindowSeconds,
   maxFieldErrors,
   maxPaymentsRange,
-  personLimits,
   metadataLimits,
   pageLimit,
+  permissions,
+  personLimits,
   planLimits,
   refundLimits,
   releasePeriodDays,
 } from "../src/domain/policy.js";
+import { MAX_AMOUNT_CENTS } from "../src/pix/brcode.js";
 
-// Every number of the rules is written once in the spec and once in `domain/policy.ts`. These
-// tests read the published documents (what the validator, the mock and generated clients see) and
-// fail when the two disagree, or when a bound sits where some generators drop it.
+// The numbers of the rules are written once, in the spec; `domain/policy.ts` exports what
+// `npm run generate` reads back from the documents (`generated/rules.ts`), and `check:generated`
+// keeps that file current. What is left to test: that the numbers are still the seed's and the
+// protocol's, that the sentences partners read state the same numbers as the bounds beside them,
+// and that every bound sits where the validator and generated clients see it.
 
 type Schema = {
   $ref?: string;
@@ -41,13 +47,19 @@ type Schema = {
 };
 type Doc = {
   paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: Schema }> } }>>;
-  components: { schemas: Record<string, Schema>; parameters: Record<string, { name: string; schema: Schema }> };
+  components: {
+    schemas: Record<string, Schema>;
+    parameters: Record<string, { name: string; description?: string; schema: Schema }>;
+  };
 };
 
-const root = resolve(fileURLToPath(import.meta.url), "../../..");
-const load = (name: string) => parse(readFileSync(join(root, "generated", name), "utf8")) as Doc;
+const generated = resolve(fileURLToPath(import.meta.url), "../../../generated");
+const load = (name: string) => parse(readFileSync(join(generated, name), "utf8")) as Doc;
 const publicDoc = load("openapi.yaml");
 const adminDoc = load("admin-openapi.yaml");
+const everyDocument = readdirSync(generated)
+  .filter((name) => name.endsWith("openapi.yaml"))
+  .map((name) => ({ name, doc: load(name) }));
 
 /** A component schema by name, failing clearly when the spec no longer has it. */
 function schema(doc: Doc, name: string): Schema {
@@ -85,17 +97,45 @@ function* walk(value: unknown, where: string): Generator<[string, Schema]> {
 /** "999 999 999 999" */
 const spaced = (n: number) => n.toLocaleString("en-US").replace(/,/g, " ");
 
-describe("the spec's bounds and domain/policy.ts", () => {
-  test("when an error body is read, then it lists at most the policy's number of field errors", () => {
-    const errors = schema(publicDoc, "ErrorBody").properties?.errors as Schema & { maxItems?: number };
-    expect(errors.maxItems).toBe(maxFieldErrors);
+/** A schema's description on one line. */
+const said = (s: { description?: string } | undefined) => (s?.description ?? "").replace(/\s+/g, " ");
+
+describe("the rule numbers", () => {
+  test("when the generated rules are read, then they are the seed's", () => {
+    expect(amountLimits).toMatchObject({ minChargeCents: 500, minWithdrawalCents: 600 });
+    expect(descriptionLength).toEqual({ min: 3, max: 180 });
+    expect(personLimits).toEqual({ nameMin: 2, nameMax: 120, emailMax: 160 });
+    expect(pageLimit).toEqual({ min: 1, max: 100, default: 20 });
+  });
+
+  test("when the largest amount is read, then it is what BR Code field 54 can carry", () => {
+    expect(amountLimits.maxCents).toBe(MAX_AMOUNT_CENTS);
+  });
+
+  test("when the permissions are read, then each is one some route requires, and every route's is one of them", () => {
+    const required = new Set(
+      Object.values(publicDoc.paths).flatMap((item) =>
+        Object.values(item).flatMap((op) => {
+          const permission = (op as { "x-permission"?: string })["x-permission"];
+          return permission ? [permission] : [];
+        }),
+      ),
+    );
+
+    expect([...required].sort()).toEqual([...permissions].sort());
+  });
+});
+
+describe("the sentences partners read and the bounds beside them", () => {
+  test("when an error body is read, then it says how many field errors it lists", () => {
+    expect(said(schema(publicDoc, "ErrorBody").properties?.errors)).toContain(`the first ${maxFieldErrors}`);
   });
 
   test.each([
     { name: "ChargeAmountCents", min: amountLimits.minChargeCents },
     { name: "WithdrawalAmountCents", min: amountLimits.minWithdrawalCents },
     { name: "AmountCents", min: 1 },
-  ])("when $name is read, then its bounds are the policy's and its description says them", ({ name, min }) => {
+  ])("when $name is read, then it ends at the largest amount and its description says its bounds", ({ name, min }) => {
     const s = schema(publicDoc, name);
 
     expect(s).toMatchObject({ type: "integer", minimum: min, maximum: amountLimits.maxCents });
@@ -104,19 +144,16 @@ describe("the spec's bounds and domain/policy.ts", () => {
     expect(s.description).toContain(spaced(amountLimits.maxCents));
   });
 
-  test("when a refund request is read, then its amount is AmountCents, its reason has the policy's length and the window is the policy's", () => {
+  test("when a refund is read, then its amount is AmountCents and the reason and window are said as bounded", () => {
     const body = schema(publicDoc, "CreateRefundRequest");
-    const reason = resolveSchema(publicDoc, body.properties?.reason ?? {});
     const create = (publicDoc.paths["/api/v1/transactions/{id}/refunds"]?.post ?? {}) as { description?: string };
 
     expect(body.properties?.amountCents?.allOf).toEqual([{ $ref: "#/components/schemas/AmountCents" }]);
-    expect(reason).toMatchObject({ minLength: refundLimits.reasonMin, maxLength: refundLimits.reasonMax });
-    expect(reason.description?.replace(/\s+/g, " ")).toContain(
+    expect(said(body.properties?.reason)).toContain(
       `${refundLimits.reasonMin} to ${refundLimits.reasonMax} characters`,
     );
-    expect(create.description?.replace(/\s+/g, " ")).toContain(
-      `${refundLimits.windowDays} days have passed since \`paidAt\``,
-    );
+    expect(schema(publicDoc, "Refund").properties?.reason?.maxLength).toBe(refundLimits.reasonMax);
+    expect(said(create)).toContain(`${refundLimits.windowDays} days have passed since \`paidAt\``);
   });
 
   test.each([
@@ -131,105 +168,115 @@ describe("the spec's bounds and domain/policy.ts", () => {
     expect(property).not.toHaveProperty("maximum");
   });
 
-  test.each([{ body: "CreatePixChargeRequest" }, { body: "CreatePaymentLinkRequest" }])(
-    "when $body is read, then description has the policy's length",
-    ({ body }) => {
-      const property = resolveSchema(publicDoc, schema(publicDoc, body).properties?.description ?? {});
+  test("when a description is read, then charges and payment links take ChargeDescription and links show no longer one", () => {
+    for (const body of ["CreatePixChargeRequest", "CreatePaymentLinkRequest"]) {
+      expect(schema(publicDoc, body).properties?.description?.allOf, body).toEqual([
+        { $ref: "#/components/schemas/ChargeDescription" },
+      ]);
+    }
+    expect(said(schema(publicDoc, "ChargeDescription"))).toContain(
+      `${descriptionLength.min} to ${descriptionLength.max} characters`,
+    );
+    expect(schema(publicDoc, "PaymentLink").properties?.description?.maxLength).toBe(descriptionLength.max);
+  });
 
-      expect(property).toMatchObject({ minLength: descriptionLength.min, maxLength: descriptionLength.max });
-    },
-  );
-
-  test("when a person's name and e-mail are read, then their bounds are the policy's wherever they are taken", () => {
+  test("when a person's name and e-mail are read, then every taker refers to the named bounds and says them", () => {
     const takers = ["ChargeCustomerInput", "UpsertCustomerRequest", "UpdateCustomerRequest"];
 
-    expect(schema(publicDoc, "PersonName")).toMatchObject({
-      minLength: personLimits.nameMin,
-      maxLength: personLimits.nameMax,
-    });
-    expect(schema(publicDoc, "EmailAddress")).toMatchObject({ format: "email", maxLength: personLimits.emailMax });
+    expect(said(schema(publicDoc, "PersonName"))).toContain(
+      `${personLimits.nameMin} to ${personLimits.nameMax} characters`,
+    );
+    expect(said(schema(publicDoc, "EmailAddress"))).toContain(`at most ${personLimits.emailMax} characters`);
     for (const name of takers) {
       const { properties } = schema(publicDoc, name);
       expect(properties?.name?.allOf, name).toEqual([{ $ref: "#/components/schemas/PersonName" }]);
       expect(properties?.email?.allOf, name).toEqual([{ $ref: "#/components/schemas/EmailAddress" }]);
     }
+    expect(schema(publicDoc, "Customer").properties).toMatchObject({
+      name: { maxLength: personLimits.nameMax },
+      email: { maxLength: personLimits.emailMax },
+    });
   });
 
-  test("when a payment link's maxPayments is read, then its bounds are the policy's", () => {
-    const property = schema(publicDoc, "CreatePaymentLinkRequest").properties?.maxPayments;
+  test("when a payment link's maxPayments is read, then the link shows what the request takes and says it", () => {
+    const request = schema(publicDoc, "CreatePaymentLinkRequest").properties?.maxPayments;
 
-    expect(property).toMatchObject({ minimum: maxPaymentsRange.min, maximum: maxPaymentsRange.max });
+    expect(schema(publicDoc, "PaymentLink").properties?.maxPayments).toMatchObject({
+      minimum: maxPaymentsRange.min,
+      maximum: maxPaymentsRange.max,
+    });
+    expect(said(request)).toContain(`${maxPaymentsRange.min} to ${maxPaymentsRange.max} payments`);
   });
 
-  test("when the page size parameter is read, then its bounds and default are the policy's", () => {
+  test("when the page size parameter is read, then its description says its bounds and default", () => {
     const limit = Object.values(publicDoc.components.parameters).find((p) => p.name === "limit");
 
-    expect(limit?.schema).toMatchObject({ minimum: pageLimit.min, maximum: pageLimit.max, default: pageLimit.default });
-    expect(limit && "description" in limit ? String(limit.description) : "").toContain(
-      `${pageLimit.min} to ${pageLimit.max}. Default ${pageLimit.default}`,
-    );
+    expect(said(limit)).toContain(`${pageLimit.min} to ${pageLimit.max}. Default ${pageLimit.default}`);
   });
 
-  test("when Metadata is read, then it declares the key count and states the key length and size", () => {
-    const s = schema(publicDoc, "Metadata");
+  test("when Metadata and the idempotency key are read, then their sentences say the generated numbers", () => {
+    const metadata = said(schema(publicDoc, "Metadata"));
+    const idempotency = Object.values(publicDoc.components.parameters).find((p) => p.name === "idempotency-key");
 
-    expect(s.maxProperties).toBe(metadataLimits.maxKeys);
-    expect(s.description).toContain(`${metadataLimits.maxKeys} keys`);
-    expect(s.description).toContain(`key at most ${metadataLimits.maxKeyLength} characters`);
-    expect(s.description).toContain(`${metadataLimits.maxBytes / 1024} KiB`);
+    expect(metadata).toContain(`At most ${metadataLimits.maxKeys} keys`);
+    expect(metadata).toContain(`key at most ${metadataLimits.maxKeyLength} characters`);
+    expect(metadata).toContain(`${metadataLimits.maxBytes / 1024} KiB`);
+    expect(said(idempotency)).toContain(`within ${idempotencyWindowSeconds / 3600} hours`);
   });
 
-  test("when the operator's plan and key bounds are read, then they are the policy's", () => {
-    const apiKey = schema(adminDoc, "CreateApiKeyRequest").properties?.dailyWithdrawLimitCents;
+  test("when the operator's plan, account, key and tag bounds are read, then they agree with the rules and say them", () => {
+    const plan = schema(adminDoc, "Plan").properties;
+    const notes = schema(adminDoc, "SetCustomerNotesRequest").properties?.tags;
 
     expect(schema(adminDoc, "ChargeFeeCents")).toMatchObject({ minimum: 0, maximum: amountLimits.maxCents });
-    expect(schema(adminDoc, "FeeBasisPoints")).toMatchObject({ minimum: 0, maximum: planLimits.maxChargeFeeBps });
-    expect(schema(adminDoc, "WithdrawFeeCents")).toMatchObject({
-      minimum: 0,
-      maximum: planLimits.maxWithdrawFeeCents,
-    });
-    expect(schema(adminDoc, "ReleasePeriodDays")).toMatchObject({
-      minimum: releasePeriodDays.min,
-      maximum: releasePeriodDays.max,
-    });
-    expect(schema(adminDoc, "CustomerTag")).toMatchObject({
-      minLength: customerTagLength.min,
-      maxLength: customerTagLength.max,
-    });
-    expect(schema(adminDoc, "SetCustomerNotesRequest").properties?.tags).toMatchObject({
-      maxItems: customerTagLength.maxCount,
-    });
-    expect(apiKey).toMatchObject({ minimum: amountLimits.minWithdrawalCents, maximum: amountLimits.maxCents });
-    expect(schema(adminDoc, "Plan").properties?.chargeFeeCents?.description).toContain(
-      `Default ${defaultPlan.chargeFeeCents}`,
+    expect(said(schema(adminDoc, "FeeBasisPoints"))).toContain(`0 to ${planLimits.maxChargeFeeBps}`);
+    expect(said(schema(adminDoc, "WithdrawFeeCents"))).toContain(
+      `0 to ${planLimits.maxWithdrawFeeCents}, below the smallest withdrawal (${amountLimits.minWithdrawalCents})`,
     );
-    expect(schema(adminDoc, "Plan").properties?.withdrawFeeCents?.description).toContain(
-      `Default ${defaultPlan.withdrawFeeCents}`,
+    expect(said(plan?.chargeFeeCents)).toContain(`Default ${defaultPlan.chargeFeeCents}.`);
+    expect(said(plan?.chargeFeeBps)).toContain(`Default ${defaultPlan.chargeFeeBps}.`);
+    expect(said(plan?.withdrawFeeCents)).toContain(`Default ${defaultPlan.withdrawFeeCents}.`);
+    expect(said(schema(adminDoc, "ReleasePeriodDays"))).toContain(
+      `${releasePeriodDays.min} to ${releasePeriodDays.max}`,
     );
+    expect(said(schema(adminDoc, "CreateAccountRequest").properties?.releasePeriodDays)).toContain(
+      `Default ${releasePeriodDays.default}.`,
+    );
+    for (const body of ["CreateApiKeyRequest", "UpdateApiKeyRequest"]) {
+      expect(schema(adminDoc, body).properties?.dailyWithdrawLimitCents, body).toMatchObject({
+        minimum: amountLimits.minWithdrawalCents,
+        maximum: amountLimits.maxCents,
+      });
+    }
+    expect(said(notes)).toContain(
+      `At most ${customerTagLength.maxCount} tags, each ${customerTagLength.min} to ${customerTagLength.max} characters`,
+    );
+    expect(schema(adminDoc, "CustomerNotes").properties?.tags).toMatchObject({ maxItems: customerTagLength.maxCount });
   });
 
-  test("when an address is read, then zipCode is 8 digits and state one of the checkout's 27 UFs", () => {
+  test("when an address is read, then zipCode is 8 digits, state one of the 27 UFs, and the two shapes agree", () => {
     const addresses = [...walk(publicDoc.components, "#/components")].filter(([, s]) => s.properties?.zipCode);
 
+    expect(brazilianStates).toHaveLength(27);
     expect(addresses.map(([where]) => where)).toEqual([
       "#/components/schemas/AddressInput",
       "#/components/schemas/Customer/properties/address",
     ]);
-    for (const [, address] of addresses) {
+    for (const [where, address] of addresses) {
       const { zipCode, state } = address.properties ?? {};
       const zip = new RegExp(zipCode?.pattern ?? "(?!)");
 
-      expect(state?.pattern).toBe(`^(${brazilianStates.join("|")})$`);
+      expect(state?.pattern, where).toBe(`^(${brazilianStates.join("|")})$`);
       expect(["01310100", "01310-100"].filter((z) => zip.test(z))).toEqual(["01310100", "01310-100"]);
       expect(["0131010", "0131-0100", "1".repeat(5000), "01310 100"].filter((z) => zip.test(z))).toEqual([]);
+      for (const field of ["zipCode", "street", "number", "complement", "district", "city"] as const) {
+        expect(address.properties?.[field]?.maxLength, `${where} ${field}`).toBe(checkoutFieldLengths[field]);
+      }
     }
   });
 });
 
-describe.each([
-  { name: "public", doc: publicDoc },
-  { name: "operator", doc: adminDoc },
-])("the $name document", ({ doc }) => {
+describe.each(everyDocument)("the document $name", ({ doc }) => {
   test("when any schema is read, then no bound sits beside an allOf reference (generators drop it)", () => {
     const offenders = [...walk(doc, "#")]
       .filter(([, s]) => s.allOf && ["minimum", "maximum", "minLength", "maxLength", "pattern"].some((k) => k in s))

@@ -5,24 +5,13 @@ import { DomainError } from "./errors.js";
 import { newId, randomBase62 } from "./ids.js";
 import { checkMerchantIdentity } from "./merchant-identity.js";
 import { type Account, type ApiKeyRecord, type Plan } from "./model.js";
-import { defaultPlan, releasePeriodDays } from "./policy.js";
+import { defaultPlan, type Permission, permissions, releasePeriodDays } from "./policy.js";
 
-/** Every permission a key can hold. */
-export const allPermissions = [
-  "transactions:read",
-  "charges:write",
-  "payment_links:read",
-  "payment_links:write",
-  "customers:read",
-  "customers:write",
-  "balance:read",
-  "withdrawals:read",
-  "withdrawals:write",
-  "refunds:write",
-] as const;
+/** Every permission a key can hold: the spec's `Permission` enumeration (generated). */
+export const allPermissions = permissions;
 
 /** New keys, and keys that predate permissions, hold everything except withdrawing. */
-export const defaultPermissions: string[] = allPermissions.filter((p) => p !== "withdrawals:write");
+export const defaultPermissions: Permission[] = allPermissions.filter((p) => p !== "withdrawals:write");
 
 const testKeyPrefix = "svc_test_";
 const liveKeyPrefix = "svc_";

@@ -9,7 +9,7 @@ import { newId } from "./ids.js";
 import type { Account, ApiKeyRecord, DeliveryRecord, PageRequest, WebhookEndpointRecord } from "./model.js";
 import { pageOrInvalidCursor } from "./pagination.js";
 import { checkMerchantIdentity } from "./merchant-identity.js";
-import { customerTagLength } from "./policy.js";
+import { customerTagLength, isPermission } from "./policy.js";
 
 type Admin = components["schemas"];
 
@@ -37,7 +37,8 @@ const presentApiKey = (k: ApiKeyRecord): Admin["ApiKey"] => ({
   name: k.name,
   mode: k.livemode ? "production" : "test",
   prefix: k.prefix,
-  permissions: k.permissions as Admin["Permission"][],
+  // Only what the spec's `Permission` names: a key stored with anything else shows without it.
+  permissions: k.permissions.filter(isPermission),
   allowedIps: [...k.allowedIps],
   dailyWithdrawLimitCents: k.dailyWithdrawLimitCents,
   revokedAt: k.revokedAt,

@@ -1,7 +1,7 @@
 import { formatBRL } from "../../domain/deps.js";
 import type { FieldError } from "../../domain/errors.js";
 import type { PaymentLinkRecord } from "../../domain/model.js";
-import { brazilianStates } from "../../domain/policy.js";
+import { brazilianStates, checkoutFieldLengths } from "../../domain/policy.js";
 import { checkoutPath } from "../paths.js";
 import { type Html, html } from "../html.js";
 import { layout, merchantLine, type PageFrame, type Payee, summary } from "./layout.js";
@@ -10,12 +10,12 @@ import { layout, merchantLine, type PageFrame, type Payee, summary } from "./lay
 export type FormValues = Partial<Record<string, string>>;
 
 interface FieldSpec {
-  name: string;
+  /** The field's name, which also names its `maxlength`: what the API takes for it (generated from the spec). */
+  name: keyof typeof checkoutFieldLengths;
   label: string;
   type?: "text" | "email" | "tel";
   autocomplete: string;
   inputmode?: "text" | "numeric" | "tel" | "email";
-  maxlength: number;
   hint?: string;
   mask?: "document" | "phone" | "cep";
   required?: boolean;
@@ -41,7 +41,7 @@ function inputField(spec: FieldSpec, values: FormValues, errors: Map<string, str
       value="${values[spec.name] ?? ""}"
       autocomplete="${spec.autocomplete}"
       ${spec.inputmode ? html` inputmode="${spec.inputmode}"` : ""}
-      maxlength="${spec.maxlength}"
+      maxlength="${checkoutFieldLengths[spec.name]}"
       aria-describedby="${describedBy}"
       ${required ? html` required` : ""}${error ? html` aria-invalid="true"` : ""}${spec.mask ? html` data-mask="${spec.mask}"` : ""}${spec.extra === "uppercase" ? html` autocapitalize="characters" spellcheck="false"` : ""}
     />
@@ -68,15 +68,14 @@ function stateField(values: FormValues, errors: Map<string, string>): Html {
 }
 
 const payerFields: FieldSpec[] = [
-  { name: "name", label: "Nome completo", autocomplete: "name", maxlength: 120 },
-  { name: "email", label: "E-mail", type: "email", autocomplete: "email", inputmode: "email", maxlength: 160 },
+  { name: "name", label: "Nome completo", autocomplete: "name" },
+  { name: "email", label: "E-mail", type: "email", autocomplete: "email", inputmode: "email" },
   {
     name: "phone",
     label: "Celular com DDD",
     type: "tel",
     autocomplete: "tel-national",
     inputmode: "tel",
-    maxlength: 20,
     hint: "Exemplo: (11) 98765-4321",
     mask: "phone",
   },
@@ -84,7 +83,6 @@ const payerFields: FieldSpec[] = [
     name: "document",
     label: "CPF ou CNPJ",
     autocomplete: "off",
-    maxlength: 18,
     hint: "CPF com 11 dígitos ou CNPJ com 14 caracteres.",
     mask: "document",
     extra: "uppercase",
@@ -97,15 +95,14 @@ const addressInputs: FieldSpec[] = [
     label: "CEP",
     autocomplete: "postal-code",
     inputmode: "numeric",
-    maxlength: 9,
     hint: "Exemplo: 01310-100",
     mask: "cep",
   },
-  { name: "street", label: "Rua", autocomplete: "address-line1", maxlength: 160 },
-  { name: "number", label: "Número", autocomplete: "off", maxlength: 20 },
-  { name: "complement", label: "Complemento", autocomplete: "address-line2", maxlength: 80, required: false },
-  { name: "district", label: "Bairro", autocomplete: "address-level3", maxlength: 80 },
-  { name: "city", label: "Cidade", autocomplete: "address-level2", maxlength: 80 },
+  { name: "street", label: "Rua", autocomplete: "address-line1" },
+  { name: "number", label: "Número", autocomplete: "off" },
+  { name: "complement", label: "Complemento", autocomplete: "address-line2", required: false },
+  { name: "district", label: "Bairro", autocomplete: "address-level3" },
+  { name: "city", label: "Cidade", autocomplete: "address-level2" },
 ];
 
 export interface FormPage {
@@ -122,7 +119,7 @@ export function renderFormPage(frame: PageFrame, page: FormPage): string {
   const values = page.values ?? {};
   const errors = new Map<string, string>();
   for (const e of page.errors ?? []) if (!errors.has(fieldOf(e.path))) errors.set(fieldOf(e.path), e.message);
-  const labels = new Map([...payerFields, ...addressInputs].map((f) => [f.name, f.label]));
+  const labels = new Map<string, string>([...payerFields, ...addressInputs].map((f) => [f.name, f.label]));
   labels.set("state", "Estado");
   const errorSummary = html`<div
     class="error-summary"

@@ -1,0 +1,298 @@
+/**
+ * Step 5 of `npm run generate`: the numbers of the rules (`rules.ts`), read back from the emitted
+ * documents, so the server holds no copy of its own. Each entry below says where a number is: a
+ * document and a JSON pointer into it, followed through `$ref` and one-member `allOf` (so
+ * `ChargeCustomerInput/properties/name/maxLength` reads `PersonName`'s). A pointer that finds
+ * nothing, or a value of the wrong kind, stops the generation.
+ *
+ * A bound is read from its schema keyword (`minimum`, `maxLength`, `maxItems`, `maxProperties`,
+ * `default`); a number no keyword can carry from the `x-` extension the TypeSpec writes beside it
+ * with `@extension`: `x-default` (a default the server applies; OpenAPI `default` is not used in
+ * request bodies, since the request validator would write it into the body), `x-max-key-length`
+ * and `x-max-json-bytes` (`Metadata`), `x-replay-window-seconds` (`idempotency-key`) and
+ * `x-refund-window-days` (`createRefund`).
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { documents } from "./documents.js";
+
+type DocumentName = (typeof documents)[number]["name"];
+type Node = Record<string, unknown>;
+
+/** Where a value is: a document and a JSON pointer (`~1` for `/` in a segment). */
+interface Source {
+  document: DocumentName;
+  pointer: string;
+}
+const pub = (pointer: string): Source => ({ document: "public", pointer });
+const adm = (pointer: string): Source => ({ document: "admin", pointer });
+const schema = (name: string, path: string): string => `/components/schemas/${name}/${path}`;
+
+/** A group of numbers: one exported object, and what it is. */
+interface Group {
+  doc: string;
+  values: Record<string, Source>;
+}
+
+const groups: Record<string, Group> = {
+  amountLimits: {
+    doc: "Bounds of `amountCents` (charges, payment links, withdrawals, refunds).",
+    values: {
+      maxCents: pub(schema("AmountCents", "maximum")),
+      minChargeCents: pub(schema("ChargeAmountCents", "minimum")),
+      minWithdrawalCents: pub(schema("WithdrawalAmountCents", "minimum")),
+    },
+  },
+  descriptionLength: {
+    doc: "Length of the description of a charge or payment link.",
+    values: { min: pub(schema("ChargeDescription", "minLength")), max: pub(schema("ChargeDescription", "maxLength")) },
+  },
+  personLimits: {
+    doc: "A payer's or customer's name and e-mail.",
+    values: {
+      nameMin: pub(schema("PersonName", "minLength")),
+      nameMax: pub(schema("PersonName", "maxLength")),
+      emailMax: pub(schema("EmailAddress", "maxLength")),
+    },
+  },
+  maxPaymentsRange: {
+    doc: "`maxPayments` of a payment link, when given.",
+    values: {
+      min: pub(schema("CreatePaymentLinkRequest", "properties/maxPayments/minimum")),
+      max: pub(schema("CreatePaymentLinkRequest", "properties/maxPayments/maximum")),
+    },
+  },
+  pageLimit: {
+    doc: "`limit` of every list.",
+    values: {
+      min: pub("/components/parameters/PageQuery.limit/schema/minimum"),
+      max: pub("/components/parameters/PageQuery.limit/schema/maximum"),
+      default: pub("/components/parameters/PageQuery.limit/schema/default"),
+    },
+  },
+  metadataLimits: {
+    doc: "`metadata`: keys, key length, and its size as UTF-8 JSON.",
+    values: {
+      maxKeys: pub(schema("Metadata", "maxProperties")),
+      maxKeyLength: pub(schema("Metadata", "x-max-key-length")),
+      maxBytes: pub(schema("Metadata", "x-max-json-bytes")),
+    },
+  },
+  defaultPlan: {
+    doc: "Fees of a new account.",
+    values: {
+      chargeFeeCents: adm(schema("Plan", "properties/chargeFeeCents/x-default")),
+      chargeFeeBps: adm(schema("Plan", "properties/chargeFeeBps/x-default")),
+      withdrawFeeCents: adm(schema("Plan", "properties/withdrawFeeCents/x-default")),
+    },
+  },
+  planLimits: {
+    doc: "Bounds an operator may set on a plan.",
+    values: {
+      maxChargeFeeBps: adm(schema("FeeBasisPoints", "maximum")),
+      maxWithdrawFeeCents: adm(schema("WithdrawFeeCents", "maximum")),
+    },
+  },
+  customerTagLength: {
+    doc: "Operator tags on a customer: at most `maxCount`, each `min` to `max` characters.",
+    values: {
+      min: adm(schema("CustomerTag", "minLength")),
+      max: adm(schema("CustomerTag", "maxLength")),
+      maxCount: adm(schema("SetCustomerNotesRequest", "properties/tags/maxItems")),
+    },
+  },
+  releasePeriodDays: {
+    doc: "Release period of paid charges, in days.",
+    values: {
+      default: adm(schema("CreateAccountRequest", "properties/releasePeriodDays/x-default")),
+      min: adm(schema("ReleasePeriodDays", "minimum")),
+      max: adm(schema("ReleasePeriodDays", "maximum")),
+    },
+  },
+  refundLimits: {
+    doc: "Refunds: none later than `windowDays` after `paidAt`; a `reason` of `reasonMin` to `reasonMax` characters.",
+    values: {
+      windowDays: pub("/paths/~1api~1v1~1transactions~1{id}~1refunds/post/x-refund-window-days"),
+      reasonMin: pub(schema("CreateRefundRequest", "properties/reason/minLength")),
+      reasonMax: pub(schema("CreateRefundRequest", "properties/reason/maxLength")),
+    },
+  },
+  checkoutFieldLengths: {
+    doc: "`maxlength` of the hosted checkout's fields: what the API takes for each (the document as typed, punctuation included).",
+    values: {
+      name: pub(schema("ChargeCustomerInput", "properties/name/maxLength")),
+      email: pub(schema("ChargeCustomerInput", "properties/email/maxLength")),
+      phone: pub(schema("ChargeCustomerInput", "properties/phone/maxLength")),
+      document: pub(schema("UpsertCustomerRequest", "properties/document/maxLength")),
+      zipCode: pub(schema("AddressInput", "properties/zipCode/maxLength")),
+      street: pub(schema("AddressInput", "properties/street/maxLength")),
+      number: pub(schema("AddressInput", "properties/number/maxLength")),
+      complement: pub(schema("AddressInput", "properties/complement/maxLength")),
+      district: pub(schema("AddressInput", "properties/district/maxLength")),
+      city: pub(schema("AddressInput", "properties/city/maxLength")),
+    },
+  },
+};
+
+/** Single numbers: one exported constant each. */
+const singles: Record<string, Group["values"][string] & { doc: string }> = {
+  idempotencyWindowSeconds: {
+    doc: "How long an idempotency key replays its first response, in seconds.",
+    ...pub("/components/parameters/IdempotencyHeader/x-replay-window-seconds"),
+  },
+  maxFieldErrors: {
+    doc: "The most field errors one response lists.",
+    ...pub(schema("ErrorBody", "properties/errors/maxItems")),
+  },
+};
+
+const permissionsSource = adm(schema("Permission", "enum"));
+const statesSource = pub(schema("AddressInput", "properties/state/pattern"));
+
+/** The node a pointer names, following `$ref` and one-member `allOf` where a segment is missing. */
+function at(docs: Record<DocumentName, Node>, { document, pointer }: Source): unknown {
+  const doc = docs[document];
+  const segments = pointer
+    .split("/")
+    .slice(1)
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  let node: unknown = doc;
+  for (const segment of segments) {
+    for (let hops = 0; node && typeof node === "object" && !(segment in node); hops++) {
+      const { $ref, allOf } = node as Node;
+      if (hops > 10) break;
+      if (typeof $ref === "string" && $ref.startsWith("#/")) node = at(docs, { document, pointer: $ref.slice(1) });
+      else if (Array.isArray(allOf) && allOf.length === 1) node = allOf[0];
+      else break;
+    }
+    if (!node || typeof node !== "object" || !(segment in node)) {
+      throw new Error(`rules: ${document}#${pointer} names nothing (at "${segment}")`);
+    }
+    node = (node as Node)[segment];
+  }
+  return node;
+}
+
+function numberAt(docs: Record<DocumentName, Node>, source: Source): number {
+  const value = at(docs, source);
+  if (typeof value !== "number" || !Number.isSafeInteger(value)) {
+    throw new Error(`rules: ${source.document}#${source.pointer} is ${JSON.stringify(value)}, not an integer`);
+  }
+  return value;
+}
+
+/** The two-letter codes of a pattern `^(AC|AL|…)$`. */
+function statesOf(pattern: unknown): string[] {
+  const match = typeof pattern === "string" ? /^\^\(([A-Z]{2}(?:\|[A-Z]{2})*)\)\$$/.exec(pattern) : null;
+  if (!match?.[1]) throw new Error(`rules: the state pattern ${JSON.stringify(pattern)} is not ^(UF|UF|…)$`);
+  return match[1].split("|");
+}
+
+/** Rules between numbers that the spec states in words; the generation stops when one breaks. */
+function checkRelations(
+  values: Record<string, Record<string, number>>,
+  permissions: string[],
+  docs: Record<DocumentName, Node>,
+) {
+  const fail = (message: string) => {
+    throw new Error(`rules: ${message}`);
+  };
+  if (values.planLimits?.maxWithdrawFeeCents !== (values.amountLimits?.minWithdrawalCents ?? 0) - 1) {
+    fail("WithdrawFeeCents' maximum must be one below the smallest withdrawal (every withdrawal pays something out)");
+  }
+  const paths = (docs.public.paths ?? {}) as Record<string, Record<string, { "x-permission"?: string }>>;
+  for (const [path, item] of Object.entries(paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      const permission = op["x-permission"];
+      if (permission !== undefined && !permissions.includes(permission)) {
+        fail(`${method.toUpperCase()} ${path} requires ${permission}, which no key can hold (not a Permission)`);
+      }
+    }
+  }
+}
+
+/** Items joined with ", ", as lines of at most 100 columns indented by two. */
+function wrap(items: string[]): string[] {
+  const lines: string[] = [];
+  for (const item of items) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + item.length + 2 <= 100) lines[lines.length - 1] = `${last} ${item},`;
+    else lines.push(`  ${item},`);
+  }
+  return lines;
+}
+
+const where = (source: Source) =>
+  `${documents.find((d) => d.name === source.document)?.openapi ?? source.document}#${source.pointer}`;
+
+/** The text of `rules.ts` for the documents (parsed) by name. */
+function renderRules(docs: Record<DocumentName, Node>): string {
+  const values: Record<string, Record<string, number>> = {};
+  const permissionsValue = at(docs, permissionsSource);
+  if (!Array.isArray(permissionsValue) || !permissionsValue.every((p) => typeof p === "string")) {
+    throw new Error("rules: Permission is no enumeration of strings");
+  }
+  const permissions = permissionsValue as string[];
+  const states = statesOf(at(docs, statesSource));
+  const lines = [
+    "// Generated by scripts/generate.ts (scripts/generate/emit-rules.ts) from the OpenAPI documents. Do",
+    "// not edit: change the number in spec/ and run `npm run generate`.",
+    "//",
+    "// The numbers of the rules, each read from where the spec writes it (the comment on each value):",
+    "// a schema keyword, or an `x-` extension the TypeSpec sets with `@extension` where no keyword can",
+    "// carry the number (`x-default`, `x-max-key-length`, `x-max-json-bytes`, `x-replay-window-seconds`,",
+    "// `x-refund-window-days`). The permissions are the `Permission` enumeration, the states the",
+    "// alternatives of the address's `state` pattern.",
+    "",
+  ];
+  for (const [name, group] of Object.entries(groups)) {
+    values[name] = {};
+    lines.push(`/** ${group.doc} */`, `export const ${name} = {`);
+    for (const [key, source] of Object.entries(group.values)) {
+      const value = numberAt(docs, source);
+      values[name][key] = value;
+      lines.push(`  /** ${where(source)} */`, `  ${key}: ${value},`);
+    }
+    lines.push("} as const;", "");
+  }
+  for (const [name, single] of Object.entries(singles)) {
+    lines.push(
+      "/**",
+      ` * ${single.doc}`,
+      ` * ${where(single)}`,
+      " */",
+      `export const ${name} = ${numberAt(docs, single)};`,
+      "",
+    );
+  }
+  checkRelations(values, permissions, docs);
+  lines.push(
+    `/** Every permission an API key can hold (${where(permissionsSource)}). */`,
+    "export const permissions = [",
+    ...permissions.map((p) => `  ${JSON.stringify(p)},`),
+    "] as const;",
+    "",
+    "export type Permission = (typeof permissions)[number];",
+    "",
+    "const permissionSet: ReadonlySet<string> = new Set(permissions);",
+    "",
+    "/** Whether a string is a permission of the spec. */",
+    "export const isPermission = (value: string): value is Permission => permissionSet.has(value);",
+    "",
+    `/** The ${states.length} federative units an address can be in (${where(statesSource)}). */`,
+    "export const brazilianStates = [",
+    ...wrap(states.map((s) => JSON.stringify(s))),
+    "] as const;",
+    "",
+  );
+  return lines.join("\n");
+}
+
+/** Reads the documents just written to `outDir` and writes `rules.ts` beside them. */
+export function emitRules(outDir: string): void {
+  const docs = Object.fromEntries(
+    documents.map((d) => [d.name, parse(readFileSync(join(outDir, d.openapi), "utf8")) as Node]),
+  ) as Record<DocumentName, Node>;
+  writeFileSync(join(outDir, "rules.ts"), renderRules(docs));
+}
