@@ -1,0 +1,123 @@
+import { strict as assert } from "node:assert";
+import createClient, { type MaybeOptionalInit } from "openapi-fetch";
+import type { paths as OperatorPaths } from "../../../generated/admin-api.js";
+import type { components, paths as PublicPaths } from "../../../generated/api.js";
+
+// The test servers through clients typed from the documents (openapi-fetch over the generated
+// types): a path, its parameters and its body must be the document's, and an answer's body has the
+// type the document gives its status. `rawCall` (../harness.ts) is the one untyped way, for the
+// requests a test breaks on purpose.
+
+/** The body of every refusal of the public API. */
+export type ErrorBody = components["schemas"]["ErrorBody"];
+
+type Method = "get" | "post" | "patch" | "put" | "delete";
+
+/** The paths of `Paths` with an operation for `M`. */
+type PathsWith<Paths, M extends Method> = {
+  [P in keyof Paths]: Paths[P] extends { [K in M]: object } ? P : never;
+}[keyof Paths];
+
+type JsonOf<Response> = Response extends { content: { "application/json": infer Body } } ? Body : unknown;
+
+/**
+ * One answer of an operation: its status and the body the document gives that status, as a union
+ * over the declared statuses. `expectStatus` narrows it to one.
+ */
+export type Answer<Operation> = Operation extends { responses: infer Responses }
+  ? { [S in keyof Responses & number]: { status: S; body: JsonOf<Responses[S]>; headers: Headers } }[keyof Responses &
+      number]
+  : never;
+
+type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
+type Init<Paths, P extends keyof Paths, M extends Method> = M extends keyof Paths[P]
+  ? MaybeOptionalInit<Paths[P], M>
+  : never;
+/** Required when the operation has required parameters or a body, optional otherwise. */
+type InitArgument<I> = RequiredKeys<NonNullable<I>> extends never ? [init?: I] : [init: I];
+
+type TypedMethod<Paths, M extends Method> = <P extends PathsWith<Paths, M>>(
+  path: P,
+  ...init: InitArgument<Init<Paths, P, M>>
+) => Promise<Answer<Paths[P][M & keyof Paths[P]]>>;
+
+export interface TypedClient<Paths> {
+  GET: TypedMethod<Paths, "get">;
+  POST: TypedMethod<Paths, "post">;
+  PATCH: TypedMethod<Paths, "patch">;
+  PUT: TypedMethod<Paths, "put">;
+  DELETE: TypedMethod<Paths, "delete">;
+}
+
+function typedClient<Paths extends object>(baseUrl: string, headers: Record<string, string>): TypedClient<Paths> {
+  const client = createClient<Paths>({ baseUrl, headers });
+  const method =
+    (name: Method) =>
+    async (path: string, init: Record<string, unknown> = {}) => {
+      // Read as text and parsed here: a body that is not JSON stays text.
+      const request = client.request as (m: Method, p: string, i: object) => Promise<Record<string, unknown>>;
+      const { data, error, response } = (await request(name, path, { ...init, parseAs: "text" })) as {
+        data?: unknown;
+        error?: unknown;
+        response: Response;
+      };
+      let body = data ?? error;
+      if (typeof data === "string") {
+        try {
+          body = data ? JSON.parse(data) : undefined;
+        } catch {
+          // not JSON: left as text
+        }
+      }
+      return { status: response.status, body, headers: response.headers };
+    };
+  return {
+    GET: method("get"),
+    POST: method("post"),
+    PATCH: method("patch"),
+    PUT: method("put"),
+    DELETE: method("delete"),
+  } as unknown as TypedClient<Paths>;
+}
+
+/** The public API (`generated/openapi.yaml`) of the server at `baseUrl`, with an API key. */
+export function publicApi(
+  baseUrl: string,
+  options: { key?: string; idempotencyKey?: string; headers?: Record<string, string> } = {},
+): TypedClient<PublicPaths> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key !== undefined) headers["x-api-key"] = options.key;
+  if (options.idempotencyKey !== undefined) headers["idempotency-key"] = options.idempotencyKey;
+  return typedClient<PublicPaths>(baseUrl, headers);
+}
+
+/** The operator API (`generated/admin-openapi.yaml`) of the server at `baseUrl`, with a bearer token. */
+export function operatorApi(
+  baseUrl: string,
+  options: { token?: string; headers?: Record<string, string> } = {},
+): TypedClient<OperatorPaths> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  return typedClient<OperatorPaths>(baseUrl, headers);
+}
+
+/**
+ * Asserts an answer's status (the message shows the body when it differs) and narrows the answer
+ * to that status, so its body has that status's type.
+ */
+export function expectStatus<A extends { status: number; body: unknown }, S extends A["status"]>(
+  answer: A,
+  status: S,
+): asserts answer is Extract<A, { status: S }> {
+  assert.equal(answer.status, status, `status ${answer.status}, body ${JSON.stringify(answer.body)?.slice(0, 500)}`);
+}
+
+/** The body of an answer that must have `status` (the test fails otherwise). */
+export async function bodyOf<A extends { status: number; body: unknown }, S extends A["status"]>(
+  answer: A | Promise<A>,
+  status: S,
+): Promise<Extract<A, { status: S }>["body"]> {
+  const settled = await answer;
+  expectStatus(settled, status);
+  return settled.body;
+}
