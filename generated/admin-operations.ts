@@ -27,7 +27,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Advance the clock",
     tag: "Clock",
-    statuses: [200, 400, 401, 404, 413, 415, 500, 503],
+    statuses: [200, 400, 401, 404, 413, 415, 429, 500, 503],
   },
   closeDispute: {
     method: "post",
@@ -36,7 +36,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Close a dispute",
     tag: "Settlement simulator",
-    statuses: [200, 400, 401, 404, 413, 415, 500, 503],
+    statuses: [200, 400, 401, 404, 413, 415, 429, 500, 503],
   },
   createAccount: {
     method: "post",
@@ -45,7 +45,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Create an account",
     tag: "Accounts",
-    statuses: [201, 400, 401, 404, 413, 415, 500, 503],
+    statuses: [201, 400, 401, 404, 413, 415, 429, 500, 503],
   },
   createApiKey: {
     method: "post",
@@ -54,7 +54,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Create an API key",
     tag: "API keys",
-    statuses: [201, 400, 401, 403, 404, 413, 415, 500, 503],
+    statuses: [201, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
   createWebhookEndpoint: {
     method: "post",
@@ -63,7 +63,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Create a webhook endpoint",
     tag: "Webhook endpoints",
-    statuses: [201, 400, 401, 404, 413, 415, 500, 503],
+    statuses: [201, 400, 401, 404, 413, 415, 429, 500, 503],
   },
   deleteWebhookEndpoint: {
     method: "delete",
@@ -72,7 +72,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Delete a webhook endpoint",
     tag: "Webhook endpoints",
-    statuses: [204, 400, 401, 404, 500, 503],
+    statuses: [204, 400, 401, 404, 429, 500, 503],
   },
   getAccount: {
     method: "get",
@@ -81,7 +81,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Get an account",
     tag: "Accounts",
-    statuses: [200, 400, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 429, 500, 503],
   },
   getClock: {
     method: "get",
@@ -90,7 +90,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Read the clock",
     tag: "Clock",
-    statuses: [200, 400, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 429, 500, 503],
   },
   getCustomerNotes: {
     method: "get",
@@ -99,7 +99,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Get customer notes",
     tag: "Customers",
-    statuses: [200, 400, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 429, 500, 503],
   },
   listAccounts: {
     method: "get",
@@ -108,7 +108,7 @@ export const operationTable = {
     permission: "admin",
     summary: "List accounts",
     tag: "Accounts",
-    statuses: [200, 400, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 429, 500, 503],
   },
   listApiKeys: {
     method: "get",
@@ -117,7 +117,7 @@ export const operationTable = {
     permission: "admin",
     summary: "List an account's API keys",
     tag: "API keys",
-    statuses: [200, 400, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 429, 500, 503],
   },
   listDeliveries: {
     method: "get",
@@ -126,7 +126,7 @@ export const operationTable = {
     permission: "admin",
     summary: "List an endpoint's deliveries",
     tag: "Webhook endpoints",
-    statuses: [200, 400, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 429, 500, 503],
   },
   listEvents: {
     method: "get",
@@ -135,7 +135,7 @@ export const operationTable = {
     permission: "admin",
     summary: "List an account's events",
     tag: "Webhook endpoints",
-    statuses: [200, 400, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 429, 500, 503],
   },
   listWebhookEndpoints: {
     method: "get",
@@ -144,7 +144,7 @@ export const operationTable = {
     permission: "admin",
     summary: "List webhook endpoints",
     tag: "Webhook endpoints",
-    statuses: [200, 400, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 429, 500, 503],
   },
   openDispute: {
     method: "post",
@@ -153,7 +153,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Open a dispute",
     tag: "Settlement simulator",
-    statuses: [201, 400, 401, 404, 413, 415, 500, 503],
+    statuses: [201, 400, 401, 404, 413, 415, 429, 500, 503],
   },
   replayEvent: {
     method: "post",
@@ -162,7 +162,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Replay an event",
     tag: "Webhook endpoints",
-    statuses: [200, 400, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 429, 500, 503],
   },
   revokeApiKey: {
     method: "post",
@@ -171,7 +171,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Revoke an API key",
     tag: "API keys",
-    statuses: [200, 400, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 429, 500, 503],
   },
   rotateWebhookEndpointSecret: {
     method: "post",
@@ -180,7 +180,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Rotate a webhook endpoint's secret",
     tag: "Webhook endpoints",
-    statuses: [200, 400, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 429, 500, 503],
   },
   setCustomerNotes: {
     method: "put",
@@ -189,7 +189,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Set customer notes",
     tag: "Customers",
-    statuses: [200, 400, 401, 404, 413, 415, 500, 503],
+    statuses: [200, 400, 401, 404, 413, 415, 429, 500, 503],
   },
   settleRefund: {
     method: "post",
@@ -198,7 +198,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Settle a refund",
     tag: "Settlement simulator",
-    statuses: [200, 400, 401, 404, 413, 415, 500, 503],
+    statuses: [200, 400, 401, 404, 413, 415, 429, 500, 503],
   },
   settleWithdrawal: {
     method: "post",
@@ -207,7 +207,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Settle a withdrawal",
     tag: "Settlement simulator",
-    statuses: [200, 400, 401, 404, 413, 415, 500, 503],
+    statuses: [200, 400, 401, 404, 413, 415, 429, 500, 503],
   },
   simulateProductionPayment: {
     method: "post",
@@ -216,7 +216,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Pay a production charge",
     tag: "Settlement simulator",
-    statuses: [200, 400, 401, 404, 500, 503],
+    statuses: [200, 400, 401, 404, 429, 500, 503],
   },
   updateAccount: {
     method: "patch",
@@ -225,7 +225,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Update an account",
     tag: "Accounts",
-    statuses: [200, 400, 401, 404, 413, 415, 500, 503],
+    statuses: [200, 400, 401, 404, 413, 415, 429, 500, 503],
   },
   updateApiKey: {
     method: "patch",
@@ -234,7 +234,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Update an API key",
     tag: "API keys",
-    statuses: [200, 400, 401, 404, 413, 415, 500, 503],
+    statuses: [200, 400, 401, 404, 413, 415, 429, 500, 503],
   },
   updateWebhookEndpoint: {
     method: "patch",
@@ -243,7 +243,7 @@ export const operationTable = {
     permission: "admin",
     summary: "Update a webhook endpoint",
     tag: "Webhook endpoints",
-    statuses: [200, 400, 401, 404, 413, 415, 500, 503],
+    statuses: [200, 400, 401, 404, 413, 415, 429, 500, 503],
   },
 } as const satisfies Record<string, OperationMeta>;
 
@@ -274,6 +274,7 @@ export type AdvanceClockResult =
   | { status: 404; body: Json<operations["advanceClock"]["responses"][404]> }
   | { status: 413; body: Json<operations["advanceClock"]["responses"][413]> }
   | { status: 415; body: Json<operations["advanceClock"]["responses"][415]> }
+  | { status: 429; body: Json<operations["advanceClock"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["advanceClock"]["responses"][500]> }
   | { status: 503; body: Json<operations["advanceClock"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -293,6 +294,7 @@ export type CloseDisputeResult =
   | { status: 404; body: Json<operations["closeDispute"]["responses"][404]> }
   | { status: 413; body: Json<operations["closeDispute"]["responses"][413]> }
   | { status: 415; body: Json<operations["closeDispute"]["responses"][415]> }
+  | { status: 429; body: Json<operations["closeDispute"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["closeDispute"]["responses"][500]> }
   | { status: 503; body: Json<operations["closeDispute"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -312,6 +314,7 @@ export type CreateAccountResult =
   | { status: 404; body: Json<operations["createAccount"]["responses"][404]> }
   | { status: 413; body: Json<operations["createAccount"]["responses"][413]> }
   | { status: 415; body: Json<operations["createAccount"]["responses"][415]> }
+  | { status: 429; body: Json<operations["createAccount"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["createAccount"]["responses"][500]> }
   | { status: 503; body: Json<operations["createAccount"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -332,6 +335,7 @@ export type CreateApiKeyResult =
   | { status: 404; body: Json<operations["createApiKey"]["responses"][404]> }
   | { status: 413; body: Json<operations["createApiKey"]["responses"][413]> }
   | { status: 415; body: Json<operations["createApiKey"]["responses"][415]> }
+  | { status: 429; body: Json<operations["createApiKey"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["createApiKey"]["responses"][500]> }
   | { status: 503; body: Json<operations["createApiKey"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -351,6 +355,7 @@ export type CreateWebhookEndpointResult =
   | { status: 404; body: Json<operations["createWebhookEndpoint"]["responses"][404]> }
   | { status: 413; body: Json<operations["createWebhookEndpoint"]["responses"][413]> }
   | { status: 415; body: Json<operations["createWebhookEndpoint"]["responses"][415]> }
+  | { status: 429; body: Json<operations["createWebhookEndpoint"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["createWebhookEndpoint"]["responses"][500]> }
   | { status: 503; body: Json<operations["createWebhookEndpoint"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -368,6 +373,7 @@ export type DeleteWebhookEndpointResult =
   | { status: 400; body: Json<operations["deleteWebhookEndpoint"]["responses"][400]> }
   | { status: 401; body: Json<operations["deleteWebhookEndpoint"]["responses"][401]> }
   | { status: 404; body: Json<operations["deleteWebhookEndpoint"]["responses"][404]> }
+  | { status: 429; body: Json<operations["deleteWebhookEndpoint"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["deleteWebhookEndpoint"]["responses"][500]> }
   | { status: 503; body: Json<operations["deleteWebhookEndpoint"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -385,6 +391,7 @@ export type GetAccountResult =
   | { status: 400; body: Json<operations["getAccount"]["responses"][400]> }
   | { status: 401; body: Json<operations["getAccount"]["responses"][401]> }
   | { status: 404; body: Json<operations["getAccount"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getAccount"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["getAccount"]["responses"][500]> }
   | { status: 503; body: Json<operations["getAccount"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -402,6 +409,7 @@ export type GetClockResult =
   | { status: 400; body: Json<operations["getClock"]["responses"][400]> }
   | { status: 401; body: Json<operations["getClock"]["responses"][401]> }
   | { status: 404; body: Json<operations["getClock"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getClock"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["getClock"]["responses"][500]> }
   | { status: 503; body: Json<operations["getClock"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -419,6 +427,7 @@ export type GetCustomerNotesResult =
   | { status: 400; body: Json<operations["getCustomerNotes"]["responses"][400]> }
   | { status: 401; body: Json<operations["getCustomerNotes"]["responses"][401]> }
   | { status: 404; body: Json<operations["getCustomerNotes"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getCustomerNotes"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["getCustomerNotes"]["responses"][500]> }
   | { status: 503; body: Json<operations["getCustomerNotes"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -436,6 +445,7 @@ export type ListAccountsResult =
   | { status: 400; body: Json<operations["listAccounts"]["responses"][400]> }
   | { status: 401; body: Json<operations["listAccounts"]["responses"][401]> }
   | { status: 404; body: Json<operations["listAccounts"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listAccounts"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["listAccounts"]["responses"][500]> }
   | { status: 503; body: Json<operations["listAccounts"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -453,6 +463,7 @@ export type ListApiKeysResult =
   | { status: 400; body: Json<operations["listApiKeys"]["responses"][400]> }
   | { status: 401; body: Json<operations["listApiKeys"]["responses"][401]> }
   | { status: 404; body: Json<operations["listApiKeys"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listApiKeys"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["listApiKeys"]["responses"][500]> }
   | { status: 503; body: Json<operations["listApiKeys"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -470,6 +481,7 @@ export type ListDeliveriesResult =
   | { status: 400; body: Json<operations["listDeliveries"]["responses"][400]> }
   | { status: 401; body: Json<operations["listDeliveries"]["responses"][401]> }
   | { status: 404; body: Json<operations["listDeliveries"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listDeliveries"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["listDeliveries"]["responses"][500]> }
   | { status: 503; body: Json<operations["listDeliveries"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -487,6 +499,7 @@ export type ListEventsResult =
   | { status: 400; body: Json<operations["listEvents"]["responses"][400]> }
   | { status: 401; body: Json<operations["listEvents"]["responses"][401]> }
   | { status: 404; body: Json<operations["listEvents"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listEvents"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["listEvents"]["responses"][500]> }
   | { status: 503; body: Json<operations["listEvents"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -504,6 +517,7 @@ export type ListWebhookEndpointsResult =
   | { status: 400; body: Json<operations["listWebhookEndpoints"]["responses"][400]> }
   | { status: 401; body: Json<operations["listWebhookEndpoints"]["responses"][401]> }
   | { status: 404; body: Json<operations["listWebhookEndpoints"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listWebhookEndpoints"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["listWebhookEndpoints"]["responses"][500]> }
   | { status: 503; body: Json<operations["listWebhookEndpoints"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -523,6 +537,7 @@ export type OpenDisputeResult =
   | { status: 404; body: Json<operations["openDispute"]["responses"][404]> }
   | { status: 413; body: Json<operations["openDispute"]["responses"][413]> }
   | { status: 415; body: Json<operations["openDispute"]["responses"][415]> }
+  | { status: 429; body: Json<operations["openDispute"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["openDispute"]["responses"][500]> }
   | { status: 503; body: Json<operations["openDispute"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -540,6 +555,7 @@ export type ReplayEventResult =
   | { status: 400; body: Json<operations["replayEvent"]["responses"][400]> }
   | { status: 401; body: Json<operations["replayEvent"]["responses"][401]> }
   | { status: 404; body: Json<operations["replayEvent"]["responses"][404]> }
+  | { status: 429; body: Json<operations["replayEvent"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["replayEvent"]["responses"][500]> }
   | { status: 503; body: Json<operations["replayEvent"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -557,6 +573,7 @@ export type RevokeApiKeyResult =
   | { status: 400; body: Json<operations["revokeApiKey"]["responses"][400]> }
   | { status: 401; body: Json<operations["revokeApiKey"]["responses"][401]> }
   | { status: 404; body: Json<operations["revokeApiKey"]["responses"][404]> }
+  | { status: 429; body: Json<operations["revokeApiKey"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["revokeApiKey"]["responses"][500]> }
   | { status: 503; body: Json<operations["revokeApiKey"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -574,6 +591,7 @@ export type RotateWebhookEndpointSecretResult =
   | { status: 400; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][400]> }
   | { status: 401; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][401]> }
   | { status: 404; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][404]> }
+  | { status: 429; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][500]> }
   | { status: 503; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -593,6 +611,7 @@ export type SetCustomerNotesResult =
   | { status: 404; body: Json<operations["setCustomerNotes"]["responses"][404]> }
   | { status: 413; body: Json<operations["setCustomerNotes"]["responses"][413]> }
   | { status: 415; body: Json<operations["setCustomerNotes"]["responses"][415]> }
+  | { status: 429; body: Json<operations["setCustomerNotes"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["setCustomerNotes"]["responses"][500]> }
   | { status: 503; body: Json<operations["setCustomerNotes"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -612,6 +631,7 @@ export type SettleRefundResult =
   | { status: 404; body: Json<operations["settleRefund"]["responses"][404]> }
   | { status: 413; body: Json<operations["settleRefund"]["responses"][413]> }
   | { status: 415; body: Json<operations["settleRefund"]["responses"][415]> }
+  | { status: 429; body: Json<operations["settleRefund"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["settleRefund"]["responses"][500]> }
   | { status: 503; body: Json<operations["settleRefund"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -631,6 +651,7 @@ export type SettleWithdrawalResult =
   | { status: 404; body: Json<operations["settleWithdrawal"]["responses"][404]> }
   | { status: 413; body: Json<operations["settleWithdrawal"]["responses"][413]> }
   | { status: 415; body: Json<operations["settleWithdrawal"]["responses"][415]> }
+  | { status: 429; body: Json<operations["settleWithdrawal"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["settleWithdrawal"]["responses"][500]> }
   | { status: 503; body: Json<operations["settleWithdrawal"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -648,6 +669,7 @@ export type SimulateProductionPaymentResult =
   | { status: 400; body: Json<operations["simulateProductionPayment"]["responses"][400]> }
   | { status: 401; body: Json<operations["simulateProductionPayment"]["responses"][401]> }
   | { status: 404; body: Json<operations["simulateProductionPayment"]["responses"][404]> }
+  | { status: 429; body: Json<operations["simulateProductionPayment"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["simulateProductionPayment"]["responses"][500]> }
   | { status: 503; body: Json<operations["simulateProductionPayment"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -667,6 +689,7 @@ export type UpdateAccountResult =
   | { status: 404; body: Json<operations["updateAccount"]["responses"][404]> }
   | { status: 413; body: Json<operations["updateAccount"]["responses"][413]> }
   | { status: 415; body: Json<operations["updateAccount"]["responses"][415]> }
+  | { status: 429; body: Json<operations["updateAccount"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["updateAccount"]["responses"][500]> }
   | { status: 503; body: Json<operations["updateAccount"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -686,6 +709,7 @@ export type UpdateApiKeyResult =
   | { status: 404; body: Json<operations["updateApiKey"]["responses"][404]> }
   | { status: 413; body: Json<operations["updateApiKey"]["responses"][413]> }
   | { status: 415; body: Json<operations["updateApiKey"]["responses"][415]> }
+  | { status: 429; body: Json<operations["updateApiKey"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["updateApiKey"]["responses"][500]> }
   | { status: 503; body: Json<operations["updateApiKey"]["responses"][503]>; headers: { "Retry-After": number } };
 
@@ -705,6 +729,7 @@ export type UpdateWebhookEndpointResult =
   | { status: 404; body: Json<operations["updateWebhookEndpoint"]["responses"][404]> }
   | { status: 413; body: Json<operations["updateWebhookEndpoint"]["responses"][413]> }
   | { status: 415; body: Json<operations["updateWebhookEndpoint"]["responses"][415]> }
+  | { status: 429; body: Json<operations["updateWebhookEndpoint"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["updateWebhookEndpoint"]["responses"][500]> }
   | { status: 503; body: Json<operations["updateWebhookEndpoint"]["responses"][503]>; headers: { "Retry-After": number } };
 

@@ -831,9 +831,10 @@ export interface components {
         };
         /**
          * @description The integrator's own key/value data, returned unchanged on reads and in events. At most 50 keys,
-         *     each key at most 40 characters, and the whole object at most 8 KiB as JSON; a larger object
-         *     answers `400 VALIDATION_ERROR` on the `metadata` field. Values are any JSON, nested (with the
-         *     rest of the body) at most 32 levels deep, with no NUL character and no malformed Unicode.
+         *     each key at most 40 characters, a string value at most 8 185 characters, and the whole object at
+         *     most 8 KiB as JSON; a larger object answers `400 VALIDATION_ERROR` on the `metadata` field (a
+         *     longer string value, on that value: `metadata.<key>`). Values are any JSON, nested (with the rest
+         *     of the body) at most 32 levels deep, with no NUL character and no malformed Unicode.
          */
         Metadata: {
             [key: string]: unknown;
@@ -1639,7 +1640,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            /**
+             * @description The request body is larger than 64 KiB, 65 536 bytes (`PAYLOAD_TOO_LARGE`); nothing in it was
+             *     read.
+             */
             413: {
                 headers: {
                     /**
@@ -2145,7 +2149,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            /**
+             * @description The request body is larger than 64 KiB, 65 536 bytes (`PAYLOAD_TOO_LARGE`); nothing in it was
+             *     read.
+             */
             413: {
                 headers: {
                     /**
@@ -2617,7 +2624,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            /**
+             * @description The request body is larger than 64 KiB, 65 536 bytes (`PAYLOAD_TOO_LARGE`); nothing in it was
+             *     read.
+             */
             413: {
                 headers: {
                     /**
@@ -3498,7 +3508,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            /**
+             * @description The request body is larger than 64 KiB, 65 536 bytes (`PAYLOAD_TOO_LARGE`); nothing in it was
+             *     read.
+             */
             413: {
                 headers: {
                     /**
@@ -3966,7 +3979,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            /**
+             * @description The request body is larger than 64 KiB, 65 536 bytes (`PAYLOAD_TOO_LARGE`); nothing in it was
+             *     read.
+             */
             413: {
                 headers: {
                     /**
@@ -4431,7 +4447,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            /**
+             * @description The request body is larger than 64 KiB, 65 536 bytes (`PAYLOAD_TOO_LARGE`); nothing in it was
+             *     read.
+             */
             413: {
                 headers: {
                     /**
@@ -4709,7 +4728,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            /**
+             * @description The request body is larger than 64 KiB, 65 536 bytes (`PAYLOAD_TOO_LARGE`); nothing in it was
+             *     read.
+             */
             413: {
                 headers: {
                     /**
@@ -4987,7 +5009,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            /**
+             * @description The request body is larger than 64 KiB, 65 536 bytes (`PAYLOAD_TOO_LARGE`); nothing in it was
+             *     read.
+             */
             413: {
                 headers: {
                     /**
@@ -5261,7 +5286,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            /**
+             * @description The request body is larger than 64 KiB, 65 536 bytes (`PAYLOAD_TOO_LARGE`); nothing in it was
+             *     read.
+             */
             413: {
                 headers: {
                     /**
@@ -5535,7 +5563,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            /**
+             * @description The request body is larger than 64 KiB, 65 536 bytes (`PAYLOAD_TOO_LARGE`); nothing in it was
+             *     read.
+             */
             413: {
                 headers: {
                     /**
@@ -6213,7 +6244,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            /**
+             * @description The request body is larger than 64 KiB, 65 536 bytes (`PAYLOAD_TOO_LARGE`); nothing in it was
+             *     read.
+             */
             413: {
                 headers: {
                     /**
@@ -6696,7 +6730,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            /**
+             * @description The request body is larger than 64 KiB, 65 536 bytes (`PAYLOAD_TOO_LARGE`); nothing in it was
+             *     read.
+             */
             413: {
                 headers: {
                     /**
@@ -7173,7 +7210,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            /**
+             * @description The request body is larger than 64 KiB, 65 536 bytes (`PAYLOAD_TOO_LARGE`); nothing in it was
+             *     read.
+             */
             413: {
                 headers: {
                     /**

@@ -20,7 +20,6 @@ import { registrationGuard } from "../src/webhooks/guard.js";
 import type { Store } from "../src/domain/ports/store.js";
 
 export { chargeBody, chargePayer } from "./support/fixtures.js";
-export { type Answer, bodyOf, type ErrorBody, expectStatus, operatorApi, publicApi } from "./support/client.js";
 
 export interface CallResult<T = any> {
   status: number;
@@ -62,12 +61,8 @@ export class RealTimeClock extends ManualClock {
 /** The operator API token of test servers. */
 export const testAdminToken = "adm_test_token_0123456789";
 
-/**
- * Untyped JSON over real HTTP: only for a request a test breaks on purpose, which the typed clients
- * (`publicApi`, `operatorApi`) cannot express (a body the document refuses, a raw text, a path or
- * header outside the document). Everything else goes through the typed clients.
- */
-export async function rawCall<T = unknown>(
+/** JSON over real HTTP. */
+export async function call<T = any>(
   baseUrl: string,
   method: string,
   path: string,
@@ -92,12 +87,6 @@ export async function rawCall<T = unknown>(
   }
   return { status: res.status, body: parsed as T, headers: res.headers };
 }
-
-/**
- * @deprecated The old untyped call: use `publicApi` / `operatorApi`, or `rawCall` for a request
- * broken on purpose. Kept while tests still use it.
- */
-export const call: <T = any>(...args: Parameters<typeof rawCall>) => Promise<CallResult<T>> = rawCall;
 
 /** A reference server on a random 127.0.0.1 port, memory store, manual clock. */
 export async function startTestServer(

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { join } from "node:path";
 import express, { type IRouter } from "express";
+import type { Store as RateLimitStore } from "express-rate-limit";
 import { type Handlers, operationTable } from "../../../generated/admin-operations.js";
 import type { ManualClock } from "../domain/ports/clock.js";
 import { notFound } from "../domain/errors.js";
@@ -9,6 +10,7 @@ import { refuseUnsafeInput } from "./control-chars.js";
 import { operationMatcher } from "./operations.js";
 import { jsonBodies, requestValidation } from "./request-validation.js";
 import { routeNotFoundMessage, sendError } from "./errors.js";
+import { perMinuteLimiter } from "../web/rate-limit.js";
 import { bindOperations, pageFromQuery } from "./router.js";
 
 export interface AdminOptions {
@@ -18,7 +20,18 @@ export interface AdminOptions {
   manualClock: ManualClock | null;
   validateResponses: boolean;
   documentsDir: string;
+  /** Limit failed authentications per IP (off only in local test runs, as the API's budgets). */
+  limitFailedAuthentications: boolean;
+  /** Counters shared by several processes (the PostgreSQL store's); default: in process memory. */
+  rateLimitStore?: ((name: string) => RateLimitStore) | undefined;
 }
+
+/**
+ * Failed operator authentications (a missing or wrong token) one IP address may make per minute;
+ * past them every operator request from the address answers `429 RATE_LIMITED` until the minute
+ * ends (spec/admin/common.tsp, `OperatorRateLimitedResponse`).
+ */
+export const operatorAuthFailuresPerMinute = 20;
 
 const digest = (s: string) => createHash("sha256").update(s).digest();
 
@@ -36,6 +49,28 @@ function tokenMatches(presented: string | undefined, expected: string): boolean 
 export function mountAdmin(app: IRouter, domain: Domain, options: AdminOptions): void {
   const { token } = options;
   const admin = express.Router({ caseSensitive: true, strict: true });
+  // Counted before the token is compared, so a spent budget refuses the right token too: an
+  // address guessing tokens learns nothing more, however fast it asks. Answers that are not a 401
+  // are given back, so operators who hold the token are never counted.
+  if (token && options.limitFailedAuthentications) {
+    admin.use(
+      "/admin",
+      perMinuteLimiter({
+        name: "operator-auth-failures",
+        limit: operatorAuthFailuresPerMinute,
+        applies: () => true,
+        keepsCount: (_req, res) => res.statusCode === 401,
+        makeStore: options.rateLimitStore,
+        tooMany: (req, res, seconds) =>
+          sendError(
+            req,
+            res,
+            "RATE_LIMITED",
+            `Muitas tentativas com token de operador ausente ou inválido a partir deste endereço. Aguarde ${seconds} segundos e tente novamente.`,
+          ),
+      }),
+    );
+  }
   admin.use("/admin", (req, res, next) => {
     if (!token) return sendError(req, res, "NOT_FOUND", routeNotFoundMessage(req));
     const match = req.headers.authorization?.match(/^Bearer\s+(\S+)\s*$/i);
