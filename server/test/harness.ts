@@ -1,6 +1,5 @@
 import type { AddressInfo } from "node:net";
 import type { Store as RateLimitStore } from "express-rate-limit";
-import type { Store as RateLimitStore } from "express-rate-limit";
 import { pino } from "pino";
 import {
   allPermissions,
@@ -106,8 +105,6 @@ export async function startTestServer(
     rateLimits?: RateLimits | "off";
     /** Shared rate-limit counters (the PostgreSQL store's); default: each limiter in memory. */
     rateLimitStore?: (name: string) => RateLimitStore;
-    /** Shared rate-limit counters (the PostgreSQL store's); default: each limiter in memory. */
-    rateLimitStore?: (name: string) => RateLimitStore;
     store?: Store;
     trustProxy?: number | boolean | string[];
     clock?: ManualClock;
@@ -149,7 +146,6 @@ export async function startTestServer(
       manualClock: clock,
     },
     rateLimits: options.rateLimits ?? "off",
-    ...(options.rateLimitStore ? { rateLimitStore: options.rateLimitStore } : {}),
     ...(options.rateLimitStore ? { rateLimitStore: options.rateLimitStore } : {}),
     validateResponses: options.validateResponses ?? true,
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
