@@ -6,7 +6,17 @@ export interface LoadRequest {
   headers?: Record<string, string>;
   /** A body per request (POST): called for every request so idempotency keys and such can vary. */
   body?: () => string;
+  /**
+   * Clients spread over many addresses, as behind a load balancer: every request carries the
+   * next address of 198.18.0.0/15 (the range set aside for benchmarks, RFC 2544) in
+   * `X-Forwarded-For`, for a server that trusts one proxy hop (`TRUST_PROXY=1`).
+   */
+  spreadClients?: boolean;
 }
+
+/** The n-th address of 198.18.0.0/15. */
+const benchmarkAddress = (n: number) => `198.${18 + ((n >> 16) & 1)}.${(n >> 8) & 255}.${n & 255}`;
+let nextClient = 0;
 
 export interface LoadOptions {
   connections: number;
@@ -27,11 +37,22 @@ export async function oneRun(baseUrl: string, request: LoadRequest, options: Loa
     duration: options.seconds,
     method: request.method ?? "GET",
     headers: { ...(request.body ? { "content-type": "application/json" } : {}), ...request.headers },
-    ...(request.body
+    ...(request.body || request.spreadClients
       ? {
           requests: [
             {
-              setupRequest: (req: autocannon.Request) => ({ ...req, body: request.body?.() ?? "" }),
+              setupRequest: (req: autocannon.Request) => ({
+                ...req,
+                ...(request.body ? { body: request.body() } : {}),
+                ...(request.spreadClients
+                  ? {
+                      headers: {
+                        ...req.headers,
+                        "x-forwarded-for": benchmarkAddress((nextClient = (nextClient + 1) % 131_072)),
+                      },
+                    }
+                  : {}),
+              }),
             },
           ],
         }

@@ -26,16 +26,31 @@ const chargeBody = () =>
     },
   });
 
-/** The four routes measured on every implementation, with what they need (a key, an existing charge). */
-function routes(key: string, chargeId: string): Record<string, LoadRequest> {
+/**
+ * The four routes measured on every implementation, with what they need (a key, an existing
+ * charge); with `spreadClients`, from many client addresses (the deployed path's rate limits).
+ */
+function routes(key: string, chargeId: string, spreadClients = false): Record<string, LoadRequest> {
   const headers = { "x-api-key": key };
   return {
-    "GET /transactions/{id}": { path: `/api/v1/transactions/${chargeId}`, headers },
-    "GET /transactions (20)": { path: "/api/v1/transactions?limit=20", headers },
-    "GET /balance": { path: "/api/v1/balance", headers },
-    "POST /charges/pix": createChargeRequest(key),
+    "GET /transactions/{id}": { path: `/api/v1/transactions/${chargeId}`, headers, spreadClients },
+    "GET /transactions (20)": { path: "/api/v1/transactions?limit=20", headers, spreadClients },
+    "GET /balance": { path: "/api/v1/balance", headers, spreadClients },
+    "POST /charges/pix": { ...createChargeRequest(key), spreadClients },
   };
 }
+
+/**
+ * The path as deployed: `NODE_ENV=production` (no response validation, no development checks)
+ * with rate limits on, behind one proxy hop whose `X-Forwarded-For` names the client.
+ */
+export const deployedEnv = {
+  NODE_ENV: "production",
+  TRUST_PROXY: "1",
+  ADMIN_TOKEN: "adm_bench_0123456789abcdefghijkl",
+  PUBLIC_BASE_URL: "https://pix.bench.example",
+  LOG_LEVEL: "warn",
+};
 
 /** `POST /charges/pix` with a fresh body per request. */
 export function createChargeRequest(key: string): LoadRequest {
@@ -49,6 +64,19 @@ export interface Throughput {
   servers: Record<string, Record<string, Paired>>;
 }
 
+/** A new test key with every permission for the banner's development account, or null without an operator token. */
+async function operatorTestKey(baseUrl: string, banner: string, env: Record<string, string>): Promise<string | null> {
+  const account = /(acc_[A-Za-z0-9]+)/.exec(banner)?.[1];
+  if (!account || !env.ADMIN_TOKEN) return null;
+  const res = await fetch(`${baseUrl}/admin/v1/accounts/${account}/api-keys`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${env.ADMIN_TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "bench", mode: "test" }),
+  });
+  if (res.status !== 201) throw new Error(`operator key: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { secret: string }).secret;
+}
+
 /** Starts our server (memory or PostgreSQL), makes 25 charges so lists have a page, and hands back what the routes need. */
 export async function startOurServer(
   env: Record<string, string>,
@@ -56,18 +84,21 @@ export async function startOurServer(
   options: { cpu?: number | null; readyPath?: string } = {},
 ) {
   const port = await freePort();
-  // The production request path (no response validation), but for rate limits: one IP under load
-  // would spend its budget in a second.
+  // The production request path (no response validation), with rate limits off unless `env`
+  // is the deployed one (`deployedEnv`): one IP under load would spend its budget in a second.
+  const deployed = env.NODE_ENV === "production";
   const server = await startNode(serverArgs(), {
     port,
-    env: { RATE_LIMITS: "off", VALIDATE_RESPONSES: "off", ...env, ...extra },
+    env: { ...(deployed ? {} : { RATE_LIMITS: "off", VALIDATE_RESPONSES: "off" }), ...env, ...extra },
     ...options,
   });
   // The banner's development test key (its wording is the server's; the key's shape is the API's).
   // With several processes the primary prints it once every one has started.
   const devKey = () => /(svc_test_[A-Za-z0-9]+)/.exec(server.output())?.[1];
   for (let waited = 0; !devKey() && waited < 30_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
-  const key = devKey();
+  // A database that already has accounts (the deployed run after the plain one) prints no key:
+  // one is made through the operator API, for the development account the banner names.
+  const key = devKey() ?? (await operatorTestKey(server.baseUrl, server.output(), { ...env, ...extra }));
   if (!key) {
     await server.stop();
     throw new Error(`no development key printed:\n${server.output()}`);
@@ -91,9 +122,10 @@ async function measureRoutes(
   chargeId: string,
   baseline: () => Promise<number>,
   load: LoadOptions,
+  spreadClients = false,
 ) {
   const out: Record<string, Paired> = {};
-  for (const [name, request] of Object.entries(routes(key, chargeId))) {
+  for (const [name, request] of Object.entries(routes(key, chargeId, spreadClients))) {
     out[name] = await pairedRequestsPerSecond(baseline, baseUrl, request, load);
   }
   return out;
@@ -151,12 +183,15 @@ export async function measureThroughput(
 
     const stores: [string, Record<string, string>][] = [["ours, memory", {}]];
     if (databaseUrl) stores.push(["ours, PostgreSQL", { DATABASE_URL: databaseUrl }]);
+    stores.push(["ours, memory, deployed", deployedEnv]);
+    if (databaseUrl) stores.push(["ours, PostgreSQL, deployed", { ...deployedEnv, DATABASE_URL: databaseUrl }]);
     for (const [name, env] of stores) {
       let running: Running | undefined;
       try {
         const { server, key, chargeId } = await startOurServer(env);
         running = server;
-        result.servers[name] = await measureRoutes(server.baseUrl, key, chargeId, baseline, load);
+        const spread = env.NODE_ENV === "production";
+        result.servers[name] = await measureRoutes(server.baseUrl, key, chargeId, baseline, load, spread);
       } finally {
         await running?.stop();
       }

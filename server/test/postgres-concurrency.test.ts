@@ -32,7 +32,9 @@ async function startServer(port: number, databaseUrl: string, rateLimits: "off" 
   return startServerProcess({
     name: `on ${port}`,
     port,
-    env: { DATABASE_URL: databaseUrl, ...(rateLimits === "off" ? { RATE_LIMITS: "off" } : {}) },
+    // With limits on, the client is the `X-Forwarded-For` of one trusted proxy hop, so each test
+    // can be a client of its own.
+    env: { DATABASE_URL: databaseUrl, ...(rateLimits === "off" ? { RATE_LIMITS: "off" } : { TRUST_PROXY: "1" }) },
   });
 }
 
@@ -417,20 +419,54 @@ describePg("PostgreSQL with two server processes", () => {
       await Promise.all([a?.stop(), b?.stop()]);
     });
 
-    test("when 61 POSTs from one IP are split across both processes, then exactly 60 pass: the counter is shared", async () => {
+    // The bound (web/rate-limit-store.ts): a client under half its budget is counted in each process
+    // and sent in batches; from half on, the shared counter decides each hit. So 61 POSTs at once,
+    // split across two processes, pass at most 60 plus what one process admitted on its own
+    // unsent (under half a budget, 29), and once the batches are in, both refuse the next.
+    test("when 61 POSTs from one IP are split across both processes, then the shared budget holds within its bound and both refuse after it", async () => {
       const { secret } = await seedAccount();
 
+      const client = { "x-forwarded-for": "198.51.100.60" };
       const results = await Promise.all(
         Array.from({ length: 61 }, (_v, i) =>
-          call((i % 2 === 0 ? a : b).baseUrl, "POST", "/api/v1/charges/pix", { key: secret, body: chargeBody() }),
+          call((i % 2 === 0 ? a : b).baseUrl, "POST", "/api/v1/charges/pix", {
+            key: secret,
+            body: chargeBody(),
+            headers: client,
+          }),
+        ),
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      const after = await Promise.all(
+        [a, b].map((server) =>
+          call(server.baseUrl, "POST", "/api/v1/charges/pix", { key: secret, body: chargeBody(), headers: client }),
         ),
       );
 
-      expect(count(results, (r) => r.status !== 429)).toBe(60);
-      expect(count(results, (r) => r.status === 201)).toBe(60);
-      const limited = results.find((r) => r.status === 429);
-      expect(limited?.body.code).toBe("RATE_LIMITED");
-      expect(Number(limited?.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      const passed = count(results, (r) => r.status === 201);
+      expect(passed).toBeGreaterThanOrEqual(60);
+      expect(passed).toBeLessThanOrEqual(60 + 29);
+      expect(count(results, (r) => r.status !== 201 && r.status !== 429)).toBe(0);
+      expect(after.map((r) => r.status)).toEqual([429, 429]);
+      expect(after[0]?.body.code).toBe("RATE_LIMITED");
+      expect(Number(after[0]?.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    });
+
+    test("when 61 POSTs from one IP go one after another to alternating processes, then exactly 60 pass", async () => {
+      const { secret } = await seedAccount();
+      const statuses: number[] = [];
+      for (let i = 0; i < 61; i++) {
+        const res = await call((i % 2 === 0 ? a : b).baseUrl, "POST", "/api/v1/charges/pix", {
+          key: secret,
+          body: chargeBody(),
+          headers: { "x-forwarded-for": "198.51.100.61" },
+        });
+        statuses.push(res.status);
+        // Each process sends what it counted on its own within a flush interval.
+        if (i < 30) await new Promise((r) => setTimeout(r, 120));
+      }
+      expect(statuses.filter((s) => s === 201)).toHaveLength(60);
+      expect(statuses[60]).toBe(429);
     });
   });
 });

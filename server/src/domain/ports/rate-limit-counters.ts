@@ -7,6 +7,14 @@ export interface WindowCount {
   resetAt: Date;
 }
 
+/** Hits of one client of one limiter, to count. */
+export interface CounterHits {
+  name: string;
+  key: string;
+  hits: number;
+  windowMs: number;
+}
+
 /**
  * The port of the HTTP rate limiter for counters shared by several server processes: one window
  * per (limiter `name`, client `key`), starting at the client's first request.
@@ -14,8 +22,11 @@ export interface WindowCount {
 export interface RateLimitCounters {
   /** The current window's count, or undefined when no window is open. */
   get(name: string, key: string): Promise<WindowCount | undefined>;
-  /** Counts one hit, opening a window of `windowMs` when none is open. */
-  increment(name: string, key: string, windowMs: number): Promise<WindowCount>;
+  /**
+   * Counts `hits` more for each (name, key) in one round trip, opening a window of `windowMs` for
+   * a client with none open, and answers each client's count after it, in the order given.
+   */
+  add(hits: readonly CounterHits[]): Promise<WindowCount[]>;
   /** Takes one hit back (never below zero). */
   decrement(name: string, key: string): Promise<void>;
   reset(name: string, key: string): Promise<void>;
