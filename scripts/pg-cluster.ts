@@ -88,7 +88,7 @@ export async function defaultClusterParent(): Promise<string> {
 }
 
 /** Creates the `postgres` system user when running as root and it does not exist. */
-async function ensurePostgresUser(): Promise<{ uid: number; gid: number }> {
+export async function ensurePostgresUser(): Promise<{ uid: number; gid: number }> {
   const lookup = async () => {
     const { stdout: uid } = await run("id", ["-u", "postgres"]);
     const { stdout: gid } = await run("id", ["-g", "postgres"]);

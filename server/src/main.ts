@@ -163,6 +163,10 @@ function printBanner(cfg: ServerConfig, started: Started, adminTokenGenerated: b
   const where = processes > 1 ? `, ${processes} processos` : "";
   console.log(`Pix Charging Service ouvindo em ${base} (armazenamento: ${started.storeKind}${where})`);
   console.log(`Referência da API: ${base}/docs   Saúde: ${base}/health   Prontidão: ${base}/ready`);
+  if (started.storeKind === "memory")
+    console.log(
+      "Dados só na memória: ao reiniciar, contas, chaves e cobranças somem. Para mantê-los: npm run start:pg",
+    );
   if (adminTokenGenerated) console.log(`Token da API de operador desta execução (ADMIN_TOKEN): ${cfg.adminToken}`);
   else if (!cfg.adminToken) console.log("API de operador desligada (sem ADMIN_TOKEN).");
   if (cfg.manualClock) console.log("Relógio manual (PIX_MANUAL_CLOCK=1): avance com POST /admin/v1/clock/advance");
