@@ -9,8 +9,9 @@
  * `default`); a number no keyword can carry from the `x-` extension the TypeSpec writes beside it
  * with `@extension`: `x-default` (a default the server applies; OpenAPI `default` is not used in
  * request bodies, since the request validator would write it into the body), `x-max-key-length`
- * and `x-max-json-bytes` (`Metadata`), `x-replay-window-seconds` (`idempotency-key`) and
- * `x-refund-window-days` (`createRefund`).
+ * and `x-max-json-bytes` (`Metadata`), `x-replay-window-seconds` (`idempotency-key`),
+ * `x-refund-window-days` (`createRefund`) and `x-secret-overlap-seconds`
+ * (`rotateWebhookEndpointSecret`).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -145,6 +146,10 @@ const singles: Record<string, Group["values"][string] & { doc: string }> = {
     doc: "The most field errors one response lists.",
     ...pub(schema("ErrorBody", "properties/errors/maxItems")),
   },
+  secretOverlapSeconds: {
+    doc: "How long a rotated webhook secret keeps signing beside the new one, in seconds.",
+    ...adm("/paths/~1admin~1v1~1webhook-endpoints~1{id}~1rotate-secret/post/x-secret-overlap-seconds"),
+  },
 };
 
 const permissionsSource = adm(schema("Permission", "enum"));
@@ -242,8 +247,8 @@ function renderRules(docs: Record<DocumentName, Node>): string {
     "// The numbers of the rules, each read from where the spec writes it (the comment on each value):",
     "// a schema keyword, or an `x-` extension the TypeSpec sets with `@extension` where no keyword can",
     "// carry the number (`x-default`, `x-max-key-length`, `x-max-json-bytes`, `x-replay-window-seconds`,",
-    "// `x-refund-window-days`). The permissions are the `Permission` enumeration, the states the",
-    "// alternatives of the address's `state` pattern.",
+    "// `x-refund-window-days`, `x-secret-overlap-seconds`). The permissions are the `Permission`",
+    "// enumeration, the states the alternatives of the address's `state` pattern.",
     "",
   ];
   for (const [name, group] of Object.entries(groups)) {

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type CallResult, call, chargeBody, startTestServer, type TestServer } from "./harness.js";
+import {
+  chargeBody,
+  type ErrorBody,
+  expectStatus,
+  publicApi,
+  rawCall,
+  startTestServer,
+  type TestServer,
+} from "./harness.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -11,40 +19,52 @@ afterAll(() => server.close());
 const english = /\b(the|is|not|found|invalid|method|allowed|request|entity|too|large|unsupported|error|unexpected)\b/i;
 
 /** The error body: nothing more, nothing less, no internals. */
-function expectSeedError(res: CallResult, status: number, code: string, path: string) {
+function expectSeedError(
+  res: { status: number; body: unknown; headers: Headers },
+  status: number,
+  code: string,
+  path: string,
+): asserts res is { status: number; body: ErrorBody; headers: Headers } {
   expect(res.status).toBe(status);
   expect(res.headers.get("content-type")).toMatch(/^application\/json/);
   expect(res.body).toMatchObject({ ok: false, code, path });
-  expect(typeof res.body.message).toBe("string");
-  expect(res.body.message.length).toBeGreaterThan(0);
-  expect(res.body.message).not.toMatch(english);
-  expect(res.body.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+  const body = res.body as ErrorBody;
+  expect(typeof body.message).toBe("string");
+  expect(body.message.length).toBeGreaterThan(0);
+  expect(body.message).not.toMatch(english);
+  expect(body.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
   const allowed =
     code === "VALIDATION_ERROR"
       ? ["ok", "code", "message", "errors", "path", "timestamp"]
       : ["ok", "code", "message", "path", "timestamp"];
-  for (const field of Object.keys(res.body)) expect(allowed).toContain(field);
-  expect(JSON.stringify(res.body)).not.toMatch(/stack|\bat .+\.(js|ts):\d+|node_modules/);
+  for (const field of Object.keys(body)) expect(allowed).toContain(field);
+  expect(JSON.stringify(body)).not.toMatch(/stack|\bat .+\.(js|ts):\d+|node_modules/);
 }
 
+const api = (key: string) => publicApi(server.baseUrl, { key });
+
 async function countCharges(key: string) {
-  const res = await call(server.baseUrl, "GET", "/api/v1/transactions?limit=100", { key });
-  return res.body.data.length as number;
+  const res = await api(key).GET("/api/v1/transactions", { params: { query: { limit: 100 } } });
+  expectStatus(res, 200);
+  return res.body.data.length;
 }
+
+// Most requests here are broken on purpose (malformed bodies, unknown routes and methods,
+// parameters out of range): they go untyped, through rawCall.
 
 describe("POST /api/v1/charges/pix (body parsing)", () => {
   test("when the body is malformed JSON, then 400 VALIDATION_ERROR on the path body and nothing is created", async () => {
     const { testKey } = await server.newAccount();
 
-    const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
+    const res = await rawCall(server.baseUrl, "POST", "/api/v1/charges/pix", {
       key: testKey,
       rawBody: '{"amountCents": 8990, "description": ',
       headers: { "content-type": "application/json" },
     });
 
     expectSeedError(res, 400, "VALIDATION_ERROR", "/api/v1/charges/pix");
-    expect(res.body.errors[0].path).toBe("body");
-    expect(res.body.errors[0].message).not.toMatch(english);
+    expect(res.body.errors?.[0]?.path).toBe("body");
+    expect(res.body.errors?.[0]?.message).not.toMatch(english);
     expect(await countCharges(testKey)).toBe(0);
   });
 
@@ -55,7 +75,7 @@ describe("POST /api/v1/charges/pix (body parsing)", () => {
   ])(
     "when the body is $name and no key is sent, then 401 UNAUTHORIZED (the key is checked before the body)",
     async (c) => {
-      const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
+      const res = await rawCall(server.baseUrl, "POST", "/api/v1/charges/pix", {
         rawBody: c.rawBody,
         headers: { "content-type": "application/json" },
       });
@@ -68,7 +88,7 @@ describe("POST /api/v1/charges/pix (body parsing)", () => {
     const { testKey } = await server.newAccount();
     const body = chargeBody({ metadata: { note: "x".repeat(64 * 1024) } });
 
-    const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
+    const res = await rawCall(server.baseUrl, "POST", "/api/v1/charges/pix", {
       key: testKey,
       body,
     });
@@ -81,32 +101,31 @@ describe("POST /api/v1/charges/pix (body parsing)", () => {
     const { testKey } = await server.newAccount();
     const body = chargeBody({ metadata: { note: "x".repeat(60 * 1024) } });
 
-    const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
+    const res = await rawCall(server.baseUrl, "POST", "/api/v1/charges/pix", {
       key: testKey,
       body,
     });
 
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe("VALIDATION_ERROR");
-    expect(res.body.errors.map((e: { path: string }) => e.path)).toContain("metadata");
+    expectSeedError(res, 400, "VALIDATION_ERROR", "/api/v1/charges/pix");
+    expect(res.body.errors?.map((e) => e.path)).toContain("metadata");
   });
 
   test("when the body has 500 unknown fields, then 400 VALIDATION_ERROR lists the first 100 and nothing is created", async () => {
     const { testKey } = await server.newAccount();
     const extra = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`extra${i}`, i]));
 
-    const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", { key: testKey, body: chargeBody(extra) });
+    const res = await rawCall(server.baseUrl, "POST", "/api/v1/charges/pix", { key: testKey, body: chargeBody(extra) });
 
     expectSeedError(res, 400, "VALIDATION_ERROR", "/api/v1/charges/pix");
     expect(res.body.errors).toHaveLength(100);
-    expect(res.body.errors[0]).toEqual({ path: "extra0", message: "campo não permitido" });
+    expect(res.body.errors?.[0]).toEqual({ path: "extra0", message: "campo não permitido" });
     expect(await countCharges(testKey)).toBe(0);
   });
 
   test("when the content-type is text/plain, then 415 UNSUPPORTED_MEDIA_TYPE and nothing is created", async () => {
     const { testKey } = await server.newAccount();
 
-    const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
+    const res = await rawCall(server.baseUrl, "POST", "/api/v1/charges/pix", {
       key: testKey,
       rawBody: JSON.stringify(chargeBody()),
       headers: { "content-type": "text/plain" },
@@ -128,7 +147,7 @@ describe("Routing", () => {
   ])("when $name is called, then 404 NOT_FOUND in the seed shape", async ({ path }) => {
     const { testKey } = await server.newAccount();
 
-    const res = await call(server.baseUrl, "GET", path, { key: testKey });
+    const res = await rawCall(server.baseUrl, "GET", path, { key: testKey });
 
     expectSeedError(res, 404, "NOT_FOUND", path);
   });
@@ -143,7 +162,7 @@ describe("Routing", () => {
     async ({ method, path, rawBody }) => {
       const { testKey } = await server.newAccount();
 
-      const res = await call(server.baseUrl, method, path, {
+      const res = await rawCall(server.baseUrl, method, path, {
         key: testKey,
         ...(rawBody ? { rawBody, headers: { "content-type": "application/json" } } : {}),
       });
@@ -153,7 +172,7 @@ describe("Routing", () => {
   );
 
   test("when POST /health is sent with a malformed JSON body, then 404 NOT_FOUND, the one error the probe declares", async () => {
-    const res = await call(server.baseUrl, "POST", "/health", {
+    const res = await rawCall(server.baseUrl, "POST", "/health", {
       rawBody: "{",
       headers: { "content-type": "application/json" },
     });
@@ -180,7 +199,7 @@ describe("Routing", () => {
   ])("when $name is sent, then 405 METHOD_NOT_ALLOWED in the seed shape", async ({ method, path }) => {
     const { testKey } = await server.newAccount();
 
-    const res = await call(server.baseUrl, method, path, { key: testKey });
+    const res = await rawCall(server.baseUrl, method, path, { key: testKey });
 
     expectSeedError(res, 405, "METHOD_NOT_ALLOWED", path);
   });
@@ -203,7 +222,7 @@ describe("Routing", () => {
     async ({ method, path, allowed }) => {
       const { testKey } = await server.newAccount();
 
-      const res = await call(server.baseUrl, method, path, { key: testKey });
+      const res = await rawCall(server.baseUrl, method, path, { key: testKey });
 
       expect(res.status).toBe(405);
       const allow = (res.headers.get("allow") ?? "").split(",").map((m) => m.trim().toUpperCase());
@@ -248,8 +267,8 @@ describe("x-request-id", () => {
     async ({ method, path, status, key }) => {
       const { testKey } = await server.newAccount();
 
-      const first = await call(server.baseUrl, method, path, key ? { key: testKey } : {});
-      const second = await call(server.baseUrl, method, path, key ? { key: testKey } : {});
+      const first = await rawCall(server.baseUrl, method, path, key ? { key: testKey } : {});
+      const second = await rawCall(server.baseUrl, method, path, key ? { key: testKey } : {});
 
       expect(first.status).toBe(status);
       expect(first.headers.get("x-request-id")).toMatch(/^[\w.:-]{8,128}$/);
@@ -261,13 +280,13 @@ describe("x-request-id", () => {
   test.each([
     { name: "a sane id on a success", path: "/api/v1/balance", key: true },
     { name: "a sane id on a refusal", path: "/api/v1/balance", key: false },
-  ])("when the client sends $name, then it is echoed", async ({ path, key }) => {
+  ] as const)("when the client sends $name, then it is echoed", async ({ path, key }) => {
     const { testKey } = await server.newAccount();
 
-    const res = await call(server.baseUrl, "GET", path, {
+    const res = await publicApi(server.baseUrl, {
       ...(key ? { key: testKey } : {}),
       headers: { "x-request-id": "pedido-1234.tentativa:2" },
-    });
+    }).GET(path);
 
     expect(res.headers.get("x-request-id")).toBe("pedido-1234.tentativa:2");
   });
@@ -276,9 +295,7 @@ describe("x-request-id", () => {
     { name: "spaces and markup", id: "<script>alert(1)</script> x" },
     { name: "more than 128 characters", id: "a".repeat(129) },
   ])("when the client sends an id with $name, then a fresh id replaces it", async ({ id }) => {
-    const res = await call(server.baseUrl, "GET", "/health", {
-      headers: { "x-request-id": id },
-    });
+    const res = await publicApi(server.baseUrl, { headers: { "x-request-id": id } }).GET("/health");
 
     expect(res.headers.get("x-request-id")).toMatch(/^[\w.:-]{8,128}$/);
     expect(res.headers.get("x-request-id")).not.toBe(id);
@@ -292,11 +309,9 @@ describe("Unexpected failures", () => {
     server.domain.balance.get = async () => {
       throw new Error("boom secret at /srv/app/server/src/domain/balance.ts:12");
     };
-    let res: CallResult;
+    let res: Awaited<ReturnType<typeof rawCall>>;
     try {
-      res = await call(server.baseUrl, "GET", "/api/v1/balance", {
-        key: testKey,
-      });
+      res = await api(testKey).GET("/api/v1/balance");
     } finally {
       server.domain.balance.get = original;
     }
@@ -307,22 +322,22 @@ describe("Unexpected failures", () => {
     expect(text).not.toContain("secret");
     expect(text).not.toContain("balance.ts");
     expect(res.headers.get("x-request-id")).toBeTruthy();
-    expect((await call(server.baseUrl, "GET", "/api/v1/balance", { key: testKey })).status).toBe(200);
+    expect((await api(testKey).GET("/api/v1/balance")).status).toBe(200);
   });
 });
 
 describe("GET /health", () => {
   test("when called without a key, then 200", async () => {
-    const res = await call(server.baseUrl, "GET", "/health");
+    const res = await publicApi(server.baseUrl).GET("/health");
 
-    expect(res.status).toBe(200);
+    expectStatus(res, 200);
     expect(res.body).toEqual({ ok: true });
   });
 });
 
 describe("GET /openapi.yaml", () => {
   test("when called without a key, then the public OpenAPI document is served", async () => {
-    const res = await call(server.baseUrl, "GET", "/openapi.yaml");
+    const res = await rawCall<string>(server.baseUrl, "GET", "/openapi.yaml");
 
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/yaml/);
@@ -333,7 +348,7 @@ describe("GET /openapi.yaml", () => {
 
 describe("GET /docs", () => {
   test("when called, then the HTML loads only local scripts and stylesheets, and each of them is served", async () => {
-    const res = await call(server.baseUrl, "GET", "/docs");
+    const res = await rawCall<string>(server.baseUrl, "GET", "/docs");
     const html = String(res.body);
     const scripts = [...html.matchAll(/<script\b[^>]*\bsrc\s*=\s*["']([^"']+)["']/gi)].map((m) => m[1] as string);
     const styles = [...html.matchAll(/<link\b[^>]*\bhref\s*=\s*["']([^"']+)["']/gi)].map((m) => m[1] as string);
@@ -376,11 +391,11 @@ describe("GET /api/v1/transactions (query validation)", () => {
   ])("when $name, then 400 VALIDATION_ERROR names the parameter", async ({ query, parameter }) => {
     const { testKey } = await server.newAccount();
 
-    const res = await call(server.baseUrl, "GET", `/api/v1/transactions?${query}`, { key: testKey });
+    const res = await rawCall(server.baseUrl, "GET", `/api/v1/transactions?${query}`, { key: testKey });
 
     expectSeedError(res, 400, "VALIDATION_ERROR", "/api/v1/transactions");
-    expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(parameter);
-    for (const e of res.body.errors) expect(e.message).not.toMatch(english);
+    expect(res.body.errors?.map((e) => e.path)).toContain(parameter);
+    for (const e of res.body.errors ?? []) expect(e.message).not.toMatch(english);
   });
 
   test.each([
@@ -388,12 +403,11 @@ describe("GET /api/v1/transactions (query validation)", () => {
     { name: "limit is 100", query: "limit=100" },
   ])("when $name, then the page is served", async ({ query }) => {
     const { testKey } = await server.newAccount();
-    await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-      key: testKey,
-      body: chargeBody(),
-    });
+    expectStatus(await api(testKey).POST("/api/v1/charges/pix", { body: chargeBody() }), 201);
 
-    const res = await call(server.baseUrl, "GET", `/api/v1/transactions?${query}`, { key: testKey });
+    const res = await rawCall<{ data: unknown[] }>(server.baseUrl, "GET", `/api/v1/transactions?${query}`, {
+      key: testKey,
+    });
 
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(1);
@@ -405,27 +419,20 @@ describe("GET /api/v1/transactions (query validation)", () => {
       name: "names a charge of another account",
       cursor: async () => {
         const other = await server.newAccount();
-        const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-          key: other.testKey,
-          body: chargeBody(),
-        });
-        return res.body.id as string;
+        const res = await api(other.testKey).POST("/api/v1/charges/pix", { body: chargeBody() });
+        expectStatus(res, 201);
+        return res.body.id;
       },
     },
   ])("when the startingAfter cursor $name, then 400 VALIDATION_ERROR on startingAfter", async ({ cursor }) => {
     const { testKey } = await server.newAccount();
-    await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-      key: testKey,
-      body: chargeBody(),
-    });
+    expectStatus(await api(testKey).POST("/api/v1/charges/pix", { body: chargeBody() }), 201);
     const startingAfter = await cursor();
 
-    const res = await call(server.baseUrl, "GET", `/api/v1/transactions?startingAfter=${startingAfter}`, {
-      key: testKey,
-    });
+    const res = await api(testKey).GET("/api/v1/transactions", { params: { query: { startingAfter } } });
 
     expectSeedError(res, 400, "VALIDATION_ERROR", "/api/v1/transactions");
-    expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(["startingAfter"]);
+    expect(res.body.errors?.map((e) => e.path)).toEqual(["startingAfter"]);
   });
 });
 
@@ -444,14 +451,15 @@ describe("NUL characters", () => {
           field === "description"
             ? chargeBody({ description: "Pedido\u0000 1" })
             : chargeBody({ metadata: { note: "a\u0000b" } });
-        const res = await call(server.baseUrl, path.includes("?") ? "GET" : "POST", path, {
+        const res = await rawCall<ErrorBody>(server.baseUrl, path.includes("?") ? "GET" : "POST", path, {
           key: testKey,
           ...(path.includes("?") ? {} : { body }),
         });
         expect(res.status).toBe(400);
         expect(res.body.code).toBe("VALIDATION_ERROR");
-        expect(res.body.errors[0].path).toBe(field);
-        const list = await call(server.baseUrl, "GET", "/api/v1/transactions", { key: testKey });
+        expect(res.body.errors?.[0]?.path).toBe(field);
+        const list = await publicApi(server.baseUrl, { key: testKey }).GET("/api/v1/transactions");
+        expectStatus(list, 200);
         expect(list.body.data).toHaveLength(0);
       } finally {
         await server.close();

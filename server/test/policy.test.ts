@@ -20,6 +20,7 @@ import {
   planLimits,
   refundLimits,
   releasePeriodDays,
+  secretOverlapSeconds,
 } from "../src/domain/policy.js";
 import { MAX_AMOUNT_CENTS } from "../src/pix/brcode.js";
 
@@ -222,6 +223,12 @@ describe("the sentences partners read and the bounds beside them", () => {
     expect(metadata).toContain(`key at most ${metadataLimits.maxKeyLength} characters`);
     expect(metadata).toContain(`${metadataLimits.maxBytes / 1024} KiB`);
     expect(said(idempotency)).toContain(`within ${idempotencyWindowSeconds / 3600} hours`);
+  });
+
+  test("when a webhook secret's rotation is read, then it says how long the old secret keeps signing", () => {
+    const rotate = adminDoc.paths["/admin/v1/webhook-endpoints/{id}/rotate-secret"]?.post as { description?: string };
+
+    expect(said(rotate)).toContain(`beside the new, for ${secretOverlapSeconds / 3600} hours`);
   });
 
   test("when the operator's plan, account, key and tag bounds are read, then they agree with the rules and say them", () => {

@@ -9,12 +9,9 @@ import { newId } from "./ids.js";
 import type { Account, ApiKeyRecord, DeliveryRecord, PageRequest, WebhookEndpointRecord } from "./model.js";
 import { pageOrInvalidCursor } from "./pagination.js";
 import { checkMerchantIdentity } from "./merchant-identity.js";
-import { customerTagLength, isPermission } from "./policy.js";
+import { customerTagLength, isPermission, secretOverlapSeconds } from "./policy.js";
 
 type Admin = components["schemas"];
-
-/** How long a rotated webhook secret keeps signing beside the new one. */
-const secretOverlapSeconds = 24 * 3600;
 
 const presentAccount = (a: Account): Admin["Account"] => ({
   id: a.id,

@@ -26,6 +26,8 @@ export {
   permissions,
   /** Bounds an operator may set on a plan; the withdrawal fee stays below the smallest withdrawal. */
   planLimits,
+  /** How long a rotated webhook secret keeps signing beside the new one, in seconds. */
+  secretOverlapSeconds,
   personLimits,
   refundLimits,
   releasePeriodDays,
