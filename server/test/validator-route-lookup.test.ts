@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestServer, type TestServer } from "./harness.js";
 
-// The request validator's route lookup is ours (http/validator-speed.ts: the routes compiled once
-// instead of per request). These are the answers express-openapi-validator's own lookup gave for
-// paths that exercise it: first match in document order, method mismatch (405 with Allow),
-// unknown, case and trailing-slash spellings, malformed percent-encodings, and a path parameter.
-
-let server: TestServer;
-let key: string;
-beforeAll(async () => {
-  server = await startTestServer();
-  key = (await server.newAccount()).testKey;
-});
-afterAll(() => server.close());
+// The request check's route lookup is ours (http/operations.ts: the generated operation table,
+// matched once per request). These are the answers express-openapi-validator's own lookup gives
+// for paths that exercise it (and, outside production, checks beside ours on every request):
+// first match in document order, method mismatch (405 with Allow), unknown, case and
+// trailing-slash spellings, malformed percent-encodings, and a path parameter. Each case runs on
+// the production path too (no development checks), where ours answers alone.
 
 const unknownCharge = "txn_0VbodgcnAAAll5gWKq1r";
 
-test.each([
+const cases = [
   { method: "GET", path: "/api/v1/transactions/%E0%A4%A", status: 400, code: "VALIDATION_ERROR" },
   { method: "GET", path: "/api/v1/transactions/%ZZ", status: 400, code: "VALIDATION_ERROR" },
   { method: "GET", path: `/api/v1/transactions/${unknownCharge}`, status: 404, code: "NOT_FOUND" },
@@ -39,11 +33,26 @@ test.each([
   { method: "GET", path: "/api/v1/transactions?limit=abc", status: 400, code: "VALIDATION_ERROR" },
   { method: "GET", path: "/api/v1/transactions?limit=2", status: 200 },
   { method: "GET", path: "/api/v1/balance", status: 200 },
-])("when $method $path is asked, then $status", async ({ method, path, status, code, allow }) => {
-  const res = await fetch(`${server.baseUrl}${path}`, { method, headers: { "x-api-key": key } });
-  const body = (await res.json()) as { code?: string };
+] as { method: string; path: string; status: number; code?: string; allow?: string }[];
 
-  expect(res.status).toBe(status);
-  if (code) expect(body.code).toBe(code);
-  expect(res.headers.get("allow") ?? undefined).toBe(allow);
+describe.each([
+  { name: "with the development checks (ours and the reference)", developmentChecks: true },
+  { name: "on the production path (ours alone)", developmentChecks: false },
+])("$name", ({ developmentChecks }) => {
+  let server: TestServer;
+  let key: string;
+  beforeAll(async () => {
+    server = await startTestServer({ validateResponses: developmentChecks });
+    key = (await server.newAccount()).testKey;
+  });
+  afterAll(() => server.close());
+
+  test.each(cases)("when $method $path is asked, then $status", async ({ method, path, status, code, allow }) => {
+    const res = await fetch(`${server.baseUrl}${path}`, { method, headers: { "x-api-key": key } });
+    const body = (await res.json()) as { code?: string };
+
+    expect(res.status).toBe(status);
+    if (code) expect(body.code).toBe(code);
+    expect(res.headers.get("allow") ?? undefined).toBe(allow);
+  });
 });
