@@ -1,10 +1,20 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { call, chargeBody, startTestServer, testAdminToken, type TestServer } from "./harness.js";
+import {
+  chargeBody,
+  type ErrorBody,
+  expectStatus,
+  publicApi,
+  rawCall,
+  startTestServer,
+  testAdminToken,
+  type TestServer,
+} from "./harness.js";
 import { eachStore, serverOn } from "./support/stores.js";
 
 // Input the HTTP layer must refuse, or route, the same way on every store: the cases that reached a
-// 500 (or were stored wrong) on one store or both.
+// 500 (or were stored wrong) on one store or both. Most requests here are broken on purpose and go
+// untyped, through rawCall; the ones the document describes go through the typed client.
 
 /** `{"a":{"a":…1…}}` nested `levels` objects deep. */
 const nestedObject = (levels: number): unknown => {
@@ -21,10 +31,11 @@ for (const store of eachStore("hardening", { poolMax: 4 })) {
       ({ testKey: key } = await server.newAccount());
     });
 
-    const post = (path: string, body: unknown, withKey = true) =>
-      call(server.baseUrl, "POST", path, withKey ? { key, body } : { body });
+    const api = () => publicApi(server.baseUrl, { key });
+    /** A body the document refuses. */
+    const post = (path: string, body: unknown) => rawCall<ErrorBody>(server.baseUrl, "POST", path, { key, body });
     const raw = (path: string, rawBody: string, headers: Record<string, string> = {}) =>
-      call(server.baseUrl, "POST", path, {
+      rawCall<ErrorBody>(server.baseUrl, "POST", path, {
         key,
         rawBody,
         headers: { "content-type": "application/json", ...headers },
@@ -40,7 +51,7 @@ for (const store of eachStore("hardening", { poolMax: 4 })) {
         { name: "upper-case operator path", method: "GET", path: "/ADMIN/v1/accounts", withKey: false },
         { name: "upper-case checkout path", method: "GET", path: "/CHECKOUT/plk_abc", withKey: false },
       ])("when a $name is called, then it is 404 NOT_FOUND saying the route does not exist", async (c) => {
-        const res = await call(server.baseUrl, c.method, c.path, {
+        const res = await rawCall<ErrorBody>(server.baseUrl, c.method, c.path, {
           ...(c.withKey ? { key } : {}),
           ...(c.path.startsWith("/ADMIN") ? { admin: testAdminToken } : {}),
           ...(c.method === "POST" ? { body: chargeBody() } : {}),
@@ -58,7 +69,7 @@ for (const store of eachStore("hardening", { poolMax: 4 })) {
       ])(
         "when $name in the path is a percent-encoding that is not UTF-8, then it is 400 VALIDATION_ERROR on the path, in Portuguese",
         async (c) => {
-          const res = await call(server.baseUrl, c.method, c.path, { key });
+          const res = await rawCall<ErrorBody>(server.baseUrl, c.method, c.path, { key });
 
           expect(res.status).toBe(400);
           expect(res.body).toMatchObject({
@@ -71,7 +82,7 @@ for (const store of eachStore("hardening", { poolMax: 4 })) {
       );
 
       test("when a fixed segment of the path is a percent-encoding that is not UTF-8, then no route has it: 404 NOT_FOUND", async () => {
-        const res = await call(server.baseUrl, "GET", "/api/v1/bal%E0nce", { key });
+        const res = await rawCall<ErrorBody>(server.baseUrl, "GET", "/api/v1/bal%E0nce", { key });
 
         expect(res.status).toBe(404);
         expect(res.body).toMatchObject({ ok: false, code: "NOT_FOUND" });
@@ -79,9 +90,9 @@ for (const store of eachStore("hardening", { poolMax: 4 })) {
       });
 
       test("when a known id is missing, then the 404 message is the one about objects, not routes", async () => {
-        const res = await call(server.baseUrl, "GET", "/api/v1/transactions/txn_doesnotexist", { key });
+        const res = await api().GET("/api/v1/transactions/{id}", { params: { path: { id: "txn_doesnotexist" } } });
 
-        expect(res.status).toBe(404);
+        expectStatus(res, 404);
         expect(res.body.message).toBe("Recurso não encontrado nesta conta e modo.");
       });
     });
@@ -91,7 +102,7 @@ for (const store of eachStore("hardening", { poolMax: 4 })) {
         const { testKey } = await server.newAccount();
         const body = "[".repeat(6000) + "]".repeat(6000);
         const send = (key?: string) =>
-          call(server.baseUrl, "POST", "/api/v1/charges/pix", {
+          rawCall<ErrorBody>(server.baseUrl, "POST", "/api/v1/charges/pix", {
             ...(key ? { key } : {}),
             rawBody: body,
             headers: { "content-type": "application/json" },
@@ -102,31 +113,31 @@ for (const store of eachStore("hardening", { poolMax: 4 })) {
 
         expect(withKey.status).toBe(400);
         expect(withKey.body.code).toBe("VALIDATION_ERROR");
-        expect(withKey.body.errors[0].message).toMatch(/32 níveis/);
+        expect(withKey.body.errors?.[0]?.message).toMatch(/32 níveis/);
         // The key is checked before the body is read, as the contract and the mock answer.
         expect(withoutKey.status).toBe(401);
       });
 
       test("when metadata nests deeper than 32 levels, then the charge is refused naming metadata and nothing is created", async () => {
         const { testKey } = await server.newAccount();
-        const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-          key: testKey,
+        const res = await publicApi(server.baseUrl, { key: testKey }).POST("/api/v1/charges/pix", {
           body: chargeBody({ metadata: { deep: nestedObject(2000) } }),
         });
-        const list = await call(server.baseUrl, "GET", "/api/v1/transactions", { key: testKey });
+        const list = await publicApi(server.baseUrl, { key: testKey }).GET("/api/v1/transactions");
 
-        expect(res.status).toBe(400);
-        expect(res.body.errors[0].path).toMatch(/^metadata\.deep\.a\.a/);
+        expectStatus(res, 400);
+        expect(res.body.errors?.[0]?.path).toMatch(/^metadata\.deep\.a\.a/);
+        expectStatus(list, 200);
         expect(list.body.data).toEqual([]);
       });
 
       test("when metadata nests within the limit, then it is stored and read back unchanged", async () => {
         const metadata = { deep: nestedObject(25) };
-        const created = await post("/api/v1/charges/pix", chargeBody({ metadata }));
-        const read = await call(server.baseUrl, "GET", `/api/v1/transactions/${created.body.id}`, { key });
+        const created = await api().POST("/api/v1/charges/pix", { body: chargeBody({ metadata }) });
+        expectStatus(created, 201);
+        const read = await api().GET("/api/v1/transactions/{id}", { params: { path: { id: created.body.id } } });
 
-        expect(created.status).toBe(201);
-        expect(read.status).toBe(200);
+        expectStatus(read, 200);
         expect(read.body.metadata).toEqual(metadata);
       });
     });
@@ -182,10 +193,13 @@ for (const store of eachStore("hardening", { poolMax: 4 })) {
       );
 
       test("when a paired surrogate (an emoji) is sent, then it is stored and read back unchanged", async () => {
-        const created = await post("/api/v1/charges/pix", chargeBody({ description: "Camiseta 👕 azul" }));
-        const read = await call(server.baseUrl, "GET", `/api/v1/transactions/${created.body.id}`, { key });
+        const created = await api().POST("/api/v1/charges/pix", {
+          body: chargeBody({ description: "Camiseta 👕 azul" }),
+        });
+        expectStatus(created, 201);
+        const read = await api().GET("/api/v1/transactions/{id}", { params: { path: { id: created.body.id } } });
 
-        expect(created.status).toBe(201);
+        expectStatus(read, 200);
         expect(read.body.description).toBe("Camiseta 👕 azul");
       });
     });
@@ -218,7 +232,9 @@ for (const store of eachStore("hardening", { poolMax: 4 })) {
         { name: "a leap second", value: "2016-12-31T23%3A59%3A60Z" },
         { name: "the 30th of February", value: "2026-02-30T00%3A00%3A00Z" },
       ])("when createdFrom is $name, then it is 400 VALIDATION_ERROR naming createdFrom", async ({ value }) => {
-        const res = await call(server.baseUrl, "GET", `/api/v1/transactions?createdFrom=${value}`, { key });
+        const res = await rawCall<ErrorBody>(server.baseUrl, "GET", `/api/v1/transactions?createdFrom=${value}`, {
+          key,
+        });
 
         expect(res.status).toBe(400);
         expect(res.body.errors).toEqual([{ path: "createdFrom", message: expect.any(String) }]);
@@ -228,7 +244,7 @@ for (const store of eachStore("hardening", { poolMax: 4 })) {
         "when limit is %s, then it is 400 VALIDATION_ERROR naming limit on every list",
         async (limit) => {
           for (const list of ["transactions", "withdrawals", "customers", "payment-links"]) {
-            const res = await call(server.baseUrl, "GET", `/api/v1/${list}?limit=${limit}`, { key });
+            const res = await rawCall<ErrorBody>(server.baseUrl, "GET", `/api/v1/${list}?limit=${limit}`, { key });
 
             expect(res.status).toBe(400);
             expect(res.body.errors).toEqual([{ path: "limit", message: expect.any(String) }]);
@@ -237,23 +253,28 @@ for (const store of eachStore("hardening", { poolMax: 4 })) {
       );
 
       test("when a date in the query has unencoded colons (RFC 3986 allows them), then it is accepted", async () => {
-        const res = await call(server.baseUrl, "GET", "/api/v1/transactions?createdFrom=2026-11-23T08:49:50Z", { key });
+        // Spelled raw: the typed client would encode the colons.
+        const res = await rawCall(server.baseUrl, "GET", "/api/v1/transactions?createdFrom=2026-11-23T08:49:50Z", {
+          key,
+        });
 
         expect(res.status).toBe(200);
       });
 
       test("when an id in the path holds NUL, then it is 404 NOT_FOUND", async () => {
-        const res = await call(server.baseUrl, "GET", "/api/v1/transactions/txn_abc%00", { key });
+        const res = await rawCall<ErrorBody>(server.baseUrl, "GET", "/api/v1/transactions/txn_abc%00", { key });
 
         expect(res.status).toBe(404);
         expect(res.body.code).toBe("NOT_FOUND");
       });
 
       test("when a query value holds NUL, then it is 400 VALIDATION_ERROR naming it", async () => {
-        const res = await call(server.baseUrl, "GET", "/api/v1/transactions?startingAfter=txn_%00", { key });
+        const res = await rawCall<ErrorBody>(server.baseUrl, "GET", "/api/v1/transactions?startingAfter=txn_%00", {
+          key,
+        });
 
         expect(res.status).toBe(400);
-        expect(res.body.errors[0].path).toBe("startingAfter");
+        expect(res.body.errors?.[0]?.path).toBe("startingAfter");
       });
     });
   });
@@ -293,7 +314,7 @@ describe("request bodies", () => {
   });
 
   test("when a POST body is text/plain, then it is 415 UNSUPPORTED_MEDIA_TYPE with the error body", async () => {
-    const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
+    const res = await rawCall(server.baseUrl, "POST", "/api/v1/charges/pix", {
       key,
       rawBody: JSON.stringify(chargeBody()),
       headers: { "content-type": "text/plain" },
@@ -304,7 +325,7 @@ describe("request bodies", () => {
   });
 
   test("when a POST body passes 64 KiB, then it is 413 PAYLOAD_TOO_LARGE with the error body", async () => {
-    const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
+    const res = await rawCall(server.baseUrl, "POST", "/api/v1/charges/pix", {
       key,
       body: chargeBody({ description: "x".repeat(70_000) }),
     });
@@ -340,11 +361,10 @@ describe("security headers", () => {
     server = await startTestServer();
     plain = await startTestServer({ publicBaseUrl: "http://localhost:3000" });
     ({ testKey: key } = await server.newAccount());
-    const link = await call(server.baseUrl, "POST", "/api/v1/payment-links", {
-      key,
+    const link = await publicApi(server.baseUrl, { key }).POST("/api/v1/payment-links", {
       body: { description: "Curso de fotografia", amountCents: 1000 },
     });
-    expect(link.status).toBe(201);
+    expectStatus(link, 201);
     linkId = link.body.id;
   });
   afterAll(async () => {
@@ -361,7 +381,8 @@ describe("security headers", () => {
     { name: "the public document", path: "/openapi.yaml", auth: "none", noStore: false },
     { name: "the checkout", path: "/checkout/LINK", auth: "none", noStore: true },
   ])("when $name is served over an https PUBLIC_BASE_URL, then it has nosniff and HSTS", async (c) => {
-    const res = await call(server.baseUrl, "GET", c.path.replace("LINK", linkId), {
+    // Paths inside and outside the documents: untyped.
+    const res = await rawCall(server.baseUrl, "GET", c.path.replace("LINK", linkId), {
       ...(c.auth === "key" ? { key } : {}),
       ...(c.auth === "admin" ? { admin: testAdminToken } : {}),
     });
@@ -373,9 +394,9 @@ describe("security headers", () => {
 
   test("when PUBLIC_BASE_URL is http, then no HSTS is sent but nosniff and no-store still are", async () => {
     const { testKey } = await plain.newAccount();
-    const res = await call(plain.baseUrl, "GET", "/api/v1/balance", { key: testKey });
+    const res = await publicApi(plain.baseUrl, { key: testKey }).GET("/api/v1/balance");
 
-    expect(res.status).toBe(200);
+    expectStatus(res, 200);
     expect(res.headers.get("strict-transport-security")).toBeNull();
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("cache-control")).toBe("no-store");
@@ -387,11 +408,13 @@ describe("rate limits and case variants", () => {
     const server = await startTestServer({ rateLimits: { get: 2, write: 2, withdrawals: 1 } });
     try {
       const { testKey } = await server.newAccount();
-      for (let i = 0; i < 2; i++) await call(server.baseUrl, "GET", "/api/v1/balance", { key: testKey });
+      const api = publicApi(server.baseUrl, { key: testKey });
+      for (let i = 0; i < 2; i++) await api.GET("/api/v1/balance");
 
-      const spent = await call(server.baseUrl, "GET", "/api/v1/balance", { key: testKey });
-      const variant = await call(server.baseUrl, "GET", "/Api/v1/balance", { key: testKey });
-      const slash = await call(server.baseUrl, "GET", "/api/v1/balance/", { key: testKey });
+      const spent = await api.GET("/api/v1/balance");
+      // Spellings outside the document: untyped.
+      const variant = await rawCall(server.baseUrl, "GET", "/Api/v1/balance", { key: testKey });
+      const slash = await rawCall(server.baseUrl, "GET", "/api/v1/balance/", { key: testKey });
 
       expect(spent.status).toBe(429);
       expect(variant.status).toBe(404);
@@ -408,7 +431,7 @@ describe("operator API spellings", () => {
     async (path) => {
       const server = await startTestServer();
       try {
-        const res = await call(server.baseUrl, "GET", path, { admin: testAdminToken });
+        const res = await rawCall<ErrorBody>(server.baseUrl, "GET", path, { admin: testAdminToken });
 
         expect(res.status).toBe(404);
         expect(res.body.message).toBe(`Rota não encontrada: GET ${path}.`);
