@@ -43,7 +43,8 @@ function npmStartCommand(): string[] {
 
 /** Runs a PostgreSQL program as the cluster's owner: `postgres` as root, else this user. */
 function asOwner(bin: string, program: string, args: string[]) {
-  const options = { cwd: root, env: { ...process.env, LC_ALL: "C", LANG: "C" } };
+  // From `/`: the owner may not be allowed into the checkout (PostgreSQL's programs then complain).
+  const options = { cwd: "/", env: { ...process.env, LC_ALL: "C", LANG: "C" } };
   if (isRoot) return run("runuser", ["-u", "postgres", "--", join(bin, program), ...args], options);
   return run(join(bin, program), args, options);
 }
