@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "vitest";
 import { loadConfig } from "../src/config.js";
 import type { RateLimits } from "../src/domain/rate-limits.js";
-import { type CallResult, call, chargeBody, startTestServer, type TestServer } from "./harness.js";
+import { chargeBody, type ErrorBody, expectStatus, publicApi, startTestServer, type TestServer } from "./harness.js";
 
 // Counters are per IP and every test calls from 127.0.0.1, so each test gets its own server.
 const budgets: RateLimits = { get: 5, write: 3, withdrawals: 2 };
@@ -19,23 +19,29 @@ const withdrawalBody = {
   amountCents: 1000,
   pixKey: "52998224725",
   pixKeyType: "CPF",
-};
+} as const;
+
+const api = (server: TestServer, key?: string) => publicApi(server.baseUrl, key === undefined ? {} : { key });
+const balance = (server: TestServer, key?: string) => api(server, key).GET("/api/v1/balance");
+const createCharge = (server: TestServer, key: string) =>
+  api(server, key).POST("/api/v1/charges/pix", { body: chargeBody() });
 
 /** Seed §7/§8: 429, the error body, and `Retry-After` in whole seconds. */
-function expectRateLimited(res: CallResult, path: string) {
+function expectRateLimited(res: { status: number; body: unknown; headers: Headers }, path: string) {
   expect(res.status).toBe(429);
   expect(res.body).toMatchObject({ ok: false, code: "RATE_LIMITED", path });
-  expect(res.body.errors).toBeUndefined();
-  expect(typeof res.body.message).toBe("string");
-  expect(res.body.message).not.toMatch(/\b(too|many|requests|retry|later)\b/i);
-  expect(res.body.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+  const body = res.body as ErrorBody;
+  expect(body.errors).toBeUndefined();
+  expect(typeof body.message).toBe("string");
+  expect(body.message).not.toMatch(/\b(too|many|requests|retry|later)\b/i);
+  expect(body.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
   const retryAfter = res.headers.get("retry-after") ?? "";
   expect(retryAfter).toMatch(/^\d+$/);
   expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
   expect(Number(retryAfter)).toBeLessThanOrEqual(60);
 }
 
-async function sequence(times: number, send: () => Promise<CallResult>): Promise<number[]> {
+async function sequence(times: number, send: () => Promise<{ status: number }>): Promise<number[]> {
   const statuses: number[] = [];
   for (let i = 0; i < times; i++) statuses.push((await send()).status);
   return statuses;
@@ -51,13 +57,11 @@ describe("GET routes (120 per minute per IP)", () => {
       "/api/v1/customers",
       "/api/v1/payment-links",
       "/api/v1/withdrawals",
-    ];
+    ] as const;
     const statuses: number[] = [];
-    for (const path of paths) statuses.push((await call(server.baseUrl, "GET", path, { key: testKey })).status);
+    for (const path of paths) statuses.push((await api(server, testKey).GET(path)).status);
 
-    const res = await call(server.baseUrl, "GET", "/api/v1/balance", {
-      key: testKey,
-    });
+    const res = await balance(server, testKey);
 
     expect(statuses).toEqual([200, 200, 200, 200, 200]);
     expectRateLimited(res, "/api/v1/balance");
@@ -67,11 +71,9 @@ describe("GET routes (120 per minute per IP)", () => {
     const server = await limitedServer();
     const first = await server.newAccount();
     const second = await server.newAccount();
-    await sequence(budgets.get, () => call(server.baseUrl, "GET", "/api/v1/balance", { key: first.testKey }));
+    await sequence(budgets.get, () => balance(server, first.testKey));
 
-    const res = await call(server.baseUrl, "GET", "/api/v1/balance", {
-      key: second.testKey,
-    });
+    const res = await balance(server, second.testKey);
 
     expectRateLimited(res, "/api/v1/balance");
   });
@@ -79,12 +81,9 @@ describe("GET routes (120 per minute per IP)", () => {
   test("when the GET budget is spent, then POSTs still have their own budget", async () => {
     const server = await limitedServer();
     const { testKey } = await server.newAccount();
-    await sequence(budgets.get + 1, () => call(server.baseUrl, "GET", "/api/v1/balance", { key: testKey }));
+    await sequence(budgets.get + 1, () => balance(server, testKey));
 
-    const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-      key: testKey,
-      body: chargeBody(),
-    });
+    const res = await createCharge(server, testKey);
 
     expect(res.status).toBe(201);
   });
@@ -94,48 +93,38 @@ describe("POST and PATCH routes (60 per minute per IP)", () => {
   test("when the POST budget is spent, then the next POST is 429, creates nothing, and GETs still pass", async () => {
     const server = await limitedServer();
     const { testKey } = await server.newAccount();
-    const post = () =>
-      call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-        key: testKey,
-        body: chargeBody(),
-      });
+    const post = () => createCharge(server, testKey);
     const statuses = await sequence(budgets.write, post);
 
     const res = await post();
 
     expect(statuses).toEqual([201, 201, 201]);
     expectRateLimited(res, "/api/v1/charges/pix");
-    const list = await call(server.baseUrl, "GET", "/api/v1/transactions", {
-      key: testKey,
-    });
-    expect(list.status).toBe(200);
+    const list = await api(server, testKey).GET("/api/v1/transactions");
+    expectStatus(list, 200);
     expect(list.body.data).toHaveLength(budgets.write);
   });
 
   test("when PATCH requests are made, then they spend the POST budget", async () => {
     const server = await limitedServer();
     const { testKey } = await server.newAccount();
-    const created = await call(server.baseUrl, "POST", "/api/v1/customers", {
-      key: testKey,
+    const created = await api(server, testKey).POST("/api/v1/customers", {
       body: { name: "João Pereira", document: "11222333000181" },
     });
-    const patch = await call(server.baseUrl, "PATCH", `/api/v1/customers/${created.body.id}`, {
-      key: testKey,
+    expectStatus(created, 201);
+    const path = { params: { path: { id: created.body.id } } };
+    const patch = await api(server, testKey).PATCH("/api/v1/customers/{id}", {
+      ...path,
       body: { name: "João Pereira Lima" },
     });
-    await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-      key: testKey,
-      body: chargeBody(),
-    });
+    await createCharge(server, testKey);
 
-    const res = await call(server.baseUrl, "PATCH", `/api/v1/customers/${created.body.id}`, {
-      key: testKey,
-      body: { name: "Outro Nome" },
-    });
+    const res = await api(server, testKey).PATCH("/api/v1/customers/{id}", { ...path, body: { name: "Outro Nome" } });
 
-    expect([created.status, patch.status]).toEqual([201, 200]);
+    expect(patch.status).toBe(200);
     expectRateLimited(res, `/api/v1/customers/${created.body.id}`);
-    const customer = await call(server.baseUrl, "GET", `/api/v1/customers/${created.body.id}`, { key: testKey });
+    const customer = await api(server, testKey).GET("/api/v1/customers/{id}", path);
+    expectStatus(customer, 200);
     expect(customer.body.name).toBe("João Pereira Lima");
   });
 });
@@ -144,11 +133,7 @@ describe("POST /api/v1/withdrawals (20 per minute per IP)", () => {
   test("when the withdrawal budget is spent, then the next withdrawal is 429 although the POST budget is not", async () => {
     const server = await limitedServer();
     const { testKey } = await server.newAccount();
-    const withdraw = () =>
-      call(server.baseUrl, "POST", "/api/v1/withdrawals", {
-        key: testKey,
-        body: withdrawalBody,
-      });
+    const withdraw = () => api(server, testKey).POST("/api/v1/withdrawals", { body: withdrawalBody });
     const statuses = await sequence(budgets.withdrawals, withdraw);
 
     const res = await withdraw();
@@ -160,16 +145,9 @@ describe("POST /api/v1/withdrawals (20 per minute per IP)", () => {
   test("when withdrawals are made, then they also spend the POST budget", async () => {
     const server = await limitedServer();
     const { testKey } = await server.newAccount();
-    const post = () =>
-      call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-        key: testKey,
-        body: chargeBody(),
-      });
+    const post = () => createCharge(server, testKey);
     await sequence(budgets.withdrawals, () =>
-      call(server.baseUrl, "POST", "/api/v1/withdrawals", {
-        key: testKey,
-        body: withdrawalBody,
-      }),
+      api(server, testKey).POST("/api/v1/withdrawals", { body: withdrawalBody }),
     );
     const third = await post();
 
@@ -183,9 +161,9 @@ describe("POST /api/v1/withdrawals (20 per minute per IP)", () => {
 describe("Order of the checks", () => {
   test("when requests carry no key, then they are limited too (the limit comes before authentication)", async () => {
     const server = await limitedServer();
-    const statuses = await sequence(budgets.get, () => call(server.baseUrl, "GET", "/api/v1/balance"));
+    const statuses = await sequence(budgets.get, () => balance(server));
 
-    const res = await call(server.baseUrl, "GET", "/api/v1/balance");
+    const res = await balance(server);
 
     expect(statuses).toEqual([401, 401, 401, 401, 401]);
     expectRateLimited(res, "/api/v1/balance");
@@ -193,11 +171,7 @@ describe("Order of the checks", () => {
 
   test("when POSTs carry an unknown key, then they are limited too", async () => {
     const server = await limitedServer();
-    const post = () =>
-      call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-        key: `svc_test_${"X".repeat(32)}`,
-        body: chargeBody(),
-      });
+    const post = () => createCharge(server, `svc_test_${"X".repeat(32)}`);
     const statuses = await sequence(budgets.write, post);
 
     const res = await post();
@@ -210,9 +184,9 @@ describe("Order of the checks", () => {
 describe("GET /health", () => {
   test("when the GET budget is spent, then /health still answers 200 however often it is called", async () => {
     const server = await limitedServer();
-    await sequence(budgets.get + 1, () => call(server.baseUrl, "GET", "/api/v1/balance"));
+    await sequence(budgets.get + 1, () => balance(server));
 
-    const statuses = await sequence(budgets.get * 3, () => call(server.baseUrl, "GET", "/health"));
+    const statuses = await sequence(budgets.get * 3, () => api(server).GET("/health"));
 
     expect(statuses).toEqual(Array.from({ length: budgets.get * 3 }, () => 200));
   });
@@ -239,9 +213,9 @@ describe("loadConfig (rate limits)", () => {
     const defaults = loadConfig({}).rateLimits;
     if (defaults === "off") throw new Error("defaults must not be off");
     const server = await limitedServer(defaults);
-    const statuses = await sequence(120, () => call(server.baseUrl, "GET", "/api/v1/balance"));
+    const statuses = await sequence(120, () => balance(server));
 
-    const res = await call(server.baseUrl, "GET", "/api/v1/balance");
+    const res = await balance(server);
 
     expect(statuses.filter((s) => s === 429)).toEqual([]);
     expectRateLimited(res, "/api/v1/balance");
