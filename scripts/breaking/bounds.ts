@@ -1,18 +1,17 @@
 /**
- * Bounds (lengths, ranges, counts, patterns) compared by a walk of our own. openapi-diff hands
- * schemas to json-schema-diff, whose set algebra grows combinatorially with every bounded string
- * and number: a document with a `maxLength` on every string took more than 40 minutes, the same
- * document without bounds takes seconds. json-schema-diff also ignores `pattern`. So the bounds are
- * taken out of what openapi-diff sees (`withoutBounds`) and compared here (`boundDifferences`),
- * operation by operation, with `$ref` and `allOf` flattened so that moving a bound between a
- * property and the schema it refers to changes nothing.
+ * Bounds (lengths, ranges, counts, patterns) compared by a walk of our own, operation by operation,
+ * with `$ref` and `allOf` flattened so that moving a bound between a property and the schema it
+ * refers to changes nothing. They are taken out of what the structural comparison sees
+ * (`withoutBounds`): a textual diff can tell a lowered maximum, but not whether a changed pattern
+ * accepts fewer strings, and the tools tried before (openapi-diff's json-schema-diff) ran for more
+ * than 40 minutes once every string had a `maxLength`.
  *
  * Two regular expressions are compared by sampling (`patternChange`): strings drawn from each are
  * tested against the other. A string the other refuses proves the difference, so sampling never
  * reports one that is not there; it can miss one it does not draw, which is why it draws hundreds.
  */
 import fc from "fast-check";
-import type { BreakingDifference } from "./diff.js";
+import { type BreakingDifference, place, type Value } from "./difference.js";
 
 type Node = Record<string, unknown>;
 type Document = { paths?: Record<string, unknown>; components?: unknown; [key: string]: unknown };
@@ -211,33 +210,31 @@ function compare(before: Bounds, after: Bounds): { narrower: string[]; wider: st
   return { narrower, wider };
 }
 
+/** A bound as a difference shows it: a number or a flag, one pattern, or the patterns that all hold. */
+const shown = (value: Bounds[string]): Value =>
+  value === undefined ? "absent" : Array.isArray(value) && value.length === 1 ? (value[0] as string) : value;
+
 /**
- * Breaking bound changes between two documents: a request (body or parameter) that accepts fewer
- * values, or a response (webhook payloads included, as responses) that may carry more. Locations
- * present in only one document are left to openapi-diff, which sees the structure.
+ * Breaking bound changes between two documents, one per keyword: a request (body or parameter) that
+ * accepts fewer values, or a response (webhook payloads included, as responses) that may carry
+ * more. Locations present in only one document are left to the structural comparison.
  */
 export function boundDifferences(before: Document, after: Document): BreakingDifference[] {
-  const was = boundsOf(before);
+  const was = new Map([...boundsOf(before)].map(([location, found]) => [place(location), found]));
   const differences: BreakingDifference[] = [];
   for (const [location, { role, bounds }] of boundsOf(after)) {
-    const old = was.get(location);
+    const old = was.get(place(location));
     if (!old) continue;
     const { narrower, wider } = compare(old.bounds, bounds);
-    if (role !== "response.body" && narrower.length > 0) {
+    const [code, keywords] =
+      role === "response.body" ? ["response.body.scope.add", wider] : [`${role}.scope.remove`, narrower];
+    for (const keyword of keywords)
       differences.push({
-        code: `${role}.scope.remove`,
-        action: "remove",
-        entity: role,
-        locations: narrower.map((keyword) => `${location}.${keyword}`),
+        code,
+        location: `${location}.${keyword}`,
+        from: shown(old.bounds[keyword]),
+        to: shown(bounds[keyword]),
       });
-    } else if (role === "response.body" && wider.length > 0) {
-      differences.push({
-        code: "response.body.scope.add",
-        action: "add",
-        entity: "response.body",
-        locations: wider.map((keyword) => `${location}.${keyword}`),
-      });
-    }
   }
   return differences;
 }

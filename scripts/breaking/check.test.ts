@@ -1,0 +1,133 @@
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import YAML from "yaml";
+import { checkContracts, documents } from "../check-breaking.js";
+import { acknowledgedChange, parseAcknowledgements } from "./acknowledgements.js";
+
+const released = "spec/releases/1.0.0/openapi.yaml";
+const acknowledgements = "spec/releases/acknowledged-breaking.yaml";
+const withdrawalAmount = (doc: any) => doc.components.schemas.CreateWithdrawalRequest.properties.amountCents;
+
+let scratch: string | undefined;
+afterEach(() => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  scratch = undefined;
+});
+
+/**
+ * A repository in a temporary folder: release 1.0.0 with the project's real acknowledgements, and
+ * `generated/` holding the released documents, the public one changed by `change`, and `extra`.
+ */
+function check(change: (doc: any) => void, extra: Record<string, unknown> = {}) {
+  scratch = mkdtempSync(join(tmpdir(), "check-breaking-"));
+  const [releases, generated] = [join(scratch, "releases"), join(scratch, "generated")];
+  mkdirSync(join(releases, "1.0.0"), { recursive: true });
+  mkdirSync(generated);
+  copyFileSync(released, join(releases, "1.0.0/openapi.yaml"));
+  copyFileSync("spec/releases/1.0.0/admin-openapi.yaml", join(releases, "1.0.0/admin-openapi.yaml"));
+  copyFileSync("spec/releases/1.0.0/admin-openapi.yaml", join(generated, "admin-openapi.yaml"));
+  copyFileSync(acknowledgements, join(releases, "acknowledged-breaking.yaml"));
+  const doc = YAML.parse(readFileSync(released, "utf8"));
+  change(doc);
+  writeFileSync(join(generated, "openapi.yaml"), YAML.stringify(doc));
+  for (const [name, content] of Object.entries(extra)) writeFileSync(join(generated, name), YAML.stringify(content));
+  const [out, err]: [string[], string[]] = [[], []];
+  const names = ["openapi.yaml", "admin-openapi.yaml", ...Object.keys(extra)];
+  const code = checkContracts(
+    { releases, generated, documents: names },
+    (l) => out.push(l),
+    (l) => err.push(l),
+  );
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+describe("npm run check:breaking", () => {
+  test("when a change the acknowledgements allow is made (withdrawal amounts gain their maximum), then the check passes and says which entry allowed it", () => {
+    const result = check((doc) => {
+      withdrawalAmount(doc).maximum = 999_999_999_999;
+    });
+    expect(result.err).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.out).toContain("acknowledged 1×: Every amount gained its maximum");
+  });
+
+  test("when the maximum an acknowledgement allowed is then lowered (to 100 000), then the check fails: the entry allows 999 999 999 999, not any maximum there", () => {
+    const result = check((doc) => {
+      withdrawalAmount(doc).maximum = 100_000;
+    });
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(
+      "paths./api/v1/withdrawals.post.requestBody.content.application/json.schema.properties.amountCents.maximum: absent → 100000",
+    );
+  });
+
+  test("when a document is published that no release holds yet (a dashboard's), then it is new: the check says so and passes", () => {
+    const dashboard = YAML.parse(readFileSync(released, "utf8"));
+    const result = check(() => {}, { "dashboard-openapi.yaml": dashboard });
+    expect(result.code).toBe(0);
+    expect(result.out).toContain("dashboard-openapi.yaml: not in release 1.0.0");
+  });
+
+  test("when generated/ is listed, then every OpenAPI document the project publishes is one the check compares", () => {
+    const published = readdirSync("generated").filter((name) => name.endsWith("openapi.yaml"));
+    expect(published.length).toBeGreaterThanOrEqual(2);
+    expect([...documents].sort()).toEqual(published.sort());
+  });
+});
+
+describe("acknowledgements", () => {
+  const entry = (changes: unknown) => ({
+    since: "1.0.0",
+    document: "openapi.yaml",
+    reason: "Every amount gained its maximum, which no working request exceeded.",
+    changes,
+  });
+  const difference = {
+    code: "request.body.scope.remove",
+    location:
+      "paths./api/v1/withdrawals.post.requestBody.content.application/json.schema.properties.amountCents.maximum",
+    from: "absent",
+    to: 999_999_999_999,
+  };
+
+  test("when the project's file is read, then every entry names its changes by location and values", () => {
+    const list = parseAcknowledgements(YAML.parse(readFileSync(acknowledgements, "utf8")), documents);
+    expect(list.length).toBeGreaterThan(0);
+    for (const ack of list) expect(ack.changes.length).toBeGreaterThan(0);
+  });
+
+  test.each([
+    { name: "the old form (a code and a location prefix, no changes)", bad: { ...entry(undefined), code: "x" } },
+    { name: "a change without its old value", bad: entry([{ location: "paths.*", to: 1 }]) },
+    { name: "an unknown document", bad: { ...entry([{ location: "paths.*", from: 1, to: 2 }]), document: "x.yaml" } },
+  ])("when an entry has $name, then reading the file fails and names the entry", ({ bad }) => {
+    expect(() => parseAcknowledgements([bad], documents)).toThrow(/entry 1/);
+  });
+
+  test.each([
+    {
+      name: "the same place and values, operations by `*`",
+      location: "paths./api/v1/*.amountCents.maximum",
+      to: 999_999_999_999,
+      allowed: true,
+    },
+    {
+      name: "another new value at the same place",
+      location: "paths./api/v1/*.amountCents.maximum",
+      to: 100_000,
+      allowed: false,
+    },
+    {
+      name: "a location that is only a prefix",
+      location: "paths./api/v1/*.amountCents",
+      to: 999_999_999_999,
+      allowed: false,
+    },
+  ])("when an acknowledgement names $name, then it allows the difference: $allowed", ({ location, to, allowed }) => {
+    const list = parseAcknowledgements([entry([{ location, from: "absent", to }])], documents);
+    expect(acknowledgedChange(list, "1.0.0", "openapi.yaml", difference) !== undefined).toBe(allowed);
+    expect(acknowledgedChange(list, "1.1.0", "openapi.yaml", difference)).toBeUndefined();
+  });
+});
