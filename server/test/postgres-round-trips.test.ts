@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createPool, PostgresStore } from "../src/store/postgres/index.js";
-import { call, chargeBody, startTestServer, type TestAccount, type TestServer } from "./harness.js";
+import { chargeBody, expectStatus, publicApi, startTestServer, type TestAccount, type TestServer } from "./harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
 
 /**
@@ -33,6 +33,18 @@ describePg("round trips to PostgreSQL per request", () => {
     sent.length = 0;
     names.length = 0;
   });
+  const api = (key = ctx.testKey) => publicApi(server.baseUrl, { key });
+  const createCharge = (body = chargeBody(), idempotencyKey?: string) =>
+    api().POST("/api/v1/charges/pix", {
+      body,
+      ...(idempotencyKey === undefined ? {} : { params: { header: { "idempotency-key": idempotencyKey } } }),
+    });
+  async function newChargeId(): Promise<string> {
+    const created = await createCharge();
+    expectStatus(created, 201);
+    return created.body.id;
+  }
+  const readCharge = (id: string) => api().GET("/api/v1/transactions/{id}", { params: { path: { id } } });
   afterAll(async () => {
     pg.Client.prototype.query = original;
     await server?.close();
@@ -42,9 +54,8 @@ describePg("round trips to PostgreSQL per request", () => {
   describe("POST /api/v1/charges/pix", () => {
     test("when a charge is created for a new payer, then the account's lock is taken only to write the payer, and the payer is read again under it", async () => {
       sent.length = 0;
-      const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-        key: ctx.testKey,
-        body: chargeBody({
+      const res = await createCharge(
+        chargeBody({
           customer: {
             name: "Nova",
             email: "nova@example.com",
@@ -53,7 +64,7 @@ describePg("round trips to PostgreSQL per request", () => {
             document: "11144477735",
           },
         }),
-      });
+      );
 
       expect(res.status).toBe(201);
       // The key with its account; BEGIN; the payer read; the lock; the payer read again and
@@ -67,11 +78,7 @@ describePg("round trips to PostgreSQL per request", () => {
 
     test("when a charge is created with an idempotency key, then BEGIN travels with the account's lock", async () => {
       sent.length = 0;
-      const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-        key: ctx.testKey,
-        body: chargeBody(),
-        headers: { "idempotency-key": "round-trips-1" },
-      });
+      const res = await createCharge(chargeBody(), "round-trips-1");
 
       expect(res.status).toBe(201);
       expect(sent).not.toContain("BEGIN");
@@ -81,10 +88,10 @@ describePg("round trips to PostgreSQL per request", () => {
 
   test("when a payer comes back with the same data, then the charge costs five statements and no lock: the payer is read, not rewritten", async () => {
     const body = chargeBody();
-    expect((await call(server.baseUrl, "POST", "/api/v1/charges/pix", { key: ctx.testKey, body })).status).toBe(201);
+    expect((await createCharge(body)).status).toBe(201);
     sent.length = 0;
 
-    const res = await call(server.baseUrl, "POST", "/api/v1/charges/pix", { key: ctx.testKey, body });
+    const res = await createCharge(body);
 
     expect(res.status).toBe(201);
     expect(sent.filter((s) => s.startsWith("UPDATE customers"))).toEqual([]);
@@ -94,13 +101,10 @@ describePg("round trips to PostgreSQL per request", () => {
 
   describe("GET /api/v1/transactions/{id}", () => {
     test("when a charge is read, then two statements go: the key with its account, then the charge", async () => {
-      const created = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-        key: ctx.testKey,
-        body: chargeBody(),
-      });
+      const id = await newChargeId();
       sent.length = 0;
 
-      const res = await call(server.baseUrl, "GET", `/api/v1/transactions/${created.body.id}`, { key: ctx.testKey });
+      const res = await readCharge(id);
 
       expect(res.status).toBe(200);
       expect(sent).toHaveLength(2);
@@ -108,15 +112,12 @@ describePg("round trips to PostgreSQL per request", () => {
     });
 
     test("when a charge is read twice, then both statements go prepared, under the same names each time", async () => {
-      const created = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-        key: ctx.testKey,
-        body: chargeBody(),
-      });
+      const id = await newChargeId();
       names.length = 0;
-      await call(server.baseUrl, "GET", `/api/v1/transactions/${created.body.id}`, { key: ctx.testKey });
+      expectStatus(await readCharge(id), 200);
       const first = [...names];
       names.length = 0;
-      await call(server.baseUrl, "GET", `/api/v1/transactions/${created.body.id}`, { key: ctx.testKey });
+      expectStatus(await readCharge(id), 200);
 
       expect(first).toHaveLength(2);
       expect(first.every((n) => n !== null && n.startsWith("pix_"))).toBe(true);
@@ -124,12 +125,12 @@ describePg("round trips to PostgreSQL per request", () => {
     });
 
     test("when charges are listed without a filter by a key read before, then one prepared statement reads the page and confirms the key", async () => {
-      expect((await call(server.baseUrl, "GET", "/api/v1/balance", { key: ctx.testKey })).status).toBe(200);
+      expect((await api().GET("/api/v1/balance")).status).toBe(200);
       names.length = 0;
       sent.length = 0;
-      const res = await call(server.baseUrl, "GET", "/api/v1/transactions?limit=5", { key: ctx.testKey });
+      const res = await api().GET("/api/v1/transactions", { params: { query: { limit: 5 } } });
 
-      expect(res.status).toBe(200);
+      expectStatus(res, 200);
       expect(res.body.data.length).toBeGreaterThan(0);
       expect(sent).toHaveLength(1);
       expect(sent[0]).toMatch(/ORDER BY/);
@@ -141,7 +142,7 @@ describePg("round trips to PostgreSQL per request", () => {
     test("when a key never read by this process lists charges, then the key is read first: two statements", async () => {
       const { secret } = await ctx.addKey({});
       sent.length = 0;
-      const res = await call(server.baseUrl, "GET", "/api/v1/transactions?limit=5", { key: secret });
+      const res = await api(secret).GET("/api/v1/transactions", { params: { query: { limit: 5 } } });
 
       expect(res.status).toBe(200);
       expect(sent).toHaveLength(2);
@@ -150,11 +151,9 @@ describePg("round trips to PostgreSQL per request", () => {
     });
 
     test("when a recalled key's first page comes back empty, then the key is read and the page asked again: three statements", async () => {
-      expect((await call(server.baseUrl, "GET", "/api/v1/balance", { key: ctx.testKey })).status).toBe(200);
+      expect((await api().GET("/api/v1/balance")).status).toBe(200);
       sent.length = 0;
-      const res = await call(server.baseUrl, "GET", "/api/v1/transactions?limit=5&status=FAILED", {
-        key: ctx.testKey,
-      });
+      const res = await api().GET("/api/v1/transactions", { params: { query: { limit: 5, status: "FAILED" } } });
 
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ data: [], hasMore: false });
@@ -166,7 +165,7 @@ describePg("round trips to PostgreSQL per request", () => {
     test("when charges are listed by status, then the list is planned for its own values: its statement goes unprepared", async () => {
       sent.length = 0;
       names.length = 0;
-      const res = await call(server.baseUrl, "GET", "/api/v1/transactions?status=PAID&limit=5", { key: ctx.testKey });
+      const res = await api().GET("/api/v1/transactions", { params: { query: { status: "PAID", limit: 5 } } });
 
       expect(res.status).toBe(200);
       const list = sent.findIndex((s) => s.includes("ORDER BY"));

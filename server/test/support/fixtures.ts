@@ -14,19 +14,21 @@ export const chargePayer = {
   document: "52998224725",
 } as const satisfies CreatePixChargeRequest["customer"];
 
+/** What `chargeBody(overrides)` builds: a `CreatePixChargeRequest` when the overrides are valid. */
+type ChargeBody<O> =
+  O extends Partial<CreatePixChargeRequest> ? CreatePixChargeRequest : Omit<CreatePixChargeRequest, keyof O> & O;
+
 /**
  * A valid charge body (`POST /api/v1/charges/pix`); override what a test is about. The type says
  * what was built: a body with valid overrides is a `CreatePixChargeRequest`, one a test breaks on
  * purpose is not, and only the untyped `rawCall` sends it.
  */
-export function chargeBody<O extends object = Record<never, never>>(
-  overrides: O = {} as O,
-): Omit<CreatePixChargeRequest, keyof O> & O {
+export function chargeBody<const O extends object = Record<never, never>>(overrides: O = {} as O): ChargeBody<O> {
   const valid: CreatePixChargeRequest = {
     amountCents: 8990,
     description: "Pedido #1234 - Camiseta azul",
     customer: { ...chargePayer },
     metadata: { orderId: "1234" },
   };
-  return { ...valid, ...overrides } as Omit<CreatePixChargeRequest, keyof O> & O;
+  return { ...valid, ...overrides } as ChargeBody<O>;
 }
