@@ -174,7 +174,8 @@ export interface paths {
         };
         /**
          * Read the clock
-         * @description The server's clock. Only when started with `PIX_MANUAL_CLOCK=1`; otherwise `404`.
+         * @description The server's clock. Only when started with `PIX_MANUAL_CLOCK=1`; otherwise `404 NOT_FOUND`
+         *     whose message says the manual clock is off.
          */
         get: operations["getClock"];
         put?: never;
@@ -196,7 +197,9 @@ export interface paths {
         put?: never;
         /**
          * Advance the clock
-         * @description Moves the manual clock forward, so expiry, release periods and the Brasília day can be exercised.
+         * @description Moves the manual clock forward, so expiry, release periods and the Brasília day can be
+         *     exercised. Only when started with `PIX_MANUAL_CLOCK=1`; otherwise `404 NOT_FOUND` whose message
+         *     says the manual clock is off.
          */
         post: operations["advanceClock"];
         delete?: never;

@@ -28,7 +28,9 @@ export function latestRelease(names: string[]): string | null {
   return versions.at(-1) ?? null;
 }
 
-const shown = (value: BreakingDifference["from"]) => (value === "absent" ? value : JSON.stringify(value));
+/** A value as an acknowledgement writes it: `absent` and `present` bare, anything else as JSON. */
+const shown = (value: BreakingDifference["from"]) =>
+  value === "absent" || value === "present" ? value : JSON.stringify(value);
 
 /** The operation a location belongs to (`POST /api/v1/withdrawals`), and the place within it. */
 function split(location: string): { operation: string; within: string } {

@@ -5,6 +5,7 @@
 import cluster from "node:cluster";
 import { createServer, type Server } from "node:http";
 import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { configOrExit, loadConfig, type ServerConfig } from "./config.js";
 import { allPermissions, createAccount, createApiKey } from "./domain/accounts.js";
@@ -27,6 +28,8 @@ const config = configOrExit(() => loadConfig());
 
 /** What a started server process tells the one that prints the banner. */
 interface Started {
+  /** The port bound (PORT=0 lets the system pick one). */
+  port: number;
   storeKind: string;
   devKey: string | null;
   accountId: string | null;
@@ -153,13 +156,22 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
   });
   const { accountId, devKey } = await bootstrap(store, clock);
   worker?.start();
-  return { storeKind: opened.kind, devKey, accountId };
+  return { port: (server.address() as AddressInfo).port, storeKind: opened.kind, devKey, accountId };
 }
 
 class BindError extends Error {}
 
+/** Where a client on this machine reaches the server: loopback when it listens on every address. */
+function reachableBase(host: string, port: number): string {
+  const reachable = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
+  return `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`;
+}
+
+/** `value` as one word of a POSIX shell command line (quoted when it has to be). */
+const shellWord = (value: string) => (/^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`);
+
 function printBanner(cfg: ServerConfig, started: Started, adminTokenGenerated: boolean, processes: number): void {
-  const base = `http://${cfg.host.includes(":") ? `[${cfg.host}]` : cfg.host}:${cfg.port}`;
+  const base = `http://${cfg.host.includes(":") ? `[${cfg.host}]` : cfg.host}:${started.port}`;
   const where = processes > 1 ? `, ${processes} processos` : "";
   console.log(`Pix Charging Service ouvindo em ${base} (armazenamento: ${started.storeKind}${where})`);
   console.log(`Referência da API: ${base}/docs   Saúde: ${base}/health   Prontidão: ${base}/ready`);
@@ -167,8 +179,16 @@ function printBanner(cfg: ServerConfig, started: Started, adminTokenGenerated: b
     console.log(
       "Dados só na memória: ao reiniciar, contas, chaves e cobranças somem. Para mantê-los: npm run start:pg",
     );
-  if (adminTokenGenerated) console.log(`Token da API de operador desta execução (ADMIN_TOKEN): ${cfg.adminToken}`);
-  else if (!cfg.adminToken) console.log("API de operador desligada (sem ADMIN_TOKEN).");
+  // The operator CLI's server and token as one line to paste: a token alone once sent the CLI to
+  // the default port while this server listened on another.
+  const adminUrl = `PIX_ADMIN_URL=${shellWord(reachableBase(cfg.host, started.port))}`;
+  if (adminTokenGenerated) {
+    console.log("Operador desta execução (ADMIN_TOKEN gerado); para `npm run admin`, cole no terminal:");
+    console.log(`export ${adminUrl} ADMIN_TOKEN=${shellWord(cfg.adminToken ?? "")}`);
+  } else if (cfg.adminToken) {
+    console.log("Operador (ADMIN_TOKEN configurado); para `npm run admin`, cole no terminal também:");
+    console.log(`export ${adminUrl}`);
+  } else console.log("API de operador desligada (sem ADMIN_TOKEN).");
   if (cfg.manualClock) console.log("Relógio manual (PIX_MANUAL_CLOCK=1): avance com POST /admin/v1/clock/advance");
   if (started.accountId) console.log(`Conta de desenvolvimento (para os comandos de operador): ${started.accountId}`);
   if (started.devKey) {
@@ -207,7 +227,7 @@ if (config.webConcurrency > 1 && cluster.isPrimary) {
         const accountId = started.find((s) => s.accountId)?.accountId ?? null;
         printBanner(
           effective,
-          { storeKind: message.started.storeKind, devKey, accountId },
+          { port: message.started.port, storeKind: message.started.storeKind, devKey, accountId },
           adminTokenGenerated,
           processes,
         );

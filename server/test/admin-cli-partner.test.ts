@@ -270,6 +270,7 @@ describe("partner trigger", { timeout: processTimeout }, () => {
         }
         const headers: Record<string, string> = { "x-api-key": testKey };
         if (key) headers["idempotency-key"] = key;
+        if (req.headers.accept) headers.accept = req.headers.accept; // the CLI's GET / asks for JSON
         if (body) headers["content-type"] = "application/json";
         void fetch(`${server.baseUrl}${req.url ?? ""}`, {
           method: req.method ?? "GET",

@@ -317,7 +317,7 @@ describe("graceful shutdown", () => {
     await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
     try {
       const server = await startListening({ PIX_ALLOW_LOCAL_WEBHOOKS: "1", LOG_LEVEL: "info", LOG_FORMAT: "json" });
-      const [, adminToken] = await waitForOutput(server, /\(ADMIN_TOKEN\): (adm_[A-Za-z0-9]+)/);
+      const [, adminToken] = await waitForOutput(server, / ADMIN_TOKEN=(adm_[A-Za-z0-9]+)/);
       const [, accountId] = await waitForOutput(server, /operador\): (acc_[A-Za-z0-9]+)/);
       const [, key] = await waitForOutput(server, /(svc_test_[A-Za-z0-9]+)/);
       const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhook`;

@@ -3,7 +3,7 @@
  * the operator API (`/admin/v1`, bearer `ADMIN_TOKEN`) and, for partner commands, the public API
  * (`/api/v1`, `x-api-key`).
  */
-import createClient, { type Client } from "openapi-fetch";
+import createClient, { type Client, type Middleware } from "openapi-fetch";
 import type { paths as OperatorPaths } from "../../../generated/admin-api.js";
 import type { paths as PartnerPaths } from "../../../generated/api.js";
 
@@ -22,12 +22,55 @@ export type PartnerClient = Client<PartnerPaths>;
 
 const trimSlashes = (url: string) => url.replace(/\/+$/, "");
 
-/** The operator API at `baseUrl` with the operator token. */
+/** What this service answers to `GET /` asked for JSON (`service`): how the CLI knows it. */
+const serviceName = "Pix Charging Service";
+
+/**
+ * Asks `GET /` (no token, no key) whether `baseUrl` is this service. A token once went to whatever
+ * listened on the default port when the server ran on another; now a server that does not answer
+ * as this service gets no secret. A network error passes through as it is (`listen` tries again).
+ */
+async function identify(baseUrl: string): Promise<void> {
+  const response = await fetch(`${baseUrl}/`, {
+    headers: { accept: "application/json" },
+    redirect: "manual",
+    signal: AbortSignal.timeout(15_000),
+  });
+  const body: unknown = await response.json().catch(() => undefined);
+  const service = typeof body === "object" && body !== null ? (body as { service?: unknown }).service : undefined;
+  if (response.ok && service === serviceName) return;
+  const answer = response.ok ? "não respondeu como o serviço" : `respondeu ${response.status}`;
+  throw new CliError(
+    `${baseUrl} não é o Pix Charging Service (GET / ${answer}): nada foi enviado a ele. ` +
+      "Confira --server ou PIX_ADMIN_URL (npm start imprime o par PIX_ADMIN_URL e ADMIN_TOKEN).",
+    // A 5xx or 429 of the service itself is worth another try.
+    response.ok ? undefined : response.status,
+  );
+}
+
+/** A middleware that holds every request back until `baseUrl` has identified itself (once per client). */
+function identifiedFirst(baseUrl: string): Middleware {
+  let identified: Promise<void> | undefined;
+  return {
+    async onRequest() {
+      identified ??= identify(baseUrl).catch((error: unknown) => {
+        identified = undefined; // asked again by the next request
+        throw error;
+      });
+      await identified;
+      return undefined;
+    },
+  };
+}
+
+/** The operator API at `baseUrl` with the operator token, sent only once the server identified itself. */
 export function operatorClient(baseUrl: string, token: string): OperatorClient {
-  return createClient<OperatorPaths>({
+  const client = createClient<OperatorPaths>({
     baseUrl: trimSlashes(baseUrl),
     headers: { authorization: `Bearer ${token}` },
   });
+  client.use(identifiedFirst(trimSlashes(baseUrl)));
+  return client;
 }
 
 /**
@@ -51,13 +94,18 @@ function retryingFetch(retries: number): (request: Request) => Promise<Response>
   };
 }
 
-/** The partner (public) API at `baseUrl` with an API key; idempotent requests retried twice. */
+/**
+ * The partner (public) API at `baseUrl` with an API key, sent only once the server identified
+ * itself; idempotent requests retried twice.
+ */
 export function partnerClient(baseUrl: string, apiKey: string): PartnerClient {
-  return createClient<PartnerPaths>({
+  const client = createClient<PartnerPaths>({
     baseUrl: trimSlashes(baseUrl),
     headers: { "x-api-key": apiKey },
     fetch: retryingFetch(2),
   });
+  client.use(identifiedFirst(trimSlashes(baseUrl)));
+  return client;
 }
 
 interface ErrorBody {

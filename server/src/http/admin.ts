@@ -4,7 +4,7 @@ import express, { type IRouter } from "express";
 import type { Store as RateLimitStore } from "express-rate-limit";
 import { type Handlers, operationTable } from "../../../generated/admin-operations.js";
 import type { ManualClock } from "../domain/ports/clock.js";
-import { notFound } from "../domain/errors.js";
+import { DomainError } from "../domain/errors.js";
 import type { Domain } from "../domain/service.js";
 import { refuseUnsafeInput } from "./control-chars.js";
 import { operationMatcher } from "./operations.js";
@@ -107,10 +107,14 @@ export function mountAdmin(app: IRouter, domain: Domain, options: AdminOptions):
   );
 }
 
+/** The clock routes' answer (404) on a server started without PIX_MANUAL_CLOCK=1. */
+const manualClockOff =
+  "O relógio manual está desligado neste servidor: inicie-o com PIX_MANUAL_CLOCK=1 (fora de produção) para ler ou avançar o relógio.";
+
 function adminHandlers(domain: Domain, clock: ManualClock | null): Handlers<undefined> {
   const { operator, settlement } = domain;
   const requireClock = () => {
-    if (!clock) throw notFound();
+    if (!clock) throw new DomainError("NOT_FOUND", manualClockOff);
     return clock;
   };
   return {
