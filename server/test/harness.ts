@@ -20,7 +20,7 @@ import { registrationGuard } from "../src/webhooks/guard.js";
 import type { Store } from "../src/domain/ports/store.js";
 
 export { chargeBody, chargePayer } from "./support/fixtures.js";
-export { type Answer, bodyOf, type ErrorBody, expectStatus, operatorApi, publicApi } from "./support/client.js";
+export { type Answer, bodyOf, byId, type ErrorBody, expectStatus, operatorApi, publicApi } from "./support/client.js";
 
 export interface CallResult<T = any> {
   status: number;

@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { allPermissions } from "../src/domain/accounts.js";
-import { call, chargeBody, startTestServer, type TestServer, testAdminToken } from "./harness.js";
+import {
+  byId,
+  chargeBody,
+  type ErrorBody,
+  expectStatus,
+  operatorApi,
+  publicApi,
+  rawCall,
+  startTestServer,
+  type TestServer,
+  testAdminToken,
+} from "./harness.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -8,15 +19,31 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const admin = (method: string, path: string, body?: unknown) =>
-  call(server.baseUrl, method, `/admin/v1${path}`, { admin: testAdminToken, body });
-const api = (key: string, method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
-  call(server.baseUrl, method, `/api/v1${path}`, { key, body, ...(headers ? { headers } : {}) });
+const admin = () => operatorApi(server.baseUrl, { token: testAdminToken });
+const api = (key: string) => publicApi(server.baseUrl, { key });
 
 async function balanceOf(key: string) {
-  const res = await api(key, "GET", "/balance");
-  expect(res.status).toBe(200);
-  return res.body as { availableCents: number; pendingCents: number; blockedCents: number };
+  const res = await api(key).GET("/api/v1/balance");
+  expectStatus(res, 200);
+  return res.body;
+}
+
+async function newCharge(key: string, amountCents = 8990) {
+  const charge = await api(key).POST("/api/v1/charges/pix", { body: chargeBody({ amountCents }) });
+  expectStatus(charge, 201);
+  return charge.body;
+}
+
+async function newKey(accountId: string, body: { name: string; mode: "test" | "production" }) {
+  const key = await admin().POST("/admin/v1/accounts/{id}/api-keys", { ...byId(accountId), body });
+  expectStatus(key, 201);
+  return key.body;
+}
+
+async function newCustomer(key: string) {
+  const customer = await api(key).POST("/api/v1/customers", { body: { name: "Maria", document: "52998224725" } });
+  expectStatus(customer, 201);
+  return customer.body;
 }
 
 async function eventTypes(accountId: string, livemode: boolean) {
@@ -25,8 +52,8 @@ async function eventTypes(accountId: string, livemode: boolean) {
 
 describe("operator API security", () => {
   test("when the token is missing or wrong, then 401 UNAUTHORIZED in the error shape", async () => {
-    const none = await call(server.baseUrl, "GET", "/admin/v1/accounts");
-    const wrong = await call(server.baseUrl, "GET", "/admin/v1/accounts", { admin: "adm_wrong" });
+    const none = await operatorApi(server.baseUrl).GET("/admin/v1/accounts");
+    const wrong = await operatorApi(server.baseUrl, { token: "adm_wrong" }).GET("/admin/v1/accounts");
     expect(none.status).toBe(401);
     expect(wrong.status).toBe(401);
     expect(wrong.body).toMatchObject({ ok: false, code: "UNAUTHORIZED", path: "/admin/v1/accounts" });
@@ -35,7 +62,8 @@ describe("operator API security", () => {
   test("when the server has no ADMIN_TOKEN, then every operator route answers 404", async () => {
     const off = await startTestServer({ adminToken: "" });
     try {
-      const res = await call(off.baseUrl, "GET", "/admin/v1/accounts", { admin: testAdminToken });
+      // The operator API is not served: answers outside its document, untyped.
+      const res = await rawCall<ErrorBody>(off.baseUrl, "GET", "/admin/v1/accounts", { admin: testAdminToken });
       expect(res.status).toBe(404);
       expect(res.body.code).toBe("NOT_FOUND");
     } finally {
@@ -44,16 +72,25 @@ describe("operator API security", () => {
   });
 
   test("when a body breaks the admin spec, then 400 VALIDATION_ERROR names the field and nothing is created", async () => {
-    const before = (await admin("GET", "/accounts?limit=100")).body.data.length;
-    const res = await admin("POST", "/accounts", { name: "X", ownerEmail: "not-an-email", surprise: 1 });
+    const count = async () => {
+      const accounts = await admin().GET("/admin/v1/accounts", { params: { query: { limit: 100 } } });
+      expectStatus(accounts, 200);
+      return accounts.body.data.length;
+    };
+    const before = await count();
+    // A body the document refuses: untyped.
+    const res = await rawCall<ErrorBody>(server.baseUrl, "POST", "/admin/v1/accounts", {
+      admin: testAdminToken,
+      body: { name: "X", ownerEmail: "not-an-email", surprise: 1 },
+    });
     expect(res.status).toBe(400);
-    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(["name", "ownerEmail", "surprise"]);
-    expect((await admin("GET", "/accounts?limit=100")).body.data.length).toBe(before);
+    expect(res.body.errors?.map((e) => e.path).sort()).toEqual(["name", "ownerEmail", "surprise"]);
+    expect(await count()).toBe(before);
   });
 
   test("when the public API key is used on the operator API, then 401", async () => {
     const { testKey } = await server.newAccount();
-    const res = await call(server.baseUrl, "GET", "/admin/v1/accounts", { key: testKey });
+    const res = await operatorApi(server.baseUrl, { headers: { "x-api-key": testKey } }).GET("/admin/v1/accounts");
     expect(res.status).toBe(401);
   });
 });
@@ -61,81 +98,88 @@ describe("operator API security", () => {
 describe("a production day through HTTP", () => {
   test("when an account is opened, verified, paid, released, withdrawn and settled, then every figure follows", async () => {
     // Open an unverified account: production keys are refused until verification.
-    const opened = await admin("POST", "/accounts", {
-      name: "Mercadinho Boa Vista",
-      ownerEmail: "dona@boavista.example",
-      releasePeriodDays: 2,
+    const opened = await admin().POST("/admin/v1/accounts", {
+      body: { name: "Mercadinho Boa Vista", ownerEmail: "dona@boavista.example", releasePeriodDays: 2 },
     });
-    expect(opened.status).toBe(201);
+    expectStatus(opened, 201);
     expect(opened.body).toMatchObject({ verified: false, releasePeriodDays: 2, plan: { chargeFeeCents: 80 } });
-    const accountId = opened.body.id as string;
-    const refused = await admin("POST", `/accounts/${accountId}/api-keys`, { name: "live", mode: "production" });
-    expect(refused.status).toBe(403);
+    const accountId = opened.body.id;
+    const refused = await admin().POST("/admin/v1/accounts/{id}/api-keys", {
+      ...byId(accountId),
+      body: { name: "live", mode: "production" },
+    });
+    expectStatus(refused, 403);
     expect(refused.body.code).toBe("ACCOUNT_NOT_ACTIVE");
 
-    const verified = await admin("PATCH", `/accounts/${accountId}`, { verified: true, plan: { chargeFeeBps: 100 } });
+    const verified = await admin().PATCH("/admin/v1/accounts/{id}", {
+      ...byId(accountId),
+      body: { verified: true, plan: { chargeFeeBps: 100 } },
+    });
     expect(verified.body).toMatchObject({ verified: true, plan: { chargeFeeCents: 80, chargeFeeBps: 100 } });
 
     // Keys: one with an IP list, one with a daily limit and withdrawals.
-    const ipKey = await admin("POST", `/accounts/${accountId}/api-keys`, {
-      name: "ip-limited",
-      mode: "production",
-      allowedIps: ["203.0.113.0/24"],
+    const ipKey = await admin().POST("/admin/v1/accounts/{id}/api-keys", {
+      ...byId(accountId),
+      body: { name: "ip-limited", mode: "production", allowedIps: ["203.0.113.0/24"] },
     });
-    expect(ipKey.status).toBe(201);
+    expectStatus(ipKey, 201);
     expect(ipKey.body.secret).toMatch(/^svc_(?!test_)/);
     expect(ipKey.body.permissions).not.toContain("withdrawals:write");
-    const live = await admin("POST", `/accounts/${accountId}/api-keys`, {
-      name: "backend",
-      mode: "production",
-      permissions: [
-        "charges:write",
-        "transactions:read",
-        "balance:read",
-        "withdrawals:read",
-        "withdrawals:write",
-        "customers:read",
-      ],
-      dailyWithdrawLimitCents: 5000,
+    const live = await admin().POST("/admin/v1/accounts/{id}/api-keys", {
+      ...byId(accountId),
+      body: {
+        name: "backend",
+        mode: "production",
+        permissions: [
+          "charges:write",
+          "transactions:read",
+          "balance:read",
+          "withdrawals:read",
+          "withdrawals:write",
+          "customers:read",
+        ],
+        dailyWithdrawLimitCents: 5000,
+      },
     });
-    const liveKey = live.body.secret as string;
-    const listed = await admin("GET", `/accounts/${accountId}/api-keys`);
+    expectStatus(live, 201);
+    const liveKey = live.body.secret;
+    const listed = await admin().GET("/admin/v1/accounts/{id}/api-keys", byId(accountId));
+    expectStatus(listed, 200);
     expect(listed.body.data).toHaveLength(2);
     expect(JSON.stringify(listed.body)).not.toContain(liveKey);
-    expect((await api(ipKey.body.secret, "GET", "/transactions")).body.code).toBe("API_KEY_IP");
+    const fromElsewhere = await api(ipKey.body.secret).GET("/api/v1/transactions");
+    expectStatus(fromElsewhere, 403);
+    expect(fromElsewhere.body.code).toBe("API_KEY_IP");
 
     // A production charge, paid through the settlement simulator.
-    const charge = await api(liveKey, "POST", "/charges/pix", chargeBody({ amountCents: 10_000 }));
-    expect(charge.status).toBe(201);
+    const charge = await api(liveKey).POST("/api/v1/charges/pix", { body: chargeBody({ amountCents: 10_000 }) });
+    expectStatus(charge, 201);
     expect(charge.body).toMatchObject({ livemode: true, feeCents: 180, netAmountCents: 9820 });
-    const sandbox = await api(liveKey, "POST", `/sandbox/transactions/${charge.body.id}/pay`);
+    const sandbox = await api(liveKey).POST("/api/v1/sandbox/transactions/{id}/pay", byId(charge.body.id));
+    expectStatus(sandbox, 403);
     expect(sandbox.body.code).toBe("TEST_MODE_ONLY");
-    const paid = await admin("POST", `/simulator/transactions/${charge.body.id}/pay`);
-    expect(paid.status).toBe(200);
+    const paid = await admin().POST("/admin/v1/simulator/transactions/{id}/pay", byId(charge.body.id));
+    expectStatus(paid, 200);
     expect(paid.body.status).toBe("PAID");
     expect(await balanceOf(liveKey)).toMatchObject({ availableCents: 0, pendingCents: 9820, blockedCents: 0 });
     expect(await eventTypes(accountId, true)).toEqual(["transaction.paid"]);
 
     // Release period: 2 days, through the clock routes.
-    const clock = await admin("POST", "/clock/advance", { seconds: 2 * 86_400 });
-    expect(clock.status).toBe(200);
+    const clock = await admin().POST("/admin/v1/clock/advance", { body: { seconds: 2 * 86_400 } });
+    expectStatus(clock, 200);
     expect(clock.body.now).toBe(server.clock.now().toISOString());
     expect(await balanceOf(liveKey)).toMatchObject({ availableCents: 9820, pendingCents: 0 });
 
     // Withdraw within the daily limit: PENDING in production, owner notified.
-    const overLimit = await api(liveKey, "POST", "/withdrawals", {
-      amountCents: 6000,
-      pixKey: "52998224725",
-      pixKeyType: "CPF",
+    const overLimit = await api(liveKey).POST("/api/v1/withdrawals", {
+      body: { amountCents: 6000, pixKey: "52998224725", pixKeyType: "CPF" },
     });
-    expect(overLimit.status).toBe(403);
+    expectStatus(overLimit, 403);
     expect(overLimit.body.code).toBe("WITHDRAW_DAILY_LIMIT");
-    const withdrawal = await api(liveKey, "POST", "/withdrawals", {
-      amountCents: 5000,
-      pixKey: "maria@example.com",
-      pixKeyType: "EMAIL",
+    const withdrawal = await api(liveKey).POST("/api/v1/withdrawals", {
+      body: { amountCents: 5000, pixKey: "maria@example.com", pixKeyType: "EMAIL" },
     });
-    expect(withdrawal.status).toBe(201);
+    expectStatus(withdrawal, 201);
     expect(withdrawal.body).toMatchObject({
       status: "PENDING",
       livemode: true,
@@ -146,13 +190,14 @@ describe("a production day through HTTP", () => {
     expect(await balanceOf(liveKey)).toMatchObject({ availableCents: 4820 });
 
     // Settle partly: 3000 reach the destination, 1920 return to the balance.
-    const settled = await admin("POST", `/simulator/withdrawals/${withdrawal.body.id}/settle`, {
-      outcome: "PARTIALLY_PAID",
-      paidAmountCents: 3000,
+    const settled = await admin().POST("/admin/v1/simulator/withdrawals/{id}/settle", {
+      ...byId(withdrawal.body.id),
+      body: { outcome: "PARTIALLY_PAID", paidAmountCents: 3000 },
     });
-    expect(settled.status).toBe(200);
+    expectStatus(settled, 200);
     expect(settled.body).toMatchObject({ status: "PARTIALLY_PAID", paidAmountCents: 3000, returnedAmountCents: 1920 });
-    const read = await api(liveKey, "GET", `/withdrawals/${withdrawal.body.id}`);
+    const read = await api(liveKey).GET("/api/v1/withdrawals/{id}", byId(withdrawal.body.id));
+    expectStatus(read, 200);
     expect(read.body.status).toBe("PARTIALLY_PAID");
     expect(await balanceOf(liveKey)).toMatchObject({ availableCents: 6740 });
     expect(await eventTypes(accountId, true)).toEqual([
@@ -160,33 +205,39 @@ describe("a production day through HTTP", () => {
       "withdrawal.created",
       "withdrawal.partially_paid",
     ]);
-    const again = await admin("POST", `/simulator/withdrawals/${withdrawal.body.id}/settle`, { outcome: "PAID" });
+    const again = await admin().POST("/admin/v1/simulator/withdrawals/{id}/settle", {
+      ...byId(withdrawal.body.id),
+      body: { outcome: "PAID" },
+    });
+    expectStatus(again, 400);
     expect(again.body.code).toBe("REQUEST_ERROR");
 
     // The returned part no longer counts against today's limit: 1920 of 5000 free again.
-    const balance = await api(liveKey, "GET", "/balance");
-    expect(balance.body.withdrawableNowCents).toBe(1920);
+    expect((await balanceOf(liveKey)).withdrawableNowCents).toBe(1920);
   });
 
   test.each([
     { outcome: "PAID", status: "PAID", available: 0, event: "withdrawal.paid" },
     { outcome: "FAILED", status: "FAILED", available: 1000, event: "withdrawal.failed" },
-  ])(
+  ] as const)(
     "when a withdrawal settles $outcome, then the balance and events follow",
     async ({ outcome, status, available, event }) => {
       const { account, liveKey } = await server.newAccount({ releasePeriodDays: 0 });
       const key = liveKey as string;
-      const charge = await api(key, "POST", "/charges/pix", chargeBody({ amountCents: 1080 }));
-      await admin("POST", `/simulator/transactions/${charge.body.id}/pay`);
-      const w = await api(key, "POST", "/withdrawals", {
-        amountCents: 1000,
-        pixKey: "+5511987654321",
-        pixKeyType: "PHONE",
+      const charge = await newCharge(key, 1080);
+      expectStatus(await admin().POST("/admin/v1/simulator/transactions/{id}/pay", byId(charge.id)), 200);
+      const w = await api(key).POST("/api/v1/withdrawals", {
+        body: { amountCents: 1000, pixKey: "+5511987654321", pixKeyType: "PHONE" },
       });
+      expectStatus(w, 201);
       expect(w.body.status).toBe("PENDING");
 
-      const res = await admin("POST", `/simulator/withdrawals/${w.body.id}/settle`, { outcome });
+      const res = await admin().POST("/admin/v1/simulator/withdrawals/{id}/settle", {
+        ...byId(w.body.id),
+        body: { outcome },
+      });
 
+      expectStatus(res, 200);
       expect(res.body.status).toBe(status);
       expect((await balanceOf(key)).availableCents).toBe(available);
       expect(await eventTypes(account.id, true)).toContain(event);
@@ -197,30 +248,36 @@ describe("a production day through HTTP", () => {
 describe("keys take effect on the next request", () => {
   test("when a key is revoked, then its next request is 401", async () => {
     const { account } = await server.newAccount();
-    const key = await admin("POST", `/accounts/${account.id}/api-keys`, { name: "temp", mode: "test" });
-    expect((await api(key.body.secret, "GET", "/balance")).status).toBe(200);
+    const key = await newKey(account.id, { name: "temp", mode: "test" });
+    expect((await api(key.secret).GET("/api/v1/balance")).status).toBe(200);
 
-    const revoked = await admin("POST", `/api-keys/${key.body.id}/revoke`);
+    const revoked = await admin().POST("/admin/v1/api-keys/{id}/revoke", byId(key.id));
 
+    expectStatus(revoked, 200);
     expect(revoked.body.revokedAt).not.toBeNull();
-    expect((await api(key.body.secret, "GET", "/balance")).status).toBe(401);
+    expect((await api(key.secret).GET("/api/v1/balance")).status).toBe(401);
   });
 
   test("when permissions and IP list change, then the next request follows them", async () => {
     const { account } = await server.newAccount();
-    const key = await admin("POST", `/accounts/${account.id}/api-keys`, { name: "k", mode: "test" });
-    const secret = key.body.secret as string;
-    expect((await api(secret, "GET", "/balance")).status).toBe(200);
+    const key = await newKey(account.id, { name: "k", mode: "test" });
+    const secret = key.secret;
+    const change = async (body: { permissions?: ["transactions:read"]; allowedIps?: string[] }) =>
+      expectStatus(await admin().PATCH("/admin/v1/api-keys/{id}", { ...byId(key.id), body }), 200);
+    expect((await api(secret).GET("/api/v1/balance")).status).toBe(200);
 
-    await admin("PATCH", `/api-keys/${key.body.id}`, { permissions: ["transactions:read"] });
-    const denied = await api(secret, "GET", "/balance");
+    await change({ permissions: ["transactions:read"] });
+    const denied = await api(secret).GET("/api/v1/balance");
+    expectStatus(denied, 403);
     expect(denied.body.code).toBe("API_KEY_PERMISSION");
     expect(denied.body.message).toContain("balance:read");
 
-    await admin("PATCH", `/api-keys/${key.body.id}`, { allowedIps: ["10.0.0.0/8"] });
-    expect((await api(secret, "GET", "/transactions")).body.code).toBe("API_KEY_IP");
-    await admin("PATCH", `/api-keys/${key.body.id}`, { allowedIps: [] });
-    expect((await api(secret, "GET", "/transactions")).status).toBe(200);
+    await change({ allowedIps: ["10.0.0.0/8"] });
+    const outside = await api(secret).GET("/api/v1/transactions");
+    expectStatus(outside, 403);
+    expect(outside.body.code).toBe("API_KEY_IP");
+    await change({ allowedIps: [] });
+    expect((await api(secret).GET("/api/v1/transactions")).status).toBe(200);
   });
 
   test("when a key is created and updated with every permission, then 201 and 200 and the key holds them all", async () => {
@@ -228,129 +285,165 @@ describe("keys take effect on the next request", () => {
     const every = [...allPermissions];
     expect(every).toHaveLength(10);
 
-    const created = await admin("POST", `/accounts/${account.id}/api-keys`, {
-      name: "all",
-      mode: "test",
-      permissions: every,
+    const created = await admin().POST("/admin/v1/accounts/{id}/api-keys", {
+      ...byId(account.id),
+      body: { name: "all", mode: "test", permissions: every },
     });
-    await admin("PATCH", `/api-keys/${created.body.id}`, { permissions: ["balance:read"] });
-    const updated = await admin("PATCH", `/api-keys/${created.body.id}`, { permissions: every });
+    expectStatus(created, 201);
+    await admin().PATCH("/admin/v1/api-keys/{id}", {
+      ...byId(created.body.id),
+      body: { permissions: ["balance:read"] },
+    });
+    const updated = await admin().PATCH("/admin/v1/api-keys/{id}", {
+      ...byId(created.body.id),
+      body: { permissions: every },
+    });
 
-    expect(created.status).toBe(201);
     expect(updated.status).toBe(200);
-    const keys = await admin("GET", `/accounts/${account.id}/api-keys`);
-    expect(keys.body.data.find((k: { id: string }) => k.id === created.body.id).permissions).toEqual(every);
-    const withdrawal = { amountCents: 600, pixKey: "maria.santos@example.com.br", pixKeyType: "EMAIL" };
-    expect((await api(created.body.secret, "POST", "/withdrawals", withdrawal)).body.code).not.toBe(
-      "API_KEY_PERMISSION",
-    );
+    const keys = await admin().GET("/admin/v1/accounts/{id}/api-keys", byId(account.id));
+    expectStatus(keys, 200);
+    expect(keys.body.data.find((k) => k.id === created.body.id)?.permissions).toEqual(every);
+    const withdrawal = await api(created.body.secret).POST("/api/v1/withdrawals", {
+      body: { amountCents: 600, pixKey: "maria.santos@example.com.br", pixKeyType: "EMAIL" },
+    });
+    expect(withdrawal.body).not.toMatchObject({ code: "API_KEY_PERMISSION" });
   });
 
   test("when an IP rule is malformed, then 400 names the item and the key is unchanged", async () => {
     const { account } = await server.newAccount();
-    const key = await admin("POST", `/accounts/${account.id}/api-keys`, { name: "k", mode: "test" });
-    const res = await admin("PATCH", `/api-keys/${key.body.id}`, { allowedIps: ["127.0.0.1", "300.1.1.1"] });
-    expect(res.status).toBe(400);
-    expect(res.body.errors[0].path).toBe("allowedIps.1");
-    const keys = await admin("GET", `/accounts/${account.id}/api-keys`);
-    expect(keys.body.data.find((k: { id: string }) => k.id === key.body.id).allowedIps).toEqual([]);
+    const key = await newKey(account.id, { name: "k", mode: "test" });
+    const res = await admin().PATCH("/admin/v1/api-keys/{id}", {
+      ...byId(key.id),
+      body: { allowedIps: ["127.0.0.1", "300.1.1.1"] },
+    });
+    expectStatus(res, 400);
+    expect(res.body.errors?.[0]?.path).toBe("allowedIps.1");
+    const keys = await admin().GET("/admin/v1/accounts/{id}/api-keys", byId(account.id));
+    expectStatus(keys, 200);
+    expect(keys.body.data.find((k) => k.id === key.id)?.allowedIps).toEqual([]);
   });
 });
 
 describe("disputes (MED)", () => {
   async function paidAndReleased() {
     const ctx = await server.newAccount({ releasePeriodDays: 0 });
-    const charge = await api(ctx.testKey, "POST", "/charges/pix", chargeBody({ amountCents: 10_000 }));
-    await api(ctx.testKey, "POST", `/sandbox/transactions/${charge.body.id}/pay`);
-    return { ...ctx, chargeId: charge.body.id as string };
+    const charge = await newCharge(ctx.testKey, 10_000);
+    expectStatus(await api(ctx.testKey).POST("/api/v1/sandbox/transactions/{id}/pay", byId(charge.id)), 200);
+    return { ...ctx, chargeId: charge.id };
   }
 
   test("when a MED opens and is WON, then the amount goes to blocked and comes back", async () => {
     const { testKey, chargeId } = await paidAndReleased();
     expect(await balanceOf(testKey)).toMatchObject({ availableCents: 9920, blockedCents: 0 });
 
-    const opened = await admin("POST", `/simulator/transactions/${chargeId}/disputes`, { amountCents: 5000 });
-    expect(opened.status).toBe(201);
+    const opened = await admin().POST("/admin/v1/simulator/transactions/{id}/disputes", {
+      ...byId(chargeId),
+      body: { amountCents: 5000 },
+    });
+    expectStatus(opened, 201);
     expect(opened.body.dispute).toMatchObject({ status: "OPEN", amountCents: 5000 });
     expect(await balanceOf(testKey)).toMatchObject({ availableCents: 4920, blockedCents: 5000 });
-    expect((await api(testKey, "GET", `/transactions/${chargeId}`)).body.dispute.status).toBe("OPEN");
+    const read = await api(testKey).GET("/api/v1/transactions/{id}", byId(chargeId));
+    expectStatus(read, 200);
+    expect(read.body.dispute?.status).toBe("OPEN");
 
-    const closed = await admin("POST", `/simulator/disputes/${opened.body.dispute.id}/close`, { outcome: "WON" });
-    expect(closed.body.dispute.status).toBe("WON");
+    const closed = await admin().POST("/admin/v1/simulator/disputes/{id}/close", {
+      ...byId(opened.body.dispute?.id as string),
+      body: { outcome: "WON" },
+    });
+    expectStatus(closed, 200);
+    expect(closed.body.dispute?.status).toBe("WON");
     expect(await balanceOf(testKey)).toMatchObject({ availableCents: 9920, blockedCents: 0 });
   });
 
   test("when a MED is LOST, then the blocked amount leaves the balance", async () => {
     const { testKey, chargeId } = await paidAndReleased();
-    const opened = await admin("POST", `/simulator/transactions/${chargeId}/disputes`, { amountCents: 9000 });
+    const opened = await admin().POST("/admin/v1/simulator/transactions/{id}/disputes", {
+      ...byId(chargeId),
+      body: { amountCents: 9000 },
+    });
+    expectStatus(opened, 201);
+    const disputeId = opened.body.dispute?.id as string;
     expect(await balanceOf(testKey)).toMatchObject({ availableCents: 920, blockedCents: 9000 });
-    await admin("POST", `/simulator/disputes/${opened.body.dispute.id}/close`, { outcome: "LOST" });
+    const close = (outcome: "WON" | "LOST") =>
+      admin().POST("/admin/v1/simulator/disputes/{id}/close", { ...byId(disputeId), body: { outcome } });
+    expectStatus(await close("LOST"), 200);
     expect(await balanceOf(testKey)).toMatchObject({ availableCents: 920, blockedCents: 0 });
-    const twice = await admin("POST", `/simulator/disputes/${opened.body.dispute.id}/close`, { outcome: "WON" });
+    const twice = await close("WON");
+    expectStatus(twice, 400);
     expect(twice.body.code).toBe("REQUEST_ERROR");
   });
 
   test("when the contested amount passes the available balance, then 400 and nothing moves", async () => {
     const { testKey, chargeId } = await paidAndReleased();
-    const res = await admin("POST", `/simulator/transactions/${chargeId}/disputes`, {});
-    expect(res.status).toBe(400);
+    const res = await admin().POST("/admin/v1/simulator/transactions/{id}/disputes", { ...byId(chargeId), body: {} });
+    expectStatus(res, 400);
     expect(res.body.code).toBe("REQUEST_ERROR");
     expect(await balanceOf(testKey)).toMatchObject({ availableCents: 9920, blockedCents: 0 });
-    expect((await api(testKey, "GET", `/transactions/${chargeId}`)).body.dispute).toBeUndefined();
+    const read = await api(testKey).GET("/api/v1/transactions/{id}", byId(chargeId));
+    expectStatus(read, 200);
+    expect(read.body.dispute).toBeUndefined();
   });
 });
 
 describe("webhook endpoints, notes and clock", () => {
   test("when an endpoint is created, then its secret shows once and matching events queue deliveries", async () => {
     const { account, testKey } = await server.newAccount();
-    const created = await admin("POST", `/accounts/${account.id}/webhook-endpoints`, {
+    const created = await admin().POST("/admin/v1/accounts/{id}/webhook-endpoints", {
+      ...byId(account.id),
       // A public IP literal: this sandbox has no DNS, and no worker runs here, so nothing is sent.
-      url: "https://93.184.215.14/webhook",
-      mode: "test",
-      events: ["transaction.paid"],
+      body: { url: "https://93.184.215.14/webhook", mode: "test", events: ["transaction.paid"] },
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect(created.body.secret).toMatch(/^whsec_/);
-    const list = await admin("GET", `/accounts/${account.id}/webhook-endpoints`);
+    const endpoint = byId(created.body.id);
+    const list = await admin().GET("/admin/v1/accounts/{id}/webhook-endpoints", byId(account.id));
     expect(JSON.stringify(list.body)).not.toContain(created.body.secret);
 
-    const charge = await api(testKey, "POST", "/charges/pix", chargeBody());
-    await api(testKey, "POST", `/sandbox/transactions/${charge.body.id}/pay`);
-    const deliveries = await admin("GET", `/webhook-endpoints/${created.body.id}/deliveries`);
+    const charge = await newCharge(testKey);
+    expectStatus(await api(testKey).POST("/api/v1/sandbox/transactions/{id}/pay", byId(charge.id)), 200);
+    const deliveries = await admin().GET("/admin/v1/webhook-endpoints/{id}/deliveries", endpoint);
+    expectStatus(deliveries, 200);
     expect(deliveries.body.data).toHaveLength(1);
-    const eventId = deliveries.body.data[0].eventId;
+    const eventId = deliveries.body.data[0]?.eventId as string;
 
-    const replay = await admin("POST", `/events/${eventId}/replay`);
+    const replay = await admin().POST("/admin/v1/events/{id}/replay", byId(eventId));
+    expectStatus(replay, 200);
     expect(replay.body.deliveries).toHaveLength(1);
-    expect((await admin("GET", `/webhook-endpoints/${created.body.id}/deliveries`)).body.data).toHaveLength(2);
+    const again = await admin().GET("/admin/v1/webhook-endpoints/{id}/deliveries", endpoint);
+    expectStatus(again, 200);
+    expect(again.body.data).toHaveLength(2);
 
-    const rotated = await admin("POST", `/webhook-endpoints/${created.body.id}/rotate-secret`);
+    const rotated = await admin().POST("/admin/v1/webhook-endpoints/{id}/rotate-secret", endpoint);
+    expectStatus(rotated, 200);
     expect(rotated.body.secret).not.toBe(created.body.secret);
-    expect((await admin("DELETE", `/webhook-endpoints/${created.body.id}`)).status).toBe(204);
-    expect((await admin("GET", `/webhook-endpoints/${created.body.id}/deliveries`)).status).toBe(404);
+    expect((await admin().DELETE("/admin/v1/webhook-endpoints/{id}", endpoint)).status).toBe(204);
+    expect((await admin().GET("/admin/v1/webhook-endpoints/{id}/deliveries", endpoint)).status).toBe(404);
   });
 
   test("when a production endpoint is not https, then 400 on url", async () => {
     const { account } = await server.newAccount();
-    const res = await admin("POST", `/accounts/${account.id}/webhook-endpoints`, {
-      url: "http://loja.example.com/webhook",
-      mode: "production",
-      events: ["transaction.paid"],
+    const res = await admin().POST("/admin/v1/accounts/{id}/webhook-endpoints", {
+      ...byId(account.id),
+      body: { url: "http://loja.example.com/webhook", mode: "production", events: ["transaction.paid"] },
     });
-    expect(res.status).toBe(400);
-    expect(res.body.errors[0].path).toBe("url");
+    expectStatus(res, 400);
+    expect(res.body.errors?.[0]?.path).toBe("url");
   });
 
   test("when notes and tags are set, then the operator reads them and the public API never shows them", async () => {
     const { testKey } = await server.newAccount();
-    const customer = await api(testKey, "POST", "/customers", { name: "Maria", document: "52998224725" });
-    const set = await admin("PUT", `/customers/${customer.body.id}/notes`, {
-      notes: "Cliente VIP",
-      tags: ["vip", "vip"],
+    const customer = await newCustomer(testKey);
+    const set = await admin().PUT("/admin/v1/customers/{id}/notes", {
+      ...byId(customer.id),
+      body: { notes: "Cliente VIP", tags: ["vip", "vip"] },
     });
-    expect(set.body).toEqual({ customerId: customer.body.id, notes: "Cliente VIP", tags: ["vip"] });
-    expect((await admin("GET", `/customers/${customer.body.id}/notes`)).body.notes).toBe("Cliente VIP");
-    const pub = await api(testKey, "GET", `/customers/${customer.body.id}`);
+    expect(set.body).toEqual({ customerId: customer.id, notes: "Cliente VIP", tags: ["vip"] });
+    const notes = await admin().GET("/admin/v1/customers/{id}/notes", byId(customer.id));
+    expectStatus(notes, 200);
+    expect(notes.body.notes).toBe("Cliente VIP");
+    const pub = await api(testKey).GET("/api/v1/customers/{id}", byId(customer.id));
+    expectStatus(pub, 200);
     expect(JSON.stringify(pub.body)).not.toContain("VIP");
   });
 
@@ -359,19 +452,25 @@ describe("webhook endpoints, notes and clock", () => {
     { name: "an empty tag", tags: [""] },
   ])("when notes carry $name, then 400 VALIDATION_ERROR on that tag and the notes stay unchanged", async ({ tags }) => {
     const { testKey } = await server.newAccount();
-    const customer = await api(testKey, "POST", "/customers", { name: "Maria", document: "52998224725" });
+    const customer = await newCustomer(testKey);
 
-    const res = await admin("PUT", `/customers/${customer.body.id}/notes`, { notes: "Cliente VIP", tags });
+    const res = await admin().PUT("/admin/v1/customers/{id}/notes", {
+      ...byId(customer.id),
+      body: { notes: "Cliente VIP", tags },
+    });
 
-    expect(res.status).toBe(400);
+    expectStatus(res, 400);
     expect(res.body.code).toBe("VALIDATION_ERROR");
-    expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(["tags.0"]);
-    expect((await admin("GET", `/customers/${customer.body.id}/notes`)).body).toMatchObject({ notes: null, tags: [] });
+    expect(res.body.errors?.map((e) => e.path)).toEqual(["tags.0"]);
+    expect((await admin().GET("/admin/v1/customers/{id}/notes", byId(customer.id))).body).toMatchObject({
+      notes: null,
+      tags: [],
+    });
   });
 
   test("when the server runs with a manual clock, then GET /clock reads it", async () => {
-    const res = await call(server.baseUrl, "GET", "/admin/v1/clock", { admin: testAdminToken });
-    expect(res.status).toBe(200);
+    const res = await admin().GET("/admin/v1/clock");
+    expectStatus(res, 200);
     expect(res.body.now).toBe(server.clock.now().toISOString());
   });
 });

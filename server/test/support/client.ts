@@ -101,6 +101,9 @@ export function operatorApi(
   return typedClient<OperatorPaths>(baseUrl, headers);
 }
 
+/** The `{id}` of a path: `api.GET("/api/v1/transactions/{id}", byId(id))`. */
+export const byId = (id: string) => ({ params: { path: { id } } });
+
 /**
  * Asserts an answer's status (the message shows the body when it differs) and narrows the answer
  * to that status, so its body has that status's type.
