@@ -2,7 +2,7 @@
  * Rebuilds everything in `generated/` from the TypeSpec in `spec/`, one step per module under
  * `scripts/generate/`:
  *
- *   spec/main.tsp ──compile-typespec──▶ *.openapi.yaml ──seal, server audience──▶ openapi.yaml
+ *   spec/main.tsp ──compile-typespec──▶ *.openapi.yaml ──seal, server audience, error examples──▶ openapi.yaml
  *   openapi.yaml ──emit-types (openapi-typescript)──▶ api.d.ts
  *   openapi.yaml ──emit-operations──────────────────▶ operations.ts
  *   both documents ──emit-rules─────────────────────▶ rules.ts (rule numbers, permissions)
@@ -23,6 +23,7 @@ import { compileTypeSpec } from "./generate/compile-typespec.js";
 import { documents } from "./generate/documents.js";
 import { type OpenApiDocument, readOperations, renderOperations } from "./generate/emit-operations.js";
 import { emitRules } from "./generate/emit-rules.js";
+import { addErrorExamples } from "./generate/error-examples.js";
 import { emitTypes } from "./generate/emit-types.js";
 import { markServerAudience, sealAsFalse } from "./generate/seal.js";
 
@@ -35,7 +36,8 @@ export async function generate(outDir: string): Promise<void> {
   try {
     compileTypeSpec(root, work);
     for (const doc of documents) {
-      const yamlText = markServerAudience(sealAsFalse(readFileSync(join(work, doc.emitted), "utf8")), doc.internal);
+      const emitted = markServerAudience(sealAsFalse(readFileSync(join(work, doc.emitted), "utf8")), doc.internal);
+      const yamlText = addErrorExamples(emitted, doc.name);
       writeFileSync(join(outDir, doc.openapi), yamlText);
       writeFileSync(join(outDir, doc.types), await emitTypes(yamlText));
       const ops = readOperations(parse(yamlText) as OpenApiDocument, doc.permissions);
