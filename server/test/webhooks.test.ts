@@ -5,7 +5,17 @@ import { verifyWebhook } from "../../client/src/index.js";
 import { postEvent } from "../src/webhooks/deliver.js";
 import { checkAddress, checkWebhookUrl, guardedLookup } from "../src/webhooks/ssrf.js";
 import { DeliveryWorker, retrySchedule } from "../src/webhooks/worker.js";
-import { call, chargeBody, startTestServer, type TestServer, testAdminToken } from "./harness.js";
+import type { components } from "../../generated/admin-api.js";
+import {
+  byId,
+  chargeBody,
+  expectStatus,
+  operatorApi,
+  publicApi,
+  startTestServer,
+  type TestServer,
+  testAdminToken,
+} from "./harness.js";
 import { type Received, type ReceiverAnswer, startReceiver } from "./support/receiver.js";
 
 let server: TestServer;
@@ -18,8 +28,26 @@ afterEach(async () => {
 });
 afterAll(() => server.close());
 
-const admin = (method: string, path: string, body?: unknown) =>
-  call(server.baseUrl, method, `/admin/v1${path}`, { admin: testAdminToken, body });
+const admin = (on: TestServer = server) => operatorApi(on.baseUrl, { token: testAdminToken });
+const api = (key: string) => publicApi(server.baseUrl, { key });
+type EndpointInput = components["schemas"]["CreateWebhookEndpointRequest"];
+
+const createEndpoint = (accountId: string, body: EndpointInput, on: TestServer = server) =>
+  admin(on).POST("/admin/v1/accounts/{id}/webhook-endpoints", { ...byId(accountId), body });
+
+/** The deliveries of an endpoint, newest first. */
+async function deliveries(endpointId: string) {
+  const res = await admin().GET("/admin/v1/webhook-endpoints/{id}/deliveries", byId(endpointId));
+  expectStatus(res, 200);
+  return res.body.data;
+}
+
+/** The newest delivery of an endpoint (there must be one). */
+async function lastDelivery(endpointId: string) {
+  const [delivery] = await deliveries(endpointId);
+  if (!delivery) throw new Error(`no delivery for ${endpointId}`);
+  return delivery;
+}
 
 const worker = (options: { timeoutMs?: number; claimSeconds?: number } = {}) =>
   new DeliveryWorker({
@@ -30,26 +58,22 @@ const worker = (options: { timeoutMs?: number; claimSeconds?: number } = {}) =>
     ...options,
   });
 
-async function setup(statuses: ReceiverAnswer[], events = ["transaction.paid"]) {
+async function setup(statuses: ReceiverAnswer[], events: EndpointInput["events"] = ["transaction.paid"]) {
   const hook = await startReceiver(statuses);
   closers.push(hook.close);
   const ctx = await server.newAccount();
-  const endpoint = await admin("POST", `/accounts/${ctx.account.id}/webhook-endpoints`, {
-    url: hook.url,
-    mode: "test",
-    events,
-  });
-  expect(endpoint.status).toBe(201);
-  return { ...ctx, hook, endpoint: endpoint.body as { id: string; secret: string } };
+  const endpoint = await createEndpoint(ctx.account.id, { url: hook.url, mode: "test", events });
+  expectStatus(endpoint, 201);
+  return { ...ctx, hook, endpoint: endpoint.body };
 }
 
 async function payCharge(key: string) {
-  const charge = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-    key,
+  const charge = await api(key).POST("/api/v1/charges/pix", {
     body: chargeBody({ metadata: { orderId: "77", nested: { a: 1 } } }),
   });
-  await call(server.baseUrl, "POST", `/api/v1/sandbox/transactions/${charge.body.id}/pay`, { key });
-  return charge.body.id as string;
+  expectStatus(charge, 201);
+  expectStatus(await api(key).POST("/api/v1/sandbox/transactions/{id}/pay", byId(charge.body.id)), 200);
+  return charge.body.id;
 }
 
 describe("webhook delivery", () => {
@@ -63,14 +87,14 @@ describe("webhook delivery", () => {
     const [got] = hook.received;
     const headers = got?.headers as Record<string, string>;
     const event = verifyWebhook(got?.body ?? "", headers, endpoint.secret);
-    const transaction = await call(server.baseUrl, "GET", `/api/v1/transactions/${id}`, { key: testKey });
+    const transaction = await api(testKey).GET("/api/v1/transactions/{id}", byId(id));
     expect(event).toMatchObject({ type: "transaction.paid", livemode: false, apiVersion: "1.0.0" });
     expect(event.id).toBe(headers["webhook-id"]);
     expect(event.data.object).toEqual(transaction.body);
     expect(new Webhook(endpoint.secret).verify(got?.body ?? "", headers)).toMatchObject({ id: event.id });
-    const deliveries = await admin("GET", `/webhook-endpoints/${endpoint.id}/deliveries`);
-    expect(deliveries.body.data[0]).toMatchObject({ status: "SUCCEEDED", nextAttemptAt: null });
-    expect(deliveries.body.data[0].attempts[0]).toMatchObject({ status: 200, error: null });
+    const delivery = await lastDelivery(endpoint.id);
+    expect(delivery).toMatchObject({ status: "SUCCEEDED", nextAttemptAt: null });
+    expect(delivery.attempts[0]).toMatchObject({ status: 200, error: null });
   });
 
   test("when a charge is paid while a started worker waits for its next poll, then the event arrives at once", async () => {
@@ -115,9 +139,9 @@ describe("webhook delivery", () => {
 
     expect(hook.received).toHaveLength(2);
     expect(hook.received[0]?.headers["webhook-id"]).toBe(hook.received[1]?.headers["webhook-id"]);
-    const d = (await admin("GET", `/webhook-endpoints/${endpoint.id}/deliveries`)).body.data[0];
+    const d = await lastDelivery(endpoint.id);
     expect(d.status).toBe("SUCCEEDED");
-    expect(d.attempts.map((a: { status: number }) => a.status)).toEqual([500, 200]);
+    expect(d.attempts.map((a) => a.status)).toEqual([500, 200]);
   });
 
   test("when a worker dies holding a claim, then another delivers once the claim lapses", async () => {
@@ -142,12 +166,13 @@ describe("webhook delivery", () => {
     await payCharge(testKey);
     await worker().runOnce();
 
-    const list = await admin("GET", `/accounts/${account.id}/webhook-endpoints`);
+    const list = await admin().GET("/admin/v1/accounts/{id}/webhook-endpoints", byId(account.id));
+    expectStatus(list, 200);
     expect(list.body.data[0]).toMatchObject({ id: endpoint.id, enabled: false });
-    const d = (await admin("GET", `/webhook-endpoints/${endpoint.id}/deliveries`)).body.data[0];
+    const d = await lastDelivery(endpoint.id);
     expect(d).toMatchObject({ status: "FAILED", nextAttemptAt: null });
     await payCharge(testKey);
-    expect((await admin("GET", `/webhook-endpoints/${endpoint.id}/deliveries`)).body.data).toHaveLength(1);
+    expect(await deliveries(endpoint.id)).toHaveLength(1);
     expect(hook.received).toHaveLength(1);
   });
 
@@ -155,8 +180,8 @@ describe("webhook delivery", () => {
     const { testKey, endpoint } = await setup([{ status: 429, headers: { "retry-after": "120" } }, 200]);
     await payCharge(testKey);
     await worker().runOnce();
-    const d = (await admin("GET", `/webhook-endpoints/${endpoint.id}/deliveries`)).body.data[0];
-    const wait = (Date.parse(d.nextAttemptAt) - Date.parse(d.attempts[0].at)) / 1000;
+    const d = await lastDelivery(endpoint.id);
+    const wait = (Date.parse(d.nextAttemptAt ?? "") - Date.parse(d.attempts[0]?.at ?? "")) / 1000;
     expect(wait).toBeGreaterThanOrEqual(120);
   });
 
@@ -167,19 +192,19 @@ describe("webhook delivery", () => {
     await payCharge(testKey);
     await worker().runOnce();
     expect(target.received).toHaveLength(0);
-    const d = (await admin("GET", `/webhook-endpoints/${endpoint.id}/deliveries`)).body.data[0];
+    const d = await lastDelivery(endpoint.id);
     expect(d).toMatchObject({ status: "PENDING" });
-    expect(d.attempts[0].status).toBe(302);
+    expect(d.attempts[0]?.status).toBe(302);
   });
 
   test("when the receiver does not answer in time, then the attempt records the timeout and is rescheduled", async () => {
     const { testKey, endpoint } = await setup(["hang"]);
     await payCharge(testKey);
     await worker({ timeoutMs: 300 }).runOnce();
-    const d = (await admin("GET", `/webhook-endpoints/${endpoint.id}/deliveries`)).body.data[0];
+    const d = await lastDelivery(endpoint.id);
     expect(d.status).toBe("PENDING");
     expect(d.attempts[0]).toMatchObject({ status: null });
-    expect(d.attempts[0].error).toMatch(/sem resposta|socket hang up/);
+    expect(d.attempts[0]?.error).toMatch(/sem resposta|socket hang up/);
   });
 
   test("when every attempt fails, then after 10 attempts the delivery is FAILED", async () => {
@@ -190,7 +215,7 @@ describe("webhook delivery", () => {
       await w.runOnce();
       server.clock.advance(30 * 3600);
     }
-    const d = (await admin("GET", `/webhook-endpoints/${endpoint.id}/deliveries`)).body.data[0];
+    const d = await lastDelivery(endpoint.id);
     expect(d.attempts).toHaveLength(10);
     expect(d).toMatchObject({ status: "FAILED", nextAttemptAt: null });
   });
@@ -206,7 +231,8 @@ describe("webhook delivery", () => {
 
   test("when the secret is rotated, then deliveries carry both signatures for 24 hours", async () => {
     const { testKey, hook, endpoint } = await setup([200]);
-    const rotated = await admin("POST", `/webhook-endpoints/${endpoint.id}/rotate-secret`);
+    const rotated = await admin().POST("/admin/v1/webhook-endpoints/{id}/rotate-secret", byId(endpoint.id));
+    expectStatus(rotated, 200);
     await payCharge(testKey);
     await worker().runOnce();
     const got = hook.received[0] as Received;
@@ -224,33 +250,34 @@ describe("webhook delivery", () => {
   test("when an endpoint did not select an event kind, then it receives nothing for it", async () => {
     const { testKey, endpoint } = await setup([200], ["withdrawal.paid"]);
     await payCharge(testKey);
-    expect((await admin("GET", `/webhook-endpoints/${endpoint.id}/deliveries`)).body.data).toHaveLength(0);
+    expect(await deliveries(endpoint.id)).toHaveLength(0);
   });
 });
 
 describe("modes never cross", () => {
   test("when test and production endpoints exist, then each receives only its own mode's events", async () => {
     const { account, testKey, liveKey } = await server.newAccount({ releasePeriodDays: 0 });
-    const make = (mode: string, url: string) =>
-      admin("POST", `/accounts/${account.id}/webhook-endpoints`, { url, mode, events: ["transaction.paid"] });
+    const make = async (mode: EndpointInput["mode"], url: string) => {
+      const made = await createEndpoint(account.id, { url, mode, events: ["transaction.paid"] });
+      expectStatus(made, 201);
+      return made.body;
+    };
     // Public IP literal for production: no DNS here, and no worker runs in this test.
-    const live = (await make("production", "https://93.184.215.14/hook")).body;
-    const test = (await make("test", "http://127.0.0.1:9/hook")).body;
+    const live = await make("production", "https://93.184.215.14/hook");
+    const test = await make("test", "http://127.0.0.1:9/hook");
 
     await payCharge(testKey);
-    const charge = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-      key: liveKey as string,
-      body: chargeBody(),
-    });
-    await admin("POST", `/simulator/transactions/${charge.body.id}/pay`);
+    const charge = await api(liveKey as string).POST("/api/v1/charges/pix", { body: chargeBody() });
+    expectStatus(charge, 201);
+    expectStatus(await admin().POST("/admin/v1/simulator/transactions/{id}/pay", byId(charge.body.id)), 200);
 
-    const testDeliveries = (await admin("GET", `/webhook-endpoints/${test.id}/deliveries`)).body.data;
-    const liveDeliveries = (await admin("GET", `/webhook-endpoints/${live.id}/deliveries`)).body.data;
+    const testDeliveries = await deliveries(test.id);
+    const liveDeliveries = await deliveries(live.id);
     expect(testDeliveries).toHaveLength(1);
     expect(liveDeliveries).toHaveLength(1);
     const event = async (id: string) => server.store.read.events.get(id);
-    expect((await event(testDeliveries[0].eventId))?.livemode).toBe(false);
-    expect((await event(liveDeliveries[0].eventId))?.livemode).toBe(true);
+    expect((await event(testDeliveries[0]?.eventId as string))?.livemode).toBe(false);
+    expect((await event(liveDeliveries[0]?.eventId as string))?.livemode).toBe(true);
   });
 });
 
@@ -290,13 +317,9 @@ describe("SSRF guard", () => {
   ])("when a production endpoint is $name, then registration refuses it", async ({ url }) => {
     expect(await checkWebhookUrl(url, production)).not.toBeNull();
     const { account } = await server.newAccount();
-    const res = await admin("POST", `/accounts/${account.id}/webhook-endpoints`, {
-      url,
-      mode: "production",
-      events: ["transaction.paid"],
-    });
-    expect(res.status).toBe(400);
-    expect(res.body.errors[0].path).toBe("url");
+    const res = await createEndpoint(account.id, { url, mode: "production", events: ["transaction.paid"] });
+    expectStatus(res, 400);
+    expect(res.body.errors?.[0]?.path).toBe("url");
   });
 
   test("when a production endpoint is a public https address, then it is accepted", async () => {
@@ -318,10 +341,11 @@ describe("SSRF guard", () => {
     const strict = await startTestServer();
     try {
       const { account } = await strict.newAccount();
-      const res = await call(strict.baseUrl, "POST", `/admin/v1/accounts/${account.id}/webhook-endpoints`, {
-        admin: testAdminToken,
-        body: { url: "http://127.0.0.1:4000/x", mode: "test", events: ["transaction.paid"] },
-      });
+      const res = await createEndpoint(
+        account.id,
+        { url: "http://127.0.0.1:4000/x", mode: "test", events: ["transaction.paid"] },
+        strict,
+      );
       expect(res.status).toBe(400);
     } finally {
       await strict.close();
