@@ -225,6 +225,38 @@ describe.skipIf(!hasChromium)(
       40_000,
     );
 
+    test("when the merchant's name wraps on the receipt at 390 px, then the CNPJ line starts where the name's lines do", async () => {
+      const { testKey } = await server.newAccount({
+        name: "Padaria e Confeitaria Pão Quente do Bairro Ltda",
+        document: "11.222.333/0001-81",
+      });
+      const link = await createLink(testKey);
+      const payer = await newPayer();
+      const { page } = payer;
+      await page.goto(`${server.baseUrl}/checkout/${link.id}`);
+      await fillPayer(page);
+      await page.getByRole("button", { name: "Gerar Pix de R$ 49,90" }).click();
+      await page.waitForURL(/\/t\/txn_[A-Za-z0-9]+$/);
+      await page.getByRole("button", { name: "Simular pagamento" }).click();
+      await page.getByRole("heading", { name: "Pagamento confirmado" }).waitFor();
+      await screenshot(page, "6-receipt-long-name");
+
+      // The left edge of each line the name's text is laid out in, and of the document's line.
+      const edges = await page.locator(".details [data-merchant-document]").evaluate((document) => {
+        const detail = document.closest("dd")!;
+        const name = detail.firstChild!;
+        const range = window.document.createRange();
+        range.selectNodeContents(name);
+        const lines = [...range.getClientRects()].map((r) => Math.round(r.left));
+        return { lines, document: Math.round(document.getBoundingClientRect().left) };
+      });
+
+      expect(edges.lines.length).toBeGreaterThan(1);
+      for (const left of edges.lines) expect(Math.abs(left - edges.document)).toBeLessThanOrEqual(1);
+      expect(payer.consoleErrors).toEqual([]);
+      await payer.context.close();
+    }, 40_000);
+
     test("when the CPF is invalid, then the page shows an inline error on the field and creates nothing", async () => {
       const { testKey } = await server.newAccount();
       const link = await createLink(testKey);
