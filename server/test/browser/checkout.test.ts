@@ -242,13 +242,11 @@ describe.skipIf(!hasChromium)(
       await screenshot(page, "6-receipt-long-name");
 
       // The left edge of each line the name's text is laid out in, and of the document's line.
-      const edges = await page.locator(".details [data-merchant-document]").evaluate((document) => {
-        const detail = document.closest("dd")!;
-        const name = detail.firstChild!;
-        const range = window.document.createRange();
-        range.selectNodeContents(name);
-        const lines = [...range.getClientRects()].map((r) => Math.round(r.left));
-        return { lines, document: Math.round(document.getBoundingClientRect().left) };
+      const edges = await page.locator(".details [data-merchant-document]").evaluate((line: any) => {
+        const range = line.ownerDocument.createRange();
+        range.selectNodeContents(line.closest("dd").firstChild);
+        const lines = [...range.getClientRects()].map((r: any) => Math.round(r.left));
+        return { lines, document: Math.round(line.getBoundingClientRect().left) as number };
       });
 
       expect(edges.lines.length).toBeGreaterThan(1);
