@@ -6,7 +6,7 @@ import { ManualClock } from "../src/domain/ports/clock.js";
 import { deepFreeze } from "../src/domain/values.js";
 import { jsonText } from "../src/http/json.js";
 import { MemoryStore } from "../src/store/memory.js";
-import { call, chargeBody, startTestServer, type TestServer } from "./harness.js";
+import { byId, chargeBody, expectStatus, publicApi, startTestServer, type TestServer } from "./harness.js";
 
 // The memory store keeps its rows deep-frozen; a frozen charge's view is built once per effective
 // status and shared, and its JSON is kept (`http/json.ts`). These tests hold that sharing to the
@@ -66,11 +66,10 @@ describe("frozen rows and shared views", () => {
 
   async function storedCharge() {
     const { testKey, account } = await server.newAccount();
-    const created = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-      key: testKey,
+    const created = await publicApi(server.baseUrl, { key: testKey }).POST("/api/v1/charges/pix", {
       body: chargeBody({ expiresAt: addSeconds(server.clock.now().toISOString(), 600) }),
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     const row = await server.store.read.transactions.get({ accountId: account.id, livemode: false }, created.body.id);
     if (!row) throw new Error("the charge was not stored");
     return row;
@@ -178,17 +177,17 @@ describe("the production path answers what the validated path answers", () => {
 
   test("when charges are listed and read before and after one is paid, cancelled and another expires, then the bytes agree and follow each change", async () => {
     const { testKey } = await fast.newAccount();
+    const api = publicApi(fast.baseUrl, { key: testKey });
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       clock.advance(1);
-      const created = await call(fast.baseUrl, "POST", "/api/v1/charges/pix", {
-        key: testKey,
+      const created = await api.POST("/api/v1/charges/pix", {
         body: chargeBody({
           description: `Pedido #${i}`,
           expiresAt: addSeconds(clock.now().toISOString(), 3600 + i * 100),
         }),
       });
-      expect(created.status).toBe(201);
+      expectStatus(created, 201);
       ids.push(created.body.id);
     }
     const statuses = async () =>
@@ -197,12 +196,8 @@ describe("the production path answers what the validated path answers", () => {
     expect(await statuses()).toEqual(Array(5).fill("WAITING_PAYMENT"));
     expect(await statuses()).toEqual(Array(5).fill("WAITING_PAYMENT"));
 
-    expect(
-      (await call(fast.baseUrl, "POST", `/api/v1/sandbox/transactions/${ids[4]}/pay`, { key: testKey })).status,
-    ).toBe(200);
-    expect((await call(fast.baseUrl, "POST", `/api/v1/transactions/${ids[3]}/cancel`, { key: testKey })).status).toBe(
-      200,
-    );
+    expect((await api.POST("/api/v1/sandbox/transactions/{id}/pay", byId(ids[4]!))).status).toBe(200);
+    expect((await api.POST("/api/v1/transactions/{id}/cancel", byId(ids[3]!))).status).toBe(200);
     expect(await statuses()).toEqual(["PAID", "CANCELLED", "WAITING_PAYMENT", "WAITING_PAYMENT", "WAITING_PAYMENT"]);
     const paid = await bothAnswer(testKey, `/api/v1/transactions/${ids[4]}`);
     expect(paid.body.paidAt).toBe(clock.now().toISOString());

@@ -4,7 +4,17 @@ import { pino } from "pino";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createPool, PostgresStore } from "../src/store/postgres/index.js";
 import { DeliveryWorker } from "../src/webhooks/worker.js";
-import { call, chargeBody, RealTimeClock, startTestServer, type TestServer, testAdminToken } from "./harness.js";
+import {
+  byId,
+  chargeBody,
+  expectStatus,
+  operatorApi,
+  publicApi,
+  RealTimeClock,
+  startTestServer,
+  type TestServer,
+  testAdminToken,
+} from "./harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
 import { startReceiver } from "./support/receiver.js";
 
@@ -30,17 +40,29 @@ describePg("webhooks on PostgreSQL", () => {
 
   async function accountWithEndpoint(url: string) {
     const ctx = await server.newAccount();
-    const endpoint = await call(server.baseUrl, "POST", `/admin/v1/accounts/${ctx.account.id}/webhook-endpoints`, {
-      admin: testAdminToken,
+    const endpoint = await admin().POST("/admin/v1/accounts/{id}/webhook-endpoints", {
+      ...byId(ctx.account.id),
       body: { url, mode: "test", events: ["transaction.paid"] },
     });
-    expect(endpoint.status).toBe(201);
-    return { ...ctx, endpointId: endpoint.body.id as string };
+    expectStatus(endpoint, 201);
+    return { ...ctx, endpointId: endpoint.body.id };
+  }
+
+  const admin = () => operatorApi(server.baseUrl, { token: testAdminToken });
+
+  async function deliveries(endpointId: string) {
+    const res = await admin().GET("/admin/v1/webhook-endpoints/{id}/deliveries", {
+      params: { path: { id: endpointId }, query: { limit: 100 } },
+    });
+    expectStatus(res, 200);
+    return res.body.data;
   }
 
   async function pay(key: string) {
-    const charge = await call(server.baseUrl, "POST", "/api/v1/charges/pix", { key, body: chargeBody() });
-    await call(server.baseUrl, "POST", `/api/v1/sandbox/transactions/${charge.body.id}/pay`, { key });
+    const api = publicApi(server.baseUrl, { key });
+    const charge = await api.POST("/api/v1/charges/pix", { body: chargeBody() });
+    expectStatus(charge, 201);
+    expectStatus(await api.POST("/api/v1/sandbox/transactions/{id}/pay", byId(charge.body.id)), 200);
   }
 
   test("when three workers with their own pools share the database, then each delivery is attempted once", async () => {
@@ -67,19 +89,9 @@ describePg("webhooks on PostgreSQL", () => {
       expect(total).toBe(12);
       expect(hook.received).toHaveLength(12);
       expect(new Set(hook.received.map((h) => h.headers["webhook-id"])).size).toBe(12);
-      const deliveries = await call(
-        server.baseUrl,
-        "GET",
-        `/admin/v1/webhook-endpoints/${endpointId}/deliveries?limit=100`,
-        {
-          admin: testAdminToken,
-        },
+      expect((await deliveries(endpointId)).every((d) => d.attempts.length === 1 && d.status === "SUCCEEDED")).toBe(
+        true,
       );
-      expect(
-        deliveries.body.data.every(
-          (d: { attempts: unknown[]; status: string }) => d.attempts.length === 1 && d.status === "SUCCEEDED",
-        ),
-      ).toBe(true);
     } finally {
       await hook.close();
     }
@@ -188,10 +200,7 @@ describePg("webhooks on PostgreSQL", () => {
       let status = "";
       const deadline = Date.now() + 10_000;
       while (status !== "SUCCEEDED" && Date.now() < deadline) {
-        const deliveries = await call(server.baseUrl, "GET", `/admin/v1/webhook-endpoints/${endpointId}/deliveries`, {
-          admin: testAdminToken,
-        });
-        status = deliveries.body.data[0].status;
+        status = (await deliveries(endpointId))[0]?.status ?? "";
         if (status !== "SUCCEEDED") await new Promise((r) => setTimeout(r, 50));
       }
       expect(status).toBe("SUCCEEDED");
