@@ -2,7 +2,8 @@ import { pino } from "pino";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createApp } from "../src/http/app.js";
-import { call, startTestServer, type TestServer } from "./harness.js";
+import type { components } from "../../generated/api.js";
+import { byId, expectStatus, publicApi, startTestServer, type TestServer } from "./harness.js";
 
 const servers: TestServer[] = [];
 const closers: (() => Promise<void>)[] = [];
@@ -15,18 +16,24 @@ afterAll(async () => {
   await Promise.all([...servers.map((s) => s.close()), ...closers.map((close) => close())]);
 });
 
-async function createLink(target: TestServer, key: string, overrides: Record<string, unknown> = {}) {
-  const res = await call(target.baseUrl, "POST", "/api/v1/payment-links", {
-    key,
+async function createLink(
+  target: TestServer,
+  key: string,
+  overrides: Partial<components["schemas"]["CreatePaymentLinkRequest"]> = {},
+) {
+  const res = await publicApi(target.baseUrl, { key }).POST("/api/v1/payment-links", {
     body: { amountCents: 4990, description: "Curso de fotografia - turma de outubro", ...overrides },
   });
-  expect(res.status).toBe(201);
-  return res.body as { id: string };
+  expectStatus(res, 201);
+  return res.body;
 }
 
-async function linkCharges(target: TestServer, key: string, linkId: string) {
-  const res = await call(target.baseUrl, "GET", `/api/v1/transactions?paymentLinkId=${linkId}`, { key });
-  return res.body.data as any[];
+async function linkCharges(target: TestServer, key: string, paymentLinkId: string) {
+  const res = await publicApi(target.baseUrl, { key }).GET("/api/v1/transactions", {
+    params: { query: { paymentLinkId } },
+  });
+  expectStatus(res, 200);
+  return res.body.data;
 }
 
 interface Page {
@@ -169,7 +176,7 @@ describe("CSRF on POST /checkout/{id}", () => {
 
     expect([withoutToken.status, withFormToken.status]).toEqual([403, 403]);
     const [charge] = await linkCharges(server, testKey, link.id);
-    expect(charge.status).toBe("WAITING_PAYMENT");
+    expect(charge?.status).toBe("WAITING_PAYMENT");
   });
 
   test("when the form is first opened, then the session cookie is HttpOnly, SameSite=Lax, for /checkout only, and kept", async () => {
@@ -250,7 +257,10 @@ describe("Content-Security-Policy and headers of the checkout pages", () => {
     const payment = await payer.get(location);
     await payer.post(`${location}/simulate`, hiddenFields(payment.text));
     const receipt = await payer.get(location);
-    await call(server.baseUrl, "POST", `/api/v1/payment-links/${link.id}/deactivate`, { key: testKey });
+    expectStatus(
+      await publicApi(server.baseUrl, { key: testKey }).POST("/api/v1/payment-links/{id}/deactivate", byId(link.id)),
+      200,
+    );
     const closed = await payer.get(`/checkout/${link.id}`);
     const missing = await payer.get("/checkout/plk_00000000000000000000");
     return { form: formPage, invalid, payment, receipt, closed, missing };
@@ -338,7 +348,7 @@ describe("rate limits of the checkout", () => {
     expect(Number(over.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(Number(over.headers.get("retry-after"))).toBeLessThanOrEqual(60);
     expect(over.text).toContain("Muitas tentativas");
-    expect((await call(limited.baseUrl, "GET", "/api/v1/balance", { key: testKey })).status).toBe(200);
+    expect((await publicApi(limited.baseUrl, { key: testKey }).GET("/api/v1/balance")).status).toBe(200);
   });
 
   test("when the POST budget is spent, then the next submission is 429 and creates nothing", async () => {
@@ -381,7 +391,9 @@ describe("rate limits of the checkout", () => {
 
     const first = await payer.get(`/checkout/${link.id}`);
     const second = await payer.get(`/checkout/${link.id}`);
-    const apiCalls = await Promise.all([1, 2, 3].map(() => call(baseUrl, "GET", "/api/v1/balance", { key: testKey })));
+    const apiCalls = await Promise.all(
+      [1, 2, 3].map(() => publicApi(baseUrl, { key: testKey }).GET("/api/v1/balance")),
+    );
 
     expect([first.status, second.status]).toEqual([200, 429]);
     expect(apiCalls.map((r) => r.status)).toEqual([200, 200, 200]);

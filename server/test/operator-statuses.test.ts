@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parse } from "yaml";
-import { call, startTestServer, type TestServer, testAdminToken } from "./harness.js";
+import { type ErrorBody, rawCall, startTestServer, type TestServer, testAdminToken } from "./harness.js";
 
 // Every status the operator API answers is declared on the operation that answers it: the
 // operations are read from the published document, each is sent what makes the server answer
-// 400, 404, 413 and 415, and the answer must be one the operation declares.
+// 400, 404, 413 and 415, and the answer must be one the operation declares. Every request here is
+// broken on purpose, and built from the document at run time: untyped, through rawCall.
 
 type Operation = { operationId: string; requestBody?: unknown; responses: Record<string, unknown> };
 const document = parse(readFileSync("generated/admin-openapi.yaml", "utf8")) as {
@@ -36,7 +37,7 @@ describe("operator API: every answer is declared", () => {
   test.each(operations)(
     "when $method $path gets a query parameter it does not take, then 400 is what it answers and declares",
     async ({ method, path, operation }) => {
-      const res = await call(server.baseUrl, method, `${path}?notAParameter=1`, {
+      const res = await rawCall<ErrorBody>(server.baseUrl, method, `${path}?notAParameter=1`, {
         admin: testAdminToken,
         ...(operation.requestBody ? { body: {} } : {}),
       });
@@ -49,7 +50,7 @@ describe("operator API: every answer is declared", () => {
   test.each(operations)(
     "when $method $path is spelled with a trailing slash, then 404 is what it answers and declares",
     async ({ method, path, operation }) => {
-      const res = await call(server.baseUrl, method, `${path}/`, { admin: testAdminToken });
+      const res = await rawCall<ErrorBody>(server.baseUrl, method, `${path}/`, { admin: testAdminToken });
       expect(res.status).toBe(404);
       expect(res.body.code).toBe("NOT_FOUND");
       expect(Object.keys(operation.responses)).toContain("404");
@@ -59,7 +60,7 @@ describe("operator API: every answer is declared", () => {
   test.each(withBody)(
     "when $method $path gets a body that is not JSON, then 415 is what it answers and declares",
     async ({ method, path, operation }) => {
-      const res = await call(server.baseUrl, method, path, {
+      const res = await rawCall<ErrorBody>(server.baseUrl, method, path, {
         admin: testAdminToken,
         rawBody: "name=x",
         headers: { "content-type": "text/plain" },
@@ -72,7 +73,7 @@ describe("operator API: every answer is declared", () => {
   test.each(withBody)(
     "when $method $path gets a body over the limit, then 413 is what it answers and declares",
     async ({ method, path, operation }) => {
-      const res = await call(server.baseUrl, method, path, {
+      const res = await rawCall<ErrorBody>(server.baseUrl, method, path, {
         admin: testAdminToken,
         rawBody: JSON.stringify({ name: "x".repeat(70 * 1024) }),
         headers: { "content-type": "application/json" },
