@@ -4,7 +4,16 @@ import type { PageFrame } from "../src/checkout/pages/layout.js";
 import { renderReceiptPage, returnAddress } from "../src/checkout/pages/receipt.js";
 import { translateValidationMessage } from "../src/web/validation-messages.js";
 import { addSeconds } from "../src/domain/deps.js";
-import { call, startTestServer, type TestServer } from "./harness.js";
+import type { components } from "../../generated/api.js";
+import {
+  byId as withId,
+  type ErrorBody,
+  expectStatus,
+  publicApi,
+  rawCall,
+  startTestServer,
+  type TestServer,
+} from "./harness.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -14,30 +23,43 @@ afterAll(() => server.close());
 // Pages show Brasília times and countdowns: every test starts at the same instant.
 beforeEach(() => server.clock.set("2026-10-04T15:30:00.000Z"));
 
-const api = (key: string, method: string, path: string, body?: unknown) =>
-  call(server.baseUrl, method, path, { key, body });
+const api = (key: string) => publicApi(server.baseUrl, { key });
 
-async function createLink(key: string, overrides: Record<string, unknown> = {}) {
-  const res = await api(key, "POST", "/api/v1/payment-links", {
-    amountCents: 4990,
-    description: "Curso de fotografia - turma de outubro",
-    ...overrides,
+async function createLink(key: string, overrides: Partial<components["schemas"]["CreatePaymentLinkRequest"]> = {}) {
+  const res = await api(key).POST("/api/v1/payment-links", {
+    body: { amountCents: 4990, description: "Curso de fotografia - turma de outubro", ...overrides },
   });
-  expect(res.status).toBe(201);
-  return res.body as { id: string; url: string; amountCents: number; description: string };
+  expectStatus(res, 201);
+  return res.body;
 }
 
-async function linkCharges(key: string, linkId: string) {
-  const res = await api(key, "GET", `/api/v1/transactions?paymentLinkId=${linkId}`);
-  expect(res.status).toBe(200);
-  return res.body.data as any[];
+async function linkCharges(key: string, paymentLinkId: string) {
+  const res = await api(key).GET("/api/v1/transactions", { params: { query: { paymentLinkId } } });
+  expectStatus(res, 200);
+  return res.body.data;
 }
 
 async function customers(key: string) {
-  const res = await api(key, "GET", "/api/v1/customers");
-  expect(res.status).toBe(200);
-  return res.body.data as any[];
+  const res = await api(key).GET("/api/v1/customers");
+  expectStatus(res, 200);
+  return res.body.data;
 }
+
+/** Pays a test charge in the sandbox. */
+const pay = async (key: string, id: string) =>
+  expectStatus(await api(key).POST("/api/v1/sandbox/transactions/{id}/pay", withId(id)), 200);
+const deactivate = async (key: string, id: string) =>
+  expectStatus(await api(key).POST("/api/v1/payment-links/{id}/deactivate", withId(id)), 200);
+
+async function balanceOf(key: string) {
+  const res = await api(key).GET("/api/v1/balance");
+  expectStatus(res, 200);
+  return res.body;
+}
+
+/** The checkout's status route: a page's, outside the document. */
+const checkoutStatus = (location: string) =>
+  rawCall<{ status: string; remainingSeconds: number }>(server.baseUrl, "GET", `${location}/status`);
 
 interface Page {
   status: number;
@@ -207,7 +229,7 @@ describe("GET /checkout/{id}", () => {
   test("when the link was deactivated, then 410 and the page says it is unavailable (indisponível)", async () => {
     const { testKey } = await server.newAccount();
     const link = await createLink(testKey);
-    await api(testKey, "POST", `/api/v1/payment-links/${link.id}/deactivate`);
+    await deactivate(testKey, link.id);
 
     const page = await new Payer().get(`/checkout/${link.id}`);
 
@@ -222,7 +244,7 @@ describe("GET /checkout/{id}", () => {
     const first = new Payer();
     const location = chargeLocation(await first.submit(link.id, payerFields), link.id);
     const transactionId = location.split("/").pop() as string;
-    await api(testKey, "POST", `/api/v1/sandbox/transactions/${transactionId}/pay`);
+    await pay(testKey, transactionId);
 
     const page = await new Payer().get(`/checkout/${link.id}`);
 
@@ -263,7 +285,7 @@ describe("POST /checkout/{id}", () => {
     const location = chargeLocation(res, link.id);
     const charges = await linkCharges(testKey, link.id);
     expect(charges).toHaveLength(1);
-    expect(location).toBe(`/checkout/${link.id}/t/${charges[0].id}`);
+    expect(location).toBe(`/checkout/${link.id}/t/${charges[0]?.id}`);
     expect(charges[0]).toMatchObject({
       status: "WAITING_PAYMENT",
       amountCents: 4990,
@@ -281,7 +303,7 @@ describe("POST /checkout/{id}", () => {
     });
     const [customer] = await customers(testKey);
     expect(customer).toMatchObject({
-      id: charges[0].customer.id,
+      id: charges[0]?.customer.id,
       name: "Maria da Silva Santos",
       document: "52998224725",
       address: null,
@@ -296,7 +318,7 @@ describe("POST /checkout/{id}", () => {
 
     chargeLocation(res, link.id);
     const [customer] = await customers(testKey);
-    expect(customer.address).toEqual({
+    expect(customer?.address).toEqual({
       zipCode: "01310100",
       street: "Avenida Paulista",
       number: "1578",
@@ -310,7 +332,10 @@ describe("POST /checkout/{id}", () => {
   test("when the payer already is a customer, then the customer is updated, not duplicated", async () => {
     const { testKey } = await server.newAccount();
     const link = await createLink(testKey);
-    await api(testKey, "POST", "/api/v1/customers", { name: "Maria S.", document: "52998224725" });
+    expectStatus(
+      await api(testKey).POST("/api/v1/customers", { body: { name: "Maria S.", document: "52998224725" } }),
+      201,
+    );
 
     chargeLocation(await new Payer().submit(link.id, payerFields), link.id);
 
@@ -327,7 +352,7 @@ describe("POST /checkout/{id}", () => {
 
     chargeLocation(res, link.id);
     const [charge] = await linkCharges(testKey, link.id);
-    expect(charge.customer).toMatchObject({ documentType: "CNPJ", document: "11222333000181" });
+    expect(charge?.customer).toMatchObject({ documentType: "CNPJ", document: "11222333000181" });
   });
 
   test("when the link is in production, then the charge is a production charge", async () => {
@@ -482,7 +507,7 @@ describe("POST /checkout/{id}", () => {
     chargeLocation(await new Payer().submit(link.id, { ...payerFields, zipCode: "x", state: "XX" }), link.id);
 
     const [customer] = await customers(testKey);
-    expect(customer.address).toBeNull();
+    expect(customer?.address).toBeNull();
   });
 
   test("when the link was deactivated while the form was open, then 410 indisponível and nothing created", async () => {
@@ -490,7 +515,7 @@ describe("POST /checkout/{id}", () => {
     const link = await createLink(testKey);
     const payer = new Payer();
     const form = await payer.get(`/checkout/${link.id}`);
-    await api(testKey, "POST", `/api/v1/payment-links/${link.id}/deactivate`);
+    await deactivate(testKey, link.id);
 
     const page = await payer.post(`/checkout/${link.id}`, { ...hiddenFields(form.text), ...payerFields });
 
@@ -506,7 +531,7 @@ describe("POST /checkout/{id}", () => {
     const form = await payer.get(`/checkout/${link.id}`);
     const fields = { ...hiddenFields(form.text), ...payerFields };
     const location = chargeLocation(await payer.post(`/checkout/${link.id}`, fields), link.id);
-    await api(testKey, "POST", `/api/v1/sandbox/transactions/${location.split("/").pop()}/pay`);
+    await pay(testKey, location.split("/").pop() as string);
 
     const again = await payer.post(`/checkout/${link.id}`, fields);
 
@@ -520,7 +545,7 @@ describe("POST /checkout/{id}", () => {
     const second = new Payer();
     const secondForm = await second.get(`/checkout/${link.id}`);
     const location = chargeLocation(await new Payer().submit(link.id, payerFields), link.id);
-    await api(testKey, "POST", `/api/v1/sandbox/transactions/${location.split("/").pop()}/pay`);
+    await pay(testKey, location.split("/").pop() as string);
 
     const page = await second.post(`/checkout/${link.id}`, {
       ...hiddenFields(secondForm.text),
@@ -567,7 +592,9 @@ describe("GET /checkout/{id}/t/{txn}", () => {
     const page = await payer.get(location);
 
     expect(page.status).toBe(200);
-    const charge = (await api(apiKey, "GET", `/api/v1/transactions/${transactionId}`)).body;
+    const read = await api(apiKey).GET("/api/v1/transactions/{id}", withId(transactionId));
+    expectStatus(read, 200);
+    const charge = read.body;
     expect(tags(page.text, "img")).toEqual([
       expect.objectContaining({ src: `${location}/qr.png`, alt: "QR code do Pix de R$ 49,90 para Loja Exemplo Ltda" }),
     ]);
@@ -598,9 +625,9 @@ describe("GET /checkout/{id}/t/{txn}", () => {
     const { apiKey, location, transactionId } = await openCharge();
     server.clock.advance(60);
 
-    const before = await call(server.baseUrl, "GET", `${location}/status`);
-    await api(apiKey, "POST", `/api/v1/sandbox/transactions/${transactionId}/pay`);
-    const after = await call(server.baseUrl, "GET", `${location}/status`);
+    const before = await checkoutStatus(location);
+    await pay(apiKey, transactionId);
+    const after = await checkoutStatus(location);
 
     expect(before.status).toBe(200);
     expect(before.headers.get("cache-control")).toBe("no-store");
@@ -611,7 +638,7 @@ describe("GET /checkout/{id}/t/{txn}", () => {
   test("when the charge was paid, then the receipt: amount, date and time, transaction id, payer", async () => {
     const { apiKey, payer, location, transactionId } = await openCharge();
     server.clock.set("2026-10-04T18:05:09.000Z");
-    await api(apiKey, "POST", `/api/v1/sandbox/transactions/${transactionId}/pay`);
+    await pay(apiKey, transactionId);
 
     const page = await payer.get(location);
 
@@ -630,7 +657,7 @@ describe("GET /checkout/{id}/t/{txn}", () => {
     const { apiKey, payer, location, transactionId } = await openCharge({
       returnUrl: "https://loja.example.test/obrigado?pedido=1&origem=email",
     });
-    await api(apiKey, "POST", `/api/v1/sandbox/transactions/${transactionId}/pay`);
+    await pay(apiKey, transactionId);
 
     const page = await payer.get(location);
 
@@ -647,7 +674,7 @@ describe("GET /checkout/{id}/t/{txn}", () => {
 
   test("when the link was deactivated after the charge was generated, then the charge stays payable on its page", async () => {
     const { apiKey, link, payer, location } = await openCharge();
-    await api(apiKey, "POST", `/api/v1/payment-links/${link.id}/deactivate`);
+    await deactivate(apiKey, link.id);
 
     const page = await payer.get(location);
     const simulated = await payer.post(`${location}/simulate`, hiddenFields(page.text));
@@ -663,7 +690,7 @@ describe("GET /checkout/{id}/t/{txn}", () => {
     server.clock.advance(24 * 3600);
 
     const page = await payer.get(location);
-    const status = await call(server.baseUrl, "GET", `${location}/status`);
+    const status = await checkoutStatus(location);
 
     expect(page.status).toBe(200);
     expect(textOf(page.text)).toContain("Este Pix expirou");
@@ -720,12 +747,12 @@ describe("POST /checkout/{id}/t/{txn}/simulate", () => {
     const location = chargeLocation(await payer.submit(link.id, payerFields), link.id);
     const fields = hiddenFields((await payer.get(location)).text);
     await payer.post(`${location}/simulate`, fields);
-    const balance = (await api(testKey, "GET", "/api/v1/balance")).body;
+    const balance = await balanceOf(testKey);
 
     const again = await payer.post(`${location}/simulate`, fields);
 
     expect(again.status).toBe(303);
-    expect((await api(testKey, "GET", "/api/v1/balance")).body).toEqual(balance);
+    expect(await balanceOf(testKey)).toEqual(balance);
     expect(balance.pendingCents).toBe(4990 - 80);
   });
 
@@ -744,7 +771,7 @@ describe("POST /checkout/{id}/t/{txn}/simulate", () => {
     expect(res.status).toBe(403);
     expect(textOf(res.text)).toContain("Simulação indisponível");
     const [charge] = await linkCharges(liveKey as string, link.id);
-    expect(charge.status).toBe("WAITING_PAYMENT");
+    expect(charge?.status).toBe("WAITING_PAYMENT");
   });
 });
 
@@ -757,24 +784,26 @@ describe("the payer's rules are the API's", () => {
     async ({ field, value }) => {
       const { testKey } = await server.newAccount();
       const link = await createLink(testKey);
-      const apiAnswer = await api(testKey, "POST", "/api/v1/charges/pix", {
-        amountCents: 4990,
-        description: "Curso de fotografia - turma de outubro",
-        customer: {
-          name: "Maria da Silva Santos",
-          phone: "11987654321",
-          documentType: "CPF",
-          document: "52998224725",
-          [field]: value,
+      // The value the form refuses, sent to the API as it is: a body the document refuses, untyped.
+      const apiAnswer = await rawCall<ErrorBody>(server.baseUrl, "POST", "/api/v1/charges/pix", {
+        key: testKey,
+        body: {
+          amountCents: 4990,
+          description: "Curso de fotografia - turma de outubro",
+          customer: {
+            name: "Maria da Silva Santos",
+            phone: "11987654321",
+            documentType: "CPF",
+            document: "52998224725",
+            [field]: value,
+          },
         },
       });
 
       const page = await new Payer().submit(link.id, { ...payerFields, [field]: value });
 
       expect(apiAnswer.status).toBe(400);
-      const apiMessage = (apiAnswer.body.errors as { path: string; message: string }[]).find(
-        (e) => e.path === `customer.${field}`,
-      )?.message;
+      const apiMessage = apiAnswer.body.errors?.find((e) => e.path === `customer.${field}`)?.message;
       expect(apiMessage).toBeTruthy();
       expect(page.status).toBe(422);
       expect(fieldError(page.text, field)).toBe(apiMessage);
@@ -827,7 +856,7 @@ describe("who is charging", () => {
     const payer = new Payer();
     const form = await payer.get(`/checkout/${link.id}`);
     const location = chargeLocation(await payer.submit(link.id, payerFields), link.id);
-    await api(testKey, "POST", `/api/v1/sandbox/transactions/${location.split("/").pop()}/pay`);
+    await pay(testKey, location.split("/").pop() as string);
 
     const receipt = await payer.get(location);
 
