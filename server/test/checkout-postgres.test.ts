@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { call, type TestServer } from "./harness.js";
+import { bodyOf, byId, publicApi, type TestServer } from "./harness.js";
 import { postgresStore, serverOn } from "./support/stores.js";
 
 // The hosted checkout on the PostgreSQL store: the link found by id alone, one charge per form
@@ -44,30 +44,32 @@ postgres.describe("hosted checkout on the PostgreSQL store", () => {
 
   test("when one form is submitted five times at once, then one charge, and every answer leads to it", async () => {
     const { testKey } = await server.newAccount();
-    const link = (
-      await call(server.baseUrl, "POST", "/api/v1/payment-links", {
-        key: testKey,
+    const api = publicApi(server.baseUrl, { key: testKey });
+    const link = await bodyOf(
+      api.POST("/api/v1/payment-links", {
         body: { amountCents: 4990, description: "Curso de fotografia - turma de outubro" },
-      })
-    ).body;
+      }),
+      201,
+    );
     const form = await openForm(link.id);
 
     const answers = await Promise.all([1, 2, 3, 4, 5].map(() => form.submit()));
 
     expect(answers.map((a) => a.status)).toEqual([303, 303, 303, 303, 303]);
     expect(new Set(answers.map((a) => a.headers.get("location"))).size).toBe(1);
-    const list = await call(server.baseUrl, "GET", `/api/v1/transactions?paymentLinkId=${link.id}`, { key: testKey });
-    expect(list.body.data).toHaveLength(1);
+    const list = await bodyOf(api.GET("/api/v1/transactions", { params: { query: { paymentLinkId: link.id } } }), 200);
+    expect(list.data).toHaveLength(1);
   });
 
   test("when a single-use link's charge is paid with Simular pagamento, then the link reads exhausted", async () => {
     const { testKey } = await server.newAccount();
-    const link = (
-      await call(server.baseUrl, "POST", "/api/v1/payment-links", {
-        key: testKey,
+    const api = publicApi(server.baseUrl, { key: testKey });
+    const link = await bodyOf(
+      api.POST("/api/v1/payment-links", {
         body: { amountCents: 4990, description: "Curso de fotografia - turma de outubro", maxPayments: 1 },
-      })
-    ).body;
+      }),
+      201,
+    );
     const form = await openForm(link.id);
     const location = (await form.submit()).headers.get("location") as string;
     const chargePage = await (await form.get(location)).text();
@@ -79,7 +81,7 @@ postgres.describe("hosted checkout on the PostgreSQL store", () => {
     const next = await fetch(`${server.baseUrl}/checkout/${link.id}`);
     expect(next.status).toBe(410);
     expect(await next.text()).toContain("Link de pagamento esgotado");
-    const read = await call(server.baseUrl, "GET", `/api/v1/payment-links/${link.id}`, { key: testKey });
-    expect(read.body.active).toBe(false);
+    const read = await bodyOf(api.GET("/api/v1/payment-links/{id}", byId(link.id)), 200);
+    expect(read.active).toBe(false);
   });
 });
