@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { allPermissions } from "../src/domain/accounts.js";
 import { creditPaidCharge, insertCharge, type NewCharge } from "../src/domain/charges.js";
 import type { Account } from "../src/domain/model.js";
-import { call, chargeBody, startTestServer, type TestServer } from "./harness.js";
+import type { components } from "../../generated/api.js";
+import {
+  byId,
+  chargeBody,
+  type ErrorBody,
+  expectStatus,
+  publicApi,
+  rawCall,
+  startTestServer,
+  type TestServer,
+} from "./harness.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -10,12 +20,19 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const get = (key: string, path: string) => call(server.baseUrl, "GET", path, { key });
-const withdraw = (key: string, body: unknown, headers: Record<string, string> = {}) =>
-  call(server.baseUrl, "POST", "/api/v1/withdrawals", { key, body, headers });
+type CreateWithdrawalRequest = components["schemas"]["CreateWithdrawalRequest"];
+const api = (key: string) => publicApi(server.baseUrl, { key });
+const withdraw = (key: string, body: CreateWithdrawalRequest, idempotencyKey?: string) =>
+  api(key).POST("/api/v1/withdrawals", {
+    body,
+    ...(idempotencyKey === undefined ? {} : { params: { header: { "idempotency-key": idempotencyKey } } }),
+  });
+/** A body the document refuses: sent untyped. */
+const rawWithdraw = (key: string, body: unknown) =>
+  rawCall<ErrorBody>(server.baseUrl, "POST", "/api/v1/withdrawals", { key, body });
 const now = () => server.clock.now().toISOString();
 
-const withdrawalBody = (overrides: Record<string, unknown> = {}) => ({
+const withdrawalBody = (overrides: Partial<CreateWithdrawalRequest> = {}): CreateWithdrawalRequest => ({
   amountCents: 2500,
   pixKey: "maria.santos@example.com.br",
   pixKeyType: "EMAIL",
@@ -23,26 +40,23 @@ const withdrawalBody = (overrides: Record<string, unknown> = {}) => ({
 });
 
 async function balanceOf(key: string) {
-  const res = await get(key, "/api/v1/balance");
-  expect(res.status).toBe(200);
+  const res = await api(key).GET("/api/v1/balance");
+  expectStatus(res, 200);
   return res.body;
 }
 
 async function withdrawalIds(key: string) {
-  const res = await get(key, "/api/v1/withdrawals?limit=100");
-  expect(res.status).toBe(200);
-  return res.body.data.map((w: { id: string }) => w.id) as string[];
+  const res = await api(key).GET("/api/v1/withdrawals", { params: { query: { limit: 100 } } });
+  expectStatus(res, 200);
+  return res.body.data.map((w) => w.id);
 }
 
 /** Pays a test charge whose net amount is `netCents` (fee 80) through the sandbox. */
 async function payTestCharge(key: string, netCents: number) {
-  const charge = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-    key,
-    body: chargeBody({ amountCents: netCents + 80 }),
-  });
-  expect(charge.status).toBe(201);
-  const paid = await call(server.baseUrl, "POST", `/api/v1/sandbox/transactions/${charge.body.id}/pay`, { key });
-  expect(paid.status).toBe(200);
+  const charge = await api(key).POST("/api/v1/charges/pix", { body: chargeBody({ amountCents: netCents + 80 }) });
+  expectStatus(charge, 201);
+  const paid = await api(key).POST("/api/v1/sandbox/transactions/{id}/pay", byId(charge.body.id));
+  expectStatus(paid, 200);
   return paid.body;
 }
 
@@ -171,7 +185,7 @@ describe("POST /api/v1/withdrawals", () => {
       withdrawalBody({ amountCents: 2500, pixKey: "52998224725", pixKeyType: "CPF" }),
     );
 
-    expect(res.status).toBe(201);
+    expectStatus(res, 201);
     expect(res.body.id).toMatch(/^wdr_[A-Za-z0-9]+$/);
     expect(res.body).toMatchObject({
       status: "PAID",
@@ -191,7 +205,7 @@ describe("POST /api/v1/withdrawals", () => {
       { id: expect.any(String), amountCents: 2420, status: "PAID", endToEndId: expect.any(String), completedAt: now() },
     ]);
     expect(await balanceOf(testKey)).toMatchObject({ availableCents: 7500, pendingCents: 0 });
-    const read = await get(testKey, `/api/v1/withdrawals/${res.body.id}`);
+    const read = await api(testKey).GET("/api/v1/withdrawals/{id}", byId(res.body.id));
     expect(read.body).toEqual(res.body);
   });
 
@@ -201,22 +215,26 @@ describe("POST /api/v1/withdrawals", () => {
     { name: "EMAIL", pixKey: "maria.santos@example.com.br", hidden: "maria.santos@example.com.br" },
     { name: "PHONE", pixKey: "+5511987654321", hidden: "987654321" },
     { name: "EVP", pixKey: "123e4567-e89b-42d3-a456-426614174000", hidden: "123e4567-e89b-42d3-a456-426614174000" },
-  ])("when the destination is a $name key, then it is returned partially hidden", async ({ name, pixKey, hidden }) => {
-    const { testKey } = await server.newAccount();
-    await fund(testKey, 1000);
+  ] as const)(
+    "when the destination is a $name key, then it is returned partially hidden",
+    async ({ name, pixKey, hidden }) => {
+      const { testKey } = await server.newAccount();
+      await fund(testKey, 1000);
 
-    const res = await withdraw(testKey, withdrawalBody({ amountCents: 600, pixKey, pixKeyType: name }));
+      const res = await withdraw(testKey, withdrawalBody({ amountCents: 600, pixKey, pixKeyType: name }));
 
-    expect(res.status).toBe(201);
-    expect(res.body.pixKey).toContain("*");
-    expect(res.body.pixKey).not.toContain(hidden);
-  });
+      expectStatus(res, 201);
+      expect(res.body.pixKey).toContain("*");
+      expect(res.body.pixKey).not.toContain(hidden);
+    },
+  );
 
   test("when a test withdrawal is made, then withdrawal.created and withdrawal.paid are recorded once each", async () => {
     const { testKey, account } = await server.newAccount();
     await fund(testKey, 5000);
 
     const res = await withdraw(testKey, withdrawalBody());
+    expectStatus(res, 201);
 
     const events = await server.store.read.events.list({ accountId: account.id, livemode: false });
     const ofWithdrawal = events.filter((e) => e.type.startsWith("withdrawal."));
@@ -249,11 +267,11 @@ describe("POST /api/v1/withdrawals", () => {
     const { testKey } = await server.newAccount();
     await fund(testKey, 5000);
 
-    const res = await withdraw(testKey, withdrawalBody(patch));
+    const res = await rawWithdraw(testKey, { ...withdrawalBody(), ...patch });
 
-    expect(res.status).toBe(400);
+    expectStatus(res, 400);
     expect(res.body).toMatchObject({ ok: false, code: "VALIDATION_ERROR", path: "/api/v1/withdrawals" });
-    expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+    expect(res.body.errors?.map((e) => e.path)).toContain(path);
     expect((await balanceOf(testKey)).availableCents).toBe(5000);
     expect(await withdrawalIds(testKey)).toEqual([]);
   });
@@ -266,7 +284,7 @@ describe("POST /api/v1/withdrawals", () => {
 
     const res = await withdraw(testKey, withdrawalBody({ amountCents: 8911 }));
 
-    expect(res.status).toBe(400);
+    expectStatus(res, 400);
     expect(res.body.code).toBe("INSUFFICIENT_BALANCE");
     expect(res.body.message).toContain("R$ 89,10");
     expect(await balanceOf(testKey)).toEqual(before);
@@ -280,7 +298,7 @@ describe("POST /api/v1/withdrawals", () => {
 
     const res = await withdraw(secret, withdrawalBody());
 
-    expect(res.status).toBe(403);
+    expectStatus(res, 403);
     expect(res.body.code).toBe("API_KEY_PERMISSION");
     expect(res.body.message).toContain("withdrawals:write");
     expect((await balanceOf(testKey)).availableCents).toBe(5000);
@@ -295,8 +313,8 @@ describe("POST /api/v1/withdrawals", () => {
     // 600 is the smallest withdrawal there is; 300 remain of the day's 1000.
     const res = await withdraw(key, withdrawalBody({ amountCents: 600 }));
 
-    expect(first.status).toBe(201);
-    expect(res.status).toBe(403);
+    expectStatus(first, 201);
+    expectStatus(res, 403);
     expect(res.body.code).toBe("WITHDRAW_DAILY_LIMIT");
     expect(res.body.message).toContain("R$ 3,00");
     expect((await balanceOf(testKey)).availableCents).toBe(8210);
@@ -355,11 +373,12 @@ describe("POST /api/v1/withdrawals", () => {
   test("when the same idempotency-key and body are sent twice, then the first response is replayed and the balance is debited once", async () => {
     const { testKey } = await server.newAccount();
     await fund(testKey, 5000);
-    const first = await withdraw(testKey, withdrawalBody(), { "idempotency-key": "saque-1" });
+    const first = await withdraw(testKey, withdrawalBody(), "saque-1");
+    expectStatus(first, 201);
 
-    const second = await withdraw(testKey, withdrawalBody(), { "idempotency-key": "saque-1" });
+    const second = await withdraw(testKey, withdrawalBody(), "saque-1");
 
-    expect(second.status).toBe(201);
+    expectStatus(second, 201);
     expect(second.body).toEqual(first.body);
     expect(await withdrawalIds(testKey)).toEqual([first.body.id]);
     expect((await balanceOf(testKey)).availableCents).toBe(2500);
@@ -368,11 +387,12 @@ describe("POST /api/v1/withdrawals", () => {
   test("when the same idempotency-key comes with another body, then 409 IDEMPOTENCY_KEY_REUSED and nothing moves", async () => {
     const { testKey } = await server.newAccount();
     await fund(testKey, 5000);
-    const first = await withdraw(testKey, withdrawalBody(), { "idempotency-key": "saque-2" });
+    const first = await withdraw(testKey, withdrawalBody(), "saque-2");
+    expectStatus(first, 201);
 
-    const res = await withdraw(testKey, withdrawalBody({ amountCents: 1000 }), { "idempotency-key": "saque-2" });
+    const res = await withdraw(testKey, withdrawalBody({ amountCents: 1000 }), "saque-2");
 
-    expect(res.status).toBe(409);
+    expectStatus(res, 409);
     expect(res.body.code).toBe("IDEMPOTENCY_KEY_REUSED");
     expect(await withdrawalIds(testKey)).toEqual([first.body.id]);
     expect((await balanceOf(testKey)).availableCents).toBe(2500);
@@ -390,7 +410,9 @@ describe("POST /api/v1/withdrawals", () => {
     expect(responses.filter((r) => r.status >= 500)).toEqual([]);
     const refused = responses.filter((r) => r.status !== 201);
     expect(refused).toHaveLength(19);
-    expect(new Set(refused.map((r) => `${r.status} ${r.body.code}`))).toEqual(new Set(["400 INSUFFICIENT_BALANCE"]));
+    expect(new Set(refused.map((r) => `${r.status} ${"code" in r.body ? r.body.code : ""}`))).toEqual(
+      new Set(["400 INSUFFICIENT_BALANCE"]),
+    );
     expect(await balanceOf(testKey)).toMatchObject({ availableCents: 0, withdrawableNowCents: 0 });
     expect(await withdrawalIds(testKey)).toHaveLength(1);
   });
@@ -400,11 +422,11 @@ describe("POST /api/v1/withdrawals", () => {
     await fund(testKey, 5000);
 
     const responses = await Promise.all(
-      Array.from({ length: 10 }, () => withdraw(testKey, withdrawalBody(), { "idempotency-key": "saque-race" })),
+      Array.from({ length: 10 }, () => withdraw(testKey, withdrawalBody(), "saque-race")),
     );
 
     expect(new Set(responses.map((r) => r.status))).toEqual(new Set([201]));
-    expect(new Set(responses.map((r) => r.body.id)).size).toBe(1);
+    expect(new Set(responses.map((r) => (r.status === 201 ? r.body.id : r.status))).size).toBe(1);
     expect((await balanceOf(testKey)).availableCents).toBe(2500);
   });
 
@@ -416,7 +438,7 @@ describe("POST /api/v1/withdrawals", () => {
 
     const res = await withdraw(key, withdrawalBody({ amountCents: 2500 }));
 
-    expect(res.status).toBe(201);
+    expectStatus(res, 201);
     expect(res.body).toMatchObject({
       status: "PENDING",
       amountCents: 2500,
@@ -446,8 +468,8 @@ describe("POST /api/v1/withdrawals", () => {
     const key = liveKey as string;
     await fundLive(account, 10_000);
 
-    await withdraw(key, withdrawalBody(), { "idempotency-key": "saque-live" });
-    await withdraw(key, withdrawalBody(), { "idempotency-key": "saque-live" });
+    expectStatus(await withdraw(key, withdrawalBody(), "saque-live"), 201);
+    expectStatus(await withdraw(key, withdrawalBody(), "saque-live"), 201);
 
     expect(server.mail.filter((m) => m.to === ownerEmail)).toHaveLength(1);
     expect((await balanceOf(key)).availableCents).toBe(7500);
@@ -461,7 +483,7 @@ describe("POST /api/v1/withdrawals", () => {
 
     const res = await withdraw(liveKey as string, withdrawalBody());
 
-    expect(res.status).toBe(403);
+    expectStatus(res, 403);
     expect(res.body.code).toBe("ACCOUNT_NOT_ACTIVE");
     expect(server.mail.filter((m) => m.to === ownerEmail)).toEqual([]);
     const totals = await server.store.read.ledger.totals({ accountId: account.id, livemode: true }, now());
@@ -475,12 +497,13 @@ describe("GET /api/v1/withdrawals/{id}", () => {
     const other = await server.newAccount();
     await fund(testKey, 5000);
     const made = await withdraw(testKey, withdrawalBody());
+    expectStatus(made, 201);
 
-    const fromLive = await get(liveKey as string, `/api/v1/withdrawals/${made.body.id}`);
-    const fromOther = await get(other.testKey, `/api/v1/withdrawals/${made.body.id}`);
+    const fromLive = await api(liveKey as string).GET("/api/v1/withdrawals/{id}", byId(made.body.id));
+    const fromOther = await api(other.testKey).GET("/api/v1/withdrawals/{id}", byId(made.body.id));
 
     expect(fromLive.status).toBe(404);
-    expect(fromOther.status).toBe(404);
+    expectStatus(fromOther, 404);
     expect(fromOther.body.code).toBe("NOT_FOUND");
   });
 });
@@ -492,17 +515,22 @@ describe("GET /api/v1/withdrawals", () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       server.clock.advance(1);
-      ids.push((await withdraw(testKey, withdrawalBody({ amountCents: 600 }))).body.id);
+      const made = await withdraw(testKey, withdrawalBody({ amountCents: 600 }));
+      expectStatus(made, 201);
+      ids.push(made.body.id);
     }
 
-    const first = await get(testKey, "/api/v1/withdrawals?limit=2");
-    const second = await get(testKey, `/api/v1/withdrawals?limit=2&startingAfter=${first.body.data[1].id}`);
+    const list = (query: { limit: number; startingAfter?: string }) =>
+      api(testKey).GET("/api/v1/withdrawals", { params: { query } });
+    const first = await list({ limit: 2 });
+    expectStatus(first, 200);
+    const second = await list({ limit: 2, startingAfter: first.body.data[1]?.id });
+    expectStatus(second, 200);
 
-    expect(first.status).toBe(200);
     expect(first.body.hasMore).toBe(true);
     expect(second.body.hasMore).toBe(false);
-    expect([...first.body.data, ...second.body.data].map((w: { id: string }) => w.id)).toEqual([...ids].reverse());
-    expect(first.body.data[0].pixKey).not.toBe("maria.santos@example.com.br");
+    expect([...first.body.data, ...second.body.data].map((w) => w.id)).toEqual([...ids].reverse());
+    expect(first.body.data[0]?.pixKey).not.toBe("maria.santos@example.com.br");
   });
 
   test("when the production key lists, then test withdrawals are not there", async () => {

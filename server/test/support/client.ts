@@ -104,6 +104,9 @@ export function operatorApi(
 /** The `{id}` of a path: `api.GET("/api/v1/transactions/{id}", byId(id))`. */
 export const byId = (id: string) => ({ params: { path: { id } } });
 
+/** An answer narrowed to one status (an untyped answer, whose status is any number, stays as it is). */
+type WithStatus<A, S> = [Extract<A, { status: S }>] extends [never] ? A : Extract<A, { status: S }>;
+
 /**
  * Asserts an answer's status (the message shows the body when it differs) and narrows the answer
  * to that status, so its body has that status's type.
@@ -111,7 +114,7 @@ export const byId = (id: string) => ({ params: { path: { id } } });
 export function expectStatus<A extends { status: number; body: unknown }, S extends A["status"]>(
   answer: A,
   status: S,
-): asserts answer is Extract<A, { status: S }> {
+): asserts answer is WithStatus<A, S> {
   assert.equal(answer.status, status, `status ${answer.status}, body ${JSON.stringify(answer.body)?.slice(0, 500)}`);
 }
 
@@ -119,7 +122,7 @@ export function expectStatus<A extends { status: number; body: unknown }, S exte
 export async function bodyOf<A extends { status: number; body: unknown }, S extends A["status"]>(
   answer: A | Promise<A>,
   status: S,
-): Promise<Extract<A, { status: S }>["body"]> {
+): Promise<WithStatus<A, S>["body"]> {
   const settled = await answer;
   expectStatus(settled, status);
   return settled.body;
