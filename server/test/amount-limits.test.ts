@@ -2,7 +2,7 @@ import { expect, test } from "vitest";
 import type { Actor } from "../src/domain/deps.js";
 import { DomainError } from "../src/domain/errors.js";
 import { amountLimits } from "../src/domain/policy.js";
-import { call, chargeBody } from "./harness.js";
+import { chargeBody, type ErrorBody, expectStatus, publicApi, rawCall } from "./harness.js";
 import { eachStore, serverOn } from "./support/stores.js";
 
 // The largest amount (docs/decisions.md "Largest amount"): what BR Code field 54 can carry. Above
@@ -20,18 +20,19 @@ const tooLarge = [
 const routes = [
   {
     route: "/api/v1/charges/pix",
-    list: "/api/v1/transactions",
+    list: "/api/v1/transactions" as const,
     body: (amountCents: number) => chargeBody({ amountCents }),
   },
   {
     route: "/api/v1/payment-links",
-    list: "/api/v1/payment-links",
+    list: "/api/v1/payment-links" as const,
     body: (amountCents: number) => ({ amountCents, description: "Curso online de fotografia" }),
   },
   {
     route: "/api/v1/withdrawals",
-    list: "/api/v1/withdrawals",
-    body: (amountCents: number) => ({ amountCents, pixKey: "maria.santos@example.com.br", pixKeyType: "EMAIL" }),
+    list: "/api/v1/withdrawals" as const,
+    body: (amountCents: number) =>
+      ({ amountCents, pixKey: "maria.santos@example.com.br", pixKeyType: "EMAIL" }) as const,
   },
 ];
 
@@ -42,9 +43,10 @@ for (const store of eachStore("amounts")) {
     const server = serverOn(store);
 
     async function nothingCreated(key: string) {
-      for (const list of [...routes.map((r) => r.list), "/api/v1/customers"]) {
-        const res = await call(server.baseUrl, "GET", list, { key });
+      for (const list of [...routes.map((r) => r.list), "/api/v1/customers" as const]) {
+        const res = await publicApi(server.baseUrl, { key }).GET(list);
         expect(res.status, list).toBe(200);
+        expectStatus(res, 200);
         expect(res.body.data, list).toEqual([]);
       }
     }
@@ -54,7 +56,11 @@ for (const store of eachStore("amounts")) {
       async (c) => {
         const { testKey } = await server.newAccount();
 
-        const res = await call(server.baseUrl, "POST", c.route, { key: testKey, body: c.body(c.amountCents) });
+        // Amounts the document refuses: sent untyped.
+        const res = await rawCall<ErrorBody>(server.baseUrl, "POST", c.route, {
+          key: testKey,
+          body: c.body(c.amountCents),
+        });
 
         expect(res.status).toBe(400);
         expect(res.body.code).toBe("VALIDATION_ERROR");
@@ -66,19 +72,18 @@ for (const store of eachStore("amounts")) {
     test("when an amount is exactly the largest, then a charge and a payment link are created with it", async () => {
       const { testKey } = await server.newAccount();
 
-      const charge = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-        key: testKey,
+      const api = publicApi(server.baseUrl, { key: testKey });
+      const charge = await api.POST("/api/v1/charges/pix", {
         body: chargeBody({ amountCents: amountLimits.maxCents }),
       });
-      const link = await call(server.baseUrl, "POST", "/api/v1/payment-links", {
-        key: testKey,
-        body: routes[1]!.body(amountLimits.maxCents),
+      const link = await api.POST("/api/v1/payment-links", {
+        body: { amountCents: amountLimits.maxCents, description: "Curso online de fotografia" },
       });
 
-      expect(charge.status).toBe(201);
+      expectStatus(charge, 201);
       expect(charge.body.amountCents).toBe(amountLimits.maxCents);
       expect(charge.body.pix.copyPaste).toContain("54139999999999.99");
-      expect(link.status).toBe(201);
+      expectStatus(link, 201);
       expect(link.body.amountCents).toBe(amountLimits.maxCents);
     });
 
