@@ -1,5 +1,16 @@
 import { describe, expect, test } from "vitest";
-import { call, chargeBody, testAdminToken } from "./harness.js";
+import type { components as operator } from "../../generated/admin-api.js";
+import type { components } from "../../generated/api.js";
+import {
+  byId,
+  chargeBody,
+  type ErrorBody,
+  expectStatus,
+  operatorApi,
+  publicApi,
+  rawCall,
+  testAdminToken,
+} from "./harness.js";
 import { eachStore, serverOn, type StoreUnderTest } from "./support/stores.js";
 
 // Refunds (devolução Pix) through the real HTTP stack, on both stores: the same suite runs on the
@@ -8,26 +19,72 @@ import { eachStore, serverOn, type StoreUnderTest } from "./support/stores.js";
 function refundSuite(store: StoreUnderTest) {
   const server = serverOn(store);
 
-  const get = (key: string, path: string) => call(server.baseUrl, "GET", path, { key });
-  const post = (key: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-    call(server.baseUrl, "POST", path, { key, body, headers });
-  const admin = (method: string, path: string, body?: unknown) =>
-    call(server.baseUrl, method, `/admin/v1${path}`, { admin: testAdminToken, body });
-  const refund = (key: string, id: string, body: unknown = {}, headers: Record<string, string> = {}) =>
-    post(key, `/api/v1/transactions/${id}/refunds`, body, headers);
-  const balance = async (key: string) => (await get(key, "/api/v1/balance")).body;
-  const charge = async (key: string, id: string) => (await get(key, `/api/v1/transactions/${id}`)).body;
-  const eventTypes = async (key: string) =>
-    ((await get(key, "/api/v1/events?limit=100")).body.data as { type: string }[]).map((e) => e.type);
+  const api = (key: string) => publicApi(server.baseUrl, { key });
+  const admin = () => operatorApi(server.baseUrl, { token: testAdminToken });
+  const refund = (
+    key: string,
+    id: string,
+    body: components["schemas"]["CreateRefundRequest"] = {},
+    idempotencyKey?: string,
+  ) =>
+    api(key).POST("/api/v1/transactions/{id}/refunds", {
+      params: {
+        path: { id },
+        ...(idempotencyKey === undefined ? {} : { header: { "idempotency-key": idempotencyKey } }),
+      },
+      body,
+    });
+  /** A refund that must be made. */
+  async function newRefund(key: string, id: string, body: components["schemas"]["CreateRefundRequest"] = {}) {
+    const res = await refund(key, id, body);
+    expectStatus(res, 201);
+    return res.body;
+  }
+  const balance = async (key: string) => {
+    const res = await api(key).GET("/api/v1/balance");
+    expectStatus(res, 200);
+    return res.body;
+  };
+  const charge = async (key: string, id: string) => {
+    const res = await api(key).GET("/api/v1/transactions/{id}", byId(id));
+    expectStatus(res, 200);
+    return res.body;
+  };
+  const readRefund = (key: string, id: string) => api(key).GET("/api/v1/refunds/{id}", byId(id));
+  const eventTypes = async (key: string) => {
+    const res = await api(key).GET("/api/v1/events", { params: { query: { limit: 100 } } });
+    expectStatus(res, 200);
+    return res.body.data.map((e) => e.type);
+  };
+  const newCharge = async (key: string, amountCents = 8990) => {
+    const created = await api(key).POST("/api/v1/charges/pix", { body: chargeBody({ amountCents }) });
+    expectStatus(created, 201);
+    return created.body;
+  };
+  const pay = (key: string, id: string) => api(key).POST("/api/v1/sandbox/transactions/{id}/pay", byId(id));
+  const openDispute = async (key: string, id: string, amountCents: number) => {
+    const opened = await api(key).POST("/api/v1/sandbox/transactions/{id}/dispute", {
+      ...byId(id),
+      body: { amountCents },
+    });
+    expectStatus(opened, 201);
+    return opened.body.dispute?.id as string;
+  };
+  const resolve = async (key: string, disputeId: string, outcome: "WON" | "LOST") =>
+    expectStatus(
+      await api(key).POST("/api/v1/sandbox/disputes/{id}/resolve", { ...byId(disputeId), body: { outcome } }),
+      200,
+    );
+  const settle = (id: string, body: operator["schemas"]["SettleRefundRequest"]) =>
+    admin().POST("/admin/v1/simulator/refunds/{id}/settle", { ...byId(id), body });
 
   /** A paid test charge of `amountCents` (net = amount - 80), its money released at once. */
   async function paidCharge(key: string, amountCents = 8990) {
-    const created = await post(key, "/api/v1/charges/pix", chargeBody({ amountCents }));
-    expect(created.status).toBe(201);
-    const paid = await post(key, `/api/v1/sandbox/transactions/${created.body.id}/pay`);
-    expect(paid.status).toBe(200);
-    expect((await post(key, "/api/v1/sandbox/balance/release")).status).toBe(200);
-    return paid.body as { id: string; amountCents: number; paidAt: string };
+    const created = await newCharge(key, amountCents);
+    const paid = await pay(key, created.id);
+    expectStatus(paid, 200);
+    expect((await api(key).POST("/api/v1/sandbox/balance/release")).status).toBe(200);
+    return paid.body;
   }
 
   /** An account whose test mode has `extraCents` available beyond the charge under test. */
@@ -45,7 +102,7 @@ function refundSuite(store: StoreUnderTest) {
 
       const res = await refund(testKey, paid.id, { amountCents: 2990, reason: "Produto devolvido pelo cliente" });
 
-      expect(res.status).toBe(201);
+      expectStatus(res, 201);
       expect(res.body).toMatchObject({
         transactionId: paid.id,
         amountCents: 2990,
@@ -70,14 +127,14 @@ function refundSuite(store: StoreUnderTest) {
     test("when no amount is given, then everything left is refunded and a further refund is refused", async () => {
       const { testKey } = await accountWithCushion();
       const paid = await paidCharge(testKey);
-      await refund(testKey, paid.id, { amountCents: 1000 });
+      await newRefund(testKey, paid.id, { amountCents: 1000 });
 
       const rest = await refund(testKey, paid.id, {});
       const again = await refund(testKey, paid.id, { amountCents: 1 });
 
-      expect(rest.status).toBe(201);
+      expectStatus(rest, 201);
       expect(rest.body.amountCents).toBe(7990);
-      expect(again.status).toBe(400);
+      expectStatus(again, 400);
       expect(again.body.code).toBe("REQUEST_ERROR");
       expect((await charge(testKey, paid.id)).refundedAmountCents).toBe(8990);
     });
@@ -90,11 +147,13 @@ function refundSuite(store: StoreUnderTest) {
 
       const res = await refund(testKey, paid.id, { amountCents: 3991 });
 
-      expect(res.status).toBe(400);
+      expectStatus(res, 400);
       expect(res.body.code).toBe("REQUEST_ERROR");
       expect(res.body.message).toContain("R$ 39,90");
       expect(await balance(testKey)).toEqual(before);
-      expect((await get(testKey, `/api/v1/transactions/${paid.id}/refunds`)).body.data).toHaveLength(1);
+      const refunds = await api(testKey).GET("/api/v1/transactions/{id}/refunds", byId(paid.id));
+      expectStatus(refunds, 200);
+      expect(refunds.body.data).toHaveLength(1);
     });
 
     test("when the charge fee is not covered by other money, then refunding the whole charge is 400 INSUFFICIENT_BALANCE (the fee is not returned)", async () => {
@@ -105,7 +164,7 @@ function refundSuite(store: StoreUnderTest) {
       const res = await refund(testKey, paid.id, {});
 
       expect(before.availableCents).toBe(8910);
-      expect(res.status).toBe(400);
+      expectStatus(res, 400);
       expect(res.body.code).toBe("INSUFFICIENT_BALANCE");
       expect(await balance(testKey)).toEqual(before);
       expect((await charge(testKey, paid.id)).refundedAmountCents).toBe(0);
@@ -114,12 +173,12 @@ function refundSuite(store: StoreUnderTest) {
 
     test("when the charge's money is still pending, then 400 INSUFFICIENT_BALANCE", async () => {
       const { testKey } = await server.newAccount();
-      const created = await post(testKey, "/api/v1/charges/pix", chargeBody());
-      await post(testKey, `/api/v1/sandbox/transactions/${created.body.id}/pay`);
+      const created = await newCharge(testKey);
+      expectStatus(await pay(testKey, created.id), 200);
 
-      const res = await refund(testKey, created.body.id, { amountCents: 1000 });
+      const res = await refund(testKey, created.id, { amountCents: 1000 });
 
-      expect(res.status).toBe(400);
+      expectStatus(res, 400);
       expect(res.body.code).toBe("INSUFFICIENT_BALANCE");
     });
 
@@ -129,13 +188,15 @@ function refundSuite(store: StoreUnderTest) {
       { name: "cancelled", make: "cancelled" },
     ])("when the charge is $name, then 400 REQUEST_ERROR", async ({ make }) => {
       const { testKey } = await accountWithCushion();
-      const created = await post(testKey, "/api/v1/charges/pix", chargeBody());
-      if (make === "expired") await post(testKey, `/api/v1/sandbox/transactions/${created.body.id}/expire`);
-      if (make === "cancelled") await post(testKey, `/api/v1/transactions/${created.body.id}/cancel`);
+      const created = await newCharge(testKey);
+      if (make === "expired")
+        expectStatus(await api(testKey).POST("/api/v1/sandbox/transactions/{id}/expire", byId(created.id)), 200);
+      if (make === "cancelled")
+        expectStatus(await api(testKey).POST("/api/v1/transactions/{id}/cancel", byId(created.id)), 200);
 
-      const res = await refund(testKey, created.body.id, { amountCents: 1000 });
+      const res = await refund(testKey, created.id, { amountCents: 1000 });
 
-      expect(res.status).toBe(400);
+      expectStatus(res, 400);
       expect(res.body.code).toBe("REQUEST_ERROR");
     });
 
@@ -145,7 +206,7 @@ function refundSuite(store: StoreUnderTest) {
 
       expect((await refund(testKey, "txn_doesnotexist0000000")).status).toBe(404);
       const other = await refund(liveKey as string, paid.id, { amountCents: 100 });
-      expect(other.status).toBe(404);
+      expectStatus(other, 404);
       expect(other.body.code).toBe("NOT_FOUND");
     });
 
@@ -159,8 +220,8 @@ function refundSuite(store: StoreUnderTest) {
       server.clock.advance(1);
       const after = await refund(testKey, late.id, { amountCents: 1000 });
 
-      expect(onDay90.status).toBe(201);
-      expect(after.status).toBe(400);
+      expectStatus(onDay90, 201);
+      expectStatus(after, 400);
       expect(after.body.code).toBe("REQUEST_ERROR");
       expect(after.body.message).toContain("90 dias");
     });
@@ -168,32 +229,31 @@ function refundSuite(store: StoreUnderTest) {
     test("when a MED on the charge is OPEN, then 400 REQUEST_ERROR; once WON the charge is refundable again", async () => {
       const { testKey } = await accountWithCushion();
       const paid = await paidCharge(testKey);
-      const opened = await post(testKey, `/api/v1/sandbox/transactions/${paid.id}/dispute`, { amountCents: 4000 });
-      expect(opened.status).toBe(201);
+      const disputeId = await openDispute(testKey, paid.id, 4000);
 
       const whileOpen = await refund(testKey, paid.id, { amountCents: 1000 });
-      await post(testKey, `/api/v1/sandbox/disputes/${opened.body.dispute.id}/resolve`, { outcome: "WON" });
+      await resolve(testKey, disputeId, "WON");
       const afterWon = await refund(testKey, paid.id, {});
 
-      expect(whileOpen.status).toBe(400);
+      expectStatus(whileOpen, 400);
       expect(whileOpen.body.code).toBe("REQUEST_ERROR");
       expect(whileOpen.body.message).toContain("MED");
-      expect(afterWon.status).toBe(201);
+      expectStatus(afterWon, 201);
       expect(afterWon.body.amountCents).toBe(8990);
     });
 
     test("when a MED was LOST, then only the part it did not return can be refunded", async () => {
       const { testKey } = await accountWithCushion();
       const paid = await paidCharge(testKey);
-      const opened = await post(testKey, `/api/v1/sandbox/transactions/${paid.id}/dispute`, { amountCents: 4000 });
-      await post(testKey, `/api/v1/sandbox/disputes/${opened.body.dispute.id}/resolve`, { outcome: "LOST" });
+      const disputeId = await openDispute(testKey, paid.id, 4000);
+      await resolve(testKey, disputeId, "LOST");
 
       const tooMuch = await refund(testKey, paid.id, { amountCents: 4991 });
       const rest = await refund(testKey, paid.id, {});
 
-      expect(tooMuch.status).toBe(400);
+      expectStatus(tooMuch, 400);
       expect(tooMuch.body.code).toBe("REQUEST_ERROR");
-      expect(rest.status).toBe(201);
+      expectStatus(rest, 201);
       expect(rest.body.amountCents).toBe(4990);
     });
 
@@ -203,31 +263,31 @@ function refundSuite(store: StoreUnderTest) {
       const before = await balance(testKey);
 
       const failed = await refund(testKey, paid.id, { amountCents: 3000, reason: "sandbox:falha" });
-      const read = await get(testKey, `/api/v1/refunds/${failed.body.id}`);
+      expectStatus(failed, 201);
+      const read = await readRefund(testKey, failed.body.id);
 
-      expect(failed.status).toBe(201);
       expect(failed.body).toMatchObject({ status: "FAILED", endToEndId: null, reason: "sandbox:falha" });
       expect(failed.body.failureReason).toEqual(expect.any(String));
       expect(read.body).toEqual(failed.body);
       expect(await balance(testKey)).toEqual(before);
       expect((await charge(testKey, paid.id)).refundedAmountCents).toBe(0);
       expect((await eventTypes(testKey)).slice(0, 2)).toEqual(["refund.failed", "refund.created"]);
-      expect((await refund(testKey, paid.id, {})).body.amountCents).toBe(8990);
+      expect((await newRefund(testKey, paid.id)).amountCents).toBe(8990);
     });
 
     test("when the same idempotency-key is sent twice, then one refund; with another body, then 409", async () => {
       const { testKey } = await accountWithCushion();
       const paid = await paidCharge(testKey);
-      const headers = { "idempotency-key": "devolucao-1234-1" };
+      const key = "devolucao-1234-1";
 
-      const first = await refund(testKey, paid.id, { amountCents: 1000 }, headers);
-      const replay = await refund(testKey, paid.id, { amountCents: 1000 }, headers);
-      const other = await refund(testKey, paid.id, { amountCents: 2000 }, headers);
+      const first = await refund(testKey, paid.id, { amountCents: 1000 }, key);
+      const replay = await refund(testKey, paid.id, { amountCents: 1000 }, key);
+      const other = await refund(testKey, paid.id, { amountCents: 2000 }, key);
 
-      expect(first.status).toBe(201);
-      expect(replay.status).toBe(201);
+      expectStatus(first, 201);
+      expectStatus(replay, 201);
       expect(replay.body).toEqual(first.body);
-      expect(other.status).toBe(409);
+      expectStatus(other, 409);
       expect(other.body.code).toBe("IDEMPOTENCY_KEY_REUSED");
       expect((await charge(testKey, paid.id)).refundedAmountCents).toBe(1000);
     });
@@ -242,9 +302,13 @@ function refundSuite(store: StoreUnderTest) {
       const { testKey } = await accountWithCushion();
       const paid = await paidCharge(testKey);
 
-      const res = await refund(testKey, paid.id, body);
+      // Bodies the document refuses: sent untyped.
+      const res = await rawCall<ErrorBody>(server.baseUrl, "POST", `/api/v1/transactions/${paid.id}/refunds`, {
+        key: testKey,
+        body,
+      });
 
-      expect(res.status).toBe(400);
+      expectStatus(res, 400);
       expect(res.body.code).toBe("VALIDATION_ERROR");
       expect(JSON.stringify(res.body.errors)).toContain(field);
       expect((await charge(testKey, paid.id)).refundedAmountCents).toBe(0);
@@ -256,15 +320,19 @@ function refundSuite(store: StoreUnderTest) {
       const { testKey } = await accountWithCushion();
       const paid = await paidCharge(testKey);
       const ids: string[] = [];
-      for (const amountCents of [100, 200, 300]) ids.push((await refund(testKey, paid.id, { amountCents })).body.id);
+      for (const amountCents of [100, 200, 300]) ids.push((await newRefund(testKey, paid.id, { amountCents })).id);
+      const page = (query: { limit: number; startingAfter?: string }) =>
+        api(testKey).GET("/api/v1/transactions/{id}/refunds", { params: { path: { id: paid.id }, query } });
 
-      const page1 = await get(testKey, `/api/v1/transactions/${paid.id}/refunds?limit=2`);
-      const page2 = await get(testKey, `/api/v1/transactions/${paid.id}/refunds?limit=2&startingAfter=${ids[1]}`);
-      const one = await get(testKey, `/api/v1/refunds/${ids[0]}`);
+      const page1 = await page({ limit: 2 });
+      const page2 = await page({ limit: 2, startingAfter: ids[1] });
+      const one = await readRefund(testKey, ids[0] as string);
 
-      expect(page1.body.data.map((r: { id: string }) => r.id)).toEqual([ids[2], ids[1]]);
+      expectStatus(page1, 200);
+      expectStatus(page2, 200);
+      expect(page1.body.data.map((r) => r.id)).toEqual([ids[2], ids[1]]);
       expect(page1.body.hasMore).toBe(true);
-      expect(page2.body.data.map((r: { id: string }) => r.id)).toEqual([ids[0]]);
+      expect(page2.body.data.map((r) => r.id)).toEqual([ids[0]]);
       expect(page2.body.hasMore).toBe(false);
       expect(one.body).toMatchObject({ id: ids[0], amountCents: 100, transactionId: paid.id });
     });
@@ -272,12 +340,13 @@ function refundSuite(store: StoreUnderTest) {
     test("when the refund or the charge is unknown or of the other mode, then 404", async () => {
       const { testKey, liveKey } = await accountWithCushion();
       const paid = await paidCharge(testKey);
-      const made = await refund(testKey, paid.id, { amountCents: 100 });
+      const made = await newRefund(testKey, paid.id, { amountCents: 100 });
+      const refundsOf = (key: string, id: string) => api(key).GET("/api/v1/transactions/{id}/refunds", byId(id));
 
-      expect((await get(liveKey as string, `/api/v1/refunds/${made.body.id}`)).status).toBe(404);
-      expect((await get(testKey, "/api/v1/refunds/rfd_nope")).status).toBe(404);
-      expect((await get(liveKey as string, `/api/v1/transactions/${paid.id}/refunds`)).status).toBe(404);
-      expect((await get(testKey, "/api/v1/transactions/txn_nope/refunds")).status).toBe(404);
+      expect((await readRefund(liveKey as string, made.id)).status).toBe(404);
+      expect((await readRefund(testKey, "rfd_nope")).status).toBe(404);
+      expect((await refundsOf(liveKey as string, paid.id)).status).toBe(404);
+      expect((await refundsOf(testKey, "txn_nope")).status).toBe(404);
     });
   });
 
@@ -288,9 +357,9 @@ function refundSuite(store: StoreUnderTest) {
       const live = ctx.liveKey as string;
       const ids: string[] = [];
       for (const amountCents of [100_080, 8990]) {
-        const created = await post(live, "/api/v1/charges/pix", chargeBody({ amountCents }));
-        expect((await admin("POST", `/simulator/transactions/${created.body.id}/pay`)).status).toBe(200);
-        ids.push(created.body.id);
+        const created = await newCharge(live, amountCents);
+        expect((await admin().POST("/admin/v1/simulator/transactions/{id}/pay", byId(created.id))).status).toBe(200);
+        ids.push(created.id);
       }
       server.clock.advance(86_400);
       return { ...ctx, live, chargeId: ids[1] as string };
@@ -301,18 +370,18 @@ function refundSuite(store: StoreUnderTest) {
       const before = await balance(live);
 
       const created = await refund(live, chargeId, { amountCents: 2990 });
+      expectStatus(created, 201);
       const pendingBalance = await balance(live);
-      const settled = await admin("POST", `/simulator/refunds/${created.body.id}/settle`, { outcome: "COMPLETED" });
-      const twice = await admin("POST", `/simulator/refunds/${created.body.id}/settle`, { outcome: "FAILED" });
+      const settled = await settle(created.body.id, { outcome: "COMPLETED" });
+      const twice = await settle(created.body.id, { outcome: "FAILED" });
 
-      expect(created.status).toBe(201);
       expect(created.body).toMatchObject({ status: "PENDING", endToEndId: null, livemode: true });
       expect(pendingBalance.availableCents).toBe(before.availableCents - 2990);
-      expect(settled.status).toBe(200);
+      expectStatus(settled, 200);
       expect(settled.body.status).toBe("COMPLETED");
       expect(settled.body.endToEndId).toMatch(/^D/);
-      expect((await get(live, `/api/v1/refunds/${created.body.id}`)).body).toEqual(settled.body);
-      expect(twice.status).toBe(400);
+      expect((await readRefund(live, created.body.id)).body).toEqual(settled.body);
+      expectStatus(twice, 400);
       expect(twice.body.code).toBe("REQUEST_ERROR");
       expect(await balance(live)).toEqual(pendingBalance);
       expect((await eventTypes(live)).slice(0, 2)).toEqual(["refund.completed", "refund.created"]);
@@ -321,14 +390,11 @@ function refundSuite(store: StoreUnderTest) {
     test("when the simulator fails a production refund, then its amount returns and refundedAmountCents drops", async () => {
       const { live, chargeId } = await livePaid();
       const before = await balance(live);
-      const created = await refund(live, chargeId, {});
+      const created = await newRefund(live, chargeId);
 
-      const failed = await admin("POST", `/simulator/refunds/${created.body.id}/settle`, {
-        outcome: "FAILED",
-        failureReason: "Conta do pagador encerrada.",
-      });
+      const failed = await settle(created.id, { outcome: "FAILED", failureReason: "Conta do pagador encerrada." });
 
-      expect(created.body).toMatchObject({ status: "PENDING", amountCents: 8990 });
+      expect(created).toMatchObject({ status: "PENDING", amountCents: 8990 });
       expect(failed.body).toMatchObject({ status: "FAILED", failureReason: "Conta do pagador encerrada." });
       expect(await balance(live)).toEqual(before);
       expect((await charge(live, chargeId)).refundedAmountCents).toBe(0);
@@ -341,12 +407,12 @@ function refundSuite(store: StoreUnderTest) {
 
       const more = await refund(live, chargeId, { amountCents: 1 });
 
-      expect(more.status).toBe(400);
+      expectStatus(more, 400);
       expect(more.body.code).toBe("REQUEST_ERROR");
     });
 
     test("when an unknown refund is settled, then 404", async () => {
-      expect((await admin("POST", "/simulator/refunds/rfd_nope/settle", { outcome: "COMPLETED" })).status).toBe(404);
+      expect((await settle("rfd_nope", { outcome: "COMPLETED" })).status).toBe(404);
     });
   });
 
@@ -354,26 +420,27 @@ function refundSuite(store: StoreUnderTest) {
     test("when a key is created without permissions, then it holds refunds:write; the operator can remove and grant it", async () => {
       const { account, testKey } = await accountWithCushion();
       const paid = await paidCharge(testKey);
-      const created = await admin("POST", `/accounts/${account.id}/api-keys`, { name: "padrão", mode: "test" });
-      const key = created.body.secret as string;
+      const created = await admin().POST("/admin/v1/accounts/{id}/api-keys", {
+        ...byId(account.id),
+        body: { name: "padrão", mode: "test" },
+      });
+      expectStatus(created, 201);
+      const key = created.body.secret;
+      const permit = (permissions: operator["schemas"]["UpdateApiKeyRequest"]["permissions"]) =>
+        admin().PATCH("/admin/v1/api-keys/{id}", { ...byId(created.body.id), body: { permissions } });
 
-      const removed = await admin("PATCH", `/api-keys/${created.body.id}`, {
-        permissions: ["transactions:read"],
-      });
+      const removed = await permit(["transactions:read"]);
       const refused = await refund(key, paid.id, { amountCents: 100 });
-      await admin("PATCH", `/api-keys/${created.body.id}`, {
-        permissions: ["transactions:read", "refunds:write"],
-      });
+      expectStatus(await permit(["transactions:read", "refunds:write"]), 200);
       const allowed = await refund(key, paid.id, { amountCents: 100 });
 
-      expect(created.status).toBe(201);
       expect(created.body.permissions).toContain("refunds:write");
       expect(created.body.permissions).not.toContain("withdrawals:write");
-      expect(removed.status).toBe(200);
-      expect(refused.status).toBe(403);
+      expectStatus(removed, 200);
+      expectStatus(refused, 403);
       expect(refused.body.code).toBe("API_KEY_PERMISSION");
       expect(refused.body.message).toContain("refunds:write");
-      expect(allowed.status).toBe(201);
+      expectStatus(allowed, 201);
     });
   });
 }
