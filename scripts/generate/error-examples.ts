@@ -81,7 +81,7 @@ export function errorExample(op: ExampleOperation, status: string): ErrorExample
         name: "unknownQueryParameter",
         summary: "unknownQueryParameter",
         description: "A query parameter the operation does not take (here `?expand=true`) is refused by name.",
-        value: body("VALIDATION_ERROR", "Dados inválidos.", path, [{ path: "expand", message: "valor inválido" }]),
+        value: body("VALIDATION_ERROR", "Dados inválidos.", path, [{ path: "expand", message: "parâmetro de consulta desconhecido nesta operação" }]),
       };
     case "401":
       return {

@@ -50,6 +50,8 @@ export function translateValidationMessage(message: string, bounds?: TextBounds)
     [/^must be equal to one of the allowed values:?\s*(.*)/, (m) => `deve ser um dos valores: ${m[1]}`],
     [/^must be equal to constant/, () => "valor não permitido"],
     [/must be url encoded/i, () => "deve ser codificado para URL (por exemplo, / como %2F)"],
+    [/^Unknown query parameter/, () => "parâmetro de consulta desconhecido nesta operação"],
+    [/^Empty value found for query parameter/, () => "não pode ser vazio"],
     [/^format is unsupported|unknown format/i, () => "formato inválido"],
   ];
   for (const [pattern, render] of rules) {
