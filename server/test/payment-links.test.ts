@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { insertCharge, type NewCharge } from "../src/domain/charges.js";
 import { addSeconds } from "../src/domain/deps.js";
 import type { Account } from "../src/domain/model.js";
-import { call, chargeBody, startTestServer, type TestServer } from "./harness.js";
+import type { components } from "../../generated/api.js";
+import {
+  byId,
+  chargeBody,
+  type ErrorBody,
+  expectStatus,
+  publicApi,
+  rawCall,
+  startTestServer,
+  type TestServer,
+} from "./harness.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -10,28 +20,36 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const get = (key: string, path: string) => call(server.baseUrl, "GET", path, { key });
-const post = (key: string, path: string, body?: unknown) => call(server.baseUrl, "POST", path, { key, body });
+type CreatePaymentLinkRequest = components["schemas"]["CreatePaymentLinkRequest"];
+const api = (key: string) => publicApi(server.baseUrl, { key });
 const now = () => server.clock.now().toISOString();
 
-const linkBody = (overrides: Record<string, unknown> = {}) => ({
+const linkBody = (overrides: Partial<CreatePaymentLinkRequest> = {}): CreatePaymentLinkRequest => ({
   amountCents: 4990,
   description: "Curso de fotografia - turma de outubro",
   ...overrides,
 });
-
-async function createLink(key: string, overrides: Record<string, unknown> = {}) {
-  const res = await post(key, "/api/v1/payment-links", linkBody(overrides));
-  expect(res.status).toBe(201);
+const post = (key: string, body: CreatePaymentLinkRequest) => api(key).POST("/api/v1/payment-links", { body });
+const getLink = (key: string, id: string) => api(key).GET("/api/v1/payment-links/{id}", byId(id));
+/** A link as read back (the read must succeed). */
+async function readLink(key: string, id: string) {
+  const res = await getLink(key, id);
+  expectStatus(res, 200);
   return res.body;
 }
 
-const deactivate = (key: string, id: string) => post(key, `/api/v1/payment-links/${id}/deactivate`);
+async function createLink(key: string, overrides: Partial<CreatePaymentLinkRequest> = {}) {
+  const res = await post(key, linkBody(overrides));
+  expectStatus(res, 201);
+  return res.body;
+}
 
-async function listLinkIds(key: string, query = "") {
-  const res = await get(key, `/api/v1/payment-links${query}`);
-  expect(res.status).toBe(200);
-  return res.body.data.map((l: { id: string }) => l.id) as string[];
+const deactivate = (key: string, id: string) => api(key).POST("/api/v1/payment-links/{id}/deactivate", byId(id));
+
+async function listLinkIds(key: string, query: { active?: "true" | "false" } = {}) {
+  const res = await api(key).GET("/api/v1/payment-links", { params: { query } });
+  expectStatus(res, 200);
+  return res.body.data.map((l) => l.id);
 }
 
 /**
@@ -50,15 +68,15 @@ async function chargeFromLink(account: Account, linkId: string) {
   return server.store.transaction((tx) => insertCharge(server.deps, tx, scope, account, body, now(), link));
 }
 
-const pay = (key: string, id: string) => post(key, `/api/v1/sandbox/transactions/${id}/pay`);
+const pay = (key: string, id: string) => api(key).POST("/api/v1/sandbox/transactions/{id}/pay", byId(id));
 
 describe("POST /api/v1/payment-links", () => {
   test("when only amount and description are sent, then 201 with the checkout url and the defaults", async () => {
     const { testKey } = await server.newAccount();
 
-    const res = await post(testKey, "/api/v1/payment-links", linkBody());
+    const res = await post(testKey, linkBody());
 
-    expect(res.status).toBe(201);
+    expectStatus(res, 201);
     expect(res.body.id).toMatch(/^plk_[A-Za-z0-9]+$/);
     expect(res.body).toEqual({
       id: res.body.id,
@@ -82,7 +100,6 @@ describe("POST /api/v1/payment-links", () => {
 
     const res = await post(
       testKey,
-      "/api/v1/payment-links",
       linkBody({
         maxPayments: 1,
         askAddress: true,
@@ -92,7 +109,7 @@ describe("POST /api/v1/payment-links", () => {
       }),
     );
 
-    expect(res.status).toBe(201);
+    expectStatus(res, 201);
     expect(res.body).toMatchObject({
       maxPayments: 1,
       askAddress: true,
@@ -105,9 +122,9 @@ describe("POST /api/v1/payment-links", () => {
   test("when returnUrl and maxPayments are null, then the link is created unlimited without a return address", async () => {
     const { testKey } = await server.newAccount();
 
-    const res = await post(testKey, "/api/v1/payment-links", linkBody({ returnUrl: null, maxPayments: null }));
+    const res = await post(testKey, linkBody({ returnUrl: null, maxPayments: null }));
 
-    expect(res.status).toBe(201);
+    expectStatus(res, 201);
     expect(res.body).toMatchObject({ returnUrl: null, maxPayments: null });
   });
 
@@ -124,11 +141,15 @@ describe("POST /api/v1/payment-links", () => {
   ])("when $name, then 400 VALIDATION_ERROR names the field and nothing is created", async ({ patch, path }) => {
     const { testKey } = await server.newAccount();
 
-    const res = await post(testKey, "/api/v1/payment-links", linkBody(patch));
+    // Bodies the document refuses: sent untyped.
+    const res = await rawCall<ErrorBody>(server.baseUrl, "POST", "/api/v1/payment-links", {
+      key: testKey,
+      body: { ...linkBody(), ...patch },
+    });
 
-    expect(res.status).toBe(400);
+    expectStatus(res, 400);
     expect(res.body).toMatchObject({ ok: false, code: "VALIDATION_ERROR", path: "/api/v1/payment-links" });
-    expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+    expect(res.body.errors?.map((e) => e.path)).toContain(path);
     expect(await listLinkIds(testKey)).toEqual([]);
   });
 });
@@ -138,9 +159,9 @@ describe("GET /api/v1/payment-links/{id}", () => {
     const { testKey } = await server.newAccount();
     const link = await createLink(testKey, { metadata: { sku: "CURSO-FOTO" } });
 
-    const res = await get(testKey, `/api/v1/payment-links/${link.id}`);
+    const res = await getLink(testKey, link.id);
 
-    expect(res.status).toBe(200);
+    expectStatus(res, 200);
     expect(res.body).toEqual(link);
   });
 
@@ -149,9 +170,9 @@ describe("GET /api/v1/payment-links/{id}", () => {
     const other = await server.newAccount();
     const link = await createLink(owner.testKey);
 
-    const res = await get(other.testKey, `/api/v1/payment-links/${link.id}`);
+    const res = await getLink(other.testKey, link.id);
 
-    expect(res.status).toBe(404);
+    expectStatus(res, 404);
     expect(res.body.code).toBe("NOT_FOUND");
   });
 
@@ -160,23 +181,22 @@ describe("GET /api/v1/payment-links/{id}", () => {
     const link = await createLink(testKey);
     const key = liveKey as string;
 
-    const read = await get(key, `/api/v1/payment-links/${link.id}`);
+    const read = await getLink(key, link.id);
     const listed = await listLinkIds(key);
     const deactivated = await deactivate(key, link.id);
 
-    expect(read.status).toBe(404);
+    expectStatus(read, 404);
     expect(listed).toEqual([]);
-    expect(deactivated.status).toBe(404);
-    const still = await get(testKey, `/api/v1/payment-links/${link.id}`);
-    expect(still.body.active).toBe(true);
+    expectStatus(deactivated, 404);
+    expect((await readLink(testKey, link.id)).active).toBe(true);
   });
 });
 
 describe("GET /api/v1/payment-links", () => {
   test.each([
-    { name: "active=true", query: "?active=true", expected: ["active"] },
-    { name: "active=false", query: "?active=false", expected: ["inactive"] },
-    { name: "no filter", query: "", expected: ["inactive", "active"] },
+    { name: "active=true", query: { active: "true" }, expected: ["active"] },
+    { name: "active=false", query: { active: "false" }, expected: ["inactive"] },
+    { name: "no filter", query: {}, expected: ["inactive", "active"] },
   ] as const)(
     "when listing with $name, then only the matching links are listed, newest first",
     async ({ query, expected }) => {
@@ -201,12 +221,16 @@ describe("GET /api/v1/payment-links", () => {
       ids.push((await createLink(testKey)).id);
     }
 
-    const first = await get(testKey, "/api/v1/payment-links?limit=2");
-    const second = await get(testKey, `/api/v1/payment-links?limit=2&startingAfter=${first.body.data[1].id}`);
+    const page = (query: { limit: number; startingAfter?: string }) =>
+      api(testKey).GET("/api/v1/payment-links", { params: { query } });
+    const first = await page({ limit: 2 });
+    expectStatus(first, 200);
+    const second = await page({ limit: 2, startingAfter: first.body.data[1]?.id });
+    expectStatus(second, 200);
 
     expect(first.body.hasMore).toBe(true);
     expect(second.body.hasMore).toBe(false);
-    expect([...first.body.data, ...second.body.data].map((l: { id: string }) => l.id)).toEqual([...ids].reverse());
+    expect([...first.body.data, ...second.body.data].map((l) => l.id)).toEqual([...ids].reverse());
   });
 });
 
@@ -217,10 +241,10 @@ describe("POST /api/v1/payment-links/{id}/deactivate", () => {
 
     const res = await deactivate(testKey, link.id);
 
-    expect(res.status).toBe(200);
+    expectStatus(res, 200);
     expect(res.body).toEqual({ ...link, active: false });
-    const read = await get(testKey, `/api/v1/payment-links/${link.id}`);
-    expect(read.body.active).toBe(false);
+    const read = await readLink(testKey, link.id);
+    expect(read.active).toBe(false);
   });
 
   test("when the link is deactivated twice, then the second call answers the same", async () => {
@@ -231,7 +255,7 @@ describe("POST /api/v1/payment-links/{id}/deactivate", () => {
 
     const second = await deactivate(testKey, link.id);
 
-    expect(second.status).toBe(200);
+    expectStatus(second, 200);
     expect(second.body).toEqual(first.body);
   });
 
@@ -240,7 +264,7 @@ describe("POST /api/v1/payment-links/{id}/deactivate", () => {
 
     const res = await deactivate(testKey, "plk_00000000000000000000");
 
-    expect(res.status).toBe(404);
+    expectStatus(res, 404);
     expect(res.body.code).toBe("NOT_FOUND");
   });
 
@@ -252,10 +276,10 @@ describe("POST /api/v1/payment-links/{id}/deactivate", () => {
 
     const res = await pay(testKey, charge.id);
 
-    expect(res.status).toBe(200);
+    expectStatus(res, 200);
     expect(res.body).toMatchObject({ id: charge.id, status: "PAID", paymentLinkId: link.id });
-    const read = await get(testKey, `/api/v1/payment-links/${link.id}`);
-    expect(read.body.active).toBe(false);
+    const read = await readLink(testKey, link.id);
+    expect(read.active).toBe(false);
   });
 });
 
@@ -266,15 +290,15 @@ describe("payment link exhaustion", () => {
     const first = await chargeFromLink(account, link.id);
     const second = await chargeFromLink(account, link.id);
     await pay(testKey, first.id);
-    const afterOne = await get(testKey, `/api/v1/payment-links/${link.id}`);
+    const afterOne = await readLink(testKey, link.id);
 
     await pay(testKey, second.id);
 
-    expect(afterOne.body.active).toBe(true);
-    const afterTwo = await get(testKey, `/api/v1/payment-links/${link.id}`);
+    expect(afterOne.active).toBe(true);
+    const afterTwo = await getLink(testKey, link.id);
     expect(afterTwo.body).toMatchObject({ active: false, maxPayments: 2 });
-    expect(await listLinkIds(testKey, "?active=false")).toEqual([link.id]);
-    expect(await listLinkIds(testKey, "?active=true")).toEqual([]);
+    expect(await listLinkIds(testKey, { active: "false" })).toEqual([link.id]);
+    expect(await listLinkIds(testKey, { active: "true" })).toEqual([]);
   });
 
   test("when the link has no maxPayments, then paid charges never exhaust it", async () => {
@@ -282,9 +306,9 @@ describe("payment link exhaustion", () => {
     const link = await createLink(testKey);
     for (let i = 0; i < 3; i++) await pay(testKey, (await chargeFromLink(account, link.id)).id);
 
-    const read = await get(testKey, `/api/v1/payment-links/${link.id}`);
+    const read = await readLink(testKey, link.id);
 
-    expect(read.body.active).toBe(true);
+    expect(read.active).toBe(true);
   });
 });
 
@@ -297,13 +321,13 @@ describe("charges generated by a payment link", () => {
     server.clock.advance(1);
     const second = await chargeFromLink(account, link.id);
     await chargeFromLink(account, other.id);
-    await post(testKey, "/api/v1/charges/pix", chargeBody());
+    expectStatus(await api(testKey).POST("/api/v1/charges/pix", { body: chargeBody() }), 201);
 
-    const res = await get(testKey, `/api/v1/transactions?paymentLinkId=${link.id}`);
+    const res = await api(testKey).GET("/api/v1/transactions", { params: { query: { paymentLinkId: link.id } } });
 
-    expect(res.status).toBe(200);
-    expect(res.body.data.map((t: { id: string }) => t.id)).toEqual([second.id, first.id]);
-    expect(res.body.data.every((t: { paymentLinkId?: string }) => t.paymentLinkId === link.id)).toBe(true);
+    expectStatus(res, 200);
+    expect(res.body.data.map((t) => t.id)).toEqual([second.id, first.id]);
+    expect(res.body.data.every((t) => t.paymentLinkId === link.id)).toBe(true);
   });
 
   test("when the link expires before the charge's default period, then the charge expires with the link", async () => {
@@ -313,7 +337,7 @@ describe("charges generated by a payment link", () => {
 
     const charge = await chargeFromLink(account, link.id);
 
-    const read = await get(testKey, `/api/v1/transactions/${charge.id}`);
+    const read = await api(testKey).GET("/api/v1/transactions/{id}", byId(charge.id));
     expect(read.body).toMatchObject({ expiresAt, paymentLinkId: link.id, metadata: { campanha: "outubro" } });
   });
 });
