@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { insertCharge, type NewCharge } from "../src/domain/charges.js";
 import { addSeconds } from "../src/domain/deps.js";
-import { call, chargeBody, startTestServer, type TestServer } from "./harness.js";
+import type { paths } from "../../generated/api.js";
+import { byId, chargeBody, expectStatus, publicApi, startTestServer, type TestServer } from "./harness.js";
+import type { CreatePixChargeRequest } from "./support/fixtures.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -9,13 +11,21 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const get = (key: string, path: string) => call(server.baseUrl, "GET", path, { key });
-const post = (key: string, path: string, body?: unknown) => call(server.baseUrl, "POST", path, { key, body });
+type ListQuery = NonNullable<paths["/api/v1/transactions"]["get"]["parameters"]["query"]>;
+const api = (key: string) => publicApi(server.baseUrl, { key });
+const list = (key: string, query: ListQuery = {}) => api(key).GET("/api/v1/transactions", { params: { query } });
+const get = (key: string, id: string) => api(key).GET("/api/v1/transactions/{id}", byId(id));
+/** A charge as read back (the read must succeed). */
+async function read(key: string, id: string) {
+  const res = await get(key, id);
+  expectStatus(res, 200);
+  return res.body;
+}
 const now = () => server.clock.now().toISOString();
 
-async function createCharge(key: string, overrides: Record<string, unknown> = {}) {
-  const res = await post(key, "/api/v1/charges/pix", chargeBody(overrides));
-  expect(res.status).toBe(201);
+async function createCharge(key: string, overrides: Partial<CreatePixChargeRequest> = {}) {
+  const res = await api(key).POST("/api/v1/charges/pix", { body: chargeBody(overrides) });
+  expectStatus(res, 201);
   return res.body;
 }
 
@@ -29,13 +39,13 @@ async function createCharges(key: string, count: number): Promise<string[]> {
   return ids;
 }
 
-const pay = (key: string, id: string) => post(key, `/api/v1/sandbox/transactions/${id}/pay`);
-const cancel = (key: string, id: string) => post(key, `/api/v1/transactions/${id}/cancel`);
+const pay = (key: string, id: string) => api(key).POST("/api/v1/sandbox/transactions/{id}/pay", byId(id));
+const cancel = (key: string, id: string) => api(key).POST("/api/v1/transactions/{id}/cancel", byId(id));
 
-async function listIds(key: string, query: string): Promise<string[]> {
-  const res = await get(key, `/api/v1/transactions?${query}`);
-  expect(res.status).toBe(200);
-  return res.body.data.map((t: { id: string }) => t.id);
+async function listIds(key: string, query: ListQuery = {}): Promise<string[]> {
+  const res = await list(key, query);
+  expectStatus(res, 200);
+  return res.body.data.map((t) => t.id);
 }
 
 /** Follows `startingAfter` from `cursor` until `hasMore` is false; returns every id seen. */
@@ -43,9 +53,9 @@ async function walk(key: string, limit: number, cursor?: string): Promise<string
   const seen: string[] = [];
   let after = cursor;
   for (let guard = 0; guard < 50; guard++) {
-    const res = await get(key, `/api/v1/transactions?limit=${limit}${after ? `&startingAfter=${after}` : ""}`);
-    expect(res.status).toBe(200);
-    const ids = res.body.data.map((t: { id: string }) => t.id);
+    const res = await list(key, { limit, ...(after ? { startingAfter: after } : {}) });
+    expectStatus(res, 200);
+    const ids = res.body.data.map((t) => t.id);
     seen.push(...ids);
     if (!res.body.hasMore) return seen;
     after = ids[ids.length - 1];
@@ -66,8 +76,8 @@ async function chargesInEveryStatus(key: string) {
 }
 
 async function balanceOf(key: string) {
-  const res = await get(key, "/api/v1/balance");
-  expect(res.status).toBe(200);
+  const res = await api(key).GET("/api/v1/balance");
+  expectStatus(res, 200);
   return res.body;
 }
 
@@ -76,7 +86,7 @@ describe("GET /api/v1/transactions", () => {
     const { testKey } = await server.newAccount();
     const ids = await createCharges(testKey, 3);
 
-    const listed = await listIds(testKey, "");
+    const listed = await listIds(testKey);
 
     expect(listed).toEqual([...ids].reverse());
   });
@@ -86,7 +96,7 @@ describe("GET /api/v1/transactions", () => {
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) ids.push((await createCharge(testKey)).id);
 
-    const listed = await listIds(testKey, "limit=100");
+    const listed = await listIds(testKey, { limit: 100 });
 
     expect(listed).toEqual([...ids].reverse());
   });
@@ -100,16 +110,19 @@ describe("GET /api/v1/transactions", () => {
     const { testKey } = await server.newAccount();
     const byStatus = await chargesInEveryStatus(testKey);
 
-    const listed = await get(testKey, `/api/v1/transactions?status=${status}`);
+    const listed = await list(testKey, { status });
 
-    expect(listed.status).toBe(200);
-    expect(listed.body.data.map((t: { id: string }) => t.id)).toEqual([byStatus[status]]);
-    expect(listed.body.data[0].status).toBe(status);
+    expectStatus(listed, 200);
+    expect(listed.body.data.map((t) => t.id)).toEqual([byStatus[status]]);
+    expect(listed.body.data[0]?.status).toBe(status);
   });
 
   test("when filtering by paymentLinkId, then only the charges the link generated are listed", async () => {
     const { testKey, account } = await server.newAccount();
-    const link = await post(testKey, "/api/v1/payment-links", { amountCents: 4990, description: "Curso online" });
+    const link = await api(testKey).POST("/api/v1/payment-links", {
+      body: { amountCents: 4990, description: "Curso online" },
+    });
+    expectStatus(link, 201);
     const scope = { accountId: account.id, livemode: false };
     const linkRecord = await server.store.read.paymentLinks.get(scope, link.body.id);
     const fromLink = await server.store.transaction((tx) =>
@@ -125,8 +138,8 @@ describe("GET /api/v1/transactions", () => {
     );
     await createCharge(testKey);
 
-    const listed = await listIds(testKey, `paymentLinkId=${link.body.id}`);
-    const unknown = await listIds(testKey, "paymentLinkId=plk_00000000000000000000");
+    const listed = await listIds(testKey, { paymentLinkId: link.body.id });
+    const unknown = await listIds(testKey, { paymentLinkId: "plk_00000000000000000000" });
 
     expect(listed).toEqual([fromLink.id]);
     expect(unknown).toEqual([]);
@@ -147,11 +160,11 @@ describe("GET /api/v1/transactions", () => {
         server.clock.advance(10);
       }
       const at = (i: number | null) => (i === null ? undefined : charges[i]?.createdAt);
-      const query = new URLSearchParams();
-      if (at(from)) query.set("createdFrom", at(from) as string);
-      if (at(to)) query.set("createdTo", at(to) as string);
+      const query: ListQuery = {};
+      if (at(from)) query.createdFrom = at(from);
+      if (at(to)) query.createdTo = at(to);
 
-      const listed = await listIds(testKey, query.toString());
+      const listed = await listIds(testKey, query);
 
       expect(listed).toEqual(expected.map((i) => charges[i]?.id));
     },
@@ -161,12 +174,14 @@ describe("GET /api/v1/transactions", () => {
     const { testKey } = await server.newAccount();
     const ids = await createCharges(testKey, 21);
 
-    const first = await get(testKey, "/api/v1/transactions");
-    const second = await get(testKey, `/api/v1/transactions?startingAfter=${first.body.data[19].id}`);
+    const first = await list(testKey);
+    expectStatus(first, 200);
+    const second = await list(testKey, { startingAfter: first.body.data[19]?.id });
+    expectStatus(second, 200);
 
     expect(first.body.data).toHaveLength(20);
     expect(first.body.hasMore).toBe(true);
-    expect(second.body.data.map((t: { id: string }) => t.id)).toEqual([ids[0]]);
+    expect(second.body.data.map((t) => t.id)).toEqual([ids[0]]);
     expect(second.body.hasMore).toBe(false);
   });
 
@@ -182,12 +197,13 @@ describe("GET /api/v1/transactions", () => {
   test("when charges are created in the middle of a traversal, then later pages hold exactly the remaining originals", async () => {
     const { testKey } = await server.newAccount();
     const originals = await createCharges(testKey, 5);
-    const first = await get(testKey, "/api/v1/transactions?limit=2");
+    const first = await list(testKey, { limit: 2 });
+    expectStatus(first, 200);
     await createCharges(testKey, 3);
 
-    const rest = await walk(testKey, 2, first.body.data[1].id);
+    const rest = await walk(testKey, 2, first.body.data[1]?.id);
 
-    expect(first.body.data.map((t: { id: string }) => t.id)).toEqual([originals[4], originals[3]]);
+    expect(first.body.data.map((t) => t.id)).toEqual([originals[4], originals[3]]);
     expect(rest).toEqual([originals[2], originals[1], originals[0]]);
   });
 
@@ -195,8 +211,9 @@ describe("GET /api/v1/transactions", () => {
     const { testKey } = await server.newAccount();
     const originals: string[] = [];
     for (let i = 0; i < 5; i++) originals.push((await createCharge(testKey)).id);
-    const first = await get(testKey, "/api/v1/transactions?limit=2");
-    const firstIds: string[] = first.body.data.map((t: { id: string }) => t.id);
+    const first = await list(testKey, { limit: 2 });
+    expectStatus(first, 200);
+    const firstIds = first.body.data.map((t) => t.id);
     for (let i = 0; i < 20; i++) await createCharge(testKey);
 
     const rest = await walk(testKey, 2, firstIds[1]);
@@ -206,18 +223,22 @@ describe("GET /api/v1/transactions", () => {
   });
 
   test.each([
-    { name: "limit is 0", query: "limit=0", path: "limit" },
-    { name: "limit is 101", query: "limit=101", path: "limit" },
-    { name: "startingAfter names no charge", query: "startingAfter=txn_00000000000000000000", path: "startingAfter" },
-    { name: "createdFrom carries an offset", query: "createdFrom=2026-10-04T12:00:00-03:00", path: "createdFrom" },
+    { name: "limit is 0", query: { limit: 0 }, path: "limit" },
+    { name: "limit is 101", query: { limit: 101 }, path: "limit" },
+    {
+      name: "startingAfter names no charge",
+      query: { startingAfter: "txn_00000000000000000000" },
+      path: "startingAfter",
+    },
+    { name: "createdFrom carries an offset", query: { createdFrom: "2026-10-04T12:00:00-03:00" }, path: "createdFrom" },
   ])("when $name, then 400 VALIDATION_ERROR names the parameter", async ({ query, path }) => {
     const { testKey } = await server.newAccount();
 
-    const res = await get(testKey, `/api/v1/transactions?${query}`);
+    const res = await list(testKey, query);
 
-    expect(res.status).toBe(400);
+    expectStatus(res, 400);
     expect(res.body.code).toBe("VALIDATION_ERROR");
-    expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+    expect(res.body.errors?.map((e) => e.path)).toContain(path);
   });
 });
 
@@ -225,17 +246,17 @@ describe("GET /api/v1/transactions/{id}", () => {
   test("when an unpaid charge passes expiresAt, then it reads EXPIRED on GET and in the EXPIRED filter with no sweep", async () => {
     const { testKey } = await server.newAccount();
     const charge = await createCharge(testKey, { expiresAt: addSeconds(now(), 60) });
-    const before = await get(testKey, `/api/v1/transactions/${charge.id}`);
+    const before = await read(testKey, charge.id);
 
     server.clock.advance(61);
-    const after = await get(testKey, `/api/v1/transactions/${charge.id}`);
+    const after = await get(testKey, charge.id);
 
-    expect(before.body.status).toBe("WAITING_PAYMENT");
-    expect(after.status).toBe(200);
+    expect(before.status).toBe("WAITING_PAYMENT");
+    expectStatus(after, 200);
     expect(after.body.status).toBe("EXPIRED");
     expect(after.body.paidAt).toBeNull();
-    expect(await listIds(testKey, "status=EXPIRED")).toEqual([charge.id]);
-    expect(await listIds(testKey, "status=WAITING_PAYMENT")).toEqual([]);
+    expect(await listIds(testKey, { status: "EXPIRED" })).toEqual([charge.id]);
+    expect(await listIds(testKey, { status: "WAITING_PAYMENT" })).toEqual([]);
   });
 
   test("when the charge belongs to another account, then 404 NOT_FOUND", async () => {
@@ -243,9 +264,9 @@ describe("GET /api/v1/transactions/{id}", () => {
     const other = await server.newAccount();
     const charge = await createCharge(owner.testKey);
 
-    const res = await get(other.testKey, `/api/v1/transactions/${charge.id}`);
+    const res = await get(other.testKey, charge.id);
 
-    expect(res.status).toBe(404);
+    expectStatus(res, 404);
     expect(res.body.code).toBe("NOT_FOUND");
   });
 
@@ -253,9 +274,9 @@ describe("GET /api/v1/transactions/{id}", () => {
     const { testKey, liveKey } = await server.newAccount();
     const charge = await createCharge(testKey);
 
-    const res = await get(liveKey as string, `/api/v1/transactions/${charge.id}`);
+    const res = await get(liveKey as string, charge.id);
 
-    expect(res.status).toBe(404);
+    expectStatus(res, 404);
   });
 });
 
@@ -267,10 +288,10 @@ describe("POST /api/v1/transactions/{id}/cancel", () => {
 
     const res = await cancel(testKey, charge.id);
 
-    expect(res.status).toBe(200);
+    expectStatus(res, 200);
     expect(res.body).toMatchObject({ id: charge.id, status: "CANCELLED", paidAt: null, updatedAt: now() });
-    const read = await get(testKey, `/api/v1/transactions/${charge.id}`);
-    expect(read.body).toEqual(res.body);
+    const readBack = await read(testKey, charge.id);
+    expect(readBack).toEqual(res.body);
   });
 
   test.each([
@@ -287,15 +308,15 @@ describe("POST /api/v1/transactions/{id}/cancel", () => {
     const { testKey } = await server.newAccount();
     const charge = await createCharge(testKey);
     await prepare(testKey, charge.id);
-    const before = await get(testKey, `/api/v1/transactions/${charge.id}`);
+    const before = await read(testKey, charge.id);
 
     const res = await cancel(testKey, charge.id);
 
-    expect(res.status).toBe(400);
+    expectStatus(res, 400);
     expect(res.body.code).toBe("REQUEST_ERROR");
-    const after = await get(testKey, `/api/v1/transactions/${charge.id}`);
-    expect(after.body).toEqual(before.body);
-    expect(after.body.status).toBe(status);
+    const after = await read(testKey, charge.id);
+    expect(after).toEqual(before);
+    expect(after.status).toBe(status);
   });
 
   test("when the charge belongs to another account, then 404 and it stays WAITING_PAYMENT", async () => {
@@ -305,9 +326,9 @@ describe("POST /api/v1/transactions/{id}/cancel", () => {
 
     const res = await cancel(other.testKey, charge.id);
 
-    expect(res.status).toBe(404);
-    const read = await get(owner.testKey, `/api/v1/transactions/${charge.id}`);
-    expect(read.body.status).toBe("WAITING_PAYMENT");
+    expectStatus(res, 404);
+    const readBack = await read(owner.testKey, charge.id);
+    expect(readBack.status).toBe("WAITING_PAYMENT");
   });
 });
 
@@ -319,10 +340,10 @@ describe("POST /api/v1/sandbox/transactions/{id}/pay", () => {
 
     const res = await pay(testKey, charge.id);
 
-    expect(res.status).toBe(200);
+    expectStatus(res, 200);
     expect(res.body).toMatchObject({ id: charge.id, status: "PAID", paidAt: now(), updatedAt: now() });
-    const read = await get(testKey, `/api/v1/transactions/${charge.id}`);
-    expect(read.body).toEqual(res.body);
+    const readBack = await read(testKey, charge.id);
+    expect(readBack).toEqual(res.body);
     expect(await balanceOf(testKey)).toMatchObject({ pendingCents: 8910, availableCents: 0, blockedCents: 0 });
   });
 
@@ -333,8 +354,8 @@ describe("POST /api/v1/sandbox/transactions/{id}/pay", () => {
 
     const second = await pay(testKey, charge.id);
 
-    expect(first.status).toBe(200);
-    expect(second.status).toBe(400);
+    expectStatus(first, 200);
+    expectStatus(second, 400);
     expect(second.body.code).toBe("REQUEST_ERROR");
     expect((await balanceOf(testKey)).pendingCents).toBe(8910);
   });
@@ -355,10 +376,10 @@ describe("POST /api/v1/sandbox/transactions/{id}/pay", () => {
 
     const res = await pay(testKey, charge.id);
 
-    expect(res.status).toBe(400);
+    expectStatus(res, 400);
     expect(res.body.code).toBe("REQUEST_ERROR");
-    const read = await get(testKey, `/api/v1/transactions/${charge.id}`);
-    expect(read.body).toMatchObject({ status, paidAt: null });
+    const readBack = await read(testKey, charge.id);
+    expect(readBack).toMatchObject({ status, paidAt: null });
     expect(await balanceOf(testKey)).toMatchObject({ pendingCents: 0, availableCents: 0 });
   });
 
@@ -372,16 +393,16 @@ describe("POST /api/v1/sandbox/transactions/{id}/pay", () => {
 
     const paid = events.filter((e) => e.type === "transaction.paid");
     expect(paid).toHaveLength(1);
-    const read = await get(testKey, `/api/v1/transactions/${charge.id}`);
+    const readBack = await read(testKey, charge.id);
     expect(paid[0]?.payload).toEqual({
       id: expect.stringMatching(/^evt_/),
       type: "transaction.paid",
-      createdAt: read.body.paidAt,
+      createdAt: readBack.paidAt,
       livemode: false,
       apiVersion: "1.0.0",
-      data: { object: read.body },
+      data: { object: readBack },
     });
-    expect(read.body.metadata).toEqual({ orderId: "1234", items: [{ sku: "CAM-AZ-M", qty: 2 }] });
+    expect(readBack.metadata).toEqual({ orderId: "1234", items: [{ sku: "CAM-AZ-M", qty: 2 }] });
   });
 
   test("when 10 payments of one charge arrive at once, then exactly one succeeds and the balance is credited once", async () => {
@@ -404,10 +425,10 @@ describe("POST /api/v1/sandbox/transactions/{id}/pay", () => {
 
     const res = await pay(key, charge.id);
 
-    expect(res.status).toBe(403);
+    expectStatus(res, 403);
     expect(res.body.code).toBe("TEST_MODE_ONLY");
-    const read = await get(key, `/api/v1/transactions/${charge.id}`);
-    expect(read.body.status).toBe("WAITING_PAYMENT");
+    const readBack = await read(key, charge.id);
+    expect(readBack.status).toBe("WAITING_PAYMENT");
   });
 
   test("when the charge does not exist in this account, then 404 NOT_FOUND", async () => {
@@ -417,8 +438,8 @@ describe("POST /api/v1/sandbox/transactions/{id}/pay", () => {
 
     const res = await pay(other.testKey, charge.id);
 
-    expect(res.status).toBe(404);
-    const read = await get(owner.testKey, `/api/v1/transactions/${charge.id}`);
-    expect(read.body.status).toBe("WAITING_PAYMENT");
+    expectStatus(res, 404);
+    const readBack = await read(owner.testKey, charge.id);
+    expect(readBack.status).toBe("WAITING_PAYMENT");
   });
 });
