@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { describe, expect, test, vi } from "vitest";
 import { startIdempotencyPurge } from "../src/idempotency-purge.js";
-import { call, chargeBody } from "./harness.js";
+import { chargeBody, expectStatus, publicApi } from "./harness.js";
 import { eachStore, serverOn } from "./support/stores.js";
 
 // Idempotency records are remembered for 24 hours (docs/decisions.md "Idempotency"); past that a
@@ -12,10 +12,9 @@ for (const store of eachStore("idempotency_purge")) {
     const server = serverOn(store);
 
     const create = (key: string, idempotencyKey: string, amountCents = 8990) =>
-      call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-        key,
+      publicApi(server.baseUrl, { key }).POST("/api/v1/charges/pix", {
+        params: { header: { "idempotency-key": idempotencyKey } },
         body: chargeBody({ amountCents }),
-        headers: { "idempotency-key": idempotencyKey },
       });
 
     test("when one key is past the 24 h window and another within it, then the purge forgets only the old one", async () => {
@@ -28,15 +27,16 @@ for (const store of eachStore("idempotency_purge")) {
 
       const purged = await server.domain.idempotency.purgeExpired();
 
-      expect(old.status).toBe(201);
+      expectStatus(old, 201);
+      expectStatus(fresh, 201);
       expect(purged).toBeGreaterThanOrEqual(1);
       expect(await server.store.read.idempotency.get(scope, "createPixCharge", "pedido-antigo")).toBeNull();
       expect(await server.store.read.idempotency.get(scope, "createPixCharge", "pedido-novo")).not.toBeNull();
       const replay = await create(testKey, "pedido-novo");
-      expect(replay.status).toBe(201);
+      expectStatus(replay, 201);
       expect(replay.body.id).toBe(fresh.body.id);
       const reused = await create(testKey, "pedido-antigo", 5000);
-      expect(reused.status).toBe(201);
+      expectStatus(reused, 201);
       expect(reused.body.id).not.toBe(old.body.id);
     });
 
