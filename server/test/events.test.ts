@@ -2,14 +2,16 @@ import { pino } from "pino";
 import { afterEach, describe, expect, test } from "vitest";
 import { verifyWebhook } from "../../client/src/index.js";
 import { DeliveryWorker } from "../src/webhooks/worker.js";
-import { call, chargeBody, testAdminToken } from "./harness.js";
+import type { components as operator } from "../../generated/admin-api.js";
+import type { components, paths } from "../../generated/api.js";
+import { bodyOf, byId, chargeBody, expectStatus, operatorApi, publicApi, testAdminToken } from "./harness.js";
 import { startReceiver } from "./support/receiver.js";
 import { eachStore, serverOn, type StoreUnderTest } from "./support/stores.js";
 
 // GET /api/v1/events and the webhook events of refunds and disputes: what a partner lists is what
 // its endpoint received, envelope for envelope.
 
-const allKinds = [
+const allKinds: components["schemas"]["EventType"][] = [
   "transaction.paid",
   "withdrawal.created",
   "withdrawal.paid",
@@ -29,28 +31,37 @@ function eventSuite(store: StoreUnderTest) {
     await Promise.all(closers.splice(0).map((close) => close()));
   });
 
-  const get = (key: string, path: string) => call(server.baseUrl, "GET", path, { key });
-  const post = (key: string, path: string, body?: unknown) => call(server.baseUrl, "POST", path, { key, body });
-  const admin = (method: string, path: string, body?: unknown) =>
-    call(server.baseUrl, method, `/admin/v1${path}`, { admin: testAdminToken, body });
+  type EventQuery = NonNullable<paths["/api/v1/events"]["get"]["parameters"]["query"]>;
+  type Event = components["schemas"]["Event"];
+  const api = (key: string) => publicApi(server.baseUrl, { key });
+  const admin = () => operatorApi(server.baseUrl, { token: testAdminToken });
+  const createEndpoint = (accountId: string, body: operator["schemas"]["CreateWebhookEndpointRequest"]) =>
+    bodyOf(admin().POST("/admin/v1/accounts/{id}/webhook-endpoints", { ...byId(accountId), body }), 201);
+  const withdraw = (key: string, body: components["schemas"]["CreateWithdrawalRequest"]) =>
+    bodyOf(api(key).POST("/api/v1/withdrawals", { body }), 201);
+  const refund = (key: string, id: string, body: components["schemas"]["CreateRefundRequest"]) =>
+    bodyOf(api(key).POST("/api/v1/transactions/{id}/refunds", { ...byId(id), body }), 201);
+  const newCharge = (key: string, amountCents = 8990) =>
+    bodyOf(api(key).POST("/api/v1/charges/pix", { body: chargeBody({ amountCents }) }), 201);
 
   async function paidCharge(key: string, amountCents = 8990) {
-    const created = await post(key, "/api/v1/charges/pix", chargeBody({ amountCents }));
-    expect(created.status).toBe(201);
-    expect((await post(key, `/api/v1/sandbox/transactions/${created.body.id}/pay`)).status).toBe(200);
-    return created.body.id as string;
+    const created = await newCharge(key, amountCents);
+    expect((await api(key).POST("/api/v1/sandbox/transactions/{id}/pay", byId(created.id))).status).toBe(200);
+    return created.id;
   }
 
   /** Every event of the key's mode, newest first, following the cursor. */
-  async function allEvents(key: string, query = "") {
-    const out: any[] = [];
-    let after = "";
+  async function allEvents(key: string, query: EventQuery = {}) {
+    const out: Event[] = [];
+    let startingAfter: string | undefined;
     for (;;) {
-      const page = await get(key, `/api/v1/events?limit=3${query}${after}`);
-      expect(page.status, JSON.stringify(page.body)).toBe(200);
+      const page = await api(key).GET("/api/v1/events", {
+        params: { query: { limit: 3, ...query, ...(startingAfter ? { startingAfter } : {}) } },
+      });
+      expectStatus(page, 200);
       out.push(...page.body.data);
       if (!page.body.hasMore) return out;
-      after = `&startingAfter=${page.body.data.at(-1).id}`;
+      startingAfter = page.body.data.at(-1)?.id;
     }
   }
 
@@ -59,60 +70,56 @@ function eventSuite(store: StoreUnderTest) {
       const hook = await startReceiver();
       closers.push(hook.close);
       const { account, testKey } = await server.newAccount();
-      const endpoint = await admin("POST", `/accounts/${account.id}/webhook-endpoints`, {
-        url: hook.url,
-        mode: "test",
-        events: allKinds,
-      });
-      expect(endpoint.status).toBe(201);
+      const endpoint = await createEndpoint(account.id, { url: hook.url, mode: "test", events: allKinds });
 
       const sale = await paidCharge(testKey, 50_080);
       const other = await paidCharge(testKey, 20_080);
-      expect((await post(testKey, "/api/v1/sandbox/balance/release")).body.availableCents).toBe(70_000);
-      const withdrawal = await post(testKey, "/api/v1/withdrawals", {
-        amountCents: 10_000,
-        pixKey: "52998224725",
-        pixKeyType: "CPF",
-      });
-      const refund = await post(testKey, `/api/v1/transactions/${sale}/refunds`, { amountCents: 2990 });
-      const failedRefund = await post(testKey, `/api/v1/transactions/${sale}/refunds`, {
-        amountCents: 1000,
-        reason: "sandbox:falha",
-      });
-      const failedWithdrawal = await post(testKey, "/api/v1/withdrawals", {
+      const released = await bodyOf(api(testKey).POST("/api/v1/sandbox/balance/release"), 200);
+      expect(released.availableCents).toBe(70_000);
+      const withdrawal = await withdraw(testKey, { amountCents: 10_000, pixKey: "52998224725", pixKeyType: "CPF" });
+      const saleRefund = await refund(testKey, sale, { amountCents: 2990 });
+      const failedRefund = await refund(testKey, sale, { amountCents: 1000, reason: "sandbox:falha" });
+      const failedWithdrawal = await withdraw(testKey, {
         amountCents: 5000,
         pixKey: "falha@sandbox.pix",
         pixKeyType: "EMAIL",
       });
-      const partial = await post(testKey, "/api/v1/withdrawals", {
+      const partial = await withdraw(testKey, {
         amountCents: 5000,
         pixKey: "parcial@sandbox.pix",
         pixKeyType: "EMAIL",
       });
-      const dispute = await post(testKey, `/api/v1/sandbox/transactions/${other}/dispute`, {});
-      const lost = await post(testKey, `/api/v1/sandbox/disputes/${dispute.body.dispute.id}/resolve`, {
-        outcome: "LOST",
-      });
-      const waiting = await post(testKey, "/api/v1/charges/pix", chargeBody());
-      const expired = await post(testKey, `/api/v1/sandbox/transactions/${waiting.body.id}/expire`);
+      const dispute = await bodyOf(
+        api(testKey).POST("/api/v1/sandbox/transactions/{id}/dispute", { ...byId(other), body: {} }),
+        201,
+      );
+      const lost = await bodyOf(
+        api(testKey).POST("/api/v1/sandbox/disputes/{id}/resolve", {
+          ...byId(dispute.dispute?.id as string),
+          body: { outcome: "LOST" },
+        }),
+        200,
+      );
+      const waiting = await newCharge(testKey);
+      const expired = await bodyOf(
+        api(testKey).POST("/api/v1/sandbox/transactions/{id}/expire", byId(waiting.id)),
+        200,
+      );
 
-      expect([withdrawal.body.status, refund.body.status, failedRefund.body.status]).toEqual([
-        "PAID",
-        "COMPLETED",
-        "FAILED",
-      ]);
-      expect([failedWithdrawal.body.status, partial.body.status]).toEqual(["FAILED", "PARTIALLY_PAID"]);
-      expect([lost.body.dispute.status, expired.body.status]).toEqual(["LOST", "EXPIRED"]);
-      expect((await get(testKey, `/api/v1/transactions/${sale}`)).body.refundedAmountCents).toBe(2990);
+      expect([withdrawal.status, saleRefund.status, failedRefund.status]).toEqual(["PAID", "COMPLETED", "FAILED"]);
+      expect([failedWithdrawal.status, partial.status]).toEqual(["FAILED", "PARTIALLY_PAID"]);
+      expect([lost.dispute?.status, expired.status]).toEqual(["LOST", "EXPIRED"]);
+      const saleRead = await bodyOf(api(testKey).GET("/api/v1/transactions/{id}", byId(sale)), 200);
+      expect(saleRead.refundedAmountCents).toBe(2990);
 
       const listed = await allEvents(testKey);
       expect(new Set(listed.map((e) => e.type))).toEqual(new Set(allKinds));
       expect(listed).toHaveLength(14);
       const byType = (type: string) => listed.filter((e) => e.type === type).map((e) => e.data.object.id);
-      expect(byType("refund.completed")).toEqual([refund.body.id]);
-      expect(byType("refund.failed")).toEqual([failedRefund.body.id]);
-      expect(byType("withdrawal.failed")).toEqual([failedWithdrawal.body.id]);
-      expect(byType("withdrawal.partially_paid")).toEqual([partial.body.id]);
+      expect(byType("refund.completed")).toEqual([saleRefund.id]);
+      expect(byType("refund.failed")).toEqual([failedRefund.id]);
+      expect(byType("withdrawal.failed")).toEqual([failedWithdrawal.id]);
+      expect(byType("withdrawal.partially_paid")).toEqual([partial.id]);
       expect(byType("dispute.closed")).toEqual([other]);
 
       const worker = new DeliveryWorker({
@@ -123,7 +130,7 @@ function eventSuite(store: StoreUnderTest) {
       });
       while ((await worker.runOnce()) > 0);
       const delivered = hook.received.map((r) =>
-        verifyWebhook(r.body, r.headers as Record<string, string>, endpoint.body.secret),
+        verifyWebhook(r.body, r.headers as Record<string, string>, endpoint.secret),
       );
       const sortById = (events: { id: string }[]) => [...events].sort((a, b) => (a.id < b.id ? -1 : 1));
       expect(sortById(delivered)).toEqual(sortById(listed));
@@ -147,15 +154,15 @@ function eventSuite(store: StoreUnderTest) {
     test("when filtered by type and by creation time, then only the matching events come", async () => {
       const { testKey } = await server.newAccount({ releasePeriodDays: 0 });
       await paidCharge(testKey);
-      const from = encodeURIComponent(server.clock.advance(60).toISOString());
+      const createdFrom = server.clock.advance(60).toISOString();
       await paidCharge(testKey);
-      await post(testKey, "/api/v1/withdrawals", { amountCents: 1000, pixKey: "52998224725", pixKeyType: "CPF" });
-      const to = encodeURIComponent(server.clock.advance(60).toISOString());
+      await withdraw(testKey, { amountCents: 1000, pixKey: "52998224725", pixKeyType: "CPF" });
+      const createdTo = server.clock.advance(60).toISOString();
       await paidCharge(testKey);
 
-      const paid = await allEvents(testKey, "&type=transaction.paid");
-      const window = await allEvents(testKey, `&createdFrom=${from}&createdTo=${to}`);
-      const both = await allEvents(testKey, `&type=withdrawal.paid&createdFrom=${from}&createdTo=${to}`);
+      const paid = await allEvents(testKey, { type: "transaction.paid" });
+      const window = await allEvents(testKey, { createdFrom, createdTo });
+      const both = await allEvents(testKey, { type: "withdrawal.paid", createdFrom, createdTo });
 
       expect(paid.map((e) => e.type)).toEqual(["transaction.paid", "transaction.paid", "transaction.paid"]);
       expect(window.map((e) => e.type)).toEqual(["withdrawal.paid", "withdrawal.created", "transaction.paid"]);
@@ -166,8 +173,8 @@ function eventSuite(store: StoreUnderTest) {
       const mine = await server.newAccount();
       const theirs = await server.newAccount();
       await paidCharge(theirs.testKey);
-      const live = await post(mine.liveKey as string, "/api/v1/charges/pix", chargeBody());
-      await admin("POST", `/simulator/transactions/${live.body.id}/pay`);
+      const live = await newCharge(mine.liveKey as string);
+      expectStatus(await admin().POST("/admin/v1/simulator/transactions/{id}/pay", byId(live.id)), 200);
 
       expect(await allEvents(mine.testKey)).toEqual([]);
       expect((await allEvents(mine.liveKey as string)).map((e) => e.livemode)).toEqual([true]);
@@ -178,34 +185,43 @@ function eventSuite(store: StoreUnderTest) {
       const key = liveKey as string;
       const ids: string[] = [];
       for (const amountCents of [20_080, 8990]) {
-        const created = await post(key, "/api/v1/charges/pix", chargeBody({ amountCents }));
-        await admin("POST", `/simulator/transactions/${created.body.id}/pay`);
-        ids.push(created.body.id);
+        const created = await newCharge(key, amountCents);
+        expectStatus(await admin().POST("/admin/v1/simulator/transactions/{id}/pay", byId(created.id)), 200);
+        ids.push(created.id);
       }
       server.clock.advance(86_400);
-      const opened = await admin("POST", `/simulator/transactions/${ids[1]}/disputes`, { amountCents: 1000 });
-      const closed = await admin("POST", `/simulator/disputes/${opened.body.dispute.id}/close`, { outcome: "WON" });
+      const opened = await admin().POST("/admin/v1/simulator/transactions/{id}/disputes", {
+        ...byId(ids[1] as string),
+        body: { amountCents: 1000 },
+      });
+      expectStatus(opened, 201);
+      const closed = await admin().POST("/admin/v1/simulator/disputes/{id}/close", {
+        ...byId(opened.body.dispute?.id as string),
+        body: { outcome: "WON" },
+      });
+      expectStatus(closed, 200);
 
-      const [last, first] = (await get(key, "/api/v1/events?limit=2")).body.data;
+      const [last, first] = (await bodyOf(api(key).GET("/api/v1/events", { params: { query: { limit: 2 } } }), 200))
+        .data;
 
-      expect([opened.status, closed.status]).toEqual([201, 200]);
       expect(first).toMatchObject({ type: "dispute.opened", livemode: true, data: { object: opened.body } });
       expect(last).toMatchObject({ type: "dispute.closed", livemode: true, data: { object: closed.body } });
     });
 
     test.each([
-      { name: "an unknown type", query: "type=transaction.refunded", field: "type" },
+      // A type the document does not have: cast, the one value the typed client could not name.
+      { name: "an unknown type", query: { type: "transaction.refunded" as EventQuery["type"] }, field: "type" },
       {
         name: "a createdFrom with an offset",
-        query: `createdFrom=${encodeURIComponent("2026-10-04T12:00:00-03:00")}`,
+        query: { createdFrom: "2026-10-04T12:00:00-03:00" },
         field: "createdFrom",
       },
-      { name: "limit 0", query: "limit=0", field: "limit" },
-      { name: "an unknown cursor", query: "startingAfter=evt_nope", field: "startingAfter" },
+      { name: "limit 0", query: { limit: 0 }, field: "limit" },
+      { name: "an unknown cursor", query: { startingAfter: "evt_nope" }, field: "startingAfter" },
     ])("when the query has $name, then 400 VALIDATION_ERROR on it", async ({ query, field }) => {
       const { testKey } = await server.newAccount();
-      const res = await get(testKey, `/api/v1/events?${query}`);
-      expect(res.status).toBe(400);
+      const res = await api(testKey).GET("/api/v1/events", { params: { query } });
+      expectStatus(res, 400);
       expect(res.body.code).toBe("VALIDATION_ERROR");
       expect(JSON.stringify(res.body.errors)).toContain(field);
     });
@@ -217,21 +233,25 @@ function eventSuite(store: StoreUnderTest) {
       const stranger = await server.newAccount();
       await paidCharge(testKey);
       const [listed] = await allEvents(testKey);
+      const id = listed?.id as string;
+      const read = (key: string, eventId: string) => api(key).GET("/api/v1/events/{id}", byId(eventId));
 
-      const one = await get(testKey, `/api/v1/events/${listed.id}`);
+      const one = await read(testKey, id);
 
-      expect(one.status).toBe(200);
+      expectStatus(one, 200);
       expect(one.body).toEqual(listed);
-      expect((await get(liveKey as string, `/api/v1/events/${listed.id}`)).status).toBe(404);
-      expect((await get(stranger.testKey, `/api/v1/events/${listed.id}`)).status).toBe(404);
-      expect((await get(testKey, "/api/v1/events/evt_nope")).body.code).toBe("NOT_FOUND");
+      expect((await read(liveKey as string, id)).status).toBe(404);
+      expect((await read(stranger.testKey, id)).status).toBe(404);
+      const missing = await read(testKey, "evt_nope");
+      expectStatus(missing, 404);
+      expect(missing.body.code).toBe("NOT_FOUND");
     });
 
     test("when a key lacks transactions:read, then 403 API_KEY_PERMISSION", async () => {
       const { addKey } = await server.newAccount();
       const key = await addKey({ permissions: ["charges:write"] });
-      const res = await get(key.secret, "/api/v1/events");
-      expect(res.status).toBe(403);
+      const res = await api(key.secret).GET("/api/v1/events");
+      expectStatus(res, 403);
       expect(res.body.code).toBe("API_KEY_PERMISSION");
     });
   });
@@ -241,15 +261,11 @@ function eventSuite(store: StoreUnderTest) {
       const hook = await startReceiver();
       closers.push(hook.close);
       const { account, testKey } = await server.newAccount({ releasePeriodDays: 0 });
-      const endpoint = await admin("POST", `/accounts/${account.id}/webhook-endpoints`, {
-        url: hook.url,
-        mode: "test",
-        events: ["refund.failed"],
-      });
+      const endpoint = await createEndpoint(account.id, { url: hook.url, mode: "test", events: ["refund.failed"] });
       await paidCharge(testKey, 20_000);
       const id = await paidCharge(testKey);
-      await post(testKey, `/api/v1/transactions/${id}/refunds`, { amountCents: 100 });
-      const failed = await post(testKey, `/api/v1/transactions/${id}/refunds`, { reason: "sandbox:falha" });
+      await refund(testKey, id, { amountCents: 100 });
+      const failed = await refund(testKey, id, { reason: "sandbox:falha" });
 
       const worker = new DeliveryWorker({
         store: server.store,
@@ -263,10 +279,10 @@ function eventSuite(store: StoreUnderTest) {
       const event = verifyWebhook(
         hook.received[0]?.body ?? "",
         hook.received[0]?.headers as Record<string, string>,
-        endpoint.body.secret,
+        endpoint.secret,
       );
       expect(event.type).toBe("refund.failed");
-      expect(event.data.object).toEqual(failed.body);
+      expect(event.data.object).toEqual(failed);
     });
   });
 }
