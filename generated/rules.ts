@@ -4,8 +4,8 @@
 // The numbers of the rules, each read from where the spec writes it (the comment on each value):
 // a schema keyword, or an `x-` extension the TypeSpec sets with `@extension` where no keyword can
 // carry the number (`x-default`, `x-max-key-length`, `x-max-json-bytes`, `x-replay-window-seconds`,
-// `x-refund-window-days`). The permissions are the `Permission` enumeration, the states the
-// alternatives of the address's `state` pattern.
+// `x-refund-window-days`, `x-secret-overlap-seconds`). The permissions are the `Permission`
+// enumeration, the states the alternatives of the address's `state` pattern.
 
 /** Bounds of `amountCents` (charges, payment links, withdrawals, refunds). */
 export const amountLimits = {
@@ -146,6 +146,12 @@ export const idempotencyWindowSeconds = 86400;
  * openapi.yaml#/components/schemas/ErrorBody/properties/errors/maxItems
  */
 export const maxFieldErrors = 100;
+
+/**
+ * How long a rotated webhook secret keeps signing beside the new one, in seconds.
+ * admin-openapi.yaml#/paths/~1admin~1v1~1webhook-endpoints~1{id}~1rotate-secret/post/x-secret-overlap-seconds
+ */
+export const secretOverlapSeconds = 86400;
 
 /** Every permission an API key can hold (admin-openapi.yaml#/components/schemas/Permission/enum). */
 export const permissions = [
