@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Account, ApiKeyRecord } from "../src/domain/model.js";
 import { createPool, PostgresStore } from "../src/store/postgres/index.js";
-import { call, chargeBody, startTestServer, type TestServer } from "./harness.js";
+import type { paths } from "../../generated/api.js";
+import {
+  bodyOf,
+  chargeBody,
+  type ErrorBody,
+  expectStatus,
+  publicApi,
+  rawCall,
+  startTestServer,
+  type TestServer,
+} from "./harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
 import { eachStore, serverOn } from "./support/stores.js";
 
@@ -11,8 +21,12 @@ import { eachStore, serverOn } from "./support/stores.js";
 // answer depends on (revoked, narrowed, IP-restricted, account unverified), and lists again, in
 // this process and in another; the change must apply on that very next list.
 
-const list = (on: TestServer, key: string | null, query = "limit=20", headers: Record<string, string> = {}) =>
-  call(on.baseUrl, "GET", `/api/v1/transactions?${query}`, { ...(key !== null ? { key } : {}), headers });
+type ListQuery = NonNullable<paths["/api/v1/transactions"]["get"]["parameters"]["query"]>;
+const list = (on: TestServer, key: string | null, query: ListQuery = { limit: 20 }) =>
+  publicApi(on.baseUrl, key === null ? {} : { key }).GET("/api/v1/transactions", { params: { query } });
+/** A list with a query the document refuses (spelled raw): untyped. */
+const rawList = (on: TestServer, key: string | null, query: string) =>
+  rawCall<ErrorBody>(on.baseUrl, "GET", `/api/v1/transactions?${query}`, key === null ? {} : { key });
 
 const withoutTimestamp = (body: Record<string, unknown>) => ({ ...body, timestamp: undefined });
 
@@ -31,13 +45,15 @@ async function changeAccount(on: TestServer, accountId: string, change: Partial<
 /** An account with a test key that has listed once (so it is recalled), and one charge to list. */
 async function listedOnce(on: TestServer, permissions?: string[]) {
   const { account, testKey, addKey } = await on.newAccount();
-  const created = await call(on.baseUrl, "POST", "/api/v1/charges/pix", { key: testKey, body: chargeBody() });
-  expect(created.status).toBe(201);
+  const created = await bodyOf(
+    publicApi(on.baseUrl, { key: testKey }).POST("/api/v1/charges/pix", { body: chargeBody() }),
+    201,
+  );
   const { id, secret } = await addKey(permissions ? { permissions } : {});
   const first = await list(on, secret);
-  expect(first.status).toBe(200);
-  expect(first.body.data.map((t: { id: string }) => t.id)).toEqual([created.body.id]);
-  return { account, keyId: id, secret, chargeId: created.body.id as string };
+  expectStatus(first, 200);
+  expect(first.body.data.map((t) => t.id)).toEqual([created.id]);
+  return { account, keyId: id, secret, chargeId: created.id };
 }
 
 for (const store of eachStore("key_confirming_reads")) {
@@ -52,7 +68,8 @@ for (const store of eachStore("key_confirming_reads")) {
       await changeKey(server, keyId, { revokedAt: server.clock.now().toISOString() });
       const res = await list(server, secret);
 
-      expect(res.status).toBe(401);
+      expectStatus(res, 401);
+      expectStatus(missing, 401);
       expect(withoutTimestamp(res.body)).toEqual(withoutTimestamp(missing.body));
     });
 
@@ -64,10 +81,10 @@ for (const store of eachStore("key_confirming_reads")) {
       await changeKey(server, keyId, { permissions: ["transactions:read"] });
       const restored = await list(server, secret);
 
-      expect(removed.status).toBe(403);
+      expectStatus(removed, 403);
       expect(removed.body.code).toBe("API_KEY_PERMISSION");
       expect(removed.body.message).toContain("transactions:read");
-      expect(restored.status).toBe(200);
+      expectStatus(restored, 200);
       expect(restored.body.data).toHaveLength(1);
     });
 
@@ -77,7 +94,7 @@ for (const store of eachStore("key_confirming_reads")) {
       await changeKey(server, keyId, { allowedIps: ["10.0.0.0/8"] });
       const res = await list(server, secret);
 
-      expect(res.status).toBe(403);
+      expectStatus(res, 403);
       expect(res.body.code).toBe("API_KEY_IP");
     });
 
@@ -89,34 +106,33 @@ for (const store of eachStore("key_confirming_reads")) {
       await changeAccount(server, account.id, { verified: false });
       const res = await list(server, liveKey);
 
-      expect(res.status).toBe(403);
+      expectStatus(res, 403);
       expect(res.body.code).toBe("ACCOUNT_NOT_ACTIVE");
     });
 
     test("when the key is revoked and the filtered first page is empty, then the list is 401, not an empty page", async () => {
       const { keyId, secret } = await listedOnce(server);
-      const empty = await list(server, secret, "status=PAID");
-      expect(empty.status).toBe(200);
+      const empty = await list(server, secret, { status: "PAID" });
+      expectStatus(empty, 200);
       expect(empty.body).toEqual({ data: [], hasMore: false });
 
       await changeKey(server, keyId, { revokedAt: server.clock.now().toISOString() });
-      const res = await list(server, secret, "status=PAID");
+      const res = await list(server, secret, { status: "PAID" });
 
-      expect(res.status).toBe(401);
+      expectStatus(res, 401);
       expect(res.body.code).toBe("UNAUTHORIZED");
     });
 
     test("when a recalled key lists a later page, then the key is read first and the cursor works", async () => {
       const { account, secret, chargeId } = await listedOnce(server);
-      const second = await call(server.baseUrl, "POST", "/api/v1/charges/pix", {
-        key: secret,
-        body: chargeBody(),
-      });
-      expect(second.status).toBe(201);
+      const second = await bodyOf(
+        publicApi(server.baseUrl, { key: secret }).POST("/api/v1/charges/pix", { body: chargeBody() }),
+        201,
+      );
 
-      const page = await list(server, secret, `limit=1&startingAfter=${second.body.id}`);
+      const page = await list(server, secret, { limit: 1, startingAfter: second.id });
 
-      expect(page.status).toBe(200);
+      expectStatus(page, 200);
       expect(page.body).toMatchObject({ data: [{ id: chargeId }], hasMore: false });
       expect(account.id).toMatch(/^acc_/);
     });
@@ -128,14 +144,14 @@ for (const store of eachStore("key_confirming_reads")) {
     ])("when $name comes with a key that names nothing, then the answer is 401, not 400", async ({ query }) => {
       const { secret } = await listedOnce(server);
 
-      const unknownKey = await list(server, "svc_test_doesnotexist0000000000", query);
-      const noKey = await list(server, null, query);
-      const goodKey = await list(server, secret, query);
+      const unknownKey = await rawList(server, "svc_test_doesnotexist0000000000", query);
+      const noKey = await rawList(server, null, query);
+      const goodKey = await rawList(server, secret, query);
 
-      expect(unknownKey.status).toBe(401);
+      expectStatus(unknownKey, 401);
       expect(unknownKey.body.code).toBe("UNAUTHORIZED");
-      expect(noKey.status).toBe(401);
-      expect(goodKey.status).toBe(400);
+      expectStatus(noKey, 401);
+      expectStatus(goodKey, 400);
       expect(goodKey.body.code).toBe("VALIDATION_ERROR");
     });
 
@@ -143,9 +159,9 @@ for (const store of eachStore("key_confirming_reads")) {
       const { keyId, secret } = await listedOnce(server);
       await changeKey(server, keyId, { revokedAt: server.clock.now().toISOString() });
 
-      const res = await list(server, secret, "limit=abc");
+      const res = await rawList(server, secret, "limit=abc");
 
-      expect(res.status).toBe(401);
+      expectStatus(res, 401);
     });
 
     test("when a test key lists, then it sees the test charges only, and another account's key sees none of them", async () => {
@@ -156,7 +172,8 @@ for (const store of eachStore("key_confirming_reads")) {
       const mine = await list(server, secret);
       const theirs = await list(server, other.testKey);
 
-      expect(mine.body.data.map((t: { id: string }) => t.id)).toEqual([chargeId]);
+      expectStatus(mine, 200);
+      expect(mine.body.data.map((t) => t.id)).toEqual([chargeId]);
       expect(theirs.body).toEqual({ data: [], hasMore: false });
     });
   });
@@ -186,7 +203,7 @@ describePg("a key changed through another process's store stops working on this 
     await changeKey(elsewhere, keyId, { revokedAt: elsewhere.clock.now().toISOString() });
     const res = await list(here, secret);
 
-    expect(res.status).toBe(401);
+    expectStatus(res, 401);
     expect(res.body.code).toBe("UNAUTHORIZED");
   });
 
@@ -196,7 +213,7 @@ describePg("a key changed through another process's store stops working on this 
     await changeKey(elsewhere, keyId, { permissions: ["charges:write"] });
     const res = await list(here, secret);
 
-    expect(res.status).toBe(403);
+    expectStatus(res, 403);
     expect(res.body.code).toBe("API_KEY_PERMISSION");
   });
 });
@@ -207,14 +224,14 @@ for (const store of eachStore("key_confirming_reads_same")) {
 
     test("when a page is read by a process that has seen the key and by one that has not, then the bodies are equal", async () => {
       const { secret } = await listedOnce(server);
-      const recalled = await list(server, secret, "limit=5");
+      const recalled = await list(server, secret, { limit: 5 });
       // A second server on the same store: its domain has read no key yet.
       const fresh = await startTestServer({ store: server.store, clock: server.clock });
       try {
-        const unseen = await list(fresh, secret, "limit=5");
+        const unseen = await list(fresh, secret, { limit: 5 });
 
-        expect(recalled.status).toBe(200);
-        expect(unseen.status).toBe(200);
+        expectStatus(recalled, 200);
+        expectStatus(unseen, 200);
         expect(unseen.body).toEqual(recalled.body);
         expect(recalled.body.data).toHaveLength(1);
       } finally {
