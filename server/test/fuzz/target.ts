@@ -1,4 +1,4 @@
-import { call, chargeBody, type TestServer } from "../harness.js";
+import { bodyOf, byId, chargeBody, publicApi, type TestServer } from "../harness.js";
 import type { FuzzTarget } from "./fuzzer.js";
 
 /**
@@ -10,34 +10,39 @@ export async function prepareTarget(name: string, server: TestServer): Promise<F
   const account = await server.newAccount();
   const readOnly = await account.addKey({ permissions: ["transactions:read"] });
   const key = account.testKey;
+  const api = publicApi(server.baseUrl, { key });
   const ids = new Map<string, string[]>();
-  const remember = (id: unknown) => {
-    if (typeof id !== "string") throw new Error(`fuzz set-up: no id (${String(id)})`);
+  const remember = (id: string) => {
     const prefix = id.split("_")[0]!;
     ids.set(prefix, [...(ids.get(prefix) ?? []), id]);
   };
-  const post = async (path: string, body?: unknown) => {
-    const res = await call(server.baseUrl, "POST", path, { key, ...(body === undefined ? {} : { body }) });
-    if (res.status >= 300) throw new Error(`fuzz set-up: POST ${path} → ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
-  remember((await post("/api/v1/customers", { name: "Maria da Silva", document: "52998224725" })).id);
+  const customer = await bodyOf(
+    api.POST("/api/v1/customers", { body: { name: "Maria da Silva", document: "52998224725" } }),
+    201,
+  );
+  remember(customer.id);
   for (let i = 0; i < 3; i++) {
-    const charge = await post("/api/v1/charges/pix", chargeBody({ amountCents: 10_000 + i }));
+    const charge = await bodyOf(
+      api.POST("/api/v1/charges/pix", { body: chargeBody({ amountCents: 10_000 + i }) }),
+      201,
+    );
     remember(charge.id);
-    if (i < 2) await post(`/api/v1/sandbox/transactions/${charge.id}/pay`);
+    if (i < 2) await bodyOf(api.POST("/api/v1/sandbox/transactions/{id}/pay", byId(charge.id)), 200);
   }
   server.clock.advance(3 * 86_400);
-  remember(
-    (
-      await post("/api/v1/withdrawals", {
-        amountCents: 1000,
-        pixKey: "maria.santos@example.com.br",
-        pixKeyType: "EMAIL",
-      })
-    ).id,
+  const withdrawal = await bodyOf(
+    api.POST("/api/v1/withdrawals", {
+      body: { amountCents: 1000, pixKey: "maria.santos@example.com.br", pixKeyType: "EMAIL" },
+    }),
+    201,
   );
-  for (let i = 0; i < 2; i++)
-    remember((await post("/api/v1/payment-links", { description: "Curso de fotografia", amountCents: 2500 })).id);
+  remember(withdrawal.id);
+  for (let i = 0; i < 2; i++) {
+    const link = await bodyOf(
+      api.POST("/api/v1/payment-links", { body: { description: "Curso de fotografia", amountCents: 2500 } }),
+      201,
+    );
+    remember(link.id);
+  }
   return { name, baseUrl: server.baseUrl, keys: { test: key, live: account.liveKey, readOnly: readOnly.secret }, ids };
 }
