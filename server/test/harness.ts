@@ -22,7 +22,7 @@ import type { Store } from "../src/domain/ports/store.js";
 export { chargeBody, chargePayer } from "./support/fixtures.js";
 export { type Answer, bodyOf, byId, type ErrorBody, expectStatus, operatorApi, publicApi } from "./support/client.js";
 
-export interface CallResult<T = any> {
+export interface CallResult<T = unknown> {
   status: number;
   body: T;
   headers: Headers;

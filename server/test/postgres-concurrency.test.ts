@@ -4,7 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { allPermissions, createAccount, createApiKey } from "../src/domain/accounts.js";
 import { createPool, migrationsDir, PostgresStore } from "../src/store/postgres/index.js";
-import { type CallResult, call, chargeBody } from "./harness.js";
+import { call, chargeBody } from "./harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
 import { type ServerProcess, startServerProcess } from "./support/server-process.js";
 import { seededRandom } from "./support/random.js";
@@ -38,7 +38,7 @@ async function startServer(port: number, databaseUrl: string, rateLimits: "off" 
   });
 }
 
-const statuses = (results: CallResult[]) => results.map((r) => r.status);
+const statuses = (results: { status: number }[]) => results.map((r) => r.status);
 const count = <T>(items: T[], keep: (item: T) => boolean) => items.filter(keep).length;
 
 let database: TestDatabase;

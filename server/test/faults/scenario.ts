@@ -2,7 +2,7 @@ import pg from "pg";
 import { freePort, startThrowawayCluster, type ThrowawayCluster } from "../../../scripts/pg-cluster.js";
 import { allPermissions, createAccount, createApiKey } from "../../src/domain/accounts.js";
 import { createPool, PostgresStore } from "../../src/store/postgres/index.js";
-import { type CallResult, call, chargeBody } from "../harness.js";
+import { call, chargeBody, type ErrorBody } from "../harness.js";
 import { listensOn, type ServerProcess as BaseServerProcess, startServerProcess } from "../support/server-process.js";
 import { seededRandom } from "../support/random.js";
 
@@ -199,14 +199,15 @@ export function faultRig(): { start(): Promise<FaultRig>; stop(): Promise<void> 
 }
 
 /** The 503 of the spec: error body with SERVICE_UNAVAILABLE, and `Retry-After` in whole seconds. */
-function unavailableDefect(res: CallResult): string | null {
+function unavailableDefect(res: { status: number; body: unknown; headers: Headers }): string | null {
   const retryAfter = res.headers.get("retry-after") ?? "";
+  const body = (typeof res.body === "object" && res.body !== null ? res.body : {}) as Partial<ErrorBody>;
   if (
     res.status === 503 &&
-    res.body?.ok === false &&
-    res.body?.code === "SERVICE_UNAVAILABLE" &&
-    res.body?.message === unavailableMessage &&
-    typeof res.body?.path === "string" &&
+    body.ok === false &&
+    body.code === "SERVICE_UNAVAILABLE" &&
+    body.message === unavailableMessage &&
+    typeof body.path === "string" &&
     /^[1-9][0-9]*$/.test(retryAfter)
   ) {
     return null;
