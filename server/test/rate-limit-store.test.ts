@@ -1,11 +1,11 @@
 import { describe, expect, test } from "vitest";
 import type { CounterHits, RateLimitCounters, WindowCount } from "../src/domain/ports/rate-limit-counters.js";
-import { flushIntervalMs, sharedRateLimitStore } from "../src/web/rate-limit-store.js";
+import { sharedRateLimitStore } from "../src/web/rate-limit-store.js";
 
-// The batched path of the shared rate-limit counters (web/rate-limit-store.ts), against counters
-// in memory that record every round trip: under half a budget a client costs none per request
-// (its hits go in one batch per flush); from half on, every hit is a round trip and the shared
-// count decides; hits a failed flush could not send are sent with the next one.
+// The shared rate-limit counters' local path (web/rate-limit-store.ts), against counters in
+// memory that record every round trip: under half a budget a client costs none; from half on,
+// every hit is a round trip that carries the hits counted locally, and the shared count decides;
+// a failed round trip keeps them counted here.
 
 /** Shared counters in memory, as several processes would see the database, recording each call. */
 function recordingCounters(options: { failAdds?: number } = {}) {
@@ -43,80 +43,73 @@ function recordingCounters(options: { failAdds?: number } = {}) {
   return { counters, calls, counts };
 }
 
-const settle = () => new Promise((r) => setTimeout(r, flushIntervalMs * 2 + 20));
 type Init = Parameters<NonNullable<ReturnType<ReturnType<typeof sharedRateLimitStore>>["init"]>>[0];
 
 describe("sharedRateLimitStore", () => {
-  test("when a client stays under half its budget, then its hits cost no round trip each and go in one batch", async () => {
-    const { counters, calls, counts } = recordingCounters();
+  test("when a client stays under half its budget, then its hits cost no round trip", async () => {
+    const { counters, calls } = recordingCounters();
     const store = sharedRateLimitStore(counters)("get");
     store.init?.({ windowMs: 60_000, limit: 120 } as Init);
 
     const totals = [];
     for (let i = 0; i < 59; i++) totals.push((await store.increment("198.51.100.1")).totalHits);
-    const roundTripsBefore = calls.length;
-    await settle();
 
     expect(totals).toEqual(Array.from({ length: 59 }, (_v, i) => i + 1));
-    expect(roundTripsBefore).toBe(0);
-    expect(calls).toHaveLength(1);
-    expect(counts.get("get:198.51.100.1")?.hits).toBe(59);
-    await store.shutdown?.();
+    expect(calls).toHaveLength(0);
+    store.shutdown?.();
   });
 
-  test("when a client reaches half its budget, then each hit is counted in the shared counter before it is answered", async () => {
+  test("when a client reaches half its budget, then each hit is counted in the shared counter, with the local ones, before it is answered", async () => {
     const { counters, calls, counts } = recordingCounters();
     const store = sharedRateLimitStore(counters)("write");
     store.init?.({ windowMs: 60_000, limit: 10 } as Init);
-    // Another process already counted 6 of this client's hits.
-    counts.set("write:198.51.100.2", { hits: 6, resetAt: new Date(Date.now() + 60_000) });
+    // Another process already sent 6 of this client's hits.
+    counts.set("write:198.51.100.2", { hits: 6, resetAt: new Date(Date.now() + 30_000) });
 
-    const first = await store.increment("198.51.100.2");
-    const second = await store.increment("198.51.100.2");
-    const third = await store.increment("198.51.100.2");
-    const fourth = await store.increment("198.51.100.2");
-    await settle();
-
-    // The first four were counted here (under 5, half of 10) and sent in one batch; the shared count then read 10.
-    expect([first, second, third, fourth].map((c) => c.totalHits)).toEqual([1, 2, 3, 4]);
-    expect(calls).toHaveLength(1);
+    const local = [];
+    for (let i = 0; i < 4; i++) local.push((await store.increment("198.51.100.2")).totalHits);
     const fifth = await store.increment("198.51.100.2");
+    const sixth = await store.increment("198.51.100.2");
+
+    expect(local).toEqual([1, 2, 3, 4]);
+    // The fifth carries the four counted here: 6 + 5; the window's end is the shared one.
+    expect(calls.map((batch) => batch.map((c) => c.hits))).toEqual([[5], [1]]);
     expect(fifth.totalHits).toBe(11);
-    expect(calls).toHaveLength(2);
-    await store.shutdown?.();
+    expect(fifth.resetTime).toEqual(counts.get("write:198.51.100.2")?.resetAt);
+    expect(sixth.totalHits).toBe(12);
+    store.shutdown?.();
   });
 
-  test("when a flush fails, then its hits are kept and sent with the next flush", async () => {
-    const { counters, calls, counts } = recordingCounters({ failAdds: 1 });
-    const store = sharedRateLimitStore(counters)("get");
-    store.init?.({ windowMs: 60_000, limit: 120 } as Init);
+  test("when the shared counter is away at half the budget, then the hit fails and the local hits stay counted", async () => {
+    const { counters, counts } = recordingCounters({ failAdds: 1 });
+    const store = sharedRateLimitStore(counters)("write");
+    store.init?.({ windowMs: 60_000, limit: 6 } as Init);
 
-    for (let i = 0; i < 3; i++) await store.increment("198.51.100.3");
-    await settle();
-    await settle();
+    await store.increment("198.51.100.3");
+    await store.increment("198.51.100.3");
+    await expect(store.increment("198.51.100.3")).rejects.toThrow("database away");
+    const next = await store.increment("198.51.100.3");
 
-    expect(calls.length).toBeGreaterThanOrEqual(2);
-    expect(counts.get("get:198.51.100.3")?.hits).toBe(3);
-    await store.shutdown?.();
+    expect(next.totalHits).toBe(3);
+    expect(counts.get("write:198.51.100.3")?.hits).toBe(3);
+    store.shutdown?.();
   });
 
-  test("when two limiters count one client, then one batch carries both, each under its own name", async () => {
-    const { counters, calls, counts } = recordingCounters();
+  test("when two limiters count one client, then each counts under its own name", async () => {
+    const { counters, counts } = recordingCounters();
     const make = sharedRateLimitStore(counters);
     const get = make("get");
     const write = make("write");
-    get.init?.({ windowMs: 60_000, limit: 120 } as Init);
-    write.init?.({ windowMs: 60_000, limit: 60 } as Init);
+    get.init?.({ windowMs: 60_000, limit: 2 } as Init);
+    write.init?.({ windowMs: 60_000, limit: 2 } as Init);
 
     await get.increment("198.51.100.4");
     await write.increment("198.51.100.4");
     await write.increment("198.51.100.4");
-    await settle();
 
-    expect(calls).toHaveLength(1);
     expect(counts.get("get:198.51.100.4")?.hits).toBe(1);
     expect(counts.get("write:198.51.100.4")?.hits).toBe(2);
-    await get.shutdown?.();
-    await write.shutdown?.();
+    get.shutdown?.();
+    write.shutdown?.();
   });
 });

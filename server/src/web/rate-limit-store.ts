@@ -1,78 +1,32 @@
 import type { Store as RateLimitStore } from "express-rate-limit";
-import type { CounterHits, RateLimitCounters, WindowCount } from "../domain/ports/rate-limit-counters.js";
-
-/** How often a process sends the hits it counted on its own to the shared counters. */
-export const flushIntervalMs = 100;
+import type { RateLimitCounters } from "../domain/ports/rate-limit-counters.js";
 
 /** One client's window, as this process knows it. */
 interface Window {
-  /** The shared count as last read back (every process's hits sent by then). */
+  /** The shared count as last read back (every process's hits counted there by then). */
   known: number;
-  /** Hits counted here and not yet sent. */
+  /** Hits counted here and not yet counted in the shared counter. */
   pending: number;
   resetAt: Date;
 }
 
 /**
  * express-rate-limit stores over counters shared by several processes (the PostgreSQL store's),
- * one store per limiter name, with a batched path for the clients far from their budget.
+ * one store per limiter name, that cost no round trip for a client far from its budget.
  *
- * A client whose count, as this process knows it, is under half its budget is counted here and
- * admitted at once; every `flushIntervalMs` the process sends all such hits in one statement and
- * reads back the shared counts. From half its budget on, each hit is counted in the shared
- * counter before it is decided, together with the hits not yet sent: the decision near the limit
- * is the database's. So a client's requests cost a round trip only once it has spent half a
- * budget, and the bound on overshoot: within one process the count is exact; across N processes a
- * client can pass its budget only by hits the other N − 1 processes admitted on their own and had
- * not yet sent, i.e. at most what it sent them within one flush interval (and never more than half
- * a budget each). docs/decisions.md, "Rate limits on the deployed path".
+ * A client whose count, as this process knows it, is under half its budget is counted in the
+ * process alone and admitted at once. From half its budget on, each hit is counted in the shared
+ * counter before it is decided, together with the hits the process had counted alone: the
+ * decision near the limit is the database's, and the window's end is then the database's too. So
+ * most clients never cost a round trip, and the bound on overshoot: within one process the count
+ * is exact; across N processes a client passes its budget only by the hits the other N − 1
+ * processes admitted on their own, under half a budget each (at most (N − 1) × (⌈budget / 2⌉ −
+ * 1)). docs/decisions.md, "Rate limits on the deployed path".
  */
 export function sharedRateLimitStore(counters: RateLimitCounters): (name: string) => RateLimitStore {
-  const stores = new Map<string, { windows: Map<string, Window>; windowMs: number }>();
-  let timer: NodeJS.Timeout | undefined;
-  let flushing: Promise<void> | null = null;
-
-  /** Sends every pending hit of every limiter in one statement and reads the shared counts back. */
-  const flush = async (): Promise<void> => {
-    timer = undefined;
-    const batch: (CounterHits & { window: Window })[] = [];
-    for (const [name, { windows, windowMs }] of stores) {
-      const now = Date.now();
-      for (const [key, window] of windows) {
-        if (window.pending > 0) {
-          batch.push({ name, key, hits: window.pending, windowMs, window });
-          window.pending = 0;
-        } else if (window.resetAt.getTime() <= now) windows.delete(key);
-      }
-    }
-    if (batch.length === 0) return;
-    try {
-      const counts = await counters.add(batch);
-      batch.forEach(({ window }, i) => read(window, counts[i]));
-    } catch {
-      // The database is away: the hits stay counted here and go with the next flush.
-      for (const { window, hits } of batch) window.pending += hits;
-      schedule();
-    }
-  };
-  const schedule = () => {
-    timer ??= setTimeout(() => {
-      flushing = flush().finally(() => {
-        flushing = null;
-      });
-    }, flushIntervalMs);
-    timer.unref();
-  };
-  const read = (window: Window, count: WindowCount | undefined) => {
-    if (!count) return;
-    window.known = count.hits;
-    window.resetAt = count.resetAt;
-  };
-
   return (name) => {
     const windows = new Map<string, Window>();
-    const state = { windows, windowMs: 60_000 };
-    stores.set(name, state);
+    const state = { windowMs: 60_000 };
     let localUnder = 0;
     let sweeper: NodeJS.Timeout | undefined;
     /** The client's window here, a new one when none is open. */
@@ -91,6 +45,8 @@ export function sharedRateLimitStore(counters: RateLimitCounters): (name: string
         state.windowMs = options.windowMs;
         localUnder = typeof options.limit === "number" ? Math.floor(options.limit / 2) : 0;
         sweeper = setInterval(() => {
+          const now = Date.now();
+          for (const [key, window] of windows) if (window.resetAt.getTime() <= now) windows.delete(key);
           counters.sweep(name).catch(() => undefined);
         }, state.windowMs);
         sweeper.unref();
@@ -105,7 +61,6 @@ export function sharedRateLimitStore(counters: RateLimitCounters): (name: string
         const window = windowOf(key);
         if (window.known + window.pending + 1 < localUnder) {
           window.pending += 1;
-          schedule();
           return { totalHits: window.known + window.pending, resetTime: window.resetAt };
         }
         // Near the budget: the shared counter decides, counting this hit and those not yet sent.
@@ -114,7 +69,8 @@ export function sharedRateLimitStore(counters: RateLimitCounters): (name: string
         try {
           const [count] = await counters.add([{ name, key, hits, windowMs: state.windowMs }]);
           if (!count) throw new Error("rate limit counter not returned");
-          read(window, count);
+          window.known = count.hits;
+          window.resetAt = count.resetAt;
           return { totalHits: count.hits, resetTime: count.resetAt };
         } catch (error) {
           window.pending += hits - 1;
@@ -134,12 +90,8 @@ export function sharedRateLimitStore(counters: RateLimitCounters): (name: string
         windows.clear();
         await counters.resetAll(name);
       },
-      async shutdown() {
+      shutdown() {
         if (sweeper) clearInterval(sweeper);
-        if (timer) clearTimeout(timer);
-        timer = undefined;
-        await (flushing ?? flush());
-        stores.delete(name);
       },
     };
   };
