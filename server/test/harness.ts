@@ -97,7 +97,9 @@ export async function rawCall<T = unknown>(
  * @deprecated The old untyped call: use `publicApi` / `operatorApi`, or `rawCall` for a request
  * broken on purpose. Kept while tests still use it.
  */
-export const call: <T = any>(...args: Parameters<typeof rawCall>) => Promise<CallResult<T>> = rawCall;
+export function call<T = any>(...args: Parameters<typeof rawCall>): Promise<CallResult<T>> {
+  return rawCall<T>(...args);
+}
 
 /** A reference server on a random 127.0.0.1 port, memory store, manual clock. */
 export async function startTestServer(
