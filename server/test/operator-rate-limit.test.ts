@@ -5,7 +5,7 @@ import { defaultRateLimits } from "../src/domain/rate-limits.js";
 import { operatorAuthFailuresPerMinute } from "../src/http/admin.js";
 import { createPool, PostgresStore, pgRateLimitCounters } from "../src/store/postgres/index.js";
 import { sharedRateLimitStore } from "../src/web/rate-limit-store.js";
-import { call, startTestServer, type TestServer, testAdminToken } from "./harness.js";
+import { expectStatus, operatorApi, startTestServer, type TestServer, testAdminToken } from "./harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
 
 // The operator API had no rate limit: 200 requests with a wrong token got 200 answers 401 (issue 24
@@ -16,7 +16,7 @@ const attacker = { "x-forwarded-for": "203.0.113.7" };
 const operator = { "x-forwarded-for": "198.51.100.2" };
 
 const adminGet = (server: TestServer, token: string | undefined, headers: Record<string, string>) =>
-  call(server.baseUrl, "GET", "/admin/v1/accounts", { ...(token ? { admin: token } : {}), headers });
+  operatorApi(server.baseUrl, { ...(token ? { token } : {}), headers }).GET("/admin/v1/accounts");
 
 function suite(start: () => Promise<TestServer>) {
   let server: TestServer;
@@ -37,6 +37,7 @@ function suite(start: () => Promise<TestServer>) {
     expect(statuses.slice(0, operatorAuthFailuresPerMinute)).toEqual(Array(operatorAuthFailuresPerMinute).fill(401));
     expect(new Set(statuses.slice(operatorAuthFailuresPerMinute))).toEqual(new Set([429]));
     expect(last.body).toMatchObject({ ok: false, code: "RATE_LIMITED", path: "/admin/v1/accounts" });
+    expectStatus(last, 429);
     expect(last.body.message).toMatch(/^Muitas tentativas com token de operador .* Aguarde \d+ segundos/);
     expect(Number(last.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(Number(last.headers.get("retry-after"))).toBeLessThanOrEqual(60);
