@@ -15,11 +15,12 @@ import {
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
 import { eachStore, serverOn } from "./support/stores.js";
 
-// `GET /transactions` once admitted its caller with its own read, from a per-process memory of
-// keys (gone: every operation now reads the key before anything else). These tests stay as the
-// guard against any such shortcut coming back: each lists once, changes something the key's
-// answer depends on (revoked, narrowed, IP-restricted, account unverified), and lists again, in
-// this process and in another; the change must apply on that very next list.
+// `GET /transactions` reads a first page in one statement that also confirms the caller's key
+// unchanged since this process last read it (`admittedByTheirRead` in http/auth.ts, whose handler
+// the compiler gives no actor; `recall`, `listWhileKeyUnchanged`). Each test here lists once so
+// the key is recalled, changes something the key's answer depends on (revoked, narrowed,
+// IP-restricted, account unverified), and lists again, in this process and in another: the change
+// must apply on that very next list, as it does for every other operation.
 
 type ListQuery = NonNullable<paths["/api/v1/transactions"]["get"]["parameters"]["query"]>;
 const list = (on: TestServer, key: string | null, query: ListQuery = { limit: 20 }) =>

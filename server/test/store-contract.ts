@@ -374,8 +374,55 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(await store.read.apiKeys.getByDigestWithAccount(key.digest)).toEqual({
           key,
           account,
+          version: expect.any(String),
         });
         expect(await store.read.apiKeys.getByDigestWithAccount("no-such-digest")).toBeNull();
+      });
+
+      test("when nothing changes, then the key's version stays; when the key or its account is written, even with the same timestamps, then it changes", async () => {
+        const { account } = await seedAccount();
+        const key = apiKeyRecord(account.id);
+        await write((tx) => tx.apiKeys.insert(key));
+        const version = async () => (await store.read.apiKeys.getByDigestWithAccount(key.digest))?.version;
+        const first = await version();
+
+        const again = await version();
+        await write((tx) => tx.apiKeys.update({ ...key, permissions: ["balance:read"] }));
+        const afterKey = await version();
+        await write((tx) => tx.accounts.update({ ...account, verified: !account.verified }));
+        const afterAccount = await version();
+
+        expect(again).toBe(first);
+        expect(new Set([first, afterKey, afterAccount]).size).toBe(3);
+      });
+
+      test("when the first page is asked while the key is unchanged, then it is list's first page; once the key changed, it is empty", async () => {
+        const { account, test: scope } = await seedAccount();
+        const key = apiKeyRecord(account.id);
+        await write((tx) => tx.apiKeys.insert(key));
+        for (let i = 0; i < 3; i++)
+          await write((tx) => tx.transactions.insert(transactionRecord(scope, { createdAt: at(i) })));
+        const read = await store.read.apiKeys.getByDigestWithAccount(key.digest);
+        if (!read) throw new Error("the key was inserted");
+        const filter = { now: at(100) };
+        const confirmed = { digest: key.digest, version: read.version };
+
+        const unchanged = await store.read.transactions.listWhileKeyUnchanged(confirmed, scope, filter, 2);
+        const listed = await store.read.transactions.list(scope, filter, { limit: 2 });
+        await write((tx) => tx.apiKeys.update({ ...key, revokedAt: key.createdAt }));
+        const changed = await store.read.transactions.listWhileKeyUnchanged(confirmed, scope, filter, 2);
+        const unknown = await store.read.transactions.listWhileKeyUnchanged(
+          { digest: "no-such-digest", version: read.version },
+          scope,
+          filter,
+          2,
+        );
+
+        expect(unchanged).toEqual(listed);
+        expect(unchanged.items).toHaveLength(2);
+        expect(unchanged.hasMore).toBe(true);
+        expect(changed).toEqual({ items: [], hasMore: false });
+        expect(unknown).toEqual({ items: [], hasMore: false });
       });
 
       test("when a key is revoked, then the update is read back", async () => {

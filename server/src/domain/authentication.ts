@@ -62,14 +62,44 @@ function admit(
   return { scope: { accountId: account.id, livemode: key.livemode }, account, apiKey: key };
 }
 
-/** The key is read on every request, so a revoked key stops working on the next one in every process. */
+/** How many keys `recall` remembers per process; past it, it starts over. */
+const recalledKeys = 10_000;
+
+/**
+ * The key is read on every request, so a revoked key stops working on the next one in every
+ * process: by `authenticate`, or by a read that confirms the key in its own statement (`recall`).
+ */
 export function authenticationUseCases(deps: DomainDeps) {
   const { store } = deps;
+  /** The key each digest named when this process last read it, with its version. */
+  let lastRead = new Map<string, KeyWithAccount>();
   return {
     async authenticate(credentials: Credentials): Promise<Actor> {
       const presented = presentedKey(credentials.secret);
       const found = presented ? await store.read.apiKeys.getByDigestWithAccount(presented.digest) : null;
+      if (presented && found) {
+        if (lastRead.size >= recalledKeys) lastRead = new Map();
+        lastRead.set(presented.digest, found);
+      }
       return admit(presented, found, credentials);
+    },
+
+    /**
+     * The caller as the key read last in this process would admit it, unconfirmed: a read that
+     * acts on it must confirm, in its own statement, that the key is still at `key.version`
+     * (`transactions.listWhileKeyUnchanged`), and use nothing it read otherwise. Null when this
+     * process has not read the key, or would not admit the caller on it: `authenticate` decides.
+     */
+    recall(credentials: Credentials): { actor: Actor; key: { digest: string; version: string } } | null {
+      const presented = presentedKey(credentials.secret);
+      const found = presented ? lastRead.get(presented.digest) : undefined;
+      if (!presented || !found) return null;
+      try {
+        const actor = admit(presented, found, credentials);
+        return { actor, key: { digest: presented.digest, version: found.version } };
+      } catch {
+        return null;
+      }
     },
   };
 }

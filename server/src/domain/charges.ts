@@ -1,6 +1,7 @@
 import { buildBrCode } from "../pix/brcode.js";
 import { brCodeMerchant } from "./merchant-identity.js";
 import { checkAmountCents } from "./amounts.js";
+import type { Authentication, Credentials } from "./authentication.js";
 import type { StoreTx, TransactionFilter } from "./ports/store.js";
 import { requireDocument, upsertCustomerRecord } from "./customers.js";
 import { type Actor, addSeconds, type DomainDeps, formatBRL } from "./deps.js";
@@ -193,7 +194,7 @@ const presentPage = (result: PageResult<TransactionRecord>, at: string) => ({
   hasMore: result.hasMore,
 });
 
-export function chargeUseCases(deps: DomainDeps) {
+export function chargeUseCases(deps: DomainDeps, authentication: Authentication) {
   const now = () => deps.clock.now().toISOString();
   const list = async (scope: Scope, filter: ListFilter, page: PageRequest) => {
     const at = now();
@@ -228,7 +229,25 @@ export function chargeUseCases(deps: DomainDeps) {
       return presentTransaction(record, now());
     },
 
-    async list(actor: Actor, filter: ListFilter, page: PageRequest) {
+    /**
+     * `list` for a caller not yet authenticated. A first page whose key this process has read
+     * before is read in one statement that also confirms the key unchanged (`recall`,
+     * `listWhileKeyUnchanged`); a page with items proves it. Otherwise (a new or changed key, an
+     * empty first page, a later page) the key is read first, as for every other operation.
+     */
+    async listAsCaller(credentials: Credentials, filter: ListFilter, page: PageRequest) {
+      const recalled = page.startingAfter === undefined ? authentication.recall(credentials) : null;
+      if (recalled) {
+        const at = now();
+        const result = await deps.store.read.transactions.listWhileKeyUnchanged(
+          recalled.key,
+          recalled.actor.scope,
+          storeFilter(filter, at),
+          page.limit,
+        );
+        if (result.items.length > 0) return presentPage(result, at);
+      }
+      const actor = await authentication.authenticate(credentials);
       return list(actor.scope, filter, page);
     },
 

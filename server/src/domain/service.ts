@@ -20,7 +20,7 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
   return {
     authentication,
     health: healthUseCases(deps),
-    charges: chargeUseCases(deps),
+    charges: chargeUseCases(deps, authentication),
     customers: customerUseCases(deps),
     paymentLinks: paymentLinkUseCases(deps),
     checkout: checkoutUseCases(deps),

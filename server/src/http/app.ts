@@ -10,7 +10,7 @@ import type { Domain } from "../domain/service.js";
 import { operationTable } from "../../../generated/operations.js";
 import type { ManualClock } from "../domain/ports/clock.js";
 import { mountAdmin } from "./admin.js";
-import { authenticate, type RequestContext } from "./auth.js";
+import { authenticate, authenticateBeforeErrors, type RequestContext } from "./auth.js";
 import { errorMiddleware, routeNotFoundMessage, sendError } from "./errors.js";
 import { publicHandlers } from "./handlers.js";
 import { fastJson } from "./json.js";
@@ -135,6 +135,7 @@ export function createApp(options: AppOptions): Express {
   });
 
   app.use(unmatched);
+  app.use(authenticateBeforeErrors(domain));
   app.use(errorMiddleware(logger));
   return app;
 }

@@ -1,20 +1,20 @@
-import type { Handlers } from "../../../generated/operations.js";
 import type { Domain } from "../domain/service.js";
-import type { RequestContext } from "./auth.js";
-import { storedReply, type WithReplays } from "./replay.js";
+import type { PublicHandlers } from "./auth.js";
+import { storedReply } from "./replay.js";
 import { pageFromQuery } from "./router.js";
 
 /**
  * The public API: each generated operation bound to its use case. Every POST (and the PATCH)
  * takes the optional `idempotency-key`; a replay answers the first answer's stored bytes (`storedReply`).
  */
-export function publicHandlers(domain: Domain): WithReplays<Handlers<RequestContext>> {
+export function publicHandlers(domain: Domain): PublicHandlers {
   return {
     async createPixCharge({ body, headers }, { actor }) {
       const out = await domain.charges.create(actor, body, headers["idempotency-key"]);
       return out.replayed ? storedReply(out) : { status: 201, body: out.body };
     },
-    async listTransactions({ query }, { actor }) {
+    // Admitted by its read (`admittedByTheirRead`): a first page's statement confirms the key.
+    async listTransactions({ query }, { credentials }) {
       const { status, paymentLinkId, createdFrom, createdTo } = query;
       const filter = {
         status,
@@ -22,7 +22,7 @@ export function publicHandlers(domain: Domain): WithReplays<Handlers<RequestCont
         ...(createdFrom !== undefined ? { createdFrom } : {}),
         ...(createdTo !== undefined ? { createdTo } : {}),
       };
-      return { status: 200, body: await domain.charges.list(actor, filter, pageFromQuery(query)) };
+      return { status: 200, body: await domain.charges.listAsCaller(credentials, filter, pageFromQuery(query)) };
     },
     async getTransaction({ params }, { actor }) {
       return { status: 200, body: await domain.charges.get(actor, params.id) };

@@ -16,6 +16,7 @@ import type {
 import { balanceTotals, dailyLimitUsedCents, ledgerSums } from "../domain/balance-rules.js";
 import { deepFreeze } from "../domain/values.js";
 import { pageOf } from "./memory-page.js";
+import { RowVersions } from "./memory-row-versions.js";
 import type { KeyWithAccount, Store, StoreReads, StoreTx } from "../domain/ports/store.js";
 import { DeliveryWatchers } from "./delivery-watchers.js";
 import { TransactionIndex } from "./memory-transaction-index.js";
@@ -95,6 +96,8 @@ export class MemoryStore implements Store {
   private readonly idempotency = new Table<IdempotencyRecord & { id: string }>(this.journal);
   private readonly webhookEndpoints = new Table<WebhookEndpointRecord>(this.journal);
   private readonly deliveries = new Table<DeliveryRecord>(this.journal);
+  /** Rows are replaced, never changed in place: a row object is one version of its row. */
+  private readonly versions = new RowVersions();
 
   readonly read: StoreReads = this.reads();
   private readonly tx: StoreTx = this.writes();
@@ -136,7 +139,7 @@ export class MemoryStore implements Store {
     const key = this.keyByDigest(digest);
     if (!key) return null;
     const account = this.accounts.get(key.accountId);
-    return { key, account };
+    return { key, account, version: `${this.versions.of(key)}:${account ? this.versions.of(account) : "-"}` };
   }
 
   private reads(): StoreReads {
@@ -180,6 +183,10 @@ export class MemoryStore implements Store {
         getById: async (id) => this.transactions.get(id),
         getByDisputeId: async (disputeId) => this.transactions.all().find((t) => t.dispute?.id === disputeId) ?? null,
         list: async (scope, f, page) => this.transactionIndex.list(scope, f, page),
+        listWhileKeyUnchanged: async (key, scope, f, limit) =>
+          this.keyWithAccount(key.digest)?.version === key.version
+            ? this.transactionIndex.list(scope, f, { limit })
+            : { items: [], hasMore: false },
       },
       paymentLinks: {
         get: async (scope, id) => {

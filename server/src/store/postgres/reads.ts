@@ -18,6 +18,7 @@ import {
 import { type Queryable, query } from "./sql.js";
 import { eventFilterSql, refundReads } from "./refunds.js";
 import {
+  keyUnchangedSql,
   keyWithAccountOf,
   keyWithAccountSelect,
   pageQuery,
@@ -35,6 +36,7 @@ export function scopeLockKey(scope: Scope): string {
 export function reads(db: Queryable): StoreReads {
   const scoped = "account_id = $1 AND livemode = $2";
   const scopeArgs = (s: Scope) => [s.accountId, s.livemode];
+  const scopedWhileKeyUnchanged = `${scoped} AND ${keyUnchangedSql("$3", "$4")}`;
   return {
     accounts: {
       get: (id) => selectOne(db, accountsTable, "id = $1", [id]),
@@ -82,6 +84,19 @@ export function reads(db: Queryable): StoreReads {
           transactionsTable,
           { scope: scoped, values: scopeArgs(scope), filters: (values) => transactionFilterSql(filter, values) },
           page,
+        ),
+      // The key's condition belongs to the scope (no cursor applies to a first page), not to the
+      // filters: it narrows nothing, so the filters alone decide how the page is planned.
+      listWhileKeyUnchanged: (key, scope, filter, limit) =>
+        pageQuery(
+          db,
+          transactionsTable,
+          {
+            scope: scopedWhileKeyUnchanged,
+            values: [...scopeArgs(scope), key.digest, key.version],
+            filters: (values) => transactionFilterSql(filter, values),
+          },
+          { limit },
         ),
     },
     paymentLinks: {

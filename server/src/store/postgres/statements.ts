@@ -140,20 +140,38 @@ export function transactionFilterSql(filter: TransactionFilter, values: unknown[
   return clauses.length ? ` AND ${clauses.join(" AND ")}` : "";
 }
 
+/**
+ * The row versions of a key and its account, as text: each row's `xmin`, the transaction that
+ * wrote the version read. Any UPDATE writes a new version with a new `xmin` (freezing keeps it),
+ * so the text changes whenever anything `admit` decides on changes.
+ */
+const keyVersionSql = `k.xmin::text || ':' || coalesce(a.xmin::text, '-')`;
+
 /** The key with its account, out of a row selected by `keyWithAccountSelect`. */
 export function keyWithAccountOf(row: Row): KeyWithAccount {
   const account = unprefixed(row, accountsTable, "a");
   return {
     key: toRecord(apiKeysTable, unprefixed(row, apiKeysTable, "k")),
     account: account.id === null ? null : toRecord(accountsTable, account),
+    version: row.version as string,
   };
 }
 
-/** The key whose digest is `$1`, with its account (`"a.*"`, NULL when the account is gone): `keyWithAccountOf` reads a row of it. */
+/** The key whose digest is `$1`, with its account (`"a.*"`, NULL when the account is gone) and their version: `keyWithAccountOf` reads a row of it. */
 export const keyWithAccountSelect = () =>
   perTable(
     apiKeysTable,
     "with-account",
-    () => `SELECT ${prefixedSelectList(apiKeysTable, "k")}, ${prefixedSelectList(accountsTable, "a")}
+    () => `SELECT ${prefixedSelectList(apiKeysTable, "k")}, ${prefixedSelectList(accountsTable, "a")},
+       ${keyVersionSql} AS version
      FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id WHERE k.digest = $1 LIMIT 1`,
   );
+
+/**
+ * A condition that holds while the key whose digest is `$digest` and its account are still the
+ * versions `$version` names (`KeyWithAccount.version`): added to a statement's WHERE, its rows
+ * come back only if, in that statement's own snapshot, nothing about the key has changed.
+ */
+export const keyUnchangedSql = (digest: string, version: string) =>
+  `EXISTS (SELECT 1 FROM api_keys k JOIN accounts a ON a.id = k.account_id
+           WHERE k.digest = ${digest} AND ${keyVersionSql} = ${version})`;
