@@ -15,7 +15,7 @@ import { type BreakingDifference, breakingDifferences, majorOf } from "./breakin
 const root = resolve(fileURLToPath(import.meta.url), "../..");
 
 /** Every document the project publishes, one line each. A document no release holds yet is new: nothing to compare. */
-export const documents = ["openapi.yaml", "admin-openapi.yaml"] as const;
+export const documents = ["openapi.yaml", "admin-openapi.yaml", "dashboard-openapi.yaml"] as const;
 
 /** The newest released version: the highest semver folder under spec/releases. */
 export function latestRelease(names: string[]): string | null {

@@ -40,8 +40,10 @@ export async function generate(outDir: string): Promise<void> {
       const yamlText = addErrorExamples(emitted, doc.name);
       writeFileSync(join(outDir, doc.openapi), yamlText);
       writeFileSync(join(outDir, doc.types), await emitTypes(yamlText));
-      const ops = readOperations(parse(yamlText) as OpenApiDocument, doc.permissions);
-      writeFileSync(join(outDir, doc.operations), renderOperations(ops, `./${doc.types.replace(/\.d\.ts$/, ".js")}`));
+      const roles = "roles" in doc && doc.roles;
+      const ops = readOperations(parse(yamlText) as OpenApiDocument, doc.permissions, roles);
+      const typesModule = `./${doc.types.replace(/\.d\.ts$/, ".js")}`;
+      writeFileSync(join(outDir, doc.operations), renderOperations(ops, typesModule, roles));
     }
     emitRules(outDir);
   } finally {

@@ -1,7 +1,7 @@
 // The documents `npm run generate` writes, and where each comes from.
 
 /**
- * The documents we emit. One TypeSpec program holds both services; the emitter writes one file
+ * The documents we emit. One TypeSpec program holds the three services; the emitter writes one file
  * per service (`{service-name-if-multiple}.openapi.yaml`).
  */
 export const documents = [
@@ -26,5 +26,18 @@ export const documents = [
     permissions: false,
     /** Operators only: its servers are marked `x-internal: true`. */
     internal: true,
+  },
+  {
+    name: "dashboard",
+    emitted: "PixDashboard.openapi.yaml",
+    openapi: "dashboard-openapi.yaml",
+    types: "dashboard-api.d.ts",
+    operations: "dashboard-operations.ts",
+    /** A session, not a key: each operation names the roles it admits (`x-roles`) instead. */
+    permissions: false,
+    /** Merchants' people call it from the dashboard: its servers are marked `x-internal: false`. */
+    internal: false,
+    /** Its operations without a session (sign-up, log-in) are bound too, and each declares `x-roles`. */
+    roles: true,
   },
 ] as const;

@@ -14,7 +14,7 @@ const at = "2026-10-04T15:30:00.000Z";
 
 /** What an example is made from: one operation of one document. */
 export interface ExampleOperation {
-  document: "public" | "admin";
+  document: "public" | "admin" | "dashboard";
   method: string;
   /** The path template, `/api/v1/transactions/{id}`. */
   template: string;
@@ -44,11 +44,13 @@ const sampleIds: Record<string, string> = {
   customers: "cus_8Hj3KmN5pQ7rS9tV2wX4",
   withdrawals: "wdr_6Yh8Uj0Ik2Ol4Pm6Qn8R",
   refunds: "rfd_5Tg7Yh9Uj1Ik3Ol5Pm7Q",
+  recurrences: "rec_5Hn7Jp9Lr1Tv3Xz5Bd7F",
   events: "evt_3Ed5Rf7Tg9Yh1Uj3Ik5O",
   disputes: "dsp_1Qa2Ws3Ed4Rf5Tg6Yh7U",
   accounts: "acc_9Xc2Vb4Nm6Qw8Er0Ty2U",
   "api-keys": "key_7Ui9Op1As3Df5Gh7Jk9L",
   "webhook-endpoints": "we_1Zx3Cv5Bn7Mm9Qw1Er3Ty",
+  sessions: "ses_0Fq9ZtR2mXwP8LkA3cD7",
 };
 
 /** The template with each `{param}` replaced by a sample id for the segment before it. */
@@ -75,15 +77,26 @@ const body = (code: string, message: string, path: string, errors?: ErrorExample
 export function errorExample(op: ExampleOperation, status: string): ErrorExample | null {
   const path = samplePath(op.template);
   const operator = op.document === "admin";
+  const dashboard = op.document === "dashboard";
   switch (status) {
     case "400":
       return {
         name: "unknownQueryParameter",
         summary: "unknownQueryParameter",
         description: "A query parameter the operation does not take (here `?expand=true`) is refused by name.",
-        value: body("VALIDATION_ERROR", "Dados inválidos.", path, [{ path: "expand", message: "parâmetro de consulta desconhecido nesta operação" }]),
+        value: body("VALIDATION_ERROR", "Dados inválidos.", path, [
+          { path: "expand", message: "parâmetro de consulta desconhecido nesta operação" },
+        ]),
       };
     case "401":
+      if (dashboard) {
+        return {
+          name: "unauthorized",
+          summary: "unauthorized",
+          description: "No session cookie, or a session that expired or was ended.",
+          value: body("UNAUTHORIZED", "Sessão ausente, expirada ou encerrada. Entre novamente.", path),
+        };
+      }
       return {
         name: "unauthorized",
         summary: "unauthorized",
@@ -93,6 +106,19 @@ export function errorExample(op: ExampleOperation, status: string): ErrorExample
           : body("UNAUTHORIZED", "Chave de API ausente, inválida ou revogada.", path),
       };
     case "403":
+      if (dashboard) {
+        if (op.method === "get") return null;
+        return {
+          name: "csrfRefused",
+          summary: "csrfRefused",
+          description: "A change without the session's `x-csrf-token`, or with an `Origin` of another site.",
+          value: body(
+            "CSRF_REFUSED",
+            "Requisição recusada: envie o x-csrf-token da sessão, a partir do próprio site.",
+            path,
+          ),
+        };
+      }
       if (operator || !op.permission) return null;
       return {
         name: "missingPermission",
@@ -118,6 +144,7 @@ export function errorExample(op: ExampleOperation, status: string): ErrorExample
         value: body("NOT_FOUND", `Rota não encontrada: ${op.method.toUpperCase()} ${path}/.`, `${path}/`),
       };
     case "409":
+      if (dashboard) return null;
       return {
         name: "idempotencyKeyReused",
         summary: "idempotencyKeyReused",

@@ -160,6 +160,16 @@ const variables = {
       meaning: "how long a worker's claim on a delivery lasts before another worker may take it over",
     },
   }),
+  SMTP_URL: variable({
+    key: "smtpUrl",
+    readBy: ["server"],
+    parse: z.url({ protocol: /^smtps?$/, error: "deve ser um endereço smtp:// ou smtps://" }).optional(),
+    readme: {
+      default: "unset (log mailer)",
+      meaning:
+        "SMTP server of the e-mails (confirmation, password reset, withdrawal notice): `smtp://user:password@host:587`, `smtps://…:465`, `?from=` the sender; unset, e-mails are written to the log (their link tokens left out in production)",
+    },
+  }),
   PIX_CHECKOUT_SECRET: variable({
     key: "checkoutSecret",
     readBy: ["server"],

@@ -18,7 +18,7 @@ import { createApp } from "./http/app.js";
 import { sharedRateLimitStore } from "./web/rate-limit-store.js";
 import { startIdempotencyPurge } from "./idempotency-purge.js";
 import { createLogger } from "./logger.js";
-import { logMailer } from "./mail.js";
+import { logMailer, smtpMailer } from "./mail.js";
 import { onShutdownSignals, signalCounter } from "./shutdown.js";
 import { openStore } from "./store/open.js";
 import { registrationGuard } from "./webhooks/guard.js";
@@ -97,7 +97,7 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
       store,
       clock,
       config: { ...defaultDomainConfig, publicBaseUrl: cfg.publicBaseUrl },
-      mailer: logMailer(logger),
+      mailer: cfg.smtpUrl ? smtpMailer(cfg.smtpUrl) : logMailer(logger, { hideLinks: cfg.production }),
       logger,
     },
     { webhookUrlGuard: registrationGuard(cfg.allowLocalWebhooks) },

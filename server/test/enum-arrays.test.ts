@@ -81,7 +81,7 @@ test("when the documents are walked, then the arrays the defect was in are among
   const admin = documents.find((d) => d.name === "admin-openapi.yaml");
   const checked = admin ? [...enumArrays(admin.doc, admin.doc, "#")].map((a) => a.where) : [];
 
-  expect(documents.map((d) => d.name).sort()).toEqual(["admin-openapi.yaml", "openapi.yaml"]);
+  expect(documents.map((d) => d.name).sort()).toEqual(["admin-openapi.yaml", "dashboard-openapi.yaml", "openapi.yaml"]);
   expect(checked).toEqual(
     expect.arrayContaining([
       "#/components/schemas/CreateApiKeyRequest/properties/permissions",

@@ -5,6 +5,7 @@ import { parse } from "yaml";
 import { type ErrorExample, errorExample, samplePath } from "../../scripts/generate/error-examples.js";
 import { errorCatalogue, type ErrorCode } from "../src/domain/errors.js";
 import { rawCall, startTestServer, type TestServer, testAdminToken } from "./harness.js";
+import { signedUp, testOrigin } from "./support/dashboard.js";
 
 // In /docs, an error status without an example showed a body Swagger UI made up from the schema
 // (`"code": "VALIDATION_ERROR"` on a 404), issue 24 §4.8. Every declared error status of every
@@ -15,10 +16,11 @@ type Json = Record<string, any>;
 const documents = [
   { name: "public" as const, file: "generated/openapi.yaml" },
   { name: "admin" as const, file: "generated/admin-openapi.yaml" },
+  { name: "dashboard" as const, file: "generated/dashboard-openapi.yaml" },
 ].map((d) => ({ ...d, document: parse(readFileSync(d.file, "utf8")) as Json }));
 
 interface Declared {
-  document: "public" | "admin";
+  document: "public" | "admin" | "dashboard";
   method: string;
   template: string;
   operation: Json;
@@ -60,7 +62,7 @@ describe("the error examples of both documents", () => {
   test("when every example is read, then it is an ErrorBody whose code answers with that status", () => {
     const wrong: string[] = [];
     for (const { name, document } of documents) {
-      const errorBody = Object.keys(document.components.schemas).find((s) => /(^|\.)ErrorBody$/.test(s));
+      const errorBody = Object.keys(document.components.schemas).find((s) => /ErrorBody$/.test(s));
       const validate = new Ajv({ strict: false, validateFormats: false }).compile({
         $ref: `#/components/schemas/${errorBody}`,
         components: document.components,
@@ -105,9 +107,13 @@ describe("the error examples of both documents", () => {
       .flatMap((d) => Object.values(d.examples).map(({ value }) => ({ document: d.document, message: value.message })));
     for (const { document, message } of messages) {
       expect(message).toMatch(
-        document === "public"
-          ? /^Muitas requisições\. Aguarde \d+ segundos e tente novamente\.$/
-          : /^Muitas tentativas com token de operador ausente ou inválido a partir deste endereço\. Aguarde \d+ segundos e tente novamente\.$/,
+        {
+          public: /^Muitas requisições\. Aguarde \d+ segundos e tente novamente\.$/,
+          admin:
+            /^Muitas tentativas com token de operador ausente ou inválido a partir deste endereço\. Aguarde \d+ segundos e tente novamente\.$/,
+          dashboard:
+            /^Muitas (requisições\. Aguarde \d+ segundos e tente novamente|tentativas de entrada malsucedidas\. Tente novamente em \d+ minutos)\.$/,
+        }[document],
       );
     }
   });
@@ -135,25 +141,30 @@ describe("the generated error examples, provoked on a real server", () => {
   let server: TestServer;
   let fullKey: string;
   let bareKey: string;
+  /** The headers of a dashboard user's session: its cookie, its CSRF token, the site's origin. */
+  let session: Record<string, string>;
   beforeAll(async () => {
     // Test-mode webhook endpoints on loopback, so an endpoint's example body passes the URL check.
     server = await startTestServer({ allowLocalWebhooks: true });
     const account = await server.newAccount();
     fullKey = account.testKey;
     bareKey = (await account.addKey({ permissions: [] })).secret;
+    const { browser } = await signedUp(server);
+    session = { cookie: `__Host-pix_session=${browser.cookie}`, "x-csrf-token": browser.csrf!, origin: testOrigin };
   });
   afterAll(() => server.close());
 
   /** The request that gives `example` on this operation, as a client would send it. */
   function provoke(d: Declared, example: ErrorExample) {
     const operator = d.document === "admin";
-    const auth = operator ? { admin: testAdminToken } : { key: fullKey };
+    const auth: { admin?: string; key?: string; headers?: Record<string, string> } =
+      d.document === "dashboard" ? { headers: session } : operator ? { admin: testAdminToken } : { key: fullKey };
     const requestExample = d.operation.requestBody?.content?.["application/json"]?.examples;
     const validBody = requestExample ? (Object.values(requestExample)[0] as { value: Json }).value : undefined;
     const hasBody = d.operation.requestBody !== undefined;
     const json = (value: unknown) => ({
       rawBody: JSON.stringify(value),
-      headers: { "content-type": "application/json" },
+      headers: { ...auth.headers, "content-type": "application/json" },
     });
     const body = hasBody
       ? json(validBody?.url ? { ...validBody, url: "http://127.0.0.1:4000/webhook", mode: "test" } : (validBody ?? {}))
@@ -170,7 +181,10 @@ describe("the generated error examples, provoked on a real server", () => {
       case "unknownQueryParameter":
         return rawCall(server.baseUrl, method, `${path}${query(["expand=true"])}`, { ...auth, ...body });
       case "unauthorized":
-        return rawCall(server.baseUrl, method, `${path}${query()}`, body);
+        return rawCall(server.baseUrl, method, `${path}${query()}`, {
+          ...body,
+          ...(hasBody ? { headers: { "content-type": "application/json" } } : {}),
+        });
       case "missingPermission":
         return rawCall(server.baseUrl, method, `${path}${query()}`, { key: bareKey, ...body });
       case "notFound":
@@ -185,7 +199,7 @@ describe("the generated error examples, provoked on a real server", () => {
         return rawCall(server.baseUrl, method, path, {
           ...auth,
           rawBody: "{}",
-          headers: { "content-type": hasBody ? "text/plain" : "application/json; charset=latin1" },
+          headers: { ...auth.headers, "content-type": hasBody ? "text/plain" : "application/json; charset=latin1" },
         });
     }
   }

@@ -120,12 +120,14 @@ export async function startTestServer(
     publicBaseUrl?: string;
     /** Check every answer against the document in the server (default true; production runs without). */
     validateResponses?: boolean;
+    /** Another mailer (the SMTP adapter's test); default: one that keeps each message in `mail`. */
+    mailer?: Mailer;
   } = {},
 ): Promise<TestServer> {
   const store = options.store ?? new MemoryStore();
   const clock = options.clock ?? new ManualClock("2026-10-04T15:30:00.000Z");
   const mail: TestServer["mail"] = [];
-  const mailer: Mailer = {
+  const mailer: Mailer = options.mailer ?? {
     async send(message) {
       mail.push(message);
     },

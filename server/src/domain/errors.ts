@@ -1,7 +1,8 @@
 import type { components } from "../../../generated/api.js";
+import type { components as DashboardComponents } from "../../../generated/dashboard-api.js";
 
-/** Every error code the API answers, from the spec. */
-export type ErrorCode = components["schemas"]["ErrorCode"];
+/** Every error code the APIs answer, from the spec: the public API's and the dashboard API's. */
+export type ErrorCode = components["schemas"]["ErrorCode"] | DashboardComponents["schemas"]["DashboardErrorCode"];
 
 /** One invalid field of a `VALIDATION_ERROR`. */
 export type FieldError = components["schemas"]["FieldError"];
@@ -25,6 +26,12 @@ export const errorCatalogue = {
   RATE_LIMITED: { status: 429, message: "Muitas requisições. Aguarde e tente novamente." },
   INTERNAL_ERROR: { status: 500, message: "Erro interno. Tente novamente em instantes." },
   SERVICE_UNAVAILABLE: { status: 503, message: "Serviço temporariamente indisponível. Tente novamente em instantes." },
+  INVALID_CREDENTIALS: { status: 401, message: "E-mail ou senha incorretos." },
+  CSRF_REFUSED: {
+    status: 403,
+    message: "Requisição recusada: envie o x-csrf-token da sessão, a partir do próprio site.",
+  },
+  EMAIL_TAKEN: { status: 409, message: "Já existe um usuário com este e-mail. Entre, ou redefina a senha." },
 } as const satisfies Record<ErrorCode, { status: number; message: string }>;
 
 /**

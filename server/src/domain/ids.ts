@@ -60,7 +60,22 @@ function sortableId(): string {
 }
 
 export type IdPrefix =
-  "txn" | "cus" | "plk" | "wdr" | "trf" | "evt" | "acc" | "key" | "we" | "dsp" | "led" | "del" | "rfd";
+  | "txn"
+  | "cus"
+  | "plk"
+  | "wdr"
+  | "trf"
+  | "evt"
+  | "acc"
+  | "key"
+  | "we"
+  | "dsp"
+  | "led"
+  | "del"
+  | "rfd"
+  | "usr"
+  | "ses"
+  | "rec";
 
 /** A new public id: `txn_` and 20 base62 characters, sortable by creation. */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${sortableId()}`;

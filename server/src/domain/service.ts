@@ -11,6 +11,8 @@ import { eventUseCases } from "./events.js";
 import { paymentLinkUseCases } from "./payment-links.js";
 import { refundUseCases } from "./refunds.js";
 import { sandboxUseCases } from "./sandbox.js";
+import { sessionUseCases } from "./sessions.js";
+import { userUseCases } from "./users.js";
 import { settlementUseCases } from "./settlement.js";
 import { withdrawalUseCases } from "./withdrawals.js";
 
@@ -32,6 +34,8 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     operator: operatorUseCases(deps, options.webhookUrlGuard),
     settlement: settlementUseCases(deps),
     idempotency: idempotencyUseCases(deps),
+    sessions: sessionUseCases(deps),
+    users: userUseCases(deps),
   };
 }
 

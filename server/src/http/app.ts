@@ -7,9 +7,11 @@ import type { Store as RateLimitStore } from "express-rate-limit";
 import type { Logger } from "pino";
 import { type CheckoutOptions, checkoutRouter } from "../checkout/router.js";
 import type { Domain } from "../domain/service.js";
+import { defaultDomainConfig } from "../domain/deps.js";
 import { operationTable } from "../../../generated/operations.js";
 import type { ManualClock } from "../domain/ports/clock.js";
 import { mountAdmin } from "./admin.js";
+import { mountDashboard } from "./dashboard.js";
 import { authenticate, authenticateBeforeErrors, type RequestContext } from "./auth.js";
 import { errorMiddleware, routeNotFoundMessage, sendError } from "./errors.js";
 import { publicHandlers } from "./handlers.js";
@@ -88,6 +90,9 @@ export function createApp(options: AppOptions): Express {
   site.get("/admin-openapi.yaml", (_req, res) => {
     res.type("application/yaml").sendFile(join(dirname(publicDocumentPath), "admin-openapi.yaml"));
   });
+  site.get("/dashboard-openapi.yaml", (_req, res) => {
+    res.type("application/yaml").sendFile(join(dirname(publicDocumentPath), "dashboard-openapi.yaml"));
+  });
   mountDocs(site);
   mountAdmin(site, domain, {
     token: options.admin?.token,
@@ -95,6 +100,13 @@ export function createApp(options: AppOptions): Express {
     validateResponses: options.validateResponses,
     documentsDir: dirname(publicDocumentPath),
     limitFailedAuthentications: options.rateLimits !== "off",
+    rateLimitStore: options.rateLimitStore,
+  });
+  mountDashboard(site, domain, {
+    publicBaseUrl: options.publicBaseUrl ?? defaultDomainConfig.publicBaseUrl,
+    validateResponses: options.validateResponses,
+    documentsDir: dirname(publicDocumentPath),
+    rateLimits: options.rateLimits,
     rateLimitStore: options.rateLimitStore,
   });
   site.use(

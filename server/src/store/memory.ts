@@ -20,6 +20,7 @@ import { RowVersions } from "./memory-row-versions.js";
 import type { KeyWithAccount, Store, StoreReads, StoreTx } from "../domain/ports/store.js";
 import { DeliveryWatchers } from "./delivery-watchers.js";
 import { TransactionIndex } from "./memory-transaction-index.js";
+import { IdentityTables } from "./memory-identity.js";
 
 /**
  * What a table keeps: its own deep copy of the row written, deep-frozen, so no caller holds a
@@ -31,7 +32,7 @@ import { TransactionIndex } from "./memory-transaction-index.js";
 const storedCopy = <T>(value: T): T => deepFreeze(structuredClone(value));
 const inScope = (r: Scope, s: Scope) => r.accountId === s.accountId && r.livemode === s.livemode;
 
-class Table<T extends { id: string }> {
+export class Table<T extends { id: string }> {
   readonly rows = new Map<string, T>();
   constructor(
     private readonly journal: () => Array<() => void> | null,
@@ -96,6 +97,7 @@ export class MemoryStore implements Store {
   private readonly idempotency = new Table<IdempotencyRecord & { id: string }>(this.journal);
   private readonly webhookEndpoints = new Table<WebhookEndpointRecord>(this.journal);
   private readonly deliveries = new Table<DeliveryRecord>(this.journal);
+  private readonly identity = new IdentityTables(this.journal);
   /** Rows are replaced, never changed in place: a row object is one version of its row. */
   private readonly versions = new RowVersions();
 
@@ -145,6 +147,7 @@ export class MemoryStore implements Store {
   private reads(): StoreReads {
     const idemId = (s: Scope, op: string, key: string) => JSON.stringify([s.accountId, s.livemode, op, key]);
     return {
+      ...this.identity.reads(),
       accounts: {
         get: async (id) => this.accounts.get(id),
         list: async (page) => pageOf(this.accounts.all(), page),
@@ -288,6 +291,7 @@ export class MemoryStore implements Store {
     const r = this.read;
     const idemId = (s: Scope, op: string, key: string) => JSON.stringify([s.accountId, s.livemode, op, key]);
     return {
+      ...this.identity.writes(),
       lockScope: async () => {},
       accounts: {
         ...r.accounts,

@@ -23,6 +23,10 @@ export interface PerMinuteLimit {
   makeStore?: ((name: string) => RateLimitStore) | undefined;
   /** The 429: the API writes the seed's error body, the checkout an HTML page. */
   tooMany: TooManyRequestsWriter;
+  /** The window; default one minute. */
+  windowMs?: number | undefined;
+  /** Whose count a request adds to; default its IP address (the dashboard's log-in counts per e-mail too). */
+  key?: ((req: Request) => string) | undefined;
 }
 
 /**
@@ -30,9 +34,10 @@ export interface PerMinuteLimit {
  * Over budget: status 429, `Retry-After` in whole seconds, then `tooMany` writes the body.
  */
 export function perMinuteLimiter(options: PerMinuteLimit): RequestHandler {
-  const { makeStore, keepsCount } = options;
+  const { makeStore, keepsCount, key } = options;
+  const windowMs = options.windowMs ?? 60_000;
   return rateLimit({
-    windowMs: 60_000,
+    windowMs,
     limit: options.limit,
     standardHeaders: "draft-7",
     legacyHeaders: false,
@@ -41,8 +46,9 @@ export function perMinuteLimiter(options: PerMinuteLimit): RequestHandler {
       ? { skipSuccessfulRequests: true, requestWasSuccessful: (req: Request, res: Response) => !keepsCount(req, res) }
       : {}),
     ...(makeStore ? { store: makeStore(options.name) } : {}),
+    ...(key ? { keyGenerator: key } : {}),
     handler: (req, res) => {
-      const reset = (req as AugmentedRequest).rateLimit?.resetTime?.getTime() ?? Date.now() + 60_000;
+      const reset = (req as AugmentedRequest).rateLimit?.resetTime?.getTime() ?? Date.now() + windowMs;
       const seconds = Math.max(1, Math.ceil((reset - Date.now()) / 1000));
       res.setHeader("Retry-After", String(seconds));
       res.status(429);

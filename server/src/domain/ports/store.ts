@@ -17,6 +17,7 @@ import type {
   WebhookEndpointRecord,
   WithdrawalRecord,
 } from "../model.js";
+import type { IdentityReads, IdentityWrites } from "./identity-store.js";
 
 /** A list page whose cursor (`startingAfter`) names no item of the scope. */
 export class UnknownCursorError extends Error {
@@ -76,7 +77,7 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export interface StoreReads {
+export interface StoreReads extends IdentityReads {
   accounts: {
     get(id: string): Promise<Account | null>;
     list(page: PageRequest): Promise<PageResult<Account>>;
@@ -172,7 +173,7 @@ export interface StoreReads {
   };
 }
 
-export interface StoreTx extends StoreReads {
+export interface StoreTx extends Omit<StoreReads, keyof IdentityWrites>, IdentityWrites {
   /** Serialises money moves for one account and mode until the transaction ends. */
   lockScope(scope: Scope): Promise<void>;
   accounts: StoreReads["accounts"] & {

@@ -17,6 +17,7 @@ import {
 } from "./rows.js";
 import { type Queryable, query } from "./sql.js";
 import { eventFilterSql, refundReads } from "./refunds.js";
+import { identityReads } from "./identity.js";
 import {
   keyUnchangedSql,
   keyWithAccountOf,
@@ -38,6 +39,7 @@ export function reads(db: Queryable): StoreReads {
   const scopeArgs = (s: Scope) => [s.accountId, s.livemode];
   const scopedWhileKeyUnchanged = `${scoped} AND ${keyUnchangedSql("$3", "$4")}`;
   return {
+    ...identityReads(db),
     accounts: {
       get: (id) => selectOne(db, accountsTable, "id = $1", [id]),
       list: (page) => pageQuery(db, accountsTable, { scope: "TRUE", values: [] }, page),

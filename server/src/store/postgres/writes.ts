@@ -16,6 +16,7 @@ import {
   withdrawalsTable,
 } from "./rows.js";
 import { refundWrites } from "./refunds.js";
+import { identityWrites } from "./identity.js";
 import { execute, query, type Queryable } from "./sql.js";
 import { insertRow, updateRow } from "./statements.js";
 
@@ -34,6 +35,7 @@ export function writes(
 ): StoreTx {
   const r = reads(client);
   return {
+    ...identityWrites(client),
     lockScope: (scope) => lock(scopeLockKey(scope)),
     accounts: {
       ...r.accounts,

@@ -1,0 +1,58 @@
+import type { components } from "../../../generated/dashboard-api.js";
+
+// The records of the merchant dashboard's people (issue 25): users, their sessions, the one-time
+// tokens of e-mail links. Timestamps are ISO 8601 UTC strings, as in `model.ts`.
+
+/** What a user may do in its account (spec/dashboard/common.tsp `Role`). */
+export type Role = components["schemas"]["Role"];
+
+/** A person of a merchant: belongs to one account, with one role. */
+export interface UserRecord {
+  id: string;
+  accountId: string;
+  /** Lower case: the log-in name. */
+  email: string;
+  name: string;
+  role: Role;
+  /** argon2id, in its PHC string form (`$argon2id$v=19$m=19456,t=2,p=1$…`). */
+  passwordHash: string;
+  /** When the user opened the link of the confirmation e-mail (or of a reset); null until then. */
+  emailConfirmedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A server-side session of the dashboard. The cookie's token itself is never stored. */
+export interface SessionRecord {
+  /** `ses_…`: how the session is named in lists and ended. */
+  id: string;
+  /** SHA-256 (hex) of the cookie's token: how a request's session is found. */
+  tokenDigest: string;
+  userId: string;
+  accountId: string;
+  /** The synchronizer token every change must carry in `x-csrf-token`. */
+  csrfToken: string;
+  ip: string | null;
+  userAgent: string | null;
+  createdAt: string;
+  /** The last request (to the minute): the idle expiry counts from it. */
+  lastSeenAt: string;
+  /** The absolute expiry. */
+  expiresAt: string;
+  /** Log-out, ended from another session, or a password change or reset; null while it lasts. */
+  endedAt: string | null;
+}
+
+/** Why an e-mail link was sent. */
+export type EmailTokenPurpose = "confirm_email" | "reset_password";
+
+/** The one-time token of an e-mail link; only its digest is stored. */
+export interface EmailTokenRecord {
+  /** SHA-256 (hex) of the token. */
+  id: string;
+  userId: string;
+  purpose: EmailTokenPurpose;
+  expiresAt: string;
+  usedAt: string | null;
+  createdAt: string;
+}

@@ -1,0 +1,40 @@
+import type { EmailTokenRecord, SessionRecord, UserRecord } from "../identity-model.js";
+
+// The part of the Store port that keeps the dashboard's people (issue 25): both adapters implement
+// it (`store/memory-identity.ts`, `store/postgres/identity.ts`).
+
+export interface IdentityReads {
+  users: {
+    get(id: string): Promise<UserRecord | null>;
+    /** By the lower-case e-mail address. */
+    getByEmail(email: string): Promise<UserRecord | null>;
+    /** The users of an account, oldest first. */
+    listByAccount(accountId: string): Promise<UserRecord[]>;
+  };
+  sessions: {
+    get(id: string): Promise<SessionRecord | null>;
+    getByTokenDigest(digest: string): Promise<SessionRecord | null>;
+    /** The user's sessions not ended (expired ones included), newest first. */
+    listOpenByUser(userId: string): Promise<SessionRecord[]>;
+  };
+  emailTokens: {
+    get(digest: string): Promise<EmailTokenRecord | null>;
+  };
+}
+
+export interface IdentityWrites {
+  users: IdentityReads["users"] & {
+    insert(user: UserRecord): Promise<void>;
+    update(user: UserRecord): Promise<void>;
+  };
+  sessions: IdentityReads["sessions"] & {
+    insert(session: SessionRecord): Promise<void>;
+    update(session: SessionRecord): Promise<void>;
+    /** Ends every open session of the user at `at`, but `exceptId`'s; answers how many. */
+    endAllOfUser(userId: string, at: string, exceptId: string | null): Promise<number>;
+  };
+  emailTokens: IdentityReads["emailTokens"] & {
+    insert(token: EmailTokenRecord): Promise<void>;
+    update(token: EmailTokenRecord): Promise<void>;
+  };
+}

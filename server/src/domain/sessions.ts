@@ -1,0 +1,175 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { components } from "../../../generated/dashboard-api.js";
+import type { DomainDeps } from "./deps.js";
+import { addSeconds } from "./deps.js";
+import { DomainError, notFound } from "./errors.js";
+import type { SessionRecord, UserRecord } from "./identity-model.js";
+import { newId } from "./ids.js";
+import type { Account } from "./model.js";
+import { passwordMatches, prepareAbsentUserHash } from "./passwords.js";
+import type { StoreTx } from "./ports/store.js";
+
+// Sessions of the dashboard (issue 25; OWASP ASVS V3): held by the store, found by the digest of
+// the cookie's token, a new one at every log-in, ended by idle and absolute expiry, log-out, the
+// user, or a password change. docs/decisions.md "Dashboard sessions".
+
+type Schemas = components["schemas"];
+
+/** How long a session lasts: 30 minutes without a request, 12 hours at most. */
+export const sessionLifetime = { idleSeconds: 30 * 60, absoluteSeconds: 12 * 3600 } as const;
+
+/** `lastSeenAt` is written again only when it is older than this: one write a minute, not one a request. */
+const touchEverySeconds = 60;
+
+/** Who is calling the dashboard: a user of an account, through one of its sessions. */
+export interface DashboardActor {
+  user: UserRecord;
+  account: Account;
+  session: SessionRecord;
+}
+
+/** Where a request came from, as the HTTP layer decided it. */
+export interface ClientInfo {
+  ip: string | undefined;
+  userAgent: string | undefined;
+}
+
+/** A session just started: the cookie's token exists only in this value. */
+export interface StartedSession extends DashboardActor {
+  token: string;
+}
+
+const digest = (token: string) => createHash("sha256").update(token).digest("hex");
+const newToken = () => randomBytes(32).toString("base64url");
+
+/** Lower case, no spaces around: how an e-mail address is kept and looked up. */
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+/** The idle expiry of a session: 30 minutes after its last request, never past its absolute expiry. */
+function idleExpiry(session: SessionRecord): string {
+  const idle = addSeconds(session.lastSeenAt, sessionLifetime.idleSeconds);
+  return idle < session.expiresAt ? idle : session.expiresAt;
+}
+
+/** Starts a session of `user` inside `tx`; its token is returned once. */
+export async function openSession(
+  tx: StoreTx,
+  user: UserRecord,
+  account: Account,
+  client: ClientInfo,
+  now: string,
+): Promise<StartedSession> {
+  const token = newToken();
+  const session: SessionRecord = {
+    id: newId("ses"),
+    tokenDigest: digest(token),
+    userId: user.id,
+    accountId: user.accountId,
+    csrfToken: newToken(),
+    ip: client.ip ?? null,
+    userAgent: client.userAgent?.slice(0, 200) ?? null,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: addSeconds(now, sessionLifetime.absoluteSeconds),
+    endedAt: null,
+  };
+  await tx.sessions.insert(session);
+  return { token, session, user, account };
+}
+
+/** The user as the dashboard shows it. */
+const presentUser = (user: UserRecord): Schemas["User"] => ({
+  id: user.id,
+  name: user.name,
+  email: user.email,
+  role: user.role,
+  emailConfirmed: user.emailConfirmedAt !== null,
+  createdAt: user.createdAt,
+});
+
+export function sessionUseCases(deps: DomainDeps) {
+  const { store, clock } = deps;
+  const now = () => clock.now().toISOString();
+  void prepareAbsentUserHash();
+  const unauthorized = () => new DomainError("UNAUTHORIZED", "Sessão ausente, expirada ou encerrada. Entre novamente.");
+
+  return {
+    /**
+     * Log-in: a new session for the user whose e-mail and password these are. An unknown address
+     * and a wrong password answer alike (`INVALID_CREDENTIALS`), after the same argon2id work.
+     */
+    async logIn(input: { email: string; password: string }, client: ClientInfo): Promise<StartedSession> {
+      const user = await store.read.users.getByEmail(normaliseEmail(input.email));
+      const matches = await passwordMatches(user?.passwordHash ?? null, input.password);
+      if (!user || !matches) throw new DomainError("INVALID_CREDENTIALS", "E-mail ou senha incorretos.");
+      return store.transaction(async (tx) => {
+        const account = await tx.accounts.get(user.accountId);
+        if (!account) throw new DomainError("INVALID_CREDENTIALS", "E-mail ou senha incorretos.");
+        return openSession(tx, user, account, client, now());
+      });
+    },
+
+    /**
+     * The session a cookie's token names, with its user and account, or `401 UNAUTHORIZED` when it
+     * is unknown, ended or expired. Read on every request, so an ended session fails on its very
+     * next one, in every process.
+     */
+    async authenticate(token: string | null): Promise<DashboardActor> {
+      if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) throw unauthorized();
+      const at = now();
+      let session = await store.read.sessions.getByTokenDigest(digest(token));
+      if (!session || session.endedAt !== null || idleExpiry(session) <= at) throw unauthorized();
+      const [user, account] = await Promise.all([
+        store.read.users.get(session.userId),
+        store.read.accounts.get(session.accountId),
+      ]);
+      if (!user || !account) throw unauthorized();
+      if (addSeconds(session.lastSeenAt, touchEverySeconds) <= at) {
+        const touched: SessionRecord = { ...session, lastSeenAt: at };
+        await store.transaction((tx) => tx.sessions.update(touched));
+        session = touched;
+      }
+      return { user, account, session };
+    },
+
+    /** The session as `GET /dashboard/v1/session` shows it. */
+    view(actor: DashboardActor): Schemas["Session"] {
+      const { user, account, session } = actor;
+      return {
+        user: presentUser(user),
+        account: { id: account.id, name: account.name, verified: account.verified },
+        csrfToken: session.csrfToken,
+        expiresAt: session.expiresAt,
+        idleExpiresAt: idleExpiry(session),
+      };
+    },
+
+    /** The user's sessions that still last, newest first. */
+    async list(actor: DashboardActor): Promise<Schemas["SessionList"]> {
+      const at = now();
+      const open = await store.read.sessions.listOpenByUser(actor.user.id);
+      return {
+        data: open
+          .filter((s) => idleExpiry(s) > at)
+          .map((s) => ({
+            id: s.id,
+            current: s.id === actor.session.id,
+            ip: s.ip,
+            userAgent: s.userAgent,
+            createdAt: s.createdAt,
+            lastSeenAt: s.lastSeenAt,
+            expiresAt: s.expiresAt,
+          })),
+      };
+    },
+
+    /** Ends one of the user's own sessions; another user's, or one already ended, is not found. */
+    async end(actor: DashboardActor, id: string): Promise<void> {
+      await store.transaction(async (tx) => {
+        const session = await tx.sessions.get(id);
+        if (!session || session.userId !== actor.user.id || session.endedAt !== null) throw notFound();
+        await tx.sessions.update({ ...session, endedAt: now() });
+      });
+    },
+  };
+}

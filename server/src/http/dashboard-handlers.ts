@@ -1,0 +1,53 @@
+import type { Handlers } from "../../../generated/dashboard-operations.js";
+import { DomainError } from "../domain/errors.js";
+import type { DashboardActor } from "../domain/sessions.js";
+import type { Domain } from "../domain/service.js";
+import type { DashboardContext } from "./dashboard.js";
+
+/** The session's user; every operation that declares `x-roles` has one (`mountDashboard` admitted it). */
+function actorOf(ctx: DashboardContext): DashboardActor {
+  if (!ctx.actor) throw new DomainError("UNAUTHORIZED", "Sessão ausente, expirada ou encerrada. Entre novamente.");
+  return ctx.actor;
+}
+
+/** The dashboard API's operations (generated/dashboard-operations.ts), each a use case of the domain. */
+export function dashboardHandlers(domain: Domain): Handlers<DashboardContext> {
+  const { sessions, users } = domain;
+  return {
+    signUp: async ({ body }, ctx) => {
+      const started = await users.signUp(body, ctx.client);
+      return { status: 201, body: sessions.view(started), headers: { "Set-Cookie": ctx.cookie.set(started.token) } };
+    },
+    confirmEmail: async ({ body }) => {
+      await users.confirmEmail(body.token);
+      return { status: 204, body: undefined };
+    },
+    requestPasswordReset: async ({ body }) => {
+      await users.requestPasswordReset(body.email);
+      return { status: 202, body: undefined };
+    },
+    completePasswordReset: async ({ body }) => {
+      await users.completePasswordReset(body);
+      return { status: 204, body: undefined };
+    },
+    logIn: async ({ body }, ctx) => {
+      const started = await sessions.logIn(body, ctx.client);
+      return { status: 201, body: sessions.view(started), headers: { "Set-Cookie": ctx.cookie.set(started.token) } };
+    },
+    getSession: async (_request, ctx) => ({ status: 200, body: sessions.view(actorOf(ctx)) }),
+    logOut: async (_request, ctx) => {
+      const actor = actorOf(ctx);
+      await sessions.end(actor, actor.session.id);
+      return { status: 204, body: undefined, headers: { "Set-Cookie": ctx.cookie.clear() } };
+    },
+    listSessions: async (_request, ctx) => ({ status: 200, body: await sessions.list(actorOf(ctx)) }),
+    endSession: async ({ params }, ctx) => {
+      await sessions.end(actorOf(ctx), params.id);
+      return { status: 204, body: undefined };
+    },
+    changePassword: async ({ body }, ctx) => {
+      await users.changePassword(actorOf(ctx), body);
+      return { status: 204, body: undefined };
+    },
+  };
+}

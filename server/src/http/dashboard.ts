@@ -1,0 +1,200 @@
+import { timingSafeEqual } from "node:crypto";
+import { join } from "node:path";
+import express, { type IRouter, type Request, type RequestHandler } from "express";
+import type { Store as RateLimitStore } from "express-rate-limit";
+import { operationTable } from "../../../generated/dashboard-operations.js";
+import type { RateLimits } from "../domain/rate-limits.js";
+import type { Domain } from "../domain/service.js";
+import { type ClientInfo, type DashboardActor, normaliseEmail, sessionLifetime } from "../domain/sessions.js";
+import { DomainError } from "../domain/errors.js";
+import { perMinuteLimiter } from "../web/rate-limit.js";
+import { refuseUnsafeInput } from "./control-chars.js";
+import { dashboardHandlers } from "./dashboard-handlers.js";
+import { routeNotFoundMessage, sendError } from "./errors.js";
+import { operationMatcher } from "./operations.js";
+import { jsonBodies, requestValidation } from "./request-validation.js";
+import { bindOperations } from "./router.js";
+
+// The merchant dashboard API under /dashboard/v1 (issue 25), a third document through the same
+// request check as the others, in a router of its own. A request meets, in this order: the per-IP
+// budgets; for a change, the `Origin` check; the session (401) and, for a change, its CSRF token
+// (403), before its body is read; the request check; for log-in, the failed-log-in budgets.
+// docs/decisions.md "Dashboard sessions".
+
+export interface DashboardOptions {
+  /** PUBLIC_BASE_URL: its origin is the only one a change may come from; https makes the cookie `Secure`. */
+  publicBaseUrl: string;
+  validateResponses: boolean;
+  documentsDir: string;
+  /** The per-IP request budgets, or "off" (local test runs). The failed-log-in budgets are always on. */
+  rateLimits: RateLimits | "off";
+  rateLimitStore?: ((name: string) => RateLimitStore) | undefined;
+}
+
+/** What a dashboard handler knows of its request. */
+export interface DashboardContext {
+  client: ClientInfo;
+  /** The session's user: present on every operation that declares `x-roles`, absent on the others. */
+  actor: DashboardActor | undefined;
+  cookie: SessionCookie;
+}
+
+/** The session cookie (spec/dashboard/common.tsp `SessionCookie`). */
+export interface SessionCookie {
+  name: string;
+  /** `Set-Cookie` for a new session's token. */
+  set(token: string): string;
+  /** `Set-Cookie` that clears it. */
+  clear(): string;
+}
+
+const cookieName = "__Host-pix_session";
+
+function sessionCookie(secure: boolean, maxAgeSeconds: number): SessionCookie {
+  const attributes = `Path=/; HttpOnly;${secure ? " Secure;" : ""} SameSite=Strict`;
+  return {
+    name: cookieName,
+    set: (token) => `${cookieName}=${token}; ${attributes}; Max-Age=${maxAgeSeconds}`,
+    clear: () => `${cookieName}=; ${attributes}; Max-Age=0`,
+  };
+}
+
+/** The value of one cookie of the request, or null. */
+function readCookie(req: Request, name: string): string | null {
+  for (const pair of (req.headers.cookie ?? "").split(";")) {
+    const at = pair.indexOf("=");
+    if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim();
+  }
+  return null;
+}
+
+const sameText = (a: string, b: string) => {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/** Failed log-ins: per e-mail address and per IP address, within 15 minutes (spec/dashboard/main.tsp). */
+export const failedLogIns = { perEmail: 10, perIp: 50, windowMs: 15 * 60_000 } as const;
+
+const isChange = (req: Request) => req.method !== "GET" && req.method !== "HEAD";
+
+export function mountDashboard(app: IRouter, domain: Domain, options: DashboardOptions): void {
+  const matcher = operationMatcher(operationTable);
+  const allowedOrigin = new URL(options.publicBaseUrl).origin;
+  const cookie = sessionCookie(options.publicBaseUrl.startsWith("https:"), sessionLifetime.absoluteSeconds);
+  const dashboard = express.Router({ caseSensitive: true, strict: true });
+  const refused = (message?: string) => new DomainError("CSRF_REFUSED", message);
+
+  if (options.rateLimits !== "off") {
+    const limits = options.rateLimits;
+    for (const [name, limit, applies] of [
+      ["dashboard-get", limits.get, (req: Request) => !isChange(req)],
+      ["dashboard-write", limits.write, isChange],
+    ] as const) {
+      dashboard.use(
+        perMinuteLimiter({
+          name,
+          limit,
+          applies,
+          makeStore: options.rateLimitStore,
+          tooMany: (req, res, seconds) =>
+            sendError(req, res, "RATE_LIMITED", `Muitas requisições. Aguarde ${seconds} segundos e tente novamente.`),
+        }),
+      );
+    }
+  }
+
+  // Who is calling, before anything reads the body: a change from another origin, a missing
+  // session or a change without the session's CSRF token learn nothing more (403, 401, 403).
+  const admit: RequestHandler = async (req, res, next) => {
+    const found = matcher.match(req.method, req.path);
+    if (!found) return next();
+    const client: ClientInfo = { ip: req.ip, userAgent: req.headers["user-agent"] };
+    if (isChange(req)) {
+      const origin = req.headers.origin;
+      if (origin !== undefined && origin !== allowedOrigin) throw refused();
+      const site = req.headers["sec-fetch-site"];
+      if (site !== undefined && site !== "same-origin" && site !== "none") throw refused();
+    }
+    let actor: DashboardActor | undefined;
+    if (found.meta.permission === "session") {
+      actor = await domain.sessions.authenticate(readCookie(req, cookieName));
+      const token = req.headers["x-csrf-token"];
+      if (isChange(req) && (typeof token !== "string" || !sameText(token, actor.session.csrfToken))) throw refused();
+    }
+    const context: DashboardContext = { client, actor, cookie };
+    res.locals.dashboard = context;
+    next();
+  };
+  dashboard.use(admit);
+  dashboard.use(jsonBodies());
+  dashboard.use(refuseUnsafeInput);
+  // Built at the first dashboard request: reading the document is not on the way to /health.
+  let validator: express.Router | null = null;
+  dashboard.use((req, res, next) => {
+    if (!validator) {
+      validator = express.Router();
+      validator.use(
+        requestValidation({
+          documentPath: join(options.documentsDir, "dashboard-openapi.yaml"),
+          matcher,
+          prefix: "/dashboard/",
+          developmentChecks: options.validateResponses,
+        }),
+      );
+    }
+    validator(req, res, next);
+  });
+  for (const limiter of logInLimiters(options.rateLimitStore)) dashboard.use(limiter);
+  bindOperations(
+    dashboard,
+    operationTable,
+    dashboardHandlers(domain),
+    (res) => res.locals.dashboard as DashboardContext,
+    {
+      validateResponses: options.validateResponses,
+    },
+  );
+  app.use((req, res, next) => {
+    if (req.path !== "/dashboard" && !req.path.startsWith("/dashboard/")) return next();
+    dashboard(req, res, (err?: unknown) => {
+      if (err && err !== "router") return next(err);
+      const methods = matcher.methodsFor(req.path);
+      if (methods.length === 0) return sendError(req, res, "NOT_FOUND", routeNotFoundMessage(req));
+      res.setHeader("Allow", methods.join(", "));
+      sendError(req, res, "METHOD_NOT_ALLOWED");
+    });
+  });
+}
+
+/**
+ * The failed-log-in budgets: a log-in answered 401 counts against its e-mail address and its IP
+ * address; past either budget, log-in answers 429 until the window ends, the right password
+ * included (counted before the password is compared, so guessing faster learns nothing more).
+ */
+function logInLimiters(makeStore: DashboardOptions["rateLimitStore"]): RequestHandler[] {
+  const isLogIn = (req: Request) => req.method === "POST" && req.path === operationTable.logIn.path;
+  const tooMany = (req: Request, res: Parameters<RequestHandler>[1], seconds: number) =>
+    sendError(
+      req,
+      res,
+      "RATE_LIMITED",
+      `Muitas tentativas de entrada malsucedidas. Tente novamente em ${Math.ceil(seconds / 60)} minutos.`,
+    );
+  const common = {
+    windowMs: failedLogIns.windowMs,
+    applies: isLogIn,
+    keepsCount: (_req: Request, res: Parameters<RequestHandler>[1]) => res.statusCode === 401,
+    makeStore,
+    tooMany,
+  };
+  return [
+    perMinuteLimiter({ ...common, name: "dashboard-login-ip", limit: failedLogIns.perIp }),
+    perMinuteLimiter({
+      ...common,
+      name: "dashboard-login-email",
+      limit: failedLogIns.perEmail,
+      key: (req) => `email:${normaliseEmail(String((req.body as { email?: unknown } | undefined)?.email ?? ""))}`,
+    }),
+  ];
+}

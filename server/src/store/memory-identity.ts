@@ -1,0 +1,72 @@
+import type { EmailTokenRecord, SessionRecord, UserRecord } from "../domain/identity-model.js";
+import type { IdentityReads, IdentityWrites } from "../domain/ports/identity-store.js";
+import { Table } from "./memory.js";
+
+const newestFirst = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
+  a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1;
+
+/** The memory store's tables of the dashboard's people (the `IdentityReads`/`IdentityWrites` port). */
+export class IdentityTables {
+  private readonly users: Table<UserRecord>;
+  private readonly sessions: Table<SessionRecord>;
+  private readonly emailTokens: Table<EmailTokenRecord>;
+
+  constructor(journal: () => Array<() => void> | null) {
+    this.users = new Table<UserRecord>(journal);
+    this.sessions = new Table<SessionRecord>(journal);
+    this.emailTokens = new Table<EmailTokenRecord>(journal);
+  }
+
+  reads(): IdentityReads {
+    return {
+      users: {
+        get: async (id) => this.users.get(id),
+        getByEmail: async (email) => this.users.all().find((u) => u.email === email) ?? null,
+        listByAccount: async (accountId) =>
+          this.users
+            .all()
+            .filter((u) => u.accountId === accountId)
+            .sort((a, b) => newestFirst(b, a)),
+      },
+      sessions: {
+        get: async (id) => this.sessions.get(id),
+        getByTokenDigest: async (digest) => this.sessions.all().find((s) => s.tokenDigest === digest) ?? null,
+        listOpenByUser: async (userId) =>
+          this.sessions
+            .all()
+            .filter((s) => s.userId === userId && s.endedAt === null)
+            .sort(newestFirst),
+      },
+      emailTokens: { get: async (digest) => this.emailTokens.get(digest) },
+    };
+  }
+
+  writes(): IdentityWrites {
+    const r = this.reads();
+    return {
+      users: {
+        ...r.users,
+        insert: async (user) => {
+          if (await r.users.getByEmail(user.email)) throw new Error("duplicate user e-mail");
+          this.users.insert(user);
+        },
+        update: async (user) => this.users.update(user),
+      },
+      sessions: {
+        ...r.sessions,
+        insert: async (session) => this.sessions.insert(session),
+        update: async (session) => this.sessions.update(session),
+        endAllOfUser: async (userId, at, exceptId) => {
+          const open = (await r.sessions.listOpenByUser(userId)).filter((s) => s.id !== exceptId);
+          for (const session of open) this.sessions.update({ ...session, endedAt: at });
+          return open.length;
+        },
+      },
+      emailTokens: {
+        ...r.emailTokens,
+        insert: async (token) => this.emailTokens.insert(token),
+        update: async (token) => this.emailTokens.update(token),
+      },
+    };
+  }
+}

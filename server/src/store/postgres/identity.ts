@@ -1,0 +1,96 @@
+import type { EmailTokenRecord, SessionRecord, UserRecord } from "../../domain/identity-model.js";
+import type { IdentityReads, IdentityWrites } from "../../domain/ports/identity-store.js";
+import type { TableDef } from "./rows.js";
+import { execute, type Queryable } from "./sql.js";
+import { insertRow, selectMany, selectOne, updateRow } from "./statements.js";
+
+// The dashboard's people (issue 25; migration 1764300000000): users, sessions, e-mail tokens.
+
+const usersTable: TableDef<UserRecord> = {
+  name: "users",
+  columns: [
+    ["id", (u) => u.id],
+    ["account_id", (u) => u.accountId],
+    ["email", (u) => u.email],
+    ["name", (u) => u.name],
+    ["role", (u) => u.role],
+    ["password_hash", (u) => u.passwordHash],
+    ["email_confirmed_at", (u) => u.emailConfirmedAt],
+    ["created_at", (u) => u.createdAt],
+    ["updated_at", (u) => u.updatedAt],
+  ],
+};
+
+const sessionsTable: TableDef<SessionRecord> = {
+  name: "dashboard_sessions",
+  columns: [
+    ["id", (s) => s.id],
+    ["token_digest", (s) => s.tokenDigest],
+    ["user_id", (s) => s.userId],
+    ["account_id", (s) => s.accountId],
+    ["csrf_token", (s) => s.csrfToken],
+    ["ip", (s) => s.ip],
+    ["user_agent", (s) => s.userAgent],
+    ["created_at", (s) => s.createdAt],
+    ["last_seen_at", (s) => s.lastSeenAt],
+    ["expires_at", (s) => s.expiresAt],
+    ["ended_at", (s) => s.endedAt],
+  ],
+};
+
+const emailTokensTable: TableDef<EmailTokenRecord> = {
+  name: "email_tokens",
+  columns: [
+    ["id", (t) => t.id],
+    ["user_id", (t) => t.userId],
+    ["purpose", (t) => t.purpose],
+    ["expires_at", (t) => t.expiresAt],
+    ["used_at", (t) => t.usedAt],
+    ["created_at", (t) => t.createdAt],
+  ],
+};
+
+export function identityReads(db: Queryable): IdentityReads {
+  return {
+    users: {
+      get: (id) => selectOne(db, usersTable, "id = $1", [id]),
+      getByEmail: (email) => selectOne(db, usersTable, "email = $1", [email]),
+      listByAccount: (accountId) => selectMany(db, usersTable, "account_id = $1", [accountId], "created_at, id"),
+    },
+    sessions: {
+      get: (id) => selectOne(db, sessionsTable, "id = $1", [id]),
+      getByTokenDigest: (digest) => selectOne(db, sessionsTable, "token_digest = $1", [digest]),
+      listOpenByUser: (userId) =>
+        selectMany(db, sessionsTable, "user_id = $1 AND ended_at IS NULL", [userId], "created_at DESC, id DESC"),
+    },
+    emailTokens: { get: (digest) => selectOne(db, emailTokensTable, "id = $1", [digest]) },
+  };
+}
+
+export function identityWrites(client: Queryable): IdentityWrites {
+  const r = identityReads(client);
+  return {
+    users: {
+      ...r.users,
+      insert: (user) => insertRow(client, usersTable, user),
+      update: (user) => updateRow(client, usersTable, user),
+    },
+    sessions: {
+      ...r.sessions,
+      insert: (session) => insertRow(client, sessionsTable, session),
+      update: (session) => updateRow(client, sessionsTable, session),
+      endAllOfUser: (userId, at, exceptId) =>
+        execute(
+          client,
+          `UPDATE dashboard_sessions SET ended_at = $2
+             WHERE user_id = $1 AND ended_at IS NULL AND ($3::text IS NULL OR id <> $3)`,
+          [userId, at, exceptId],
+        ),
+    },
+    emailTokens: {
+      ...r.emailTokens,
+      insert: (token) => insertRow(client, emailTokensTable, token),
+      update: (token) => updateRow(client, emailTokensTable, token),
+    },
+  };
+}

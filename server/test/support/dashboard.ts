@@ -1,0 +1,103 @@
+import createClient from "openapi-fetch";
+import type { paths as DashboardPaths } from "../../../generated/dashboard-api.js";
+import type { TestServer } from "../harness.js";
+import type { TypedClient } from "./client.js";
+
+// The dashboard API (`generated/dashboard-openapi.yaml`) as a browser uses it, through a client
+// typed from the document: it keeps the session cookie a log-in or sign-up sets, and sends the
+// session's CSRF token and the site's `Origin` on every change, as the dashboard's web app does.
+
+/** The origin of the test servers' PUBLIC_BASE_URL (`startTestServer`'s default). */
+export const testOrigin = "https://pix.example.test";
+
+type Method = "get" | "post" | "patch" | "put" | "delete";
+
+export interface DashboardBrowser {
+  api: TypedClient<DashboardPaths>;
+  /** The session cookie's value, as the last `Set-Cookie` left it (null: none). */
+  cookie: string | null;
+  /** The `Set-Cookie` header of the last answer that sent one. */
+  lastSetCookie: string | null;
+  /** The CSRF token sent as `x-csrf-token` (the session's, once a log-in or sign-up answered). */
+  csrf: string | null;
+  /** Headers sent with every request (`X-Forwarded-For` behind a trusted proxy, another `Origin`). */
+  headers: Record<string, string>;
+}
+
+/** A browser of the dashboard at `baseUrl`: no session until it signs up or logs in. */
+export function dashboardBrowser(baseUrl: string, headers: Record<string, string> = {}): DashboardBrowser {
+  const client = createClient<DashboardPaths>({ baseUrl });
+  const browser: DashboardBrowser = {
+    api: undefined as unknown as TypedClient<DashboardPaths>,
+    cookie: null,
+    lastSetCookie: null,
+    csrf: null,
+    headers: { origin: testOrigin, ...headers },
+  };
+  const method =
+    (name: Method) =>
+    async (path: string, init: Record<string, unknown> = {}) => {
+      const sent: Record<string, string> = { ...browser.headers, ...(init.headers as Record<string, string>) };
+      if (browser.cookie !== null) sent.cookie = `__Host-pix_session=${browser.cookie}`;
+      if (browser.csrf !== null && name !== "get") sent["x-csrf-token"] ??= browser.csrf;
+      const request = client.request as (m: Method, p: string, i: object) => Promise<Record<string, unknown>>;
+      const { data, error, response } = (await request(name, path, { ...init, headers: sent, parseAs: "text" })) as {
+        data?: unknown;
+        error?: unknown;
+        response: Response;
+      };
+      const raw = data ?? error;
+      const body: unknown = typeof raw === "string" ? (raw ? JSON.parse(raw) : undefined) : raw;
+      const setCookie = response.headers.get("set-cookie");
+      if (setCookie !== null) {
+        browser.lastSetCookie = setCookie;
+        const value = /^__Host-pix_session=([^;]*)/.exec(setCookie)?.[1] ?? "";
+        browser.cookie = value === "" ? null : value;
+      }
+      if (body && typeof body === "object" && typeof (body as { csrfToken?: unknown }).csrfToken === "string") {
+        browser.csrf = (body as { csrfToken: string }).csrfToken;
+      }
+      return { status: response.status, body, headers: response.headers };
+    };
+  browser.api = {
+    GET: method("get"),
+    POST: method("post"),
+    PATCH: method("patch"),
+    PUT: method("put"),
+    DELETE: method("delete"),
+  } as unknown as TypedClient<DashboardPaths>;
+  return browser;
+}
+
+let people = 0;
+
+/** A new person's sign-up data (a unique e-mail address per call). */
+export function newPerson(
+  overrides: Partial<{ name: string; email: string; password: string; businessName: string }> = {},
+) {
+  people += 1;
+  return {
+    name: "Maria Souza",
+    email: `maria.${process.pid}.${people}.${Date.now()}@loja.example.com.br`,
+    password: "correto cavalo bateria grampo",
+    businessName: "Loja Exemplo Ltda",
+    ...overrides,
+  };
+}
+
+/** Signs a new person up through the API: the browser holds its session afterwards. */
+export async function signedUp(server: TestServer, headers: Record<string, string> = {}) {
+  const browser = dashboardBrowser(server.baseUrl, headers);
+  const person = newPerson();
+  const answer = await browser.api.POST("/dashboard/v1/sign-up", { body: person });
+  if (answer.status !== 201) throw new Error(`sign-up answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return { browser, person, session: answer.body };
+}
+
+/** The token of the last e-mail link sent to `to` (`…?token=…`). */
+export function lastLinkToken(server: TestServer, to: string): string {
+  const mail = server.mail.filter((m) => m.to === to).at(-1);
+  const token = mail && /[?&]token=([A-Za-z0-9_-]{43})/.exec(mail.text)?.[1];
+  if (!token) throw new Error(`no e-mail link sent to ${to}`);
+  return token;
+}
