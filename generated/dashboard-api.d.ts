@@ -1431,8 +1431,8 @@ export interface operations {
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
                     "RateLimit-Policy"?: string;
                     /**
-                     * @description The session cookie, `__Host-pix_session=<token>; Path=/; HttpOnly; SameSite=Strict; Max-Age=43200`,
-                     *     with `; Secure` when the service is published over https.
+                     * @description The session cookie,
+                     *     `__Host-pix_session=<token>; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=43200`.
                      */
                     "Set-Cookie": string;
                     [name: string]: unknown;
@@ -1670,7 +1670,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
                     "RateLimit-Policy"?: string;
-                    /** @description Clears the cookie: `__Host-pix_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`. */
+                    /** @description Clears the cookie: `__Host-pix_session=; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=0`. */
                     "Set-Cookie": string;
                     [name: string]: unknown;
                 };
@@ -2226,8 +2226,8 @@ export interface operations {
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
                     "RateLimit-Policy"?: string;
                     /**
-                     * @description The session cookie, `__Host-pix_session=<token>; Path=/; HttpOnly; SameSite=Strict; Max-Age=43200`,
-                     *     with `; Secure` when the service is published over https.
+                     * @description The session cookie,
+                     *     `__Host-pix_session=<token>; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=43200`.
                      */
                     "Set-Cookie": string;
                     [name: string]: unknown;

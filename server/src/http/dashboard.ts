@@ -22,7 +22,7 @@ import { bindOperations } from "./router.js";
 // docs/decisions.md "Dashboard sessions".
 
 export interface DashboardOptions {
-  /** PUBLIC_BASE_URL: its origin is the only one a change may come from; https makes the cookie `Secure`. */
+  /** PUBLIC_BASE_URL: its origin is the only one a change may come from. */
   publicBaseUrl: string;
   validateResponses: boolean;
   documentsDir: string;
@@ -50,8 +50,12 @@ export interface SessionCookie {
 
 const cookieName = "__Host-pix_session";
 
-function sessionCookie(secure: boolean, maxAgeSeconds: number): SessionCookie {
-  const attributes = `Path=/; HttpOnly;${secure ? " Secure;" : ""} SameSite=Strict`;
+/**
+ * Always `Secure`: a `__Host-` cookie without it is refused by browsers and curl alike, on http as
+ * on https. On plain http they keep it only from `localhost`/loopback, which they count as secure.
+ */
+function sessionCookie(maxAgeSeconds: number): SessionCookie {
+  const attributes = "Path=/; HttpOnly; Secure; SameSite=Strict";
   return {
     name: cookieName,
     set: (token) => `${cookieName}=${token}; ${attributes}; Max-Age=${maxAgeSeconds}`,
@@ -81,7 +85,7 @@ const isChange = (req: Request) => req.method !== "GET" && req.method !== "HEAD"
 export function mountDashboard(app: IRouter, domain: Domain, options: DashboardOptions): void {
   const matcher = operationMatcher(operationTable);
   const allowedOrigin = new URL(options.publicBaseUrl).origin;
-  const cookie = sessionCookie(options.publicBaseUrl.startsWith("https:"), sessionLifetime.absoluteSeconds);
+  const cookie = sessionCookie(sessionLifetime.absoluteSeconds);
   const dashboard = express.Router({ caseSensitive: true, strict: true });
   const refused = (message?: string) => new DomainError("CSRF_REFUSED", message);
 
