@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, inject, test } from "vitest";
 import { chargeBody } from "../server/test/support/fixtures.js";
+import { recurrenceBody } from "../server/test/support/recurrences.js";
+import { addDays, brasiliaDate } from "../server/src/domain/recurrence-calendar.js";
 import { checkResponse, documentedOperations } from "./support/openapi.js";
 import type { Target } from "./support/targets.js";
 
@@ -395,6 +397,72 @@ describe.each(targets)("contract: $name", (target) => {
         expect(denied.body.code).toBe("API_KEY_PERMISSION");
       },
     );
+  });
+
+  describe("recurrences", () => {
+    const post = (operationId: string, path: string, body?: unknown) =>
+      call(operationId, "POST", path, body === undefined ? {} : { body });
+    /** A test recurrence (journey 2, R$ 49,90 a month) from `firstDate`, approved when asked. */
+    async function recurrence(firstDate: string, approve: boolean, overrides: Record<string, unknown> = {}) {
+      const made = await post("createRecurrence", "/api/v1/recurrences", recurrenceBody({ firstDate, ...overrides }));
+      expect(made.status).toBe(201);
+      if (approve) {
+        expect(
+          (await post("simulateRecurrenceApproval", `/api/v1/sandbox/recurrences/${made.body.id}/approve`, {})).status,
+        ).toBe(200);
+      }
+      return made.body as { id: string; createdAt: string; firstDate: string };
+    }
+    test("createRecurrence → 201; get, list → 200; approve, advance, reject, expire, cancel by either side → 200", async () => {
+      const first = await recurrence("2030-01-31", true, { automaticCharges: true, retryPolicy: "RETRY_3_IN_7_DAYS" });
+      expect((await call("getRecurrence", "GET", `/api/v1/recurrences/${first.id}`)).status).toBe(200);
+      expect((await call("listRecurrences", "GET", "/api/v1/recurrences?status=APPROVED&limit=5")).status).toBe(200);
+      expect((await post("simulateRecurrenceAdvance", `/api/v1/sandbox/recurrences/${first.id}/advance`)).status).toBe(
+        200,
+      );
+      expect((await post("cancelRecurrence", `/api/v1/recurrences/${first.id}/cancel`)).status).toBe(200);
+      for (const [operationId, action, body] of [
+        ["simulateRecurrenceRejection", "reject", { code: "AP13" }],
+        ["simulateRecurrenceExpiry", "expire", undefined],
+        ["simulateRecurrenceCancellationByPayer", "cancel-by-payer", {}],
+      ] as const) {
+        const made = await recurrence("2030-01-31", false);
+        expect((await post(operationId, `/api/v1/sandbox/recurrences/${made.id}/${action}`, body)).status).toBe(200);
+      }
+    });
+    test("createRecurringCharge → 201 with recurrenceId and attempts; simulateRecurringAttempt → 200", async () => {
+      const probe = await recurrence("2030-01-31", false);
+      const firstDate = addDays(brasiliaDate(new Date(probe.createdAt)), 5);
+      const approved = await recurrence(firstDate, true);
+      const charge = await post("createRecurringCharge", `/api/v1/recurrences/${approved.id}/charges`, {
+        dueDate: target.real ? firstDate : "2026-11-04",
+      });
+      expect(charge.status).toBe(201);
+      expect(charge.body.attempts).toHaveLength(1);
+      const settled = await post(
+        "simulateRecurringAttempt",
+        `/api/v1/sandbox/transactions/${charge.body.id}/settle-attempt`,
+        {
+          outcome: "FAILED",
+          reasonCode: "AM04",
+        },
+      );
+      expect(settled.status).toBe(200);
+    });
+    test("a date that does not exist → 400; no key → 401", async () => {
+      const bad = await post("createRecurrence", "/api/v1/recurrences", recurrenceBody({ firstDate: "2030-02-30" }));
+      expect(bad.status).toBe(400);
+      const anonymous = await call("listRecurrences", "GET", "/api/v1/recurrences", { key: null });
+      expect(anonymous.status).toBe(401);
+    });
+    realOnly("an unknown recurrence → 404; a cycle's charge outside its window → 400 REQUEST_ERROR", async () => {
+      expect((await call("getRecurrence", "GET", "/api/v1/recurrences/rec_nope")).status).toBe(404);
+      const approved = await recurrence("2030-01-31", true);
+      const early = await post("createRecurringCharge", `/api/v1/recurrences/${approved.id}/charges`, {
+        dueDate: "2030-01-31",
+      });
+      expect(early.body.code).toBe("REQUEST_ERROR");
+    });
   });
 
   describe("sandbox lifecycle", () => {

@@ -10,7 +10,9 @@ import {
 } from "./support/known-differences.js";
 import { idPrefixes, type IdKind, operationInfos } from "./support/document.js";
 import { type GeneratedRequest, type RefusedState, requestsFor } from "./support/requests.js";
-import { freshChargeCents } from "./support/values.js";
+import { freshChargeCents, freshCycleDatePlaceholder, recurringChargeCents } from "./support/values.js";
+import { addDays, brasiliaDate } from "../server/src/domain/recurrence-calendar.js";
+import { recurrenceBody } from "../server/test/support/recurrences.js";
 import type { Target } from "./support/targets.js";
 
 // The differential part of the contract: requests generated from the document's own schemas
@@ -140,6 +142,30 @@ describe.each(targets.filter((t) => t.real))("differential: mock and $name", (se
     );
     return { charge, dispute: disputed.dispute.id };
   }
+  /** The server's today (Brasília), from the instant it last showed. */
+  const serverToday = () => brasiliaDate(new Date(state.now));
+  /**
+   * A test recurrence of the server's own calendar: CREATED and of variable amount (any ceiling
+   * approves it), or approved with a fixed amount (`recurringChargeCents`) and its first cycle
+   * `firstIn` days ahead, maybe charged automatically.
+   */
+  async function newRecurrence(approved?: {
+    firstIn: number;
+    automaticCharges: boolean;
+  }): Promise<{ id: string; firstDate: string }> {
+    const firstDate = addDays(serverToday(), approved?.firstIn ?? 30);
+    const body = approved
+      ? recurrenceBody({ firstDate, amountCents: recurringChargeCents, automaticCharges: approved.automaticCharges })
+      : recurrenceBody({ firstDate, amountCents: undefined });
+    const { id } = await create("/api/v1/recurrences", body);
+    if (approved) await call("POST", `/api/v1/sandbox/recurrences/${id}/approve`, {}, 200);
+    return { id, firstDate };
+  }
+  /** A cycle charge whose attempt is scheduled. */
+  async function cycleCharge(): Promise<string> {
+    const { id, firstDate } = await newRecurrence({ firstIn: 5, automaticCharges: false });
+    return (await create(`/api/v1/recurrences/${id}/charges`, { dueDate: firstDate })).id;
+  }
   /** Per state of `refusedStates`: the id of an object in that state. */
   const refusedIds = {} as Record<RefusedState, string>;
 
@@ -170,6 +196,7 @@ describe.each(targets.filter((t) => t.real))("differential: mock and $name", (se
       refunded,
       closed: closed.dispute,
     } satisfies Record<RefusedState, string>);
+    ids.recurrence = (await newRecurrence()).id;
     const events = await call<{ data: Array<{ id: string }> }>("GET", "/api/v1/events?limit=1", undefined, 200);
     ids.event = (events.data[0] as { id: string }).id;
     state.ids.add(ids.event);
@@ -191,6 +218,20 @@ describe.each(targets.filter((t) => t.real))("differential: mock and $name", (se
       simulateDispute: paidCharge,
       simulateDisputeResolution: async () => (await openDispute()).dispute,
       listTransactionRefunds: async () => refusedIds.refunded,
+      cancelRecurrence: async () => (await newRecurrence()).id,
+      simulateRecurrenceApproval: async () => (await newRecurrence()).id,
+      simulateRecurrenceRejection: async () => (await newRecurrence()).id,
+      simulateRecurrenceCancellationByPayer: async () => (await newRecurrence()).id,
+      simulateRecurrenceExpiry: async () => (await newRecurrence()).id,
+      simulateRecurrenceAdvance: async () => (await newRecurrence({ firstIn: 40, automaticCharges: true })).id,
+      simulateRecurringAttempt: cycleCharge,
+      createRecurringCharge: async () => {
+        const { id, firstDate } = await newRecurrence({ firstIn: 5, automaticCharges: false });
+        // The generated due date stands for the cycle of the recurrence made now.
+        const body = request.body as Record<string, unknown> | undefined;
+        if (body && typeof body === "object" && body.dueDate === freshCycleDatePlaceholder) body.dueDate = firstDate;
+        return id;
+      },
     };
     let id = ids[kind];
     if (request.id === "unknown") id = `${prefix}naoexiste0000000000`;

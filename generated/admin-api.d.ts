@@ -272,6 +272,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/simulator/recurrences/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a production recurrence
+         * @description The payer approves a production `CREATED` `JOURNEY_2` recurrence; records `recurrence.approved`.
+         */
+        post: operations["approveProductionRecurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/simulator/recurrences/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a production recurrence
+         * @description The payer, their bank or this service cancels a production `CREATED` or `APPROVED` recurrence;
+         *     its charges still waiting are cancelled with it; records `recurrence.cancelled`.
+         */
+        post: operations["cancelProductionRecurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/simulator/recurrences/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a production recurrence
+         * @description The payer's side refuses a production `CREATED` recurrence; records `recurrence.rejected`.
+         */
+        post: operations["rejectProductionRecurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/simulator/refunds/{id}/settle": {
         parameters: {
             query?: never;
@@ -326,6 +387,28 @@ export interface paths {
          * @description Pays a production charge as if the payer had (test charges: use the public sandbox route).
          */
         post: operations["simulateProductionPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/simulator/transactions/{id}/settle-attempt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle a production cycle charge's attempt
+         * @description The payer's bank plays the `SCHEDULED` attempt of a production cycle charge: `PAID` credits it
+         *     (`transaction.paid`); `FAILED` with a reason code schedules a retry when the policy allows one
+         *     (`recurring_charge.retrying`), else fails the charge (`recurring_charge.failed`).
+         */
+        post: operations["settleRecurringAttempt"];
         delete?: never;
         options?: never;
         head?: never;
@@ -571,6 +654,7 @@ export interface components {
             /** Format: uri */
             url: string;
             mode: components["schemas"]["Mode"];
+            /** @description The kinds it receives: any of them, each once. */
             events: components["schemas"]["WebhookEventType"][];
         };
         /** @description Operator-only notes and tags of a customer; never exposed by the public API. */
@@ -662,12 +746,19 @@ export interface components {
          * @description A permission of an API key: what a route requires (`x-permission` in the public API).
          * @enum {string}
          */
-        Permission: "transactions:read" | "charges:write" | "payment_links:read" | "payment_links:write" | "customers:read" | "customers:write" | "balance:read" | "withdrawals:read" | "withdrawals:write" | "refunds:write";
+        Permission: "transactions:read" | "charges:write" | "payment_links:read" | "payment_links:write" | "customers:read" | "customers:write" | "balance:read" | "withdrawals:read" | "withdrawals:write" | "refunds:write" | "recurrences:read" | "recurrences:write";
         /**
          * @description An amount in cents to move: at least 1, at most 999 999 999 999 (R$ 9.999.999.999,99, what BR
          *     Code field 54 can carry). A larger one answers `400 VALIDATION_ERROR` on its field.
          */
         "PixService.AmountCents": number;
+        /**
+         * Format: date
+         * @description A calendar date, `YYYY-MM-DD` (ISO 8601), on the Brasília (America/Sao_Paulo) calendar, for
+         *     example `2026-11-04`: a day, not an instant. A date that does not exist (`2026-02-30`) answers
+         *     `400 VALIDATION_ERROR`.
+         */
+        "PixService.CalendarDate": string;
         /**
          * @description An amount of money in integer cents of the Brazilian real (8990 = R$ 89,90). Never a float.
          *     Plain JSON integers: the largest amount (999 999 999 999) is exact in a double, so no `int64`.
@@ -675,6 +766,11 @@ export interface components {
          *     exactly, since balances add many amounts.
          */
         "PixService.Cents": number;
+        /**
+         * @description What a payer pays, in cents: at least 500 (R$ 5,00), at most 999 999 999 999
+         *     (R$ 9.999.999.999,99, what BR Code field 54 can carry).
+         */
+        "PixService.ChargeAmountCents": number;
         /** @description A contest of a paid charge by the payer through their bank (MED). */
         "PixService.Dispute": {
             /** @description Dispute id, `dsp_…`. */
@@ -749,6 +845,186 @@ export interface components {
          * @enum {string}
          */
         "PixService.PixKeyType": "CPF" | "CNPJ" | "PHONE" | "EMAIL" | "EVP";
+        /** @description A recurrence: the payer's authorisation of a merchant's recurring Pix debits (Pix Automático). */
+        "PixService.Recurrence": {
+            /** @description `rec_…`. */
+            id: string;
+            status: components["schemas"]["PixService.RecurrenceStatus"];
+            journey: components["schemas"]["PixService.RecurrenceJourney"];
+            /** @description The payer, as given at creation, and the customer record it is kept in. */
+            payer: components["schemas"]["PixService.TransactionCustomer"];
+            /** @description The contract, order or subscription this authorises (the Central Bank's `contrato`). */
+            contractReference: string;
+            /** @description What is being paid, as the payer's bank app shows it (the Central Bank's `objeto`). */
+            description: string;
+            periodicity: components["schemas"]["PixService.RecurrencePeriodicity"];
+            /** @description The first cycle's date. Cycles fall every period from it (a month from the 31st: the month's last day). */
+            firstDate: components["schemas"]["PixService.CalendarDate"];
+            /**
+             * Format: date
+             * @description The last date a cycle may fall on; null for a recurrence without end.
+             */
+            lastDate: string | null;
+            amountType: components["schemas"]["PixService.RecurrenceAmountType"];
+            /** @description `FIXED`: what every cycle charges. Null for `VARIABLE`. */
+            amountCents: number | null;
+            /**
+             * @description `VARIABLE`: the smallest ceiling the payer may set when approving (the Central Bank's
+             *     `valorMinimoRecebedor`); null when none was asked, and always for `FIXED`.
+             */
+            minimumAmountCents: number | null;
+            /** @description `VARIABLE`: the ceiling the payer set when approving; no cycle charge may pass it. Null when none. */
+            payerMaximumAmountCents: number | null;
+            retryPolicy: components["schemas"]["PixService.RetryPolicy"];
+            /**
+             * @description `FIXED` only: this service sends each cycle's charge itself, ten days before the cycle's date,
+             *     with `amountCents`; otherwise the merchant sends each one (`POST /api/v1/recurrences/{id}/charges`).
+             */
+            automaticCharges: boolean;
+            /** @description `JOURNEY_3`: the immediate charge (`txn_…`) whose payment approves the recurrence; null for `JOURNEY_2`. */
+            initialTransactionId: string | null;
+            /**
+             * @description The QR code for the payer's bank app: a BR Code with the recurrence's template (field 80: GUI
+             *     `br.gov.bcb.pix` and, in sub-field 25, the location of the recurrence), and for `JOURNEY_3` the
+             *     immediate charge's fields (its amount, key and txid) too, with its CRC16.
+             */
+            pix: components["schemas"]["PixService.PixCode"];
+            /**
+             * Format: uri
+             * @description The hosted page that shows the QR code and the terms the payer accepts, in Portuguese.
+             */
+            url: string;
+            /** @description The integrator's data, unchanged; `{}` when none was given. */
+            metadata: components["schemas"]["PixService.Metadata"];
+            /** @description `false` in test mode, `true` in production. */
+            livemode: boolean;
+            /** @description Until when the payer may approve it; a `CREATED` recurrence past it reads `EXPIRED`. */
+            expiresAt: components["schemas"]["PixService.UtcTimestamp"];
+            /**
+             * Format: date-time
+             * @description When the payer approved it; null until then.
+             */
+            approvedAt: string | null;
+            /** @description With `REJECTED`: the Central Bank's code and the reason; null otherwise. */
+            rejection: {
+                code: components["schemas"]["PixService.RecurrenceRejectionCode"];
+                reason: string;
+            } | null;
+            /** @description With `CANCELLED`: who cancelled, the Central Bank's code and the reason; null otherwise. */
+            cancellation: {
+                requestedBy: components["schemas"]["PixService.RecurrenceCancelledBy"];
+                code: components["schemas"]["PixService.RecurrenceCancellationCode"];
+                reason: string;
+            } | null;
+            /** @description Every change of status, oldest first, beginning with `CREATED`. */
+            history: components["schemas"]["PixService.RecurrenceHistoryEntry"][];
+            /**
+             * Format: date
+             * @description Test mode only: the date this recurrence's calendar stands at after
+             *     `POST /api/v1/sandbox/recurrences/{id}/advance` or a settled attempt (its rules read it as
+             *     today until the real date passes it); null when it follows the real date, and always in
+             *     production.
+             */
+            simulatedDate: string | null;
+            createdAt: components["schemas"]["PixService.UtcTimestamp"];
+            updatedAt: components["schemas"]["PixService.UtcTimestamp"];
+        };
+        /**
+         * @description `FIXED`: every cycle charges `amountCents`. `VARIABLE`: each cycle charge says its amount.
+         * @enum {string}
+         */
+        "PixService.RecurrenceAmountType": "FIXED" | "VARIABLE";
+        /**
+         * @description Why a recurrence was cancelled, the Central Bank's codes: `SLDB` asked by the payer, `SLCR` asked
+         *     by the merchant (the receiver), `ACCL` the payer's account was closed, `DCSD` the payer died,
+         *     `FRUD` fraud, and `CPCL`, `ERSL`, `PCFD` as the Central Bank's message catalogue defines them.
+         * @enum {string}
+         */
+        "PixService.RecurrenceCancellationCode": "ACCL" | "CPCL" | "DCSD" | "ERSL" | "FRUD" | "PCFD" | "SLCR" | "SLDB";
+        /**
+         * @description Who cancelled (the Central Bank's `solicitante`): `PAYER` (`USUARIO_PAGADOR`), the payer's bank
+         *     `PAYER_PSP` (`PSP_PAGADOR`), the merchant `MERCHANT` (`USUARIO_RECEBEDOR`), or this service
+         *     `RECEIVER_PSP` (`PSP_RECEBEDOR`).
+         * @enum {string}
+         */
+        "PixService.RecurrenceCancelledBy": "PAYER" | "PAYER_PSP" | "MERCHANT" | "RECEIVER_PSP";
+        /** @description One change of status, oldest first (the Central Bank's `atualizacao`). */
+        "PixService.RecurrenceHistoryEntry": {
+            status: components["schemas"]["PixService.RecurrenceStatus"];
+            /** @description When it changed. */
+            at: components["schemas"]["PixService.UtcTimestamp"];
+        };
+        /**
+         * @description How the payer authorises it (the Central Bank's `tipoJornada`): `JOURNEY_2`, by reading the
+         *     recurrence's QR code in their bank app; `JOURNEY_3`, by reading a QR code that also carries an
+         *     immediate charge (`initialPayment`), whose payment authorises the recurrence.
+         * @enum {string}
+         */
+        "PixService.RecurrenceJourney": "JOURNEY_2" | "JOURNEY_3";
+        /**
+         * @description How often a cycle falls: the Central Bank's `SEMANAL`, `MENSAL`, `TRIMESTRAL`, `SEMESTRAL`, `ANUAL`.
+         * @enum {string}
+         */
+        "PixService.RecurrencePeriodicity": "WEEKLY" | "MONTHLY" | "QUARTERLY" | "SEMIANNUAL" | "ANNUAL";
+        /**
+         * @description Why the payer's side refused the authorisation: the Central Bank's codes `AP13` and `AP14`.
+         * @enum {string}
+         */
+        "PixService.RecurrenceRejectionCode": "AP13" | "AP14";
+        /**
+         * @description Status of a recurrence, as the Central Bank's (`CRIADA`, `APROVADA`, `REJEITADA`, `EXPIRADA`,
+         *     `CANCELADA`). `CREATED` → `APPROVED` when the payer authorises it in their bank app (journey 3:
+         *     when they pay the immediate charge); → `REJECTED` when they refuse it (`rejection` says why);
+         *     → `EXPIRED` when `expiresAt` passes first (reported at once, on reads and by the `status` filter).
+         *     `CREATED` or `APPROVED` → `CANCELLED` by the payer, their bank, the merchant or this service
+         *     (`cancellation` says who and why). Only `APPROVED` recurrences take cycle charges.
+         * @enum {string}
+         */
+        "PixService.RecurrenceStatus": "CREATED" | "APPROVED" | "REJECTED" | "EXPIRED" | "CANCELLED";
+        /**
+         * @description Why the payer's bank refused an attempt: the reason codes of the Central Bank's Pix message
+         *     catalogue that the API Pix 2.9.0 lists for `CobR.tentativas.rejeicao`, and `AM04`, insufficient
+         *     balance or limit on the day (the API Pix ends that attempt `EXPIRADA`; `AM04` is the SPI's code
+         *     for it). `AC05` (the payer's account is closed), `AM09` (the amount is not the authorised one),
+         *     `DENC`, `DS27`, `DTED`, `MIDI`, `MSUC`, `NITX` and `RC09` reject the cycle's charge for good, as
+         *     the API Pix says: no retry follows. The others (`AM04`, `AC06` account blocked, `AM02` above the
+         *     payer's maximum, `AB10`, `DTNT`, `FBRD`, `IRNT`, `NIEC`, `NIPA`, `QUNT`, `UDEI`) let a retry follow
+         *     under `RETRY_3_IN_7_DAYS`.
+         * @enum {string}
+         */
+        "PixService.RecurringAttemptFailureCode": "AM04" | "AB10" | "AC05" | "AC06" | "AM02" | "AM09" | "DENC" | "DS27" | "DTED" | "DTNT" | "FBRD" | "IRNT" | "MIDI" | "MSUC" | "NIEC" | "NIPA" | "NITX" | "QUNT" | "RC09" | "UDEI";
+        /**
+         * @description Where an attempt stands: `SCHEDULED` until its settlement date is played (the payer's bank debits
+         *     on that day); then `PAID` (the charge is `PAID`), `FAILED` (with the Central Bank's `reasonCode`),
+         *     or `CANCELLED` (the charge or the recurrence was cancelled before it ran).
+         * @enum {string}
+         */
+        "PixService.RecurringAttemptStatus": "SCHEDULED" | "PAID" | "FAILED" | "CANCELLED";
+        /**
+         * @description What an attempt is: `SCHEDULED`, the cycle's attempt on its settlement date (the Central Bank's
+         *     `AGND`); `RETRY`, a new attempt on a later day after a failed one (`NTAG`), only under the
+         *     recurrence's `RETRY_3_IN_7_DAYS` policy.
+         * @enum {string}
+         */
+        "PixService.RecurringAttemptType": "SCHEDULED" | "RETRY";
+        /** @description One attempt to debit a cycle charge from the payer's account. */
+        "PixService.RecurringChargeAttempt": {
+            /**
+             * @description The day the payer's bank debits: the due date, moved to the next business day when the charge
+             *     asked for it, for the `SCHEDULED` attempt; a later day for a `RETRY`.
+             */
+            settlementDate: components["schemas"]["PixService.CalendarDate"];
+            type: components["schemas"]["PixService.RecurringAttemptType"];
+            status: components["schemas"]["PixService.RecurringAttemptStatus"];
+            /** @description With `FAILED`: the Central Bank's reason code (`RecurringAttemptFailureCode`); null otherwise. */
+            reasonCode: string | null;
+            /** @description With `FAILED`: the reason in Portuguese; null otherwise. */
+            reason: string | null;
+            /** @description With `PAID`: the Pix's end-to-end id (`E…`); null otherwise. */
+            endToEndId: string | null;
+            /** @description When the attempt last changed. */
+            updatedAt: components["schemas"]["PixService.UtcTimestamp"];
+        };
         /** @description A refund (devolução Pix) of part or all of a paid charge to its payer. */
         "PixService.Refund": {
             /** @description `rfd_…`. */
@@ -777,6 +1053,39 @@ export interface components {
          * @enum {string}
          */
         "PixService.RefundStatus": "PENDING" | "COMPLETED" | "FAILED";
+        /**
+         * @description What happens after a failed attempt, the Central Bank's `politicaRetentativa`: `NO_RETRY`
+         *     (`NAO_PERMITE`), the cycle's charge fails with its attempt; `RETRY_3_IN_7_DAYS`
+         *     (`PERMITE_3R_7D`), up to three retries, one a day from the day after the failed attempt, within
+         *     seven days of the first attempt.
+         * @enum {string}
+         */
+        "PixService.RetryPolicy": "NO_RETRY" | "RETRY_3_IN_7_DAYS";
+        /** @description Body of the sandbox's approve. Send `{}` to approve as it is. */
+        "PixService.SandboxApproveRecurrenceRequest": {
+            /**
+             * @description `VARIABLE` only: the ceiling the payer sets for the cycle charges, at least the recurrence's
+             *     `minimumAmountCents`.
+             */
+            payerMaximumAmountCents?: components["schemas"]["PixService.ChargeAmountCents"];
+        };
+        /** @description Body of the sandbox's reject. Send `{}` for the payer's refusal (`AP13`). */
+        "PixService.SandboxRejectRecurrenceRequest": {
+            /** @description The Central Bank's rejection code. Default `AP13`. */
+            code?: components["schemas"]["PixService.RecurrenceRejectionCode"];
+            /** @description Why, 3 to 400 characters. Default: "Autorização recusada pelo pagador." */
+            reason?: string;
+        };
+        /** @description Body of settle an attempt (test mode and the operator's simulator). */
+        "PixService.SettleRecurringAttemptRequest": {
+            /**
+             * @description `PAID`: the payer's bank debited the charge. `FAILED`: it refused, for `reasonCode`.
+             * @enum {string}
+             */
+            outcome: "PAID" | "FAILED";
+            /** @description With `FAILED` (required then, refused with `PAID`): the Central Bank's reason code. */
+            reasonCode?: components["schemas"]["PixService.RecurringAttemptFailureCode"];
+        };
         /** @description A Pix charge and its life. */
         "PixService.Transaction": {
             /** @description `txn_…`. */
@@ -796,6 +1105,20 @@ export interface components {
             paymentLinkId?: string;
             /** @description Present only after the payer contested the paid charge. */
             dispute?: components["schemas"]["PixService.Dispute"];
+            /**
+             * @description Present only on a charge of a recurrence (Pix Automático), `rec_…`: each cycle's charge, and
+             *     the immediate charge of a journey 3 recurrence (whose payment approves it).
+             */
+            recurrenceId?: string;
+            /** @description Present only on a cycle charge of a recurrence: the cycle's date it charges. */
+            dueDate?: components["schemas"]["PixService.CalendarDate"];
+            /**
+             * @description Present only on a cycle charge of a recurrence: its attempts, oldest first (the first on the
+             *     settlement date, then the retries the recurrence's policy allows). The status follows them:
+             *     `WAITING_PAYMENT` while one is `SCHEDULED`, `PAID` once one is, `FAILED` when the last failed
+             *     with no retry left, `CANCELLED` when cancelled before its date.
+             */
+            attempts?: components["schemas"]["PixService.RecurringChargeAttempt"][];
             /**
              * @description What its refunds return or returned to the payer: the sum of its refunds that did not fail
              *     (`PENDING` and `COMPLETED`). 0 until the first refund; the status stays `PAID`.
@@ -952,6 +1275,18 @@ export interface components {
             /** @description Why the transfer failed (Portuguese), with `PARTIALLY_PAID` or `FAILED`. */
             failureReason?: string;
         };
+        /** @description Body of cancel a recurrence (settlement simulator). Send `{}` for the payer's own cancellation (`SLDB`). */
+        SimulatorCancelRecurrenceRequest: {
+            /**
+             * @description `PAYER`, `PAYER_PSP` (their bank) or `RECEIVER_PSP` (this service). Default `PAYER`.
+             * @enum {string}
+             */
+            requestedBy?: "PAYER" | "PAYER_PSP" | "RECEIVER_PSP";
+            /** @description The Central Bank's cancellation code. Default `SLDB` for the payer's side, `FRUD` for this service. */
+            code?: components["schemas"]["PixService.RecurrenceCancellationCode"];
+            /** @description Why, 3 to 400 characters. */
+            reason?: string;
+        };
         /** @description Body of update account: only the fields sent change. */
         UpdateAccountRequest: {
             /** @description As on create: 2 to 120 characters, with a Latin letter or a digit among what the BR Code prints. */
@@ -980,6 +1315,7 @@ export interface components {
         UpdateWebhookEndpointRequest: {
             /** Format: uri */
             url?: string;
+            /** @description The kinds it receives: any of them, each once. */
             events?: components["schemas"]["WebhookEventType"][];
             /** @description Re-enables (or disables) the endpoint. */
             enabled?: boolean;
@@ -1035,7 +1371,7 @@ export interface components {
          * @description The kinds of webhook event.
          * @enum {string}
          */
-        WebhookEventType: "transaction.paid" | "withdrawal.created" | "withdrawal.paid" | "withdrawal.partially_paid" | "withdrawal.failed" | "refund.created" | "refund.completed" | "refund.failed" | "dispute.opened" | "dispute.closed";
+        WebhookEventType: "transaction.paid" | "withdrawal.created" | "withdrawal.paid" | "withdrawal.partially_paid" | "withdrawal.failed" | "refund.created" | "refund.completed" | "refund.failed" | "dispute.opened" | "dispute.closed" | "recurrence.created" | "recurrence.approved" | "recurrence.rejected" | "recurrence.expired" | "recurrence.cancelled" | "recurring_charge.created" | "recurring_charge.failed" | "recurring_charge.retrying" | "recurring_charge.cancelled";
         /**
          * Format: int32
          * @description The fee of a withdrawal, in cents: 0 to 599, below the smallest withdrawal (600), so every
@@ -4620,6 +4956,711 @@ export interface operations {
             };
         };
     };
+    approveProductionRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PixService.SandboxApproveRecurrenceRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.Recurrence"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description The request body is larger than 64 KiB, 65 536 bytes (`PAYLOAD_TOO_LARGE`); nothing in it was
+             *     read.
+             */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description Too many failed authentications from this IP address (`RATE_LIMITED`): after 20 requests with a
+             *     missing or wrong token within a minute, every operator request from the address (a right token
+             *     included) answers 429 until `Retry-After` seconds have passed. Other addresses are not affected.
+             */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+        };
+    };
+    cancelProductionRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulatorCancelRecurrenceRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.Recurrence"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description The request body is larger than 64 KiB, 65 536 bytes (`PAYLOAD_TOO_LARGE`); nothing in it was
+             *     read.
+             */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description Too many failed authentications from this IP address (`RATE_LIMITED`): after 20 requests with a
+             *     missing or wrong token within a minute, every operator request from the address (a right token
+             *     included) answers 429 until `Retry-After` seconds have passed. Other addresses are not affected.
+             */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+        };
+    };
+    rejectProductionRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PixService.SandboxRejectRecurrenceRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.Recurrence"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description The request body is larger than 64 KiB, 65 536 bytes (`PAYLOAD_TOO_LARGE`); nothing in it was
+             *     read.
+             */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description Too many failed authentications from this IP address (`RATE_LIMITED`): after 20 requests with a
+             *     missing or wrong token within a minute, every operator request from the address (a right token
+             *     included) answers 429 until `Retry-After` seconds have passed. Other addresses are not affected.
+             */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+        };
+    };
     settleRefund: {
         parameters: {
             query?: never;
@@ -5172,6 +6213,241 @@ export interface operations {
             };
             /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description Too many failed authentications from this IP address (`RATE_LIMITED`): after 20 requests with a
+             *     missing or wrong token within a minute, every operator request from the address (a right token
+             *     included) answers 429 until `Retry-After` seconds have passed. Other addresses are not affected.
+             */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+        };
+    };
+    settleRecurringAttempt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PixService.SettleRecurringAttemptRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.Transaction"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description The request body is larger than 64 KiB, 65 536 bytes (`PAYLOAD_TOO_LARGE`); nothing in it was
+             *     read.
+             */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     /**
                      * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`

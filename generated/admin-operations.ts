@@ -29,6 +29,24 @@ export const operationTable = {
     tag: "Clock",
     statuses: [200, 400, 401, 404, 413, 415, 429, 500, 503],
   },
+  approveProductionRecurrence: {
+    method: "post",
+    path: "/admin/v1/simulator/recurrences/{id}/approve",
+    expressPath: "/admin/v1/simulator/recurrences/:id/approve",
+    permission: "admin",
+    summary: "Approve a production recurrence",
+    tag: "Settlement simulator",
+    statuses: [200, 400, 401, 404, 413, 415, 429, 500, 503],
+  },
+  cancelProductionRecurrence: {
+    method: "post",
+    path: "/admin/v1/simulator/recurrences/{id}/cancel",
+    expressPath: "/admin/v1/simulator/recurrences/:id/cancel",
+    permission: "admin",
+    summary: "Cancel a production recurrence",
+    tag: "Settlement simulator",
+    statuses: [200, 400, 401, 404, 413, 415, 429, 500, 503],
+  },
   closeDispute: {
     method: "post",
     path: "/admin/v1/simulator/disputes/{id}/close",
@@ -155,6 +173,15 @@ export const operationTable = {
     tag: "Settlement simulator",
     statuses: [201, 400, 401, 404, 413, 415, 429, 500, 503],
   },
+  rejectProductionRecurrence: {
+    method: "post",
+    path: "/admin/v1/simulator/recurrences/{id}/reject",
+    expressPath: "/admin/v1/simulator/recurrences/:id/reject",
+    permission: "admin",
+    summary: "Reject a production recurrence",
+    tag: "Settlement simulator",
+    statuses: [200, 400, 401, 404, 413, 415, 429, 500, 503],
+  },
   replayEvent: {
     method: "post",
     path: "/admin/v1/events/{id}/replay",
@@ -189,6 +216,15 @@ export const operationTable = {
     permission: "admin",
     summary: "Set customer notes",
     tag: "Customers",
+    statuses: [200, 400, 401, 404, 413, 415, 429, 500, 503],
+  },
+  settleRecurringAttempt: {
+    method: "post",
+    path: "/admin/v1/simulator/transactions/{id}/settle-attempt",
+    expressPath: "/admin/v1/simulator/transactions/:id/settle-attempt",
+    permission: "admin",
+    summary: "Settle a production cycle charge's attempt",
+    tag: "Settlement simulator",
     statuses: [200, 400, 401, 404, 413, 415, 429, 500, 503],
   },
   settleRefund: {
@@ -277,6 +313,46 @@ export type AdvanceClockResult =
   | { status: 429; body: Json<operations["advanceClock"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["advanceClock"]["responses"][500]> }
   | { status: 503; body: Json<operations["advanceClock"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /admin/v1/simulator/recurrences/{id}/approve: input of `approveProductionRecurrence`, after validation. */
+export interface ApproveProductionRecurrenceInput {
+  params: operations["approveProductionRecurrence"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: operations["approveProductionRecurrence"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `approveProductionRecurrence` may answer. */
+export type ApproveProductionRecurrenceResult =
+  | { status: 200; body: Json<operations["approveProductionRecurrence"]["responses"][200]> }
+  | { status: 400; body: Json<operations["approveProductionRecurrence"]["responses"][400]> }
+  | { status: 401; body: Json<operations["approveProductionRecurrence"]["responses"][401]> }
+  | { status: 404; body: Json<operations["approveProductionRecurrence"]["responses"][404]> }
+  | { status: 413; body: Json<operations["approveProductionRecurrence"]["responses"][413]> }
+  | { status: 415; body: Json<operations["approveProductionRecurrence"]["responses"][415]> }
+  | { status: 429; body: Json<operations["approveProductionRecurrence"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["approveProductionRecurrence"]["responses"][500]> }
+  | { status: 503; body: Json<operations["approveProductionRecurrence"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /admin/v1/simulator/recurrences/{id}/cancel: input of `cancelProductionRecurrence`, after validation. */
+export interface CancelProductionRecurrenceInput {
+  params: operations["cancelProductionRecurrence"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: operations["cancelProductionRecurrence"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `cancelProductionRecurrence` may answer. */
+export type CancelProductionRecurrenceResult =
+  | { status: 200; body: Json<operations["cancelProductionRecurrence"]["responses"][200]> }
+  | { status: 400; body: Json<operations["cancelProductionRecurrence"]["responses"][400]> }
+  | { status: 401; body: Json<operations["cancelProductionRecurrence"]["responses"][401]> }
+  | { status: 404; body: Json<operations["cancelProductionRecurrence"]["responses"][404]> }
+  | { status: 413; body: Json<operations["cancelProductionRecurrence"]["responses"][413]> }
+  | { status: 415; body: Json<operations["cancelProductionRecurrence"]["responses"][415]> }
+  | { status: 429; body: Json<operations["cancelProductionRecurrence"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["cancelProductionRecurrence"]["responses"][500]> }
+  | { status: 503; body: Json<operations["cancelProductionRecurrence"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /admin/v1/simulator/disputes/{id}/close: input of `closeDispute`, after validation. */
 export interface CloseDisputeInput {
@@ -541,6 +617,26 @@ export type OpenDisputeResult =
   | { status: 500; body: Json<operations["openDispute"]["responses"][500]> }
   | { status: 503; body: Json<operations["openDispute"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** POST /admin/v1/simulator/recurrences/{id}/reject: input of `rejectProductionRecurrence`, after validation. */
+export interface RejectProductionRecurrenceInput {
+  params: operations["rejectProductionRecurrence"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: operations["rejectProductionRecurrence"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `rejectProductionRecurrence` may answer. */
+export type RejectProductionRecurrenceResult =
+  | { status: 200; body: Json<operations["rejectProductionRecurrence"]["responses"][200]> }
+  | { status: 400; body: Json<operations["rejectProductionRecurrence"]["responses"][400]> }
+  | { status: 401; body: Json<operations["rejectProductionRecurrence"]["responses"][401]> }
+  | { status: 404; body: Json<operations["rejectProductionRecurrence"]["responses"][404]> }
+  | { status: 413; body: Json<operations["rejectProductionRecurrence"]["responses"][413]> }
+  | { status: 415; body: Json<operations["rejectProductionRecurrence"]["responses"][415]> }
+  | { status: 429; body: Json<operations["rejectProductionRecurrence"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["rejectProductionRecurrence"]["responses"][500]> }
+  | { status: 503; body: Json<operations["rejectProductionRecurrence"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** POST /admin/v1/events/{id}/replay: input of `replayEvent`, after validation. */
 export interface ReplayEventInput {
   params: operations["replayEvent"]["parameters"]["path"];
@@ -614,6 +710,26 @@ export type SetCustomerNotesResult =
   | { status: 429; body: Json<operations["setCustomerNotes"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["setCustomerNotes"]["responses"][500]> }
   | { status: 503; body: Json<operations["setCustomerNotes"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /admin/v1/simulator/transactions/{id}/settle-attempt: input of `settleRecurringAttempt`, after validation. */
+export interface SettleRecurringAttemptInput {
+  params: operations["settleRecurringAttempt"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: operations["settleRecurringAttempt"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `settleRecurringAttempt` may answer. */
+export type SettleRecurringAttemptResult =
+  | { status: 200; body: Json<operations["settleRecurringAttempt"]["responses"][200]> }
+  | { status: 400; body: Json<operations["settleRecurringAttempt"]["responses"][400]> }
+  | { status: 401; body: Json<operations["settleRecurringAttempt"]["responses"][401]> }
+  | { status: 404; body: Json<operations["settleRecurringAttempt"]["responses"][404]> }
+  | { status: 413; body: Json<operations["settleRecurringAttempt"]["responses"][413]> }
+  | { status: 415; body: Json<operations["settleRecurringAttempt"]["responses"][415]> }
+  | { status: 429; body: Json<operations["settleRecurringAttempt"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["settleRecurringAttempt"]["responses"][500]> }
+  | { status: 503; body: Json<operations["settleRecurringAttempt"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /admin/v1/simulator/refunds/{id}/settle: input of `settleRefund`, after validation. */
 export interface SettleRefundInput {
@@ -737,6 +853,10 @@ export type UpdateWebhookEndpointResult =
 export interface Handlers<Ctx> {
   /** POST /admin/v1/clock/advance: Advance the clock (`admin`). */
   advanceClock(request: AdvanceClockInput, ctx: Ctx): Promise<AdvanceClockResult>;
+  /** POST /admin/v1/simulator/recurrences/{id}/approve: Approve a production recurrence (`admin`). */
+  approveProductionRecurrence(request: ApproveProductionRecurrenceInput, ctx: Ctx): Promise<ApproveProductionRecurrenceResult>;
+  /** POST /admin/v1/simulator/recurrences/{id}/cancel: Cancel a production recurrence (`admin`). */
+  cancelProductionRecurrence(request: CancelProductionRecurrenceInput, ctx: Ctx): Promise<CancelProductionRecurrenceResult>;
   /** POST /admin/v1/simulator/disputes/{id}/close: Close a dispute (`admin`). */
   closeDispute(request: CloseDisputeInput, ctx: Ctx): Promise<CloseDisputeResult>;
   /** POST /admin/v1/accounts: Create an account (`admin`). */
@@ -765,6 +885,8 @@ export interface Handlers<Ctx> {
   listWebhookEndpoints(request: ListWebhookEndpointsInput, ctx: Ctx): Promise<ListWebhookEndpointsResult>;
   /** POST /admin/v1/simulator/transactions/{id}/disputes: Open a dispute (`admin`). */
   openDispute(request: OpenDisputeInput, ctx: Ctx): Promise<OpenDisputeResult>;
+  /** POST /admin/v1/simulator/recurrences/{id}/reject: Reject a production recurrence (`admin`). */
+  rejectProductionRecurrence(request: RejectProductionRecurrenceInput, ctx: Ctx): Promise<RejectProductionRecurrenceResult>;
   /** POST /admin/v1/events/{id}/replay: Replay an event (`admin`). */
   replayEvent(request: ReplayEventInput, ctx: Ctx): Promise<ReplayEventResult>;
   /** POST /admin/v1/api-keys/{id}/revoke: Revoke an API key (`admin`). */
@@ -773,6 +895,8 @@ export interface Handlers<Ctx> {
   rotateWebhookEndpointSecret(request: RotateWebhookEndpointSecretInput, ctx: Ctx): Promise<RotateWebhookEndpointSecretResult>;
   /** PUT /admin/v1/customers/{id}/notes: Set customer notes (`admin`). */
   setCustomerNotes(request: SetCustomerNotesInput, ctx: Ctx): Promise<SetCustomerNotesResult>;
+  /** POST /admin/v1/simulator/transactions/{id}/settle-attempt: Settle a production cycle charge's attempt (`admin`). */
+  settleRecurringAttempt(request: SettleRecurringAttemptInput, ctx: Ctx): Promise<SettleRecurringAttemptResult>;
   /** POST /admin/v1/simulator/refunds/{id}/settle: Settle a refund (`admin`). */
   settleRefund(request: SettleRefundInput, ctx: Ctx): Promise<SettleRefundResult>;
   /** POST /admin/v1/simulator/withdrawals/{id}/settle: Settle a withdrawal (`admin`). */

@@ -20,6 +20,15 @@ export interface OperationMeta {
 
 /** Every operation of the document, by operationId. */
 export const operationTable = {
+  cancelRecurrence: {
+    method: "post",
+    path: "/api/v1/recurrences/{id}/cancel",
+    expressPath: "/api/v1/recurrences/:id/cancel",
+    permission: "recurrences:write",
+    summary: "Cancel a recurrence",
+    tag: "Recurrences",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
   cancelTransaction: {
     method: "post",
     path: "/api/v1/transactions/{id}/cancel",
@@ -45,6 +54,24 @@ export const operationTable = {
     permission: "charges:write",
     summary: "Create a Pix charge",
     tag: "Charges",
+    statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  createRecurrence: {
+    method: "post",
+    path: "/api/v1/recurrences",
+    expressPath: "/api/v1/recurrences",
+    permission: "recurrences:write",
+    summary: "Create a recurrence",
+    tag: "Recurrences",
+    statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  createRecurringCharge: {
+    method: "post",
+    path: "/api/v1/recurrences/{id}/charges",
+    expressPath: "/api/v1/recurrences/:id/charges",
+    permission: "recurrences:write",
+    summary: "Charge a cycle of a recurrence",
+    tag: "Recurrences",
     statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
   createRefund: {
@@ -110,6 +137,15 @@ export const operationTable = {
     tag: "Payment links",
     statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
+  getRecurrence: {
+    method: "get",
+    path: "/api/v1/recurrences/{id}",
+    expressPath: "/api/v1/recurrences/:id",
+    permission: "recurrences:read",
+    summary: "Get a recurrence",
+    tag: "Recurrences",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
   getRefund: {
     method: "get",
     path: "/api/v1/refunds/{id}",
@@ -162,6 +198,15 @@ export const operationTable = {
     permission: "payment_links:read",
     summary: "List payment links",
     tag: "Payment links",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  listRecurrences: {
+    method: "get",
+    path: "/api/v1/recurrences",
+    expressPath: "/api/v1/recurrences",
+    permission: "recurrences:read",
+    summary: "List recurrences",
+    tag: "Recurrences",
     statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   listTransactionRefunds: {
@@ -236,6 +281,60 @@ export const operationTable = {
     tag: "Sandbox",
     statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
+  simulateRecurrenceAdvance: {
+    method: "post",
+    path: "/api/v1/sandbox/recurrences/{id}/advance",
+    expressPath: "/api/v1/sandbox/recurrences/:id/advance",
+    permission: "recurrences:write",
+    summary: "Advance a recurrence to its next cycle (test mode)",
+    tag: "Sandbox",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  simulateRecurrenceApproval: {
+    method: "post",
+    path: "/api/v1/sandbox/recurrences/{id}/approve",
+    expressPath: "/api/v1/sandbox/recurrences/:id/approve",
+    permission: "recurrences:write",
+    summary: "Approve a recurrence as the payer (test mode)",
+    tag: "Sandbox",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  simulateRecurrenceCancellationByPayer: {
+    method: "post",
+    path: "/api/v1/sandbox/recurrences/{id}/cancel-by-payer",
+    expressPath: "/api/v1/sandbox/recurrences/:id/cancel-by-payer",
+    permission: "recurrences:write",
+    summary: "Cancel a recurrence as the payer (test mode)",
+    tag: "Sandbox",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  simulateRecurrenceExpiry: {
+    method: "post",
+    path: "/api/v1/sandbox/recurrences/{id}/expire",
+    expressPath: "/api/v1/sandbox/recurrences/:id/expire",
+    permission: "recurrences:write",
+    summary: "Expire a recurrence (test mode)",
+    tag: "Sandbox",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  simulateRecurrenceRejection: {
+    method: "post",
+    path: "/api/v1/sandbox/recurrences/{id}/reject",
+    expressPath: "/api/v1/sandbox/recurrences/:id/reject",
+    permission: "recurrences:write",
+    summary: "Reject a recurrence as the payer (test mode)",
+    tag: "Sandbox",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  simulateRecurringAttempt: {
+    method: "post",
+    path: "/api/v1/sandbox/transactions/{id}/settle-attempt",
+    expressPath: "/api/v1/sandbox/transactions/:id/settle-attempt",
+    permission: "recurrences:write",
+    summary: "Settle a cycle charge's attempt (test mode)",
+    tag: "Sandbox",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
   updateCustomer: {
     method: "patch",
     path: "/api/v1/customers/{id}",
@@ -266,6 +365,28 @@ export const operationIds = Object.keys(operationTable) as OperationId[];
 type Json<T> = T extends { content: { "application/json": infer B } } ? B : never;
 /** An empty parameter group. */
 export type NoParams = Record<string, never>;
+
+/** POST /api/v1/recurrences/{id}/cancel: input of `cancelRecurrence`, after validation. */
+export interface CancelRecurrenceInput {
+  params: operations["cancelRecurrence"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["cancelRecurrence"]["parameters"]["header"]>;
+  body: undefined;
+}
+
+/** Every response `cancelRecurrence` may answer. */
+export type CancelRecurrenceResult =
+  | { status: 200; body: Json<operations["cancelRecurrence"]["responses"][200]> }
+  | { status: 400; body: Json<operations["cancelRecurrence"]["responses"][400]> }
+  | { status: 401; body: Json<operations["cancelRecurrence"]["responses"][401]> }
+  | { status: 403; body: Json<operations["cancelRecurrence"]["responses"][403]> }
+  | { status: 404; body: Json<operations["cancelRecurrence"]["responses"][404]> }
+  | { status: 409; body: Json<operations["cancelRecurrence"]["responses"][409]> }
+  | { status: 413; body: Json<operations["cancelRecurrence"]["responses"][413]> }
+  | { status: 415; body: Json<operations["cancelRecurrence"]["responses"][415]> }
+  | { status: 429; body: Json<operations["cancelRecurrence"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["cancelRecurrence"]["responses"][500]> }
+  | { status: 503; body: Json<operations["cancelRecurrence"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /api/v1/transactions/{id}/cancel: input of `cancelTransaction`, after validation. */
 export interface CancelTransactionInput {
@@ -332,6 +453,50 @@ export type CreatePixChargeResult =
   | { status: 429; body: Json<operations["createPixCharge"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["createPixCharge"]["responses"][500]> }
   | { status: 503; body: Json<operations["createPixCharge"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /api/v1/recurrences: input of `createRecurrence`, after validation. */
+export interface CreateRecurrenceInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NonNullable<operations["createRecurrence"]["parameters"]["header"]>;
+  body: operations["createRecurrence"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `createRecurrence` may answer. */
+export type CreateRecurrenceResult =
+  | { status: 201; body: Json<operations["createRecurrence"]["responses"][201]> }
+  | { status: 400; body: Json<operations["createRecurrence"]["responses"][400]> }
+  | { status: 401; body: Json<operations["createRecurrence"]["responses"][401]> }
+  | { status: 403; body: Json<operations["createRecurrence"]["responses"][403]> }
+  | { status: 404; body: Json<operations["createRecurrence"]["responses"][404]> }
+  | { status: 409; body: Json<operations["createRecurrence"]["responses"][409]> }
+  | { status: 413; body: Json<operations["createRecurrence"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createRecurrence"]["responses"][415]> }
+  | { status: 429; body: Json<operations["createRecurrence"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["createRecurrence"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createRecurrence"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /api/v1/recurrences/{id}/charges: input of `createRecurringCharge`, after validation. */
+export interface CreateRecurringChargeInput {
+  params: operations["createRecurringCharge"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["createRecurringCharge"]["parameters"]["header"]>;
+  body: operations["createRecurringCharge"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `createRecurringCharge` may answer. */
+export type CreateRecurringChargeResult =
+  | { status: 201; body: Json<operations["createRecurringCharge"]["responses"][201]> }
+  | { status: 400; body: Json<operations["createRecurringCharge"]["responses"][400]> }
+  | { status: 401; body: Json<operations["createRecurringCharge"]["responses"][401]> }
+  | { status: 403; body: Json<operations["createRecurringCharge"]["responses"][403]> }
+  | { status: 404; body: Json<operations["createRecurringCharge"]["responses"][404]> }
+  | { status: 409; body: Json<operations["createRecurringCharge"]["responses"][409]> }
+  | { status: 413; body: Json<operations["createRecurringCharge"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createRecurringCharge"]["responses"][415]> }
+  | { status: 429; body: Json<operations["createRecurringCharge"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["createRecurringCharge"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createRecurringCharge"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /api/v1/transactions/{id}/refunds: input of `createRefund`, after validation. */
 export interface CreateRefundInput {
@@ -475,6 +640,25 @@ export type GetPaymentLinkResult =
   | { status: 500; body: Json<operations["getPaymentLink"]["responses"][500]> }
   | { status: 503; body: Json<operations["getPaymentLink"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** GET /api/v1/recurrences/{id}: input of `getRecurrence`, after validation. */
+export interface GetRecurrenceInput {
+  params: operations["getRecurrence"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `getRecurrence` may answer. */
+export type GetRecurrenceResult =
+  | { status: 200; body: Json<operations["getRecurrence"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getRecurrence"]["responses"][400]> }
+  | { status: 401; body: Json<operations["getRecurrence"]["responses"][401]> }
+  | { status: 403; body: Json<operations["getRecurrence"]["responses"][403]> }
+  | { status: 404; body: Json<operations["getRecurrence"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getRecurrence"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["getRecurrence"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getRecurrence"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** GET /api/v1/refunds/{id}: input of `getRefund`, after validation. */
 export interface GetRefundInput {
   params: operations["getRefund"]["parameters"]["path"];
@@ -588,6 +772,25 @@ export type ListPaymentLinksResult =
   | { status: 429; body: Json<operations["listPaymentLinks"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["listPaymentLinks"]["responses"][500]> }
   | { status: 503; body: Json<operations["listPaymentLinks"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /api/v1/recurrences: input of `listRecurrences`, after validation. */
+export interface ListRecurrencesInput {
+  params: NoParams;
+  query: NonNullable<operations["listRecurrences"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `listRecurrences` may answer. */
+export type ListRecurrencesResult =
+  | { status: 200; body: Json<operations["listRecurrences"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listRecurrences"]["responses"][400]> }
+  | { status: 401; body: Json<operations["listRecurrences"]["responses"][401]> }
+  | { status: 403; body: Json<operations["listRecurrences"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listRecurrences"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listRecurrences"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["listRecurrences"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listRecurrences"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /api/v1/transactions/{id}/refunds: input of `listTransactionRefunds`, after validation. */
 export interface ListTransactionRefundsInput {
@@ -756,6 +959,138 @@ export type SimulatePaymentResult =
   | { status: 500; body: Json<operations["simulatePayment"]["responses"][500]> }
   | { status: 503; body: Json<operations["simulatePayment"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** POST /api/v1/sandbox/recurrences/{id}/advance: input of `simulateRecurrenceAdvance`, after validation. */
+export interface SimulateRecurrenceAdvanceInput {
+  params: operations["simulateRecurrenceAdvance"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["simulateRecurrenceAdvance"]["parameters"]["header"]>;
+  body: undefined;
+}
+
+/** Every response `simulateRecurrenceAdvance` may answer. */
+export type SimulateRecurrenceAdvanceResult =
+  | { status: 200; body: Json<operations["simulateRecurrenceAdvance"]["responses"][200]> }
+  | { status: 400; body: Json<operations["simulateRecurrenceAdvance"]["responses"][400]> }
+  | { status: 401; body: Json<operations["simulateRecurrenceAdvance"]["responses"][401]> }
+  | { status: 403; body: Json<operations["simulateRecurrenceAdvance"]["responses"][403]> }
+  | { status: 404; body: Json<operations["simulateRecurrenceAdvance"]["responses"][404]> }
+  | { status: 409; body: Json<operations["simulateRecurrenceAdvance"]["responses"][409]> }
+  | { status: 413; body: Json<operations["simulateRecurrenceAdvance"]["responses"][413]> }
+  | { status: 415; body: Json<operations["simulateRecurrenceAdvance"]["responses"][415]> }
+  | { status: 429; body: Json<operations["simulateRecurrenceAdvance"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["simulateRecurrenceAdvance"]["responses"][500]> }
+  | { status: 503; body: Json<operations["simulateRecurrenceAdvance"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /api/v1/sandbox/recurrences/{id}/approve: input of `simulateRecurrenceApproval`, after validation. */
+export interface SimulateRecurrenceApprovalInput {
+  params: operations["simulateRecurrenceApproval"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["simulateRecurrenceApproval"]["parameters"]["header"]>;
+  body: operations["simulateRecurrenceApproval"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `simulateRecurrenceApproval` may answer. */
+export type SimulateRecurrenceApprovalResult =
+  | { status: 200; body: Json<operations["simulateRecurrenceApproval"]["responses"][200]> }
+  | { status: 400; body: Json<operations["simulateRecurrenceApproval"]["responses"][400]> }
+  | { status: 401; body: Json<operations["simulateRecurrenceApproval"]["responses"][401]> }
+  | { status: 403; body: Json<operations["simulateRecurrenceApproval"]["responses"][403]> }
+  | { status: 404; body: Json<operations["simulateRecurrenceApproval"]["responses"][404]> }
+  | { status: 409; body: Json<operations["simulateRecurrenceApproval"]["responses"][409]> }
+  | { status: 413; body: Json<operations["simulateRecurrenceApproval"]["responses"][413]> }
+  | { status: 415; body: Json<operations["simulateRecurrenceApproval"]["responses"][415]> }
+  | { status: 429; body: Json<operations["simulateRecurrenceApproval"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["simulateRecurrenceApproval"]["responses"][500]> }
+  | { status: 503; body: Json<operations["simulateRecurrenceApproval"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /api/v1/sandbox/recurrences/{id}/cancel-by-payer: input of `simulateRecurrenceCancellationByPayer`, after validation. */
+export interface SimulateRecurrenceCancellationByPayerInput {
+  params: operations["simulateRecurrenceCancellationByPayer"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["simulateRecurrenceCancellationByPayer"]["parameters"]["header"]>;
+  body: operations["simulateRecurrenceCancellationByPayer"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `simulateRecurrenceCancellationByPayer` may answer. */
+export type SimulateRecurrenceCancellationByPayerResult =
+  | { status: 200; body: Json<operations["simulateRecurrenceCancellationByPayer"]["responses"][200]> }
+  | { status: 400; body: Json<operations["simulateRecurrenceCancellationByPayer"]["responses"][400]> }
+  | { status: 401; body: Json<operations["simulateRecurrenceCancellationByPayer"]["responses"][401]> }
+  | { status: 403; body: Json<operations["simulateRecurrenceCancellationByPayer"]["responses"][403]> }
+  | { status: 404; body: Json<operations["simulateRecurrenceCancellationByPayer"]["responses"][404]> }
+  | { status: 409; body: Json<operations["simulateRecurrenceCancellationByPayer"]["responses"][409]> }
+  | { status: 413; body: Json<operations["simulateRecurrenceCancellationByPayer"]["responses"][413]> }
+  | { status: 415; body: Json<operations["simulateRecurrenceCancellationByPayer"]["responses"][415]> }
+  | { status: 429; body: Json<operations["simulateRecurrenceCancellationByPayer"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["simulateRecurrenceCancellationByPayer"]["responses"][500]> }
+  | { status: 503; body: Json<operations["simulateRecurrenceCancellationByPayer"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /api/v1/sandbox/recurrences/{id}/expire: input of `simulateRecurrenceExpiry`, after validation. */
+export interface SimulateRecurrenceExpiryInput {
+  params: operations["simulateRecurrenceExpiry"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["simulateRecurrenceExpiry"]["parameters"]["header"]>;
+  body: undefined;
+}
+
+/** Every response `simulateRecurrenceExpiry` may answer. */
+export type SimulateRecurrenceExpiryResult =
+  | { status: 200; body: Json<operations["simulateRecurrenceExpiry"]["responses"][200]> }
+  | { status: 400; body: Json<operations["simulateRecurrenceExpiry"]["responses"][400]> }
+  | { status: 401; body: Json<operations["simulateRecurrenceExpiry"]["responses"][401]> }
+  | { status: 403; body: Json<operations["simulateRecurrenceExpiry"]["responses"][403]> }
+  | { status: 404; body: Json<operations["simulateRecurrenceExpiry"]["responses"][404]> }
+  | { status: 409; body: Json<operations["simulateRecurrenceExpiry"]["responses"][409]> }
+  | { status: 413; body: Json<operations["simulateRecurrenceExpiry"]["responses"][413]> }
+  | { status: 415; body: Json<operations["simulateRecurrenceExpiry"]["responses"][415]> }
+  | { status: 429; body: Json<operations["simulateRecurrenceExpiry"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["simulateRecurrenceExpiry"]["responses"][500]> }
+  | { status: 503; body: Json<operations["simulateRecurrenceExpiry"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /api/v1/sandbox/recurrences/{id}/reject: input of `simulateRecurrenceRejection`, after validation. */
+export interface SimulateRecurrenceRejectionInput {
+  params: operations["simulateRecurrenceRejection"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["simulateRecurrenceRejection"]["parameters"]["header"]>;
+  body: operations["simulateRecurrenceRejection"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `simulateRecurrenceRejection` may answer. */
+export type SimulateRecurrenceRejectionResult =
+  | { status: 200; body: Json<operations["simulateRecurrenceRejection"]["responses"][200]> }
+  | { status: 400; body: Json<operations["simulateRecurrenceRejection"]["responses"][400]> }
+  | { status: 401; body: Json<operations["simulateRecurrenceRejection"]["responses"][401]> }
+  | { status: 403; body: Json<operations["simulateRecurrenceRejection"]["responses"][403]> }
+  | { status: 404; body: Json<operations["simulateRecurrenceRejection"]["responses"][404]> }
+  | { status: 409; body: Json<operations["simulateRecurrenceRejection"]["responses"][409]> }
+  | { status: 413; body: Json<operations["simulateRecurrenceRejection"]["responses"][413]> }
+  | { status: 415; body: Json<operations["simulateRecurrenceRejection"]["responses"][415]> }
+  | { status: 429; body: Json<operations["simulateRecurrenceRejection"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["simulateRecurrenceRejection"]["responses"][500]> }
+  | { status: 503; body: Json<operations["simulateRecurrenceRejection"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /api/v1/sandbox/transactions/{id}/settle-attempt: input of `simulateRecurringAttempt`, after validation. */
+export interface SimulateRecurringAttemptInput {
+  params: operations["simulateRecurringAttempt"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["simulateRecurringAttempt"]["parameters"]["header"]>;
+  body: operations["simulateRecurringAttempt"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `simulateRecurringAttempt` may answer. */
+export type SimulateRecurringAttemptResult =
+  | { status: 200; body: Json<operations["simulateRecurringAttempt"]["responses"][200]> }
+  | { status: 400; body: Json<operations["simulateRecurringAttempt"]["responses"][400]> }
+  | { status: 401; body: Json<operations["simulateRecurringAttempt"]["responses"][401]> }
+  | { status: 403; body: Json<operations["simulateRecurringAttempt"]["responses"][403]> }
+  | { status: 404; body: Json<operations["simulateRecurringAttempt"]["responses"][404]> }
+  | { status: 409; body: Json<operations["simulateRecurringAttempt"]["responses"][409]> }
+  | { status: 413; body: Json<operations["simulateRecurringAttempt"]["responses"][413]> }
+  | { status: 415; body: Json<operations["simulateRecurringAttempt"]["responses"][415]> }
+  | { status: 429; body: Json<operations["simulateRecurringAttempt"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["simulateRecurringAttempt"]["responses"][500]> }
+  | { status: 503; body: Json<operations["simulateRecurringAttempt"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** PATCH /api/v1/customers/{id}: input of `updateCustomer`, after validation. */
 export interface UpdateCustomerInput {
   params: operations["updateCustomer"]["parameters"]["path"];
@@ -803,12 +1138,18 @@ export type UpsertCustomerResult =
 
 /** The handler contract: one typed function per operationId. */
 export interface Handlers<Ctx> {
+  /** POST /api/v1/recurrences/{id}/cancel: Cancel a recurrence (`recurrences:write`). */
+  cancelRecurrence(request: CancelRecurrenceInput, ctx: Ctx): Promise<CancelRecurrenceResult>;
   /** POST /api/v1/transactions/{id}/cancel: Cancel a charge (`charges:write`). */
   cancelTransaction(request: CancelTransactionInput, ctx: Ctx): Promise<CancelTransactionResult>;
   /** POST /api/v1/payment-links: Create a payment link (`payment_links:write`). */
   createPaymentLink(request: CreatePaymentLinkInput, ctx: Ctx): Promise<CreatePaymentLinkResult>;
   /** POST /api/v1/charges/pix: Create a Pix charge (`charges:write`). */
   createPixCharge(request: CreatePixChargeInput, ctx: Ctx): Promise<CreatePixChargeResult>;
+  /** POST /api/v1/recurrences: Create a recurrence (`recurrences:write`). */
+  createRecurrence(request: CreateRecurrenceInput, ctx: Ctx): Promise<CreateRecurrenceResult>;
+  /** POST /api/v1/recurrences/{id}/charges: Charge a cycle of a recurrence (`recurrences:write`). */
+  createRecurringCharge(request: CreateRecurringChargeInput, ctx: Ctx): Promise<CreateRecurringChargeResult>;
   /** POST /api/v1/transactions/{id}/refunds: Refund a charge (`refunds:write`). */
   createRefund(request: CreateRefundInput, ctx: Ctx): Promise<CreateRefundResult>;
   /** POST /api/v1/withdrawals: Create a withdrawal (`withdrawals:write`). */
@@ -823,6 +1164,8 @@ export interface Handlers<Ctx> {
   getEvent(request: GetEventInput, ctx: Ctx): Promise<GetEventResult>;
   /** GET /api/v1/payment-links/{id}: Get a payment link (`payment_links:read`). */
   getPaymentLink(request: GetPaymentLinkInput, ctx: Ctx): Promise<GetPaymentLinkResult>;
+  /** GET /api/v1/recurrences/{id}: Get a recurrence (`recurrences:read`). */
+  getRecurrence(request: GetRecurrenceInput, ctx: Ctx): Promise<GetRecurrenceResult>;
   /** GET /api/v1/refunds/{id}: Get a refund (`transactions:read`). */
   getRefund(request: GetRefundInput, ctx: Ctx): Promise<GetRefundResult>;
   /** GET /api/v1/transactions/{id}: Get a transaction (`transactions:read`). */
@@ -835,6 +1178,8 @@ export interface Handlers<Ctx> {
   listEvents(request: ListEventsInput, ctx: Ctx): Promise<ListEventsResult>;
   /** GET /api/v1/payment-links: List payment links (`payment_links:read`). */
   listPaymentLinks(request: ListPaymentLinksInput, ctx: Ctx): Promise<ListPaymentLinksResult>;
+  /** GET /api/v1/recurrences: List recurrences (`recurrences:read`). */
+  listRecurrences(request: ListRecurrencesInput, ctx: Ctx): Promise<ListRecurrencesResult>;
   /** GET /api/v1/transactions/{id}/refunds: List a charge's refunds (`transactions:read`). */
   listTransactionRefunds(request: ListTransactionRefundsInput, ctx: Ctx): Promise<ListTransactionRefundsResult>;
   /** GET /api/v1/transactions: List transactions (`transactions:read`). */
@@ -851,6 +1196,18 @@ export interface Handlers<Ctx> {
   simulateExpiry(request: SimulateExpiryInput, ctx: Ctx): Promise<SimulateExpiryResult>;
   /** POST /api/v1/sandbox/transactions/{id}/pay: Simulate a payment (test mode) (`charges:write`). */
   simulatePayment(request: SimulatePaymentInput, ctx: Ctx): Promise<SimulatePaymentResult>;
+  /** POST /api/v1/sandbox/recurrences/{id}/advance: Advance a recurrence to its next cycle (test mode) (`recurrences:write`). */
+  simulateRecurrenceAdvance(request: SimulateRecurrenceAdvanceInput, ctx: Ctx): Promise<SimulateRecurrenceAdvanceResult>;
+  /** POST /api/v1/sandbox/recurrences/{id}/approve: Approve a recurrence as the payer (test mode) (`recurrences:write`). */
+  simulateRecurrenceApproval(request: SimulateRecurrenceApprovalInput, ctx: Ctx): Promise<SimulateRecurrenceApprovalResult>;
+  /** POST /api/v1/sandbox/recurrences/{id}/cancel-by-payer: Cancel a recurrence as the payer (test mode) (`recurrences:write`). */
+  simulateRecurrenceCancellationByPayer(request: SimulateRecurrenceCancellationByPayerInput, ctx: Ctx): Promise<SimulateRecurrenceCancellationByPayerResult>;
+  /** POST /api/v1/sandbox/recurrences/{id}/expire: Expire a recurrence (test mode) (`recurrences:write`). */
+  simulateRecurrenceExpiry(request: SimulateRecurrenceExpiryInput, ctx: Ctx): Promise<SimulateRecurrenceExpiryResult>;
+  /** POST /api/v1/sandbox/recurrences/{id}/reject: Reject a recurrence as the payer (test mode) (`recurrences:write`). */
+  simulateRecurrenceRejection(request: SimulateRecurrenceRejectionInput, ctx: Ctx): Promise<SimulateRecurrenceRejectionResult>;
+  /** POST /api/v1/sandbox/transactions/{id}/settle-attempt: Settle a cycle charge's attempt (test mode) (`recurrences:write`). */
+  simulateRecurringAttempt(request: SimulateRecurringAttemptInput, ctx: Ctx): Promise<SimulateRecurringAttemptResult>;
   /** PATCH /api/v1/customers/{id}: Update a customer (`customers:write`). */
   updateCustomer(request: UpdateCustomerInput, ctx: Ctx): Promise<UpdateCustomerResult>;
   /** POST /api/v1/customers: Create or update a customer by document (`customers:write`). */

@@ -111,6 +111,18 @@ export const refundLimits = {
   reasonMax: 140,
 } as const;
 
+/** Pix Automático: a cycle charge is sent `minDaysBeforeDue` to `maxDaysBeforeDue` days before its due date; `RETRY_3_IN_7_DAYS` allows `maxRetries` retries within `retryWindowDays` days of the first attempt. */
+export const recurrenceLimits = {
+  /** openapi.yaml#/paths/~1api~1v1~1recurrences~1{id}~1charges/post/x-min-days-before-due */
+  minDaysBeforeDue: 2,
+  /** openapi.yaml#/paths/~1api~1v1~1recurrences~1{id}~1charges/post/x-max-days-before-due */
+  maxDaysBeforeDue: 10,
+  /** openapi.yaml#/components/schemas/RetryPolicy/x-max-retries */
+  maxRetries: 3,
+  /** openapi.yaml#/components/schemas/RetryPolicy/x-retry-window-days */
+  retryWindowDays: 7,
+} as const;
+
 /** `maxlength` of the hosted checkout's fields: what the API takes for each (the document as typed, punctuation included). */
 export const checkoutFieldLengths = {
   /** openapi.yaml#/components/schemas/ChargeCustomerInput/properties/name/maxLength */
@@ -165,6 +177,8 @@ export const permissions = [
   "withdrawals:read",
   "withdrawals:write",
   "refunds:write",
+  "recurrences:read",
+  "recurrences:write",
 ] as const;
 
 export type Permission = (typeof permissions)[number];

@@ -100,7 +100,8 @@ export function schemaName(schema: Schema): string | undefined {
 }
 
 /** Which kind of object an id names. */
-export type IdKind = "transaction" | "paymentLink" | "customer" | "withdrawal" | "refund" | "event" | "dispute";
+export type IdKind =
+  "transaction" | "paymentLink" | "customer" | "withdrawal" | "refund" | "event" | "dispute" | "recurrence";
 
 /** The prefix of each kind's ids (`txn_…`). */
 export const idPrefixes: Record<IdKind, string> = {
@@ -111,6 +112,7 @@ export const idPrefixes: Record<IdKind, string> = {
   refund: "rfd",
   event: "evt",
   dispute: "dsp",
+  recurrence: "rec",
 };
 
 /** Which kind of id a path parameter takes, by the parameter's name in the document. */
@@ -122,6 +124,7 @@ const idKinds: Record<string, IdKind> = {
   RefundIdPath: "refund",
   EventIdPath: "event",
   DisputeIdPath: "dispute",
+  RecurrenceIdPath: "recurrence",
 };
 
 /** Which kind of object each list lists (its `startingAfter` cursor is an id of that kind). */
@@ -132,6 +135,7 @@ const listedKinds: Record<string, IdKind> = {
   listWithdrawals: "withdrawal",
   listEvents: "event",
   listTransactionRefunds: "refund",
+  listRecurrences: "recurrence",
 };
 
 export interface OperationInfo {

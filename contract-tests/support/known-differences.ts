@@ -6,7 +6,7 @@ import {
 } from "../../server/src/pix/documents.js";
 import { operationInfos } from "./document.js";
 import type { GeneratedRequest } from "./requests.js";
-import { freshChargeCents } from "./values.js";
+import { freshChargeCents, recurringChargeCents } from "./values.js";
 
 /** What the server knows at the moment a request is sent, for the conditions below. */
 export interface ServerState {
@@ -117,28 +117,80 @@ export const knownDifferences: readonly KnownDifference[] = [
     applies: (r) => r.operationId === "simulateDispute" && Number(body(r).amountCents) > freshChargeCents,
   },
   {
-    operations: ["createPixCharge", "upsertCustomer"],
+    operations: ["createPixCharge", "upsertCustomer", "createRecurrence"],
     condition: "a document the schema accepts that is no CPF or CNPJ (check digits, or letters where digits go)",
     reason: "check digits are not expressible in a schema (document description: 400 REQUEST_ERROR)",
     server: { status: 400, code: "REQUEST_ERROR" },
-    applies: (r) => notADocument(r.operationId === "upsertCustomer" ? body(r).document : body(r).customer?.document),
+    applies: (r) =>
+      notADocument(
+        r.operationId === "upsertCustomer" ? body(r).document : (body(r).customer ?? body(r).payer)?.document,
+      ),
   },
   {
-    operations: ["createPixCharge"],
-    condition: "customer.documentType is not the kind of customer.document",
+    operations: ["createPixCharge", "createRecurrence"],
+    condition: "customer.documentType (a recurrence's payer.documentType) is not the kind of its document",
     reason: "a rule across two fields (documentType description)",
     server: { status: 400, code: "REQUEST_ERROR" },
-    applies: (r) =>
-      r.operationId === "createPixCharge" &&
-      typeof body(r).customer?.document === "string" &&
-      !documentMatchesType(body(r).customer.document, body(r).customer.documentType),
+    applies: (r) => {
+      const payer = r.operationId === "createPixCharge" ? body(r).customer : body(r).payer;
+      return typeof payer?.document === "string" && !documentMatchesType(payer.document, payer.documentType);
+    },
   },
   {
-    operations: ["createPixCharge", "createPaymentLink"],
+    operations: ["createPixCharge", "createPaymentLink", "createRecurrence"],
     condition: "expiresAt is not in the future",
     reason: "depends on the server's clock (expiresAt description: must be in the future)",
     server: { status: 400, code: "VALIDATION_ERROR" },
     applies: (r, s) => typeof body(r).expiresAt === "string" && Date.parse(body(r).expiresAt) <= Date.parse(s.now),
+  },
+  {
+    operations: ["createRecurrence"],
+    condition: "firstDate before the server's today, or lastDate before firstDate",
+    reason: "depends on the server's clock and on two fields (firstDate and lastDate descriptions)",
+    server: { status: 400, code: "VALIDATION_ERROR" },
+    applies: (r, s) =>
+      r.operationId === "createRecurrence" &&
+      (String(body(r).firstDate) < s.now.slice(0, 10) ||
+        (body(r).lastDate !== undefined && String(body(r).lastDate) < String(body(r).firstDate))),
+  },
+  {
+    operations: ["createRecurrence"],
+    condition:
+      "the amount's terms contradict one another (a minimum with a fixed amount, automatic charges without one)",
+    reason: "rules across fields (minimumAmountCents and automaticCharges descriptions)",
+    server: { status: 400, code: "VALIDATION_ERROR" },
+    applies: (r) =>
+      r.operationId === "createRecurrence" &&
+      ((body(r).amountCents !== undefined && body(r).minimumAmountCents !== undefined) ||
+        (body(r).automaticCharges === true && body(r).amountCents === undefined)),
+  },
+  {
+    operations: ["createRecurrence"],
+    condition: "initialPayment without JOURNEY_3, or JOURNEY_3 without it",
+    reason: "a rule across two fields (initialPayment description)",
+    server: { status: 400, code: "VALIDATION_ERROR" },
+    applies: (r) =>
+      r.operationId === "createRecurrence" &&
+      (body(r).journey === "JOURNEY_3") !== (body(r).initialPayment !== undefined),
+  },
+  {
+    operations: ["createRecurringCharge"],
+    condition: "amountCents other than the recurrence's fixed amount",
+    reason: "the mock has no store (amountCents description: a FIXED recurrence's amount only)",
+    server: { status: 400, code: "REQUEST_ERROR" },
+    applies: (r) =>
+      r.operationId === "createRecurringCharge" &&
+      body(r).amountCents !== undefined &&
+      body(r).amountCents !== recurringChargeCents,
+  },
+  {
+    operations: ["simulateRecurringAttempt"],
+    condition: "reasonCode with outcome PAID, or outcome FAILED without one",
+    reason: "a rule across two fields (reasonCode description)",
+    server: { status: 400, code: "VALIDATION_ERROR" },
+    applies: (r) =>
+      r.operationId === "simulateRecurringAttempt" &&
+      (body(r).outcome === "PAID") === (body(r).reasonCode !== undefined),
   },
   {
     operations: ["createWithdrawal"],

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { type OperationInfo, type Parameter, resolveSchema, type Schema, schemaName } from "./document.js";
-import { freshChargeCents, futureInstant, pastInstant, validCpf, validValue } from "./values.js";
+import { freshChargeCents, futureInstant, pastInstant, recurringChargeCents, validCpf, validValue } from "./values.js";
 
 // The one request generator from the document, shared by the differential contract suite and the
 // fuzzer (server/test/fuzz/): for each operation, valid values drawn from its request schema and
@@ -284,6 +284,72 @@ const ruleBreakers: Record<string, Array<(valid: fc.Arbitrary<unknown>) => fc.Ar
           label: "amountCents above what the charge still holds",
           body: { ...(b as Body), amountCents },
         })),
+  ],
+  createRecurrence: [
+    (valid) =>
+      valid.map((b) => {
+        const body = b as Body;
+        return {
+          label: "payer.document with a wrong check digit",
+          body: { ...body, payer: { ...body.payer, document: badCheckDigits(body.payer.document) } },
+        };
+      }),
+    (valid) =>
+      valid.map((b) => {
+        const body = b as Body;
+        const documentType = body.payer.documentType === "CPF" ? "CNPJ" : "CPF";
+        return {
+          label: "payer.documentType not the document's",
+          body: { ...body, payer: { ...body.payer, documentType } },
+        };
+      }),
+    (valid) =>
+      fc
+        .tuple(valid, pastInstant)
+        .map(([b, expiresAt]) => ({ label: "expiresAt in the past", body: { ...(b as Body), expiresAt } })),
+    (valid) =>
+      valid.map((b) => ({
+        label: "firstDate before today",
+        body: { ...(b as Body), firstDate: "2020-01-01", lastDate: undefined },
+      })),
+    (valid) =>
+      valid.map((b) => ({ label: "lastDate before firstDate", body: { ...(b as Body), lastDate: "2029-12-31" } })),
+    (valid) =>
+      valid.map((b) => ({
+        label: "amountCents and minimumAmountCents together",
+        body: { ...(b as Body), amountCents: 5000, minimumAmountCents: 5000, automaticCharges: false },
+      })),
+    (valid) =>
+      valid.map((b) => ({
+        label: "automaticCharges without amountCents",
+        body: { ...(b as Body), amountCents: undefined, minimumAmountCents: undefined, automaticCharges: true },
+      })),
+    (valid) =>
+      valid.map((b) => ({
+        label: "initialPayment with JOURNEY_2",
+        body: { ...(b as Body), journey: "JOURNEY_2", initialPayment: { amountCents: 5000 } },
+      })),
+    (valid) =>
+      valid.map((b) => ({
+        label: "JOURNEY_3 without initialPayment",
+        body: { ...(b as Body), journey: "JOURNEY_3", initialPayment: undefined },
+      })),
+  ],
+  createRecurringCharge: [
+    (valid) =>
+      fc
+        .tuple(
+          valid,
+          fc.integer({ min: 500, max: 999_999_999_999 }).filter((n) => n !== recurringChargeCents),
+        )
+        .map(([b, amountCents]) => ({
+          label: "amountCents other than the fixed amount",
+          body: { ...(b as Body), amountCents },
+        })),
+  ],
+  simulateRecurringAttempt: [
+    (valid) =>
+      valid.map(() => ({ label: "reasonCode with outcome PAID", body: { outcome: "PAID", reasonCode: "AM04" } })),
   ],
   createWithdrawal: [
     (valid) =>

@@ -9,6 +9,52 @@ import { resolveSchema, type Schema, schemaName } from "./document.js";
 /** The amount of every charge the differential suite creates: what a refund or a dispute of it can take. */
 export const freshChargeCents = 8990;
 
+/** The fixed amount of the recurrences whose cycles the differential suite charges. */
+export const recurringChargeCents = 4990;
+
+/**
+ * The due date a generated cycle charge asks for: a stand-in the differential suite replaces with
+ * the first cycle of the fresh recurrence it charges (a date only the server's clock decides).
+ */
+export const freshCycleDatePlaceholder = "2099-12-31";
+
+/** Calendar dates every reference server sees as future (2030 to 2098). */
+const futureDate = fc
+  .integer({ min: Date.UTC(2030, 0, 1) / 86_400_000, max: Date.UTC(2098, 11, 31) / 86_400_000 })
+  .map((day) => new Date(day * 86_400_000).toISOString().slice(0, 10));
+
+const amountCents = fc.integer({ min: 500, max: 999_999_999_999 });
+const attemptCodes = ["AM04", "AB10", "AC05", "AC06", "AM02", "AM09", "DENC", "NITX", "UDEI"] as const;
+
+/**
+ * A recurrence's terms drawn together, as the server takes them: a fixed amount (maybe charged
+ * automatically) or a variable one (maybe with a minimum), an immediate payment with journey 3
+ * only, a last date not before the first.
+ */
+const recurrenceTerms = fc
+  .record({
+    journey3: fc.boolean(),
+    fixed: fc.boolean(),
+    automatic: fc.boolean(),
+    amount: amountCents,
+    minimum: fc.option(amountCents, { nil: undefined }),
+    initial: amountCents,
+    firstDate: futureDate,
+    days: fc.option(fc.integer({ min: 0, max: 3650 }), { nil: undefined }),
+  })
+  .map((t) => ({
+    journey: t.journey3 ? "JOURNEY_3" : "JOURNEY_2",
+    ...(t.journey3 ? { initialPayment: { amountCents: t.initial } } : {}),
+    ...(t.fixed ? { amountCents: t.amount, automaticCharges: t.automatic } : {}),
+    ...(!t.fixed && t.minimum !== undefined ? { minimumAmountCents: t.minimum } : {}),
+    firstDate: t.firstDate,
+    ...(t.days === undefined
+      ? {}
+      : {
+          lastDate: new Date(Date.parse(`${t.firstDate}T00:00:00Z`) + t.days * 86_400_000).toISOString().slice(0, 10),
+        }),
+  }));
+
 const digits = (n: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: n, maxLength: n });
 
 function cpfCheck(base: number[]): number[] {
@@ -74,6 +120,9 @@ const semanticValues: Record<string, fc.Arbitrary<unknown>> = {
   "UpsertCustomerRequest.document": fc.oneof(validCpf, validCnpj, validCpf.map(punctuated), validCnpj.map(punctuated)),
   "CreatePixChargeRequest.expiresAt": futureInstant,
   "CreatePaymentLinkRequest.expiresAt": futureInstant,
+  "CreateRecurrenceRequest.expiresAt": futureInstant,
+  "CreateRecurringChargeRequest.dueDate": fc.constant(freshCycleDatePlaceholder),
+  "CreateRecurringChargeRequest.amountCents": fc.constant(recurringChargeCents),
   // At most what a fresh charge of the suite still holds (the setup's charges are of one amount).
   "CreateRefundRequest.amountCents": fc.integer({ min: 1, max: freshChargeCents }),
   "SimulateDisputeRequest.amountCents": fc.integer({ min: 1, max: freshChargeCents }),
@@ -88,6 +137,25 @@ const semanticValues: Record<string, fc.Arbitrary<unknown>> = {
 const pairedValues: Record<string, { keys: string[]; arbitrary: fc.Arbitrary<Record<string, unknown>> }> = {
   ChargeCustomerInput: { keys: ["documentType", "document"], arbitrary: documentPair },
   CreateWithdrawalRequest: { keys: ["pixKeyType", "pixKey"], arbitrary: pixKeyPair },
+  CreateRecurrenceRequest: {
+    keys: [
+      "journey",
+      "initialPayment",
+      "amountCents",
+      "minimumAmountCents",
+      "automaticCharges",
+      "firstDate",
+      "lastDate",
+    ],
+    arbitrary: recurrenceTerms,
+  },
+  SettleRecurringAttemptRequest: {
+    keys: ["outcome", "reasonCode"],
+    arbitrary: fc.oneof(
+      fc.constant({ outcome: "PAID" }),
+      fc.constantFrom(...attemptCodes).map((reasonCode) => ({ outcome: "FAILED", reasonCode })),
+    ),
+  },
 };
 
 const bigInteger = (min: number, max: number) =>

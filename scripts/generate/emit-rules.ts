@@ -119,6 +119,15 @@ const groups: Record<string, Group> = {
       reasonMax: pub(schema("CreateRefundRequest", "properties/reason/maxLength")),
     },
   },
+  recurrenceLimits: {
+    doc: "Pix Automático: a cycle charge is sent `minDaysBeforeDue` to `maxDaysBeforeDue` days before its due date; `RETRY_3_IN_7_DAYS` allows `maxRetries` retries within `retryWindowDays` days of the first attempt.",
+    values: {
+      minDaysBeforeDue: pub("/paths/~1api~1v1~1recurrences~1{id}~1charges/post/x-min-days-before-due"),
+      maxDaysBeforeDue: pub("/paths/~1api~1v1~1recurrences~1{id}~1charges/post/x-max-days-before-due"),
+      maxRetries: pub(schema("RetryPolicy", "x-max-retries")),
+      retryWindowDays: pub(schema("RetryPolicy", "x-retry-window-days")),
+    },
+  },
   checkoutFieldLengths: {
     doc: "`maxlength` of the hosted checkout's fields: what the API takes for each (the document as typed, punctuation included).",
     values: {

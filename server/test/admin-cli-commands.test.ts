@@ -240,7 +240,7 @@ describe("admin keys", { timeout: processTimeout }, () => {
     await adminJson("keys", "update", created.id, "--permissions", "balance:read");
     const updated = await adminJson("keys", "update", created.id, "--permissions", every);
 
-    expect(allPermissions).toHaveLength(10);
+    expect(allPermissions).toHaveLength(12);
     expect(created.permissions).toEqual([...allPermissions]);
     expect(updated.permissions).toEqual([...allPermissions]);
   });

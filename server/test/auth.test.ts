@@ -13,6 +13,7 @@ import {
   type TestAccount,
   type TestServer,
 } from "./harness.js";
+import { dateAfter, recurrenceBody, testToday } from "./support/recurrences.js";
 
 let server: TestServer;
 let proxied: TestServer;
@@ -328,6 +329,13 @@ interface Fixture {
   refundId: string;
   disputeId: string;
   eventId: string;
+  /** A CREATED recurrence (journey 2). */
+  recurrenceId: string;
+  /** An APPROVED recurrence with automatic charges whose first cycle (`cycleDate`) has no charge yet. */
+  approvedRecurrenceId: string;
+  cycleDate: string;
+  /** A cycle charge with its attempt SCHEDULED. */
+  cycleChargeId: string;
 }
 
 /** A minimal valid request for every operation of the contract; a new operation without one fails to compile. */
@@ -371,6 +379,17 @@ const minimalRequests = {
   simulateBalanceRelease: () => ({}),
   listEvents: () => ({}),
   getEvent: (f) => ({ id: f.eventId }),
+  createRecurrence: () => ({ body: recurrenceBody() }),
+  listRecurrences: () => ({}),
+  getRecurrence: (f) => ({ id: f.recurrenceId }),
+  cancelRecurrence: (f) => ({ id: f.recurrenceId }),
+  createRecurringCharge: (f) => ({ id: f.approvedRecurrenceId, body: { dueDate: f.cycleDate } }),
+  simulateRecurrenceApproval: (f) => ({ id: f.recurrenceId, body: {} }),
+  simulateRecurrenceRejection: (f) => ({ id: f.recurrenceId, body: {} }),
+  simulateRecurrenceCancellationByPayer: (f) => ({ id: f.recurrenceId, body: {} }),
+  simulateRecurrenceExpiry: (f) => ({ id: f.recurrenceId }),
+  simulateRecurrenceAdvance: (f) => ({ id: f.approvedRecurrenceId }),
+  simulateRecurringAttempt: (f) => ({ id: f.cycleChargeId, body: { outcome: "PAID" } }),
 } satisfies Record<OperationId, (f: Fixture) => { id?: string; body?: unknown }>;
 
 /** An account holding one of everything, its money already available. */
@@ -406,6 +425,24 @@ async function accountWithOneOfEverything(): Promise<{
   expectStatus(dispute, 201);
   expectStatus(refund, 201);
   expectStatus(events, 200);
+  const cycleDate = dateAfter(testToday, 5);
+  const recurrence = async (automaticCharges: boolean, approve: boolean) => {
+    const made = await api(key).POST("/api/v1/recurrences", {
+      body: recurrenceBody({ firstDate: cycleDate, automaticCharges }),
+    });
+    expectStatus(made, 201);
+    if (approve) {
+      const params = { params: { path: { id: made.body.id } }, body: {} };
+      expectStatus(await api(key).POST("/api/v1/sandbox/recurrences/{id}/approve", params), 200);
+    }
+    return made.body.id;
+  };
+  const charged = await recurrence(false, true);
+  const cycleCharge = await api(key).POST("/api/v1/recurrences/{id}/charges", {
+    params: { path: { id: charged } },
+    body: { dueDate: cycleDate },
+  });
+  expectStatus(cycleCharge, 201);
   return {
     owner,
     fixture: {
@@ -417,6 +454,10 @@ async function accountWithOneOfEverything(): Promise<{
       refundId: refund.body.id,
       disputeId: dispute.body.dispute?.id as string,
       eventId: events.body.data[0]?.id as string,
+      recurrenceId: await recurrence(false, false),
+      approvedRecurrenceId: await recurrence(true, true),
+      cycleDate,
+      cycleChargeId: cycleCharge.body.id,
     },
   };
 }

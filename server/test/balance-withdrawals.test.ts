@@ -76,7 +76,7 @@ async function fundLive(account: Account, netCents: number) {
     const at = now();
     const body = chargeBody({ amountCents: netCents + 80 }) as NewCharge;
     const charge = await insertCharge(server.deps, tx, scope, account, body, at);
-    await creditPaidCharge(tx, account, charge, at);
+    await creditPaidCharge(tx, account, charge, at, { config: server.deps.config });
   });
   server.clock.advance(86_400);
 }

@@ -7,6 +7,8 @@ import { createPool, migrateDatabase, PostgresStore } from "../src/store/postgre
 import { call, chargeBody, type TestServer } from "./harness.js";
 import { createTestDatabase, describePg, migrateUpToBefore } from "./support/pg.js";
 import { eachStore, serverOn } from "./support/stores.js";
+import { brasiliaDate } from "../src/domain/recurrence-calendar.js";
+import { dateAfter, recurrenceBody } from "./support/recurrences.js";
 
 // docs/decisions.md "Idempotency everywhere": every POST of the public API that creates or changes
 // something (and the one PATCH) takes an `idempotency-key`. The same key and request replay the first answer byte for
@@ -92,6 +94,49 @@ async function openDispute(api: Api, chargeId: string): Promise<string> {
   expect(res.status).toBe(201);
   return (JSON.parse(res.text) as { dispute: { id: string } }).dispute.id;
 }
+
+/** A test recurrence whose first cycle falls `firstIn` days from the server's today; approved when asked. */
+async function newRecurrence(
+  api: Api,
+  options: { firstIn?: number; approve?: boolean; body?: Record<string, unknown> } = {},
+): Promise<string> {
+  const firstDate = dateAfter(brasiliaDate(api.server.clock.now()), options.firstIn ?? 31);
+  const res = await api.send({ path: "/api/v1/recurrences", body: recurrenceBody({ firstDate, ...options.body }) });
+  expect(res.status).toBe(201);
+  const id = (JSON.parse(res.text) as { id: string }).id;
+  if (options.approve)
+    expect((await api.send({ path: `/api/v1/sandbox/recurrences/${id}/approve`, body: {} })).status).toBe(200);
+  return id;
+}
+
+/** A cycle charge with its attempt scheduled, of a new approved recurrence. */
+async function cycleCharge(api: Api): Promise<string> {
+  const id = await newRecurrence(api, { firstIn: 5, approve: true });
+  const dueDate = dateAfter(brasiliaDate(api.server.clock.now()), 5);
+  const res = await api.send({ path: `/api/v1/recurrences/${id}/charges`, body: { dueDate } });
+  expect(res.status).toBe(201);
+  return (JSON.parse(res.text) as { id: string }).id;
+}
+
+const recurrencesView = async (api: Api) => (await api.get("/api/v1/recurrences?limit=100")).data;
+
+/** A change of state of a recurrence, made on one of two recurrences prepared by `make`. */
+const recurrenceChange = (action: string, make: (api: Api) => Promise<string>, body: unknown, again: number): Case => ({
+  async prepare(api) {
+    const [one, two] = [await make(api), await make(api)];
+    return {
+      request: { path: `/api/v1/sandbox/recurrences/${one}/${action}`, body },
+      other: { path: `/api/v1/sandbox/recurrences/${two}/${action}`, body },
+    };
+  },
+  status: 200,
+  observe: async (api) => ({
+    recurrences: await recurrencesView(api),
+    transactions: (await api.get("/api/v1/transactions?limit=100")).data,
+  }),
+  // Another key is another change: the recurrence is in its new state already.
+  again: { status: again, check: (before, after) => expect(after).toEqual(before) },
+});
 
 const ids = (page: { data: { id: string }[] }) => page.data.map((item) => item.id);
 const moneyView = async (api: Api) => ({
@@ -311,6 +356,72 @@ const cases: Record<string, Case> = {
     onlyOneRequest: "it has no body and no path id",
   },
 };
+
+Object.assign(cases, {
+  createRecurrence: {
+    prepare: async (api: Api) => {
+      const firstDate = dateAfter(brasiliaDate(api.server.clock.now()), 31);
+      return {
+        request: { path: "/api/v1/recurrences", body: recurrenceBody({ firstDate }) },
+        other: { path: "/api/v1/recurrences", body: recurrenceBody({ firstDate, contractReference: "OUTRO-0001" }) },
+      };
+    },
+    status: 201,
+    observe: recurrencesView,
+    again: { status: 201, check: twoCreated },
+  },
+  cancelRecurrence: {
+    async prepare(api: Api) {
+      const [one, two] = [await newRecurrence(api), await newRecurrence(api)];
+      return {
+        request: { path: `/api/v1/recurrences/${one}/cancel` },
+        other: { path: `/api/v1/recurrences/${two}/cancel` },
+      };
+    },
+    status: 200,
+    observe: recurrencesView,
+    // Another key is another cancel: the recurrence is cancelled already.
+    again: { status: 400, check: unchanged },
+  },
+  createRecurringCharge: {
+    async prepare(api: Api) {
+      const id = await newRecurrence(api, { firstIn: 3, approve: true, body: { periodicity: "WEEKLY" } });
+      const today = brasiliaDate(api.server.clock.now());
+      const path = `/api/v1/recurrences/${id}/charges`;
+      return {
+        request: { path, body: { dueDate: dateAfter(today, 3) } },
+        other: { path, body: { dueDate: dateAfter(today, 10) } },
+      };
+    },
+    status: 201,
+    observe: async (api: Api) => (await api.get("/api/v1/transactions?limit=100")).data,
+    // Another key is another charge of the same cycle: one live charge per cycle.
+    again: { status: 400, check: unchanged },
+  },
+  simulateRecurrenceApproval: recurrenceChange("approve", (api) => newRecurrence(api), {}, 400),
+  simulateRecurrenceRejection: recurrenceChange("reject", (api) => newRecurrence(api), {}, 400),
+  simulateRecurrenceCancellationByPayer: recurrenceChange("cancel-by-payer", (api) => newRecurrence(api), {}, 400),
+  simulateRecurrenceExpiry: recurrenceChange("expire", (api) => newRecurrence(api), undefined, 400),
+  simulateRecurrenceAdvance: recurrenceChange(
+    "advance",
+    (api) => newRecurrence(api, { firstIn: 40, approve: true, body: { automaticCharges: true } }),
+    undefined,
+    400,
+  ),
+  simulateRecurringAttempt: {
+    async prepare(api: Api) {
+      const [one, two] = [await cycleCharge(api), await cycleCharge(api)];
+      return {
+        request: { path: `/api/v1/sandbox/transactions/${one}/settle-attempt`, body: { outcome: "PAID" } },
+        other: { path: `/api/v1/sandbox/transactions/${two}/settle-attempt`, body: { outcome: "PAID" } },
+      };
+    },
+    status: 200,
+    observe: moneyView,
+    // Another key is another attempt: the charge is paid already.
+    again: { status: 400, check: unchanged },
+  },
+} satisfies Record<string, Case>);
 
 describe("the operations covered", () => {
   test("when the contract is read, then every POST and PATCH of the public API has a case here", () => {

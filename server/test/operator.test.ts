@@ -277,7 +277,7 @@ describe("keys take effect on the next request", () => {
   test("when a key is created and updated with every permission, then 201 and 200 and the key holds them all", async () => {
     const { account } = await server.newAccount();
     const every = [...allPermissions];
-    expect(every).toHaveLength(10);
+    expect(every).toHaveLength(12);
 
     const created = await admin().POST("/admin/v1/accounts/{id}/api-keys", {
       ...byId(account.id),

@@ -107,6 +107,8 @@ export function transactionRecord(scope: Scope, overrides: Partial<TransactionRe
     paymentLinkId: null,
     dispute: null,
     refundedAmountCents: 0,
+    recurrenceId: null,
+    cycle: null,
     metadata: { orderId: "1234", nota: "ação ✓" },
     expiresAt: at(86_400),
     paidAt: null,

@@ -4,7 +4,7 @@ import { checkAmountCents } from "./amounts.js";
 import type { Authentication, Credentials } from "./authentication.js";
 import type { StoreTx, TransactionFilter } from "./ports/store.js";
 import { requireDocument, upsertCustomerRecord } from "./customers.js";
-import { type Actor, addSeconds, type DomainDeps, formatBRL } from "./deps.js";
+import { type Actor, addSeconds, type DomainConfig, type DomainDeps, formatBRL } from "./deps.js";
 import { DomainError, fieldError, notFound } from "./errors.js";
 import { recordEvent } from "./events.js";
 import { once } from "./idempotency.js";
@@ -22,9 +22,10 @@ import type {
 import { pageOrInvalidCursor } from "./pagination.js";
 import { amountLimits } from "./policy.js";
 import { effectiveStatus, presentTransaction } from "./presenters.js";
+import { approveByInitialPayment, cancelCycleCharge, recurrenceToday } from "./recurrence-rules.js";
 
 /** The fee the account's plan charges on `amountCents`: fixed cents plus basis points, rounded. */
-function chargeFee(account: Account, amountCents: number): number {
+export function chargeFee(account: Account, amountCents: number): number {
   return account.plan.chargeFeeCents + Math.round((amountCents * account.plan.chargeFeeBps) / 10_000);
 }
 
@@ -115,6 +116,8 @@ export async function insertCharge(
     paymentLinkId: link?.id ?? null,
     dispute: null,
     refundedAmountCents: 0,
+    recurrenceId: null,
+    cycle: null,
     metadata: input.metadata ?? link?.metadata ?? {},
     expiresAt: expiry,
     paidAt: null,
@@ -127,17 +130,26 @@ export async function insertCharge(
 
 /**
  * Marks a charge paid and credits its net amount, pending for the account's release period, and
- * records `transaction.paid`. Called under `lockScope`, so concurrent payments credit once.
+ * records `transaction.paid`. Called under `lockScope`, so concurrent payments credit once. A cycle
+ * charge of a recurrence is paid only by its attempt (`byAttempt`); a journey 3 immediate charge
+ * approves its recurrence as it is paid.
  */
 export async function creditPaidCharge(
   tx: StoreTx,
   account: Account,
   charge: TransactionRecord,
   now: string,
+  options: { config: DomainConfig; byAttempt?: boolean },
 ): Promise<TransactionRecord> {
   const status = effectiveStatus(charge, now);
   if (status !== "WAITING_PAYMENT") {
     throw new DomainError("REQUEST_ERROR", `A cobrança não está aguardando pagamento: status atual ${status}.`);
+  }
+  if (charge.cycle && !options.byAttempt) {
+    throw new DomainError(
+      "REQUEST_ERROR",
+      "A cobrança de um ciclo de recorrência é debitada pela sua tentativa agendada: liquide-a com settle-attempt.",
+    );
   }
   const paid: TransactionRecord = { ...charge, status: "PAID", paidAt: now, updatedAt: now };
   await tx.transactions.update(paid);
@@ -166,6 +178,7 @@ export async function creditPaidCharge(
     }
   }
   await recordEvent(tx, paid, "transaction.paid", presentTransaction(paid, now), now);
+  await approveByInitialPayment(tx, options.config, paid, now);
   return paid;
 }
 
@@ -173,6 +186,7 @@ export async function creditPaidCharge(
 interface ListFilter {
   status?: string | undefined;
   paymentLinkId?: string | undefined;
+  recurrenceId?: string | undefined;
   createdFrom?: string;
   createdTo?: string;
 }
@@ -183,6 +197,7 @@ function storeFilter(filter: ListFilter, at: string): TransactionFilter {
   return {
     status: filter.status,
     paymentLinkId: filter.paymentLinkId,
+    recurrenceId: filter.recurrenceId,
     createdFrom: iso(filter.createdFrom),
     createdTo: iso(filter.createdTo),
     now: at,
@@ -262,6 +277,8 @@ export function chargeUseCases(deps: DomainDeps, authentication: Authentication)
           if (status !== "WAITING_PAYMENT") {
             throw new DomainError("REQUEST_ERROR", `A cobrança não pode ser cancelada: status atual ${status}.`);
           }
+          if (record.cycle)
+            return { status: 200, body: presentTransaction(await cancelCycleOnTime(tx, record, at), at) };
           const cancelled: TransactionRecord = { ...record, status: "CANCELLED", updatedAt: at };
           await tx.transactions.update(cancelled);
           return { status: 200, body: presentTransaction(cancelled, at) };
@@ -283,10 +300,27 @@ export function chargeUseCases(deps: DomainDeps, authentication: Authentication)
         return once(tx, actor.scope, "simulatePayment", idempotencyKey, { id }, at, async () => {
           const record = await tx.transactions.get(actor.scope, id);
           if (!record) throw notFound();
-          const paid = await creditPaidCharge(tx, actor.account, record, at);
+          const paid = await creditPaidCharge(tx, actor.account, record, at, { config: deps.config });
           return { status: 200, body: presentTransaction(paid, at) };
         });
       });
     },
   };
+}
+
+/**
+ * The merchant cancels a cycle charge: only before the day of its first attempt (the Central Bank
+ * refuses a cancellation on or after the first attempt's date). Records `recurring_charge.cancelled`.
+ */
+async function cancelCycleOnTime(tx: StoreTx, charge: TransactionRecord, at: string): Promise<TransactionRecord> {
+  const recurrence = charge.recurrenceId ? await tx.recurrences.get(charge, charge.recurrenceId) : null;
+  const first = charge.cycle?.attempts[0]?.settlementDate;
+  if (!recurrence || first === undefined) throw new Error(`cycle charge ${charge.id} without its recurrence`);
+  if (recurrenceToday(recurrence, at) >= first) {
+    throw new DomainError(
+      "REQUEST_ERROR",
+      `A cobrança do ciclo só pode ser cancelada até o dia anterior à primeira tentativa (${first}).`,
+    );
+  }
+  return cancelCycleCharge(tx, charge, at);
 }

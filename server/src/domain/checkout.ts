@@ -170,7 +170,7 @@ async function simulateCheckoutPayment(
     const charge = await tx.transactions.get(scope, transactionId);
     if (!charge) throw notFound();
     if (charge.status === "PAID") return charge;
-    return creditPaidCharge(tx, found.account, charge, at);
+    return creditPaidCharge(tx, found.account, charge, at, { config: deps.config });
   });
 }
 

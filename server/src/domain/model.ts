@@ -15,6 +15,8 @@ export type Dispute = Schemas["Dispute"];
 type WithdrawalTransfer = Schemas["WithdrawalTransfer"];
 type RefundStatus = Schemas["RefundStatus"];
 export type WebhookEventType = Schemas["EventType"];
+export type RecurrenceStatus = Schemas["RecurrenceStatus"];
+export type RecurringChargeAttempt = Schemas["RecurringChargeAttempt"];
 
 /** One account's data in one mode: test (`livemode: false`) or production. */
 export interface Scope {
@@ -98,9 +100,53 @@ export interface TransactionRecord extends Scope {
   dispute: Dispute | null;
   /** Sum of the charge's refunds that did not fail (PENDING and COMPLETED). */
   refundedAmountCents: number;
+  /** The recurrence (Pix Automático) of a cycle charge or a journey 3 immediate charge; null or absent otherwise. */
+  recurrenceId?: string | null;
+  /** A cycle charge's cycle: its due date and attempts; null or absent on any other charge. */
+  cycle?: RecurringCycle | null;
   metadata: Metadata;
   expiresAt: string;
   paidAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What a cycle charge of a recurrence adds to a charge. */
+export interface RecurringCycle {
+  /** The cycle's date it charges, `YYYY-MM-DD`. */
+  dueDate: string;
+  /** Oldest first: the SCHEDULED one on the settlement date, then the retries. */
+  attempts: RecurringChargeAttempt[];
+}
+
+/** A recurrence (Pix Automático): the payer's authorisation of recurring debits. */
+export interface RecurrenceRecord extends Scope {
+  id: string;
+  /** Stored status; CREATED past `expiresAt` reads as EXPIRED. */
+  status: RecurrenceStatus;
+  journey: Schemas["RecurrenceJourney"];
+  payer: Schemas["TransactionCustomer"];
+  contractReference: string;
+  description: string;
+  periodicity: Schemas["RecurrencePeriodicity"];
+  firstDate: string;
+  lastDate: string | null;
+  /** FIXED when set. */
+  amountCents: number | null;
+  minimumAmountCents: number | null;
+  payerMaximumAmountCents: number | null;
+  retryPolicy: Schemas["RetryPolicy"];
+  automaticCharges: boolean;
+  initialTransactionId: string | null;
+  brCode: string;
+  metadata: Metadata;
+  expiresAt: string;
+  approvedAt: string | null;
+  rejection: Schemas["Recurrence"]["rejection"];
+  cancellation: Schemas["Recurrence"]["cancellation"];
+  history: Schemas["RecurrenceHistoryEntry"][];
+  /** Test mode: the date the recurrence's calendar was moved to (sandbox), or null. */
+  simulatedDate: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -30,5 +30,7 @@ export {
   secretOverlapSeconds,
   personLimits,
   refundLimits,
+  /** Pix Automático: when a cycle charge may be sent, and the retries `RETRY_3_IN_7_DAYS` allows. */
+  recurrenceLimits,
   releasePeriodDays,
 } from "../../../generated/rules.js";

@@ -62,6 +62,8 @@ function transactionView(t: TransactionRecord, status: TransactionStatus): Schem
     customer: { ...t.customer },
     ...(t.paymentLinkId ? { paymentLinkId: t.paymentLinkId } : {}),
     ...(t.dispute ? { dispute: { ...t.dispute } } : {}),
+    ...(t.recurrenceId ? { recurrenceId: t.recurrenceId } : {}),
+    ...(t.cycle ? { dueDate: t.cycle.dueDate, attempts: t.cycle.attempts.map((a) => ({ ...a })) } : {}),
     refundedAmountCents: t.refundedAmountCents,
     metadata: t.metadata,
     livemode: t.livemode,

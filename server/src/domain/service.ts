@@ -10,9 +10,13 @@ import { operatorUseCases, type UrlGuard } from "./operator.js";
 import { eventUseCases } from "./events.js";
 import { paymentLinkUseCases } from "./payment-links.js";
 import { refundUseCases } from "./refunds.js";
+import { recurrenceUseCases } from "./recurrences.js";
+import { recurrenceSandboxUseCases } from "./recurrence-sandbox.js";
+import { recurrenceSettlementUseCases } from "./recurrence-settlement.js";
 import { sandboxUseCases } from "./sandbox.js";
 import { sessionUseCases } from "./sessions.js";
 import { userUseCases } from "./users.js";
+import { twoFactorUseCases } from "./two-factor.js";
 import { settlementUseCases } from "./settlement.js";
 import { withdrawalUseCases } from "./withdrawals.js";
 
@@ -29,6 +33,9 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     balance: balanceUseCases(deps),
     withdrawals: withdrawalUseCases(deps),
     refunds: refundUseCases(deps),
+    recurrences: recurrenceUseCases(deps),
+    recurrenceSandbox: recurrenceSandboxUseCases(deps),
+    recurrenceSettlement: recurrenceSettlementUseCases(deps),
     sandbox: sandboxUseCases(deps),
     events: eventUseCases(deps),
     operator: operatorUseCases(deps, options.webhookUrlGuard),
@@ -36,6 +43,7 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     idempotency: idempotencyUseCases(deps),
     sessions: sessionUseCases(deps),
     users: userUseCases(deps),
+    twoFactor: twoFactorUseCases(deps),
   };
 }
 

@@ -40,7 +40,9 @@ export function settlementUseCases(deps: DomainDeps) {
           throw new DomainError("REQUEST_ERROR", "Cobranças de teste são pagas pela rota de sandbox da API pública.");
         }
         const at = now();
-        const paid = await creditPaidCharge(tx, await accountOf(tx, charge.accountId), charge, at);
+        const paid = await creditPaidCharge(tx, await accountOf(tx, charge.accountId), charge, at, {
+          config: deps.config,
+        });
         return presentTransaction(paid, at);
       });
     },

@@ -174,6 +174,22 @@ function adminHandlers(domain: Domain, clock: ManualClock | null): Handlers<unde
       status: 200,
       body: await settlement.closeDispute(params.id, body.outcome),
     }),
+    approveProductionRecurrence: async ({ params, body }) => ({
+      status: 200,
+      body: await domain.recurrenceSettlement.approve(params.id, body),
+    }),
+    rejectProductionRecurrence: async ({ params, body }) => ({
+      status: 200,
+      body: await domain.recurrenceSettlement.reject(params.id, body),
+    }),
+    cancelProductionRecurrence: async ({ params, body }) => ({
+      status: 200,
+      body: await domain.recurrenceSettlement.cancel(params.id, body),
+    }),
+    settleRecurringAttempt: async ({ params, body }) => ({
+      status: 200,
+      body: await domain.recurrenceSettlement.settleAttempt(params.id, body),
+    }),
     getClock: async () => ({ status: 200, body: { now: requireClock().now().toISOString() } }),
     advanceClock: async ({ body }) => ({
       status: 200,

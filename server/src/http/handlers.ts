@@ -2,6 +2,7 @@ import type { Domain } from "../domain/service.js";
 import type { PublicHandlers } from "./auth.js";
 import { storedReply } from "./replay.js";
 import { pageFromQuery } from "./router.js";
+import { recurrenceHandlers } from "./recurrence-handlers.js";
 
 /**
  * The public API: each generated operation bound to its use case. Every POST (and the PATCH)
@@ -15,10 +16,11 @@ export function publicHandlers(domain: Domain): PublicHandlers {
     },
     // Admitted by its read (`admittedByTheirRead`): a first page's statement confirms the key.
     async listTransactions({ query }, { credentials }) {
-      const { status, paymentLinkId, createdFrom, createdTo } = query;
+      const { status, paymentLinkId, recurrenceId, createdFrom, createdTo } = query;
       const filter = {
         status,
         paymentLinkId,
+        recurrenceId,
         ...(createdFrom !== undefined ? { createdFrom } : {}),
         ...(createdTo !== undefined ? { createdTo } : {}),
       };
@@ -109,6 +111,7 @@ export function publicHandlers(domain: Domain): PublicHandlers {
       const out = await domain.sandbox.releaseBalance(actor, headers["idempotency-key"]);
       return out.replayed ? storedReply(out) : { status: 200, body: out.body };
     },
+    ...recurrenceHandlers(domain),
     async listEvents({ query }, { actor }) {
       const { type, createdFrom, createdTo } = query;
       return {

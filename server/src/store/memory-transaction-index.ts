@@ -52,6 +52,7 @@ export class TransactionIndex {
   private readonly byScope = new Map<string, SortedEntries>();
   private readonly byStatus = new Map<string, SortedEntries>();
   private readonly byLink = new Map<string, SortedEntries>();
+  private readonly byRecurrence = new Map<string, SortedEntries>();
   private readonly waitingByExpiry = new Map<string, SortedEntries>();
 
   constructor(private readonly rows: Map<string, TransactionRecord>) {}
@@ -68,6 +69,7 @@ export class TransactionIndex {
     apply(this.bucket(this.byScope, scope), created);
     apply(this.bucket(this.byStatus, `${scope}\u0000${t.status}`), created);
     if (t.paymentLinkId) apply(this.bucket(this.byLink, `${scope}\u0000${t.paymentLinkId}`), created);
+    if (t.recurrenceId) apply(this.bucket(this.byRecurrence, `${scope}\u0000${t.recurrenceId}`), created);
     if (t.status === "WAITING_PAYMENT") apply(this.bucket(this.waitingByExpiry, scope), { at: t.expiresAt, id: t.id });
   }
 
@@ -90,6 +92,7 @@ export class TransactionIndex {
       scopeKey(t) === key &&
       (f.status === undefined || statusMatches(t, f.status, f.now)) &&
       (f.paymentLinkId === undefined || t.paymentLinkId === f.paymentLinkId) &&
+      (f.recurrenceId === undefined || t.recurrenceId === f.recurrenceId) &&
       (f.createdFrom === undefined || t.createdAt >= f.createdFrom) &&
       (f.createdTo === undefined || t.createdAt < f.createdTo);
 
@@ -134,10 +137,18 @@ export class TransactionIndex {
     const index =
       f.paymentLinkId !== undefined
         ? this.byLink.get(`${scope}\u0000${f.paymentLinkId}`)
-        : f.status !== undefined
-          ? this.byStatus.get(`${scope}\u0000${f.status}`)
-          : this.byScope.get(scope);
+        : f.recurrenceId !== undefined
+          ? this.byRecurrence.get(`${scope}\u0000${f.recurrenceId}`)
+          : f.status !== undefined
+            ? this.byStatus.get(`${scope}\u0000${f.status}`)
+            : this.byScope.get(scope);
     yield* this.walk(index, bound);
+  }
+
+  /** Every charge of one recurrence, oldest first. */
+  ofRecurrence(scope: { accountId: string; livemode: boolean }, recurrenceId: string): TransactionRecord[] {
+    const index = this.byRecurrence.get(`${scopeKey(scope)}\u0000${recurrenceId}`);
+    return (index?.entries ?? []).flatMap((entry) => this.rows.get(entry.id) ?? []);
   }
 
   private *walk(index: SortedEntries | undefined, bound: Entry | null): Generator<TransactionRecord> {

@@ -7,6 +7,7 @@ import type {
   IdempotencyRecord,
   LedgerEntry,
   PaymentLinkRecord,
+  RecurrenceRecord,
   RefundRecord,
   Scope,
   TransactionRecord,
@@ -20,6 +21,7 @@ import { RowVersions } from "./memory-row-versions.js";
 import type { KeyWithAccount, Store, StoreReads, StoreTx } from "../domain/ports/store.js";
 import { DeliveryWatchers } from "./delivery-watchers.js";
 import { TransactionIndex } from "./memory-transaction-index.js";
+import { recurrenceReads } from "./memory-recurrences.js";
 import { IdentityTables } from "./memory-identity.js";
 
 /**
@@ -92,6 +94,7 @@ export class MemoryStore implements Store {
   private readonly paymentLinks = new Table<PaymentLinkRecord>(this.journal);
   private readonly withdrawals = new Table<WithdrawalRecord>(this.journal);
   private readonly refunds = new Table<RefundRecord>(this.journal);
+  private readonly recurrences = new Table<RecurrenceRecord>(this.journal);
   private readonly ledger = new Table<LedgerEntry>(this.journal);
   private readonly events = new Table<EventRecord>(this.journal);
   private readonly idempotency = new Table<IdempotencyRecord & { id: string }>(this.journal);
@@ -186,11 +189,13 @@ export class MemoryStore implements Store {
         getById: async (id) => this.transactions.get(id),
         getByDisputeId: async (disputeId) => this.transactions.all().find((t) => t.dispute?.id === disputeId) ?? null,
         list: async (scope, f, page) => this.transactionIndex.list(scope, f, page),
+        listByRecurrence: async (scope, recurrenceId) => this.transactionIndex.ofRecurrence(scope, recurrenceId),
         listWhileKeyUnchanged: async (key, scope, f, limit) =>
           this.keyWithAccount(key.digest)?.version === key.version
             ? this.transactionIndex.list(scope, f, { limit })
             : { items: [], hasMore: false },
       },
+      recurrences: recurrenceReads(this.recurrences),
       paymentLinks: {
         get: async (scope, id) => {
           const l = this.paymentLinks.get(id);
@@ -330,6 +335,11 @@ export class MemoryStore implements Store {
         ...r.refunds,
         insert: async (refund) => this.refunds.insert(refund),
         update: async (refund) => this.refunds.update(refund),
+      },
+      recurrences: {
+        ...r.recurrences,
+        insert: async (recurrence) => this.recurrences.insert(recurrence),
+        update: async (recurrence) => this.recurrences.update(recurrence),
       },
       ledger: { ...r.ledger, append: async (e) => this.ledger.insert(e) },
       events: { ...r.events, append: async (e) => this.events.insert(e) },

@@ -7,6 +7,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { CliError, type PartnerClient, unwrap } from "../clients.js";
 import type { CliContext } from "../context.js";
 import type { components } from "../../../../generated/api.js";
+import { recurrenceSteps } from "./trigger-recurrences.js";
 
 export type EventType = components["schemas"]["EventType"];
 type Transaction = components["schemas"]["Transaction"];
@@ -101,7 +102,7 @@ function steps(api: PartnerClient, created: Created[]) {
     );
     created.push({ object: "dispute", id, status: closed.dispute?.status ?? "-" });
   };
-  return { paidCharge, withdraw, refund, dispute };
+  return { paidCharge, withdraw, refund, dispute, recurrence: recurrenceSteps(api, created) };
 }
 
 type Steps = ReturnType<typeof steps>;
@@ -118,6 +119,15 @@ const triggers: Record<EventType, (s: Steps) => Promise<unknown>> = {
   "refund.failed": (s) => s.refund("sandbox:falha"),
   "dispute.opened": (s) => s.dispute(false),
   "dispute.closed": (s) => s.dispute(true),
+  "recurrence.created": (s) => s.recurrence.created(),
+  "recurrence.approved": (s) => s.recurrence.approved(),
+  "recurrence.rejected": (s) => s.recurrence.rejected(),
+  "recurrence.expired": (s) => s.recurrence.expired(),
+  "recurrence.cancelled": (s) => s.recurrence.cancelled(),
+  "recurring_charge.created": (s) => s.recurrence.chargeCreated(),
+  "recurring_charge.failed": (s) => s.recurrence.chargeFailed(),
+  "recurring_charge.retrying": (s) => s.recurrence.chargeRetrying(),
+  "recurring_charge.cancelled": (s) => s.recurrence.chargeCancelled(),
 };
 
 /** Every event kind, in the spec's order. */

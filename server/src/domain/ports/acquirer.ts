@@ -1,4 +1,4 @@
-import type { RefundRecord, WithdrawalRecord } from "../model.js";
+import type { RecurrenceRecord, RefundRecord, TransactionRecord, WithdrawalRecord } from "../model.js";
 
 /**
  * The acquirer: the institution that moves the money of withdrawals and refunds (docs/decisions.md,
@@ -11,6 +11,14 @@ import type { RefundRecord, WithdrawalRecord } from "../model.js";
 export interface Acquirer {
   sendWithdrawal(withdrawal: WithdrawalRecord): Promise<WithdrawalDecision>;
   sendRefund(refund: RefundRecord): Promise<RefundDecision>;
+  /**
+   * A recurrence (Pix Automático) to offer the payer's bank, and a cycle charge to schedule there.
+   * What follows (approval, rejection, each attempt's outcome) comes back through the recurrence
+   * use cases: the sandbox routes in test mode, the settlement simulator (or a PSP's callback) in
+   * production. Neither call waits on the network.
+   */
+  registerRecurrence(recurrence: RecurrenceRecord): Promise<{ outcome: "PENDING" }>;
+  scheduleRecurringCharge(charge: TransactionRecord): Promise<{ outcome: "PENDING" }>;
 }
 
 export type WithdrawalDecision =
@@ -59,6 +67,13 @@ const sandboxAcquirer: Acquirer = {
     }
     return { outcome: "COMPLETED" };
   },
+  // The payer's moves are played by the sandbox routes (/api/v1/sandbox/recurrences/…).
+  async registerRecurrence() {
+    return { outcome: "PENDING" };
+  },
+  async scheduleRecurringCharge() {
+    return { outcome: "PENDING" };
+  },
 };
 
 /**
@@ -71,6 +86,12 @@ const settlementSimulatorAcquirer: Acquirer = {
     return { outcome: "PENDING" };
   },
   async sendRefund() {
+    return { outcome: "PENDING" };
+  },
+  async registerRecurrence() {
+    return { outcome: "PENDING" };
+  },
+  async scheduleRecurringCharge() {
     return { outcome: "PENDING" };
   },
 };

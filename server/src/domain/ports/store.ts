@@ -10,6 +10,8 @@ import type {
   PageRequest,
   PageResult,
   PaymentLinkRecord,
+  RecurrenceRecord,
+  RecurrenceStatus,
   RefundRecord,
   Scope,
   TransactionRecord,
@@ -42,6 +44,17 @@ export interface TransactionFilter {
   /** A status as the client sees it: `EXPIRED` includes `WAITING_PAYMENT` past `expiresAt`. */
   status?: string | undefined;
   paymentLinkId?: string | undefined;
+  recurrenceId?: string | undefined;
+  createdFrom?: string | undefined;
+  createdTo?: string | undefined;
+  /** The instant that decides expiry. */
+  now: string;
+}
+
+export interface RecurrenceFilter {
+  /** A status as the client sees it: `EXPIRED` includes `CREATED` past `expiresAt`. */
+  status?: RecurrenceStatus | undefined;
+  customerId?: string | undefined;
   createdFrom?: string | undefined;
   createdTo?: string | undefined;
   /** The instant that decides expiry. */
@@ -119,6 +132,14 @@ export interface StoreReads extends IdentityReads {
       filter: TransactionFilter,
       limit: number,
     ): Promise<PageResult<TransactionRecord>>;
+    /** Every charge of one recurrence, oldest first (a recurrence has one per cycle, or a few). */
+    listByRecurrence(scope: Scope, recurrenceId: string): Promise<TransactionRecord[]>;
+  };
+  recurrences: {
+    get(scope: Scope, id: string): Promise<RecurrenceRecord | null>;
+    /** Any account and mode (settlement simulator, hosted page). */
+    getById(id: string): Promise<RecurrenceRecord | null>;
+    list(scope: Scope, filter: RecurrenceFilter, page: PageRequest): Promise<PageResult<RecurrenceRecord>>;
   };
   paymentLinks: {
     get(scope: Scope, id: string): Promise<PaymentLinkRecord | null>;
@@ -204,6 +225,10 @@ export interface StoreTx extends Omit<StoreReads, keyof IdentityWrites>, Identit
     insert(refund: RefundRecord): Promise<void>;
     update(refund: RefundRecord): Promise<void>;
   };
+  recurrences: StoreReads["recurrences"] & {
+    insert(recurrence: RecurrenceRecord): Promise<void>;
+    update(recurrence: RecurrenceRecord): Promise<void>;
+  };
   ledger: StoreReads["ledger"] & {
     append(entry: LedgerEntry): Promise<void>;
   };
@@ -240,5 +265,17 @@ export function statusMatches(record: { status: TransactionStatus; expiresAt: st
   const expired = record.status === "WAITING_PAYMENT" && record.expiresAt <= now;
   if (status === "EXPIRED") return record.status === "EXPIRED" || expired;
   if (status === "WAITING_PAYMENT") return record.status === "WAITING_PAYMENT" && !expired;
+  return record.status === status;
+}
+
+/** The statuses a client-side recurrence `status` filter maps to. */
+export function recurrenceStatusMatches(
+  record: { status: RecurrenceStatus; expiresAt: string },
+  status: RecurrenceStatus,
+  now: string,
+) {
+  const expired = record.status === "CREATED" && record.expiresAt <= now;
+  if (status === "EXPIRED") return record.status === "EXPIRED" || expired;
+  if (status === "CREATED") return record.status === "CREATED" && !expired;
   return record.status === status;
 }

@@ -17,6 +17,7 @@ import {
 } from "./rows.js";
 import { type Queryable, query } from "./sql.js";
 import { eventFilterSql, refundReads } from "./refunds.js";
+import { chargesOfRecurrence, recurrenceReads } from "./recurrences.js";
 import { identityReads } from "./identity.js";
 import {
   keyUnchangedSql,
@@ -87,6 +88,7 @@ export function reads(db: Queryable): StoreReads {
           { scope: scoped, values: scopeArgs(scope), filters: (values) => transactionFilterSql(filter, values) },
           page,
         ),
+      listByRecurrence: chargesOfRecurrence(db),
       // The key's condition belongs to the scope (no cursor applies to a first page), not to the
       // filters: it narrows nothing, so the filters alone decide how the page is planned.
       listWhileKeyUnchanged: (key, scope, filter, limit) =>
@@ -101,6 +103,7 @@ export function reads(db: Queryable): StoreReads {
           { limit },
         ),
     },
+    recurrences: recurrenceReads(db),
     paymentLinks: {
       get: (scope, id) => selectOne(db, paymentLinksTable, `${scoped} AND id = $3`, [...scopeArgs(scope), id]),
       getById: (id) => selectOne(db, paymentLinksTable, "id = $1", [id]),

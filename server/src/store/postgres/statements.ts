@@ -135,6 +135,7 @@ export function transactionFilterSql(filter: TransactionFilter, values: unknown[
     }
   }
   if (filter.paymentLinkId !== undefined) clauses.push(`payment_link_id = ${param(filter.paymentLinkId)}`);
+  if (filter.recurrenceId !== undefined) clauses.push(`recurrence_id = ${param(filter.recurrenceId)}`);
   if (filter.createdFrom !== undefined) clauses.push(`created_at >= ${param(filter.createdFrom)}::timestamptz`);
   if (filter.createdTo !== undefined) clauses.push(`created_at < ${param(filter.createdTo)}::timestamptz`);
   return clauses.length ? ` AND ${clauses.join(" AND ")}` : "";

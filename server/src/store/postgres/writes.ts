@@ -16,6 +16,7 @@ import {
   withdrawalsTable,
 } from "./rows.js";
 import { refundWrites } from "./refunds.js";
+import { recurrenceWrites } from "./recurrences.js";
 import { identityWrites } from "./identity.js";
 import { execute, query, type Queryable } from "./sql.js";
 import { insertRow, updateRow } from "./statements.js";
@@ -68,6 +69,7 @@ export function writes(
       update: (w) => updateRow(client, withdrawalsTable, w),
     },
     refunds: refundWrites(client),
+    recurrences: recurrenceWrites(client),
     ledger: { ...r.ledger, append: (e) => insertRow(client, ledgerTable, e) },
     events: { ...r.events, append: (e) => insertRow(client, eventsTable, e) },
     webhookEndpoints: {
