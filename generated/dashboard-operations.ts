@@ -52,6 +52,26 @@ export const operationTable = {
     tag: "Registration",
     statuses: [204, 400, 403, 404, 413, 415, 429, 500, 503],
   },
+  confirmTwoFactor: {
+    method: "post",
+    path: "/dashboard/v1/me/two-factor/confirm",
+    expressPath: "/dashboard/v1/me/two-factor/confirm",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "Confirm two-factor authentication",
+    tag: "Two-factor authentication",
+    statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+  },
+  disableTwoFactor: {
+    method: "delete",
+    path: "/dashboard/v1/me/two-factor",
+    expressPath: "/dashboard/v1/me/two-factor",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "Turn two-factor authentication off",
+    tag: "Two-factor authentication",
+    statuses: [204, 400, 401, 403, 404, 429, 500, 503],
+  },
   endSession: {
     method: "delete",
     path: "/dashboard/v1/sessions/{id}",
@@ -61,6 +81,16 @@ export const operationTable = {
     summary: "End a session",
     tag: "Sessions",
     statuses: [204, 400, 401, 403, 404, 429, 500, 503],
+  },
+  getAccountSecurity: {
+    method: "get",
+    path: "/dashboard/v1/account/security",
+    expressPath: "/dashboard/v1/account/security",
+    permission: "session",
+    roles: ["owner","admin"],
+    summary: "Read the account's security rules",
+    tag: "Account",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   getSession: {
     method: "get",
@@ -102,6 +132,16 @@ export const operationTable = {
     tag: "Sessions",
     statuses: [204, 400, 401, 403, 404, 429, 500, 503],
   },
+  regenerateRecoveryCodes: {
+    method: "post",
+    path: "/dashboard/v1/me/two-factor/recovery-codes",
+    expressPath: "/dashboard/v1/me/two-factor/recovery-codes",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "Make new recovery codes",
+    tag: "Two-factor authentication",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
   requestPasswordReset: {
     method: "post",
     path: "/dashboard/v1/password-resets",
@@ -121,6 +161,36 @@ export const operationTable = {
     summary: "Sign up",
     tag: "Registration",
     statuses: [201, 400, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  startTwoFactor: {
+    method: "post",
+    path: "/dashboard/v1/me/two-factor",
+    expressPath: "/dashboard/v1/me/two-factor",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "Start two-factor authentication",
+    tag: "Two-factor authentication",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  stepUp: {
+    method: "post",
+    path: "/dashboard/v1/session/step-up",
+    expressPath: "/dashboard/v1/session/step-up",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "Step up",
+    tag: "Two-factor authentication",
+    statuses: [201, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+  },
+  updateAccountSecurity: {
+    method: "patch",
+    path: "/dashboard/v1/account/security",
+    expressPath: "/dashboard/v1/account/security",
+    permission: "session",
+    roles: ["owner"],
+    summary: "Change the account's security rules",
+    tag: "Account",
+    statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
 } as const satisfies Record<string, OperationMeta>;
 
@@ -196,6 +266,46 @@ export type ConfirmEmailResult =
   | { status: 500; body: Json<operations["confirmEmail"]["responses"][500]> }
   | { status: 503; body: Json<operations["confirmEmail"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** POST /dashboard/v1/me/two-factor/confirm: input of `confirmTwoFactor`, after validation. */
+export interface ConfirmTwoFactorInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NoParams;
+  body: operations["confirmTwoFactor"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `confirmTwoFactor` may answer. */
+export type ConfirmTwoFactorResult =
+  | { status: 200; body: Json<operations["confirmTwoFactor"]["responses"][200]> }
+  | { status: 400; body: Json<operations["confirmTwoFactor"]["responses"][400]> }
+  | { status: 401; body: Json<operations["confirmTwoFactor"]["responses"][401]> }
+  | { status: 403; body: Json<operations["confirmTwoFactor"]["responses"][403]> }
+  | { status: 404; body: Json<operations["confirmTwoFactor"]["responses"][404]> }
+  | { status: 413; body: Json<operations["confirmTwoFactor"]["responses"][413]> }
+  | { status: 415; body: Json<operations["confirmTwoFactor"]["responses"][415]> }
+  | { status: 429; body: Json<operations["confirmTwoFactor"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["confirmTwoFactor"]["responses"][500]> }
+  | { status: 503; body: Json<operations["confirmTwoFactor"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** DELETE /dashboard/v1/me/two-factor: input of `disableTwoFactor`, after validation. */
+export interface DisableTwoFactorInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `disableTwoFactor` may answer. */
+export type DisableTwoFactorResult =
+  | { status: 204; body: undefined }
+  | { status: 400; body: Json<operations["disableTwoFactor"]["responses"][400]> }
+  | { status: 401; body: Json<operations["disableTwoFactor"]["responses"][401]> }
+  | { status: 403; body: Json<operations["disableTwoFactor"]["responses"][403]> }
+  | { status: 404; body: Json<operations["disableTwoFactor"]["responses"][404]> }
+  | { status: 429; body: Json<operations["disableTwoFactor"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["disableTwoFactor"]["responses"][500]> }
+  | { status: 503; body: Json<operations["disableTwoFactor"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** DELETE /dashboard/v1/sessions/{id}: input of `endSession`, after validation. */
 export interface EndSessionInput {
   params: operations["endSession"]["parameters"]["path"];
@@ -214,6 +324,25 @@ export type EndSessionResult =
   | { status: 429; body: Json<operations["endSession"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["endSession"]["responses"][500]> }
   | { status: 503; body: Json<operations["endSession"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /dashboard/v1/account/security: input of `getAccountSecurity`, after validation. */
+export interface GetAccountSecurityInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `getAccountSecurity` may answer. */
+export type GetAccountSecurityResult =
+  | { status: 200; body: Json<operations["getAccountSecurity"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getAccountSecurity"]["responses"][400]> }
+  | { status: 401; body: Json<operations["getAccountSecurity"]["responses"][401]> }
+  | { status: 403; body: Json<operations["getAccountSecurity"]["responses"][403]> }
+  | { status: 404; body: Json<operations["getAccountSecurity"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getAccountSecurity"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["getAccountSecurity"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getAccountSecurity"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /dashboard/v1/session: input of `getSession`, after validation. */
 export interface GetSessionInput {
@@ -291,6 +420,25 @@ export type LogOutResult =
   | { status: 500; body: Json<operations["logOut"]["responses"][500]> }
   | { status: 503; body: Json<operations["logOut"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** POST /dashboard/v1/me/two-factor/recovery-codes: input of `regenerateRecoveryCodes`, after validation. */
+export interface RegenerateRecoveryCodesInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `regenerateRecoveryCodes` may answer. */
+export type RegenerateRecoveryCodesResult =
+  | { status: 200; body: Json<operations["regenerateRecoveryCodes"]["responses"][200]> }
+  | { status: 400; body: Json<operations["regenerateRecoveryCodes"]["responses"][400]> }
+  | { status: 401; body: Json<operations["regenerateRecoveryCodes"]["responses"][401]> }
+  | { status: 403; body: Json<operations["regenerateRecoveryCodes"]["responses"][403]> }
+  | { status: 404; body: Json<operations["regenerateRecoveryCodes"]["responses"][404]> }
+  | { status: 429; body: Json<operations["regenerateRecoveryCodes"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["regenerateRecoveryCodes"]["responses"][500]> }
+  | { status: 503; body: Json<operations["regenerateRecoveryCodes"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** POST /dashboard/v1/password-resets: input of `requestPasswordReset`, after validation. */
 export interface RequestPasswordResetInput {
   params: NoParams;
@@ -332,6 +480,67 @@ export type SignUpResult =
   | { status: 500; body: Json<operations["signUp"]["responses"][500]> }
   | { status: 503; body: Json<operations["signUp"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** POST /dashboard/v1/me/two-factor: input of `startTwoFactor`, after validation. */
+export interface StartTwoFactorInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `startTwoFactor` may answer. */
+export type StartTwoFactorResult =
+  | { status: 200; body: Json<operations["startTwoFactor"]["responses"][200]> }
+  | { status: 400; body: Json<operations["startTwoFactor"]["responses"][400]> }
+  | { status: 401; body: Json<operations["startTwoFactor"]["responses"][401]> }
+  | { status: 403; body: Json<operations["startTwoFactor"]["responses"][403]> }
+  | { status: 404; body: Json<operations["startTwoFactor"]["responses"][404]> }
+  | { status: 429; body: Json<operations["startTwoFactor"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["startTwoFactor"]["responses"][500]> }
+  | { status: 503; body: Json<operations["startTwoFactor"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /dashboard/v1/session/step-up: input of `stepUp`, after validation. */
+export interface StepUpInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NoParams;
+  body: operations["stepUp"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `stepUp` may answer. */
+export type StepUpResult =
+  | { status: 201; body: Json<operations["stepUp"]["responses"][201]>; headers: { "Set-Cookie": string } }
+  | { status: 400; body: Json<operations["stepUp"]["responses"][400]> }
+  | { status: 401; body: Json<operations["stepUp"]["responses"][401]> }
+  | { status: 403; body: Json<operations["stepUp"]["responses"][403]> }
+  | { status: 404; body: Json<operations["stepUp"]["responses"][404]> }
+  | { status: 413; body: Json<operations["stepUp"]["responses"][413]> }
+  | { status: 415; body: Json<operations["stepUp"]["responses"][415]> }
+  | { status: 429; body: Json<operations["stepUp"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["stepUp"]["responses"][500]> }
+  | { status: 503; body: Json<operations["stepUp"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** PATCH /dashboard/v1/account/security: input of `updateAccountSecurity`, after validation. */
+export interface UpdateAccountSecurityInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NoParams;
+  body: operations["updateAccountSecurity"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `updateAccountSecurity` may answer. */
+export type UpdateAccountSecurityResult =
+  | { status: 200; body: Json<operations["updateAccountSecurity"]["responses"][200]> }
+  | { status: 400; body: Json<operations["updateAccountSecurity"]["responses"][400]> }
+  | { status: 401; body: Json<operations["updateAccountSecurity"]["responses"][401]> }
+  | { status: 403; body: Json<operations["updateAccountSecurity"]["responses"][403]> }
+  | { status: 404; body: Json<operations["updateAccountSecurity"]["responses"][404]> }
+  | { status: 413; body: Json<operations["updateAccountSecurity"]["responses"][413]> }
+  | { status: 415; body: Json<operations["updateAccountSecurity"]["responses"][415]> }
+  | { status: 429; body: Json<operations["updateAccountSecurity"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["updateAccountSecurity"]["responses"][500]> }
+  | { status: 503; body: Json<operations["updateAccountSecurity"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** The handler contract: one typed function per operationId. */
 export interface Handlers<Ctx> {
   /** POST /dashboard/v1/me/password: Change my password (`session`). */
@@ -340,8 +549,14 @@ export interface Handlers<Ctx> {
   completePasswordReset(request: CompletePasswordResetInput, ctx: Ctx): Promise<CompletePasswordResetResult>;
   /** POST /dashboard/v1/email-confirmations: Confirm the e-mail address (`none`). */
   confirmEmail(request: ConfirmEmailInput, ctx: Ctx): Promise<ConfirmEmailResult>;
+  /** POST /dashboard/v1/me/two-factor/confirm: Confirm two-factor authentication (`session`). */
+  confirmTwoFactor(request: ConfirmTwoFactorInput, ctx: Ctx): Promise<ConfirmTwoFactorResult>;
+  /** DELETE /dashboard/v1/me/two-factor: Turn two-factor authentication off (`session`). */
+  disableTwoFactor(request: DisableTwoFactorInput, ctx: Ctx): Promise<DisableTwoFactorResult>;
   /** DELETE /dashboard/v1/sessions/{id}: End a session (`session`). */
   endSession(request: EndSessionInput, ctx: Ctx): Promise<EndSessionResult>;
+  /** GET /dashboard/v1/account/security: Read the account's security rules (`session`). */
+  getAccountSecurity(request: GetAccountSecurityInput, ctx: Ctx): Promise<GetAccountSecurityResult>;
   /** GET /dashboard/v1/session: Read the session (`session`). */
   getSession(request: GetSessionInput, ctx: Ctx): Promise<GetSessionResult>;
   /** GET /dashboard/v1/sessions: List my sessions (`session`). */
@@ -350,8 +565,16 @@ export interface Handlers<Ctx> {
   logIn(request: LogInInput, ctx: Ctx): Promise<LogInResult>;
   /** DELETE /dashboard/v1/session: Log out (`session`). */
   logOut(request: LogOutInput, ctx: Ctx): Promise<LogOutResult>;
+  /** POST /dashboard/v1/me/two-factor/recovery-codes: Make new recovery codes (`session`). */
+  regenerateRecoveryCodes(request: RegenerateRecoveryCodesInput, ctx: Ctx): Promise<RegenerateRecoveryCodesResult>;
   /** POST /dashboard/v1/password-resets: Ask for a password reset (`none`). */
   requestPasswordReset(request: RequestPasswordResetInput, ctx: Ctx): Promise<RequestPasswordResetResult>;
   /** POST /dashboard/v1/sign-up: Sign up (`none`). */
   signUp(request: SignUpInput, ctx: Ctx): Promise<SignUpResult>;
+  /** POST /dashboard/v1/me/two-factor: Start two-factor authentication (`session`). */
+  startTwoFactor(request: StartTwoFactorInput, ctx: Ctx): Promise<StartTwoFactorResult>;
+  /** POST /dashboard/v1/session/step-up: Step up (`session`). */
+  stepUp(request: StepUpInput, ctx: Ctx): Promise<StepUpResult>;
+  /** PATCH /dashboard/v1/account/security: Change the account's security rules (`session`). */
+  updateAccountSecurity(request: UpdateAccountSecurityInput, ctx: Ctx): Promise<UpdateAccountSecurityResult>;
 }

@@ -20,6 +20,8 @@ export interface ExampleOperation {
   template: string;
   /** The public operation's key permission (`x-permission`). */
   permission: string | undefined;
+  /** The dashboard operation's roles (`x-roles`). */
+  roles?: string[] | undefined;
 }
 
 /** One generated example: its name in `examples`, and the Example object. */
@@ -107,7 +109,26 @@ export function errorExample(op: ExampleOperation, status: string): ErrorExample
       };
     case "403":
       if (dashboard) {
-        if (op.method === "get") return null;
+        if (op.roles && op.roles.length > 0 && op.roles.length < 5) {
+          return {
+            name: "roleForbidden",
+            summary: "roleForbidden",
+            description: `A user whose role is not among \`x-roles\` (${op.roles.join(", ")}).`,
+            value: body("ROLE_FORBIDDEN", "Seu papel nesta conta não permite esta operação.", path),
+          };
+        }
+        if (op.method === "get") {
+          return {
+            name: "twoFactorSetupRequired",
+            summary: "twoFactorSetupRequired",
+            description: "The account requires two-factor authentication and this user has not turned it on.",
+            value: body(
+              "TWO_FACTOR_SETUP_REQUIRED",
+              "Esta conta exige verificação em duas etapas: ative-a (POST /dashboard/v1/me/two-factor) para continuar.",
+              path,
+            ),
+          };
+        }
         return {
           name: "csrfRefused",
           summary: "csrfRefused",
@@ -214,11 +235,13 @@ export function addErrorExamples(yamlText: string, document: ExampleOperation["d
       const operation = pathItem.value?.get(method);
       if (!isMap(operation)) continue;
       const permission = operation.get("x-permission");
+      const roles = operation.toJSON()["x-roles"] as unknown;
       const op: ExampleOperation = {
         document,
         method,
         template,
         permission: typeof permission === "string" ? permission : undefined,
+        roles: Array.isArray(roles) ? roles.map(String) : undefined,
       };
       const responses = operation.get("responses") as YAMLMap<string, YAMLMap> | undefined;
       for (const response of responses?.items ?? []) {

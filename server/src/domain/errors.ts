@@ -32,6 +32,19 @@ export const errorCatalogue = {
     message: "Requisição recusada: envie o x-csrf-token da sessão, a partir do próprio site.",
   },
   EMAIL_TAKEN: { status: 409, message: "Já existe um usuário com este e-mail. Entre, ou redefina a senha." },
+  TWO_FACTOR_REQUIRED: {
+    status: 401,
+    message: "Informe o código do autenticador (ou um código de recuperação) em code.",
+  },
+  ROLE_FORBIDDEN: { status: 403, message: "Seu papel nesta conta não permite esta operação." },
+  STEP_UP_REQUIRED: {
+    status: 403,
+    message: "Confirme com o código do autenticador (POST /dashboard/v1/session/step-up) para continuar.",
+  },
+  TWO_FACTOR_SETUP_REQUIRED: {
+    status: 403,
+    message: "Esta conta exige verificação em duas etapas: ative-a (POST /dashboard/v1/me/two-factor) para continuar.",
+  },
 } as const satisfies Record<ErrorCode, { status: number; message: string }>;
 
 /**

@@ -18,6 +18,15 @@ export interface UserRecord {
   passwordHash: string;
   /** When the user opened the link of the confirmation e-mail (or of a reset); null until then. */
   emailConfirmedAt: string | null;
+  /** The TOTP secret (base32) once two-factor authentication is on; null otherwise. */
+  totpSecret: string | null;
+  /** A secret being set up (shown, not yet confirmed by a code); null otherwise. */
+  totpPendingSecret: string | null;
+  totpEnabledAt: string | null;
+  /** The last TOTP time step accepted: a code is taken once. */
+  totpLastStep: number | null;
+  /** SHA-256 (hex) of the recovery codes not used yet. */
+  recoveryCodeDigests: string[];
   createdAt: string;
   updatedAt: string;
 }
@@ -41,6 +50,16 @@ export interface SessionRecord {
   expiresAt: string;
   /** Log-out, ended from another session, or a password change or reset; null while it lasts. */
   endedAt: string | null;
+  /** The last log-in or step-up with the second factor: dangerous operations need it recent. */
+  steppedUpAt: string | null;
+}
+
+/** An account's security rules, set by its owner; an account without a row has the defaults. */
+export interface AccountSecurityRecord {
+  /** The account's id. */
+  id: string;
+  requireTwoFactor: boolean;
+  updatedAt: string;
 }
 
 /** Why an e-mail link was sent. */

@@ -7,6 +7,7 @@ import type { SessionRecord, UserRecord } from "./identity-model.js";
 import { newId } from "./ids.js";
 import type { Account } from "./model.js";
 import { passwordMatches, prepareAbsentUserHash } from "./passwords.js";
+import { spendSecondFactor, stepUpSeconds } from "./second-factor.js";
 import type { StoreTx } from "./ports/store.js";
 
 // Sessions of the dashboard (issue 25; OWASP ASVS V3): held by the store, found by the digest of
@@ -26,6 +27,8 @@ export interface DashboardActor {
   user: UserRecord;
   account: Account;
   session: SessionRecord;
+  /** The account's rule: every member must use two-factor authentication. */
+  requireTwoFactor: boolean;
 }
 
 /** Where a request came from, as the HTTP layer decided it. */
@@ -51,13 +54,14 @@ function idleExpiry(session: SessionRecord): string {
   return idle < session.expiresAt ? idle : session.expiresAt;
 }
 
-/** Starts a session of `user` inside `tx`; its token is returned once. */
+/** Starts a session of `user` inside `tx` (stepped up when the second factor was just shown); its token is returned once. */
 export async function openSession(
   tx: StoreTx,
   user: UserRecord,
   account: Account,
   client: ClientInfo,
   now: string,
+  steppedUp = false,
 ): Promise<StartedSession> {
   const token = newToken();
   const session: SessionRecord = {
@@ -72,9 +76,45 @@ export async function openSession(
     lastSeenAt: now,
     expiresAt: addSeconds(now, sessionLifetime.absoluteSeconds),
     endedAt: null,
+    steppedUpAt: steppedUp ? now : null,
   };
   await tx.sessions.insert(session);
-  return { token, session, user, account };
+  const rules = await tx.accountSecurity.get(account.id);
+  return { token, session, user, account, requireTwoFactor: rules?.requireTwoFactor ?? false };
+}
+
+/**
+ * The second factor of a user who has one, spent inside `tx` (the user's row locked, so one code
+ * cannot be taken twice at once): the user as stored afterwards, or null when the code is wrong.
+ */
+export async function takeSecondFactor(tx: StoreTx, userId: string, code: string, nowMs: number) {
+  await tx.lockScope({ accountId: `user:${userId}`, livemode: false });
+  const user = await tx.users.get(userId);
+  const spent = user ? spendSecondFactor(user, code, nowMs) : null;
+  if (spent) await tx.users.update(spent);
+  return spent;
+}
+
+/** Until when the session allows dangerous operations, or null. */
+export function stepUpExpiry(session: SessionRecord, now: string): string | null {
+  const until = session.steppedUpAt === null ? null : addSeconds(session.steppedUpAt, stepUpSeconds);
+  return until !== null && until > now ? until : null;
+}
+
+/** Refuses a dangerous operation (`403 STEP_UP_REQUIRED`) without a step-up in the last 10 minutes. */
+export function requireStepUp(actor: DashboardActor, now: string): void {
+  if (actor.user.totpEnabledAt === null) {
+    throw new DomainError(
+      "STEP_UP_REQUIRED",
+      "Esta operação exige a verificação em duas etapas: ative-a (POST /dashboard/v1/me/two-factor) e confirme com o código.",
+    );
+  }
+  if (stepUpExpiry(actor.session, now) === null) {
+    throw new DomainError(
+      "STEP_UP_REQUIRED",
+      "Confirme com o código do autenticador (POST /dashboard/v1/session/step-up) para continuar.",
+    );
+  }
 }
 
 /** The user as the dashboard shows it. */
@@ -84,6 +124,7 @@ const presentUser = (user: UserRecord): Schemas["User"] => ({
   email: user.email,
   role: user.role,
   emailConfirmed: user.emailConfirmedAt !== null,
+  twoFactorEnabled: user.totpEnabledAt !== null,
   createdAt: user.createdAt,
 });
 
@@ -98,14 +139,27 @@ export function sessionUseCases(deps: DomainDeps) {
      * Log-in: a new session for the user whose e-mail and password these are. An unknown address
      * and a wrong password answer alike (`INVALID_CREDENTIALS`), after the same argon2id work.
      */
-    async logIn(input: { email: string; password: string }, client: ClientInfo): Promise<StartedSession> {
+    async logIn(
+      input: { email: string; password: string; code?: string | undefined },
+      client: ClientInfo,
+    ): Promise<StartedSession> {
       const user = await store.read.users.getByEmail(normaliseEmail(input.email));
       const matches = await passwordMatches(user?.passwordHash ?? null, input.password);
       if (!user || !matches) throw new DomainError("INVALID_CREDENTIALS", "E-mail ou senha incorretos.");
+      const secondFactor = user.totpEnabledAt !== null;
+      if (secondFactor && input.code === undefined) {
+        throw new DomainError(
+          "TWO_FACTOR_REQUIRED",
+          "Informe o código do autenticador (ou um código de recuperação) em code.",
+        );
+      }
       return store.transaction(async (tx) => {
+        const at = clock.now();
+        const current = secondFactor ? await takeSecondFactor(tx, user.id, input.code ?? "", at.getTime()) : user;
+        if (!current) throw new DomainError("INVALID_CREDENTIALS", "Código de verificação incorreto.");
         const account = await tx.accounts.get(user.accountId);
         if (!account) throw new DomainError("INVALID_CREDENTIALS", "E-mail ou senha incorretos.");
-        return openSession(tx, user, account, client, now());
+        return openSession(tx, current, account, client, at.toISOString(), secondFactor);
       });
     },
 
@@ -119,17 +173,19 @@ export function sessionUseCases(deps: DomainDeps) {
       const at = now();
       let session = await store.read.sessions.getByTokenDigest(digest(token));
       if (!session || session.endedAt !== null || idleExpiry(session) <= at) throw unauthorized();
-      const [user, account] = await Promise.all([
+      const [user, account, rules] = await Promise.all([
         store.read.users.get(session.userId),
         store.read.accounts.get(session.accountId),
+        store.read.accountSecurity.get(session.accountId),
       ]);
       if (!user || !account) throw unauthorized();
+      const requireTwoFactor = rules?.requireTwoFactor ?? false;
       if (addSeconds(session.lastSeenAt, touchEverySeconds) <= at) {
         const touched: SessionRecord = { ...session, lastSeenAt: at };
         await store.transaction((tx) => tx.sessions.update(touched));
         session = touched;
       }
-      return { user, account, session };
+      return { user, account, session, requireTwoFactor };
     },
 
     /** The session as `GET /dashboard/v1/session` shows it. */
@@ -141,6 +197,8 @@ export function sessionUseCases(deps: DomainDeps) {
         csrfToken: session.csrfToken,
         expiresAt: session.expiresAt,
         idleExpiresAt: idleExpiry(session),
+        stepUpExpiresAt: stepUpExpiry(session, now()),
+        twoFactorSetupRequired: actor.requireTwoFactor && user.totpEnabledAt === null,
       };
     },
 

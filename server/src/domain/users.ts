@@ -99,6 +99,11 @@ export function userUseCases(deps: DomainDeps) {
             role: "owner",
             passwordHash,
             emailConfirmedAt: null,
+            totpSecret: null,
+            totpPendingSecret: null,
+            totpEnabledAt: null,
+            totpLastStep: null,
+            recoveryCodeDigests: [],
             createdAt: at,
             updatedAt: at,
           };

@@ -12,7 +12,7 @@ function actorOf(ctx: DashboardContext): DashboardActor {
 
 /** The dashboard API's operations (generated/dashboard-operations.ts), each a use case of the domain. */
 export function dashboardHandlers(domain: Domain): Handlers<DashboardContext> {
-  const { sessions, users } = domain;
+  const { sessions, users, twoFactor } = domain;
   return {
     signUp: async ({ body }, ctx) => {
       const started = await users.signUp(body, ctx.client);
@@ -49,5 +49,27 @@ export function dashboardHandlers(domain: Domain): Handlers<DashboardContext> {
       await users.changePassword(actorOf(ctx), body);
       return { status: 204, body: undefined };
     },
+    startTwoFactor: async (_request, ctx) => ({ status: 200, body: await twoFactor.start(actorOf(ctx)) }),
+    confirmTwoFactor: async ({ body }, ctx) => ({
+      status: 200,
+      body: await twoFactor.confirm(actorOf(ctx), body.code),
+    }),
+    disableTwoFactor: async (_request, ctx) => {
+      await twoFactor.disable(actorOf(ctx));
+      return { status: 204, body: undefined };
+    },
+    regenerateRecoveryCodes: async (_request, ctx) => ({
+      status: 200,
+      body: await twoFactor.regenerateRecoveryCodes(actorOf(ctx)),
+    }),
+    stepUp: async ({ body }, ctx) => {
+      const started = await twoFactor.stepUp(actorOf(ctx), body.code, ctx.client);
+      return { status: 201, body: sessions.view(started), headers: { "Set-Cookie": ctx.cookie.set(started.token) } };
+    },
+    getAccountSecurity: async (_request, ctx) => ({ status: 200, body: await twoFactor.security(actorOf(ctx)) }),
+    updateAccountSecurity: async ({ body }, ctx) => ({
+      status: 200,
+      body: await twoFactor.setSecurity(actorOf(ctx), body),
+    }),
   };
 }

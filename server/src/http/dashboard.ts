@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { join } from "node:path";
 import express, { type IRouter, type Request, type RequestHandler } from "express";
 import type { Store as RateLimitStore } from "express-rate-limit";
-import { operationTable } from "../../../generated/dashboard-operations.js";
+import { type OperationId, operationTable } from "../../../generated/dashboard-operations.js";
 import type { RateLimits } from "../domain/rate-limits.js";
 import type { Domain } from "../domain/service.js";
 import { type ClientInfo, type DashboardActor, normaliseEmail, sessionLifetime } from "../domain/sessions.js";
@@ -82,6 +82,21 @@ export const failedLogIns = { perEmail: 10, perIp: 50, windowMs: 15 * 60_000 } a
 
 const isChange = (req: Request) => req.method !== "GET" && req.method !== "HEAD";
 
+/**
+ * What a member may do while its account requires two-factor authentication it has not turned on:
+ * its session, its password, and the set-up itself (spec/dashboard/common.tsp
+ * `TWO_FACTOR_SETUP_REQUIRED`).
+ */
+const duringTwoFactorSetUp = new Set<OperationId>([
+  "getSession",
+  "logOut",
+  "listSessions",
+  "endSession",
+  "changePassword",
+  "startTwoFactor",
+  "confirmTwoFactor",
+]);
+
 export function mountDashboard(app: IRouter, domain: Domain, options: DashboardOptions): void {
   const matcher = operationMatcher(operationTable);
   const allowedOrigin = new URL(options.publicBaseUrl).origin;
@@ -125,6 +140,15 @@ export function mountDashboard(app: IRouter, domain: Domain, options: DashboardO
       actor = await domain.sessions.authenticate(readCookie(req, cookieName));
       const token = req.headers["x-csrf-token"];
       if (isChange(req) && (typeof token !== "string" || !sameText(token, actor.session.csrfToken))) throw refused();
+      if (!(operationTable[found.id].roles as readonly string[]).includes(actor.user.role)) {
+        throw new DomainError("ROLE_FORBIDDEN", "Seu papel nesta conta não permite esta operação.");
+      }
+      if (actor.requireTwoFactor && actor.user.totpEnabledAt === null && !duringTwoFactorSetUp.has(found.id)) {
+        throw new DomainError(
+          "TWO_FACTOR_SETUP_REQUIRED",
+          "Esta conta exige verificação em duas etapas: ative-a (POST /dashboard/v1/me/two-factor) para continuar.",
+        );
+      }
     }
     const context: DashboardContext = { client, actor, cookie };
     res.locals.dashboard = context;

@@ -1,4 +1,4 @@
-import type { EmailTokenRecord, SessionRecord, UserRecord } from "../domain/identity-model.js";
+import type { AccountSecurityRecord, EmailTokenRecord, SessionRecord, UserRecord } from "../domain/identity-model.js";
 import type { IdentityReads, IdentityWrites } from "../domain/ports/identity-store.js";
 import { Table } from "./memory.js";
 
@@ -10,11 +10,13 @@ export class IdentityTables {
   private readonly users: Table<UserRecord>;
   private readonly sessions: Table<SessionRecord>;
   private readonly emailTokens: Table<EmailTokenRecord>;
+  private readonly accountSecurity: Table<AccountSecurityRecord>;
 
   constructor(journal: () => Array<() => void> | null) {
     this.users = new Table<UserRecord>(journal);
     this.sessions = new Table<SessionRecord>(journal);
     this.emailTokens = new Table<EmailTokenRecord>(journal);
+    this.accountSecurity = new Table<AccountSecurityRecord>(journal);
   }
 
   reads(): IdentityReads {
@@ -38,6 +40,7 @@ export class IdentityTables {
             .sort(newestFirst),
       },
       emailTokens: { get: async (digest) => this.emailTokens.get(digest) },
+      accountSecurity: { get: async (accountId) => this.accountSecurity.get(accountId) },
     };
   }
 
@@ -66,6 +69,11 @@ export class IdentityTables {
         ...r.emailTokens,
         insert: async (token) => this.emailTokens.insert(token),
         update: async (token) => this.emailTokens.update(token),
+      },
+      accountSecurity: {
+        ...r.accountSecurity,
+        insert: async (rules) => this.accountSecurity.insert(rules),
+        update: async (rules) => this.accountSecurity.update(rules),
       },
     };
   }

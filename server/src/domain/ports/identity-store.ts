@@ -1,4 +1,4 @@
-import type { EmailTokenRecord, SessionRecord, UserRecord } from "../identity-model.js";
+import type { AccountSecurityRecord, EmailTokenRecord, SessionRecord, UserRecord } from "../identity-model.js";
 
 // The part of the Store port that keeps the dashboard's people (issue 25): both adapters implement
 // it (`store/memory-identity.ts`, `store/postgres/identity.ts`).
@@ -20,6 +20,10 @@ export interface IdentityReads {
   emailTokens: {
     get(digest: string): Promise<EmailTokenRecord | null>;
   };
+  accountSecurity: {
+    /** By the account's id; null: the defaults. */
+    get(accountId: string): Promise<AccountSecurityRecord | null>;
+  };
 }
 
 export interface IdentityWrites {
@@ -36,5 +40,9 @@ export interface IdentityWrites {
   emailTokens: IdentityReads["emailTokens"] & {
     insert(token: EmailTokenRecord): Promise<void>;
     update(token: EmailTokenRecord): Promise<void>;
+  };
+  accountSecurity: IdentityReads["accountSecurity"] & {
+    insert(rules: AccountSecurityRecord): Promise<void>;
+    update(rules: AccountSecurityRecord): Promise<void>;
   };
 }

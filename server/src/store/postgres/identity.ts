@@ -1,10 +1,16 @@
-import type { EmailTokenRecord, SessionRecord, UserRecord } from "../../domain/identity-model.js";
+import type {
+  AccountSecurityRecord,
+  EmailTokenRecord,
+  SessionRecord,
+  UserRecord,
+} from "../../domain/identity-model.js";
 import type { IdentityReads, IdentityWrites } from "../../domain/ports/identity-store.js";
 import type { TableDef } from "./rows.js";
 import { execute, type Queryable } from "./sql.js";
 import { insertRow, selectMany, selectOne, updateRow } from "./statements.js";
 
-// The dashboard's people (issue 25; migration 1764300000000): users, sessions, e-mail tokens.
+// The dashboard's people (issue 25; migrations 1764300000000-1): users, sessions, e-mail tokens,
+// accounts' security rules.
 
 const usersTable: TableDef<UserRecord> = {
   name: "users",
@@ -16,6 +22,11 @@ const usersTable: TableDef<UserRecord> = {
     ["role", (u) => u.role],
     ["password_hash", (u) => u.passwordHash],
     ["email_confirmed_at", (u) => u.emailConfirmedAt],
+    ["totp_secret", (u) => u.totpSecret],
+    ["totp_pending_secret", (u) => u.totpPendingSecret],
+    ["totp_enabled_at", (u) => u.totpEnabledAt],
+    ["totp_last_step", (u) => u.totpLastStep],
+    ["recovery_code_digests", (u) => u.recoveryCodeDigests],
     ["created_at", (u) => u.createdAt],
     ["updated_at", (u) => u.updatedAt],
   ],
@@ -35,6 +46,7 @@ const sessionsTable: TableDef<SessionRecord> = {
     ["last_seen_at", (s) => s.lastSeenAt],
     ["expires_at", (s) => s.expiresAt],
     ["ended_at", (s) => s.endedAt],
+    ["stepped_up_at", (s) => s.steppedUpAt],
   ],
 };
 
@@ -47,6 +59,15 @@ const emailTokensTable: TableDef<EmailTokenRecord> = {
     ["expires_at", (t) => t.expiresAt],
     ["used_at", (t) => t.usedAt],
     ["created_at", (t) => t.createdAt],
+  ],
+};
+
+const accountSecurityTable: TableDef<AccountSecurityRecord> = {
+  name: "account_security",
+  columns: [
+    ["id", (a) => a.id],
+    ["require_two_factor", (a) => a.requireTwoFactor],
+    ["updated_at", (a) => a.updatedAt],
   ],
 };
 
@@ -64,6 +85,7 @@ export function identityReads(db: Queryable): IdentityReads {
         selectMany(db, sessionsTable, "user_id = $1 AND ended_at IS NULL", [userId], "created_at DESC, id DESC"),
     },
     emailTokens: { get: (digest) => selectOne(db, emailTokensTable, "id = $1", [digest]) },
+    accountSecurity: { get: (accountId) => selectOne(db, accountSecurityTable, "id = $1", [accountId]) },
   };
 }
 
@@ -91,6 +113,11 @@ export function identityWrites(client: Queryable): IdentityWrites {
       ...r.emailTokens,
       insert: (token) => insertRow(client, emailTokensTable, token),
       update: (token) => updateRow(client, emailTokensTable, token),
+    },
+    accountSecurity: {
+      ...r.accountSecurity,
+      insert: (rules) => insertRow(client, accountSecurityTable, rules),
+      update: (rules) => updateRow(client, accountSecurityTable, rules),
     },
   };
 }

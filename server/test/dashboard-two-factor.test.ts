@@ -1,0 +1,196 @@
+import { Secret, TOTP } from "otpauth";
+import { expect, test } from "vitest";
+import { hashPassword } from "../src/domain/passwords.js";
+import { newId } from "../src/domain/ids.js";
+import type { TestServer } from "./harness.js";
+import { expectStatus } from "./harness.js";
+import { eachStore, serverOn } from "./support/stores.js";
+import { type DashboardBrowser, dashboardBrowser, signedUp } from "./support/dashboard.js";
+
+// Two-factor authentication of the dashboard (issue 25) through the real HTTP stack on both stores:
+// turning it on, log-in with the code or a recovery code, step-up before dangerous operations, and
+// the owner's rule that every member use it.
+
+/** The code the authenticator app shows at the server's (manual) clock. */
+const codeOf = (server: TestServer, secret: string) =>
+  new TOTP({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 }).generate({
+    timestamp: server.clock.now().getTime(),
+  });
+
+/** Signs up and turns two-factor authentication on: the browser, the person, the secret, the recovery codes. */
+async function withTwoFactor(server: TestServer) {
+  const { browser, person } = await signedUp(server);
+  const started = await browser.api.POST("/dashboard/v1/me/two-factor");
+  expectStatus(started, 200);
+  const confirmed = await browser.api.POST("/dashboard/v1/me/two-factor/confirm", {
+    body: { code: codeOf(server, started.body.secret) },
+  });
+  expectStatus(confirmed, 200);
+  server.clock.advance(30);
+  return { browser, person, secret: started.body.secret, recoveryCodes: confirmed.body.recoveryCodes };
+}
+
+const logIn = (browser: DashboardBrowser, email: string, password: string, code?: string) =>
+  browser.api.POST("/dashboard/v1/session", { body: { email, password, ...(code ? { code } : {}) } });
+
+for (const store of eachStore("dashboard_two_factor")) {
+  store.describe(`dashboard two-factor authentication on the ${store.name} store`, () => {
+    const server = serverOn(store);
+
+    test("when a user sets it up, then a wrong code changes nothing and the right one turns it on with ten recovery codes", async () => {
+      const { browser } = await signedUp(server);
+      const started = await browser.api.POST("/dashboard/v1/me/two-factor");
+      expectStatus(started, 200);
+      expect(started.body.otpauthUri).toMatch(/^otpauth:\/\/totp\/Pix%20Charging%20Service:maria.*secret=[A-Z2-7]+/);
+
+      const wrong = await browser.api.POST("/dashboard/v1/me/two-factor/confirm", { body: { code: "000000" } });
+      const stillOff = await browser.api.GET("/dashboard/v1/session");
+      const right = await browser.api.POST("/dashboard/v1/me/two-factor/confirm", {
+        body: { code: codeOf(server, started.body.secret) },
+      });
+
+      expectStatus(wrong, 400);
+      expect(wrong.body.errors).toEqual([{ path: "code", message: "código incorreto ou expirado" }]);
+      expectStatus(stillOff, 200);
+      expect(stillOff.body.user.twoFactorEnabled).toBe(false);
+      expectStatus(right, 200);
+      expect(right.body.recoveryCodes).toHaveLength(10);
+      expect(new Set(right.body.recoveryCodes).size).toBe(10);
+      const session = await browser.api.GET("/dashboard/v1/session");
+      expectStatus(session, 200);
+      expect(session.body.user.twoFactorEnabled).toBe(true);
+      expect(session.body.stepUpExpiresAt).toBe(new Date(server.clock.now().getTime() + 600_000).toISOString());
+    });
+
+    test("when such a user logs in, then the code is asked, a wrong or replayed one refused, and a recovery code works once", async () => {
+      const { person, secret, recoveryCodes } = await withTwoFactor(server);
+      const browser = dashboardBrowser(server.baseUrl);
+
+      const without = await logIn(browser, person.email, person.password);
+      const wrong = await logIn(browser, person.email, person.password, "123456");
+      const code = codeOf(server, secret);
+      const right = await logIn(browser, person.email, person.password, code);
+      const replayed = await logIn(dashboardBrowser(server.baseUrl), person.email, person.password, code);
+      const recovery = await logIn(dashboardBrowser(server.baseUrl), person.email, person.password, recoveryCodes[0]);
+      const recoveryAgain = await logIn(
+        dashboardBrowser(server.baseUrl),
+        person.email,
+        person.password,
+        recoveryCodes[0],
+      );
+
+      expectStatus(without, 401);
+      expect(without.body.code).toBe("TWO_FACTOR_REQUIRED");
+      expectStatus(wrong, 401);
+      expect(wrong.body.code).toBe("INVALID_CREDENTIALS");
+      expectStatus(right, 201);
+      expect(right.body.stepUpExpiresAt).not.toBeNull();
+      expect(replayed.status).toBe(401);
+      expect(recovery.status).toBe(201);
+      expect(recoveryAgain.status).toBe(401);
+    });
+
+    test("when a dangerous operation comes more than 10 minutes after the code, then 403 STEP_UP_REQUIRED until a step-up, which renews the session", async () => {
+      const { browser, secret } = await withTwoFactor(server);
+      server.clock.advance(601);
+      const oldCookie = browser.cookie;
+
+      const refused = await browser.api.POST("/dashboard/v1/me/two-factor/recovery-codes");
+      const wrongStepUp = await browser.api.POST("/dashboard/v1/session/step-up", { body: { code: "000000" } });
+      const steppedUp = await browser.api.POST("/dashboard/v1/session/step-up", {
+        body: { code: codeOf(server, secret) },
+      });
+      const allowed = await browser.api.POST("/dashboard/v1/me/two-factor/recovery-codes");
+
+      expectStatus(refused, 403);
+      expect(refused.body.code).toBe("STEP_UP_REQUIRED");
+      expect(wrongStepUp.status).toBe(400);
+      expectStatus(steppedUp, 201);
+      expect(browser.cookie).not.toBe(oldCookie);
+      expectStatus(allowed, 200);
+      expect(allowed.body.recoveryCodes).toHaveLength(10);
+      const stale = dashboardBrowser(server.baseUrl);
+      stale.cookie = oldCookie;
+      expect((await stale.api.GET("/dashboard/v1/session")).status).toBe(401);
+    });
+
+    test("when a user without two-factor authentication meets a dangerous operation, then it is told to turn it on", async () => {
+      const { browser } = await signedUp(server);
+
+      const answer = await browser.api.PATCH("/dashboard/v1/account/security", { body: { requireTwoFactor: true } });
+      const stepUp = await browser.api.POST("/dashboard/v1/session/step-up", { body: { code: "123456" } });
+
+      expectStatus(answer, 403);
+      expect(answer.body).toMatchObject({ code: "STEP_UP_REQUIRED" });
+      expect(answer.body.message).toContain("ative-a");
+      expectStatus(stepUp, 400);
+      expect(stepUp.body.code).toBe("REQUEST_ERROR");
+    });
+
+    test("when two-factor authentication is turned off after a step-up, then log-in asks only the password", async () => {
+      const { browser, person } = await withTwoFactor(server);
+
+      const off = await browser.api.DELETE("/dashboard/v1/me/two-factor");
+
+      expectStatus(off, 204);
+      expect((await logIn(dashboardBrowser(server.baseUrl), person.email, person.password)).status).toBe(201);
+    });
+
+    test("when the owner requires it of every member, then a member without it can only set it up, and the owner cannot turn its own off", async () => {
+      const owner = await withTwoFactor(server);
+      const required = await owner.browser.api.PATCH("/dashboard/v1/account/security", {
+        body: { requireTwoFactor: true },
+      });
+      const session = await owner.browser.api.GET("/dashboard/v1/session");
+      expectStatus(session, 200);
+      const member = await addMember(server, session.body.account.id, "finance");
+      const browser = dashboardBrowser(server.baseUrl);
+      await logIn(browser, member.email, member.password);
+
+      const memberSession = await browser.api.GET("/dashboard/v1/session");
+      const blocked = await browser.api.POST("/dashboard/v1/me/two-factor/recovery-codes");
+      const rules = await browser.api.GET("/dashboard/v1/account/security");
+      const setUp = await browser.api.POST("/dashboard/v1/me/two-factor");
+      const ownerOff = await owner.browser.api.DELETE("/dashboard/v1/me/two-factor");
+
+      expectStatus(required, 200);
+      expect(required.body.requireTwoFactor).toBe(true);
+      expectStatus(memberSession, 200);
+      expect(memberSession.body.twoFactorSetupRequired).toBe(true);
+      expectStatus(blocked, 403);
+      expect(blocked.body.code).toBe("TWO_FACTOR_SETUP_REQUIRED");
+      expectStatus(rules, 403);
+      expect(rules.body.code).toBe("ROLE_FORBIDDEN");
+      expect(setUp.status).toBe(200);
+      expectStatus(ownerOff, 400);
+      expect(ownerOff.body.code).toBe("REQUEST_ERROR");
+    });
+  });
+}
+
+/** A member of the account (invitations come with teams; until then the store is written directly). */
+async function addMember(server: TestServer, accountId: string, role: "finance") {
+  const email = `membro.${Date.now()}.${Math.random().toString(36).slice(2)}@loja.example.com.br`;
+  const password = "frase longa do membro da equipe";
+  const passwordHash = await hashPassword(password);
+  const at = server.clock.now().toISOString();
+  await server.store.transaction((tx) =>
+    tx.users.insert({
+      id: newId("usr"),
+      accountId,
+      email,
+      name: "João Lima",
+      role,
+      passwordHash,
+      emailConfirmedAt: at,
+      totpSecret: null,
+      totpPendingSecret: null,
+      totpEnabledAt: null,
+      totpLastStep: null,
+      recoveryCodeDigests: [],
+      createdAt: at,
+      updatedAt: at,
+    }),
+  );
+  return { email, password };
+}
