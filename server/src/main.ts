@@ -17,6 +17,7 @@ import { createDomain } from "./domain/service.js";
 import { createApp } from "./http/app.js";
 import { sharedRateLimitStore } from "./web/rate-limit-store.js";
 import { startIdempotencyPurge } from "./idempotency-purge.js";
+import { startRecurrenceDuties } from "./recurrence-duties.js";
 import { createLogger } from "./logger.js";
 import { logMailer, smtpMailer } from "./mail.js";
 import { onShutdownSignals, signalCounter } from "./shutdown.js";
@@ -134,6 +135,8 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
     : null;
   /** Idempotency records past the 24 h window are forgotten in the background (docs/decisions.md). */
   const idempotencyPurge = startIdempotencyPurge({ purge: domain.idempotency.purgeExpired, logger });
+  /** Recurrences' expiries and automatic cycle charges (Pix Automático), in the background. */
+  const recurrenceDuties = startRecurrenceDuties({ duties: domain.recurrenceDuties, logger });
   // A cluster worker stops on its primary's SIGTERM only: the terminal's Ctrl+C reaches the whole
   // process group, and the primary relays it, which would otherwise count as a second signal.
   if (cluster.isWorker) process.on("SIGINT", () => undefined);
@@ -150,7 +153,7 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
       const idle = setInterval(() => server.closeIdleConnections(), 50);
       await closed;
       clearInterval(idle);
-      await Promise.all([worker?.stop(), idempotencyPurge.stop()]);
+      await Promise.all([worker?.stop(), idempotencyPurge.stop(), recurrenceDuties.stop()]);
       await store.close();
     },
   });

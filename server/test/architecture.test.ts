@@ -54,6 +54,7 @@ const allowed: Record<string, readonly string[]> = {
   mail: ["domain"],
   shutdown: ["domain"],
   "idempotency-purge": ["domain"],
+  "recurrence-duties": [],
 };
 const entryPoints = new Set(["server/src/main.ts", "server/src/webhooks/main.ts", "server/src/admin/main.ts"]);
 

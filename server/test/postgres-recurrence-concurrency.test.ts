@@ -27,11 +27,9 @@ describePg("cycle charges raced by two server processes on PostgreSQL", () => {
     database = await createTestDatabase("recurrence_concurrency", { migrate: false });
     sql = new pg.Pool({ connectionString: database.url, max: 2 });
     store = new PostgresStore(createPool(database.url, { max: 3 }));
-    [a, b] = await Promise.all(
-      [ports.first, ports.second].map((port) =>
-        startServerProcess({ name: `on ${port}`, port, env: { DATABASE_URL: database.url, RATE_LIMITS: "off" } }),
-      ),
-    );
+    const start = (port: number) =>
+      startServerProcess({ name: `on ${port}`, port, env: { DATABASE_URL: database.url, RATE_LIMITS: "off" } });
+    [a, b] = await Promise.all([start(ports.first), start(ports.second)]);
   }, 90_000);
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);

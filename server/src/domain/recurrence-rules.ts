@@ -135,16 +135,23 @@ export async function rejectRecurrence(
   return save(tx, config, { ...moved(r, "REJECTED", at), rejection }, "recurrence.rejected", at);
 }
 
-/** Not approved in time: EXPIRED from now; a journey 3 immediate charge still waiting expires with it. */
+/**
+ * Not approved in time: EXPIRED; a journey 3 immediate charge still waiting expires with it. The
+ * sandbox expires it now (`expiresAt` becomes now); the background pass writes an expiry that has
+ * happened (`keepExpiresAt`).
+ */
 export async function expireRecurrence(
   tx: StoreTx,
   config: DomainConfig,
   r: RecurrenceRecord,
   at: string,
+  options: { keepExpiresAt?: boolean } = {},
 ): Promise<RecurrenceRecord> {
-  requireRecurrenceStatus(r, at, ["CREATED"], waitingApproval);
-  await endInitialCharge(tx, r, "EXPIRED", at);
-  return save(tx, config, { ...moved(r, "EXPIRED", at), expiresAt: at }, "recurrence.expired", at);
+  if (!options.keepExpiresAt) requireRecurrenceStatus(r, at, ["CREATED"], waitingApproval);
+  else if (r.status !== "CREATED" || r.expiresAt > at) throw new Error(`${r.id} has no expiry to write`);
+  const expiresAt = options.keepExpiresAt ? r.expiresAt : at;
+  await endInitialCharge(tx, r, "EXPIRED", expiresAt);
+  return save(tx, config, { ...moved(r, "EXPIRED", at), expiresAt }, "recurrence.expired", at);
 }
 
 /**

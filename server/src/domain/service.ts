@@ -13,6 +13,7 @@ import { refundUseCases } from "./refunds.js";
 import { recurrenceUseCases } from "./recurrences.js";
 import { recurrenceSandboxUseCases } from "./recurrence-sandbox.js";
 import { recurrenceSettlementUseCases } from "./recurrence-settlement.js";
+import { recurrenceDutyUseCases } from "./recurrence-duties.js";
 import { sandboxUseCases } from "./sandbox.js";
 import { sessionUseCases } from "./sessions.js";
 import { userUseCases } from "./users.js";
@@ -36,6 +37,7 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     recurrences: recurrenceUseCases(deps),
     recurrenceSandbox: recurrenceSandboxUseCases(deps),
     recurrenceSettlement: recurrenceSettlementUseCases(deps),
+    recurrenceDuties: recurrenceDutyUseCases(deps),
     sandbox: sandboxUseCases(deps),
     events: eventUseCases(deps),
     operator: operatorUseCases(deps, options.webhookUrlGuard),

@@ -28,5 +28,17 @@ export function recurrenceReads(rows: RecurrenceRows): StoreReads["recurrences"]
           (f.createdFrom === undefined || r.createdAt >= f.createdFrom) &&
           (f.createdTo === undefined || r.createdAt < f.createdTo),
       ),
+    listExpiring: async (now, limit) =>
+      rows
+        .all()
+        .filter((r) => r.status === "CREATED" && r.expiresAt <= now)
+        .sort((a, b) => (a.expiresAt < b.expiresAt ? -1 : a.expiresAt > b.expiresAt ? 1 : a.id < b.id ? -1 : 1))
+        .slice(0, limit),
+    listAutomatic: async (limit, afterId) =>
+      rows
+        .all()
+        .filter((r) => r.status === "APPROVED" && r.automaticCharges && (afterId === undefined || r.id > afterId))
+        .sort((a, b) => (a.id < b.id ? -1 : 1))
+        .slice(0, limit),
   };
 }

@@ -7,8 +7,11 @@ import type { components } from "../../../../generated/admin-api.js";
 type SettleOutcome = components["schemas"]["SettleWithdrawalRequest"]["outcome"];
 type CloseOutcome = components["schemas"]["CloseDisputeRequest"]["outcome"];
 type RefundOutcome = components["schemas"]["SettleRefundRequest"]["outcome"];
+type AttemptCode = components["schemas"]["PixService.RecurringAttemptFailureCode"];
 
 const transactionFields = ["id", "status", "amountCents", "feeCents", "netAmountCents", "livemode", "paidAt"];
+const recurrenceFields = ["id", "status", "journey", "rejection.code", "cancellation.requestedBy", "cancellation.code"];
+const attemptFields = ["id", "status", "amountCents", "dueDate", "recurrenceId", "livemode", "paidAt"];
 const disputeFields = ["id", "status", "dispute.id", "dispute.status", "dispute.amountCents", "dispute.createdAt"];
 const refundFields = ["id", "transactionId", "status", "amountCents", "endToEndId", "failureReason", "livemode"];
 const withdrawalFields = [
@@ -83,6 +86,67 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
         await ctx.operator().POST("/admin/v1/simulator/transactions/{id}/disputes", { params: { path: { id } }, body }),
       );
       ctx.out.record(disputed, disputeFields);
+    });
+
+  simulate
+    .command("approve-recurrence")
+    .description("the payer approves a production recurrence (Pix Automático, journey 2)")
+    .argument("<recurrenceId>", "the recurrence (rec_…)")
+    .option("--ceiling <cents>", "a variable recurrence's ceiling set by the payer", int)
+    .action(async (id: string, o: { ceiling?: number }) => {
+      const body = o.ceiling !== undefined ? { payerMaximumAmountCents: o.ceiling } : {};
+      const approved = unwrap(
+        await ctx.operator().POST("/admin/v1/simulator/recurrences/{id}/approve", { params: { path: { id } }, body }),
+      );
+      ctx.out.record(approved, recurrenceFields);
+    });
+
+  simulate
+    .command("reject-recurrence")
+    .description("the payer's side refuses a production recurrence")
+    .argument("<recurrenceId>", "the recurrence (rec_…)")
+    .addOption(new Option("--code <code>", "the BCB's rejection code").choices(["AP13", "AP14"]))
+    .option("--reason <text>", "why")
+    .action(async (id: string, o: { code?: "AP13" | "AP14"; reason?: string }) => {
+      const body = { ...(o.code ? { code: o.code } : {}), ...(o.reason ? { reason: o.reason } : {}) };
+      const rejected = unwrap(
+        await ctx.operator().POST("/admin/v1/simulator/recurrences/{id}/reject", { params: { path: { id } }, body }),
+      );
+      ctx.out.record(rejected, recurrenceFields);
+    });
+
+  simulate
+    .command("cancel-recurrence")
+    .description("the payer, their bank or this service cancels a production recurrence")
+    .argument("<recurrenceId>", "the recurrence (rec_…)")
+    .addOption(new Option("--by <who>", "who cancels").choices(["PAYER", "PAYER_PSP", "RECEIVER_PSP"]))
+    .option("--reason <text>", "why")
+    .action(async (id: string, o: { by?: "PAYER" | "PAYER_PSP" | "RECEIVER_PSP"; reason?: string }) => {
+      const body = { ...(o.by ? { requestedBy: o.by } : {}), ...(o.reason ? { reason: o.reason } : {}) };
+      const cancelled = unwrap(
+        await ctx.operator().POST("/admin/v1/simulator/recurrences/{id}/cancel", { params: { path: { id } }, body }),
+      );
+      ctx.out.record(cancelled, recurrenceFields);
+    });
+
+  simulate
+    .command("settle-attempt")
+    .description("the payer's bank plays a production cycle charge's scheduled attempt")
+    .argument("<transactionId>", "the cycle charge (txn_…)")
+    .addOption(new Option("--outcome <outcome>", "how it ends").choices(["PAID", "FAILED"]).makeOptionMandatory())
+    .option("--reason-code <code>", "with FAILED: the BCB's reason code (AM04: insufficient balance)")
+    .action(async (id: string, o: { outcome: "PAID" | "FAILED"; reasonCode?: string }) => {
+      const body =
+        o.outcome === "FAILED"
+          ? { outcome: o.outcome, reasonCode: (o.reasonCode ?? "AM04") as AttemptCode }
+          : { outcome: o.outcome };
+      const settled = unwrap(
+        await ctx.operator().POST("/admin/v1/simulator/transactions/{id}/settle-attempt", {
+          params: { path: { id } },
+          body,
+        }),
+      );
+      ctx.out.record(settled, attemptFields);
     });
 
   simulate

@@ -140,6 +140,10 @@ export interface StoreReads extends IdentityReads {
     /** Any account and mode (settlement simulator, hosted page). */
     getById(id: string): Promise<RecurrenceRecord | null>;
     list(scope: Scope, filter: RecurrenceFilter, page: PageRequest): Promise<PageResult<RecurrenceRecord>>;
+    /** Any account and mode: up to `limit` CREATED recurrences whose `expiresAt` is at or before `now`. */
+    listExpiring(now: string, limit: number): Promise<RecurrenceRecord[]>;
+    /** Any account and mode: APPROVED recurrences with automatic charges, by id, after `afterId`. */
+    listAutomatic(limit: number, afterId?: string): Promise<RecurrenceRecord[]>;
   };
   paymentLinks: {
     get(scope: Scope, id: string): Promise<PaymentLinkRecord | null>;

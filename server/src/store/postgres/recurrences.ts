@@ -77,6 +77,22 @@ export function recurrenceReads(db: Queryable): StoreReads["recurrences"] {
         },
         page,
       ),
+    listExpiring: (now, limit) =>
+      selectMany(
+        db,
+        recurrencesTable,
+        "status = 'CREATED' AND expires_at <= $1::timestamptz",
+        [now],
+        `expires_at, id COLLATE "C" LIMIT ${Number(limit)}`,
+      ),
+    listAutomatic: (limit, afterId) =>
+      selectMany(
+        db,
+        recurrencesTable,
+        "status = 'APPROVED' AND automatic_charges AND id > $1",
+        [afterId ?? ""],
+        `id COLLATE "C" LIMIT ${Number(limit)}`,
+      ),
   };
 }
 
