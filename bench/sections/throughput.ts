@@ -44,7 +44,7 @@ function routes(key: string, chargeId: string, spreadClients = false): Record<st
  * The path as deployed: `NODE_ENV=production` (no response validation, no development checks)
  * with rate limits on, behind one proxy hop whose `X-Forwarded-For` names the client.
  */
-export const deployedEnv = {
+const deployedEnv = {
   NODE_ENV: "production",
   TRUST_PROXY: "1",
   ADMIN_TOKEN: "adm_bench_0123456789abcdefghijkl",

@@ -23,7 +23,7 @@ function presentedSecret(headers: { "x-api-key"?: string | string[]; authorizati
  * them unauthenticated; `PublicHandlers` gives their handlers a `CallerContext`, which has no
  * actor, so the compiler refuses a handler that would act for a caller nobody admitted.
  */
-export const admittedByTheirRead = ["listTransactions"] as const satisfies readonly OperationId[];
+const admittedByTheirRead = ["listTransactions"] as const satisfies readonly OperationId[];
 type AdmittedByTheirRead = (typeof admittedByTheirRead)[number];
 const isAdmittedByTheirRead = (id: OperationId): id is AdmittedByTheirRead =>
   (admittedByTheirRead as readonly OperationId[]).includes(id);

@@ -17,7 +17,7 @@ import { validatorFormats } from "../web/openapi-document.js";
 type Node = Record<string, unknown>;
 
 /** A refused request, in the shape the error middleware reads (`status`, `errors`, `headers`). */
-export class RequestRefusal extends Error {
+class RequestRefusal extends Error {
   constructor(
     readonly status: number,
     message: string,
