@@ -96,7 +96,7 @@ export async function takeSecondFactor(tx: StoreTx, userId: string, code: string
 }
 
 /** Until when the session allows dangerous operations, or null. */
-export function stepUpExpiry(session: SessionRecord, now: string): string | null {
+function stepUpExpiry(session: SessionRecord, now: string): string | null {
   const until = session.steppedUpAt === null ? null : addSeconds(session.steppedUpAt, stepUpSeconds);
   return until !== null && until > now ? until : null;
 }
