@@ -9,6 +9,7 @@ import { chargeRoutes } from "./routes/charge.js";
 import { CheckoutContext } from "./routes/context.js";
 import { checkoutFailure } from "./routes/failure.js";
 import { formRoutes } from "./routes/form.js";
+import { recurrenceRoutes } from "./routes/recurrence.js";
 import { type CheckoutRateLimits, checkoutLimiters } from "./routes/limits.js";
 import { CheckoutCsrf, checkoutSecurityHeaders } from "./security.js";
 
@@ -57,6 +58,7 @@ export function checkoutRouter(needs: CheckoutNeeds, options: CheckoutOptions = 
       pages.use(limiter);
     }
   }
+  recurrenceRoutes(pages, ctx);
   formRoutes(pages, ctx);
   chargeRoutes(pages, ctx);
   pages.use((_req, res) => ctx.notFoundPage(res));

@@ -4,6 +4,7 @@ import { DomainError, type FieldError, notFound } from "./errors.js";
 import { once } from "./idempotency.js";
 import type { Account, PaymentLinkRecord, Schemas, Scope, TransactionRecord } from "./model.js";
 import { effectiveStatus } from "./presenters.js";
+import { findRecurrencePage } from "./recurrence-page.js";
 
 // The hosted checkout: a payer opens a payment link's `url`, fills in their
 // data, pays the Pix it generates and sees a receipt. The pages find a link by its id alone.
@@ -189,6 +190,8 @@ export function checkoutUseCases(deps: DomainDeps) {
     findCharge: (linkId: string, transactionId: string) => findCheckoutCharge(deps, linkId, transactionId),
     /** Test links only: "Simular pagamento". */
     simulatePayment: (linkId: string, transactionId: string) => simulateCheckoutPayment(deps, linkId, transactionId),
+    /** A recurrence's hosted page (Pix Automático) by its id alone; null when there is none. */
+    findRecurrence: (recurrenceId: string) => findRecurrencePage(deps, recurrenceId),
     /** Seconds until `iso` by the domain's clock (negative once past). */
     secondsUntil: (iso: string) => (new Date(iso).getTime() - deps.clock.now().getTime()) / 1000,
   };

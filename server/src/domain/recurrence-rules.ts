@@ -11,7 +11,7 @@ import { brasiliaDate } from "./recurrence-calendar.js";
 // records its event in the outbox, inside the caller's transaction (which holds the scope's lock).
 
 /** The status a client sees: a CREATED recurrence past `expiresAt` is EXPIRED, with no sweep needed. */
-const effectiveRecurrenceStatus = (r: Pick<RecurrenceRecord, "status" | "expiresAt">, now: string) =>
+export const effectiveRecurrenceStatus = (r: Pick<RecurrenceRecord, "status" | "expiresAt">, now: string) =>
   r.status === "CREATED" && r.expiresAt <= now ? "EXPIRED" : r.status;
 
 /** Where a recurrence's hosted page lives. */

@@ -269,4 +269,7 @@
   if (form) setupForm(form);
   var payment = document.querySelector("[data-payment]");
   if (payment) setupPayment(payment);
+  // A recurrence's page (Pix Automático): only the copy button.
+  var recurrence = document.querySelector("[data-recurrence]");
+  if (recurrence) setupCopy(recurrence);
 })();
