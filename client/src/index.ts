@@ -26,6 +26,8 @@ export type {
   operations,
   PaymentLink,
   paths,
+  Recurrence,
+  RecurringChargeAttempt,
   Refund,
   Transaction,
   WebhookEvent,

@@ -14,7 +14,7 @@ interface Page<T> {
 /**
  * The GET routes that answer a list page (`{ data: T[], hasMore: boolean }`) and so can be walked
  * with {@link paginate}: `/api/v1/transactions`, `/api/v1/customers`, `/api/v1/payment-links`,
- * `/api/v1/withdrawals`.
+ * `/api/v1/withdrawals`, `/api/v1/recurrences`, `/api/v1/events`, a charge's refunds.
  */
 export type ListPath = {
   [P in keyof paths]: paths[P] extends { get: infer Op }

@@ -35,13 +35,25 @@ export type ErrorCode = components["schemas"]["ErrorCode"];
 /**
  * Any webhook event the service sends (and `GET /api/v1/events` lists), discriminated by `type`:
  * `transaction.paid`; `withdrawal.created`, `.paid`, `.partially_paid`, `.failed`;
- * `refund.created`, `.completed`, `.failed`; `dispute.opened`, `.closed`. Narrow it with
- * `switch (event.type)`.
+ * `refund.created`, `.completed`, `.failed`; `dispute.opened`, `.closed`;
+ * `recurrence.created`, `.approved`, `.rejected`, `.expired`, `.cancelled`;
+ * `recurring_charge.created`, `.failed`, `.retrying`, `.cancelled`. Narrow it with
+ * `switch (event.type)`, and ignore a kind you do not know: new kinds may be added.
  */
 export type WebhookEvent = components["schemas"]["Event"];
 
 /** A refund (`rfd_…`) of a paid charge. */
 export type Refund = components["schemas"]["Refund"];
+
+/**
+ * A recurrence (`rec_…`, Pix Automático): the payer's authorisation of recurring debits, with its
+ * QR code (`pix`, whose BR Code carries field 80), its state and history. Each cycle's charge is a
+ * {@link Transaction} with `recurrenceId`, `dueDate` and `attempts`.
+ */
+export type Recurrence = components["schemas"]["Recurrence"];
+
+/** One attempt of a cycle charge of a {@link Recurrence}: its settlement date, status and reason code. */
+export type RecurringChargeAttempt = components["schemas"]["RecurringChargeAttempt"];
 
 /** The `type` of a {@link WebhookEvent}. */
 export type WebhookEventType = WebhookEvent["type"];
