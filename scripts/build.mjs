@@ -54,7 +54,8 @@ await esbuild.build({
 // per-file layout above, so the files it reads beside itself are found as before. Left outside the
 // bundle: express-openapi-validator (required by name only when the development checks are on,
 // never in production; see server/src/http/validator-cross-check.ts), pino-pretty (imported only
-// for a terminal) and pg's optional native binding.
+// for a terminal), pg's optional native binding, and @node-rs/argon2 (a native module it loads
+// by platform at run time).
 const serverEntry = join(root, "server/src/main.ts");
 await esbuild.build({
   entryPoints: [serverEntry],
@@ -66,7 +67,7 @@ await esbuild.build({
   sourcemap: true,
   sourcesContent: false,
   logLevel: "warning",
-  external: ["express-openapi-validator", "pino-pretty", "pg-native"],
+  external: ["express-openapi-validator", "pino-pretty", "pg-native", "@node-rs/argon2"],
   // The CommonJS packages inside the bundle call `require`, which an ES module lacks.
   banner: {
     js: 'import { createRequire as bundleCreateRequire } from "node:module"; const require = bundleCreateRequire(import.meta.url);',
