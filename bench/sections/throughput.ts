@@ -139,6 +139,8 @@ async function measureRoutes(
 export async function measureThroughput(
   databaseUrl: string | null,
   load: LoadOptions = defaultLoad,
+  /** A fresh database for the deployed PostgreSQL server. */
+  deployedDatabase?: () => Promise<string>,
 ): Promise<Throughput> {
   pin(process.pid, 1);
   const floorRequest: LoadRequest = { path: "/api/v1/balance" };
@@ -185,8 +187,12 @@ export async function measureThroughput(
     if (databaseUrl) stores.push(["ours, PostgreSQL", { DATABASE_URL: databaseUrl }]);
     stores.push(["ours, memory, deployed", deployedEnv]);
     if (databaseUrl) stores.push(["ours, PostgreSQL, deployed", { ...deployedEnv, DATABASE_URL: databaseUrl }]);
-    for (const [name, env] of stores) {
+    for (const [name, given] of stores) {
       let running: Running | undefined;
+      const env =
+        given.DATABASE_URL && given.NODE_ENV === "production" && deployedDatabase
+          ? { ...given, DATABASE_URL: await deployedDatabase() }
+          : given;
       try {
         const { server, key, chargeId } = await startOurServer(env);
         running = server;

@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { defaultRateLimits, type RateLimits } from "./domain/rate-limits.js";
+import { baseAddressFitsRecurrences } from "./domain/recurrence-rules.js";
 
 /** The processes that read the environment. */
 type Reader = "server" | "worker" | "cli";
@@ -74,8 +75,14 @@ const variables = {
   PUBLIC_BASE_URL: variable({
     key: "publicBaseUrl",
     readBy: ["server"],
-    // Unset: `http://localhost:$PORT`, filled in by loadConfig.
-    parse: httpUrl.optional(),
+    // Unset: `http://localhost:$PORT`, filled in by loadConfig. Its host and path become the
+    // location a recurrence's BR Code carries (field 80, at most 77 characters).
+    parse: httpUrl
+      .refine(baseAddressFitsRecurrences, {
+        error:
+          "é longo demais: o endereço (sem https://) mais /checkout/recurrences/rec_… deve caber nos 77 caracteres do campo 80 do BR Code de uma recorrência",
+      })
+      .optional(),
     inProduction: (url) =>
       url?.startsWith("https://") ? undefined : "PUBLIC_BASE_URL deve ser um endereço https:// com NODE_ENV=production",
     readme: {

@@ -80,6 +80,12 @@ describe("loadConfig", () => {
     { name: "an unknown log level", env: { LOG_LEVEL: "verbose" }, variable: "LOG_LEVEL" },
     { name: "DATABASE_URL not PostgreSQL", env: { DATABASE_URL: "mysql://x" }, variable: "DATABASE_URL" },
     { name: "PUBLIC_BASE_URL not a URL", env: { PUBLIC_BASE_URL: "pix.example" }, variable: "PUBLIC_BASE_URL" },
+    {
+      // A recurrence's location (field 80) would not fit its 77 characters: creating one answered 500.
+      name: "PUBLIC_BASE_URL too long for a recurrence's BR Code",
+      env: { PUBLIC_BASE_URL: "https://pagamentos.minha-loja-exemplo.com.br/servicos/pix" },
+      variable: "PUBLIC_BASE_URL",
+    },
     { name: "WEB_CONCURRENCY zero", env: { WEB_CONCURRENCY: "0" }, variable: "WEB_CONCURRENCY" },
     { name: "a short checkout secret", env: { PIX_CHECKOUT_SECRET: "abc" }, variable: "PIX_CHECKOUT_SECRET" },
   ])("when $name, then the configuration is refused naming the variable", ({ env, variable }) => {
@@ -88,6 +94,12 @@ describe("loadConfig", () => {
     expect(error.message).toMatch(/^Configuração inválida:/);
     expect(error.problems).toHaveLength(1);
     expect(error.problems[0]).toContain(variable);
+  });
+
+  test("when PUBLIC_BASE_URL is as long as a recurrence's location allows, then it is accepted", () => {
+    expect(loadConfig({ PUBLIC_BASE_URL: "https://pix.minha-loja-exemplo.com.br" }).publicBaseUrl).toBe(
+      "https://pix.minha-loja-exemplo.com.br",
+    );
   });
 
   test("when several values are wrong, then every one is reported at once", () => {

@@ -2,6 +2,8 @@ import type { StoreTx } from "./ports/store.js";
 import type { DomainConfig } from "./deps.js";
 import { DomainError } from "./errors.js";
 import { recordEvent } from "./events.js";
+import { newId } from "./ids.js";
+import { LOCATION_MAX_LENGTH } from "../pix/recurrence-brcode.js";
 import type { RecurrenceRecord, RecurrenceStatus, Schemas, TransactionRecord } from "./model.js";
 import { effectiveStatus, presentTransaction } from "./presenters.js";
 import { brasiliaDate } from "./recurrence-calendar.js";
@@ -21,6 +23,14 @@ const recurrenceUrl = (config: DomainConfig, id: string): string =>
 /** The location BR Code field 80 carries: the hosted page's address without its scheme. */
 export const recurrenceLocation = (config: DomainConfig, id: string): string =>
   recurrenceUrl(config, id).replace(/^https?:\/\//i, "");
+
+/**
+ * Whether every recurrence of a service published at `publicBaseUrl` has a location that fits BR
+ * Code field 80 (77 characters): the configuration refuses a base address that does not, so no
+ * recurrence is ever created without its QR code.
+ */
+export const baseAddressFitsRecurrences = (publicBaseUrl: string): boolean =>
+  recurrenceLocation({ publicBaseUrl } as DomainConfig, newId("rec")).length <= LOCATION_MAX_LENGTH;
 
 /**
  * Today for a recurrence's rules, `YYYY-MM-DD`: the Brasília date, or in test mode the date its

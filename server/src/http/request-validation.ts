@@ -65,5 +65,18 @@ export function requestValidation(options: RequestValidationOptions): (RequestHa
     };
     return [check];
   }
-  return referenceValidator({ document: validatorDocument(options.documentPath), checks, matcher, ignored, admit });
+  // Built at the first request it checks, not at start-up: loading and compiling the reference
+  // is most of a second, and not on the way to the first /health.
+  let reference: express.Router | null = null;
+  const lazily: RequestHandler = (req, res, next) => {
+    if (ignored(req.path)) return next();
+    if (!reference) {
+      reference = express.Router();
+      reference.use(
+        referenceValidator({ document: validatorDocument(options.documentPath), checks, matcher, ignored, admit }),
+      );
+    }
+    reference(req, res, next);
+  };
+  return [lazily];
 }
