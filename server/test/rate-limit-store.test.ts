@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import type { CounterHits, RateLimitCounters, WindowCount } from "../src/domain/ports/rate-limit-counters.js";
+import type { RateLimitCounters, WindowCount } from "../src/domain/ports/rate-limit-counters.js";
 import { sharedRateLimitStore } from "../src/web/rate-limit-store.js";
 
 // The shared rate-limit counters' local path (web/rate-limit-store.ts), against counters in
@@ -10,26 +10,24 @@ import { sharedRateLimitStore } from "../src/web/rate-limit-store.js";
 /** Shared counters in memory, as several processes would see the database, recording each call. */
 function recordingCounters(options: { failAdds?: number } = {}) {
   const counts = new Map<string, WindowCount>();
-  const calls: CounterHits[][] = [];
+  const calls: { name: string; key: string; hits: number }[] = [];
   let failures = options.failAdds ?? 0;
   const counters: RateLimitCounters = {
     async get(name, key) {
       return counts.get(`${name}:${key}`);
     },
-    async add(batch) {
-      calls.push([...batch]);
+    async add(name, key, hits, windowMs) {
+      calls.push({ name, key, hits });
       if (failures > 0) {
         failures -= 1;
         throw new Error("database away");
       }
-      return batch.map(({ name, key, hits, windowMs }) => {
-        const current = counts.get(`${name}:${key}`);
-        const next = current
-          ? { hits: current.hits + hits, resetAt: current.resetAt }
-          : { hits, resetAt: new Date(Date.now() + windowMs) };
-        counts.set(`${name}:${key}`, next);
-        return next;
-      });
+      const current = counts.get(`${name}:${key}`);
+      const next = current
+        ? { hits: current.hits + hits, resetAt: current.resetAt }
+        : { hits, resetAt: new Date(Date.now() + windowMs) };
+      counts.set(`${name}:${key}`, next);
+      return next;
     },
     async decrement() {},
     async reset(name, key) {
@@ -73,7 +71,7 @@ describe("sharedRateLimitStore", () => {
 
     expect(local).toEqual([1, 2, 3, 4]);
     // The fifth carries the four counted here: 6 + 5; the window's end is the shared one.
-    expect(calls.map((batch) => batch.map((c) => c.hits))).toEqual([[5], [1]]);
+    expect(calls.map((c) => c.hits)).toEqual([5, 1]);
     expect(fifth.totalHits).toBe(11);
     expect(fifth.resetTime).toEqual(counts.get("write:198.51.100.2")?.resetAt);
     expect(sixth.totalHits).toBe(12);

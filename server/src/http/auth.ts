@@ -58,6 +58,8 @@ export function authenticate(domain: Domain): RequestHandler {
   return async (req, res, next) => {
     const operation = matchOperation(req.method, req.path);
     if (!operation) return next();
+    // The request check reads the same match instead of looking the route up again.
+    res.locals.route = operation;
     const credentials: Credentials = {
       secret: presentedSecret(req.headers as Record<string, string>),
       ip: req.ip,

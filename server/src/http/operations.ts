@@ -65,9 +65,8 @@ export function operationMatcher<Id extends string>(table: Record<Id, OperationM
 export const publicOperations = operationMatcher(operationTable);
 
 /** The contract operation a public request is for, by method and path. */
-export function matchOperation(method: string, path: string): OperationMatch | null {
-  const found = publicOperations.match(method, path);
-  return found ? { id: found.id, meta: found.meta } : null;
+export function matchOperation(method: string, path: string): RouteMatch<OperationId> | null {
+  return publicOperations.match(method, path);
 }
 
 /** The methods the public contract has for this path (empty: unknown path, 404 rather than 405). */

@@ -175,14 +175,18 @@ export function requestChecks<Id extends string>(document: Node, matcher: Operat
   }
 
   return {
-    check(req: {
-      method: string;
-      path: string;
-      query: unknown;
-      headers: Record<string, unknown>;
-      body: unknown;
-    }): CheckedRequest<Id> | null {
-      const operation = matcher.match(req.method, req.path);
+    /** `found`: the request's route when an earlier step already matched it (authentication). */
+    check(
+      req: {
+        method: string;
+        path: string;
+        query: unknown;
+        headers: Record<string, unknown>;
+        body: unknown;
+      },
+      found?: RouteMatch<Id>,
+    ): CheckedRequest<Id> | null {
+      const operation = found ?? matcher.match(req.method, req.path);
       if (!operation) return null;
       const params: Record<string, string> = {};
       for (const [name, value] of Object.entries(operation.rawParams)) {

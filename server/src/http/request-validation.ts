@@ -1,5 +1,5 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
-import type { OperationMatcher } from "./operations.js";
+import type { OperationMatcher, RouteMatch } from "./operations.js";
 import { type CheckedRequest, requestChecks } from "./request-checks.js";
 import { referenceValidator } from "./validator-cross-check.js";
 import { validatorDocument } from "../web/openapi-document.js";
@@ -59,7 +59,7 @@ export function requestValidation(options: RequestValidationOptions): (RequestHa
   if (!options.developmentChecks) {
     const check: RequestHandler = (req, res, next) => {
       if (ignored(req.path)) return next();
-      const checked = checks.check(req as never);
+      const checked = checks.check(req as never, res.locals.route as RouteMatch | undefined);
       if (checked) admit(req, res, checked);
       next();
     };

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { isDeepStrictEqual } from "node:util";
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from "express";
 import { validatorAnswer } from "./errors.js";
-import type { OperationMatcher } from "./operations.js";
+import type { OperationMatcher, RouteMatch } from "./operations.js";
 import type { CheckedRequest, requestChecks } from "./request-checks.js";
 import { validatorFormats } from "../web/openapi-document.js";
 
@@ -79,7 +79,7 @@ export function referenceValidator(options: ReferenceOptions): (RequestHandler |
         headers: { ...req.headers },
         body: req.body === undefined ? undefined : structuredClone(req.body),
       };
-      verdict = { checked: checks.check(copy) };
+      verdict = { checked: checks.check(copy, res.locals.route as RouteMatch | undefined) };
     } catch (refused) {
       verdict = { refused };
     }

@@ -67,8 +67,7 @@ export function sharedRateLimitStore(counters: RateLimitCounters): (name: string
         const hits = window.pending + 1;
         window.pending = 0;
         try {
-          const [count] = await counters.add([{ name, key, hits, windowMs: state.windowMs }]);
-          if (!count) throw new Error("rate limit counter not returned");
+          const count = await counters.add(name, key, hits, state.windowMs);
           window.known = count.hits;
           window.resetAt = count.resetAt;
           return { totalHits: count.hits, resetTime: count.resetAt };

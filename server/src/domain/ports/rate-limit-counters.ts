@@ -7,14 +7,6 @@ export interface WindowCount {
   resetAt: Date;
 }
 
-/** Hits of one client of one limiter, to count. */
-export interface CounterHits {
-  name: string;
-  key: string;
-  hits: number;
-  windowMs: number;
-}
-
 /**
  * The port of the HTTP rate limiter for counters shared by several server processes: one window
  * per (limiter `name`, client `key`), starting at the client's first request.
@@ -22,11 +14,8 @@ export interface CounterHits {
 export interface RateLimitCounters {
   /** The current window's count, or undefined when no window is open. */
   get(name: string, key: string): Promise<WindowCount | undefined>;
-  /**
-   * Counts `hits` more for each (name, key) in one round trip, opening a window of `windowMs` for
-   * a client with none open, and answers each client's count after it, in the order given.
-   */
-  add(hits: readonly CounterHits[]): Promise<WindowCount[]>;
+  /** Counts `hits` more for a client, opening a window of `windowMs` when none is open; answers the count after it. */
+  add(name: string, key: string, hits: number, windowMs: number): Promise<WindowCount>;
   /** Takes one hit back (never below zero). */
   decrement(name: string, key: string): Promise<void>;
   reset(name: string, key: string): Promise<void>;
