@@ -6,8 +6,8 @@ import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.
 
 /**
  * The statements a request sends to PostgreSQL, one round trip each: the throughput of the
- * PostgreSQL routes follows their number (issue 15). Recorded from every pg client of this test
- * file's process while one request runs.
+ * PostgreSQL routes follows their number (issue 15). Recorded by the server's pool connections
+ * while one request runs.
  */
 describePg("round trips to PostgreSQL per request", () => {
   let database: TestDatabase;
@@ -16,18 +16,23 @@ describePg("round trips to PostgreSQL per request", () => {
   const sent: string[] = [];
   /** The prepared-statement name of each statement sent, or null when it went unprepared. */
   const names: (string | null)[] = [];
-  const original = pg.Client.prototype.query;
+  /** A connection that records each statement before pg sends it (the pool's public `Client` option). */
+  class RecordingClient extends pg.Client {}
+  Object.defineProperty(RecordingClient.prototype, "query", {
+    value: function (this: pg.Client, ...args: unknown[]) {
+      const first = args[0] as string | { text?: string; name?: string };
+      sent.push((typeof first === "string" ? first : (first.text ?? "")).replace(/\s+/g, " ").trim());
+      names.push(typeof first === "string" ? null : (first.name ?? null));
+      return (pg.Client.prototype.query as (...a: unknown[]) => unknown).apply(this, args);
+    },
+  });
 
   beforeAll(async () => {
     database = await createTestDatabase("round_trips");
-    server = await startTestServer({ store: new PostgresStore(createPool(database.url, { max: 4 })) });
+    server = await startTestServer({
+      store: new PostgresStore(createPool(database.url, { max: 4, Client: RecordingClient })),
+    });
     ctx = await server.newAccount();
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const first = args[0] as string | { text?: string };
-      sent.push((typeof first === "string" ? first : (first.text ?? "")).replace(/\s+/g, " ").trim());
-      names.push(typeof first === "string" ? null : ((first as { name?: string }).name ?? null));
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof original;
   });
   afterEach(() => {
     sent.length = 0;
@@ -46,7 +51,6 @@ describePg("round trips to PostgreSQL per request", () => {
   }
   const readCharge = (id: string) => api().GET("/api/v1/transactions/{id}", { params: { path: { id } } });
   afterAll(async () => {
-    pg.Client.prototype.query = original;
     await server?.close();
     await database?.drop();
   });

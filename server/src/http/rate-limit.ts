@@ -5,6 +5,8 @@ import { perMinuteLimiter, type TooManyRequestsWriter } from "../web/rate-limit.
 import { sendError } from "./errors.js";
 
 const isApi = (req: Request) => req.path.startsWith("/api/");
+const isRead = (req: Request) => req.method === "GET" || req.method === "HEAD";
+const isWrite = (req: Request) => req.method === "POST" || req.method === "PATCH";
 const isWithdrawal = (req: Request) => req.method === "POST" && /^\/api\/v1\/withdrawals$/.test(req.path);
 
 const apiTooMany: TooManyRequestsWriter = (req, res, seconds) =>
@@ -19,9 +21,19 @@ const apiTooMany: TooManyRequestsWriter = (req, res, seconds) =>
 export function rateLimiters(limits: RateLimits, makeStore?: (name: string) => RateLimitStore): RequestHandler[] {
   const limiter = (name: string, limit: number, applies: (req: Request) => boolean) =>
     perMinuteLimiter({ name, limit, applies: (req) => isApi(req) && applies(req), makeStore, tooMany: apiTooMany });
+  const get = limiter("get", limits.get, isRead);
+  const write = limiter("write", limits.write, isWrite);
+  const withdrawals = limiter("withdrawals", limits.withdrawals, isWithdrawal);
+  // One middleware that hands each request to the budgets it counts against (each also checks
+  // that it applies): three middlewares of which two pass every request on cost each request
+  // their asynchronous skip.
   return [
-    limiter("get", limits.get, (req) => req.method === "GET" || req.method === "HEAD"),
-    limiter("write", limits.write, (req) => req.method === "POST" || req.method === "PATCH"),
-    limiter("withdrawals", limits.withdrawals, isWithdrawal),
+    (req, res, next) => {
+      if (!isApi(req)) return next();
+      if (isRead(req)) return get(req, res, next);
+      if (!isWrite(req)) return next();
+      if (!isWithdrawal(req)) return write(req, res, next);
+      write(req, res, (error?: unknown) => (error ? next(error) : withdrawals(req, res, next)));
+    },
   ];
 }

@@ -39,6 +39,8 @@ export interface PoolOptions {
   /** Connections per process; default 10. */
   max?: number;
   logger?: StoreLogger;
+  /** The connection class (pg's public `Client` option): tests pass a subclass that records statements. */
+  Client?: typeof pg.Client;
 }
 
 /**
@@ -54,6 +56,7 @@ export function createPool(databaseUrl: string, options: PoolOptions = {}): pg.P
     application_name: "pix-charging-service",
     // Timestamps come back in UTC, the form `isoTimestamp` (sql.ts) reads without a Date.
     options: "-c TimeZone=UTC",
+    ...(options.Client ? { Client: options.Client } : {}),
   });
   pool.on("error", connectionLostListener(options.logger ?? silentLogger));
   return pool;
