@@ -136,6 +136,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/v1/modes/{mode}/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the balance
+         * @description The account's balance in the mode, the public API's `Balance`. There is no API key here, so no
+         *     key's daily limit: `withdrawableNowCents` is what a withdrawal made now from the dashboard
+         *     could take, the whole available balance (0 below the withdrawal minimum or the withdrawal fee,
+         *     and 0 for a role that cannot withdraw: developer, viewer).
+         */
+        get: operations["getDashboardBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/v1/password-resets": {
         parameters: {
             query?: never;
@@ -353,7 +376,14 @@ export interface components {
          *     explanation in Portuguese.
          * @enum {string}
          */
-        DashboardErrorCode: "VALIDATION_ERROR" | "REQUEST_ERROR" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "TWO_FACTOR_REQUIRED" | "CSRF_REFUSED" | "ROLE_FORBIDDEN" | "STEP_UP_REQUIRED" | "TWO_FACTOR_SETUP_REQUIRED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "EMAIL_TAKEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        DashboardErrorCode: "VALIDATION_ERROR" | "REQUEST_ERROR" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "TWO_FACTOR_REQUIRED" | "CSRF_REFUSED" | "ROLE_FORBIDDEN" | "STEP_UP_REQUIRED" | "TWO_FACTOR_SETUP_REQUIRED" | "ACCOUNT_NOT_ACTIVE" | "TEST_MODE_ONLY" | "INSUFFICIENT_BALANCE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "EMAIL_TAKEN" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        /**
+         * @description The mode an operation works in: `test` (test keys, test data, the sandbox; every account at
+         *     once) or `production` (real money; a verified account). The data of one mode is never seen in
+         *     the other.
+         * @enum {string}
+         */
+        DashboardMode: "test" | "production";
         /** @description A one-time token from an e-mail link: 43 characters of base64url. */
         EmailToken: string;
         /** @description Body of log-in. */
@@ -378,6 +408,32 @@ export interface components {
             /** @description The user's e-mail address. */
             email: components["schemas"]["PixService.EmailAddress"];
         };
+        /** @description The account's balance in the key's mode. */
+        "PixService.Balance": {
+            /** @description Can be withdrawn already. */
+            availableCents: components["schemas"]["PixService.Cents"];
+            /** @description Paid sales still within the account's release period (default 1 day). */
+            pendingCents: components["schemas"]["PixService.Cents"];
+            /** @description Withheld, for example by a MED (dispute) in progress. */
+            blockedCents: components["schemas"]["PixService.Cents"];
+            /**
+             * @description The largest `amountCents` a withdrawal made now by this key can have: the available balance,
+             *     capped by the key's remaining daily limit; 0 when that is below the withdrawal minimum
+             *     (600, `WithdrawalAmountCents`).
+             */
+            withdrawableNowCents: components["schemas"]["PixService.Cents"];
+            /** @description Fee charged on each withdrawal, included in its `amountCents`. */
+            withdrawFeeCents: components["schemas"]["PixService.Cents"];
+            /** @description `false` in test mode, `true` in production. */
+            livemode: boolean;
+        };
+        /**
+         * @description An amount of money in integer cents of the Brazilian real (8990 = R$ 89,90). Never a float.
+         *     Plain JSON integers: the largest amount (999 999 999 999) is exact in a double, so no `int64`.
+         *     Signed (a balance or a net amount can fall below zero) and bounded by what a JSON number carries
+         *     exactly, since balances add many amounts.
+         */
+        "PixService.Cents": number;
         /**
          * Format: email
          * @description An e-mail address, at most 160 characters.
@@ -507,6 +563,8 @@ export interface components {
     responses: never;
     parameters: {
         IdPath: string;
+        /** @description `test` or `production`. */
+        ModeParameter: components["schemas"]["DashboardMode"];
     };
     requestBodies: never;
     headers: never;
@@ -592,8 +650,9 @@ export interface operations {
             /**
              * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
-             *     step-up (`STEP_UP_REQUIRED`), or a member without the two-factor authentication its account
-             *     requires (`TWO_FACTOR_SETUP_REQUIRED`).
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
              */
             403: {
                 headers: {
@@ -792,8 +851,9 @@ export interface operations {
             /**
              * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
-             *     step-up (`STEP_UP_REQUIRED`), or a member without the two-factor authentication its account
-             *     requires (`TWO_FACTOR_SETUP_REQUIRED`).
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
              */
             403: {
                 headers: {
@@ -1012,8 +1072,9 @@ export interface operations {
             /**
              * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
-             *     step-up (`STEP_UP_REQUIRED`), or a member without the two-factor authentication its account
-             *     requires (`TWO_FACTOR_SETUP_REQUIRED`).
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
              */
             403: {
                 headers: {
@@ -1254,8 +1315,9 @@ export interface operations {
             /**
              * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
-             *     step-up (`STEP_UP_REQUIRED`), or a member without the two-factor authentication its account
-             *     requires (`TWO_FACTOR_SETUP_REQUIRED`).
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
              */
             403: {
                 headers: {
@@ -1494,8 +1556,9 @@ export interface operations {
             /**
              * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
-             *     step-up (`STEP_UP_REQUIRED`), or a member without the two-factor authentication its account
-             *     requires (`TWO_FACTOR_SETUP_REQUIRED`).
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
              */
             403: {
                 headers: {
@@ -1688,8 +1751,9 @@ export interface operations {
             /**
              * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
-             *     step-up (`STEP_UP_REQUIRED`), or a member without the two-factor authentication its account
-             *     requires (`TWO_FACTOR_SETUP_REQUIRED`).
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
              */
             403: {
                 headers: {
@@ -1888,8 +1952,9 @@ export interface operations {
             /**
              * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
-             *     step-up (`STEP_UP_REQUIRED`), or a member without the two-factor authentication its account
-             *     requires (`TWO_FACTOR_SETUP_REQUIRED`).
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
              */
             403: {
                 headers: {
@@ -2128,8 +2193,209 @@ export interface operations {
             /**
              * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
-             *     step-up (`STEP_UP_REQUIRED`), or a member without the two-factor authentication its account
-             *     requires (`TWO_FACTOR_SETUP_REQUIRED`).
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             */
+            403: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account, or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`). */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`); retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+        };
+    };
+    getDashboardBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `test` or `production`. */
+                mode: components["parameters"]["ModeParameter"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.Balance"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`): a query parameter the operation does not take, a field out of its bounds. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description No session, or one that expired or was ended (`UNAUTHORIZED`); wrong e-mail or password at log-in (`INVALID_CREDENTIALS`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /**
+             * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
+             *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
              */
             403: {
                 headers: {
@@ -2304,8 +2570,9 @@ export interface operations {
             /**
              * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
-             *     step-up (`STEP_UP_REQUIRED`), or a member without the two-factor authentication its account
-             *     requires (`TWO_FACTOR_SETUP_REQUIRED`).
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
              */
             403: {
                 headers: {
@@ -2524,8 +2791,9 @@ export interface operations {
             /**
              * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
-             *     step-up (`STEP_UP_REQUIRED`), or a member without the two-factor authentication its account
-             *     requires (`TWO_FACTOR_SETUP_REQUIRED`).
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
              */
             403: {
                 headers: {
@@ -2942,8 +3210,9 @@ export interface operations {
             /**
              * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
-             *     step-up (`STEP_UP_REQUIRED`), or a member without the two-factor authentication its account
-             *     requires (`TWO_FACTOR_SETUP_REQUIRED`).
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
              */
             403: {
                 headers: {
@@ -3182,8 +3451,9 @@ export interface operations {
             /**
              * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
-             *     step-up (`STEP_UP_REQUIRED`), or a member without the two-factor authentication its account
-             *     requires (`TWO_FACTOR_SETUP_REQUIRED`).
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
              */
             403: {
                 headers: {
@@ -3387,8 +3657,9 @@ export interface operations {
             /**
              * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
-             *     step-up (`STEP_UP_REQUIRED`), or a member without the two-factor authentication its account
-             *     requires (`TWO_FACTOR_SETUP_REQUIRED`).
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
              */
             403: {
                 headers: {
@@ -3796,8 +4067,9 @@ export interface operations {
             /**
              * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
-             *     step-up (`STEP_UP_REQUIRED`), or a member without the two-factor authentication its account
-             *     requires (`TWO_FACTOR_SETUP_REQUIRED`).
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
              */
             403: {
                 headers: {
@@ -3979,8 +4251,9 @@ export interface operations {
             /**
              * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
-             *     step-up (`STEP_UP_REQUIRED`), or a member without the two-factor authentication its account
-             *     requires (`TWO_FACTOR_SETUP_REQUIRED`).
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
              */
             403: {
                 headers: {

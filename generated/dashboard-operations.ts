@@ -92,6 +92,16 @@ export const operationTable = {
     tag: "Account",
     statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
+  getDashboardBalance: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/balance",
+    expressPath: "/dashboard/v1/modes/:mode/balance",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "Get the balance",
+    tag: "Balance",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
   getSession: {
     method: "get",
     path: "/dashboard/v1/session",
@@ -344,6 +354,25 @@ export type GetAccountSecurityResult =
   | { status: 500; body: Json<operations["getAccountSecurity"]["responses"][500]> }
   | { status: 503; body: Json<operations["getAccountSecurity"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** GET /dashboard/v1/modes/{mode}/balance: input of `getDashboardBalance`, after validation. */
+export interface GetDashboardBalanceInput {
+  params: operations["getDashboardBalance"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `getDashboardBalance` may answer. */
+export type GetDashboardBalanceResult =
+  | { status: 200; body: Json<operations["getDashboardBalance"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getDashboardBalance"]["responses"][400]> }
+  | { status: 401; body: Json<operations["getDashboardBalance"]["responses"][401]> }
+  | { status: 403; body: Json<operations["getDashboardBalance"]["responses"][403]> }
+  | { status: 404; body: Json<operations["getDashboardBalance"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getDashboardBalance"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["getDashboardBalance"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getDashboardBalance"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** GET /dashboard/v1/session: input of `getSession`, after validation. */
 export interface GetSessionInput {
   params: NoParams;
@@ -557,6 +586,8 @@ export interface Handlers<Ctx> {
   endSession(request: EndSessionInput, ctx: Ctx): Promise<EndSessionResult>;
   /** GET /dashboard/v1/account/security: Read the account's security rules (`session`). */
   getAccountSecurity(request: GetAccountSecurityInput, ctx: Ctx): Promise<GetAccountSecurityResult>;
+  /** GET /dashboard/v1/modes/{mode}/balance: Get the balance (`session`). */
+  getDashboardBalance(request: GetDashboardBalanceInput, ctx: Ctx): Promise<GetDashboardBalanceResult>;
   /** GET /dashboard/v1/session: Read the session (`session`). */
   getSession(request: GetSessionInput, ctx: Ctx): Promise<GetSessionResult>;
   /** GET /dashboard/v1/sessions: List my sessions (`session`). */

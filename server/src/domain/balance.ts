@@ -1,20 +1,24 @@
-import type { Actor, DomainDeps } from "./deps.js";
+import type { Caller, DomainDeps } from "./deps.js";
+import { withdrawingRoles } from "./dashboard-scope.js";
 import type { StoreReads } from "./ports/store.js";
 import type { Schemas } from "./model.js";
 import { amountLimits } from "./policy.js";
 import { remainingDailyLimit } from "./withdrawals.js";
 
 /**
- * The balance in the key's mode, derived from the ledger at `now`, read through `reads` (the store,
- * or a transaction that just moved money). `withdrawableNowCents` is what this key could withdraw
- * now: 0 when it lacks `withdrawals:write`.
+ * The balance in the caller's mode, derived from the ledger at `now`, read through `reads` (the
+ * store, or a transaction that just moved money). `withdrawableNowCents` is what this caller could
+ * withdraw now: a key within its daily limit, 0 when it lacks `withdrawals:write`; a dashboard user
+ * the whole available balance (no key, no key's limit), 0 when its role cannot withdraw.
  */
-export async function balanceOf(reads: StoreReads, actor: Actor, now: Date): Promise<Schemas["Balance"]> {
+export async function balanceOf(reads: StoreReads, actor: Caller, now: Date): Promise<Schemas["Balance"]> {
   const totals = await reads.ledger.totals(actor.scope, now.toISOString());
-  const remaining = await remainingDailyLimit(reads, actor.apiKey, now);
+  const remaining = actor.apiKey ? await remainingDailyLimit(reads, actor.apiKey, now) : null;
   const cap = Math.max(0, remaining === null ? totals.availableCents : Math.min(totals.availableCents, remaining));
   const withdrawFeeCents = actor.account.plan.withdrawFeeCents;
-  const mayWithdraw = actor.apiKey.permissions.includes("withdrawals:write");
+  const mayWithdraw = actor.apiKey
+    ? actor.apiKey.permissions.includes("withdrawals:write")
+    : withdrawingRoles.includes(actor.user.role);
   const withdrawable = mayWithdraw && cap >= amountLimits.minWithdrawalCents && cap > withdrawFeeCents ? cap : 0;
   return {
     ...totals,
@@ -26,6 +30,6 @@ export async function balanceOf(reads: StoreReads, actor: Actor, now: Date): Pro
 
 export function balanceUseCases(deps: DomainDeps) {
   return {
-    get: (actor: Actor): Promise<Schemas["Balance"]> => balanceOf(deps.store.read, actor, deps.clock.now()),
+    get: (actor: Caller): Promise<Schemas["Balance"]> => balanceOf(deps.store.read, actor, deps.clock.now()),
   };
 }

@@ -4,7 +4,7 @@ import { checkAmountCents } from "./amounts.js";
 import type { Authentication, Credentials } from "./authentication.js";
 import type { StoreTx, TransactionFilter } from "./ports/store.js";
 import { requireDocument, upsertCustomerRecord } from "./customers.js";
-import { type Actor, addSeconds, type DomainConfig, type DomainDeps, formatBRL } from "./deps.js";
+import { type ScopedCaller, addSeconds, type DomainConfig, type DomainDeps, formatBRL } from "./deps.js";
 import { DomainError, fieldError, notFound } from "./errors.js";
 import { recordEvent } from "./events.js";
 import { once } from "./idempotency.js";
@@ -219,7 +219,7 @@ export function chargeUseCases(deps: DomainDeps, authentication: Authentication)
     return presentPage(result, at);
   };
   return {
-    async create(actor: Actor, body: NewCharge, idempotencyKey?: string) {
+    async create(actor: ScopedCaller, body: NewCharge, idempotencyKey?: string) {
       const at = now();
       prepareCharge(actor.account, body, at);
       // A new charge moves no money: the scope's lock serialises only what could race, one
@@ -238,7 +238,7 @@ export function chargeUseCases(deps: DomainDeps, authentication: Authentication)
       });
     },
 
-    async get(actor: Actor, id: string) {
+    async get(actor: ScopedCaller, id: string) {
       const record = await deps.store.read.transactions.get(actor.scope, id);
       if (!record) throw notFound();
       return presentTransaction(record, now());
@@ -266,7 +266,7 @@ export function chargeUseCases(deps: DomainDeps, authentication: Authentication)
       return list(actor.scope, filter, page);
     },
 
-    async cancel(actor: Actor, id: string, idempotencyKey?: string) {
+    async cancel(actor: ScopedCaller, id: string, idempotencyKey?: string) {
       return deps.store.transaction(async (tx) => {
         await tx.lockScope(actor.scope);
         const at = now();
@@ -291,7 +291,7 @@ export function chargeUseCases(deps: DomainDeps, authentication: Authentication)
      * of a pay that went through (say, its answer was lost) replays the 200 instead of answering
      * that the charge is no longer waiting for payment.
      */
-    async simulatePayment(actor: Actor, id: string, idempotencyKey?: string) {
+    async simulatePayment(actor: ScopedCaller, id: string, idempotencyKey?: string) {
       if (actor.scope.livemode)
         throw new DomainError("TEST_MODE_ONLY", "A simulação de pagamento só está disponível com chave de teste.");
       return deps.store.transaction(async (tx) => {

@@ -1,6 +1,6 @@
 import { parseDocument } from "../pix/documents.js";
 import type { StoreTx } from "./ports/store.js";
-import type { Actor, DomainDeps } from "./deps.js";
+import type { ScopedCaller, DomainDeps } from "./deps.js";
 import { DomainError, notFound } from "./errors.js";
 import { once } from "./idempotency.js";
 import { newId } from "./ids.js";
@@ -124,7 +124,7 @@ export function customerUseCases(deps: DomainDeps) {
   const now = () => deps.clock.now().toISOString();
   return {
     /** Answers status 201 when it created the customer, 200 when it updated it (a replay: the first). */
-    async upsert(actor: Actor, body: Schemas["UpsertCustomerRequest"], idempotencyKey?: string) {
+    async upsert(actor: ScopedCaller, body: Schemas["UpsertCustomerRequest"], idempotencyKey?: string) {
       const doc = requireDocument(body.document);
       return deps.store.transaction(async (tx) => {
         await tx.lockScope(actor.scope);
@@ -138,13 +138,13 @@ export function customerUseCases(deps: DomainDeps) {
       });
     },
 
-    async get(actor: Actor, id: string) {
+    async get(actor: ScopedCaller, id: string) {
       const customer = await deps.store.read.customers.get(actor.scope, id);
       if (!customer) throw notFound();
       return presentCustomer(customer);
     },
 
-    async update(actor: Actor, id: string, body: Schemas["UpdateCustomerRequest"], idempotencyKey?: string) {
+    async update(actor: ScopedCaller, id: string, body: Schemas["UpdateCustomerRequest"], idempotencyKey?: string) {
       return deps.store.transaction(async (tx) => {
         await tx.lockScope(actor.scope);
         const at = now();
@@ -165,7 +165,7 @@ export function customerUseCases(deps: DomainDeps) {
       });
     },
 
-    async list(actor: Actor, filter: { document?: string | undefined }, page: PageRequest) {
+    async list(actor: ScopedCaller, filter: { document?: string | undefined }, page: PageRequest) {
       let document: string | undefined;
       if (filter.document !== undefined) {
         const parsed = parseDocument(filter.document);

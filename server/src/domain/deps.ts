@@ -3,6 +3,7 @@ import type { Store } from "./ports/store.js";
 import type { Clock } from "./ports/clock.js";
 import type { Mailer } from "./ports/mailer.js";
 import { type Acquirer, type Acquirers, builtInAcquirers } from "./ports/acquirer.js";
+import type { Role } from "./identity-model.js";
 import type { Account, ApiKeyRecord, Scope } from "./model.js";
 
 export interface DomainConfig {
@@ -41,6 +42,27 @@ export interface Actor {
   account: Account;
   apiKey: ApiKeyRecord;
 }
+
+/**
+ * What most use cases need of who calls them: the account and the scope (account + mode) it works
+ * in. The public API's `Actor` is one; so is a dashboard user's `ModeCaller`
+ * (dashboard-scope.ts), so the same use cases serve both.
+ */
+export type ScopedCaller = Pick<Actor, "scope" | "account">;
+
+/** A person of the dashboard as a use case may name it (the audit log, an e-mail): never its secrets. */
+export interface ActingUser {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+}
+
+/**
+ * Who moves money, for the use cases where it matters: an API key (its permissions and daily
+ * withdrawal limit apply) or a dashboard user (no key, so no key's limit; its role decides).
+ */
+export type Caller = Actor | (ScopedCaller & { user: ActingUser; apiKey?: undefined });
 
 /** "R$ 1.234,56" */
 export function formatBRL(cents: number): string {

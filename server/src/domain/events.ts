@@ -1,5 +1,5 @@
 import type { StoreTx } from "./ports/store.js";
-import type { Actor, DomainDeps } from "./deps.js";
+import type { ScopedCaller, DomainDeps } from "./deps.js";
 import { notFound } from "./errors.js";
 import { newId } from "./ids.js";
 import type { DeliveryRecord, EventRecord, PageRequest, Schemas, Scope, WebhookEventType } from "./model.js";
@@ -65,7 +65,7 @@ export function eventUseCases(deps: DomainDeps) {
   const present = (e: EventRecord) => e.payload as unknown as Schemas["Event"];
   return {
     async list(
-      actor: Actor,
+      actor: ScopedCaller,
       filter: { type?: string | undefined; createdFrom?: string | undefined; createdTo?: string | undefined },
       page: PageRequest,
     ) {
@@ -80,7 +80,7 @@ export function eventUseCases(deps: DomainDeps) {
       return { data: result.items.map(present), hasMore: result.hasMore };
     },
 
-    async get(actor: Actor, id: string) {
+    async get(actor: ScopedCaller, id: string) {
       const event = await deps.store.read.events.get(id);
       if (!event || event.accountId !== actor.scope.accountId || event.livemode !== actor.scope.livemode) {
         throw notFound();

@@ -1,5 +1,5 @@
 import { checkAmountCents } from "./amounts.js";
-import type { Actor, DomainDeps } from "./deps.js";
+import type { ScopedCaller, DomainDeps } from "./deps.js";
 import { addSeconds } from "./deps.js";
 import { fieldError, notFound } from "./errors.js";
 import { once } from "./idempotency.js";
@@ -13,7 +13,7 @@ import { presentPaymentLink } from "./presenters.js";
 export function paymentLinkUseCases(deps: DomainDeps) {
   const now = () => deps.clock.now().toISOString();
   return {
-    async create(actor: Actor, body: Schemas["CreatePaymentLinkRequest"], idempotencyKey?: string) {
+    async create(actor: ScopedCaller, body: Schemas["CreatePaymentLinkRequest"], idempotencyKey?: string) {
       checkAmountCents(body.amountCents, amountLimits.minChargeCents);
       checkMetadata(body.metadata);
       const at = now();
@@ -46,19 +46,19 @@ export function paymentLinkUseCases(deps: DomainDeps) {
       });
     },
 
-    async get(actor: Actor, id: string) {
+    async get(actor: ScopedCaller, id: string) {
       const link = await deps.store.read.paymentLinks.get(actor.scope, id);
       if (!link) throw notFound();
       return presentPaymentLink(link, deps.config);
     },
 
-    async list(actor: Actor, filter: { active?: "true" | "false" | undefined }, page: PageRequest) {
+    async list(actor: ScopedCaller, filter: { active?: "true" | "false" | undefined }, page: PageRequest) {
       const active = filter.active === undefined ? undefined : filter.active === "true";
       const result = await pageOrInvalidCursor(() => deps.store.read.paymentLinks.list(actor.scope, { active }, page));
       return { data: result.items.map((l) => presentPaymentLink(l, deps.config)), hasMore: result.hasMore };
     },
 
-    async deactivate(actor: Actor, id: string, idempotencyKey?: string) {
+    async deactivate(actor: ScopedCaller, id: string, idempotencyKey?: string) {
       return deps.store.transaction(async (tx) => {
         await tx.lockScope(actor.scope);
         const at = now();

@@ -1,6 +1,6 @@
 import type { StoreTx } from "./ports/store.js";
 import type { RefundDecision } from "./ports/acquirer.js";
-import { type Actor, acquirerFor, addSeconds, type DomainDeps, formatBRL } from "./deps.js";
+import { type ScopedCaller, acquirerFor, addSeconds, type DomainDeps, formatBRL } from "./deps.js";
 import { DomainError, notFound } from "./errors.js";
 import { recordEvent } from "./events.js";
 import { once } from "./idempotency.js";
@@ -122,7 +122,12 @@ export function refundUseCases(deps: DomainDeps) {
      * balance, records `refund.created`, and hands it to the mode's acquirer (the sandbox decides
      * at once; production waits for the settlement).
      */
-    async create(actor: Actor, transactionId: string, body: Schemas["CreateRefundRequest"], idempotencyKey?: string) {
+    async create(
+      actor: ScopedCaller,
+      transactionId: string,
+      body: Schemas["CreateRefundRequest"],
+      idempotencyKey?: string,
+    ) {
       const at = now();
       return deps.store.transaction(async (tx) => {
         await tx.lockScope(actor.scope);
@@ -166,13 +171,13 @@ export function refundUseCases(deps: DomainDeps) {
       });
     },
 
-    async get(actor: Actor, id: string) {
+    async get(actor: ScopedCaller, id: string) {
       const refund = await deps.store.read.refunds.get(actor.scope, id);
       if (!refund) throw notFound();
       return presentRefund(refund);
     },
 
-    async listForTransaction(actor: Actor, transactionId: string, page: PageRequest) {
+    async listForTransaction(actor: ScopedCaller, transactionId: string, page: PageRequest) {
       const charge = await deps.store.read.transactions.get(actor.scope, transactionId);
       if (!charge) throw notFound();
       const result = await pageOrInvalidCursor(() =>

@@ -1,7 +1,7 @@
 import type { StoreTx } from "./ports/store.js";
 import { isPending } from "./balance-rules.js";
 import { balanceOf } from "./balance.js";
-import type { Actor, DomainDeps } from "./deps.js";
+import type { Caller, DomainDeps, ScopedCaller } from "./deps.js";
 import { DomainError, notFound } from "./errors.js";
 import { closeDisputeOf, openDisputeOn } from "./disputes.js";
 import { once } from "./idempotency.js";
@@ -13,7 +13,7 @@ import { effectiveStatus, presentTransaction } from "./presenters.js";
 // expiry, disputes (MED) and the end of the release period. Payments are simulated by
 // `charges.simulatePayment`; withdrawal and refund outcomes by the sandbox acquirer's magic values.
 
-function requireTestMode(actor: Actor): void {
+function requireTestMode(actor: ScopedCaller): void {
   if (actor.scope.livemode) throw new DomainError("TEST_MODE_ONLY");
 }
 
@@ -57,7 +57,7 @@ export function sandboxUseCases(deps: DomainDeps) {
 
   /** Runs `work` on a test charge of the actor's scope, under the scope lock, at most once per key. */
   const onTestCharge = <T>(
-    actor: Actor,
+    actor: ScopedCaller,
     operation: string,
     id: string,
     body: unknown,
@@ -79,7 +79,7 @@ export function sandboxUseCases(deps: DomainDeps) {
 
   return {
     /** A WAITING_PAYMENT test charge expires now. */
-    expire: (actor: Actor, id: string, idempotencyKey?: string) =>
+    expire: (actor: ScopedCaller, id: string, idempotencyKey?: string) =>
       onTestCharge(actor, "simulateExpiry", id, null, idempotencyKey, 200, async (tx, charge, at) => {
         const status = effectiveStatus(charge, at);
         if (status !== "WAITING_PAYMENT") {
@@ -91,13 +91,13 @@ export function sandboxUseCases(deps: DomainDeps) {
       }),
 
     /** The payer contests a paid test charge (MED). */
-    openDispute: (actor: Actor, id: string, body: { amountCents?: number }, idempotencyKey?: string) =>
+    openDispute: (actor: ScopedCaller, id: string, body: { amountCents?: number }, idempotencyKey?: string) =>
       onTestCharge(actor, "simulateDispute", id, body, idempotencyKey, 201, async (tx, charge, at) =>
         presentTransaction(await openDisputeOn(tx, charge, body.amountCents, at), at),
       ),
 
     /** Closes an open test dispute, WON or LOST. */
-    async resolveDispute(actor: Actor, disputeId: string, outcome: "WON" | "LOST", idempotencyKey?: string) {
+    async resolveDispute(actor: ScopedCaller, disputeId: string, outcome: "WON" | "LOST", idempotencyKey?: string) {
       requireTestMode(actor);
       const at = now();
       return deps.store.transaction(async (tx) => {
@@ -121,7 +121,7 @@ export function sandboxUseCases(deps: DomainDeps) {
     },
 
     /** The whole pending test balance becomes available now; answers the balance after it. */
-    async releaseBalance(actor: Actor, idempotencyKey?: string) {
+    async releaseBalance(actor: Caller, idempotencyKey?: string) {
       requireTestMode(actor);
       const at = now();
       return deps.store.transaction(async (tx) => {

@@ -1,6 +1,7 @@
 import { normalizePixKey } from "../pix/documents.js";
 import type { StoreReads, StoreTx } from "./ports/store.js";
 import { checkAmountCents } from "./amounts.js";
+import { requireActiveForProduction } from "./dashboard-scope.js";
 import { remainingOfDailyLimit } from "./balance-rules.js";
 import { brasiliaDay } from "./brasilia-day.js";
 import { type Actor, acquirerFor, type DomainDeps, formatBRL } from "./deps.js";
@@ -182,7 +183,7 @@ export function withdrawalUseCases(deps: DomainDeps) {
           `O valor do saque deve ser maior que a tarifa de saque (${formatBRL(actor.account.plan.withdrawFeeCents)}).`,
         );
       }
-      if (actor.scope.livemode && !actor.account.verified) throw new DomainError("ACCOUNT_NOT_ACTIVE");
+      requireActiveForProduction(actor);
       const at = now();
       const outcome = await deps.store.transaction(async (tx) => {
         await tx.lockScope(actor.scope);

@@ -1,19 +1,14 @@
 import type { Handlers } from "../../../generated/dashboard-operations.js";
-import { DomainError } from "../domain/errors.js";
-import type { DashboardActor } from "../domain/sessions.js";
 import type { Domain } from "../domain/service.js";
 import type { DashboardContext } from "./dashboard.js";
-
-/** The session's user; every operation that declares `x-roles` has one (`mountDashboard` admitted it). */
-function actorOf(ctx: DashboardContext): DashboardActor {
-  if (!ctx.actor) throw new DomainError("UNAUTHORIZED", "Sessão ausente, expirada ou encerrada. Entre novamente.");
-  return ctx.actor;
-}
+import { actorOf } from "./dashboard-actor.js";
+import { dashboardMoneyHandlers } from "./dashboard-money-handlers.js";
 
 /** The dashboard API's operations (generated/dashboard-operations.ts), each a use case of the domain. */
 export function dashboardHandlers(domain: Domain): Handlers<DashboardContext> {
   const { sessions, users, twoFactor } = domain;
   return {
+    ...dashboardMoneyHandlers(domain),
     signUp: async ({ body }, ctx) => {
       const started = await users.signUp(body, ctx.client);
       return { status: 201, body: sessions.view(started), headers: { "Set-Cookie": ctx.cookie.set(started.token) } };

@@ -1,0 +1,42 @@
+import type { components } from "../../../generated/dashboard-api.js";
+import type { ActingUser, ScopedCaller } from "./deps.js";
+import { DomainError } from "./errors.js";
+import type { Role } from "./identity-model.js";
+import type { DashboardActor } from "./sessions.js";
+
+// A dashboard user working in one mode of its account (issue 25): the scope the public API's use
+// cases take, made from the session instead of an API key. docs/decisions.md "The merchant
+// dashboard API".
+
+/** `test` or `production` (spec/dashboard/common.tsp `DashboardMode`). */
+export type DashboardMode = components["schemas"]["DashboardMode"];
+
+/** A dashboard user in one mode of its own account: what the use cases take, and who acted. */
+export interface ModeCaller extends ScopedCaller {
+  user: ActingUser;
+  apiKey?: undefined;
+}
+
+/** The roles that move money out (spec/dashboard/common.tsp `financeRoles`). */
+export const withdrawingRoles: readonly Role[] = ["owner", "admin", "finance"];
+
+/**
+ * The session's user in `mode` of its account, and only its account: every object a use case then
+ * finds is in that scope, so another account's, or the other mode's, is simply not found.
+ */
+export function inMode(actor: DashboardActor, mode: DashboardMode): ModeCaller {
+  const { user, account } = actor;
+  return {
+    scope: { accountId: account.id, livemode: mode === "production" },
+    account,
+    user: { id: user.id, email: user.email, name: user.name, role: user.role },
+  };
+}
+
+/**
+ * Refuses production (`403 ACCOUNT_NOT_ACTIVE`) while the account is not verified; test mode always
+ * passes. The public API's withdrawals and the dashboard's production changes alike.
+ */
+export function requireActiveForProduction(caller: ScopedCaller): void {
+  if (caller.scope.livemode && !caller.account.verified) throw new DomainError("ACCOUNT_NOT_ACTIVE");
+}
