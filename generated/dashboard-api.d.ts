@@ -27,6 +27,28 @@ export interface paths {
         patch: operations["updateAccountSecurity"];
         trace?: never;
     };
+    "/dashboard/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the audit log
+         * @description The account's audit log, newest first: every change made through the dashboard (by a user of
+         *     the account) or the operator API (by the platform), with who, when, from which IP address,
+         *     the object and what changed, never a secret. Owners and admins only.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/v1/email-confirmations": {
         parameters: {
             query?: never;
@@ -336,6 +358,72 @@ export interface components {
             /** @description Verified accounts operate in production; until then, test mode only. */
             verified: boolean;
         };
+        /**
+         * @description What was done. The list is closed: an action not named here is not recorded under another name.
+         *     `user.*`: a user's own security (its log-in from an address it never used, password, two-factor
+         *     authentication, profile); `account.*`: the account's settings and verification; `member.*`: the
+         *     team; `api_key.*`, `webhook_endpoint.*`, `event.*`: the integration; `withdrawal.*`,
+         *     `refund.*`, `payment_link.*`, `customer.*`: money and objects; `simulator.*`: the platform's
+         *     settlement simulator (production), always by the operator.
+         * @enum {string}
+         */
+        AuditAction: "user.logged_in_from_new_ip" | "user.password_changed" | "user.password_reset" | "user.two_factor_enabled" | "user.two_factor_disabled" | "user.recovery_codes_regenerated" | "user.profile_updated" | "account.created" | "account.updated" | "account.security_updated" | "account.verification_requested" | "account.verification_rejected" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.updated" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_revealed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "event.resent" | "withdrawal.requested" | "refund.created" | "payment_link.created" | "payment_link.deactivated" | "customer.notes_updated" | "simulator.charge_paid" | "simulator.withdrawal_settled" | "simulator.refund_settled" | "simulator.dispute_opened" | "simulator.dispute_closed" | "simulator.recurrence_approved" | "simulator.recurrence_rejected" | "simulator.recurrence_cancelled" | "simulator.recurring_attempt_settled";
+        /** @description Who made a change: a user of the account, or the platform's operator (the operator API). */
+        AuditActor: {
+            /**
+             * @description `user`: a person of the account, through the dashboard; `operator`: the platform, through the operator API.
+             * @enum {string}
+             */
+            type: "user" | "operator";
+            /** @description The user's `usr_…`; null for the operator. */
+            userId: string | null;
+            /** @description The user's e-mail address when it acted; null for the operator. */
+            email: string | null;
+        };
+        /**
+         * @description One field's change: the value before and after (null when there was none). Secrets never appear:
+         *     a change of a secret (a key's, an endpoint's, a password) is an action of its own, without values.
+         */
+        AuditChange: {
+            from: unknown;
+            to: unknown;
+        };
+        /** @description One entry of the audit log. Entries are never changed or removed. */
+        AuditEntry: {
+            /** @description `aud_…`. */
+            id: string;
+            /** @description When it was done. */
+            createdAt: components["schemas"]["PixService.UtcTimestamp"];
+            actor: components["schemas"]["AuditActor"];
+            /** @description The IP address the request came from, as the service saw it; null when unknown. */
+            ip: string | null;
+            action: components["schemas"]["AuditAction"];
+            target: components["schemas"]["AuditTarget"];
+            /** @description The mode of the object (`test` or `production`) when it has one (keys, endpoints, money); null for the account's own settings. */
+            mode: string | null;
+            /** @description The fields changed, each with its value before and after; `{}` when the action says it all. */
+            changes: {
+                [key: string]: components["schemas"]["AuditChange"];
+            };
+        };
+        /** @description One page of a list. */
+        AuditEntryPage: {
+            /** @description The items, newest first. */
+            data: components["schemas"]["AuditEntry"][];
+            /** @description True when more items exist: ask again with `startingAfter` = the id of the last item. */
+            hasMore: boolean;
+        };
+        /** @description The object an action was done to. */
+        AuditTarget: {
+            type: components["schemas"]["AuditTargetType"];
+            /** @description Its id (`acc_…`, `usr_…`, `inv_…`, `key_…`, `we_…`, …). */
+            id: string;
+        };
+        /**
+         * @description What kind of object an action was done to.
+         * @enum {string}
+         */
+        AuditTargetType: "account" | "user" | "invitation" | "api_key" | "webhook_endpoint" | "event" | "transaction" | "withdrawal" | "refund" | "payment_link" | "customer" | "dispute" | "recurrence";
         /** @description Body of a password change. */
         ChangePasswordRequest: {
             /** @description The password now. */
@@ -562,9 +650,25 @@ export interface components {
     };
     responses: never;
     parameters: {
+        /** @description Only entries of this action. */
+        "AuditLogQuery.action": components["schemas"]["AuditAction"];
+        /** @description Made at or after this instant. */
+        "AuditLogQuery.createdFrom": components["schemas"]["PixService.UtcTimestamp"];
+        /** @description Made before this instant. */
+        "AuditLogQuery.createdTo": components["schemas"]["PixService.UtcTimestamp"];
         IdPath: string;
         /** @description `test` or `production`. */
         ModeParameter: components["schemas"]["DashboardMode"];
+        /** @description Page size, 1 to 100. Default 20. */
+        "PixService.PageQuery.limit": number;
+        /**
+         * @description The `id` of the last item of the previous page; the page starts after it. Filters do not bind
+         *     it: an item that has left them since its page was read (a charge paid, or expired, while
+         *     `status=WAITING_PAYMENT` is paged) still marks the place. An id that names no item of this
+         *     list's account and mode (and parent: the charge of its refunds, the endpoint of its
+         *     deliveries) answers `400 VALIDATION_ERROR` on `startingAfter`.
+         */
+        "PixService.PageQuery.startingAfter": string;
     };
     requestBodies: never;
     headers: never;
@@ -922,6 +1026,220 @@ export interface operations {
             };
             /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
             415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`). */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`); retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. Default 20. */
+                limit?: components["parameters"]["PixService.PageQuery.limit"];
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. Filters do not bind
+                 *     it: an item that has left them since its page was read (a charge paid, or expired, while
+                 *     `status=WAITING_PAYMENT` is paged) still marks the place. An id that names no item of this
+                 *     list's account and mode (and parent: the charge of its refunds, the endpoint of its
+                 *     deliveries) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
+                startingAfter?: components["parameters"]["PixService.PageQuery.startingAfter"];
+                /** @description Only entries of this action. */
+                action?: components["parameters"]["AuditLogQuery.action"];
+                /** @description Made at or after this instant. */
+                createdFrom?: components["parameters"]["AuditLogQuery.createdFrom"];
+                /** @description Made before this instant. */
+                createdTo?: components["parameters"]["AuditLogQuery.createdTo"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntryPage"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`): a query parameter the operation does not take, a field out of its bounds. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description No session, or one that expired or was ended (`UNAUTHORIZED`); wrong e-mail or password at log-in (`INVALID_CREDENTIALS`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /**
+             * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
+             *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             */
+            403: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account, or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
                 headers: {
                     /**
                      * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`

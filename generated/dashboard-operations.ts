@@ -112,6 +112,16 @@ export const operationTable = {
     tag: "Sessions",
     statuses: [200, 400, 401, 404, 429, 500, 503],
   },
+  listAuditLog: {
+    method: "get",
+    path: "/dashboard/v1/audit-log",
+    expressPath: "/dashboard/v1/audit-log",
+    permission: "session",
+    roles: ["owner","admin"],
+    summary: "List the audit log",
+    tag: "Audit log",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
   listSessions: {
     method: "get",
     path: "/dashboard/v1/sessions",
@@ -391,6 +401,25 @@ export type GetSessionResult =
   | { status: 500; body: Json<operations["getSession"]["responses"][500]> }
   | { status: 503; body: Json<operations["getSession"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** GET /dashboard/v1/audit-log: input of `listAuditLog`, after validation. */
+export interface ListAuditLogInput {
+  params: NoParams;
+  query: NonNullable<operations["listAuditLog"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `listAuditLog` may answer. */
+export type ListAuditLogResult =
+  | { status: 200; body: Json<operations["listAuditLog"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listAuditLog"]["responses"][400]> }
+  | { status: 401; body: Json<operations["listAuditLog"]["responses"][401]> }
+  | { status: 403; body: Json<operations["listAuditLog"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listAuditLog"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listAuditLog"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["listAuditLog"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listAuditLog"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** GET /dashboard/v1/sessions: input of `listSessions`, after validation. */
 export interface ListSessionsInput {
   params: NoParams;
@@ -590,6 +619,8 @@ export interface Handlers<Ctx> {
   getDashboardBalance(request: GetDashboardBalanceInput, ctx: Ctx): Promise<GetDashboardBalanceResult>;
   /** GET /dashboard/v1/session: Read the session (`session`). */
   getSession(request: GetSessionInput, ctx: Ctx): Promise<GetSessionResult>;
+  /** GET /dashboard/v1/audit-log: List the audit log (`session`). */
+  listAuditLog(request: ListAuditLogInput, ctx: Ctx): Promise<ListAuditLogResult>;
   /** GET /dashboard/v1/sessions: List my sessions (`session`). */
   listSessions(request: ListSessionsInput, ctx: Ctx): Promise<ListSessionsResult>;
   /** POST /dashboard/v1/session: Log in (`none`). */

@@ -1,34 +1,18 @@
-import { Secret, TOTP } from "otpauth";
 import { expect, test } from "vitest";
-import { hashPassword } from "../src/domain/passwords.js";
-import { newId } from "../src/domain/ids.js";
-import type { TestServer } from "./harness.js";
 import { expectStatus } from "./harness.js";
 import { eachStore, serverOn } from "./support/stores.js";
-import { type DashboardBrowser, dashboardBrowser, signedUp } from "./support/dashboard.js";
+import {
+  addMember,
+  codeOf,
+  type DashboardBrowser,
+  dashboardBrowser,
+  signedUp,
+  withTwoFactor,
+} from "./support/dashboard.js";
 
 // Two-factor authentication of the dashboard (issue 25) through the real HTTP stack on both stores:
 // turning it on, log-in with the code or a recovery code, step-up before dangerous operations, and
 // the owner's rule that every member use it.
-
-/** The code the authenticator app shows at the server's (manual) clock. */
-const codeOf = (server: TestServer, secret: string) =>
-  new TOTP({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 }).generate({
-    timestamp: server.clock.now().getTime(),
-  });
-
-/** Signs up and turns two-factor authentication on: the browser, the person, the secret, the recovery codes. */
-async function withTwoFactor(server: TestServer) {
-  const { browser, person } = await signedUp(server);
-  const started = await browser.api.POST("/dashboard/v1/me/two-factor");
-  expectStatus(started, 200);
-  const confirmed = await browser.api.POST("/dashboard/v1/me/two-factor/confirm", {
-    body: { code: codeOf(server, started.body.secret) },
-  });
-  expectStatus(confirmed, 200);
-  server.clock.advance(30);
-  return { browser, person, secret: started.body.secret, recoveryCodes: confirmed.body.recoveryCodes };
-}
 
 const logIn = (browser: DashboardBrowser, email: string, password: string, code?: string) =>
   browser.api.POST("/dashboard/v1/session", { body: { email, password, ...(code ? { code } : {}) } });
@@ -166,31 +150,4 @@ for (const store of eachStore("dashboard_two_factor")) {
       expect(ownerOff.body.code).toBe("REQUEST_ERROR");
     });
   });
-}
-
-/** A member of the account (invitations come with teams; until then the store is written directly). */
-async function addMember(server: TestServer, accountId: string, role: "finance") {
-  const email = `membro.${Date.now()}.${Math.random().toString(36).slice(2)}@loja.example.com.br`;
-  const password = "frase longa do membro da equipe";
-  const passwordHash = await hashPassword(password);
-  const at = server.clock.now().toISOString();
-  await server.store.transaction((tx) =>
-    tx.users.insert({
-      id: newId("usr"),
-      accountId,
-      email,
-      name: "João Lima",
-      role,
-      passwordHash,
-      emailConfirmedAt: at,
-      totpSecret: null,
-      totpPendingSecret: null,
-      totpEnabledAt: null,
-      totpLastStep: null,
-      recoveryCodeDigests: [],
-      createdAt: at,
-      updatedAt: at,
-    }),
-  );
-  return { email, password };
 }

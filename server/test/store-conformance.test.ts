@@ -1,5 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { byOperator, recordAudit } from "../src/domain/audit.js";
 import type { Scope, TransactionStatus } from "../src/domain/model.js";
 import { MemoryStore } from "../src/store/memory.js";
 import type { StoreTx } from "../src/domain/ports/store.js";
@@ -71,6 +72,27 @@ describePg("PostgreSQL schema constraints", () => {
     await expect(sql("TRUNCATE ledger_entries CASCADE")).rejects.toThrow(/append-only/);
     await expect(sql("UPDATE ledger_balances SET available_total_cents = 0")).rejects.toThrow(/only through ledger/);
     expect(await store.read.ledger.list(scope)).toEqual([entry]);
+  });
+
+  test("when an audit entry is updated, deleted or truncated through SQL, then the database refuses", async () => {
+    const { account } = await seed();
+    const entry = await store.transaction((tx) =>
+      recordAudit(tx, {
+        accountId: account.id,
+        by: byOperator("192.0.2.1"),
+        action: "account.updated",
+        target: { type: "account", id: account.id },
+        changes: { verified: { from: false, to: true } },
+        at: "2026-10-04T15:30:00.000Z",
+      }),
+    );
+
+    await expect(sql("UPDATE audit_log SET action = 'account.created' WHERE id = $1", [entry.id])).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(sql("DELETE FROM audit_log WHERE id = $1", [entry.id])).rejects.toThrow(/append-only/);
+    await expect(sql("TRUNCATE audit_log")).rejects.toThrow(/append-only/);
+    expect((await store.read.auditLog.listPage(account.id, { limit: 10 })).items).toEqual([entry]);
   });
 
   test("when a debit would take a balance below zero, then the append fails and the balance stays", async () => {

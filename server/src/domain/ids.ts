@@ -75,7 +75,9 @@ export type IdPrefix =
   | "rfd"
   | "usr"
   | "ses"
-  | "rec";
+  | "rec"
+  | "aud"
+  | "inv";
 
 /** A new public id: `txn_` and 20 base62 characters, sortable by creation. */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${sortableId()}`;

@@ -1,69 +1,27 @@
 import { randomBytes } from "node:crypto";
 import type { components } from "../../../generated/admin-api.js";
+import { type AuditedBy, changedFields, recordAudit, recordAuditIfChanged } from "./audit.js";
 import { ipRuleValid } from "./ip-rules.js";
 import { createAccount, createApiKey, merchantDocument } from "./accounts.js";
 import { type DomainDeps, addSeconds } from "./deps.js";
 import { fieldError, notFound } from "./errors.js";
 import { queueDeliveries } from "./events.js";
 import { newId } from "./ids.js";
-import type { Account, ApiKeyRecord, DeliveryRecord, PageRequest, WebhookEndpointRecord } from "./model.js";
+import type { Account, ApiKeyRecord, PageRequest, WebhookEndpointRecord } from "./model.js";
 import { pageOrInvalidCursor } from "./pagination.js";
 import { checkMerchantIdentity } from "./merchant-identity.js";
-import { customerTagLength, isPermission, secretOverlapSeconds } from "./policy.js";
+import {
+  accountFields,
+  endpointFields,
+  keyFields,
+  presentAccount,
+  presentApiKey,
+  presentDelivery,
+  presentEndpoint,
+} from "./operator-presenters.js";
+import { customerTagLength, secretOverlapSeconds } from "./policy.js";
 
 type Admin = components["schemas"];
-
-const presentAccount = (a: Account): Admin["Account"] => ({
-  id: a.id,
-  name: a.name,
-  ownerEmail: a.ownerEmail,
-  verified: a.verified,
-  plan: { ...a.plan },
-  releasePeriodDays: a.releasePeriodDays,
-  merchantCity: a.merchantCity,
-  pixKey: a.pixKey,
-  documentType: a.documentType,
-  document: a.document,
-  createdAt: a.createdAt,
-  updatedAt: a.updatedAt,
-});
-
-const presentApiKey = (k: ApiKeyRecord): Admin["ApiKey"] => ({
-  id: k.id,
-  accountId: k.accountId,
-  name: k.name,
-  mode: k.livemode ? "production" : "test",
-  prefix: k.prefix,
-  // Only what the spec's `Permission` names: a key stored with anything else shows without it.
-  permissions: k.permissions.filter(isPermission),
-  allowedIps: [...k.allowedIps],
-  dailyWithdrawLimitCents: k.dailyWithdrawLimitCents,
-  revokedAt: k.revokedAt,
-  createdAt: k.createdAt,
-  updatedAt: k.updatedAt,
-});
-
-const presentEndpoint = (e: WebhookEndpointRecord): Admin["WebhookEndpoint"] => ({
-  id: e.id,
-  accountId: e.accountId,
-  url: e.url,
-  mode: e.livemode ? "production" : "test",
-  events: [...e.events],
-  enabled: e.disabledAt === null,
-  createdAt: e.createdAt,
-  updatedAt: e.updatedAt,
-});
-
-const presentDelivery = (d: DeliveryRecord): Admin["Delivery"] => ({
-  id: d.id,
-  eventId: d.eventId,
-  endpointId: d.endpointId,
-  status: d.status,
-  attempts: d.attempts.map((a) => ({ ...a })),
-  nextAttemptAt: d.nextAttemptAt,
-  createdAt: d.createdAt,
-  updatedAt: d.updatedAt,
-});
 
 const newWebhookSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
 
@@ -90,7 +48,10 @@ const httpsForProduction: UrlGuard = async (url, livemode) => {
   if (livemode && parsed.protocol !== "https:") throw fieldError("url", "endpoints de produção devem usar https");
 };
 
-/** The operator's ("dashboard's") use cases. */
+/**
+ * The operator's use cases: the platform's own work on merchants' accounts. Each change is written
+ * to the account's audit log with the operator as its actor (`by`), in the change's transaction.
+ */
 export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsForProduction) {
   const now = () => deps.clock.now().toISOString();
   const account = async (id: string) => {
@@ -99,8 +60,20 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
     return found;
   };
   return {
-    async createAccount(body: Admin["CreateAccountRequest"]) {
-      const created = await deps.store.transaction((tx) => createAccount(tx, body, now()));
+    async createAccount(body: Admin["CreateAccountRequest"], by: AuditedBy) {
+      const created = await deps.store.transaction(async (tx) => {
+        const at = now();
+        const account = await createAccount(tx, body, at);
+        await recordAudit(tx, {
+          accountId: account.id,
+          by,
+          action: "account.created",
+          target: { type: "account", id: account.id },
+          changes: changedFields(null, presentAccount(account), accountFields),
+          at,
+        });
+        return account;
+      });
       return presentAccount(created);
     },
     async listAccounts(page: PageRequest) {
@@ -110,7 +83,7 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
     async getAccount(id: string) {
       return presentAccount(await account(id));
     },
-    async updateAccount(id: string, body: Admin["UpdateAccountRequest"]) {
+    async updateAccount(id: string, body: Admin["UpdateAccountRequest"], by: AuditedBy) {
       checkMerchantIdentity(body);
       return deps.store.transaction(async (tx) => {
         const current = await tx.accounts.get(id);
@@ -127,11 +100,19 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
           updatedAt: now(),
         };
         await tx.accounts.update(updated);
+        await recordAuditIfChanged(tx, {
+          accountId: id,
+          by,
+          action: "account.updated",
+          target: { type: "account", id },
+          changes: changedFields(presentAccount(current), presentAccount(updated), accountFields),
+          at: updated.updatedAt,
+        });
         return presentAccount(updated);
       });
     },
 
-    async createApiKey(accountId: string, body: Admin["CreateApiKeyRequest"]) {
+    async createApiKey(accountId: string, body: Admin["CreateApiKeyRequest"], by: AuditedBy) {
       checkAllowedIps(body.allowedIps);
       return deps.store.transaction(async (tx) => {
         const acc = await tx.accounts.get(accountId);
@@ -148,6 +129,15 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
           },
           now(),
         );
+        await recordAudit(tx, {
+          accountId,
+          by,
+          action: "api_key.created",
+          target: { type: "api_key", id: key.id },
+          livemode: key.livemode,
+          changes: changedFields(null, presentApiKey(key), keyFields),
+          at: key.createdAt,
+        });
         return { ...presentApiKey(key), secret };
       });
     },
@@ -156,7 +146,7 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
       const keys = await deps.store.read.apiKeys.listByAccount(accountId);
       return { data: keys.map(presentApiKey), hasMore: false };
     },
-    async updateApiKey(id: string, body: Admin["UpdateApiKeyRequest"]) {
+    async updateApiKey(id: string, body: Admin["UpdateApiKeyRequest"], by: AuditedBy) {
       checkAllowedIps(body.allowedIps);
       return deps.store.transaction(async (tx) => {
         const key = await tx.apiKeys.get(id);
@@ -170,21 +160,41 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
           updatedAt: now(),
         };
         await tx.apiKeys.update(updated);
+        await recordAuditIfChanged(tx, {
+          accountId: key.accountId,
+          by,
+          action: "api_key.updated",
+          target: { type: "api_key", id },
+          livemode: key.livemode,
+          changes: changedFields(presentApiKey(key), presentApiKey(updated), keyFields),
+          at: updated.updatedAt,
+        });
         return presentApiKey(updated);
       });
     },
-    async revokeApiKey(id: string) {
+    async revokeApiKey(id: string, by: AuditedBy) {
       return deps.store.transaction(async (tx) => {
         const key = await tx.apiKeys.get(id);
         if (!key) throw notFound();
         const at = now();
         const updated = { ...key, revokedAt: key.revokedAt ?? at, updatedAt: at };
         await tx.apiKeys.update(updated);
+        if (key.revokedAt === null) {
+          await recordAudit(tx, {
+            accountId: key.accountId,
+            by,
+            action: "api_key.revoked",
+            target: { type: "api_key", id },
+            livemode: key.livemode,
+            changes: changedFields(key, updated, ["revokedAt"]),
+            at,
+          });
+        }
         return presentApiKey(updated);
       });
     },
 
-    async createWebhookEndpoint(accountId: string, body: Admin["CreateWebhookEndpointRequest"]) {
+    async createWebhookEndpoint(accountId: string, body: Admin["CreateWebhookEndpointRequest"], by: AuditedBy) {
       const livemode = body.mode === "production";
       await guardUrl(body.url, livemode);
       return deps.store.transaction(async (tx) => {
@@ -204,6 +214,15 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
           updatedAt: at,
         };
         await tx.webhookEndpoints.insert(endpoint);
+        await recordAudit(tx, {
+          accountId,
+          by,
+          action: "webhook_endpoint.created",
+          target: { type: "webhook_endpoint", id: endpoint.id },
+          livemode,
+          changes: changedFields(null, presentEndpoint(endpoint), endpointFields),
+          at,
+        });
         return { ...presentEndpoint(endpoint), secret: endpoint.secret };
       });
     },
@@ -212,7 +231,7 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
       const endpoints = await deps.store.read.webhookEndpoints.listByAccount(accountId);
       return { data: endpoints.map(presentEndpoint), hasMore: false };
     },
-    async updateWebhookEndpoint(id: string, body: Admin["UpdateWebhookEndpointRequest"]) {
+    async updateWebhookEndpoint(id: string, body: Admin["UpdateWebhookEndpointRequest"], by: AuditedBy) {
       const current = await deps.store.read.webhookEndpoints.get(id);
       if (!current) throw notFound();
       if (body.url !== undefined) await guardUrl(body.url, current.livemode);
@@ -229,16 +248,35 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
           updatedAt: at,
         };
         await tx.webhookEndpoints.update(updated);
+        await recordAuditIfChanged(tx, {
+          accountId: endpoint.accountId,
+          by,
+          action: "webhook_endpoint.updated",
+          target: { type: "webhook_endpoint", id },
+          livemode: endpoint.livemode,
+          changes: changedFields(presentEndpoint(endpoint), presentEndpoint(updated), endpointFields),
+          at,
+        });
         return presentEndpoint(updated);
       });
     },
-    async deleteWebhookEndpoint(id: string) {
+    async deleteWebhookEndpoint(id: string, by: AuditedBy) {
       await deps.store.transaction(async (tx) => {
-        if (!(await tx.webhookEndpoints.get(id))) throw notFound();
+        const endpoint = await tx.webhookEndpoints.get(id);
+        if (!endpoint) throw notFound();
         await tx.webhookEndpoints.delete(id);
+        await recordAudit(tx, {
+          accountId: endpoint.accountId,
+          by,
+          action: "webhook_endpoint.deleted",
+          target: { type: "webhook_endpoint", id },
+          livemode: endpoint.livemode,
+          changes: changedFields(presentEndpoint(endpoint), null, endpointFields),
+          at: now(),
+        });
       });
     },
-    async rotateWebhookSecret(id: string) {
+    async rotateWebhookSecret(id: string, by: AuditedBy) {
       return deps.store.transaction(async (tx) => {
         const endpoint = await tx.webhookEndpoints.get(id);
         if (!endpoint) throw notFound();
@@ -251,6 +289,14 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
           updatedAt: at,
         };
         await tx.webhookEndpoints.update(updated);
+        await recordAudit(tx, {
+          accountId: endpoint.accountId,
+          by,
+          action: "webhook_endpoint.secret_rotated",
+          target: { type: "webhook_endpoint", id },
+          livemode: endpoint.livemode,
+          at,
+        });
         return { ...presentEndpoint(updated), secret: updated.secret };
       });
     },
@@ -273,11 +319,21 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
         hasMore: result.hasMore,
       };
     },
-    async replayEvent(eventId: string) {
+    async replayEvent(eventId: string, by: AuditedBy) {
       return deps.store.transaction(async (tx) => {
         const event = await tx.events.get(eventId);
         if (!event) throw notFound();
-        const queued = await queueDeliveries(tx, event, now());
+        const at = now();
+        const queued = await queueDeliveries(tx, event, at);
+        await recordAudit(tx, {
+          accountId: event.accountId,
+          by,
+          action: "event.resent",
+          target: { type: "event", id: eventId },
+          livemode: event.livemode,
+          changes: { deliveries: { from: null, to: queued.map((d) => d.id) } },
+          at,
+        });
         return { eventId, deliveries: queued.map(presentDelivery) };
       });
     },
@@ -287,7 +343,7 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
       if (!customer) throw notFound();
       return { customerId, notes: customer.notes, tags: [...customer.tags] };
     },
-    async setCustomerNotes(customerId: string, body: Admin["SetCustomerNotesRequest"]) {
+    async setCustomerNotes(customerId: string, body: Admin["SetCustomerNotesRequest"], by: AuditedBy) {
       body.tags.forEach((tag, i) => {
         if (tag.length < customerTagLength.min || tag.length > customerTagLength.max)
           throw fieldError(
@@ -299,7 +355,17 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
         const customer = await tx.customers.getById(customerId);
         if (!customer) throw notFound();
         const tags = [...new Set(body.tags)];
-        await tx.customers.update({ ...customer, notes: body.notes, tags, updatedAt: now() });
+        const updated = { ...customer, notes: body.notes, tags, updatedAt: now() };
+        await tx.customers.update(updated);
+        await recordAuditIfChanged(tx, {
+          accountId: customer.accountId,
+          by,
+          action: "customer.notes_updated",
+          target: { type: "customer", id: customerId },
+          livemode: customer.livemode,
+          changes: changedFields(customer, updated, ["notes", "tags"]),
+          at: updated.updatedAt,
+        });
         return { customerId, notes: body.notes, tags };
       });
     },

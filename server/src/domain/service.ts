@@ -1,3 +1,4 @@
+import { auditUseCases } from "./audit.js";
 import { authenticationUseCases } from "./authentication.js";
 import { balanceUseCases } from "./balance.js";
 import { chargeUseCases } from "./charges.js";
@@ -46,6 +47,7 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     sessions: sessionUseCases(deps),
     users: userUseCases(deps),
     twoFactor: twoFactorUseCases(deps),
+    audit: auditUseCases(deps),
   };
 }
 

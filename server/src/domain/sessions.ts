@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { components } from "../../../generated/dashboard-api.js";
+import { recordAudit } from "./audit.js";
 import type { DomainDeps } from "./deps.js";
 import { addSeconds } from "./deps.js";
 import { DomainError, notFound } from "./errors.js";
@@ -29,6 +30,8 @@ export interface DashboardActor {
   session: SessionRecord;
   /** The account's rule: every member must use two-factor authentication. */
   requireTwoFactor: boolean;
+  /** Where this request came from (the audit log records its IP address). */
+  client: ClientInfo;
 }
 
 /** Where a request came from, as the HTTP layer decided it. */
@@ -80,7 +83,7 @@ export async function openSession(
   };
   await tx.sessions.insert(session);
   const rules = await tx.accountSecurity.get(account.id);
-  return { token, session, user, account, requireTwoFactor: rules?.requireTwoFactor ?? false };
+  return { token, session, user, account, requireTwoFactor: rules?.requireTwoFactor ?? false, client };
 }
 
 /**
@@ -159,6 +162,16 @@ export function sessionUseCases(deps: DomainDeps) {
         if (!current) throw new DomainError("INVALID_CREDENTIALS", "Código de verificação incorreto.");
         const account = await tx.accounts.get(user.accountId);
         if (!account) throw new DomainError("INVALID_CREDENTIALS", "E-mail ou senha incorretos.");
+        // A log-in from an address none of the user's sessions (ended ones included) came from.
+        if (client.ip !== undefined && !(await tx.sessions.anyOfUserFromIp(user.id, client.ip))) {
+          await recordAudit(tx, {
+            accountId: account.id,
+            by: { actor: { type: "user", userId: user.id, email: user.email }, ip: client.ip },
+            action: "user.logged_in_from_new_ip",
+            target: { type: "user", id: user.id },
+            at: at.toISOString(),
+          });
+        }
         return openSession(tx, current, account, client, at.toISOString(), secondFactor);
       });
     },
@@ -168,7 +181,7 @@ export function sessionUseCases(deps: DomainDeps) {
      * is unknown, ended or expired. Read on every request, so an ended session fails on its very
      * next one, in every process.
      */
-    async authenticate(token: string | null): Promise<DashboardActor> {
+    async authenticate(token: string | null, client: ClientInfo): Promise<DashboardActor> {
       if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) throw unauthorized();
       const at = now();
       let session = await store.read.sessions.getByTokenDigest(digest(token));
@@ -185,7 +198,7 @@ export function sessionUseCases(deps: DomainDeps) {
         await store.transaction((tx) => tx.sessions.update(touched));
         session = touched;
       }
-      return { user, account, session, requireTwoFactor };
+      return { user, account, session, requireTwoFactor, client };
     },
 
     /** The session as `GET /dashboard/v1/session` shows it. */

@@ -1,4 +1,5 @@
 import type { components } from "../../../generated/dashboard-api.js";
+import { byUser, changedFields, recordAudit } from "./audit.js";
 import type { DomainDeps } from "./deps.js";
 import { DomainError, fieldError } from "./errors.js";
 import type { UserRecord } from "./identity-model.js";
@@ -70,6 +71,14 @@ export function twoFactorUseCases(deps: DomainDeps) {
           updatedAt: at.toISOString(),
         });
         await tx.sessions.update({ ...actor.session, steppedUpAt: at.toISOString() });
+        await recordAudit(tx, {
+          accountId: user.accountId,
+          by: byUser(actor),
+          action: "user.two_factor_enabled",
+          target: { type: "user", id: user.id },
+          changes: { twoFactorEnabled: { from: false, to: true } },
+          at: at.toISOString(),
+        });
         return { recoveryCodes: recovery.codes };
       });
     },
@@ -82,6 +91,7 @@ export function twoFactorUseCases(deps: DomainDeps) {
       }
       await store.transaction(async (tx) => {
         const user = await lockedUser(tx, actor);
+        const at = now();
         await tx.users.update({
           ...user,
           totpSecret: null,
@@ -89,8 +99,18 @@ export function twoFactorUseCases(deps: DomainDeps) {
           totpEnabledAt: null,
           totpLastStep: null,
           recoveryCodeDigests: [],
-          updatedAt: now(),
+          updatedAt: at,
         });
+        if (user.totpEnabledAt !== null) {
+          await recordAudit(tx, {
+            accountId: user.accountId,
+            by: byUser(actor),
+            action: "user.two_factor_disabled",
+            target: { type: "user", id: user.id },
+            changes: { twoFactorEnabled: { from: true, to: false } },
+            at,
+          });
+        }
       });
     },
 
@@ -100,7 +120,15 @@ export function twoFactorUseCases(deps: DomainDeps) {
       return store.transaction(async (tx) => {
         const user = await lockedUser(tx, actor);
         const recovery = newRecoveryCodes();
-        await tx.users.update({ ...user, recoveryCodeDigests: recovery.digests, updatedAt: now() });
+        const at = now();
+        await tx.users.update({ ...user, recoveryCodeDigests: recovery.digests, updatedAt: at });
+        await recordAudit(tx, {
+          accountId: user.accountId,
+          by: byUser(actor),
+          action: "user.recovery_codes_regenerated",
+          target: { type: "user", id: user.id },
+          at,
+        });
         return { recoveryCodes: recovery.codes };
       });
     },
@@ -132,8 +160,20 @@ export function twoFactorUseCases(deps: DomainDeps) {
       requireStepUp(actor, now());
       await store.transaction(async (tx) => {
         const rules = { id: actor.account.id, requireTwoFactor: input.requireTwoFactor, updatedAt: now() };
-        if (await tx.accountSecurity.get(actor.account.id)) await tx.accountSecurity.update(rules);
+        const before = await tx.accountSecurity.get(actor.account.id);
+        if (before) await tx.accountSecurity.update(rules);
         else await tx.accountSecurity.insert(rules);
+        const changes = changedFields(before ?? { requireTwoFactor: false }, rules, ["requireTwoFactor"]);
+        if (Object.keys(changes).length > 0) {
+          await recordAudit(tx, {
+            accountId: actor.account.id,
+            by: byUser(actor),
+            action: "account.security_updated",
+            target: { type: "account", id: actor.account.id },
+            changes,
+            at: rules.updatedAt,
+          });
+        }
       });
       return { requireTwoFactor: input.requireTwoFactor };
     },

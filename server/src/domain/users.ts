@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createAccount } from "./accounts.js";
+import { byUser, recordAudit } from "./audit.js";
 import type { DomainDeps } from "./deps.js";
 import { addSeconds } from "./deps.js";
 import { DomainError, fieldError } from "./errors.js";
@@ -155,7 +156,7 @@ export function userUseCases(deps: DomainDeps) {
     },
 
     /** A new password through a reset link: the address is confirmed, and every session ends. */
-    async completePasswordReset(input: { token: string; password: string }): Promise<void> {
+    async completePasswordReset(input: { token: string; password: string }, client: ClientInfo): Promise<void> {
       const passwordHash = await hashPassword(input.password);
       await store.transaction(async (tx) => {
         const at = now();
@@ -163,6 +164,13 @@ export function userUseCases(deps: DomainDeps) {
         checkNewPassword(input.password, "password", user);
         await tx.users.update({ ...user, passwordHash, emailConfirmedAt: user.emailConfirmedAt ?? at, updatedAt: at });
         await tx.sessions.endAllOfUser(user.id, at, null);
+        await recordAudit(tx, {
+          accountId: user.accountId,
+          by: { actor: { type: "user", userId: user.id, email: user.email }, ip: client.ip ?? null },
+          action: "user.password_reset",
+          target: { type: "user", id: user.id },
+          at,
+        });
       });
     },
 
@@ -180,6 +188,13 @@ export function userUseCases(deps: DomainDeps) {
         if (!current) throw new DomainError("UNAUTHORIZED");
         await tx.users.update({ ...current, passwordHash, updatedAt: at });
         await tx.sessions.endAllOfUser(user.id, at, actor.session.id);
+        await recordAudit(tx, {
+          accountId: user.accountId,
+          by: byUser(actor),
+          action: "user.password_changed",
+          target: { type: "user", id: user.id },
+          at,
+        });
       });
     },
   };

@@ -4,6 +4,7 @@ import express, { type IRouter } from "express";
 import type { Store as RateLimitStore } from "express-rate-limit";
 import { type Handlers, operationTable } from "../../../generated/admin-operations.js";
 import type { ManualClock } from "../domain/ports/clock.js";
+import { type AuditedBy, byOperator } from "../domain/audit.js";
 import { DomainError } from "../domain/errors.js";
 import type { Domain } from "../domain/service.js";
 import { refuseUnsafeInput } from "./control-chars.js";
@@ -99,7 +100,7 @@ export function mountAdmin(app: IRouter, domain: Domain, options: AdminOptions):
     }
     validator(req, res, next);
   });
-  bindOperations(admin, operationTable, adminHandlers(domain, options.manualClock), () => undefined, {
+  bindOperations(admin, operationTable, adminHandlers(domain, options.manualClock), (res) => byOperator(res.req.ip), {
     validateResponses: options.validateResponses,
   });
   app.use((req, res, next) =>
@@ -111,37 +112,47 @@ export function mountAdmin(app: IRouter, domain: Domain, options: AdminOptions):
 const manualClockOff =
   "O relógio manual está desligado neste servidor: inicie-o com PIX_MANUAL_CLOCK=1 (fora de produção) para ler ou avançar o relógio.";
 
-function adminHandlers(domain: Domain, clock: ManualClock | null): Handlers<undefined> {
+/** The operator API's handlers; each gets who is acting (the operator, from its request's address) for the audit log. */
+function adminHandlers(domain: Domain, clock: ManualClock | null): Handlers<AuditedBy> {
   const { operator, settlement } = domain;
   const requireClock = () => {
     if (!clock) throw new DomainError("NOT_FOUND", manualClockOff);
     return clock;
   };
   return {
-    createAccount: async ({ body }) => ({ status: 201, body: await operator.createAccount(body) }),
+    createAccount: async ({ body }, by) => ({ status: 201, body: await operator.createAccount(body, by) }),
     listAccounts: async ({ query }) => ({ status: 200, body: await operator.listAccounts(pageFromQuery(query)) }),
     getAccount: async ({ params }) => ({ status: 200, body: await operator.getAccount(params.id) }),
-    updateAccount: async ({ params, body }) => ({ status: 200, body: await operator.updateAccount(params.id, body) }),
-    createApiKey: async ({ params, body }) => ({ status: 201, body: await operator.createApiKey(params.id, body) }),
-    listApiKeys: async ({ params }) => ({ status: 200, body: await operator.listApiKeys(params.id) }),
-    updateApiKey: async ({ params, body }) => ({ status: 200, body: await operator.updateApiKey(params.id, body) }),
-    revokeApiKey: async ({ params }) => ({ status: 200, body: await operator.revokeApiKey(params.id) }),
-    createWebhookEndpoint: async ({ params, body }) => ({
+    updateAccount: async ({ params, body }, by) => ({
+      status: 200,
+      body: await operator.updateAccount(params.id, body, by),
+    }),
+    createApiKey: async ({ params, body }, by) => ({
       status: 201,
-      body: await operator.createWebhookEndpoint(params.id, body),
+      body: await operator.createApiKey(params.id, body, by),
+    }),
+    listApiKeys: async ({ params }) => ({ status: 200, body: await operator.listApiKeys(params.id) }),
+    updateApiKey: async ({ params, body }, by) => ({
+      status: 200,
+      body: await operator.updateApiKey(params.id, body, by),
+    }),
+    revokeApiKey: async ({ params }, by) => ({ status: 200, body: await operator.revokeApiKey(params.id, by) }),
+    createWebhookEndpoint: async ({ params, body }, by) => ({
+      status: 201,
+      body: await operator.createWebhookEndpoint(params.id, body, by),
     }),
     listWebhookEndpoints: async ({ params }) => ({ status: 200, body: await operator.listWebhookEndpoints(params.id) }),
-    updateWebhookEndpoint: async ({ params, body }) => ({
+    updateWebhookEndpoint: async ({ params, body }, by) => ({
       status: 200,
-      body: await operator.updateWebhookEndpoint(params.id, body),
+      body: await operator.updateWebhookEndpoint(params.id, body, by),
     }),
-    deleteWebhookEndpoint: async ({ params }) => {
-      await operator.deleteWebhookEndpoint(params.id);
+    deleteWebhookEndpoint: async ({ params }, by) => {
+      await operator.deleteWebhookEndpoint(params.id, by);
       return { status: 204, body: undefined };
     },
-    rotateWebhookEndpointSecret: async ({ params }) => ({
+    rotateWebhookEndpointSecret: async ({ params }, by) => ({
       status: 200,
-      body: await operator.rotateWebhookSecret(params.id),
+      body: await operator.rotateWebhookSecret(params.id, by),
     }),
     listDeliveries: async ({ params, query }) => ({
       status: 200,
@@ -151,11 +162,11 @@ function adminHandlers(domain: Domain, clock: ManualClock | null): Handlers<unde
       status: 200,
       body: await operator.listEvents(params.id, query.mode === "production", pageFromQuery(query)),
     }),
-    replayEvent: async ({ params }) => ({ status: 200, body: await operator.replayEvent(params.id) }),
+    replayEvent: async ({ params }, by) => ({ status: 200, body: await operator.replayEvent(params.id, by) }),
     getCustomerNotes: async ({ params }) => ({ status: 200, body: await operator.getCustomerNotes(params.id) }),
-    setCustomerNotes: async ({ params, body }) => ({
+    setCustomerNotes: async ({ params, body }, by) => ({
       status: 200,
-      body: await operator.setCustomerNotes(params.id, body),
+      body: await operator.setCustomerNotes(params.id, body, by),
     }),
     simulateProductionPayment: async ({ params }) => ({ status: 200, body: await settlement.payCharge(params.id) }),
     settleWithdrawal: async ({ params, body }) => ({

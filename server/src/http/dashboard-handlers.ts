@@ -1,7 +1,8 @@
 import type { Handlers } from "../../../generated/dashboard-operations.js";
 import type { Domain } from "../domain/service.js";
-import type { DashboardContext } from "./dashboard.js";
 import { actorOf } from "./dashboard-actor.js";
+import { auditHandlers } from "./dashboard-audit-handlers.js";
+import type { DashboardContext } from "./dashboard.js";
 import { dashboardMoneyHandlers } from "./dashboard-money-handlers.js";
 
 /** The dashboard API's operations (generated/dashboard-operations.ts), each a use case of the domain. */
@@ -9,6 +10,7 @@ export function dashboardHandlers(domain: Domain): Handlers<DashboardContext> {
   const { sessions, users, twoFactor } = domain;
   return {
     ...dashboardMoneyHandlers(domain),
+    ...auditHandlers(domain),
     signUp: async ({ body }, ctx) => {
       const started = await users.signUp(body, ctx.client);
       return { status: 201, body: sessions.view(started), headers: { "Set-Cookie": ctx.cookie.set(started.token) } };
@@ -21,8 +23,8 @@ export function dashboardHandlers(domain: Domain): Handlers<DashboardContext> {
       await users.requestPasswordReset(body.email);
       return { status: 202, body: undefined };
     },
-    completePasswordReset: async ({ body }) => {
-      await users.completePasswordReset(body);
+    completePasswordReset: async ({ body }, ctx) => {
+      await users.completePasswordReset(body, ctx.client);
       return { status: 204, body: undefined };
     },
     logIn: async ({ body }, ctx) => {

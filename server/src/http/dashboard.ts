@@ -137,7 +137,7 @@ export function mountDashboard(app: IRouter, domain: Domain, options: DashboardO
     }
     let actor: DashboardActor | undefined;
     if (found.meta.permission === "session") {
-      actor = await domain.sessions.authenticate(readCookie(req, cookieName));
+      actor = await domain.sessions.authenticate(readCookie(req, cookieName), client);
       const token = req.headers["x-csrf-token"];
       if (isChange(req) && (typeof token !== "string" || !sameText(token, actor.session.csrfToken))) throw refused();
       if (!(operationTable[found.id].roles as readonly string[]).includes(actor.user.role)) {

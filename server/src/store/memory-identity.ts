@@ -38,6 +38,7 @@ export class IdentityTables {
             .all()
             .filter((s) => s.userId === userId && s.endedAt === null)
             .sort(newestFirst),
+        anyOfUserFromIp: async (userId, ip) => this.sessions.all().some((s) => s.userId === userId && s.ip === ip),
       },
       emailTokens: { get: async (digest) => this.emailTokens.get(digest) },
       accountSecurity: { get: async (accountId) => this.accountSecurity.get(accountId) },

@@ -23,6 +23,7 @@ import { DeliveryWatchers } from "./delivery-watchers.js";
 import { TransactionIndex } from "./memory-transaction-index.js";
 import { recurrenceReads } from "./memory-recurrences.js";
 import { IdentityTables } from "./memory-identity.js";
+import { AuditTable } from "./memory-audit.js";
 
 /**
  * What a table keeps: its own deep copy of the row written, deep-frozen, so no caller holds a
@@ -101,6 +102,7 @@ export class MemoryStore implements Store {
   private readonly webhookEndpoints = new Table<WebhookEndpointRecord>(this.journal);
   private readonly deliveries = new Table<DeliveryRecord>(this.journal);
   private readonly identity = new IdentityTables(this.journal);
+  private readonly audit = new AuditTable(this.journal);
   /** Rows are replaced, never changed in place: a row object is one version of its row. */
   private readonly versions = new RowVersions();
 
@@ -151,6 +153,7 @@ export class MemoryStore implements Store {
     const idemId = (s: Scope, op: string, key: string) => JSON.stringify([s.accountId, s.livemode, op, key]);
     return {
       ...this.identity.reads(),
+      ...this.audit.reads(),
       accounts: {
         get: async (id) => this.accounts.get(id),
         list: async (page) => pageOf(this.accounts.all(), page),
@@ -297,6 +300,7 @@ export class MemoryStore implements Store {
     const idemId = (s: Scope, op: string, key: string) => JSON.stringify([s.accountId, s.livemode, op, key]);
     return {
       ...this.identity.writes(),
+      ...this.audit.writes(),
       lockScope: async () => {},
       accounts: {
         ...r.accounts,

@@ -1,6 +1,12 @@
 import createClient from "openapi-fetch";
+import { Secret, TOTP } from "otpauth";
+import { newId } from "../../src/domain/ids.js";
+import type { Role } from "../../src/domain/identity-model.js";
+import { hashPassword } from "../../src/domain/passwords.js";
+import { expectStatus } from "./client.js";
 import type { paths as DashboardPaths } from "../../../generated/dashboard-api.js";
 import type { TestServer } from "../harness.js";
+import { rememberSecret } from "./audit.js";
 import type { TypedClient } from "./client.js";
 
 // The dashboard API (`generated/dashboard-openapi.yaml`) as a browser uses it, through a client
@@ -53,9 +59,11 @@ export function dashboardBrowser(baseUrl: string, headers: Record<string, string
         browser.lastSetCookie = setCookie;
         const value = /^__Host-pix_session=([^;]*)/.exec(setCookie)?.[1] ?? "";
         browser.cookie = value === "" ? null : value;
+        rememberSecret(browser.cookie);
       }
       if (body && typeof body === "object" && typeof (body as { csrfToken?: unknown }).csrfToken === "string") {
         browser.csrf = (body as { csrfToken: string }).csrfToken;
+        rememberSecret(browser.csrf);
       }
       return { status: response.status, body, headers: response.headers };
     };
@@ -76,13 +84,15 @@ export function newPerson(
   overrides: Partial<{ name: string; email: string; password: string; businessName: string }> = {},
 ) {
   people += 1;
-  return {
+  const person = {
     name: "Maria Souza",
     email: `maria.${process.pid}.${people}.${Date.now()}@loja.example.com.br`,
     password: "correto cavalo bateria grampo",
     businessName: "Loja Exemplo Ltda",
     ...overrides,
   };
+  rememberSecret(person.password);
+  return person;
 }
 
 /** Signs a new person up through the API: the browser holds its session afterwards. */
@@ -100,4 +110,51 @@ export function lastLinkToken(server: TestServer, to: string): string {
   const token = mail && /[?&]token=([A-Za-z0-9_-]{43})/.exec(mail.text)?.[1];
   if (!token) throw new Error(`no e-mail link sent to ${to}`);
   return token;
+}
+
+/** The code the authenticator app shows at the server's (manual) clock. */
+export const codeOf = (server: TestServer, secret: string) =>
+  new TOTP({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 }).generate({
+    timestamp: server.clock.now().getTime(),
+  });
+
+/** Signs up and turns two-factor authentication on: the browser, the person, the secret, the recovery codes. */
+export async function withTwoFactor(server: TestServer) {
+  const { browser, person } = await signedUp(server);
+  const started = await browser.api.POST("/dashboard/v1/me/two-factor");
+  expectStatus(started, 200);
+  const confirmed = await browser.api.POST("/dashboard/v1/me/two-factor/confirm", {
+    body: { code: codeOf(server, started.body.secret) },
+  });
+  expectStatus(confirmed, 200);
+  server.clock.advance(30);
+  rememberSecret(started.body.secret, ...confirmed.body.recoveryCodes);
+  return { browser, person, secret: started.body.secret, recoveryCodes: confirmed.body.recoveryCodes };
+}
+
+/** A member of the account written straight into the store (the tests of what invitations do not reach). */
+export async function addMember(server: TestServer, accountId: string, role: Role) {
+  const email = `membro.${Date.now()}.${Math.random().toString(36).slice(2)}@loja.example.com.br`;
+  const password = "frase longa do membro da equipe";
+  const passwordHash = await hashPassword(password);
+  const at = server.clock.now().toISOString();
+  await server.store.transaction((tx) =>
+    tx.users.insert({
+      id: newId("usr"),
+      accountId,
+      email,
+      name: "João Lima",
+      role,
+      passwordHash,
+      emailConfirmedAt: at,
+      totpSecret: null,
+      totpPendingSecret: null,
+      totpEnabledAt: null,
+      totpLastStep: null,
+      recoveryCodeDigests: [],
+      createdAt: at,
+      updatedAt: at,
+    }),
+  );
+  return { email, password };
 }

@@ -16,6 +16,8 @@ export interface IdentityReads {
     getByTokenDigest(digest: string): Promise<SessionRecord | null>;
     /** The user's sessions not ended (expired ones included), newest first. */
     listOpenByUser(userId: string): Promise<SessionRecord[]>;
+    /** Whether any session of the user, ended or not, was opened from `ip`. */
+    anyOfUserFromIp(userId: string, ip: string): Promise<boolean>;
   };
   emailTokens: {
     get(digest: string): Promise<EmailTokenRecord | null>;

@@ -19,6 +19,7 @@ import type {
   WebhookEndpointRecord,
   WithdrawalRecord,
 } from "../model.js";
+import type { AuditReads, AuditWrites } from "./audit-store.js";
 import type { IdentityReads, IdentityWrites } from "./identity-store.js";
 
 /** A list page whose cursor (`startingAfter`) names no item of the scope. */
@@ -90,7 +91,7 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export interface StoreReads extends IdentityReads {
+export interface StoreReads extends IdentityReads, AuditReads {
   accounts: {
     get(id: string): Promise<Account | null>;
     list(page: PageRequest): Promise<PageResult<Account>>;
@@ -198,7 +199,8 @@ export interface StoreReads extends IdentityReads {
   };
 }
 
-export interface StoreTx extends Omit<StoreReads, keyof IdentityWrites>, IdentityWrites {
+export interface StoreTx
+  extends Omit<StoreReads, keyof IdentityWrites | keyof AuditWrites>, IdentityWrites, AuditWrites {
   /** Serialises money moves for one account and mode until the transaction ends. */
   lockScope(scope: Scope): Promise<void>;
   accounts: StoreReads["accounts"] & {

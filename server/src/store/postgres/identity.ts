@@ -6,7 +6,7 @@ import type {
 } from "../../domain/identity-model.js";
 import type { IdentityReads, IdentityWrites } from "../../domain/ports/identity-store.js";
 import type { TableDef } from "./rows.js";
-import { execute, type Queryable } from "./sql.js";
+import { execute, type Queryable, query } from "./sql.js";
 import { insertRow, selectMany, selectOne, updateRow } from "./statements.js";
 
 // The dashboard's people (issue 25; migrations 1764300000000-1): users, sessions, e-mail tokens,
@@ -83,6 +83,9 @@ export function identityReads(db: Queryable): IdentityReads {
       getByTokenDigest: (digest) => selectOne(db, sessionsTable, "token_digest = $1", [digest]),
       listOpenByUser: (userId) =>
         selectMany(db, sessionsTable, "user_id = $1 AND ended_at IS NULL", [userId], "created_at DESC, id DESC"),
+      anyOfUserFromIp: async (userId, ip) =>
+        (await query(db, "SELECT 1 FROM dashboard_sessions WHERE user_id = $1 AND ip = $2 LIMIT 1", [userId, ip]))
+          .length > 0,
     },
     emailTokens: { get: (digest) => selectOne(db, emailTokensTable, "id = $1", [digest]) },
     accountSecurity: { get: (accountId) => selectOne(db, accountSecurityTable, "id = $1", [accountId]) },

@@ -19,6 +19,7 @@ import { type Queryable, query } from "./sql.js";
 import { eventFilterSql, refundReads } from "./refunds.js";
 import { chargesOfRecurrence, recurrenceReads } from "./recurrences.js";
 import { identityReads } from "./identity.js";
+import { auditReads } from "./audit.js";
 import {
   keyUnchangedSql,
   keyWithAccountOf,
@@ -41,6 +42,7 @@ export function reads(db: Queryable): StoreReads {
   const scopedWhileKeyUnchanged = `${scoped} AND ${keyUnchangedSql("$3", "$4")}`;
   return {
     ...identityReads(db),
+    ...auditReads(db),
     accounts: {
       get: (id) => selectOne(db, accountsTable, "id = $1", [id]),
       list: (page) => pageQuery(db, accountsTable, { scope: "TRUE", values: [] }, page),

@@ -18,6 +18,7 @@ import {
 import { refundWrites } from "./refunds.js";
 import { recurrenceWrites } from "./recurrences.js";
 import { identityWrites } from "./identity.js";
+import { auditWrites } from "./audit.js";
 import { execute, query, type Queryable } from "./sql.js";
 import { insertRow, updateRow } from "./statements.js";
 
@@ -37,6 +38,7 @@ export function writes(
   const r = reads(client);
   return {
     ...identityWrites(client),
+    ...auditWrites(client),
     lockScope: (scope) => lock(scopeLockKey(scope)),
     accounts: {
       ...r.accounts,
