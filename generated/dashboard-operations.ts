@@ -22,6 +22,26 @@ export interface OperationMeta {
 
 /** Every operation of the document, by operationId. */
 export const operationTable = {
+  acceptInvitation: {
+    method: "post",
+    path: "/dashboard/v1/invitations/accept",
+    expressPath: "/dashboard/v1/invitations/accept",
+    permission: "none",
+    roles: [],
+    summary: "Accept an invitation",
+    tag: "Team",
+    statuses: [201, 400, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  changeMemberRole: {
+    method: "patch",
+    path: "/dashboard/v1/team/members/{id}",
+    expressPath: "/dashboard/v1/team/members/:id",
+    permission: "session",
+    roles: ["owner","admin"],
+    summary: "Change a member's role",
+    tag: "Team",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
   changePassword: {
     method: "post",
     path: "/dashboard/v1/me/password",
@@ -112,6 +132,16 @@ export const operationTable = {
     tag: "Sessions",
     statuses: [200, 400, 401, 404, 429, 500, 503],
   },
+  inviteMember: {
+    method: "post",
+    path: "/dashboard/v1/team/invitations",
+    expressPath: "/dashboard/v1/team/invitations",
+    permission: "session",
+    roles: ["owner","admin"],
+    summary: "Invite a member",
+    tag: "Team",
+    statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
   listAuditLog: {
     method: "get",
     path: "/dashboard/v1/audit-log",
@@ -120,6 +150,26 @@ export const operationTable = {
     roles: ["owner","admin"],
     summary: "List the audit log",
     tag: "Audit log",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  listInvitations: {
+    method: "get",
+    path: "/dashboard/v1/team/invitations",
+    expressPath: "/dashboard/v1/team/invitations",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "List the invitations",
+    tag: "Team",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  listMembers: {
+    method: "get",
+    path: "/dashboard/v1/team/members",
+    expressPath: "/dashboard/v1/team/members",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "List the members",
+    tag: "Team",
     statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   listSessions: {
@@ -162,6 +212,16 @@ export const operationTable = {
     tag: "Two-factor authentication",
     statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
+  removeMember: {
+    method: "delete",
+    path: "/dashboard/v1/team/members/{id}",
+    expressPath: "/dashboard/v1/team/members/:id",
+    permission: "session",
+    roles: ["owner","admin"],
+    summary: "Remove a member",
+    tag: "Team",
+    statuses: [204, 400, 401, 403, 404, 409, 429, 500, 503],
+  },
   requestPasswordReset: {
     method: "post",
     path: "/dashboard/v1/password-resets",
@@ -171,6 +231,16 @@ export const operationTable = {
     summary: "Ask for a password reset",
     tag: "Registration",
     statuses: [202, 400, 403, 404, 413, 415, 429, 500, 503],
+  },
+  revokeInvitation: {
+    method: "delete",
+    path: "/dashboard/v1/team/invitations/{id}",
+    expressPath: "/dashboard/v1/team/invitations/:id",
+    permission: "session",
+    roles: ["owner","admin"],
+    summary: "Revoke an invitation",
+    tag: "Team",
+    statuses: [204, 400, 401, 403, 404, 429, 500, 503],
   },
   signUp: {
     method: "post",
@@ -224,6 +294,49 @@ export const operationIds = Object.keys(operationTable) as OperationId[];
 type Json<T> = T extends { content: { "application/json": infer B } } ? B : never;
 /** An empty parameter group. */
 export type NoParams = Record<string, never>;
+
+/** POST /dashboard/v1/invitations/accept: input of `acceptInvitation`, after validation. */
+export interface AcceptInvitationInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NoParams;
+  body: operations["acceptInvitation"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `acceptInvitation` may answer. */
+export type AcceptInvitationResult =
+  | { status: 201; body: Json<operations["acceptInvitation"]["responses"][201]>; headers: { "Set-Cookie": string } }
+  | { status: 400; body: Json<operations["acceptInvitation"]["responses"][400]> }
+  | { status: 403; body: Json<operations["acceptInvitation"]["responses"][403]> }
+  | { status: 404; body: Json<operations["acceptInvitation"]["responses"][404]> }
+  | { status: 409; body: Json<operations["acceptInvitation"]["responses"][409]> }
+  | { status: 413; body: Json<operations["acceptInvitation"]["responses"][413]> }
+  | { status: 415; body: Json<operations["acceptInvitation"]["responses"][415]> }
+  | { status: 429; body: Json<operations["acceptInvitation"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["acceptInvitation"]["responses"][500]> }
+  | { status: 503; body: Json<operations["acceptInvitation"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** PATCH /dashboard/v1/team/members/{id}: input of `changeMemberRole`, after validation. */
+export interface ChangeMemberRoleInput {
+  params: operations["changeMemberRole"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: operations["changeMemberRole"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `changeMemberRole` may answer. */
+export type ChangeMemberRoleResult =
+  | { status: 200; body: Json<operations["changeMemberRole"]["responses"][200]> }
+  | { status: 400; body: Json<operations["changeMemberRole"]["responses"][400]> }
+  | { status: 401; body: Json<operations["changeMemberRole"]["responses"][401]> }
+  | { status: 403; body: Json<operations["changeMemberRole"]["responses"][403]> }
+  | { status: 404; body: Json<operations["changeMemberRole"]["responses"][404]> }
+  | { status: 409; body: Json<operations["changeMemberRole"]["responses"][409]> }
+  | { status: 413; body: Json<operations["changeMemberRole"]["responses"][413]> }
+  | { status: 415; body: Json<operations["changeMemberRole"]["responses"][415]> }
+  | { status: 429; body: Json<operations["changeMemberRole"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["changeMemberRole"]["responses"][500]> }
+  | { status: 503; body: Json<operations["changeMemberRole"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /dashboard/v1/me/password: input of `changePassword`, after validation. */
 export interface ChangePasswordInput {
@@ -401,6 +514,28 @@ export type GetSessionResult =
   | { status: 500; body: Json<operations["getSession"]["responses"][500]> }
   | { status: 503; body: Json<operations["getSession"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** POST /dashboard/v1/team/invitations: input of `inviteMember`, after validation. */
+export interface InviteMemberInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NoParams;
+  body: operations["inviteMember"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `inviteMember` may answer. */
+export type InviteMemberResult =
+  | { status: 201; body: Json<operations["inviteMember"]["responses"][201]> }
+  | { status: 400; body: Json<operations["inviteMember"]["responses"][400]> }
+  | { status: 401; body: Json<operations["inviteMember"]["responses"][401]> }
+  | { status: 403; body: Json<operations["inviteMember"]["responses"][403]> }
+  | { status: 404; body: Json<operations["inviteMember"]["responses"][404]> }
+  | { status: 409; body: Json<operations["inviteMember"]["responses"][409]> }
+  | { status: 413; body: Json<operations["inviteMember"]["responses"][413]> }
+  | { status: 415; body: Json<operations["inviteMember"]["responses"][415]> }
+  | { status: 429; body: Json<operations["inviteMember"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["inviteMember"]["responses"][500]> }
+  | { status: 503; body: Json<operations["inviteMember"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** GET /dashboard/v1/audit-log: input of `listAuditLog`, after validation. */
 export interface ListAuditLogInput {
   params: NoParams;
@@ -419,6 +554,44 @@ export type ListAuditLogResult =
   | { status: 429; body: Json<operations["listAuditLog"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["listAuditLog"]["responses"][500]> }
   | { status: 503; body: Json<operations["listAuditLog"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /dashboard/v1/team/invitations: input of `listInvitations`, after validation. */
+export interface ListInvitationsInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `listInvitations` may answer. */
+export type ListInvitationsResult =
+  | { status: 200; body: Json<operations["listInvitations"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listInvitations"]["responses"][400]> }
+  | { status: 401; body: Json<operations["listInvitations"]["responses"][401]> }
+  | { status: 403; body: Json<operations["listInvitations"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listInvitations"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listInvitations"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["listInvitations"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listInvitations"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /dashboard/v1/team/members: input of `listMembers`, after validation. */
+export interface ListMembersInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `listMembers` may answer. */
+export type ListMembersResult =
+  | { status: 200; body: Json<operations["listMembers"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listMembers"]["responses"][400]> }
+  | { status: 401; body: Json<operations["listMembers"]["responses"][401]> }
+  | { status: 403; body: Json<operations["listMembers"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listMembers"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listMembers"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["listMembers"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listMembers"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /dashboard/v1/sessions: input of `listSessions`, after validation. */
 export interface ListSessionsInput {
@@ -497,6 +670,26 @@ export type RegenerateRecoveryCodesResult =
   | { status: 500; body: Json<operations["regenerateRecoveryCodes"]["responses"][500]> }
   | { status: 503; body: Json<operations["regenerateRecoveryCodes"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** DELETE /dashboard/v1/team/members/{id}: input of `removeMember`, after validation. */
+export interface RemoveMemberInput {
+  params: operations["removeMember"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `removeMember` may answer. */
+export type RemoveMemberResult =
+  | { status: 204; body: undefined }
+  | { status: 400; body: Json<operations["removeMember"]["responses"][400]> }
+  | { status: 401; body: Json<operations["removeMember"]["responses"][401]> }
+  | { status: 403; body: Json<operations["removeMember"]["responses"][403]> }
+  | { status: 404; body: Json<operations["removeMember"]["responses"][404]> }
+  | { status: 409; body: Json<operations["removeMember"]["responses"][409]> }
+  | { status: 429; body: Json<operations["removeMember"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["removeMember"]["responses"][500]> }
+  | { status: 503; body: Json<operations["removeMember"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** POST /dashboard/v1/password-resets: input of `requestPasswordReset`, after validation. */
 export interface RequestPasswordResetInput {
   params: NoParams;
@@ -516,6 +709,25 @@ export type RequestPasswordResetResult =
   | { status: 429; body: Json<operations["requestPasswordReset"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["requestPasswordReset"]["responses"][500]> }
   | { status: 503; body: Json<operations["requestPasswordReset"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** DELETE /dashboard/v1/team/invitations/{id}: input of `revokeInvitation`, after validation. */
+export interface RevokeInvitationInput {
+  params: operations["revokeInvitation"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `revokeInvitation` may answer. */
+export type RevokeInvitationResult =
+  | { status: 204; body: undefined }
+  | { status: 400; body: Json<operations["revokeInvitation"]["responses"][400]> }
+  | { status: 401; body: Json<operations["revokeInvitation"]["responses"][401]> }
+  | { status: 403; body: Json<operations["revokeInvitation"]["responses"][403]> }
+  | { status: 404; body: Json<operations["revokeInvitation"]["responses"][404]> }
+  | { status: 429; body: Json<operations["revokeInvitation"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["revokeInvitation"]["responses"][500]> }
+  | { status: 503; body: Json<operations["revokeInvitation"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /dashboard/v1/sign-up: input of `signUp`, after validation. */
 export interface SignUpInput {
@@ -601,6 +813,10 @@ export type UpdateAccountSecurityResult =
 
 /** The handler contract: one typed function per operationId. */
 export interface Handlers<Ctx> {
+  /** POST /dashboard/v1/invitations/accept: Accept an invitation (`none`). */
+  acceptInvitation(request: AcceptInvitationInput, ctx: Ctx): Promise<AcceptInvitationResult>;
+  /** PATCH /dashboard/v1/team/members/{id}: Change a member's role (`session`). */
+  changeMemberRole(request: ChangeMemberRoleInput, ctx: Ctx): Promise<ChangeMemberRoleResult>;
   /** POST /dashboard/v1/me/password: Change my password (`session`). */
   changePassword(request: ChangePasswordInput, ctx: Ctx): Promise<ChangePasswordResult>;
   /** POST /dashboard/v1/password-resets/complete: Reset the password (`none`). */
@@ -619,8 +835,14 @@ export interface Handlers<Ctx> {
   getDashboardBalance(request: GetDashboardBalanceInput, ctx: Ctx): Promise<GetDashboardBalanceResult>;
   /** GET /dashboard/v1/session: Read the session (`session`). */
   getSession(request: GetSessionInput, ctx: Ctx): Promise<GetSessionResult>;
+  /** POST /dashboard/v1/team/invitations: Invite a member (`session`). */
+  inviteMember(request: InviteMemberInput, ctx: Ctx): Promise<InviteMemberResult>;
   /** GET /dashboard/v1/audit-log: List the audit log (`session`). */
   listAuditLog(request: ListAuditLogInput, ctx: Ctx): Promise<ListAuditLogResult>;
+  /** GET /dashboard/v1/team/invitations: List the invitations (`session`). */
+  listInvitations(request: ListInvitationsInput, ctx: Ctx): Promise<ListInvitationsResult>;
+  /** GET /dashboard/v1/team/members: List the members (`session`). */
+  listMembers(request: ListMembersInput, ctx: Ctx): Promise<ListMembersResult>;
   /** GET /dashboard/v1/sessions: List my sessions (`session`). */
   listSessions(request: ListSessionsInput, ctx: Ctx): Promise<ListSessionsResult>;
   /** POST /dashboard/v1/session: Log in (`none`). */
@@ -629,8 +851,12 @@ export interface Handlers<Ctx> {
   logOut(request: LogOutInput, ctx: Ctx): Promise<LogOutResult>;
   /** POST /dashboard/v1/me/two-factor/recovery-codes: Make new recovery codes (`session`). */
   regenerateRecoveryCodes(request: RegenerateRecoveryCodesInput, ctx: Ctx): Promise<RegenerateRecoveryCodesResult>;
+  /** DELETE /dashboard/v1/team/members/{id}: Remove a member (`session`). */
+  removeMember(request: RemoveMemberInput, ctx: Ctx): Promise<RemoveMemberResult>;
   /** POST /dashboard/v1/password-resets: Ask for a password reset (`none`). */
   requestPasswordReset(request: RequestPasswordResetInput, ctx: Ctx): Promise<RequestPasswordResetResult>;
+  /** DELETE /dashboard/v1/team/invitations/{id}: Revoke an invitation (`session`). */
+  revokeInvitation(request: RevokeInvitationInput, ctx: Ctx): Promise<RevokeInvitationResult>;
   /** POST /dashboard/v1/sign-up: Sign up (`none`). */
   signUp(request: SignUpInput, ctx: Ctx): Promise<SignUpResult>;
   /** POST /dashboard/v1/me/two-factor: Start two-factor authentication (`session`). */

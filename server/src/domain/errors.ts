@@ -32,6 +32,10 @@ export const errorCatalogue = {
     message: "Requisição recusada: envie o x-csrf-token da sessão, a partir do próprio site.",
   },
   EMAIL_TAKEN: { status: 409, message: "Já existe um usuário com este e-mail. Entre, ou redefina a senha." },
+  LAST_OWNER: {
+    status: 409,
+    message: "A conta precisa de ao menos um proprietário: promova outro membro antes.",
+  },
   TWO_FACTOR_REQUIRED: {
     status: 401,
     message: "Informe o código do autenticador (ou um código de recuperação) em code.",

@@ -62,6 +62,25 @@ export interface AccountSecurityRecord {
   updatedAt: string;
 }
 
+/** An invitation to join an account with a role; the link's token is kept only as its digest. */
+export interface InvitationRecord {
+  /** `inv_…`. */
+  id: string;
+  accountId: string;
+  /** Lower case. */
+  email: string;
+  role: Role;
+  /** SHA-256 (hex) of the token of the e-mail's link. */
+  tokenDigest: string;
+  /** The user who invited. */
+  invitedBy: string;
+  createdAt: string;
+  expiresAt: string;
+  acceptedAt: string | null;
+  /** Revoked by a member, or replaced by a new invitation to the same address. */
+  revokedAt: string | null;
+}
+
 /** Why an e-mail link was sent. */
 export type EmailTokenPurpose = "confirm_email" | "reset_password";
 

@@ -20,6 +20,7 @@ import { sessionUseCases } from "./sessions.js";
 import { userUseCases } from "./users.js";
 import { twoFactorUseCases } from "./two-factor.js";
 import { settlementUseCases } from "./settlement.js";
+import { teamUseCases } from "./team.js";
 import { withdrawalUseCases } from "./withdrawals.js";
 
 /** Every public use case, wired to one set of dependencies. */
@@ -48,6 +49,7 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     users: userUseCases(deps),
     twoFactor: twoFactorUseCases(deps),
     audit: auditUseCases(deps),
+    team: teamUseCases(deps),
   };
 }
 

@@ -121,7 +121,7 @@ export function requireStepUp(actor: DashboardActor, now: string): void {
 }
 
 /** The user as the dashboard shows it. */
-const presentUser = (user: UserRecord): Schemas["User"] => ({
+export const presentUser = (user: UserRecord): Schemas["User"] => ({
   id: user.id,
   name: user.name,
   email: user.email,

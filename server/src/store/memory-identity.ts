@@ -1,4 +1,10 @@
-import type { AccountSecurityRecord, EmailTokenRecord, SessionRecord, UserRecord } from "../domain/identity-model.js";
+import type {
+  AccountSecurityRecord,
+  EmailTokenRecord,
+  InvitationRecord,
+  SessionRecord,
+  UserRecord,
+} from "../domain/identity-model.js";
 import type { IdentityReads, IdentityWrites } from "../domain/ports/identity-store.js";
 import { Table } from "./memory.js";
 
@@ -11,12 +17,22 @@ export class IdentityTables {
   private readonly sessions: Table<SessionRecord>;
   private readonly emailTokens: Table<EmailTokenRecord>;
   private readonly accountSecurity: Table<AccountSecurityRecord>;
+  private readonly invitations: Table<InvitationRecord>;
 
-  constructor(journal: () => Array<() => void> | null) {
+  constructor(private readonly journal: () => Array<() => void> | null) {
     this.users = new Table<UserRecord>(journal);
     this.sessions = new Table<SessionRecord>(journal);
     this.emailTokens = new Table<EmailTokenRecord>(journal);
     this.accountSecurity = new Table<AccountSecurityRecord>(journal);
+    this.invitations = new Table<InvitationRecord>(journal);
+  }
+
+  /** Deletes the rows of `table` that `doomed` picks, undone with the transaction. */
+  private deleteWhere<T extends { id: string }>(table: Table<T>, doomed: (row: T) => boolean): void {
+    for (const row of table.all().filter(doomed)) {
+      table.rows.delete(row.id);
+      this.journal()?.push(() => table.rows.set(row.id, row));
+    }
   }
 
   reads(): IdentityReads {
@@ -42,6 +58,17 @@ export class IdentityTables {
       },
       emailTokens: { get: async (digest) => this.emailTokens.get(digest) },
       accountSecurity: { get: async (accountId) => this.accountSecurity.get(accountId) },
+      invitations: {
+        get: async (id) => this.invitations.get(id),
+        getByTokenDigest: async (digest) => this.invitations.all().find((i) => i.tokenDigest === digest) ?? null,
+        listPending: async (accountId, now) =>
+          this.invitations
+            .all()
+            .filter(
+              (i) => i.accountId === accountId && i.acceptedAt === null && i.revokedAt === null && i.expiresAt > now,
+            )
+            .sort(newestFirst),
+      },
     };
   }
 
@@ -55,6 +82,11 @@ export class IdentityTables {
           this.users.insert(user);
         },
         update: async (user) => this.users.update(user),
+        remove: async (id) => {
+          this.deleteWhere(this.sessions, (s) => s.userId === id);
+          this.deleteWhere(this.emailTokens, (t) => t.userId === id);
+          this.deleteWhere(this.users, (u) => u.id === id);
+        },
       },
       sessions: {
         ...r.sessions,
@@ -75,6 +107,11 @@ export class IdentityTables {
         ...r.accountSecurity,
         insert: async (rules) => this.accountSecurity.insert(rules),
         update: async (rules) => this.accountSecurity.update(rules),
+      },
+      invitations: {
+        ...r.invitations,
+        insert: async (invitation) => this.invitations.insert(invitation),
+        update: async (invitation) => this.invitations.update(invitation),
       },
     };
   }

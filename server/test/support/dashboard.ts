@@ -120,7 +120,12 @@ export const codeOf = (server: TestServer, secret: string) =>
 
 /** Signs up and turns two-factor authentication on: the browser, the person, the secret, the recovery codes. */
 export async function withTwoFactor(server: TestServer) {
-  const { browser, person } = await signedUp(server);
+  const { browser, person, session } = await signedUp(server);
+  return { browser, person, session, ...(await turnOnTwoFactor(server, browser)) };
+}
+
+/** Turns two-factor authentication on for the browser's user (its session stepped up): the secret, the recovery codes. */
+export async function turnOnTwoFactor(server: TestServer, browser: DashboardBrowser) {
   const started = await browser.api.POST("/dashboard/v1/me/two-factor");
   expectStatus(started, 200);
   const confirmed = await browser.api.POST("/dashboard/v1/me/two-factor/confirm", {
@@ -129,7 +134,7 @@ export async function withTwoFactor(server: TestServer) {
   expectStatus(confirmed, 200);
   server.clock.advance(30);
   rememberSecret(started.body.secret, ...confirmed.body.recoveryCodes);
-  return { browser, person, secret: started.body.secret, recoveryCodes: confirmed.body.recoveryCodes };
+  return { secret: started.body.secret, recoveryCodes: confirmed.body.recoveryCodes };
 }
 
 /** A member of the account written straight into the store (the tests of what invitations do not reach). */

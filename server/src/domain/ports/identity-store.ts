@@ -1,4 +1,10 @@
-import type { AccountSecurityRecord, EmailTokenRecord, SessionRecord, UserRecord } from "../identity-model.js";
+import type {
+  AccountSecurityRecord,
+  EmailTokenRecord,
+  InvitationRecord,
+  SessionRecord,
+  UserRecord,
+} from "../identity-model.js";
 
 // The part of the Store port that keeps the dashboard's people (issue 25): both adapters implement
 // it (`store/memory-identity.ts`, `store/postgres/identity.ts`).
@@ -26,12 +32,23 @@ export interface IdentityReads {
     /** By the account's id; null: the defaults. */
     get(accountId: string): Promise<AccountSecurityRecord | null>;
   };
+  invitations: {
+    get(id: string): Promise<InvitationRecord | null>;
+    getByTokenDigest(digest: string): Promise<InvitationRecord | null>;
+    /** The account's invitations neither accepted nor revoked, expiring after `now`, newest first. */
+    listPending(accountId: string, now: string): Promise<InvitationRecord[]>;
+  };
 }
 
 export interface IdentityWrites {
   users: IdentityReads["users"] & {
     insert(user: UserRecord): Promise<void>;
     update(user: UserRecord): Promise<void>;
+    /**
+     * Deletes the user with its sessions (which end at once: nothing finds them) and its e-mail
+     * tokens. Nothing else refers to a user by key: records name it by id and e-mail as text.
+     */
+    remove(id: string): Promise<void>;
   };
   sessions: IdentityReads["sessions"] & {
     insert(session: SessionRecord): Promise<void>;
@@ -46,5 +63,9 @@ export interface IdentityWrites {
   accountSecurity: IdentityReads["accountSecurity"] & {
     insert(rules: AccountSecurityRecord): Promise<void>;
     update(rules: AccountSecurityRecord): Promise<void>;
+  };
+  invitations: IdentityReads["invitations"] & {
+    insert(invitation: InvitationRecord): Promise<void>;
+    update(invitation: InvitationRecord): Promise<void>;
   };
 }

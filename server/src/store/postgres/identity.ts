@@ -1,6 +1,7 @@
 import type {
   AccountSecurityRecord,
   EmailTokenRecord,
+  InvitationRecord,
   SessionRecord,
   UserRecord,
 } from "../../domain/identity-model.js";
@@ -71,6 +72,22 @@ const accountSecurityTable: TableDef<AccountSecurityRecord> = {
   ],
 };
 
+const invitationsTable: TableDef<InvitationRecord> = {
+  name: "invitations",
+  columns: [
+    ["id", (i) => i.id],
+    ["account_id", (i) => i.accountId],
+    ["email", (i) => i.email],
+    ["role", (i) => i.role],
+    ["token_digest", (i) => i.tokenDigest],
+    ["invited_by", (i) => i.invitedBy],
+    ["created_at", (i) => i.createdAt],
+    ["expires_at", (i) => i.expiresAt],
+    ["accepted_at", (i) => i.acceptedAt],
+    ["revoked_at", (i) => i.revokedAt],
+  ],
+};
+
 export function identityReads(db: Queryable): IdentityReads {
   return {
     users: {
@@ -89,6 +106,18 @@ export function identityReads(db: Queryable): IdentityReads {
     },
     emailTokens: { get: (digest) => selectOne(db, emailTokensTable, "id = $1", [digest]) },
     accountSecurity: { get: (accountId) => selectOne(db, accountSecurityTable, "id = $1", [accountId]) },
+    invitations: {
+      get: (id) => selectOne(db, invitationsTable, "id = $1", [id]),
+      getByTokenDigest: (digest) => selectOne(db, invitationsTable, "token_digest = $1", [digest]),
+      listPending: (accountId, now) =>
+        selectMany(
+          db,
+          invitationsTable,
+          "account_id = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > $2",
+          [accountId, now],
+          'created_at DESC, id COLLATE "C" DESC',
+        ),
+    },
   };
 }
 
@@ -99,6 +128,11 @@ export function identityWrites(client: Queryable): IdentityWrites {
       ...r.users,
       insert: (user) => insertRow(client, usersTable, user),
       update: (user) => updateRow(client, usersTable, user),
+      remove: async (id) => {
+        await execute(client, "DELETE FROM dashboard_sessions WHERE user_id = $1", [id]);
+        await execute(client, "DELETE FROM email_tokens WHERE user_id = $1", [id]);
+        await execute(client, "DELETE FROM users WHERE id = $1", [id]);
+      },
     },
     sessions: {
       ...r.sessions,
@@ -121,6 +155,11 @@ export function identityWrites(client: Queryable): IdentityWrites {
       ...r.accountSecurity,
       insert: (rules) => insertRow(client, accountSecurityTable, rules),
       update: (rules) => updateRow(client, accountSecurityTable, rules),
+    },
+    invitations: {
+      ...r.invitations,
+      insert: (invitation) => insertRow(client, invitationsTable, invitation),
+      update: (invitation) => updateRow(client, invitationsTable, invitation),
     },
   };
 }
