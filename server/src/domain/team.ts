@@ -66,11 +66,15 @@ export function teamUseCases(deps: DomainDeps) {
   const lockTeam = (tx: StoreTx, accountId: string) =>
     tx.lockScope({ accountId: `team:${accountId}`, livemode: false });
 
-  /** A member of the actor's account, or `404`; an owner-level change by a non-owner, `403`. */
+  /**
+   * A member of the actor's account to change: `404` when there is none, `403 ROLE_FORBIDDEN` for an
+   * owner-level change by a non-owner, then `403 STEP_UP_REQUIRED` without a recent step-up.
+   */
   async function memberFor(tx: StoreTx, actor: DashboardActor, id: string, newRole?: Role): Promise<UserRecord> {
     const target = await tx.users.get(id);
     if (!target || target.accountId !== actor.account.id) throw notFound();
     if (actor.user.role !== "owner" && (target.role === "owner" || newRole === "owner")) throw ownersOnly();
+    requireStepUp(actor, now());
     return target;
   }
 
@@ -155,7 +159,6 @@ export function teamUseCases(deps: DomainDeps) {
 
     /** Revokes a waiting invitation (after a step-up). */
     async revokeInvitation(actor: DashboardActor, id: string): Promise<void> {
-      requireStepUp(actor, now());
       await store.transaction(async (tx) => {
         await lockTeam(tx, actor.account.id);
         const invitation = await tx.invitations.get(id);
@@ -163,6 +166,7 @@ export function teamUseCases(deps: DomainDeps) {
         if (invitation.acceptedAt !== null || invitation.revokedAt !== null) throw notFound();
         if (actor.user.role !== "owner" && invitation.role === "owner") throw ownersOnly();
         const at = now();
+        requireStepUp(actor, at);
         await tx.invitations.update({ ...invitation, revokedAt: at });
         await recordAudit(tx, {
           accountId: actor.account.id,
@@ -177,7 +181,6 @@ export function teamUseCases(deps: DomainDeps) {
 
     /** Changes a member's role (after a step-up); the account keeps an owner. */
     async changeRole(actor: DashboardActor, id: string, role: Role): Promise<Schemas["User"]> {
-      requireStepUp(actor, now());
       return store.transaction(async (tx) => {
         await lockTeam(tx, actor.account.id);
         const target = await memberFor(tx, actor, id, role);
@@ -199,7 +202,6 @@ export function teamUseCases(deps: DomainDeps) {
 
     /** Removes a member (after a step-up): its user and sessions go at once; the account keeps an owner. */
     async remove(actor: DashboardActor, id: string): Promise<void> {
-      requireStepUp(actor, now());
       await store.transaction(async (tx) => {
         await lockTeam(tx, actor.account.id);
         const target = await memberFor(tx, actor, id);
