@@ -1,5 +1,5 @@
 import pg from "pg";
-import { call, chargeBody, startTestServer } from "../../server/test/harness.js";
+import { bodyOf, chargeBody, publicApi, startTestServer } from "../../server/test/harness.js";
 import type { TransactionRecord } from "../../server/src/domain/model.js";
 import { medianLatency } from "../lib/load.js";
 import { startOurServer } from "./throughput.js";
@@ -84,8 +84,11 @@ export async function listScaleMemory(small: number, large: number): Promise<Sca
   try {
     const { testKey, account } = await server.newAccount();
     const scope = { accountId: account.id, livemode: false };
-    const created = await call(server.baseUrl, "POST", "/api/v1/charges/pix", { key: testKey, body: chargeBody() });
-    const template = (await server.store.read.transactions.get(scope, created.body.id)) as TransactionRecord;
+    const created = await bodyOf(
+      publicApi(server.baseUrl, { key: testKey }).POST("/api/v1/charges/pix", { body: chargeBody() }),
+      201,
+    );
+    const template = (await server.store.read.transactions.get(scope, created.id)) as TransactionRecord;
     const base = new Date(template.createdAt).getTime();
     const seed = async (from: number, to: number) => {
       for (let start = from; start <= to; start += 10_000) {

@@ -3,7 +3,7 @@ import type { TransactionRecord } from "../../server/src/domain/model.js";
 import { presentTransaction } from "../../server/src/domain/presenters.js";
 import { jsonText } from "../../server/src/http/json.js";
 import { MemoryStore } from "../../server/src/store/memory.js";
-import { call, chargeBody, startTestServer } from "../../server/test/harness.js";
+import { bodyOf, chargeBody, publicApi, startTestServer } from "../../server/test/harness.js";
 
 /** `bytesPerStoredCharge` in a child process of its own (see memory-footprint-child.ts). */
 export function bytesPerStoredChargeInChild(count = 20_000): { stored: number; read: number } {
@@ -28,10 +28,13 @@ export async function bytesPerStoredCharge(count = 20_000): Promise<{ stored: nu
   let template: TransactionRecord;
   try {
     const { testKey, account } = await server.newAccount();
-    const created = await call(server.baseUrl, "POST", "/api/v1/charges/pix", { key: testKey, body: chargeBody() });
+    const created = await bodyOf(
+      publicApi(server.baseUrl, { key: testKey }).POST("/api/v1/charges/pix", { body: chargeBody() }),
+      201,
+    );
     template = (await server.store.read.transactions.get(
       { accountId: account.id, livemode: false },
-      created.body.id,
+      created.id,
     )) as TransactionRecord;
   } finally {
     await server.close();

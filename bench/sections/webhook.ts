@@ -3,7 +3,16 @@ import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import type { Store } from "../../server/src/domain/ports/store.js";
 import { DeliveryWorker } from "../../server/src/webhooks/worker.js";
-import { call, chargeBody, RealTimeClock, startTestServer, testAdminToken } from "../../server/test/harness.js";
+import {
+  bodyOf,
+  byId,
+  chargeBody,
+  operatorApi,
+  publicApi,
+  RealTimeClock,
+  startTestServer,
+  testAdminToken,
+} from "../../server/test/harness.js";
 import { percentile } from "../lib/load.js";
 
 /**
@@ -34,20 +43,24 @@ export async function webhookLatency(count: number, store?: Store): Promise<{ p5
   try {
     const { testKey, account } = await server.newAccount();
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-    await call(server.baseUrl, "POST", `/admin/v1/accounts/${account.id}/webhook-endpoints`, {
-      admin: testAdminToken,
-      body: { url, mode: "test", events: ["transaction.paid"] },
-    });
+    await bodyOf(
+      operatorApi(server.baseUrl, { token: testAdminToken }).POST("/admin/v1/accounts/{id}/webhook-endpoints", {
+        ...byId(account.id),
+        body: { url, mode: "test", events: ["transaction.paid"] },
+      }),
+      201,
+    );
+    const api = publicApi(server.baseUrl, { key: testKey });
     worker.start();
     const latencies: number[] = [];
     // One round first, not counted: it compiles the routes' validators and opens the connections.
     for (let i = -1; i < count; i++) {
-      const charge = await call(server.baseUrl, "POST", "/api/v1/charges/pix", { key: testKey, body: chargeBody() });
+      const charge = await bodyOf(api.POST("/api/v1/charges/pix", { body: chargeBody() }), 201);
       const paidAt = performance.now();
-      await call(server.baseUrl, "POST", `/api/v1/sandbox/transactions/${charge.body.id}/pay`, { key: testKey });
+      await api.POST("/api/v1/sandbox/transactions/{id}/pay", byId(charge.id));
       const deadline = performance.now() + 5000;
-      while (!arrivals.has(charge.body.id) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 2));
-      if (i >= 0) latencies.push((arrivals.get(charge.body.id) ?? Infinity) - paidAt);
+      while (!arrivals.has(charge.id) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+      if (i >= 0) latencies.push((arrivals.get(charge.id) ?? Infinity) - paidAt);
     }
     return { p50: percentile(latencies, 50), p95: percentile(latencies, 95) };
   } finally {

@@ -6,7 +6,17 @@ import { verifyWebhook } from "../../client/src/index.js";
 import { buildProgram } from "../src/admin/cli.js";
 import { allPermissions } from "../src/domain/accounts.js";
 import { record, table } from "../src/admin/output.js";
-import { call, chargeBody, startTestServer, type TestServer, testAdminToken } from "./harness.js";
+import {
+  bodyOf,
+  byId,
+  chargeBody,
+  expectStatus,
+  operatorApi,
+  publicApi,
+  startTestServer,
+  type TestServer,
+  testAdminToken,
+} from "./harness.js";
 import { runAdmin, startAdmin, widestLine } from "./support/admin-process.js";
 import { startReceiver } from "./support/receiver.js";
 
@@ -35,8 +45,11 @@ async function adminText(...args: string[]) {
   return run.stdout;
 }
 
-const api = (key: string, method: string, path: string, body?: unknown) =>
-  call(server.baseUrl, method, `/api/v1${path}`, { key, body });
+const api = (key: string) => publicApi(server.baseUrl, { key });
+/** A test charge made with `key` (201 or the test fails). */
+const newCharge = (key: string, amountCents?: number) =>
+  bodyOf(api(key).POST("/api/v1/charges/pix", { body: chargeBody(amountCents ? { amountCents } : {}) }), 201);
+const pay = (key: string, id: string) => api(key).POST("/api/v1/sandbox/transactions/{id}/pay", byId(id));
 
 /** Every command with no subcommands, with its full name ("keys create"). */
 function leafCommands(command: Command, prefix: string[] = []): { name: string; command: Command }[] {
@@ -228,7 +241,7 @@ describe("admin keys", { timeout: processTimeout }, () => {
     );
     const secret = /^secret\s+(\S+)$/m.exec(out)?.[1] ?? "";
     expect(secret).toMatch(/^svc_test_[A-Za-z0-9]{32}$/);
-    expect((await api(secret, "GET", "/transactions")).status).not.toBe(401);
+    expect((await api(secret).GET("/api/v1/transactions")).status).not.toBe(401);
     expect(out).toContain("not shown again");
   });
 
@@ -271,7 +284,7 @@ describe("admin keys", { timeout: processTimeout }, () => {
 
     const revoked = await adminText("keys", "revoke", key.id);
     expect(revoked).not.toMatch(/^revokedAt\s+-$/m);
-    expect((await api(key.secret, "GET", "/balance")).status).toBe(401);
+    expect((await api(key.secret).GET("/api/v1/balance")).status).toBe(401);
   });
 });
 
@@ -333,13 +346,16 @@ describe("admin webhooks, deliveries and events", { timeout: processTimeout }, (
 
   test("when an event is paid, then events list, deliveries list and replay show it", async () => {
     const { account, testKey } = await server.newAccount();
-    const endpoint = await call(server.baseUrl, "POST", `/admin/v1/accounts/${account.id}/webhook-endpoints`, {
-      admin: testAdminToken,
-      body: { url: "https://93.184.215.14/webhook", mode: "test", events: ["transaction.paid"] },
-    });
-    const endpointId: string = endpoint.body.id;
-    const charge = await api(testKey, "POST", "/charges/pix", chargeBody());
-    await api(testKey, "POST", `/sandbox/transactions/${charge.body.id}/pay`);
+    const endpoint = await bodyOf(
+      operatorApi(server.baseUrl, { token: testAdminToken }).POST("/admin/v1/accounts/{id}/webhook-endpoints", {
+        ...byId(account.id),
+        body: { url: "https://93.184.215.14/webhook", mode: "test", events: ["transaction.paid"] },
+      }),
+      201,
+    );
+    const endpointId = endpoint.id;
+    const charge = await newCharge(testKey);
+    await pay(testKey, charge.id);
     const events = await adminJson("events", "list", account.id, "--mode", "test");
     expect(events.data.map((e: { type: string }) => e.type)).toEqual(["transaction.paid"]);
     expect(await adminText("events", "list", account.id)).toContain(events.data[0].id);
@@ -359,13 +375,15 @@ describe("admin webhooks, deliveries and events", { timeout: processTimeout }, (
 describe("admin customers", { timeout: processTimeout }, () => {
   test("when notes and tags are set, then notes shows them, wrapped within 100 columns", async () => {
     const { testKey } = await server.newAccount();
-    const customer = await api(testKey, "POST", "/customers", {
-      name: "Maria da Silva Santos",
-      document: "529.982.247-25",
-      email: "maria.santos@example.com.br",
-      phone: "11987654321",
+    const customer = await api(testKey).POST("/api/v1/customers", {
+      body: {
+        name: "Maria da Silva Santos",
+        document: "529.982.247-25",
+        email: "maria.santos@example.com.br",
+        phone: "11987654321",
+      },
     });
-    expect(customer.status).toBe(201);
+    expectStatus(customer, 201);
     const notes = "Cliente atacadista desde 2019; prefere contato por e-mail. ".repeat(4).trim();
 
     const set = await adminJson("customers", "set-notes", customer.body.id, "--notes", notes, "--tags", "vip,atacado");
@@ -381,12 +399,12 @@ describe("admin customers", { timeout: processTimeout }, () => {
 describe("admin simulate and clock", { timeout: processTimeout }, () => {
   test("when a production charge is paid, disputed and closed, then each step shows the transaction", async () => {
     const { liveKey } = await server.newAccount({ releasePeriodDays: 0 });
-    const charge = await api(liveKey ?? "", "POST", "/charges/pix", chargeBody({ amountCents: 10_000 }));
+    const charge = await newCharge(liveKey ?? "", 10_000);
 
-    const paid = await adminText("simulate", "pay", charge.body.id);
+    const paid = await adminText("simulate", "pay", charge.id);
     expect(paid).toMatch(/^status\s+PAID$/m);
 
-    const disputed = await adminJson("simulate", "dispute", charge.body.id, "--amount", "4000");
+    const disputed = await adminJson("simulate", "dispute", charge.id, "--amount", "4000");
     expect(disputed.dispute).toMatchObject({ status: "OPEN", amountCents: 4000 });
 
     const closed = await adminText("simulate", "close-dispute", disputed.dispute.id, "--outcome", "LOST");
@@ -396,10 +414,12 @@ describe("admin simulate and clock", { timeout: processTimeout }, () => {
   test("when a production withdrawal is settled partly, then the amounts paid and returned show", async () => {
     const { liveKey } = await server.newAccount({ releasePeriodDays: 0 });
     const key = liveKey ?? "";
-    const charge = await api(key, "POST", "/charges/pix", chargeBody({ amountCents: 10_000 }));
-    await adminJson("simulate", "pay", charge.body.id);
-    const w = await api(key, "POST", "/withdrawals", { amountCents: 5000, pixKey: "52998224725", pixKeyType: "CPF" });
-    expect(w.status).toBe(201);
+    const charge = await newCharge(key, 10_000);
+    await adminJson("simulate", "pay", charge.id);
+    const w = await api(key).POST("/api/v1/withdrawals", {
+      body: { amountCents: 5000, pixKey: "52998224725", pixKeyType: "CPF" },
+    });
+    expectStatus(w, 201);
 
     const settled = await adminJson("simulate", "settle", w.body.id, "--outcome", "PARTIALLY_PAID", "--paid", "3000");
     expect(settled).toMatchObject({ status: "PARTIALLY_PAID", paidAmountCents: 3000 });
@@ -431,8 +451,8 @@ describe("admin listen", { timeout: processTimeout }, () => {
         { PIX_ADMIN_URL: server.baseUrl, ADMIN_TOKEN: testAdminToken },
         "Signing secret",
       );
-      const charge = await api(testKey, "POST", "/charges/pix", chargeBody());
-      await api(testKey, "POST", `/sandbox/transactions/${charge.body.id}/pay`);
+      const charge = await newCharge(testKey);
+      await pay(testKey, charge.id);
       const result = await Promise.race([
         listening.done,
         new Promise<never>((_, reject) => setTimeout(() => (listening.kill(), reject(new Error("timeout"))), 10_000)),
@@ -445,7 +465,7 @@ describe("admin listen", { timeout: processTimeout }, () => {
         (received[0]?.headers ?? {}) as Record<string, string>,
         secret,
       );
-      expect((event.data.object as { id: string }).id).toBe(charge.body.id);
+      expect((event.data.object as { id: string }).id).toBe(charge.id);
       expect(JSON.parse(result.stdout)).toMatchObject({ type: "transaction.paid", status: "204" });
     } finally {
       await local.close();

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createPixClient, verifyWebhook } from "../../client/src/index.js";
 import { eventTypes } from "../src/admin/commands/trigger.js";
 import { defaultPermissions } from "../src/domain/accounts.js";
-import { call, chargeBody, startTestServer, type TestServer } from "./harness.js";
+import { bodyOf, byId, chargeBody, publicApi, startTestServer, type TestServer } from "./harness.js";
 import { runAdmin, startAdmin, widestLine } from "./support/admin-process.js";
 import { type Received, startReceiver } from "./support/receiver.js";
 
@@ -26,7 +26,25 @@ afterAll(() => server.close());
 const partner = (key: string, ...args: string[]) =>
   runAdmin(args, { PIX_ADMIN_URL: server.baseUrl, PIX_API_KEY: key, ADMIN_TOKEN: undefined });
 
-const events = (key: string, query = "limit=100") => call(server.baseUrl, "GET", `/api/v1/events?${query}`, { key });
+/** The account's events (the first hundred, or those of one type), 200 or the test fails. */
+const events = async (key: string, type?: (typeof eventTypes)[number]) =>
+  (
+    await bodyOf(
+      publicApi(server.baseUrl, { key }).GET("/api/v1/events", { params: { query: type ? { type } : { limit: 100 } } }),
+      200,
+    )
+  ).data;
+/** A test charge made through the server at `baseUrl` and paid in the sandbox (each step or the test fails). */
+async function paidCharge(baseUrl: string, key: string) {
+  const api = publicApi(baseUrl, { key });
+  const charge = await bodyOf(api.POST("/api/v1/charges/pix", { body: chargeBody() }), 201);
+  await bodyOf(api.POST("/api/v1/sandbox/transactions/{id}/pay", byId(charge.id)), 200);
+  return charge;
+}
+/** The account's transactions through the server at `baseUrl`, 200 or the test fails. */
+const transactions = async (baseUrl: string, key: string) =>
+  (await bodyOf(publicApi(baseUrl, { key }).GET("/api/v1/transactions", { params: { query: { limit: 100 } } }), 200))
+    .data;
 
 /** Waits until `check` holds, polling; fails after `ms`. */
 async function eventually(check: () => boolean, ms = 20_000): Promise<void> {
@@ -43,8 +61,7 @@ const verified = (r: Received, secret: string) =>
 describe("partner acceptance: only a test key", { timeout: processTimeout }, () => {
   test("when each kind is triggered while listen forwards, then the events list and the receiver get every kind, verified", async () => {
     const { testKey } = await server.newAccount();
-    const before = await events(testKey);
-    expect(before.body.data).toEqual([]);
+    expect(await events(testKey)).toEqual([]);
     const local = await startReceiver([204]);
     const listening = await startAdmin(
       ["--json", "listen", "--forward-to", local.url, "--interval", "50"],
@@ -58,14 +75,14 @@ describe("partner acceptance: only a test key", { timeout: processTimeout }, () 
         const out = JSON.parse(run.stdout) as { event: string; created: { id: string }[] };
         expect(out.event).toBe(kind);
         const ids = out.created.map((c) => c.id);
-        const listed = await events(testKey, `type=${kind}`);
-        const objects = (listed.body.data as { data: { object: { id: string } } }[]).map((e) => e.data.object.id);
+        const listed = await events(testKey, kind);
+        const objects = listed.map((e) => (e.data.object as { id: string }).id);
         expect(
           objects.some((id) => ids.includes(id)),
           `${kind} among ${JSON.stringify(ids)}`,
         ).toBe(true);
       }
-      const all = (await events(testKey)).body.data as { id: string }[];
+      const all = await events(testKey);
       await eventually(() => local.received.length >= all.length);
       listening.kill();
       const result = await listening.done;
@@ -122,8 +139,8 @@ describe("partner acceptance: only a test key", { timeout: processTimeout }, () 
       expect(outcomes.at(-1)).toBe("201");
       expect(new Set(keys).size).toBe(1);
       expect(keys[0]).not.toBe("");
-      const list = await call(restarted.baseUrl, "GET", "/api/v1/transactions?limit=100", { key: testKey });
-      expect((list.body.data as { id: string }[]).map((t) => t.id)).toEqual([data?.id]);
+      const list = await transactions(restarted.baseUrl, testKey);
+      expect(list.map((t) => t.id)).toEqual([data?.id]);
     } finally {
       await restarted?.close();
     }
@@ -141,8 +158,7 @@ describe("partner listen", { timeout: processTimeout }, () => {
         { PIX_ADMIN_URL: server.baseUrl, PIX_API_KEY: testKey, ADMIN_TOKEN: undefined },
         "Forwarding",
       );
-      const charge = await call(server.baseUrl, "POST", "/api/v1/charges/pix", { key: testKey, body: chargeBody() });
-      await call(server.baseUrl, "POST", `/api/v1/sandbox/transactions/${charge.body.id}/pay`, { key: testKey });
+      const charge = await paidCharge(server.baseUrl, testKey);
       const result = await listening.done;
 
       expect(result.code, result.stderr).toBe(0);
@@ -150,9 +166,7 @@ describe("partner listen", { timeout: processTimeout }, () => {
       expect(result.stderr).toContain("500, retrying (attempt 2 of 4)");
       const ids = local.received.map((r) => verified(r, secret).id);
       expect(new Set(ids).size).toBe(1);
-      expect(result.stdout).toMatch(
-        new RegExp(`transaction\\.paid  ${charge.body.id as string}  → 204 \\(attempt 3\\)`),
-      );
+      expect(result.stdout).toMatch(new RegExp(`transaction\\.paid  ${charge.id}  → 204 \\(attempt 3\\)`));
       expect(widestLine(result.stdout)).toBeLessThanOrEqual(100);
     } finally {
       await local.close();
@@ -222,13 +236,12 @@ describe("partner listen", { timeout: processTimeout }, () => {
       // Longer than the client's own retries of a GET (0.3 s + 0.6 s): a poll does fail.
       await new Promise((r) => setTimeout(r, 2_000));
       second = await startTestServer({ port, store: first.store, clock: first.clock });
-      const charge = await call(second.baseUrl, "POST", "/api/v1/charges/pix", { key: testKey, body: chargeBody() });
-      await call(second.baseUrl, "POST", `/api/v1/sandbox/transactions/${charge.body.id}/pay`, { key: testKey });
+      const charge = await paidCharge(second.baseUrl, testKey);
       const result = await listening.done;
 
       expect(result.code, result.stderr).toBe(0);
       expect(result.stderr).toContain("polling failed (fetch failed), trying again");
-      expect(result.stdout).toContain(`transaction.paid  ${charge.body.id as string}  → 204`);
+      expect(result.stdout).toContain(`transaction.paid  ${charge.id}  → 204`);
     } finally {
       await second?.close();
       await local.close();
@@ -248,8 +261,7 @@ describe("partner trigger", { timeout: processTimeout }, () => {
     const run = await partner(liveKey ?? "", "trigger", "transaction.paid");
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("trigger works in test mode only and this is a production key");
-    const list = await call(server.baseUrl, "GET", "/api/v1/transactions", { key: liveKey ?? "" });
-    expect(list.body.data).toEqual([]);
+    expect(await transactions(server.baseUrl, liveKey ?? "")).toEqual([]);
   });
 
   test("when the service answers 503 to a POST once, then trigger sends it again with the same key and acts once", async () => {
@@ -298,8 +310,7 @@ describe("partner trigger", { timeout: processTimeout }, () => {
       expect(creates[0]?.key).not.toBe("");
       expect(creates[1]?.key).toBe(creates[0]?.key);
       expect(seen.filter((r) => r.method === "POST").every((r) => r.key !== "")).toBe(true);
-      const list = await call(server.baseUrl, "GET", "/api/v1/transactions", { key: testKey });
-      expect(list.body.data).toHaveLength(1);
+      expect(await transactions(server.baseUrl, testKey)).toHaveLength(1);
     } finally {
       proxy.close();
     }

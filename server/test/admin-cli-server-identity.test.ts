@@ -13,7 +13,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parse } from "yaml";
-import { call } from "./harness.js";
+import { expectStatus, operatorApi } from "./harness.js";
 import { runAdmin } from "./support/admin-process.js";
 import { type ServerProcess, startServerProcess } from "./support/server-process.js";
 
@@ -145,15 +145,20 @@ describe("a server that does not identify itself as this service", () => {
 });
 
 describe("the clock of a server without PIX_MANUAL_CLOCK=1", () => {
+  const admin = () => operatorApi(server.baseUrl, { token });
   test.each([
-    { method: "GET" as const, path: "/admin/v1/clock" },
-    { method: "POST" as const, path: "/admin/v1/clock/advance", body: { seconds: 60 } },
+    { method: "GET", path: "/admin/v1/clock", send: () => admin().GET("/admin/v1/clock") },
+    {
+      method: "POST",
+      path: "/admin/v1/clock/advance",
+      send: () => admin().POST("/admin/v1/clock/advance", { body: { seconds: 60 } }),
+    },
   ])(
     "when $method $path is called, then it answers 404 saying the manual clock is off",
-    async ({ method, path, body }) => {
-      const res = await call(server.baseUrl, method, path, { admin: token, ...(body ? { body } : {}) });
+    async ({ method, path, send }) => {
+      const res = await send();
 
-      expect(res.status).toBe(404);
+      expectStatus(res, 404);
       expect(res.body).toMatchObject({ ok: false, code: "NOT_FOUND", path });
       expect(res.body.message).toContain("O relógio manual está desligado");
       expect(res.body.message).toContain("PIX_MANUAL_CLOCK=1");

@@ -93,14 +93,6 @@ export async function rawCall<T = unknown>(
   return { status: res.status, body: parsed as T, headers: res.headers };
 }
 
-/**
- * @deprecated The old untyped call: use `publicApi` / `operatorApi`, or `rawCall` for a request
- * broken on purpose. Kept while tests still use it.
- */
-export function call<T = any>(...args: Parameters<typeof rawCall>): Promise<CallResult<T>> {
-  return rawCall<T>(...args);
-}
-
 /** A reference server on a random 127.0.0.1 port, memory store, manual clock. */
 export async function startTestServer(
   options: {

@@ -4,7 +4,7 @@ import { parse } from "yaml";
 import { createPixClient } from "../../client/src/index.js";
 import pg from "pg";
 import { createPool, migrateDatabase, PostgresStore } from "../src/store/postgres/index.js";
-import { call, chargeBody, type TestServer } from "./harness.js";
+import { bodyOf, chargeBody, publicApi, type TestServer } from "./harness.js";
 import { createTestDatabase, describePg, migrateUpToBefore } from "./support/pg.js";
 import { eachStore, serverOn } from "./support/stores.js";
 import { brasiliaDate } from "../src/domain/recurrence-calendar.js";
@@ -51,9 +51,21 @@ interface Case {
 interface Api {
   key: string;
   send(request: Call, idempotencyKey?: string): Promise<RawAnswer>;
-  get(path: string): Promise<any>;
+  /** The public API with this key, to read back what the operations made. */
+  client: ReturnType<typeof publicApi>;
   server: TestServer;
 }
+
+/** The first hundred of each list, and the balance, read back through the typed client (200 or the test fails). */
+const first100 = { params: { query: { limit: 100 } } };
+const listed = {
+  transactions: async (api: Api) => (await bodyOf(api.client.GET("/api/v1/transactions", first100), 200)).data,
+  recurrences: async (api: Api) => (await bodyOf(api.client.GET("/api/v1/recurrences", first100), 200)).data,
+  withdrawals: async (api: Api) => (await bodyOf(api.client.GET("/api/v1/withdrawals", first100), 200)).data,
+  paymentLinks: async (api: Api) => (await bodyOf(api.client.GET("/api/v1/payment-links", first100), 200)).data,
+  customers: async (api: Api) => (await bodyOf(api.client.GET("/api/v1/customers", first100), 200)).data,
+};
+const balanceOf = async (api: Api) => bodyOf(api.client.GET("/api/v1/balance"), 200);
 
 interface RawAnswer {
   status: number;
@@ -118,7 +130,7 @@ async function cycleCharge(api: Api): Promise<string> {
   return (JSON.parse(res.text) as { id: string }).id;
 }
 
-const recurrencesView = async (api: Api) => (await api.get("/api/v1/recurrences?limit=100")).data;
+const recurrencesView = async (api: Api) => await listed.recurrences(api);
 
 /** A change of state of a recurrence, made on one of two recurrences prepared by `make`. */
 const recurrenceChange = (action: string, make: (api: Api) => Promise<string>, body: unknown, again: number): Case => ({
@@ -132,16 +144,16 @@ const recurrenceChange = (action: string, make: (api: Api) => Promise<string>, b
   status: 200,
   observe: async (api) => ({
     recurrences: await recurrencesView(api),
-    transactions: (await api.get("/api/v1/transactions?limit=100")).data,
+    transactions: await listed.transactions(api),
   }),
   // Another key is another change: the recurrence is in its new state already.
   again: { status: again, check: (before, after) => expect(after).toEqual(before) },
 });
 
-const ids = (page: { data: { id: string }[] }) => page.data.map((item) => item.id);
+const ids = (items: { id: string }[]) => items.map((item) => item.id);
 const moneyView = async (api: Api) => ({
-  transactions: (await api.get("/api/v1/transactions?limit=100")).data,
-  balance: await api.get("/api/v1/balance"),
+  transactions: await listed.transactions(api),
+  balance: await balanceOf(api),
 });
 const unchanged = (before: unknown, after: unknown) => expect(after).toEqual(before);
 const twoCreated = (before: unknown, after: unknown) => {
@@ -156,7 +168,7 @@ const cases: Record<string, Case> = {
       other: { path: "/api/v1/charges/pix", body: chargeBody({ amountCents: 9990 }) },
     }),
     status: 201,
-    observe: async (api) => ids(await api.get("/api/v1/transactions?limit=100")),
+    observe: async (api) => ids(await listed.transactions(api)),
     again: { status: 201, check: twoCreated },
   },
   createWithdrawal: {
@@ -172,8 +184,8 @@ const cases: Record<string, Case> = {
     },
     status: 201,
     observe: async (api) => ({
-      withdrawals: ids(await api.get("/api/v1/withdrawals?limit=100")),
-      balance: await api.get("/api/v1/balance"),
+      withdrawals: ids(await listed.withdrawals(api)),
+      balance: await balanceOf(api),
     }),
     again: {
       status: 201,
@@ -190,7 +202,7 @@ const cases: Record<string, Case> = {
       other: { path: "/api/v1/payment-links", body: linkBody({ amountCents: 16000 }) },
     }),
     status: 201,
-    observe: async (api) => ids(await api.get("/api/v1/payment-links?limit=100")),
+    observe: async (api) => ids(await listed.paymentLinks(api)),
     again: { status: 201, check: twoCreated },
   },
   deactivatePaymentLink: {
@@ -202,7 +214,7 @@ const cases: Record<string, Case> = {
       };
     },
     status: 200,
-    observe: async (api) => (await api.get("/api/v1/payment-links?limit=100")).data,
+    observe: async (api) => await listed.paymentLinks(api),
     // Deactivating an inactive link changes nothing and answers it as it is.
     again: { status: 200, check: (before, after) => expect(after).toEqual(before) },
   },
@@ -219,12 +231,12 @@ const cases: Record<string, Case> = {
       };
     },
     status: 201,
-    observe: async (api) => (await api.get("/api/v1/customers?limit=100")).data,
+    observe: async (api) => await listed.customers(api),
     // The same document under another key updates the customer (200), so it stays one.
     again: {
       status: 200,
       check: (before, after) => {
-        expect(ids({ data: after as { id: string }[] })).toEqual(ids({ data: before as { id: string }[] }));
+        expect(ids(after as { id: string }[])).toEqual(ids(before as { id: string }[]));
       },
     },
   },
@@ -242,7 +254,7 @@ const cases: Record<string, Case> = {
       };
     },
     status: 200,
-    observe: async (api) => (await api.get("/api/v1/customers?limit=100")).data,
+    observe: async (api) => await listed.customers(api),
     // Another key is another update: the same fields again, a later updatedAt.
     again: {
       status: 200,
@@ -263,7 +275,7 @@ const cases: Record<string, Case> = {
       };
     },
     status: 200,
-    observe: async (api) => (await api.get("/api/v1/transactions?limit=100")).data,
+    observe: async (api) => await listed.transactions(api),
     // Another key is another cancel: the charge is cancelled already.
     again: { status: 400, check: (before, after) => expect(after).toEqual(before) },
   },
@@ -277,8 +289,8 @@ const cases: Record<string, Case> = {
     },
     status: 200,
     observe: async (api) => ({
-      transactions: (await api.get("/api/v1/transactions?limit=100")).data,
-      balance: await api.get("/api/v1/balance"),
+      transactions: await listed.transactions(api),
+      balance: await balanceOf(api),
     }),
     // Another key is another pay: the charge is paid already.
     again: { status: 400, check: (before, after) => expect(after).toEqual(before) },
@@ -311,7 +323,7 @@ const cases: Record<string, Case> = {
       };
     },
     status: 200,
-    observe: async (api) => (await api.get("/api/v1/transactions?limit=100")).data,
+    observe: async (api) => await listed.transactions(api),
     // Another key is another expiry: the charge has expired already.
     again: { status: 400, check: unchanged },
   },
@@ -350,7 +362,7 @@ const cases: Record<string, Case> = {
       return { request, other: request };
     },
     status: 200,
-    observe: async (api) => api.get("/api/v1/balance"),
+    observe: balanceOf,
     // Another key is another release: nothing is pending any more.
     again: { status: 200, check: unchanged },
     onlyOneRequest: "it has no body and no path id",
@@ -394,7 +406,7 @@ Object.assign(cases, {
       };
     },
     status: 201,
-    observe: async (api: Api) => (await api.get("/api/v1/transactions?limit=100")).data,
+    observe: async (api: Api) => await listed.transactions(api),
     // Another key is another charge of the same cycle: one live charge per cycle.
     again: { status: 400, check: unchanged },
   },
@@ -457,11 +469,7 @@ for (const store of eachStore("idempotency_everywhere", { poolMax: 10 })) {
           });
           return { status: res.status, text: await res.text(), replayed: res.headers.get("idempotent-replayed") };
         },
-        async get(path) {
-          const res = await call(server.baseUrl, "GET", path, { key: testKey });
-          expect(res.status).toBe(200);
-          return res.body;
-        },
+        client: publicApi(server.baseUrl, { key: testKey }),
       };
     }
 
@@ -567,9 +575,10 @@ for (const store of eachStore("idempotency_everywhere", { poolMax: 10 })) {
         "true",
       ]);
       expect(paid.data!.status).toBe("PAID");
-      const links = await call(server.baseUrl, "GET", "/api/v1/payment-links", { key: testKey });
-      const charges = await call(server.baseUrl, "GET", "/api/v1/transactions", { key: testKey });
-      expect([links.body.data.length, charges.body.data.length]).toEqual([1, 1]);
+      const typed = publicApi(server.baseUrl, { key: testKey });
+      const links = await bodyOf(typed.GET("/api/v1/payment-links"), 200);
+      const charges = await bodyOf(typed.GET("/api/v1/transactions"), 200);
+      expect([links.data.length, charges.data.length]).toEqual([1, 1]);
       expect(sent.filter((s) => s.method === "POST")).toHaveLength(6);
     });
 

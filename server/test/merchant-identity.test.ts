@@ -3,26 +3,43 @@ import { describe, expect, test, vi } from "vitest";
 import { runCli } from "../src/admin/cli.js";
 import { createAccount } from "../src/domain/accounts.js";
 import { parseBrCode } from "../src/pix/brcode.js";
-import { call, chargeBody, type TestServer, testAdminToken } from "./harness.js";
+import {
+  bodyOf,
+  byId,
+  chargeBody,
+  expectStatus,
+  operatorApi,
+  publicApi,
+  type TestServer,
+  testAdminToken,
+} from "./harness.js";
 import { eachStore, serverOn } from "./support/stores.js";
 
 // An account's name and city are printed (ASCII-folded) in every BR Code of the account. A name
 // or city of which nothing survives the folding used to be accepted, and every charge of the
 // account then answered 500 (issue 24 §1). docs/decisions.md "Merchant name and city".
 
-const admin = (server: TestServer, method: string, path: string, body?: unknown) =>
-  call(server.baseUrl, method, `/admin/v1${path}`, { admin: testAdminToken, body });
+const admin = (server: TestServer) => operatorApi(server.baseUrl, { token: testAdminToken });
 
 /** A test key for `accountId`, made through the operator API. */
 async function testKeyOf(server: TestServer, accountId: string): Promise<string> {
-  const key = await admin(server, "POST", `/accounts/${accountId}/api-keys`, { name: "fuzz", mode: "test" });
-  expect(key.status).toBe(201);
-  return key.body.secret as string;
+  const key = await admin(server).POST("/admin/v1/accounts/{id}/api-keys", {
+    ...byId(accountId),
+    body: { name: "fuzz", mode: "test" },
+  });
+  expectStatus(key, 201);
+  return key.body.secret;
 }
 
+/** A charge of the account of `key` (the test fails unless it is made). */
 async function chargeOf(server: TestServer, key: string) {
-  return call(server.baseUrl, "POST", "/api/v1/charges/pix", { key, body: chargeBody() });
+  const charge = await publicApi(server.baseUrl, { key }).POST("/api/v1/charges/pix", { body: chargeBody() });
+  expectStatus(charge, 201);
+  return charge;
 }
+
+const accountCount = async (server: TestServer) =>
+  (await bodyOf(admin(server).GET("/admin/v1/accounts", { params: { query: { limit: 100 } } }), 200)).data.length;
 
 const unprintable = [
   { name: "when the name is in Japanese only, then 400 on name", body: { name: "東京商店" }, field: "name" },
@@ -42,32 +59,34 @@ for (const store of eachStore("merchant_identity")) {
     const server = serverOn(store);
 
     test.each(unprintable)("$name, in Portuguese, and no account is opened", async ({ body, field }) => {
-      const before = (await admin(server, "GET", "/accounts?limit=100")).body.data.length;
-      const res = await admin(server, "POST", "/accounts", { ownerEmail: "dono@loja.example", ...body });
-      expect(res.status).toBe(400);
+      const before = await accountCount(server);
+      const res = await admin(server).POST("/admin/v1/accounts", {
+        body: { ownerEmail: "dono@loja.example", ...body },
+      });
+      expectStatus(res, 400);
       expect(res.body.code).toBe("VALIDATION_ERROR");
       expect(res.body.errors).toEqual([{ path: field, message: expect.stringContaining("alfabeto latino") }]);
-      expect((await admin(server, "GET", "/accounts?limit=100")).body.data.length).toBe(before);
+      expect(await accountCount(server)).toBe(before);
     });
 
     test.each(unprintable)("$name on update too, and the account keeps its name and city", async ({ body, field }) => {
-      const created = await admin(server, "POST", "/accounts", { name: "Loja Boa", ownerEmail: "d@loja.example" });
-      const res = await admin(server, "PATCH", `/accounts/${created.body.id}`, body);
-      expect(res.status).toBe(400);
-      expect(res.body.errors[0].path).toBe(field);
-      const after = await admin(server, "GET", `/accounts/${created.body.id}`);
+      const created = await bodyOf(
+        admin(server).POST("/admin/v1/accounts", { body: { name: "Loja Boa", ownerEmail: "d@loja.example" } }),
+        201,
+      );
+      const res = await admin(server).PATCH("/admin/v1/accounts/{id}", { ...byId(created.id), body });
+      expectStatus(res, 400);
+      expect(res.body.errors?.[0]?.path).toBe(field);
+      const after = await admin(server).GET("/admin/v1/accounts/{id}", byId(created.id));
       expect(after.body).toMatchObject({ name: "Loja Boa", merchantCity: "SAO PAULO" });
     });
 
     test("when a name mixes another script with Latin letters, then the BR Code prints the Latin part", async () => {
-      const created = await admin(server, "POST", "/accounts", {
-        name: "東京 Sushi Bar 🙂",
-        merchantCity: "São Paulo 北",
-        ownerEmail: "d@sushi.example",
+      const created = await admin(server).POST("/admin/v1/accounts", {
+        body: { name: "東京 Sushi Bar 🙂", merchantCity: "São Paulo 北", ownerEmail: "d@sushi.example" },
       });
-      expect(created.status).toBe(201);
+      expectStatus(created, 201);
       const charge = await chargeOf(server, await testKeyOf(server, created.body.id));
-      expect(charge.status).toBe(201);
       expect(parseBrCode(charge.body.pix.copyPaste)).toMatchObject({
         merchantName: "SUSHI BAR",
         merchantCity: "SAO PAULO",
@@ -82,7 +101,6 @@ for (const store of eachStore("merchant_identity")) {
       );
       await server.store.transaction((tx) => tx.accounts.update({ ...stored, name: "東京商店", merchantCity: "北京" }));
       const charge = await chargeOf(server, await testKeyOf(server, stored.id));
-      expect(charge.status).toBe(201);
       expect(parseBrCode(charge.body.pix.copyPaste)).toMatchObject({
         merchantName: "CNPJ 11222333000181",
         merchantCity: "BRASIL",
@@ -97,7 +115,6 @@ for (const store of eachStore("merchant_identity")) {
       );
       await server.store.transaction((tx) => tx.accounts.update({ ...stored, name: "🙂🙂" }));
       const charge = await chargeOf(server, await testKeyOf(server, stored.id));
-      expect(charge.status).toBe(201);
       expect(parseBrCode(charge.body.pix.copyPaste)).toMatchObject({
         merchantName: stored.id.toUpperCase(),
         merchantCity: "SAO PAULO",
@@ -123,18 +140,16 @@ for (const store of eachStore("merchant_identity")) {
       );
       await fc.assert(
         fc.asyncProperty(text, fc.option(text, { nil: undefined }), async (name, merchantCity) => {
-          const created = await admin(server, "POST", "/accounts", {
-            name,
-            ownerEmail: "fuzz@loja.example",
-            ...(merchantCity === undefined ? {} : { merchantCity }),
+          const created = await admin(server).POST("/admin/v1/accounts", {
+            body: { name, ownerEmail: "fuzz@loja.example", ...(merchantCity === undefined ? {} : { merchantCity }) },
           });
           expect([201, 400]).toContain(created.status);
           if (created.status === 400) {
             expect(created.body.code).toBe("VALIDATION_ERROR");
             return;
           }
+          expectStatus(created, 201);
           const charge = await chargeOf(server, await testKeyOf(server, created.body.id));
-          expect(charge.status).toBe(201);
           const code = parseBrCode(charge.body.pix.copyPaste);
           expect(code.crcValid).toBe(true);
           expect(code.merchantName).toMatch(/[A-Z0-9]/);

@@ -12,7 +12,16 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { PostgresStore } from "../src/store/postgres/index.js";
-import { call, chargeBody, startTestServer, type TestServer } from "./harness.js";
+import {
+  byId,
+  chargeBody,
+  expectStatus,
+  operatorApi,
+  publicApi,
+  rawCall,
+  startTestServer,
+  type TestServer,
+} from "./harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -100,7 +109,7 @@ async function startListening(env: Record<string, string> = {}) {
 async function startWarm(env: Record<string, string> = {}) {
   const server = await startListening({ LOG_LEVEL: "info", LOG_FORMAT: "json", ...env });
   const [, key = ""] = await waitForOutput(server, /(svc_test_[A-Za-z0-9]+)/);
-  expect((await call(server.baseUrl, "GET", "/api/v1/balance", { key })).status).toBe(200);
+  expect((await publicApi(server.baseUrl, { key }).GET("/api/v1/balance")).status).toBe(200);
   return { ...server, key };
 }
 
@@ -178,16 +187,17 @@ describe("npm start on compiled code", () => {
 
     expect(server.stdout()).toMatch(/Conta de desenvolvimento \(para os comandos de operador\): acc_[A-Za-z0-9]+/);
     expect(server.stdout()).toMatch(/svc_test_[A-Za-z0-9]+/);
-    const health = await call(server.baseUrl, "GET", "/health");
+    const health = await publicApi(server.baseUrl).GET("/health");
     expect(health).toMatchObject({ status: 200, body: { ok: true } });
-    expect(await call(server.baseUrl, "GET", "/ready")).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await publicApi(server.baseUrl).GET("/ready")).toMatchObject({ status: 200, body: { ok: true } });
     const home = await fetch(`${server.baseUrl}/`);
     expect(home.headers.get("content-type")).toMatch(/^text\/html/);
     const html = await home.text();
     for (const link of ['href="/docs"', 'href="/health"', 'href="/openapi.yaml"', "/api/v1/charges/pix"]) {
       expect(html).toContain(link);
     }
-    const homeJson = await call(server.baseUrl, "GET", "/", { headers: { accept: "application/json" } });
+    // The home page is outside the documents.
+    const homeJson = await rawCall(server.baseUrl, "GET", "/", { headers: { accept: "application/json" } });
     expect(homeJson.body).toMatchObject({ docs: "/docs", health: "/health", openapi: "/openapi.yaml" });
     const icon = await fetch(`${server.baseUrl}/favicon.ico`);
     expect(icon.status).toBe(200);
@@ -321,13 +331,15 @@ describe("graceful shutdown", () => {
       const [, accountId] = await waitForOutput(server, /operador\): (acc_[A-Za-z0-9]+)/);
       const [, key] = await waitForOutput(server, /(svc_test_[A-Za-z0-9]+)/);
       const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhook`;
-      const endpoint = await call(server.baseUrl, "POST", `/admin/v1/accounts/${accountId}/webhook-endpoints`, {
-        admin: adminToken,
-        body: { url: hookUrl, mode: "test", events: ["transaction.paid"] },
-      });
+      const endpoint = await operatorApi(server.baseUrl, { token: adminToken ?? "" }).POST(
+        "/admin/v1/accounts/{id}/webhook-endpoints",
+        { ...byId(accountId ?? ""), body: { url: hookUrl, mode: "test", events: ["transaction.paid"] } },
+      );
       expect(endpoint.status).toBe(201);
-      const charge = await call(server.baseUrl, "POST", "/api/v1/charges/pix", { key, body: chargeBody() });
-      await call(server.baseUrl, "POST", `/api/v1/sandbox/transactions/${charge.body.id}/pay`, { key });
+      const api = publicApi(server.baseUrl, { key: key ?? "" });
+      const charge = await api.POST("/api/v1/charges/pix", { body: chargeBody() });
+      expectStatus(charge, 201);
+      await api.POST("/api/v1/sandbox/transactions/{id}/pay", byId(charge.body.id));
       await Promise.race([arrived, sleep(10_000).then(() => Promise.reject(new Error("no webhook attempt")))]);
 
       server.child.kill("SIGTERM");
@@ -364,14 +376,14 @@ describe("GET /ready", () => {
   });
 
   test("when the memory store serves, then /ready and /health answer 200 without a key", async () => {
-    expect(await call(memory.baseUrl, "GET", "/ready")).toMatchObject({ status: 200, body: { ok: true } });
-    expect(await call(memory.baseUrl, "GET", "/health")).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await publicApi(memory.baseUrl).GET("/ready")).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await publicApi(memory.baseUrl).GET("/health")).toMatchObject({ status: 200, body: { ok: true } });
   });
 
   test("when the database is unreachable, then /ready is 503 SERVICE_UNAVAILABLE with Retry-After and /health stays 200", async () => {
-    const res = await call(unreachable.baseUrl, "GET", "/ready");
+    const res = await publicApi(unreachable.baseUrl).GET("/ready");
 
-    expect(res.status).toBe(503);
+    expectStatus(res, 503);
     expect(res.headers.get("retry-after")).toBe("5");
     expect(res.body).toMatchObject({
       ok: false,
@@ -380,7 +392,7 @@ describe("GET /ready", () => {
       path: "/ready",
     });
     expect(typeof res.body.timestamp).toBe("string");
-    expect(await call(unreachable.baseUrl, "GET", "/health")).toMatchObject({ status: 200 });
+    expect(await publicApi(unreachable.baseUrl).GET("/health")).toMatchObject({ status: 200 });
   });
 });
 
@@ -397,7 +409,7 @@ describePg("on PostgreSQL", () => {
     const pool = new pg.Pool({ connectionString: db.url });
     const server = await startTestServer({ store: new PostgresStore(pool) });
     try {
-      expect(await call(server.baseUrl, "GET", "/ready")).toMatchObject({ status: 200, body: { ok: true } });
+      expect(await publicApi(server.baseUrl).GET("/ready")).toMatchObject({ status: 200, body: { ok: true } });
     } finally {
       await server.close();
       await pool.end();
@@ -413,7 +425,7 @@ describePg("on PostgreSQL", () => {
 
     expect(server.stdout()).toContain("2 processos");
     expect(workers).toHaveLength(2);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => call(server.baseUrl, "GET", "/ready")));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => publicApi(server.baseUrl).GET("/ready")));
     expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 20 }, () => 200));
 
     server.child.kill("SIGTERM");

@@ -3,7 +3,8 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { call, startTestServer, type TestServer } from "../harness.js";
+import { bodyOf, byId, publicApi, startTestServer, type TestServer } from "../harness.js";
+import type { components } from "../../../generated/api.js";
 import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.js";
 
 // The hosted checkout in a real browser: Debian's Chromium driven by playwright-core, on a phone-
@@ -60,17 +61,24 @@ async function newPayer(): Promise<PayerTab> {
 const screenshot = (page: Page, name: string) =>
   page.screenshot({ path: join(artifacts, `checkout-${name}.png`), fullPage: true });
 
-async function createLink(key: string, overrides: Record<string, unknown> = {}) {
-  const res = await call(server.baseUrl, "POST", "/api/v1/payment-links", {
-    key,
-    body: { amountCents: 4990, description: "Curso de fotografia - turma de outubro", ...overrides },
-  });
-  expect(res.status).toBe(201);
-  return res.body as { id: string };
+async function createLink(key: string, overrides: Partial<components["schemas"]["CreatePaymentLinkRequest"]> = {}) {
+  return bodyOf(
+    publicApi(server.baseUrl, { key }).POST("/api/v1/payment-links", {
+      body: { amountCents: 4990, description: "Curso de fotografia - turma de outubro", ...overrides },
+    }),
+    201,
+  );
 }
 
-const listOf = async (key: string, path: string) =>
-  (await call(server.baseUrl, "GET", path, { key })).body.data as any[];
+const customersOf = async (key: string) =>
+  (await bodyOf(publicApi(server.baseUrl, { key }).GET("/api/v1/customers"), 200)).data;
+const chargesOfLink = async (key: string, paymentLinkId: string) =>
+  (
+    await bodyOf(
+      publicApi(server.baseUrl, { key }).GET("/api/v1/transactions", { params: { query: { paymentLinkId } } }),
+      200,
+    )
+  ).data;
 
 /** Types the payer's data the way a person does, key by key, so the masks run. */
 async function fillPayer(page: Page, document = "52998224725") {
@@ -117,8 +125,10 @@ describe.skipIf(!hasChromium)(
       await page.waitForURL(/\/t\/txn_[A-Za-z0-9]+$/);
 
       const transactionId = page.url().split("/").pop() as string;
-      const charge = (await call(server.baseUrl, "GET", `/api/v1/transactions/${transactionId}`, { key: testKey }))
-        .body;
+      const charge = await bodyOf(
+        publicApi(server.baseUrl, { key: testKey }).GET("/api/v1/transactions/{id}", byId(transactionId)),
+        200,
+      );
       const qr = page.getByRole("img", { name: "QR code do Pix de R$ 49,90 para Loja Exemplo Ltda" });
       await qr.waitFor();
       expect(await qr.evaluate((img: any) => img.complete && img.naturalWidth)).toBe(480);
@@ -130,7 +140,10 @@ describe.skipIf(!hasChromium)(
       expect(await page.getByRole("button", { name: "Simular pagamento" }).isVisible()).toBe(true);
       await screenshot(page, "2-payment");
 
-      await call(server.baseUrl, "POST", `/api/v1/sandbox/transactions/${transactionId}/pay`, { key: testKey });
+      await bodyOf(
+        publicApi(server.baseUrl, { key: testKey }).POST("/api/v1/sandbox/transactions/{id}/pay", byId(transactionId)),
+        200,
+      );
       await page.getByRole("heading", { name: "Pagamento confirmado" }).waitFor({ timeout: 15_000 });
 
       const receipt = (await page.locator(".details").innerText()).replace(/\s+/g, " ");
@@ -139,8 +152,8 @@ describe.skipIf(!hasChromium)(
       expect(receipt).toContain("Maria da Silva Santos");
       expect(receipt).toMatch(/\d{2}\/\d{2}\/\d{4} às \d{2}:\d{2}:\d{2}/);
       await screenshot(page, "3-receipt");
-      const [customer] = await listOf(testKey, "/api/v1/customers");
-      expect(customer.address).toMatchObject({ zipCode: "01310100", street: "Avenida Paulista", state: "SP" });
+      const [customer] = await customersOf(testKey);
+      expect(customer?.address).toMatchObject({ zipCode: "01310100", street: "Avenida Paulista", state: "SP" });
       expect(payer.foreignRequests).toEqual([]);
       expect(payer.consoleErrors).toEqual([]);
       await payer.context.close();
@@ -175,7 +188,7 @@ describe.skipIf(!hasChromium)(
       expect(back.pathname).toBe("/obrigado");
       expect(back.searchParams.get("pedido")).toBe("1");
       expect(back.searchParams.get("svc_transaction_id")).toBe(transactionId);
-      const [paid] = await listOf(testKey, `/api/v1/transactions?paymentLinkId=${link.id}`);
+      const [paid] = await chargesOfLink(testKey, link.id);
       expect(paid).toMatchObject({ id: transactionId, status: "PAID" });
       expect(payer.foreignRequests).toEqual([back.toString()]);
       expect(payer.consoleErrors).toEqual([]);
@@ -274,8 +287,8 @@ describe.skipIf(!hasChromium)(
       expect(await page.getByRole("alert").innerText()).toContain("CPF ou CNPJ: CPF inválido");
       expect(page.url()).toBe(formUrl);
       await screenshot(page, "6-invalid-cpf");
-      expect(await listOf(testKey, `/api/v1/transactions?paymentLinkId=${link.id}`)).toEqual([]);
-      expect(await listOf(testKey, "/api/v1/customers")).toEqual([]);
+      expect(await chargesOfLink(testKey, link.id)).toEqual([]);
+      expect(await customersOf(testKey)).toEqual([]);
 
       await page.getByLabel("CPF ou CNPJ").fill("");
       await page.getByLabel("CPF ou CNPJ").pressSequentially("52998224725");
@@ -331,7 +344,10 @@ describe.skipIf(!hasChromium)(
     test("when the link was deactivated, then the payer sees indisponível", async () => {
       const { testKey } = await server.newAccount();
       const link = await createLink(testKey);
-      await call(server.baseUrl, "POST", `/api/v1/payment-links/${link.id}/deactivate`, { key: testKey });
+      await bodyOf(
+        publicApi(server.baseUrl, { key: testKey }).POST("/api/v1/payment-links/{id}/deactivate", byId(link.id)),
+        200,
+      );
       const payer = await newPayer();
 
       await payer.page.goto(`${server.baseUrl}/checkout/${link.id}`);

@@ -2,7 +2,7 @@ import pg from "pg";
 import { freePort, startThrowawayCluster, type ThrowawayCluster } from "../../../scripts/pg-cluster.js";
 import { allPermissions, createAccount, createApiKey } from "../../src/domain/accounts.js";
 import { createPool, PostgresStore } from "../../src/store/postgres/index.js";
-import { call, chargeBody, type ErrorBody } from "../harness.js";
+import { byId, chargeBody, type ErrorBody, operatorApi, publicApi } from "../harness.js";
 import { listensOn, type ServerProcess as BaseServerProcess, startServerProcess } from "../support/server-process.js";
 import { seededRandom } from "../support/random.js";
 
@@ -357,30 +357,43 @@ export async function runFaultScenario(
   const seen: Seen = { chargesByKey: new Map(), paid: new Set() };
   const more = () => !stopping && requests < limits.maxRequests && Date.now() < loadDeadline;
 
-  const send = async (server: ServerProcess, method: string, path: string, body?: unknown, key?: string) => {
+  /** The public API of `server` with the scenario's key, and `idempotencyKey` when given. */
+  const api = (server: ServerProcess, idempotencyKey?: string) =>
+    publicApi(server.baseUrl, { key: secret, ...(idempotencyKey ? { idempotencyKey } : {}) });
+  type Api = ReturnType<typeof api>;
+  type Sent = { status: number; body: unknown; headers: Headers };
+
+  /** One request (`what` names it in a defect), counted by its status; null when nothing answered. */
+  const send = async <A extends Sent>(
+    server: ServerProcess,
+    what: string,
+    request: (api: Api) => Promise<A>,
+    key?: string,
+  ) => {
     requests++;
     try {
-      const res = await call(server.baseUrl, method, path, {
-        key: secret,
-        body,
-        headers: key ? { "idempotency-key": key } : {},
-      });
+      const res = await request(api(server, key));
       statuses[res.status] = (statuses[res.status] ?? 0) + 1;
       return res;
     } catch (error) {
-      defects.push(`${server.name} ${method} ${path}: no answer (${(error as Error).message})`);
+      defects.push(`${server.name} ${what}: no answer (${(error as Error).message})`);
       return null;
     }
   };
   /** Sends until a normal answer, retrying 503s as a client should (same idempotency key). */
-  const untilAnswered = async (server: ServerProcess, method: string, path: string, body?: unknown, key?: string) => {
+  const untilAnswered = async <A extends Sent>(
+    server: ServerProcess,
+    what: string,
+    request: (api: Api) => Promise<A>,
+    key?: string,
+  ) => {
     while (requests < limits.maxRequests && Date.now() < loadDeadline) {
-      const res = await send(server, method, path, body, key);
+      const res = await send(server, what, request, key);
       if (!res) return null;
       if (res.status !== 503) return res;
       unavailable[server.name]++;
       const defect = unavailableDefect(res);
-      if (defect) defects.push(`${server.name} ${method} ${path}: ${defect}`);
+      if (defect) defects.push(`${server.name} ${what}: ${defect}`);
       await sleep(50);
     }
     return null;
@@ -391,23 +404,27 @@ export async function runFaultScenario(
     for (let i = 0; more(); i++) {
       const key = `falha-${loop}-${i}`;
       const body = chargeBody({ metadata: { orderId: key } });
-      const res = await untilAnswered(a, "POST", "/api/v1/charges/pix", body, key);
+      const create = (api: Api) => api.POST("/api/v1/charges/pix", { body });
+      const res = await untilAnswered(a, "POST /api/v1/charges/pix", create, key);
       if (!res) return;
       if (res.status !== 201) {
         defects.push(`charge ${key}: ${res.status} ${JSON.stringify(res.body)}`);
         continue;
       }
       const ids = seen.chargesByKey.get(key) ?? new Set<string>();
-      ids.add(res.body.id as string);
+      ids.add(res.body.id);
       seen.chargesByKey.set(key, ids);
       // The same key again: replayed, never a second charge.
-      const replay = await untilAnswered(a, "POST", "/api/v1/charges/pix", body, key);
-      if (replay?.status === 201) ids.add(replay.body.id as string);
+      const replay = await untilAnswered(a, "POST /api/v1/charges/pix", create, key);
+      if (replay?.status === 201) ids.add(replay.body.id);
       else if (replay) defects.push(`replay ${key}: ${replay.status} ${JSON.stringify(replay.body)}`);
       if (i % 2 === 0) {
-        const pay = await untilAnswered(a, "POST", `/api/v1/sandbox/transactions/${res.body.id}/pay`);
+        const { id } = res.body;
+        const pay = await untilAnswered(a, `POST /api/v1/sandbox/transactions/${id}/pay`, (api) =>
+          api.POST("/api/v1/sandbox/transactions/{id}/pay", byId(id)),
+        );
         // A 503 whose COMMIT had gone through leaves it paid: paying again is then refused.
-        if (pay?.status === 200 || pay?.status === 400) seen.paid.add(res.body.id as string);
+        if (pay?.status === 200 || pay?.status === 400) seen.paid.add(id);
         else if (pay) defects.push(`pay ${res.body.id}: ${pay.status} ${JSON.stringify(pay.body)}`);
       }
       await sleep(100);
@@ -416,7 +433,7 @@ export async function runFaultScenario(
   /** Balance reads on B, paced well under its GET budget (120 a minute, shared with the recovery polls). */
   const balanceLoop = async () => {
     while (more()) {
-      const res = await untilAnswered(b, "GET", "/api/v1/balance");
+      const res = await untilAnswered(b, "GET /api/v1/balance", (api) => api.GET("/api/v1/balance"));
       if (res && res.status !== 200) defects.push(`balance: ${res.status} ${JSON.stringify(res.body)}`);
       await sleep(1000);
     }
@@ -426,7 +443,9 @@ export async function runFaultScenario(
   const recovery = async (server: ServerProcess) => {
     const from = Date.now();
     while (Date.now() - from < limits.recoveryBudgetMs * 2) {
-      const res = await call(server.baseUrl, "GET", "/api/v1/balance", { key: secret }).catch(() => null);
+      const res = await api(server)
+        .GET("/api/v1/balance")
+        .catch(() => null);
       if (res?.status === 200) return Date.now() - from;
       await sleep(25);
     }
@@ -436,10 +455,10 @@ export async function runFaultScenario(
   /** While the database is down, every API (public, operator, readiness) answers the documented 503. */
   const probe = async () => {
     const answers = await Promise.all([
-      call(a.baseUrl, "GET", "/api/v1/balance", { key: secret }),
-      call(b.baseUrl, "POST", "/api/v1/charges/pix", { key: secret, body: chargeBody() }),
-      call(a.baseUrl, "GET", "/admin/v1/accounts", { admin: rig.adminToken }),
-      call(b.baseUrl, "GET", "/ready"),
+      api(a).GET("/api/v1/balance"),
+      api(b).POST("/api/v1/charges/pix", { body: chargeBody() }),
+      operatorApi(a.baseUrl, { token: rig.adminToken }).GET("/admin/v1/accounts"),
+      publicApi(b.baseUrl).GET("/ready"),
     ]).catch((error: Error) => [error]);
     const named = ["A GET /balance", "B POST /charges/pix", "A GET /admin/v1/accounts", "B GET /ready"];
     return answers.flatMap((res, i) => {
