@@ -4,8 +4,10 @@
 // The numbers of the rules, each read from where the spec writes it (the comment on each value):
 // a schema keyword, or an `x-` extension the TypeSpec sets with `@extension` where no keyword can
 // carry the number (`x-default`, `x-max-key-length`, `x-max-json-bytes`, `x-replay-window-seconds`,
-// `x-refund-window-days`, `x-secret-overlap-seconds`). The permissions are the `Permission`
-// enumeration, the states the alternatives of the address's `state` pattern.
+// `x-refund-window-days`, `x-secret-overlap-seconds`, the request limits at each document's root,
+// `x-retry-after-seconds`, the dashboard's `x-failed-log-ins`, `x-step-up-seconds`,
+// `x-idle-seconds`, `x-seconds-after-log-in`). The permissions are the `Permission` enumeration,
+// the states the alternatives of the address's `state` pattern.
 
 /** Bounds of `amountCents` (charges, payment links, withdrawals, refunds). */
 export const amountLimits = {
@@ -123,6 +125,42 @@ export const recurrenceLimits = {
   retryWindowDays: 7,
 } as const;
 
+/** Every request body (public, operator and dashboard APIs): its size in bytes, and how deep objects and arrays nest in it. */
+export const requestLimits = {
+  /** openapi.yaml#/x-request-limits/maxBodyBytes */
+  maxBodyBytes: 65536,
+  /** openapi.yaml#/x-request-limits/maxJsonDepth */
+  maxJsonDepth: 32,
+} as const;
+
+/** Requests per minute per IP address: `GET`, the other methods, and `POST /api/v1/withdrawals`. */
+export const rateLimitsPerMinute = {
+  /** openapi.yaml#/x-request-limits/perMinute/get */
+  get: 120,
+  /** openapi.yaml#/x-request-limits/perMinute/write */
+  write: 60,
+  /** openapi.yaml#/x-request-limits/perMinute/withdrawals */
+  withdrawals: 20,
+} as const;
+
+/** Dashboard log-in: failures per e-mail address and per IP address within `windowSeconds`, past which log-in answers 429. */
+export const failedLogIns = {
+  /** dashboard-openapi.yaml#/paths/~1dashboard~1v1~1session/post/x-failed-log-ins/perEmail */
+  perEmail: 10,
+  /** dashboard-openapi.yaml#/paths/~1dashboard~1v1~1session/post/x-failed-log-ins/perIp */
+  perIp: 50,
+  /** dashboard-openapi.yaml#/paths/~1dashboard~1v1~1session/post/x-failed-log-ins/windowSeconds */
+  windowSeconds: 900,
+} as const;
+
+/** A dashboard session ends `idleSeconds` after its last request, or `absoluteSeconds` after log-in. */
+export const sessionLifetime = {
+  /** dashboard-openapi.yaml#/components/schemas/Session/properties/idleExpiresAt/x-idle-seconds */
+  idleSeconds: 1800,
+  /** dashboard-openapi.yaml#/components/schemas/Session/properties/expiresAt/x-seconds-after-log-in */
+  absoluteSeconds: 43200,
+} as const;
+
 /** `maxlength` of the hosted checkout's fields: what the API takes for each (the document as typed, punctuation included). */
 export const checkoutFieldLengths = {
   /** openapi.yaml#/components/schemas/ChargeCustomerInput/properties/name/maxLength */
@@ -158,6 +196,30 @@ export const idempotencyWindowSeconds = 86400;
  * openapi.yaml#/components/schemas/ErrorBody/properties/errors/maxItems
  */
 export const maxFieldErrors = 100;
+
+/**
+ * Failed operator authentications per minute from one IP address, past which every operator request from it answers 429.
+ * admin-openapi.yaml#/x-auth-failures-per-minute
+ */
+export const operatorAuthFailuresPerMinute = 20;
+
+/**
+ * `Retry-After` of `GET /ready` while the database does not answer, in seconds.
+ * openapi.yaml#/paths/~1ready/get/x-retry-after-seconds
+ */
+export const notReadyRetryAfterSeconds = 5;
+
+/**
+ * `Retry-After` of every other `503 SERVICE_UNAVAILABLE`, in seconds: the pool redials at once.
+ * openapi.yaml#/x-service-unavailable-retry-after-seconds
+ */
+export const serviceUnavailableRetryAfterSeconds = 1;
+
+/**
+ * How long a dashboard step-up allows the dangerous operations, in seconds.
+ * dashboard-openapi.yaml#/paths/~1dashboard~1v1~1session~1step-up/post/x-step-up-seconds
+ */
+export const stepUpSeconds = 600;
 
 /**
  * How long a rotated webhook secret keeps signing beside the new one, in seconds.

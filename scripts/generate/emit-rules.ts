@@ -10,8 +10,16 @@
  * with `@extension`: `x-default` (a default the server applies; OpenAPI `default` is not used in
  * request bodies, since the request validator would write it into the body), `x-max-key-length`
  * and `x-max-json-bytes` (`Metadata`), `x-replay-window-seconds` (`idempotency-key`),
- * `x-refund-window-days` (`createRefund`) and `x-secret-overlap-seconds`
- * (`rotateWebhookEndpointSecret`).
+ * `x-refund-window-days` (`createRefund`), `x-secret-overlap-seconds`
+ * (`rotateWebhookEndpointSecret`), the request path's limits at each document's root
+ * (`x-request-limits`, `x-service-unavailable-retry-after-seconds`, `x-auth-failures-per-minute`),
+ * `x-retry-after-seconds` (`getReadiness`), and the dashboard's sessions (`x-failed-log-ins` on
+ * `logIn`, `x-step-up-seconds` on `stepUp`, `x-idle-seconds` and `x-seconds-after-log-in` on
+ * `Session`).
+ *
+ * Where the documents' prose states one of these numbers ("at most 64 KiB (65 536 bytes)"), the
+ * phrase is listed in `prose` below and must be found in the document with the number read: the
+ * prose and the number cannot drift apart either.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -28,6 +36,7 @@ interface Source {
 }
 const pub = (pointer: string): Source => ({ document: "public", pointer });
 const adm = (pointer: string): Source => ({ document: "admin", pointer });
+const dsh = (pointer: string): Source => ({ document: "dashboard", pointer });
 const schema = (name: string, path: string): string => `/components/schemas/${name}/${path}`;
 
 /** A group of numbers: one exported object, and what it is. */
@@ -128,6 +137,36 @@ const groups: Record<string, Group> = {
       retryWindowDays: pub(schema("RetryPolicy", "x-retry-window-days")),
     },
   },
+  requestLimits: {
+    doc: "Every request body (public, operator and dashboard APIs): its size in bytes, and how deep objects and arrays nest in it.",
+    values: {
+      maxBodyBytes: pub("/x-request-limits/maxBodyBytes"),
+      maxJsonDepth: pub("/x-request-limits/maxJsonDepth"),
+    },
+  },
+  rateLimitsPerMinute: {
+    doc: "Requests per minute per IP address: `GET`, the other methods, and `POST /api/v1/withdrawals`.",
+    values: {
+      get: pub("/x-request-limits/perMinute/get"),
+      write: pub("/x-request-limits/perMinute/write"),
+      withdrawals: pub("/x-request-limits/perMinute/withdrawals"),
+    },
+  },
+  failedLogIns: {
+    doc: "Dashboard log-in: failures per e-mail address and per IP address within `windowSeconds`, past which log-in answers 429.",
+    values: {
+      perEmail: dsh("/paths/~1dashboard~1v1~1session/post/x-failed-log-ins/perEmail"),
+      perIp: dsh("/paths/~1dashboard~1v1~1session/post/x-failed-log-ins/perIp"),
+      windowSeconds: dsh("/paths/~1dashboard~1v1~1session/post/x-failed-log-ins/windowSeconds"),
+    },
+  },
+  sessionLifetime: {
+    doc: "A dashboard session ends `idleSeconds` after its last request, or `absoluteSeconds` after log-in.",
+    values: {
+      idleSeconds: dsh(schema("Session", "properties/idleExpiresAt/x-idle-seconds")),
+      absoluteSeconds: dsh(schema("Session", "properties/expiresAt/x-seconds-after-log-in")),
+    },
+  },
   checkoutFieldLengths: {
     doc: "`maxlength` of the hosted checkout's fields: what the API takes for each (the document as typed, punctuation included).",
     values: {
@@ -155,11 +194,89 @@ const singles: Record<string, Group["values"][string] & { doc: string }> = {
     doc: "The most field errors one response lists.",
     ...pub(schema("ErrorBody", "properties/errors/maxItems")),
   },
+  operatorAuthFailuresPerMinute: {
+    doc: "Failed operator authentications per minute from one IP address, past which every operator request from it answers 429.",
+    ...adm("/x-auth-failures-per-minute"),
+  },
+  notReadyRetryAfterSeconds: {
+    doc: "`Retry-After` of `GET /ready` while the database does not answer, in seconds.",
+    ...pub("/paths/~1ready/get/x-retry-after-seconds"),
+  },
+  serviceUnavailableRetryAfterSeconds: {
+    doc: "`Retry-After` of every other `503 SERVICE_UNAVAILABLE`, in seconds: the pool redials at once.",
+    ...pub("/x-service-unavailable-retry-after-seconds"),
+  },
+  stepUpSeconds: {
+    doc: "How long a dashboard step-up allows the dangerous operations, in seconds.",
+    ...dsh("/paths/~1dashboard~1v1~1session~1step-up/post/x-step-up-seconds"),
+  },
   secretOverlapSeconds: {
     doc: "How long a rotated webhook secret keeps signing beside the new one, in seconds.",
     ...adm("/paths/~1admin~1v1~1webhook-endpoints~1{id}~1rotate-secret/post/x-secret-overlap-seconds"),
   },
 };
+
+/** 65536 → "65 536", as the prose writes numbers. */
+const spaced = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, " ");
+
+/**
+ * The phrases of the documents' prose that state a number of the rules, from the values read:
+ * each must be found in its document (whitespace folded), or the generation stops.
+ */
+function prose(v: Record<string, Record<string, number>>): { document: DocumentName; phrase: string }[] {
+  const body = v.requestLimits!;
+  const perMinute = v.rateLimitsPerMinute!;
+  const logIns = v.failedLogIns!;
+  const session = v.sessionLifetime!;
+  const single = v.singles!;
+  const bodyPhrase = `at most ${body.maxBodyBytes! / 1024} KiB (${spaced(body.maxBodyBytes!)} bytes)`;
+  const windowMinutes = logIns.windowSeconds! / 60;
+  const stepUpMinutes = single.stepUpSeconds! / 60;
+  return [
+    ...(["public", "admin", "dashboard"] as const).map((document) => ({ document, phrase: bodyPhrase })),
+    { document: "public", phrase: `nest at most ${body.maxJsonDepth} deep` },
+    {
+      document: "public",
+      phrase: `\`GET\` ${perMinute.get}/min, \`POST\` and \`PATCH\` ${perMinute.write}/min, \`POST /api/v1/withdrawals\` ${perMinute.withdrawals}/min`,
+    },
+    { document: "dashboard", phrase: `\`GET\` ${perMinute.get}/min, the others ${perMinute.write}/min` },
+    { document: "public", phrase: `\`Retry-After: ${single.notReadyRetryAfterSeconds}\`` },
+    { document: "public", phrase: `\`Retry-After\` (${single.serviceUnavailableRetryAfterSeconds} second)` },
+    { document: "admin", phrase: `After ${single.operatorAuthFailuresPerMinute} failed authentications` },
+    {
+      document: "admin",
+      phrase: `after ${single.operatorAuthFailuresPerMinute} requests with a missing or wrong token within a minute`,
+    },
+    {
+      document: "dashboard",
+      phrase: `per e-mail address (${logIns.perEmail} within ${windowMinutes} minutes) and per IP address (${logIns.perIp} within ${windowMinutes} minutes)`,
+    },
+    {
+      document: "dashboard",
+      phrase: `After ${logIns.perEmail} failures for one address within ${windowMinutes} minutes, or ${logIns.perIp} from one IP address`,
+    },
+    {
+      document: "dashboard",
+      phrase: `after ${session.idleSeconds! / 60} minutes without a request or ${session.absoluteSeconds! / 3600} hours after log-in`,
+    },
+    {
+      document: "dashboard",
+      phrase: `The latest the session can last: ${session.absoluteSeconds! / 3600} hours after log-in.`,
+    },
+    { document: "dashboard", phrase: `${session.idleSeconds! / 60} minutes after the last one.` },
+    { document: "dashboard", phrase: `for the dangerous operations of the next ${stepUpMinutes} minutes` },
+    { document: "dashboard", phrase: `No step-up in the last ${stepUpMinutes} minutes.` },
+    { document: "dashboard", phrase: `stepped up for ${stepUpMinutes} minutes.` },
+  ];
+}
+
+/** Every string of a document, whitespace folded to single spaces. */
+function textOf(node: unknown, out: string[] = []): string[] {
+  if (typeof node === "string") out.push(node.replace(/\s+/g, " "));
+  else if (Array.isArray(node)) for (const item of node) textOf(item, out);
+  else if (node && typeof node === "object") for (const value of Object.values(node)) textOf(value, out);
+  return out;
+}
 
 const permissionsSource = adm(schema("Permission", "enum"));
 const statesSource = pub(schema("AddressInput", "properties/state/pattern"));
@@ -256,8 +373,10 @@ function renderRules(docs: Record<DocumentName, Node>): string {
     "// The numbers of the rules, each read from where the spec writes it (the comment on each value):",
     "// a schema keyword, or an `x-` extension the TypeSpec sets with `@extension` where no keyword can",
     "// carry the number (`x-default`, `x-max-key-length`, `x-max-json-bytes`, `x-replay-window-seconds`,",
-    "// `x-refund-window-days`, `x-secret-overlap-seconds`). The permissions are the `Permission`",
-    "// enumeration, the states the alternatives of the address's `state` pattern.",
+    "// `x-refund-window-days`, `x-secret-overlap-seconds`, the request limits at each document's root,",
+    "// `x-retry-after-seconds`, the dashboard's `x-failed-log-ins`, `x-step-up-seconds`,",
+    "// `x-idle-seconds`, `x-seconds-after-log-in`). The permissions are the `Permission` enumeration,",
+    "// the states the alternatives of the address's `state` pattern.",
     "",
   ];
   for (const [name, group] of Object.entries(groups)) {
@@ -270,7 +389,9 @@ function renderRules(docs: Record<DocumentName, Node>): string {
     }
     lines.push("} as const;", "");
   }
+  values.singles = {};
   for (const [name, single] of Object.entries(singles)) {
+    values.singles[name] = numberAt(docs, single);
     lines.push(
       "/**",
       ` * ${single.doc}`,
@@ -281,6 +402,13 @@ function renderRules(docs: Record<DocumentName, Node>): string {
     );
   }
   checkRelations(values, permissions, docs);
+  for (const { document, phrase } of prose(values)) {
+    if (!textOf(docs[document]).some((text) => text.includes(phrase))) {
+      throw new Error(
+        `rules: the ${document} document's prose no longer says "${phrase}": write the number once, in spec/`,
+      );
+    }
+  }
   lines.push(
     `/** Every permission an API key can hold (${where(permissionsSource)}). */`,
     "export const permissions = [",

@@ -56,7 +56,7 @@ export const errorCatalogue = {
  * layer alike; the error middleware writes it as the seed's error body.
  */
 /** Seconds a client is told to wait (`Retry-After`) on `SERVICE_UNAVAILABLE`: the pool redials at once. */
-export const serviceUnavailableRetryAfterSeconds = 1;
+export { serviceUnavailableRetryAfterSeconds } from "./policy.js";
 
 export class DomainError extends Error {
   readonly code: ErrorCode;

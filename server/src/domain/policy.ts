@@ -13,10 +13,16 @@ export {
   customerTagLength,
   /** Fees of a new account. */
   defaultPlan,
+  /** Dashboard log-in failures per e-mail address and per IP address within a window. */
+  failedLogIns,
   descriptionLength,
   /** How long an idempotency key replays its first response, in seconds. */
   idempotencyWindowSeconds,
   isPermission,
+  /** `Retry-After` of `GET /ready` while the database does not answer. */
+  notReadyRetryAfterSeconds,
+  /** Failed operator authentications per minute from one IP address. */
+  operatorAuthFailuresPerMinute,
   /** The most field errors one response lists: thousands of unknown fields must not answer thousands of items. */
   maxFieldErrors,
   maxPaymentsRange,
@@ -29,6 +35,16 @@ export {
   /** How long a rotated webhook secret keeps signing beside the new one, in seconds. */
   secretOverlapSeconds,
   personLimits,
+  /** Requests per minute per IP address: the seed's budgets (§8). */
+  rateLimitsPerMinute,
+  /** The size of every request body, and how deep it nests. */
+  requestLimits,
+  /** `Retry-After` of `503 SERVICE_UNAVAILABLE`: the pool redials at once. */
+  serviceUnavailableRetryAfterSeconds,
+  /** How long a dashboard session lasts: without a request, and at most. */
+  sessionLifetime,
+  /** How long a log-in or step-up with the second factor allows dangerous operations. */
+  stepUpSeconds,
   refundLimits,
   /** Pix Automático: when a cycle charge may be sent, and the retries `RETRY_3_IN_7_DAYS` allows. */
   recurrenceLimits,

@@ -1,5 +1,7 @@
+import { rateLimitsPerMinute } from "./policy.js";
+
 // The seed's per-IP request budgets (§8), shared by the API, the hosted checkout and the
-// configuration that may change them.
+// configuration that may change them; the numbers are the spec's (`x-request-limits`).
 
 /** Requests per minute per IP address. */
 export interface RateLimits {
@@ -8,4 +10,4 @@ export interface RateLimits {
   withdrawals: number;
 }
 
-export const defaultRateLimits: RateLimits = { get: 120, write: 60, withdrawals: 20 };
+export const defaultRateLimits: RateLimits = { ...rateLimitsPerMinute };

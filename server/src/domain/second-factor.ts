@@ -9,7 +9,7 @@ const issuer = "Pix Charging Service";
 const periodSeconds = 30;
 
 /** How long a log-in or step-up with the second factor allows dangerous operations. */
-export const stepUpSeconds = 10 * 60;
+export { stepUpSeconds } from "./policy.js";
 
 const totp = (secret: string, label: string) =>
   new TOTP({ issuer, label, algorithm: "SHA1", digits: 6, period: periodSeconds, secret: Secret.fromBase32(secret) });

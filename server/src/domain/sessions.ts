@@ -6,6 +6,7 @@ import { addSeconds } from "./deps.js";
 import { DomainError, notFound } from "./errors.js";
 import type { SessionRecord, UserRecord } from "./identity-model.js";
 import { newId } from "./ids.js";
+import { sessionLifetime } from "./policy.js";
 import type { Account } from "./model.js";
 import { passwordMatches, prepareAbsentUserHash } from "./passwords.js";
 import { spendSecondFactor, stepUpSeconds } from "./second-factor.js";
@@ -17,8 +18,8 @@ import type { StoreTx } from "./ports/store.js";
 
 type Schemas = components["schemas"];
 
-/** How long a session lasts: 30 minutes without a request, 12 hours at most. */
-export const sessionLifetime = { idleSeconds: 30 * 60, absoluteSeconds: 12 * 3600 } as const;
+/** How long a session lasts: without a request, and at most (spec/dashboard/models.tsp, `Session`). */
+export { sessionLifetime };
 
 /** `lastSeenAt` is written again only when it is older than this: one write a minute, not one a request. */
 const touchEverySeconds = 60;

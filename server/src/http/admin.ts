@@ -6,6 +6,7 @@ import { type Handlers, operationTable } from "../../../generated/admin-operatio
 import type { ManualClock } from "../domain/ports/clock.js";
 import { type AuditedBy, byOperator } from "../domain/audit.js";
 import { DomainError } from "../domain/errors.js";
+import { operatorAuthFailuresPerMinute } from "../domain/policy.js";
 import type { Domain } from "../domain/service.js";
 import { refuseUnsafeInput } from "./control-chars.js";
 import { operationMatcher } from "./operations.js";
@@ -30,9 +31,9 @@ export interface AdminOptions {
 /**
  * Failed operator authentications (a missing or wrong token) one IP address may make per minute;
  * past them every operator request from the address answers `429 RATE_LIMITED` until the minute
- * ends (spec/admin/common.tsp, `OperatorRateLimitedResponse`).
+ * ends (spec/admin/main.tsp, `x-auth-failures-per-minute`).
  */
-export const operatorAuthFailuresPerMinute = 20;
+export { operatorAuthFailuresPerMinute };
 
 const digest = (s: string) => createHash("sha256").update(s).digest();
 

@@ -1,5 +1,6 @@
 import type { RequestHandler } from "express";
 import { fieldError } from "../domain/errors.js";
+import { requestLimits } from "../domain/policy.js";
 
 declare global {
   // ES2024, in Node 20; the project's lib is ES2023.
@@ -10,7 +11,7 @@ declare global {
 }
 
 /** The deepest nesting of objects and arrays a request body may have (the body itself is level 1). */
-const maxJsonDepth = 32;
+const { maxJsonDepth } = requestLimits;
 
 /** What is wrong with one place of a request's data. */
 interface UnsafeInput {

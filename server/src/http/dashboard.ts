@@ -7,6 +7,7 @@ import type { RateLimits } from "../domain/rate-limits.js";
 import type { Domain } from "../domain/service.js";
 import { type ClientInfo, type DashboardActor, normaliseEmail, sessionLifetime } from "../domain/sessions.js";
 import { DomainError } from "../domain/errors.js";
+import { failedLogIns as failedLogInRules } from "../domain/policy.js";
 import { perMinuteLimiter } from "../web/rate-limit.js";
 import { refuseUnsafeInput } from "./control-chars.js";
 import { dashboardHandlers } from "./dashboard-handlers.js";
@@ -77,8 +78,12 @@ const sameText = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
-/** Failed log-ins: per e-mail address and per IP address, within 15 minutes (spec/dashboard/main.tsp). */
-export const failedLogIns = { perEmail: 10, perIp: 50, windowMs: 15 * 60_000 } as const;
+/** Failed log-ins: per e-mail address and per IP address, within a window (spec/dashboard/sessions.tsp, `x-failed-log-ins`). */
+export const failedLogIns = {
+  perEmail: failedLogInRules.perEmail,
+  perIp: failedLogInRules.perIp,
+  windowMs: failedLogInRules.windowSeconds * 1000,
+} as const;
 
 const isChange = (req: Request) => req.method !== "GET" && req.method !== "HEAD";
 

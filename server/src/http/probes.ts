@@ -3,8 +3,7 @@ import type { IRouter } from "express";
 import { escapeHtml } from "../checkout/html.js";
 import { sendError } from "./errors.js";
 
-/** Seconds a caller waits before asking `/ready` again while the database does not answer. */
-const NOT_READY_RETRY_AFTER = 5;
+import { notReadyRetryAfterSeconds } from "../domain/policy.js";
 
 const icon = readFileSync(new URL("../checkout/assets/icon.svg", import.meta.url));
 
@@ -20,7 +19,7 @@ export function mountProbes(app: IRouter, ready: () => Promise<void>): void {
     try {
       await ready();
     } catch {
-      res.setHeader("Retry-After", String(NOT_READY_RETRY_AFTER));
+      res.setHeader("Retry-After", String(notReadyRetryAfterSeconds));
       return sendError(req, res, "SERVICE_UNAVAILABLE");
     }
     res.json({ ok: true });

@@ -3,13 +3,14 @@ import type { OperationMatcher, RouteMatch } from "./operations.js";
 import { type CheckedRequest, requestChecks } from "./request-checks.js";
 import { referenceValidator } from "./validator-cross-check.js";
 import { validatorDocument } from "../web/openapi-document.js";
+import { requestLimits } from "../domain/policy.js";
 
 // How every API document (public, operator) reads and checks a request: one body parser and one
 // request check, so they cannot drift apart. docs/decisions.md, "Request validation".
 
-/** JSON bodies up to 64 KiB, parsed for POST, PUT and PATCH only: a body sent with a GET is ignored, not parsed (nor refused). */
+/** JSON bodies up to the spec's size (64 KiB), parsed for POST, PUT and PATCH only: a body sent with a GET is ignored, not parsed (nor refused). */
 export function jsonBodies(): RequestHandler {
-  const json = express.json({ limit: "64kb" });
+  const json = express.json({ limit: requestLimits.maxBodyBytes });
   return (req, res, next) =>
     req.method === "POST" || req.method === "PUT" || req.method === "PATCH" ? json(req, res, next) : next();
 }
