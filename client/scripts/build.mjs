@@ -4,8 +4,8 @@
 //
 // client/src imports the generated API types from the repository (`../../generated/api.js`), so
 // tsc compiles with rootDir = the repository root and emits to dist/<format>/client/src/. tsc never
-// copies `.d.ts` inputs, so the generated `api.d.ts` is copied to dist/<format>/generated/api.d.ts,
-// where the emitted declarations' `../../generated/api.js` import resolves. Nothing is committed
+// copies `.d.ts` inputs, so the generated `api.d.ts` and `dashboard-api.d.ts` are copied to
+// dist/<format>/generated/, where the emitted declarations' `../../generated/….js` imports resolve. Nothing is committed
 // twice: the copies exist only in dist (ignored by git) and in the packed tarball.
 
 import { spawnSync } from "node:child_process";
@@ -17,7 +17,8 @@ import { fileURLToPath } from "node:url";
 const clientDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const repoRoot = join(clientDir, "..");
 const distDir = join(clientDir, "dist");
-const generatedTypes = join(repoRoot, "generated", "api.d.ts");
+/** The generated types client/src imports: the public API's and the dashboard API's. */
+const generatedFiles = ["api.d.ts", "dashboard-api.d.ts"];
 
 /** The two builds: tsconfig, output folder and the module type their package.json declares. */
 const formats = [
@@ -30,8 +31,9 @@ function fail(message) {
   process.exit(1);
 }
 
-if (!existsSync(generatedTypes)) {
-  fail(`${relative(clientDir, generatedTypes)} is missing; run \`npm run generate\` at the repository root`);
+for (const file of generatedFiles) {
+  const path = join(repoRoot, "generated", file);
+  if (!existsSync(path)) fail(`${relative(clientDir, path)} is missing; run \`npm run generate\` at the repository root`);
 }
 
 const require = createRequire(import.meta.url);
@@ -63,9 +65,9 @@ for (const format of formats) {
   // Node and TypeScript read a file's module format from the nearest package.json.
   writeFileSync(join(outDir, "package.json"), `${JSON.stringify({ type: format.type }, null, 2)}\n`);
 
+  mkdirSync(join(outDir, "generated"), { recursive: true });
+  for (const file of generatedFiles) copyFileSync(join(repoRoot, "generated", file), join(outDir, "generated", file));
   const copiedTypes = join(outDir, "generated", "api.d.ts");
-  mkdirSync(dirname(copiedTypes), { recursive: true });
-  copyFileSync(generatedTypes, copiedTypes);
 
   // Sanity checks: the entry points exist and the declarations' import of the API types resolves.
   const srcDir = join(outDir, "client", "src");
@@ -76,7 +78,7 @@ for (const format of formats) {
   for (const entry of readdirSync(srcDir, { recursive: true })) {
     const file = join(srcDir, String(entry));
     if (!file.endsWith(".d.ts")) continue;
-    for (const match of readFileSync(file, "utf8").matchAll(/from "(\.[^"]*generated\/api)\.js"/g)) {
+    for (const match of readFileSync(file, "utf8").matchAll(/from "(\.[^"]*generated\/(?:dashboard-)?api)\.js"/g)) {
       generatedImports++;
       const target = join(dirname(file), `${match[1]}.d.ts`);
       if (!existsSync(target)) fail(`${relative(clientDir, file)} imports ${match[1]}.js, which does not resolve`);
@@ -86,5 +88,5 @@ for (const format of formats) {
 }
 
 console.log(
-  `build: wrote ${relative(clientDir, distDir)}/esm and ${relative(clientDir, distDir)}/cjs (client/src/*.js, *.d.ts and generated/api.d.ts)`,
+  `build: wrote ${relative(clientDir, distDir)}/esm and ${relative(clientDir, distDir)}/cjs (client/src/*.js, *.d.ts and generated/*.d.ts)`,
 );

@@ -1,6 +1,7 @@
 /**
  * Partner client of the Pix Charging Service: a typed API client with retries, list pagination,
- * idempotency keys, webhook verification and test signing.
+ * idempotency keys, webhook verification and test signing; and a typed client of the merchant
+ * dashboard API that keeps a person's session.
  *
  * @packageDocumentation
  */
@@ -12,6 +13,12 @@ export {
   type PixSuccess,
   type PixThrowingClient,
 } from "./client.js";
+export {
+  createDashboardClient,
+  type DashboardClient,
+  type DashboardClientOptions,
+  type DashboardPaths,
+} from "./dashboard.js";
 export { PixApiError } from "./errors.js";
 export { newIdempotencyKey } from "./idempotency.js";
 export { DEFAULT_MAX_RETRIES, type RetryBackoff } from "./retry.js";
