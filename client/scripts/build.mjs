@@ -33,7 +33,8 @@ function fail(message) {
 
 for (const file of generatedFiles) {
   const path = join(repoRoot, "generated", file);
-  if (!existsSync(path)) fail(`${relative(clientDir, path)} is missing; run \`npm run generate\` at the repository root`);
+  if (!existsSync(path))
+    fail(`${relative(clientDir, path)} is missing; run \`npm run generate\` at the repository root`);
 }
 
 const require = createRequire(import.meta.url);
