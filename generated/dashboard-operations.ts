@@ -90,7 +90,7 @@ export const operationTable = {
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Turn two-factor authentication off",
     tag: "Two-factor authentication",
-    statuses: [204, 400, 401, 403, 404, 429, 500, 503],
+    statuses: [204, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
   endSession: {
     method: "delete",
@@ -100,7 +100,7 @@ export const operationTable = {
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "End a session",
     tag: "Sessions",
-    statuses: [204, 400, 401, 403, 404, 429, 500, 503],
+    statuses: [204, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
   getAccountSecurity: {
     method: "get",
@@ -200,7 +200,7 @@ export const operationTable = {
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Log out",
     tag: "Sessions",
-    statuses: [204, 400, 401, 403, 404, 429, 500, 503],
+    statuses: [204, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
   regenerateRecoveryCodes: {
     method: "post",
@@ -210,7 +210,7 @@ export const operationTable = {
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Make new recovery codes",
     tag: "Two-factor authentication",
-    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+    statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
   removeMember: {
     method: "delete",
@@ -260,7 +260,7 @@ export const operationTable = {
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Start two-factor authentication",
     tag: "Two-factor authentication",
-    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+    statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
   stepUp: {
     method: "post",
@@ -435,6 +435,8 @@ export type DisableTwoFactorResult =
   | { status: 401; body: Json<operations["disableTwoFactor"]["responses"][401]> }
   | { status: 403; body: Json<operations["disableTwoFactor"]["responses"][403]> }
   | { status: 404; body: Json<operations["disableTwoFactor"]["responses"][404]> }
+  | { status: 413; body: Json<operations["disableTwoFactor"]["responses"][413]> }
+  | { status: 415; body: Json<operations["disableTwoFactor"]["responses"][415]> }
   | { status: 429; body: Json<operations["disableTwoFactor"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["disableTwoFactor"]["responses"][500]> }
   | { status: 503; body: Json<operations["disableTwoFactor"]["responses"][503]>; headers: { "Retry-After": number } };
@@ -454,6 +456,8 @@ export type EndSessionResult =
   | { status: 401; body: Json<operations["endSession"]["responses"][401]> }
   | { status: 403; body: Json<operations["endSession"]["responses"][403]> }
   | { status: 404; body: Json<operations["endSession"]["responses"][404]> }
+  | { status: 413; body: Json<operations["endSession"]["responses"][413]> }
+  | { status: 415; body: Json<operations["endSession"]["responses"][415]> }
   | { status: 429; body: Json<operations["endSession"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["endSession"]["responses"][500]> }
   | { status: 503; body: Json<operations["endSession"]["responses"][503]>; headers: { "Retry-After": number } };
@@ -647,6 +651,8 @@ export type LogOutResult =
   | { status: 401; body: Json<operations["logOut"]["responses"][401]> }
   | { status: 403; body: Json<operations["logOut"]["responses"][403]> }
   | { status: 404; body: Json<operations["logOut"]["responses"][404]> }
+  | { status: 413; body: Json<operations["logOut"]["responses"][413]> }
+  | { status: 415; body: Json<operations["logOut"]["responses"][415]> }
   | { status: 429; body: Json<operations["logOut"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["logOut"]["responses"][500]> }
   | { status: 503; body: Json<operations["logOut"]["responses"][503]>; headers: { "Retry-After": number } };
@@ -666,6 +672,8 @@ export type RegenerateRecoveryCodesResult =
   | { status: 401; body: Json<operations["regenerateRecoveryCodes"]["responses"][401]> }
   | { status: 403; body: Json<operations["regenerateRecoveryCodes"]["responses"][403]> }
   | { status: 404; body: Json<operations["regenerateRecoveryCodes"]["responses"][404]> }
+  | { status: 413; body: Json<operations["regenerateRecoveryCodes"]["responses"][413]> }
+  | { status: 415; body: Json<operations["regenerateRecoveryCodes"]["responses"][415]> }
   | { status: 429; body: Json<operations["regenerateRecoveryCodes"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["regenerateRecoveryCodes"]["responses"][500]> }
   | { status: 503; body: Json<operations["regenerateRecoveryCodes"]["responses"][503]>; headers: { "Retry-After": number } };
@@ -765,6 +773,8 @@ export type StartTwoFactorResult =
   | { status: 401; body: Json<operations["startTwoFactor"]["responses"][401]> }
   | { status: 403; body: Json<operations["startTwoFactor"]["responses"][403]> }
   | { status: 404; body: Json<operations["startTwoFactor"]["responses"][404]> }
+  | { status: 413; body: Json<operations["startTwoFactor"]["responses"][413]> }
+  | { status: 415; body: Json<operations["startTwoFactor"]["responses"][415]> }
   | { status: 429; body: Json<operations["startTwoFactor"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["startTwoFactor"]["responses"][500]> }
   | { status: 503; body: Json<operations["startTwoFactor"]["responses"][503]>; headers: { "Retry-After": number } };
