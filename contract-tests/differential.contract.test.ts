@@ -49,7 +49,14 @@ async function send(
   const info = operationInfos.find((o) => o.operationId === request.operationId);
   if (!info) throw new Error(`unknown operation ${request.operationId}`);
   const headers: Record<string, string> = {};
-  const key = { full: target.keys.full, none: target.keys.none, unknown: unknownKey, absent: undefined }[request.key];
+  // `no-csrf` is the dashboard's (a session without its CSRF token): never drawn for this document.
+  const key = {
+    full: target.keys.full,
+    none: target.keys.none,
+    unknown: unknownKey,
+    absent: undefined,
+    "no-csrf": target.keys.full,
+  }[request.key];
   if (key) headers["x-api-key"] = key;
   if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey;
   if (request.body !== undefined) headers["content-type"] = "application/json";

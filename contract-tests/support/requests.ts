@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { type OperationInfo, type Parameter, resolveSchema, type Schema, schemaName } from "./document.js";
+import { type ApiDocument, type OperationInfo, type Parameter, type Schema, schemaName } from "./document.js";
 import { freshChargeCents, futureInstant, pastInstant, recurringChargeCents, validCpf, validValue } from "./values.js";
 
 // The one request generator from the document, shared by the differential contract suite and the
@@ -33,8 +33,16 @@ export interface GeneratedRequest {
   operationId: string;
   /** What the generator meant it to be, for the failure message. */
   label: string;
-  /** Which key: every permission, none sent, a well-formed key nobody issued, or no permission. */
-  key: "full" | "absent" | "unknown" | "none";
+  /**
+   * Which credentials. With an API key: every permission (`full`), none sent (`absent`), a
+   * well-formed key nobody issued (`unknown`), or no permission (`none`). With a session (the
+   * dashboard): a session with its CSRF token, no session, a session nobody opened, a session of
+   * the least role (a viewer, whom the operation's `x-roles` may leave out), or the session without
+   * its CSRF token (`no-csrf`, only for the operations that need one).
+   */
+  key: "full" | "absent" | "unknown" | "none" | "no-csrf";
+  /** The values of the path's parameters other than `{id}` (the dashboard's `{mode}`). */
+  pathValues?: Record<string, string>;
   /**
    * The path id: one that exists on the server (made fresh for changes), one in a state the change
    * refuses (`refused`), or one that does not exist.
@@ -60,13 +68,13 @@ interface Leaf {
 }
 
 /** The leaves of a request schema with their places (only the properties a body may hold). */
-function leaves(schema: Schema, path: string[] = [], required = true): Leaf[] {
-  const s = resolveSchema(schema);
+function leaves(document: ApiDocument, schema: Schema, path: string[] = [], required = true): Leaf[] {
+  const s = document.resolveSchema(schema);
   if (s.type === "object" && s.properties) {
     return [
       { path, schema: s, required },
       ...Object.entries(s.properties).flatMap(([key, prop]) =>
-        leaves(prop, [...path, key], s.required?.includes(key) ?? false),
+        leaves(document, prop, [...path, key], s.required?.includes(key) ?? false),
       ),
     ];
   }
@@ -150,8 +158,8 @@ function wrongType(s: Schema): unknown {
 type BodyVariant = { label: string; body: unknown };
 
 /** Boundary values and mutations of a valid body, one change each. */
-function bodyVariants(schema: Schema, valid: fc.Arbitrary<unknown>): fc.Arbitrary<BodyVariant> {
-  const all = leaves(schema);
+function bodyVariants(document: ApiDocument, schema: Schema, valid: fc.Arbitrary<unknown>): fc.Arbitrary<BodyVariant> {
+  const all = leaves(document, schema);
   const fields = all.filter((l) => l.path.length > 0);
   const bounded = fields.flatMap((l) => boundaryValues(l.schema).map((b) => ({ leaf: l, ...b })));
   const required = fields.filter((l) => l.required);
@@ -192,10 +200,15 @@ function bodyVariants(schema: Schema, valid: fc.Arbitrary<unknown>): fc.Arbitrar
 
 // ---- query parameters ----
 
-function queryValid(params: Parameter[]): fc.Arbitrary<{ query: Record<string, string>; existing: boolean }> {
+function queryValid(
+  document: ApiDocument,
+  params: Parameter[],
+): fc.Arbitrary<{ query: Record<string, string>; existing: boolean }> {
   // An instant filter on either side of the servers' clock, so that filtered pages hold items too.
   const value = (p: Parameter) =>
-    resolveSchema(p.schema).format === "date-time" ? fc.oneof(pastInstant, futureInstant) : validValue(p.schema);
+    document.resolveSchema(p.schema).format === "date-time"
+      ? fc.oneof(pastInstant, futureInstant)
+      : validValue(document, p.schema);
   const entries = params
     .filter((p) => p.name !== "startingAfter")
     .map((p) => [p.name, value(p).map((v) => String(v))] as const);
@@ -209,10 +222,13 @@ function queryValid(params: Parameter[]): fc.Arbitrary<{ query: Record<string, s
     });
 }
 
-function queryVariants(params: Parameter[]): fc.Arbitrary<{ label: string; query: Record<string, string> }> {
+function queryVariants(
+  document: ApiDocument,
+  params: Parameter[],
+): fc.Arbitrary<{ label: string; query: Record<string, string> }> {
   const out: Array<{ label: string; query: Record<string, string> }> = [];
   for (const p of params) {
-    const s = resolveSchema(p.schema);
+    const s = document.resolveSchema(p.schema);
     for (const b of boundaryValues(s))
       out.push({ label: `${p.name} at ${b.what}`, query: { [p.name]: String(b.value) } });
     if (s.type !== "string" || s.enum || s.pattern)
@@ -360,6 +376,39 @@ const ruleBreakers: Record<string, Array<(valid: fc.Arbitrary<unknown>) => fc.Ar
   ],
 };
 
+// ---- path parameters other than the id ----
+
+/** Valid values of the path's parameters other than `{id}` (`{mode}`: `test` or `production`), or null without any. */
+function pathValues(document: ApiDocument, params: Parameter[]): fc.Arbitrary<Record<string, string>> | null {
+  if (params.length === 0) return null;
+  return fc.record(
+    Object.fromEntries(params.map((p) => [p.name, validValue(document, p.schema).map((v) => String(v))])),
+  ) as fc.Arbitrary<Record<string, string>>;
+}
+
+/** Values of a path parameter its schema refuses: another word than its values, one character too many. */
+function pathVariants(
+  document: ApiDocument,
+  params: Parameter[],
+): Array<{ label: string; values: Record<string, string> }> {
+  return params.flatMap((p) => {
+    const s = document.resolveSchema(p.schema);
+    return [
+      ...(s.enum
+        ? [
+            {
+              label: `${p.name} not one of its values`,
+              values: { [p.name]: s.enum.includes("live") ? "outro" : "live" },
+            },
+          ]
+        : []),
+      ...(s.maxLength !== undefined
+        ? [{ label: `${p.name} at maxLength + 1`, values: { [p.name]: "a".repeat(s.maxLength + 1) } }]
+        : []),
+    ];
+  });
+}
+
 // ---- one operation ----
 
 const freshKey = fc.stringMatching(/^[a-zA-Z0-9-]{8,40}$/);
@@ -370,8 +419,9 @@ export function requestsFor(info: OperationInfo): {
   /** One request of each kind a known difference is about: run first, so every run meets them all. */
   pinned: fc.Arbitrary<GeneratedRequest>[];
 } {
-  const valid = info.body ? validValue(info.body, schemaName(info.body) ?? "") : fc.constant(undefined);
-  const query = queryValid(info.query);
+  const { document } = info;
+  const valid = info.body ? validValue(document, info.body, schemaName(info.body) ?? "") : fc.constant(undefined);
+  const query = queryValid(document, info.query);
   const idempotency = info.idempotencyHeader ? fc.option(freshKey, { nil: undefined }) : fc.constant(undefined);
   const base = (label: string, extra: Partial<GeneratedRequest> = {}): GeneratedRequest => ({
     operationId: info.operationId,
@@ -381,7 +431,7 @@ export function requestsFor(info: OperationInfo): {
     ...(info.idKind ? { id: "existing" as const } : {}),
     ...extra,
   });
-  const validRequest = fc.tuple(valid, query, idempotency).map(([body, q, idem]) =>
+  const withoutPath = fc.tuple(valid, query, idempotency).map(([body, q, idem]) =>
     base("valid", {
       query: q.query,
       ...(q.existing ? { startingAfterExisting: true } : {}),
@@ -389,6 +439,16 @@ export function requestsFor(info: OperationInfo): {
       ...(idem === undefined ? {} : { idempotencyKey: idem }),
     }),
   );
+  const pathValid = pathValues(document, info.pathParams);
+  const validRequest = pathValid
+    ? fc.tuple(withoutPath, pathValid).map(([r, values]) => ({ ...r, pathValues: values }))
+    : withoutPath;
+  const keyVariants: GeneratedRequest["key"][] = [
+    "absent",
+    "unknown",
+    "none",
+    ...(info.csrf ? ["no-csrf" as const] : []),
+  ];
   const arms: Array<{ weight: number; arbitrary: fc.Arbitrary<GeneratedRequest> }> = [
     { weight: 4, arbitrary: validRequest },
     // Keys: none sent (anything), a well-formed key nobody issued, a key without permission (the
@@ -396,12 +456,12 @@ export function requestsFor(info: OperationInfo): {
     {
       weight: 2,
       arbitrary: fc
-        .tuple(validRequest, fc.constantFrom("absent", "unknown", "none") as fc.Arbitrary<GeneratedRequest["key"]>)
+        .tuple(validRequest, fc.constantFrom(...keyVariants))
         .map(([r, key]) => ({ ...r, key, label: `${r.label}, key ${key}` })),
     },
   ];
   if (info.body) {
-    const variant = bodyVariants(info.body, valid);
+    const variant = bodyVariants(document, info.body, valid);
     arms.push({
       weight: 5,
       arbitrary: variant.map((v) => base(v.label, v.body === undefined ? {} : { body: v.body })),
@@ -422,8 +482,14 @@ export function requestsFor(info: OperationInfo): {
     });
   }
   if (info.query.length) {
-    arms.push({ weight: 3, arbitrary: queryVariants(info.query).map((v) => base(v.label, { query: v.query })) });
-    const text = info.query.filter((p) => resolveSchema(p.schema).type === "string" && !resolveSchema(p.schema).enum);
+    arms.push({
+      weight: 3,
+      arbitrary: queryVariants(document, info.query).map((v) => base(v.label, { query: v.query })),
+    });
+    const text = info.query.filter((p) => {
+      const s = document.resolveSchema(p.schema);
+      return s.type === "string" && !s.enum;
+    });
     if (text.length) {
       arms.push({
         weight: 1,
@@ -443,6 +509,13 @@ export function requestsFor(info: OperationInfo): {
       })),
     });
   }
+  const pathWrong = pathVariants(document, info.pathParams);
+  const wrongPath = pathWrong.length
+    ? fc
+        .tuple(validRequest, fc.constantFrom(...pathWrong))
+        .map(([r, v]) => ({ ...r, pathValues: { ...r.pathValues, ...v.values }, label: `${r.label}, ${v.label}` }))
+    : null;
+  if (wrongPath) arms.push({ weight: 1, arbitrary: wrongPath });
   if (info.idKind) {
     arms.push({
       weight: 2,
@@ -473,9 +546,13 @@ export function requestsFor(info: OperationInfo): {
   const pinned: fc.Arbitrary<GeneratedRequest>[] = [
     validRequest.map((r) => ({ ...r, key: "unknown" as const, label: `${r.label}, key unknown` })),
     validRequest.map((r) => ({ ...r, key: "none" as const, label: `${r.label}, key none` })),
+    ...(info.csrf
+      ? [validRequest.map((r) => ({ ...r, key: "no-csrf" as const, label: `${r.label}, no CSRF token` }))]
+      : []),
     ...(breakers ?? []).map((make) => make(valid).map((v) => base(v.label, { body: v.body }))),
   ];
   pinned.push(...states.map((state) => inState(fc.constant(state))));
+  if (wrongPath) pinned.push(wrongPath);
   if (info.idKind)
     pinned.push(validRequest.map((r) => ({ ...r, id: "unknown" as const, label: `${r.label}, unknown id` })));
   if (info.query.some((p) => p.name === "startingAfter")) {

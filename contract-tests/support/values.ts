@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { resolveSchema, type Schema, schemaName } from "./document.js";
+import { type ApiDocument, type Schema, schemaName } from "./document.js";
 
 // Values the document's schemas accept, and the server too: the valid half of the request
 // generator (./requests.ts). The schema alone says lengths, bounds, patterns and formats; a few
@@ -162,15 +162,15 @@ const bigInteger = (min: number, max: number) =>
   fc.bigInt({ min: BigInt(min), max: BigInt(max) }).map((n) => Number(n));
 
 /**
- * A value valid against `schema` (and, for the semantic places above, valid for the server).
+ * A value valid against `schema` of `document` (and, for the semantic places above, valid for the server).
  * `place` is where it sits (`CreatePixChargeRequest.expiresAt`), for the semantic values.
  */
-export function validValue(schema: Schema, place = "", depth = 0): fc.Arbitrary<unknown> {
+export function validValue(document: ApiDocument, schema: Schema, place = "", depth = 0): fc.Arbitrary<unknown> {
   const semantic = semanticValues[place];
   if (semantic) return semantic;
   const name = schemaName(schema) ?? place;
-  const s = resolveSchema(schema);
-  const base = baseValue(s, name, depth);
+  const s = document.resolveSchema(schema);
+  const base = baseValue(document, s, name, depth);
   return s.nullable ? fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 4, arbitrary: base }) : base;
 }
 
@@ -181,10 +181,10 @@ function integerBounds(s: Schema): { min: number; max: number } {
   return { min: s.exclusiveMinimum ? min + 1 : min, max: s.exclusiveMaximum ? max - 1 : max };
 }
 
-function baseValue(s: Schema, name: string, depth: number): fc.Arbitrary<unknown> {
+function baseValue(document: ApiDocument, s: Schema, name: string, depth: number): fc.Arbitrary<unknown> {
   if (s.enum) return fc.constantFrom(...s.enum);
   const alternatives = s.anyOf ?? s.oneOf;
-  if (alternatives) return fc.oneof(...alternatives.map((a) => validValue(a, name, depth + 1)));
+  if (alternatives) return fc.oneof(...alternatives.map((a) => validValue(document, a, name, depth + 1)));
   switch (s.type) {
     case "object": {
       if (!s.properties) {
@@ -197,13 +197,15 @@ function baseValue(s: Schema, name: string, depth: number): fc.Arbitrary<unknown
       const paired = pairedValues[name];
       const entries = Object.entries(s.properties).filter(([key]) => !paired?.keys.includes(key));
       const record = fc.record(
-        Object.fromEntries(entries.map(([key, prop]) => [key, validValue(prop, `${name}.${key}`, depth + 1)])),
+        Object.fromEntries(
+          entries.map(([key, prop]) => [key, validValue(document, prop, `${name}.${key}`, depth + 1)]),
+        ),
         { requiredKeys: entries.map(([key]) => key).filter((key) => s.required?.includes(key)) },
       );
       return paired ? fc.tuple(record, paired.arbitrary).map(([r, p]) => ({ ...r, ...p })) : record;
     }
     case "array":
-      return fc.array(validValue(s.items ?? {}, `${name}[]`, depth + 1), {
+      return fc.array(validValue(document, s.items ?? {}, `${name}[]`, depth + 1), {
         minLength: s.minItems ?? 0,
         maxLength: Math.max(s.minItems ?? 0, Math.min(s.maxItems ?? 3, 3)),
       });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { idPrefixes, type OperationInfo, operationInfos } from "../../../contract-tests/support/document.js";
-import { checkResponse } from "../../../contract-tests/support/openapi.js";
+import { apiDocument, type DocumentName, type OperationInfo } from "../../../contract-tests/support/document.js";
+import { parseBody, responseChecker } from "../../../contract-tests/support/openapi.js";
 import { type GeneratedRequest, requestsFor } from "../../../contract-tests/support/requests.js";
 import {
   garbageIds,
@@ -16,20 +16,39 @@ import {
   weirdValues,
 } from "./damage.js";
 
-// A seeded, spec-driven fuzzer: every request comes from the request generator the differential
-// contract suite uses (contract-tests/support/requests.ts: valid values from each operation's
-// schemas, boundary values, mutations, rule breakers, keys and ids), damaged further here
-// (./damage.ts: odd values, malformed bodies, odd encodings, garbage ids), sent over real HTTP,
-// and every answer is checked: no 5xx, a status the document declares for the operation, and a
-// body valid against that status's schema. The checkout's POSTs (HTML forms, outside the
-// document) are fuzzed too, and must never answer 5xx.
+// A seeded, spec-driven fuzzer of one of the service's documents (the public API, the merchant
+// dashboard): every request comes from the request generator the differential contract suite uses
+// (contract-tests/support/requests.ts: valid values from each operation's schemas and path
+// parameters, boundary values, mutations, rule breakers, credentials and ids), damaged further
+// here (./damage.ts: odd values, malformed bodies, odd encodings, garbage ids), sent over real
+// HTTP, and every answer is checked: no 5xx, a status the document declares for the operation, a
+// content type it declares, and a body valid against that status's schema. With the public
+// document, the checkout's POSTs (HTML forms, outside the document) are fuzzed too, and must
+// never answer 5xx.
 
-/** What a fuzz run talks to: a server and what it already holds. */
+/** The credentials a fuzz request goes with (what each means is the target's: see `FuzzTarget.headers`). */
+export type FuzzCredential = "test" | "live" | "readOnly" | "none" | "garbage" | "noCsrf";
+
+/** What a fuzz run talks to: a server, the document it fuzzes, and what the server already holds. */
 export interface FuzzTarget {
   name: string;
   baseUrl: string;
-  keys: { test: string; live: string | null; readOnly: string };
-  /** Ids by prefix (`txn`, `plk`, `cus`, `wdr`), grown with every id a response carries. */
+  document: DocumentName;
+  /**
+   * The headers of each credential. With API keys: a test key of every permission, a production
+   * key, a read-only key, none, a key nobody issued. With sessions: an owner's session and its CSRF
+   * token (`test`, `live`), a viewer's (`readOnly`), none, a session nobody opened, the owner's
+   * session without its token (`noCsrf`).
+   */
+  headers(credential: FuzzCredential): Record<string, string>;
+  /**
+   * Called when a session the target gave answers 401 (a generated log-out, a session ended):
+   * opens it again, so the rest of the run is not all 401s.
+   */
+  renew?(credential: FuzzCredential): Promise<void>;
+  /** Fuzz the checkout's HTML forms too (the public API's target). */
+  checkout: boolean;
+  /** Ids by prefix (`txn`, `plk`, `cus`, `wdr`, `ses`), grown with every id a response carries. */
   ids: Map<string, string[]>;
 }
 
@@ -68,7 +87,7 @@ interface FuzzRequest {
   /** A `startingAfter` cursor drawn from the harvested ids of this prefix is added at send time. */
   cursor: string | null;
   query: string;
-  key: "test" | "live" | "readOnly" | "none" | "garbage";
+  key: FuzzCredential;
   headers: Record<string, string>;
   body: string | undefined;
 }
@@ -122,12 +141,19 @@ const keys: Record<Exclude<GeneratedRequest["key"], "full">, FuzzRequest["key"]>
   absent: "none",
   unknown: "garbage",
   none: "readOnly",
+  "no-csrf": "noCsrf",
 };
+
+/** The path with its parameters other than `{id}` filled in (`{mode}`), each percent-encoded. */
+const withPathValues = (path: string, values: Record<string, string> | undefined) =>
+  path.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name === "id" || values?.[name] === undefined ? whole : encodeURIComponent(values[name]),
+  );
 
 function requestArbitrary(info: OperationInfo): fc.Arbitrary<FuzzRequest> {
   const { requests, pinned } = requestsFor(info);
   const generated = fc.oneof({ weight: 9, arbitrary: requests }, { weight: 1, arbitrary: fc.oneof(...pinned) });
-  const prefix = idPrefixes[info.idKind ?? "transaction"];
+  const prefix = info.idPrefix ?? "txn";
   return fc
     .record({
       generated,
@@ -167,11 +193,16 @@ function requestArbitrary(info: OperationInfo): fc.Arbitrary<FuzzRequest> {
         operation: info.operationId,
         label: r.example === null ? request.label : "the document's example",
         method: info.method,
-        path: respell(garbage === null ? info.path : info.path.replace(/\{[^}]+\}/, garbage), r.spelling),
+        path: respell(
+          garbage === null
+            ? withPathValues(info.path, request.pathValues)
+            : withPathValues(info.path, request.pathValues).replace(/\{[^}]+\}/, garbage),
+          r.spelling,
+        ),
         idPrefix: prefix,
         idChoice: r.idChoice,
         unknownId: request.id === "unknown",
-        cursor: request.startingAfterExisting && info.listed ? idPrefixes[info.listed] : null,
+        cursor: request.startingAfterExisting ? (info.listedPrefix ?? null) : null,
         query: r.query(request),
         key: request.key === "full" ? r.fullKey : keys[request.key],
         headers,
@@ -181,8 +212,8 @@ function requestArbitrary(info: OperationInfo): fc.Arbitrary<FuzzRequest> {
 }
 
 /** The requests of one seed, in order: the same seed always gives the same list. */
-function generateRequests(seed: number, count: number): FuzzRequest[] {
-  const arbitrary = fc.oneof(...operationInfos.map((op) => requestArbitrary(op)));
+function generateRequests(document: DocumentName, seed: number, count: number): FuzzRequest[] {
+  const arbitrary = fc.oneof(...apiDocument(document).operations.map((op) => requestArbitrary(op)));
   return fc.sample(arbitrary, { seed, numRuns: count });
 }
 
@@ -216,16 +247,7 @@ function concretePath(target: FuzzTarget, request: FuzzRequest): string {
 }
 
 async function send(target: FuzzTarget, request: FuzzRequest): Promise<FuzzFailure | { status: number }> {
-  const headers: Record<string, string> = { ...request.headers };
-  const secret =
-    request.key === "garbage"
-      ? "sk_test_doesnotexist000000000000"
-      : request.key === "none"
-        ? null
-        : request.key === "live"
-          ? target.keys.live
-          : target.keys[request.key];
-  if (secret) headers["x-api-key"] = secret;
+  const headers: Record<string, string> = { ...target.headers(request.key), ...request.headers };
   const path = concretePath(target, request);
   let res: Response;
   let text: string;
@@ -241,14 +263,12 @@ async function send(target: FuzzTarget, request: FuzzRequest): Promise<FuzzFailu
       body: null,
     };
   }
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return { request: { ...request, path }, status: res.status, problems: ["the body is not JSON"], body: text };
-  }
+  const body = parseBody(res.headers, text);
   if (res.ok) harvest(target.ids, body);
-  const problems = checkResponse(request.operation, res.status, res.headers, body);
+  if (res.status === 401 && target.renew && ["test", "live", "readOnly", "noCsrf"].includes(request.key)) {
+    await target.renew(request.key);
+  }
+  const problems = responseChecker(target.document).check(request.operation, res.status, res.headers, body);
   if (res.status >= 500) problems.unshift(`server error ${res.status}`);
   return problems.length > 0
     ? { request: { ...request, path }, status: res.status, problems, body }
@@ -320,18 +340,18 @@ async function sendCheckout(target: FuzzTarget, request: CheckoutRequest): Promi
 }
 
 /**
- * Sends `requests` generated requests from `seed` to the target (a few at a time), plus one
- * checkout POST for every 20 of them, and reports every answer that breaks the contract.
+ * Sends `requests` generated requests from `seed` to the target (a few at a time), plus, for the
+ * public API, one checkout POST for every 20 of them, and reports every answer that breaks the
+ * contract.
  */
 export async function fuzz(
   target: FuzzTarget,
   options: { seed: number; requests: number; concurrency?: number },
 ): Promise<FuzzReport> {
-  const api = generateRequests(options.seed, options.requests);
-  const checkout = fc.sample(checkoutArbitrary(), {
-    seed: options.seed,
-    numRuns: Math.max(1, Math.floor(options.requests / 20)),
-  });
+  const api = generateRequests(target.document, options.seed, options.requests);
+  const checkout = target.checkout
+    ? fc.sample(checkoutArbitrary(), { seed: options.seed, numRuns: Math.max(1, Math.floor(options.requests / 20)) })
+    : [];
   const jobs: (() => Promise<FuzzFailure | { status: number }>)[] = [...api.map((r) => () => send(target, r))];
   checkout.forEach((r, i) => jobs.splice(Math.min(jobs.length, (i + 1) * 21), 0, () => sendCheckout(target, r)));
   const report: FuzzReport = {

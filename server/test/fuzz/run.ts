@@ -1,12 +1,13 @@
 import { parseArgs } from "node:util";
 import { describeFailures, fuzz, type FuzzReport } from "./fuzzer.js";
-import { prepareTarget } from "./target.js";
+import { prepareDashboardTarget, prepareTarget } from "./target.js";
 import { startTestServer, type TestServer } from "../harness.js";
 import { createPool, migrateDatabase, PostgresStore } from "../../src/store/postgres/index.js";
 import { createDatabase, dropDatabase, findPostgresBin, startThrowawayCluster } from "../../../scripts/pg-cluster.js";
 
-// `npm run fuzz -- --requests 20000 --seed N [--store memory|postgres|both]`: the spec-driven fuzzer
-// (server/test/fuzz/) for longer than CI runs it, against servers it starts itself on 127.0.0.1:
+// `npm run fuzz -- --requests 20000 --seed N [--store memory|postgres|both] [--document public|dashboard]`:
+// the spec-driven fuzzer (server/test/fuzz/) for longer than CI runs it, of the public API (with the
+// checkout) or the merchant dashboard's document, against servers it starts itself on 127.0.0.1:
 // the memory store, and PostgreSQL (DATABASE_URL's server, or a throwaway cluster). Exits 1 when any
 // answer breaks the contract, printing the seed that replays it.
 
@@ -15,12 +16,21 @@ const { values } = parseArgs({
     requests: { type: "string", default: "20000" },
     seed: { type: "string" },
     store: { type: "string", default: "both" },
+    document: { type: "string", default: "public" },
   },
 });
+const prepare = values.document === "dashboard" ? prepareDashboardTarget : prepareTarget;
 const requests = Number(values.requests);
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
-if (!Number.isSafeInteger(requests) || requests < 1 || !Number.isSafeInteger(seed)) {
-  console.error("usage: npm run fuzz -- [--requests N] [--seed N] [--store memory|postgres|both]");
+if (
+  !Number.isSafeInteger(requests) ||
+  requests < 1 ||
+  !Number.isSafeInteger(seed) ||
+  !["public", "dashboard"].includes(values.document)
+) {
+  console.error(
+    "usage: npm run fuzz -- [--requests N] [--seed N] [--store memory|postgres|both] [--document public|dashboard]",
+  );
   process.exit(2);
 }
 const stores = values.store === "both" ? ["memory", "postgres"] : [values.store];
@@ -29,13 +39,13 @@ function summary(report: FuzzReport): string {
   const statuses = Object.entries(report.statuses)
     .map(([status, n]) => `${status}×${n}`)
     .join(" ");
-  return `fuzz ${report.target}: seed ${report.seed}, ${report.sent} requests, ${report.failures.length} failures (${statuses})`;
+  return `fuzz ${values.document} ${report.target}: seed ${report.seed}, ${report.sent} requests, ${report.failures.length} failures (${statuses})`;
 }
 
 async function onMemory(): Promise<FuzzReport> {
   const server = await startTestServer();
   try {
-    return await fuzz(await prepareTarget("memory", server), { seed, requests });
+    return await fuzz(await prepare("memory", server), { seed, requests });
   } finally {
     await server.close();
   }
@@ -59,7 +69,7 @@ async function onPostgres(): Promise<FuzzReport | null> {
   try {
     await migrateDatabase(url);
     server = await startTestServer({ store: new PostgresStore(createPool(url, { max: 5 })) });
-    return await fuzz(await prepareTarget("postgres", server), { seed, requests });
+    return await fuzz(await prepare("postgres", server), { seed, requests });
   } finally {
     await server?.close();
     await server?.store.close();
