@@ -79,25 +79,61 @@ async function referenceTarget(name: string, store?: Store): Promise<{ target: T
       baseUrl: server.baseUrl,
       real: true,
       keys: { full: seeded.testKey, none: none.secret, live: seeded.liveKey as string },
+      dashboard: { baseUrl: server.baseUrl, viewer: await viewerSession(server) },
     },
   };
 }
 
 /**
- * Starts every target once for the whole suite: the Prism mock, the reference server on the
+ * A viewer's session: a person signed up, then moved into another merchant's account with the role
+ * `viewer` (as accepting an invitation would), and logged in there, through the domain.
+ */
+async function viewerSession(server: TestServer): Promise<{ token: string; csrf: string }> {
+  const client = { ip: "127.0.0.1", userAgent: "contract" };
+  const password = "senha do leitor do contrato";
+  const stamp = `${process.pid}.${Date.now()}`;
+  const owner = await server.domain.users.signUp(
+    { name: "Dona Contrato", email: `dona.${stamp}@loja.example.com.br`, password, businessName: "Loja Contrato" },
+    client,
+  );
+  const email = `leitor.${stamp}@loja.example.com.br`;
+  const viewer = await server.domain.users.signUp(
+    { name: "Leitor Contrato", email, password, businessName: "Conta Provisória" },
+    client,
+  );
+  await server.store.transaction((tx) =>
+    tx.users.update({ ...viewer.user, accountId: owner.account.id, role: "viewer" }),
+  );
+  const session = await server.domain.sessions.logIn({ email, password }, client);
+  return { token: session.token, csrf: session.session.csrfToken };
+}
+
+/**
+ * Starts every target once for the whole suite: the Prism mocks (the public document's and the
+ * dashboard's, each on its own port), the reference server on the
  * memory store, and on PostgreSQL (DATABASE_URL, or a throwaway cluster when the server binaries
  * exist; otherwise that target is skipped and says so). Adding a target is one entry.
  */
 export default async function setup(project: TestProject) {
   const stops: Array<() => Promise<void>> = [];
-  const prism = await startPrismOnFreePort({ document: "generated/openapi.yaml" });
-  stops.push(() => prism.stop());
+  const [prism, dashboardPrism] = await Promise.all([
+    startPrismOnFreePort({ document: "generated/openapi.yaml" }),
+    startPrismOnFreePort({ document: "generated/dashboard-openapi.yaml" }),
+  ]);
+  stops.push(
+    () => prism.stop(),
+    () => dashboardPrism.stop(),
+  );
   const targets: Target[] = [
     {
       name: "mock",
       baseUrl: prism.baseUrl,
       real: false,
       keys: { full: "svc_test_mock", none: "svc_test_mock_none", live: "svc_mock_live" },
+      dashboard: {
+        baseUrl: dashboardPrism.baseUrl,
+        viewer: { token: "sessaodeleitornomock000000000000000000000000", csrf: "csrf-do-mock" },
+      },
     },
   ];
   const memory = await referenceTarget("memory");

@@ -12,6 +12,16 @@ export interface Target {
     /** A production key of a verified account. */
     live: string;
   };
+  /** The merchant dashboard's document (generated/dashboard-openapi.yaml) on this target. */
+  dashboard: {
+    /** Where it answers: the server itself, or the mock's own Prism. */
+    baseUrl: string;
+    /**
+     * A viewer's session (the least role) in an account, and its CSRF token: what the operations
+     * whose `x-roles` leave viewers out refuse. Any well-formed value on the mock.
+     */
+    viewer: { token: string; csrf: string };
+  };
 }
 
 declare module "vitest" {
