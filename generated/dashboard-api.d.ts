@@ -5971,6 +5971,50 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
             /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
@@ -6367,6 +6411,50 @@ export interface operations {
             };
             /** @description Conflict (`EMAIL_TAKEN`, `LAST_OWNER`, `IDEMPOTENCY_KEY_REUSED`). */
             409: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     /**
                      * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`

@@ -220,7 +220,7 @@ export const operationTable = {
     roles: ["owner","admin"],
     summary: "Remove a member",
     tag: "Team",
-    statuses: [204, 400, 401, 403, 404, 409, 429, 500, 503],
+    statuses: [204, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
   requestPasswordReset: {
     method: "post",
@@ -240,7 +240,7 @@ export const operationTable = {
     roles: ["owner","admin"],
     summary: "Revoke an invitation",
     tag: "Team",
-    statuses: [204, 400, 401, 403, 404, 429, 500, 503],
+    statuses: [204, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
   signUp: {
     method: "post",
@@ -694,6 +694,8 @@ export type RemoveMemberResult =
   | { status: 403; body: Json<operations["removeMember"]["responses"][403]> }
   | { status: 404; body: Json<operations["removeMember"]["responses"][404]> }
   | { status: 409; body: Json<operations["removeMember"]["responses"][409]> }
+  | { status: 413; body: Json<operations["removeMember"]["responses"][413]> }
+  | { status: 415; body: Json<operations["removeMember"]["responses"][415]> }
   | { status: 429; body: Json<operations["removeMember"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["removeMember"]["responses"][500]> }
   | { status: 503; body: Json<operations["removeMember"]["responses"][503]>; headers: { "Retry-After": number } };
@@ -733,6 +735,8 @@ export type RevokeInvitationResult =
   | { status: 401; body: Json<operations["revokeInvitation"]["responses"][401]> }
   | { status: 403; body: Json<operations["revokeInvitation"]["responses"][403]> }
   | { status: 404; body: Json<operations["revokeInvitation"]["responses"][404]> }
+  | { status: 413; body: Json<operations["revokeInvitation"]["responses"][413]> }
+  | { status: 415; body: Json<operations["revokeInvitation"]["responses"][415]> }
   | { status: 429; body: Json<operations["revokeInvitation"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["revokeInvitation"]["responses"][500]> }
   | { status: 503; body: Json<operations["revokeInvitation"]["responses"][503]>; headers: { "Retry-After": number } };
