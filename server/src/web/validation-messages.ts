@@ -47,7 +47,7 @@ export function translateValidationMessage(message: string, bounds?: TextBounds)
     [/^must have required property/, () => "campo obrigatório"],
     [/^must NOT have additional properties/, () => "campo não permitido"],
     [/^must NOT be valid/, () => "campo não permitido"],
-    [/^must be equal to one of the allowed values:?\s*(.*)/, (m) => `deve ser um dos valores: ${m[1]}`],
+    [/^must be equal to one of the allowed values:?\s*(.*)/, (m) => oneOf(m[1] ?? "")],
     [/^must be equal to constant/, () => "valor não permitido"],
     [/must be url encoded/i, () => "deve ser codificado para URL (por exemplo, / como %2F)"],
     [/^Unknown query parameter/, () => "parâmetro de consulta desconhecido nesta operação"],
@@ -59,6 +59,21 @@ export function translateValidationMessage(message: string, bounds?: TextBounds)
     if (match) return render(match);
   }
   return "valor inválido";
+}
+
+/** The longest `message` of a field error (`maxMessageLength`, spec/common/scalars.tsp). */
+const maxMessageLength = 1000;
+
+/**
+ * "deve ser um dos valores: a, b, c": every value while they fit in a field error's message, else
+ * the ones that fit and where to find the rest (the audit log's actions outgrew the bound).
+ */
+function oneOf(values: string): string {
+  const whole = `deve ser um dos valores: ${values}`;
+  if (whole.length <= maxMessageLength) return whole;
+  const rest = ", … (a lista completa está na documentação)";
+  const fits = whole.slice(0, maxMessageLength - rest.length);
+  return `${fits.slice(0, fits.lastIndexOf(", "))}${rest}`;
 }
 
 function wholeLengthRule(message: string, bounds: TextBounds | undefined): string | null {
