@@ -1,5 +1,6 @@
 // ESLint: recommended JS and typescript-eslint rules; formatting is Prettier's job.
 import js from "@eslint/js";
+import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
@@ -38,6 +39,12 @@ export default tseslint.config(
       "no-redeclare": "off",
       "@typescript-eslint/no-unused-vars": ["error", { caughtErrors: "none" }],
     },
+  },
+  {
+    // The dashboard's web app (React): the rules of hooks, and React Compiler's checks.
+    files: ["dashboard/src/**/*.{ts,tsx}"],
+    plugins: { "react-hooks": reactHooks },
+    rules: { ...reactHooks.configs["recommended-latest"].rules, "react-hooks/exhaustive-deps": "error" },
   },
   {
     files: ["**/*.test.ts", "server/test/**", "contract-tests/**"],

@@ -6,7 +6,12 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["server/**/*.test.ts", "client/test/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: [
+            "server/**/*.test.ts",
+            "client/test/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "dashboard/test/**/*.test.ts",
+          ],
           // A throwaway PostgreSQL cluster for the PostgreSQL suites (unless DATABASE_URL is set).
           // Fails the run when a child process outlives it (support/child-process-check.ts).
           globalSetup: ["server/test/support/child-process-check.ts", "server/test/support/pg-global-setup.ts"],

@@ -1,4 +1,5 @@
 // `npm run build`: the server, the webhook worker and the operator CLI as plain JavaScript in dist/,
+// and the dashboard's web app (dashboard/, Vite) in dist/painel, which the server serves at /painel.
 // one file per source file, so every path the code resolves from `import.meta.url` (the OpenAPI
 // documents, checkout assets, SQL migrations) keeps the layout it has in the source tree;
 // node_modules (swagger-ui-dist among them) resolves from the repository root as before.
@@ -7,6 +8,7 @@
 //
 // Plain JavaScript on purpose: `npm start` runs it first (`prestart`), and an install without
 // devDependencies (no tsx, no esbuild) must still start from a dist/ built beforehand.
+import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,11 +36,29 @@ try {
   process.exit(1);
 }
 
+// The web app is rebuilt only when what it is built from changed (`--if-needed`, as `npm start`
+// runs it): a digest of those files' contents is kept beside the built app.
+const ifNeeded = process.argv.includes("--if-needed");
+const panelDir = join(dist, "painel");
+const panelStampFile = join(panelDir, ".inputs-digest");
+const panelInputs = [
+  ...walk(join(root, "dashboard")),
+  join(root, "generated/dashboard-api.d.ts"),
+  join(root, "package-lock.json"),
+].sort();
+const panelDigest = createHash("sha256");
+for (const file of panelInputs) panelDigest.update(`${relative(root, file)}\0`).update(readFileSync(file));
+const panelStamp = panelDigest.digest("hex");
+const panelFresh = ifNeeded && existsSync(panelStampFile) && readFileSync(panelStampFile, "utf8") === panelStamp;
+
 const sources = walk(join(root, "server/src"));
 const isCode = (path) => path.endsWith(".ts") && !path.endsWith(".d.ts") && !path.endsWith(".test.ts");
 const entryPoints = [...sources.filter(isCode), ...walk(join(root, "generated")).filter(isCode)];
 
-rmSync(dist, { recursive: true, force: true });
+if (panelFresh) {
+  for (const name of readdirSync(dist))
+    if (name !== "painel") rmSync(join(dist, name), { recursive: true, force: true });
+} else rmSync(dist, { recursive: true, force: true });
 await esbuild.build({
   entryPoints,
   outdir: dist,
@@ -105,4 +125,16 @@ for (const file of walk(join(root, "generated")).filter((path) => path.endsWith(
   cpSync(file, target);
   writeFileSync(target.replace(/\.yaml$/, ".json"), JSON.stringify(parseYaml(readFileSync(file, "utf8"))));
 }
-if (!process.argv.includes("--quiet")) console.log(`build: ${entryPoints.length} arquivos em ${relative(root, dist)}/`);
+
+// The dashboard's web app: dashboard/vite.config.ts, into <dist>/painel.
+if (!panelFresh) {
+  const { build } = await import("vite");
+  await build({
+    configFile: join(root, "dashboard/vite.config.ts"),
+    build: { outDir: panelDir, emptyOutDir: true },
+    logLevel: "warn",
+  });
+  writeFileSync(panelStampFile, panelStamp);
+}
+if (!process.argv.includes("--quiet"))
+  console.log(`build: ${entryPoints.length} arquivos e o painel em ${relative(root, dist)}/`);

@@ -178,6 +178,8 @@ function printBanner(cfg: ServerConfig, started: Started, adminTokenGenerated: b
   const where = processes > 1 ? `, ${processes} processos` : "";
   console.log(`Pix Charging Service ouvindo em ${base} (armazenamento: ${started.storeKind}${where})`);
   console.log(`Referência da API: ${base}/docs   Saúde: ${base}/health   Prontidão: ${base}/ready`);
+  // The dashboard's API accepts changes only from PUBLIC_BASE_URL's origin: open the app there.
+  console.log(`Painel do lojista (cadastre-se e entre): ${cfg.publicBaseUrl.replace(/\/$/, "")}/painel`);
   if (started.storeKind === "memory")
     console.log(
       "Dados só na memória: ao reiniciar, contas, chaves e cobranças somem. Para mantê-los: npm run start:pg",

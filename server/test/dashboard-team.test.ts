@@ -71,7 +71,7 @@ for (const store of eachStore("dashboard_team")) {
       expect(mail).toHaveLength(1);
       expect(mail[0]?.subject).toBe("Convite para a equipe de Loja Exemplo Ltda");
       expect(mail[0]?.text).toContain("com o papel de desenvolvedor");
-      expect(mail[0]?.text).toMatch(/https:\/\/pix\.example\.test\/dashboard\/aceitar-convite\?token=[\w-]{43}/);
+      expect(mail[0]?.text).toMatch(/https:\/\/pix\.example\.test\/painel\/aceitar-convite\?token=[\w-]{43}/);
       expect(joined.session.user).toMatchObject({ email, role: "developer", emailConfirmed: true, name: "João Lima" });
       expect(joined.session.account.id).toBe(owner.session.account.id);
       expectStatus(await joined.browser.api.GET("/dashboard/v1/session"), 200);

@@ -114,6 +114,8 @@ export async function startTestServer(
     validateResponses?: boolean;
     /** Another mailer (the SMTP adapter's test); default: one that keeps each message in `mail`. */
     mailer?: Mailer;
+    /** The built dashboard web app to serve at /painel (the browser tests build one). */
+    panelDirectory?: string;
   } = {},
 ): Promise<TestServer> {
   const store = options.store ?? new MemoryStore();
@@ -145,6 +147,7 @@ export async function startTestServer(
     ...(options.rateLimitStore ? { rateLimitStore: options.rateLimitStore } : {}),
     validateResponses: options.validateResponses ?? true,
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
+    ...(options.panelDirectory !== undefined ? { panelDirectory: options.panelDirectory } : {}),
   });
   const server = app.listen(options.port ?? 0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));

@@ -103,9 +103,7 @@ describe("the SMTP mailer against an SMTP server on loopback", () => {
         if (!mail) await new Promise((resolve) => setTimeout(resolve, 50));
       }
       const { headers, text } = readMessage(mail!.raw);
-      const token = /https:\/\/pix\.example\.test\/dashboard\/confirmar-email\?token=([A-Za-z0-9_-]{43})/.exec(
-        text,
-      )?.[1];
+      const token = /https:\/\/pix\.example\.test\/painel\/confirmar-email\?token=([A-Za-z0-9_-]{43})/.exec(text)?.[1];
       const confirmed = await browser.api.POST("/dashboard/v1/email-confirmations", { body: { token: token! } });
       const session = await browser.api.GET("/dashboard/v1/session");
 

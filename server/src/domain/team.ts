@@ -95,7 +95,7 @@ export function teamUseCases(deps: DomainDeps) {
         `${inviter.name} (${inviter.email}) convidou você para a equipe de ${accountName} no painel do Pix Charging Service, com o papel de ${roleNames[invitation.role]}.`,
         "",
         "Para aceitar, abra o link abaixo (válido por 7 dias) e escolha seu nome e sua senha:",
-        `${base}/dashboard/aceitar-convite?token=${token}`,
+        `${base}/painel/aceitar-convite?token=${token}`,
         "",
         "Se você não esperava este convite, ignore esta mensagem.",
       ].join("\n"),

@@ -19,6 +19,7 @@ import { fastJson } from "./json.js";
 import { refuseUnsafeInput } from "./control-chars.js";
 import { jsonBodies, requestValidation } from "./request-validation.js";
 import { methodsFor, publicOperations } from "./operations.js";
+import { defaultPanelDirectory, mountPanel } from "./panel.js";
 import { mountProbes } from "./probes.js";
 import type { RateLimits } from "../domain/rate-limits.js";
 import { rateLimiters } from "./rate-limit.js";
@@ -50,6 +51,8 @@ export interface AppOptions {
   checkout?: CheckoutOptions;
   /** The operator API; omitted = off (404). */
   admin?: { token: string | undefined; manualClock: ManualClock | null };
+  /** The built dashboard web app served at /painel (default: dist/painel, when built). */
+  panelDirectory?: string | null;
 }
 
 /** The reference server: Express 5, validated by the generated OpenAPI document. */
@@ -109,6 +112,7 @@ export function createApp(options: AppOptions): Express {
     rateLimits: options.rateLimits,
     rateLimitStore: options.rateLimitStore,
   });
+  mountPanel(site, options.panelDirectory === undefined ? defaultPanelDirectory() : options.panelDirectory);
   site.use(
     checkoutRouter(
       { checkout: domain.checkout, logger, documentPath: publicDocumentPath },

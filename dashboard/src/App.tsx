@@ -1,0 +1,78 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { useState } from "react";
+import { Navigate, RouterProvider, createBrowserRouter } from "react-router";
+import { createAppQueryClient } from "./api/session";
+import { AppLayout, RequireMode, RequireSession } from "./components/AppLayout";
+import { AcceptInvitation } from "./pages/auth/AcceptInvitation";
+import { ConfirmEmail } from "./pages/auth/ConfirmEmail";
+import { LogIn } from "./pages/auth/LogIn";
+import { CompletePasswordReset, RequestPasswordReset } from "./pages/auth/PasswordReset";
+import { SignUp } from "./pages/auth/SignUp";
+import { Home } from "./pages/Home";
+import { NotFound } from "./pages/NotFound";
+import { RouteError } from "./pages/RouteError";
+import { AccountRules } from "./pages/settings/AccountRules";
+import { Password } from "./pages/settings/Password";
+import { Profile } from "./pages/settings/Profile";
+import { Sessions } from "./pages/settings/Sessions";
+import { SettingsLayout } from "./pages/settings/SettingsLayout";
+import { TwoFactor } from "./pages/settings/TwoFactor";
+
+// The app's addresses, under /painel (README "Dashboard"): the pages before the log-in, then
+// every screen under its mode, /painel/teste/… or /painel/producao/….
+const router = createBrowserRouter(
+  [
+    {
+      errorElement: <RouteError />,
+      children: [
+        { path: "/", element: <Navigate to="/teste" replace /> },
+        { path: "/entrar", element: <LogIn /> },
+        { path: "/cadastro", element: <SignUp /> },
+        { path: "/confirmar-email", element: <ConfirmEmail /> },
+        { path: "/recuperar-senha", element: <RequestPasswordReset /> },
+        { path: "/redefinir-senha", element: <CompletePasswordReset /> },
+        { path: "/aceitar-convite", element: <AcceptInvitation /> },
+        {
+          element: <RequireSession />,
+          children: [
+            {
+              path: "/:modo",
+              element: <RequireMode />,
+              children: [
+                {
+                  element: <AppLayout />,
+                  children: [
+                    { index: true, element: <Home /> },
+                    {
+                      path: "configuracoes",
+                      element: <SettingsLayout />,
+                      children: [
+                        { index: true, element: <Navigate to="perfil" replace /> },
+                        { path: "perfil", element: <Profile /> },
+                        { path: "senha", element: <Password /> },
+                        { path: "seguranca", element: <TwoFactor /> },
+                        { path: "sessoes", element: <Sessions /> },
+                        { path: "conta", element: <AccountRules /> },
+                      ],
+                    },
+                    { path: "*", element: <NotFound /> },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ],
+  { basename: "/painel" },
+);
+
+export function App() {
+  const [client] = useState(createAppQueryClient);
+  return (
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,71 @@
+import { useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { api } from "../../api/client";
+import { fieldErrors } from "../../api/errors";
+import { useRememberSession } from "../../api/session";
+import { TextField } from "../../components/Field";
+import { FormError } from "../../components/FormError";
+import { Alert } from "../../components/ui";
+import { modePath } from "../../lib/mode";
+import { AuthLayout } from "./AuthLayout";
+
+/** The page the invitation e-mail links to (`/painel/aceitar-convite?token=…`): the new member's name and password. */
+export function AcceptInvitation() {
+  const [search] = useSearchParams();
+  const [token] = useState(() => search.get("token") ?? "");
+  const navigate = useNavigate();
+  const remember = useRememberSession();
+  const accept = api.useMutation("post", "/dashboard/v1/invitations/accept");
+  const [name, setName] = useState("");
+  const [password, setPassword] = useState("");
+  const { byField, rest } = fieldErrors(accept.error, ["name", "password"]);
+  return (
+    <AuthLayout title="Aceitar o convite" footer={<Link to="/entrar">Já tenho acesso: entrar</Link>}>
+      {!token ? (
+        <Alert tone="error">Este endereço não tem o código do convite. Abra o link do e-mail que você recebeu.</Alert>
+      ) : (
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            accept.mutate(
+              { body: { token, name: name.trim(), password } },
+              {
+                onSuccess: (started) => {
+                  remember(started);
+                  navigate(modePath("test"), { replace: true });
+                },
+              },
+            );
+          }}
+        >
+          <p>Você foi convidado para a equipe de uma conta no painel. Escolha seu nome e uma senha para entrar.</p>
+          <TextField
+            label="Seu nome"
+            name="name"
+            autoComplete="name"
+            required
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            error={byField.name}
+          />
+          <TextField
+            label="Senha"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            hint="De 12 a 128 caracteres, que não seja uma senha comum."
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            error={byField.password}
+          />
+          <FormError error={accept.error} rest={rest} />
+          <button type="submit" disabled={accept.isPending}>
+            {accept.isPending ? "Entrando…" : "Aceitar e entrar"}
+          </button>
+        </form>
+      )}
+    </AuthLayout>
+  );
+}

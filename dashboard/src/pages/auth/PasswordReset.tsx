@@ -1,0 +1,115 @@
+import { useState } from "react";
+import { Link, useSearchParams } from "react-router";
+import { api } from "../../api/client";
+import { fieldErrors } from "../../api/errors";
+import { TextField } from "../../components/Field";
+import { FormError } from "../../components/FormError";
+import { Alert } from "../../components/ui";
+import { AuthLayout } from "./AuthLayout";
+
+/** "Esqueci minha senha": the reset link goes by e-mail. */
+export function RequestPasswordReset() {
+  const [email, setEmail] = useState("");
+  const request = api.useMutation("post", "/dashboard/v1/password-resets");
+  const { byField, rest } = fieldErrors(request.error, ["email"]);
+  return (
+    <AuthLayout title="Redefinir a senha" footer={<Link to="/entrar">Voltar para entrar</Link>}>
+      {request.isSuccess ? (
+        <Alert tone="ok">
+          Se houver um usuário com o e-mail <strong>{email}</strong>, enviamos a ele um link para escolher uma nova
+          senha (vale por 1 hora). Confira também a caixa de spam.
+        </Alert>
+      ) : (
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            request.mutate({ body: { email: email.trim() } });
+          }}
+        >
+          <p>Informe o e-mail com que você entra no painel; enviaremos um link para escolher uma nova senha.</p>
+          <TextField
+            label="E-mail"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            error={byField.email}
+          />
+          <FormError error={request.error} rest={rest} />
+          <button type="submit" disabled={request.isPending}>
+            {request.isPending ? "Enviando…" : "Enviar link"}
+          </button>
+        </form>
+      )}
+    </AuthLayout>
+  );
+}
+
+/** The page the reset e-mail links to (`/painel/redefinir-senha?token=…`). */
+export function CompletePasswordReset() {
+  const [search] = useSearchParams();
+  const [token] = useState(() => search.get("token") ?? "");
+  const [password, setPassword] = useState("");
+  const [repeat, setRepeat] = useState("");
+  const [mismatch, setMismatch] = useState(false);
+  const complete = api.useMutation("post", "/dashboard/v1/password-resets/complete");
+  const { byField, rest } = fieldErrors(complete.error, ["password", "token"]);
+  return (
+    <AuthLayout title="Escolha uma nova senha" footer={<Link to="/entrar">Voltar para entrar</Link>}>
+      {!token ? (
+        <Alert tone="error">
+          Este endereço não tem o código do e-mail. <Link to="/recuperar-senha">Peça um novo link</Link>.
+        </Alert>
+      ) : complete.isSuccess ? (
+        <>
+          <Alert tone="ok">Senha redefinida. Todas as sessões abertas foram encerradas.</Alert>
+          <p>
+            <Link className="button" to="/entrar">
+              Entrar com a nova senha
+            </Link>
+          </p>
+        </>
+      ) : (
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (password !== repeat) return setMismatch(true);
+            setMismatch(false);
+            complete.mutate({ body: { token, password } });
+          }}
+        >
+          <TextField
+            label="Nova senha"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            hint="De 12 a 128 caracteres, que não seja uma senha comum."
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            error={byField.password}
+          />
+          <TextField
+            label="Repita a nova senha"
+            name="repeat"
+            type="password"
+            autoComplete="new-password"
+            required
+            value={repeat}
+            onChange={(event) => setRepeat(event.target.value)}
+            error={mismatch ? "as duas senhas não são iguais" : undefined}
+          />
+          <FormError error={complete.error} rest={rest} />
+          {byField.token ? <Alert tone="error">{byField.token}</Alert> : null}
+          <button type="submit" disabled={complete.isPending}>
+            {complete.isPending ? "Salvando…" : "Salvar nova senha"}
+          </button>
+        </form>
+      )}
+    </AuthLayout>
+  );
+}

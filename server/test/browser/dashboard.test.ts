@@ -1,0 +1,333 @@
+import { Secret, TOTP } from "otpauth";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startTestServer, type TestServer } from "../harness.js";
+import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.js";
+import { buildPanel, freePort, lookAt, openBrowserTab, type WatchedPage } from "../support/panel.js";
+
+// The merchant dashboard's web app (issue 26) in Debian's Chromium against the real server (memory
+// store): a new merchant's way in — sign-up, the e-mail's link, two-factor authentication, log-in
+// with its code, password reset — its settings, the production lock, step-up, CSRF and a session
+// ended elsewhere. Every screen is looked at: screenshots at 390 and 1280 px, no sideways
+// scrolling from 360 to 1440 px, no serious or critical axe-core finding, no CSP violation.
+
+if (!hasChromium) {
+  console.warn(
+    `[dashboard browser tests] skipped: ${chromiumPath} not found. Install it with: apt-get install -y chromium`,
+  );
+}
+
+let server: TestServer;
+let browser: Browser;
+let origin: string;
+const tabs: WatchedPage[] = [];
+const lookedAt: string[] = [];
+
+const password = "correto cavalo bateria grampo";
+
+/** A person's browser tab; a 401 of the session probe and the refusals a test provokes are expected. */
+async function newTab(expected: (status: number, url: string) => boolean = () => false): Promise<WatchedPage> {
+  const tab = await openBrowserTab(
+    () =>
+      browser.newContext({
+        viewport: { width: 1280, height: 800 },
+        locale: "pt-BR",
+        timezoneId: "America/Sao_Paulo",
+      }),
+    origin,
+    (status, url) => (status === 401 && url.endsWith("/dashboard/v1/session")) || expected(status, url),
+  );
+  tabs.push(tab);
+  return tab;
+}
+
+const at = (path: string) => `${origin}/painel${path}`;
+
+/** The authenticator's code now, by the server's clock; each code is taken once, so the clock moves on. */
+function authenticatorCode(secret: string): string {
+  const code = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+    timestamp: server.clock.now().getTime(),
+  });
+  server.clock.advance(30);
+  return code;
+}
+
+function lastLink(to: string, path: string): string {
+  const mail = server.mail.filter((m) => m.to === to).at(-1);
+  const link = mail && new RegExp(`https?://\\S+${path}\\?token=[A-Za-z0-9_-]{43}`).exec(mail.text)?.[0];
+  if (!link) throw new Error(`no ${path} link sent to ${to}`);
+  return link;
+}
+
+async function look(page: Page, name: string): Promise<void> {
+  lookedAt.push(...(await lookAt(page, name)));
+}
+
+async function signUp(page: Page, email: string, businessName = "Loja Exemplo Ltda"): Promise<void> {
+  await page.goto(at("/cadastro"));
+  await page.getByLabel("Seu nome").fill("Maria Souza");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Senha").fill(password);
+  await page.getByLabel("Nome do negócio").fill(businessName);
+  await page.getByRole("button", { name: "Criar conta" }).click();
+  await page.getByRole("heading", { name: "Olá, Maria" }).waitFor();
+}
+
+let people = 0;
+const newEmail = () => `maria.${process.pid}.${++people}@loja.example.com.br`;
+
+describe.skipIf(!hasChromium)(
+  `dashboard web app in Chromium${hasChromium ? "" : ` (skipped: no ${chromiumPath})`}`,
+  // A browser journey waits on a real browser: on a loaded 2-core machine, more than a unit test's 20 s.
+  { timeout: 60_000 },
+  () => {
+    beforeAll(async () => {
+      const [dir, port] = await Promise.all([buildPanel(), freePort()]);
+      origin = `http://localhost:${port}`;
+      server = await startTestServer({ port, publicBaseUrl: origin, panelDirectory: dir });
+      browser = await launchChromium();
+    }, 60_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await server?.close();
+    });
+
+    test("when a new merchant signs up, confirms the e-mail and turns on two-factor authentication, then each step says what happened in Portuguese, and the next log-in asks the code", async () => {
+      const tab = await newTab((status) => status === 400 || status === 401);
+      const { page } = tab;
+      const email = newEmail();
+
+      await page.goto(at("/"));
+      await page.waitForURL(/\/painel\/entrar\?voltar=%2Fteste$/);
+      await page.getByRole("heading", { name: "Entrar no painel" }).waitFor();
+      await look(page, "entrar");
+
+      // A refused sign-up: the server's message beside the field it concerns.
+      await page.getByRole("link", { name: "Cadastre-se" }).click();
+      await page.getByLabel("Seu nome").fill("Maria Souza");
+      await page.getByLabel("E-mail").fill(email);
+      await page.getByLabel("Senha").fill("curta");
+      await page.getByLabel("Nome do negócio").fill("Loja Exemplo Ltda");
+      await page.getByRole("button", { name: "Criar conta" }).click();
+      const passwordField = page.getByLabel("Senha");
+      await expect.poll(() => passwordField.getAttribute("aria-invalid")).toBe("true");
+      const described = await passwordField.getAttribute("aria-describedby");
+      const fieldMessage = await page.locator(`[id="${described?.split(" ").at(-1)}"]`).innerText();
+      expect(fieldMessage).toMatch(/12/);
+      await look(page, "cadastro-erro");
+
+      await passwordField.fill(password);
+      await page.getByRole("button", { name: "Criar conta" }).click();
+      await page.getByRole("heading", { name: "Olá, Maria" }).waitFor();
+      expect(page.url()).toBe(at("/teste"));
+      const header = await page.locator("header").innerText();
+      expect(header).toContain("Loja Exemplo Ltda");
+      expect(header).toContain(email);
+      expect(await page.getByRole("note").innerText()).toMatch(/MODO DE TESTE/);
+      await page.getByText(`Confirme seu e-mail: enviamos um link para ${email}`).waitFor();
+      await look(page, "inicio");
+
+      // The e-mail's link opens the panel's confirmation page, which confirms at once.
+      const link = lastLink(email, "/painel/confirmar-email");
+      expect(link.startsWith(`${origin}/painel/confirmar-email?token=`)).toBe(true);
+      await page.goto(link);
+      await page.getByText("E-mail confirmado. Obrigado!").waitFor();
+      expect(page.url()).toBe(at("/confirmar-email"));
+      await look(page, "email-confirmado");
+      await page.getByRole("link", { name: "Ir para o painel" }).click();
+      await page.getByRole("heading", { name: "Olá, Maria" }).waitFor();
+      expect(await page.getByText("Confirme seu e-mail: enviamos").count()).toBe(0);
+
+      // Production, while the account is not verified: locked, and why.
+      await page.getByRole("link", { name: /Produção/ }).click();
+      await page.getByRole("heading", { name: "Produção bloqueada" }).waitFor();
+      expect(page.url()).toBe(at("/producao"));
+      expect(await page.getByRole("note").innerText()).toMatch(/PRODUÇÃO/);
+      await page.getByText("Sua conta ainda não foi verificada.").waitFor();
+      await look(page, "producao-bloqueada");
+      await page.getByRole("link", { name: "Ir para o modo de teste" }).click();
+
+      // Two-factor authentication: the QR code, the key to type, a code of it, the recovery codes.
+      await page.getByRole("link", { name: "Configurações" }).click();
+      await page.getByRole("heading", { name: "Você" }).waitFor();
+      await look(page, "configuracoes-perfil");
+      await page.getByRole("link", { name: "Verificação em duas etapas" }).click();
+      await page.getByRole("button", { name: "Ativar a verificação em duas etapas" }).click();
+      await page.getByRole("img", { name: "Código QR para o aplicativo autenticador" }).locator("path").waitFor();
+      const secret = (await page.getByText(/^[A-Z2-7]{16,}$/).innerText()).trim();
+      await look(page, "dois-fatores-qr");
+      await page.getByLabel("Código do aplicativo").fill("000000");
+      await page.getByRole("button", { name: "Confirmar e ativar" }).click();
+      await expect.poll(() => page.getByLabel("Código do aplicativo").getAttribute("aria-invalid")).toBe("true");
+      await page.getByLabel("Código do aplicativo").fill(authenticatorCode(secret));
+      await page.getByRole("button", { name: "Confirmar e ativar" }).click();
+      const codes = page.getByRole("list", { name: "Códigos de recuperação" }).getByRole("listitem");
+      await expect.poll(() => codes.count()).toBe(10);
+      const recoveryCode = await codes.first().innerText();
+      await look(page, "dois-fatores-codigos");
+      await page.getByRole("button", { name: "Copiar os códigos" }).click();
+      expect(await page.evaluate("navigator.clipboard.readText()")).toContain(recoveryCode);
+      await page.getByRole("button", { name: "Já guardei" }).click();
+      await page.getByText("ativada", { exact: true }).waitFor();
+
+      // Log out, and in again: the code is asked; a recovery code does too.
+      await page.getByRole("button", { name: "Sair" }).click();
+      await page.getByRole("heading", { name: "Entrar no painel" }).waitFor();
+      await page.getByLabel("E-mail").fill(email);
+      await page.getByLabel("Senha").fill(password);
+      await page.getByRole("button", { name: "Entrar" }).click();
+      await page.getByRole("heading", { name: "Verificação em duas etapas" }).waitFor();
+      await look(page, "entrar-codigo");
+      await page.getByLabel("Código").fill(recoveryCode);
+      await page.getByRole("button", { name: "Confirmar" }).click();
+      await page.getByRole("heading", { name: "Olá, Maria" }).waitFor();
+      expect(tab.problems).toEqual([]);
+    });
+
+    test("when the owner changes the account's rule, then the step-up dialog asks the authenticator's code and the change goes through", async () => {
+      const tab = await newTab((status, url) => status === 403 && url.endsWith("/account/security"));
+      const { page } = tab;
+      const email = newEmail();
+      await signUp(page, email);
+      await page.goto(at("/teste/configuracoes/seguranca"));
+      await page.getByRole("button", { name: "Ativar a verificação em duas etapas" }).click();
+      const secret = (await page.getByText(/^[A-Z2-7]{16,}$/).innerText()).trim();
+      await page.getByLabel("Código do aplicativo").fill(authenticatorCode(secret));
+      await page.getByRole("button", { name: "Confirmar e ativar" }).click();
+      await page.getByRole("button", { name: "Já guardei" }).click();
+
+      // The set-up stepped the session up; ten minutes later, it is no longer.
+      server.clock.advance(11 * 60);
+      await page.getByRole("link", { name: "Regras da conta" }).click();
+      const rule = page.getByLabel("Exigir a verificação em duas etapas de todos os membros");
+      await rule.waitFor();
+      await look(page, "configuracoes-regras");
+      await rule.click();
+      const dialog = page.getByRole("dialog", { name: "Confirme que é você" });
+      await dialog.waitFor();
+      await look(page, "confirmacao-step-up");
+      await dialog.getByLabel("Código de 6 dígitos ou de recuperação").fill(authenticatorCode(secret));
+      await dialog.getByRole("button", { name: "Confirmar" }).click();
+      await dialog.waitFor({ state: "detached" });
+      await expect.poll(() => rule.isChecked()).toBe(true);
+      await page.reload();
+      await expect
+        .poll(() => page.getByLabel("Exigir a verificação em duas etapas de todos os membros").isChecked())
+        .toBe(true);
+      expect(tab.problems).toEqual([]);
+    });
+
+    test("when a session is ended from another browser, then the ended one's next step goes to the log-in page and says why", async () => {
+      const email = newEmail();
+      const first = await newTab();
+      await signUp(first.page, email);
+      const second = await newTab((status) => status === 401);
+      await second.page.goto(at("/entrar"));
+      await second.page.getByLabel("E-mail").fill(email);
+      await second.page.getByLabel("Senha").fill(password);
+      await second.page.getByRole("button", { name: "Entrar" }).click();
+      await second.page.getByRole("heading", { name: "Olá, Maria" }).waitFor();
+
+      await first.page.goto(at("/teste/configuracoes/sessoes"));
+      const rows = first.page.getByRole("region", { name: "Sessões abertas" }).getByRole("row");
+      await expect.poll(() => rows.count()).toBe(3);
+      await look(first.page, "configuracoes-sessoes");
+      await first.page.getByRole("button", { name: "Encerrar" }).click();
+      await expect.poll(() => rows.count()).toBe(2);
+
+      // The ended session's next request answers 401: the app drops its data and says so.
+      await second.page.getByRole("link", { name: "Configurações" }).click();
+      await second.page.getByRole("link", { name: "Sessões" }).click();
+      await second.page.getByRole("heading", { name: "Entrar no painel" }).waitFor();
+      await second.page.getByText("Sua sessão terminou").waitFor();
+      expect(first.problems).toEqual([]);
+      expect(second.problems).toEqual([]);
+    });
+
+    test("when a change comes without the session's CSRF token or from another origin, then the server refuses it", async () => {
+      const { page, problems } = await newTab((status) => status === 403);
+      await signUp(page, newEmail());
+      const refused = await page.evaluate(async () => {
+        const withoutToken = await fetch("/dashboard/v1/me/two-factor", { method: "POST" });
+        return { status: withoutToken.status, body: (await withoutToken.json()) as { code: string } };
+      });
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe("CSRF_REFUSED");
+      const answer = await fetch(`${origin}/dashboard/v1/session`, {
+        method: "DELETE",
+        headers: { origin: "https://evil.example", cookie: "__Host-pix_session=x", "x-csrf-token": "x".repeat(43) },
+      });
+      expect(answer.status).toBe(403);
+      expect(((await answer.json()) as { code: string }).code).toBe("CSRF_REFUSED");
+      expect(problems).toEqual([]);
+    });
+
+    test("when a person forgot the password, then the e-mail's link leads to a new one, and the old one no longer enters", async () => {
+      const email = newEmail();
+      const setUp = await newTab();
+      await signUp(setUp.page, email);
+      await setUp.context.close();
+
+      const { page, problems } = await newTab((status) => status === 401);
+      await page.goto(at("/entrar"));
+      await page.getByRole("link", { name: "Esqueci minha senha" }).click();
+      await page.getByLabel("E-mail").fill(email);
+      await page.getByRole("button", { name: "Enviar link" }).click();
+      await page.getByText(/enviamos a ele um link para escolher uma nova senha/).waitFor();
+      await look(page, "senha-pedido");
+      await page.goto(lastLink(email, "/painel/redefinir-senha"));
+      await page.getByLabel("Nova senha", { exact: true }).fill("outra frase longa e secreta");
+      await page.getByLabel("Repita a nova senha").fill("outra frase longa e secreta");
+      await look(page, "senha-nova");
+      await page.getByRole("button", { name: "Salvar nova senha" }).click();
+      await page.getByText("Senha redefinida.").waitFor();
+      await page.getByRole("link", { name: "Entrar com a nova senha" }).click();
+      await page.getByLabel("E-mail").fill(email);
+      await page.getByLabel("Senha").fill(password);
+      await page.getByRole("button", { name: "Entrar" }).click();
+      await page.getByText("E-mail ou senha incorretos").waitFor();
+      await page.getByLabel("Senha").fill("outra frase longa e secreta");
+      await page.getByRole("button", { name: "Entrar" }).click();
+      await page.getByRole("heading", { name: "Olá, Maria" }).waitFor();
+      expect(problems).toEqual([]);
+    });
+
+    test("when a person moves through the panel with the keyboard alone, then every control of the header and the menu is reached", async () => {
+      const { page, problems } = await newTab();
+      await signUp(page, newEmail());
+      await page.goto(at("/teste/configuracoes/senha"));
+      await page.getByLabel("Senha atual").waitFor();
+      const reached = new Set<string>();
+      for (let i = 0; i < 30; i += 1) {
+        await page.keyboard.press("Tab");
+        const name = (await page.evaluate(`(() => {
+          const active = document.activeElement;
+          const text = active ? (active.innerText || active.getAttribute("aria-label") || active.id).trim() : "";
+          return active ? active.tagName.toLowerCase() + ":" + text : "";
+        })()`)) as string;
+        reached.add(name);
+      }
+      for (const control of [
+        "a:Pular para o conteúdo",
+        "a:Teste",
+        "button:Sair",
+        "a:Início",
+        "a:Configurações",
+        "a:Sessões",
+        "button:Trocar a senha",
+      ]) {
+        expect(
+          [...reached].some((name) => name.startsWith(control)),
+          `${control} in ${[...reached].join(" | ")}`,
+        ).toBe(true);
+      }
+      expect(problems).toEqual([]);
+    });
+
+    test("when every screen was looked at, then none scrolls sideways, none has a serious accessibility finding and no page broke its CSP", () => {
+      expect(lookedAt).toEqual([]);
+      for (const tab of tabs) expect(tab.problems).toEqual([]);
+    });
+  },
+);

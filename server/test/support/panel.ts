@@ -1,0 +1,114 @@
+import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { BrowserContext, Page } from "playwright-core";
+
+// The dashboard's web app (dashboard/) in the browser tests: built once per file with Vite into a
+// temporary folder the test server serves at /painel, pages watched for CSP violations, foreign
+// requests and script errors, axe-core run on each screen, screenshots written to test-artifacts/.
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+export const artifacts = join(root, "test-artifacts");
+const require = createRequire(import.meta.url);
+
+/** `vite build` of dashboard/ into a new temporary folder; its path. */
+export async function buildPanel(): Promise<string> {
+  const outDir = mkdtempSync(join(tmpdir(), "painel-"));
+  const { build } = await import("vite");
+  await build({
+    configFile: join(root, "dashboard/vite.config.ts"),
+    build: { outDir, emptyOutDir: true },
+    logLevel: "error",
+  });
+  return outDir;
+}
+
+/** A port of 127.0.0.1 free now: the test server's PUBLIC_BASE_URL must name it before it starts. */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once("error", fail);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+  });
+}
+
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors (CSP violations among them), script errors, and requests to other origins. */
+  problems: string[];
+}
+
+/** A new person's browser (own cookies), in Brasília time and Portuguese. */
+export async function openBrowserTab(
+  newContext: () => Promise<BrowserContext>,
+  origin: string,
+  expectedStatuses: (status: number, url: string) => boolean = () => false,
+): Promise<WatchedPage> {
+  const context = await newContext();
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin });
+  const page = await context.newPage();
+  const watched: WatchedPage = { page, context, problems: [] };
+  page.on("request", (request) => {
+    if (!request.url().startsWith(`${origin}/`)) watched.problems.push(`foreign request ${request.url()}`);
+  });
+  page.on("console", (message) => {
+    // Failed requests are judged by the response handler below.
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
+      watched.problems.push(`console: ${message.text()}`);
+    }
+  });
+  page.on("response", (response) => {
+    const status = response.status();
+    if (status >= 400 && !expectedStatuses(status, response.url())) {
+      watched.problems.push(`${status} ${response.request().method()} ${response.url()}`);
+    }
+  });
+  page.on("pageerror", (error) => watched.problems.push(`page error: ${error.message}`));
+  return watched;
+}
+
+const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+/** axe-core's serious and critical findings on the page as it is now (WCAG 2.1 A/AA and best practices). */
+export async function seriousAccessibilityProblems(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  // A string, evaluated in the page: this file is type-checked without the DOM's types.
+  const found = (await page.evaluate(`axe
+    .run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] } })
+    .then((result) => result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.slice(0, 3).map((n) => String(n.target)),
+    })))`)) as { id: string; impact: string; nodes: string[] }[];
+  return found
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact} ${v.id}: ${v.nodes.join(", ")}`);
+}
+
+/**
+ * One screen looked at as a person would: full-page screenshots at a phone's and a laptop's width
+ * (test-artifacts/painel-<name>-<width>.png), no sideways scrolling of the page from 360 to 1440
+ * pixels, and axe-core's serious and critical findings. Returns what is wrong; the laptop's width
+ * stays set.
+ */
+export async function lookAt(page: Page, name: string): Promise<string[]> {
+  mkdirSync(artifacts, { recursive: true });
+  const wrong: string[] = [];
+  for (const width of [360, 390, 1440, 1280]) {
+    await page.setViewportSize({ width, height: width < 500 ? 844 : 800 });
+    const overflow = (await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")) as number;
+    if (overflow > 0) wrong.push(`${name} at ${width}px: ${overflow}px wider than the window`);
+    if (width === 390 || width === 1280) {
+      await page.screenshot({ path: join(artifacts, `painel-${name}-${width}.png`), fullPage: true });
+    }
+  }
+  wrong.push(...(await seriousAccessibilityProblems(page)).map((problem) => `${name}: ${problem}`));
+  return wrong;
+}
