@@ -100,6 +100,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/accounts/{id}/verification-request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an account's verification request
+         * @description The account's latest request for verification; `404` when it never asked.
+         */
+        get: operations["getVerificationRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/verification-request/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a verification request
+         * @description Rejects the request waiting, with a reason the merchant sees; the account stays unverified and
+         *     may ask again. A request not waiting answers `400 REQUEST_ERROR`.
+         */
+        post: operations["rejectVerificationRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/accounts/{id}/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -429,6 +470,26 @@ export interface paths {
          * @description Ends a `PENDING` withdrawal, returning the unpaid part to the balance and recording the matching event.
          */
         post: operations["settleWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/verification-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List verification requests
+         * @description Merchants' requests for verification, newest first (`status=requested`: the ones waiting).
+         */
+        get: operations["listVerificationRequests"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1237,6 +1298,11 @@ export interface components {
             chargeFeeBps?: components["schemas"]["FeeBasisPoints"];
             withdrawFeeCents?: components["schemas"]["WithdrawFeeCents"];
         };
+        /** @description Body of a rejection. */
+        RejectVerificationRequest: {
+            /** @description Why, in words the merchant reads in its dashboard: 1 to 500 characters. */
+            reason: string;
+        };
         /**
          * Format: int32
          * @description Days a paid sale stays pending before it becomes available: 0 to 90.
@@ -1320,6 +1386,51 @@ export interface components {
             /** @description Re-enables (or disables) the endpoint. */
             enabled?: boolean;
         };
+        /** @description A merchant's latest request for verification, made in the dashboard. */
+        VerificationRequest: {
+            /** @description The account, `acc_…`. */
+            accountId: string;
+            /** @description The account's name, as the BR Code prints it. */
+            accountName: string;
+            /** @description The legal name the merchant gave (razão social, or the person's full name). */
+            legalName: string;
+            /**
+             * @description `CNPJ` for a company (a MEI included), `CPF` for an individual merchant.
+             * @enum {string}
+             */
+            documentType: "CPF" | "CNPJ";
+            /** @description Digits only (an alphanumeric CNPJ in upper case); its check digits were verified. */
+            document: string;
+            status: components["schemas"]["VerificationStatus"];
+            requestedBy: components["schemas"]["VerificationRequester"];
+            requestedAt: components["schemas"]["PixService.UtcTimestamp"];
+            /**
+             * Format: date-time
+             * @description When the operator verified or rejected it; null while it waits.
+             */
+            decidedAt: string | null;
+            /** @description Why it was rejected; null otherwise. */
+            rejectionReason: string | null;
+        };
+        /** @description One page of a list. */
+        VerificationRequestPage: {
+            /** @description The items, newest first. */
+            data: components["schemas"]["VerificationRequest"][];
+            /** @description True when more items exist: ask again with `startingAfter` = the id of the last item. */
+            hasMore: boolean;
+        };
+        /** @description The user who asked. */
+        VerificationRequester: {
+            /** @description `usr_…`. */
+            userId: string;
+            /** @description Its e-mail address when it asked. */
+            email: string;
+        };
+        /**
+         * @description Where a merchant's request for verification stands.
+         * @enum {string}
+         */
+        VerificationStatus: "requested" | "verified" | "rejected";
         /** @description A receiver of webhook events of one mode. */
         WebhookEndpoint: {
             /** @description `we_…`. */
@@ -1392,6 +1503,8 @@ export interface components {
          *     deliveries) answers `400 VALIDATION_ERROR` on `startingAfter`.
          */
         "PixService.PageQuery.startingAfter": string;
+        /** @description Only requests in this state (`requested`: the ones waiting). */
+        "VerificationRequestQuery.status": components["schemas"]["VerificationStatus"];
     };
     requestBodies: never;
     headers: never;
@@ -2775,6 +2888,423 @@ export interface operations {
             };
             /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description Too many failed authentications from this IP address (`RATE_LIMITED`): after 20 requests with a
+             *     missing or wrong token within a minute, every operator request from the address (a right token
+             *     included) answers 429 until `Retry-After` seconds have passed. Other addresses are not affected.
+             */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` (1 second) with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+        };
+    };
+    getVerificationRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationRequest"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description Too many failed authentications from this IP address (`RATE_LIMITED`): after 20 requests with a
+             *     missing or wrong token within a minute, every operator request from the address (a right token
+             *     included) answers 429 until `Retry-After` seconds have passed. Other addresses are not affected.
+             */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` (1 second) with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+        };
+    };
+    rejectVerificationRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectVerificationRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationRequest"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description The request body is larger than 64 KiB, 65 536 bytes (`PAYLOAD_TOO_LARGE`); nothing in it was
+             *     read.
+             */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     /**
                      * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
@@ -6683,6 +7213,199 @@ export interface operations {
             };
             /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
             415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description Too many failed authentications from this IP address (`RATE_LIMITED`): after 20 requests with a
+             *     missing or wrong token within a minute, every operator request from the address (a right token
+             *     included) answers 429 until `Retry-After` seconds have passed. Other addresses are not affected.
+             */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` (1 second) with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+        };
+    };
+    listVerificationRequests: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. Default 20. */
+                limit?: components["parameters"]["PixService.PageQuery.limit"];
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. Filters do not bind
+                 *     it: an item that has left them since its page was read (a charge paid, or expired, while
+                 *     `status=WAITING_PAYMENT` is paged) still marks the place. An id that names no item of this
+                 *     list's account and mode (and parent: the charge of its refunds, the endpoint of its
+                 *     deliveries) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
+                startingAfter?: components["parameters"]["PixService.PageQuery.startingAfter"];
+                /** @description Only requests in this state (`requested`: the ones waiting). */
+                status?: components["parameters"]["VerificationRequestQuery.status"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationRequestPage"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
                 headers: {
                     /**
                      * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`

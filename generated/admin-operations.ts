@@ -119,6 +119,15 @@ export const operationTable = {
     tag: "Customers",
     statuses: [200, 400, 401, 404, 429, 500, 503],
   },
+  getVerificationRequest: {
+    method: "get",
+    path: "/admin/v1/accounts/{id}/verification-request",
+    expressPath: "/admin/v1/accounts/:id/verification-request",
+    permission: "admin",
+    summary: "Get an account's verification request",
+    tag: "Verification",
+    statuses: [200, 400, 401, 404, 429, 500, 503],
+  },
   listAccounts: {
     method: "get",
     path: "/admin/v1/accounts",
@@ -155,6 +164,15 @@ export const operationTable = {
     tag: "Webhook endpoints",
     statuses: [200, 400, 401, 404, 429, 500, 503],
   },
+  listVerificationRequests: {
+    method: "get",
+    path: "/admin/v1/verification-requests",
+    expressPath: "/admin/v1/verification-requests",
+    permission: "admin",
+    summary: "List verification requests",
+    tag: "Verification",
+    statuses: [200, 400, 401, 404, 429, 500, 503],
+  },
   listWebhookEndpoints: {
     method: "get",
     path: "/admin/v1/accounts/{id}/webhook-endpoints",
@@ -180,6 +198,15 @@ export const operationTable = {
     permission: "admin",
     summary: "Reject a production recurrence",
     tag: "Settlement simulator",
+    statuses: [200, 400, 401, 404, 413, 415, 429, 500, 503],
+  },
+  rejectVerificationRequest: {
+    method: "post",
+    path: "/admin/v1/accounts/{id}/verification-request/reject",
+    expressPath: "/admin/v1/accounts/:id/verification-request/reject",
+    permission: "admin",
+    summary: "Reject a verification request",
+    tag: "Verification",
     statuses: [200, 400, 401, 404, 413, 415, 429, 500, 503],
   },
   replayEvent: {
@@ -507,6 +534,24 @@ export type GetCustomerNotesResult =
   | { status: 500; body: Json<operations["getCustomerNotes"]["responses"][500]> }
   | { status: 503; body: Json<operations["getCustomerNotes"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** GET /admin/v1/accounts/{id}/verification-request: input of `getVerificationRequest`, after validation. */
+export interface GetVerificationRequestInput {
+  params: operations["getVerificationRequest"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `getVerificationRequest` may answer. */
+export type GetVerificationRequestResult =
+  | { status: 200; body: Json<operations["getVerificationRequest"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getVerificationRequest"]["responses"][400]> }
+  | { status: 401; body: Json<operations["getVerificationRequest"]["responses"][401]> }
+  | { status: 404; body: Json<operations["getVerificationRequest"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getVerificationRequest"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["getVerificationRequest"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getVerificationRequest"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** GET /admin/v1/accounts: input of `listAccounts`, after validation. */
 export interface ListAccountsInput {
   params: NoParams;
@@ -579,6 +624,24 @@ export type ListEventsResult =
   | { status: 500; body: Json<operations["listEvents"]["responses"][500]> }
   | { status: 503; body: Json<operations["listEvents"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** GET /admin/v1/verification-requests: input of `listVerificationRequests`, after validation. */
+export interface ListVerificationRequestsInput {
+  params: NoParams;
+  query: NonNullable<operations["listVerificationRequests"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `listVerificationRequests` may answer. */
+export type ListVerificationRequestsResult =
+  | { status: 200; body: Json<operations["listVerificationRequests"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listVerificationRequests"]["responses"][400]> }
+  | { status: 401; body: Json<operations["listVerificationRequests"]["responses"][401]> }
+  | { status: 404; body: Json<operations["listVerificationRequests"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listVerificationRequests"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["listVerificationRequests"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listVerificationRequests"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** GET /admin/v1/accounts/{id}/webhook-endpoints: input of `listWebhookEndpoints`, after validation. */
 export interface ListWebhookEndpointsInput {
   params: operations["listWebhookEndpoints"]["parameters"]["path"];
@@ -636,6 +699,26 @@ export type RejectProductionRecurrenceResult =
   | { status: 429; body: Json<operations["rejectProductionRecurrence"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["rejectProductionRecurrence"]["responses"][500]> }
   | { status: 503; body: Json<operations["rejectProductionRecurrence"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /admin/v1/accounts/{id}/verification-request/reject: input of `rejectVerificationRequest`, after validation. */
+export interface RejectVerificationRequestInput {
+  params: operations["rejectVerificationRequest"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: operations["rejectVerificationRequest"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `rejectVerificationRequest` may answer. */
+export type RejectVerificationRequestResult =
+  | { status: 200; body: Json<operations["rejectVerificationRequest"]["responses"][200]> }
+  | { status: 400; body: Json<operations["rejectVerificationRequest"]["responses"][400]> }
+  | { status: 401; body: Json<operations["rejectVerificationRequest"]["responses"][401]> }
+  | { status: 404; body: Json<operations["rejectVerificationRequest"]["responses"][404]> }
+  | { status: 413; body: Json<operations["rejectVerificationRequest"]["responses"][413]> }
+  | { status: 415; body: Json<operations["rejectVerificationRequest"]["responses"][415]> }
+  | { status: 429; body: Json<operations["rejectVerificationRequest"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["rejectVerificationRequest"]["responses"][500]> }
+  | { status: 503; body: Json<operations["rejectVerificationRequest"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /admin/v1/events/{id}/replay: input of `replayEvent`, after validation. */
 export interface ReplayEventInput {
@@ -873,6 +956,8 @@ export interface Handlers<Ctx> {
   getClock(request: GetClockInput, ctx: Ctx): Promise<GetClockResult>;
   /** GET /admin/v1/customers/{id}/notes: Get customer notes (`admin`). */
   getCustomerNotes(request: GetCustomerNotesInput, ctx: Ctx): Promise<GetCustomerNotesResult>;
+  /** GET /admin/v1/accounts/{id}/verification-request: Get an account's verification request (`admin`). */
+  getVerificationRequest(request: GetVerificationRequestInput, ctx: Ctx): Promise<GetVerificationRequestResult>;
   /** GET /admin/v1/accounts: List accounts (`admin`). */
   listAccounts(request: ListAccountsInput, ctx: Ctx): Promise<ListAccountsResult>;
   /** GET /admin/v1/accounts/{id}/api-keys: List an account's API keys (`admin`). */
@@ -881,12 +966,16 @@ export interface Handlers<Ctx> {
   listDeliveries(request: ListDeliveriesInput, ctx: Ctx): Promise<ListDeliveriesResult>;
   /** GET /admin/v1/accounts/{id}/events: List an account's events (`admin`). */
   listEvents(request: ListEventsInput, ctx: Ctx): Promise<ListEventsResult>;
+  /** GET /admin/v1/verification-requests: List verification requests (`admin`). */
+  listVerificationRequests(request: ListVerificationRequestsInput, ctx: Ctx): Promise<ListVerificationRequestsResult>;
   /** GET /admin/v1/accounts/{id}/webhook-endpoints: List webhook endpoints (`admin`). */
   listWebhookEndpoints(request: ListWebhookEndpointsInput, ctx: Ctx): Promise<ListWebhookEndpointsResult>;
   /** POST /admin/v1/simulator/transactions/{id}/disputes: Open a dispute (`admin`). */
   openDispute(request: OpenDisputeInput, ctx: Ctx): Promise<OpenDisputeResult>;
   /** POST /admin/v1/simulator/recurrences/{id}/reject: Reject a production recurrence (`admin`). */
   rejectProductionRecurrence(request: RejectProductionRecurrenceInput, ctx: Ctx): Promise<RejectProductionRecurrenceResult>;
+  /** POST /admin/v1/accounts/{id}/verification-request/reject: Reject a verification request (`admin`). */
+  rejectVerificationRequest(request: RejectVerificationRequestInput, ctx: Ctx): Promise<RejectVerificationRequestResult>;
   /** POST /admin/v1/events/{id}/replay: Replay an event (`admin`). */
   replayEvent(request: ReplayEventInput, ctx: Ctx): Promise<ReplayEventResult>;
   /** POST /admin/v1/api-keys/{id}/revoke: Revoke an API key (`admin`). */

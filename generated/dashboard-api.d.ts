@@ -2,6 +2,26 @@
 // `npm run generate`.
 
 export interface paths {
+    "/dashboard/v1/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the account
+         * @description The user's account: profile, verification, plan and fees, release period. Every role reads it.
+         */
+        get: operations["getAccountProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/v1/account/security": {
         parameters: {
             query?: never;
@@ -25,6 +45,28 @@ export interface paths {
          *     member without two-factor authentication can do nothing but turn it on.
          */
         patch: operations["updateAccountSecurity"];
+        trace?: never;
+    };
+    "/dashboard/v1/account/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for verification
+         * @description Asks the platform to verify the account, with its legal name and CNPJ or CPF (owners and
+         *     admins). A request waiting is replaced; a rejected account may ask again; a verified one answers
+         *     `400 REQUEST_ERROR`. The platform's operator decides through the operator API.
+         */
+        post: operations["requestVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/dashboard/v1/audit-log": {
@@ -91,6 +133,26 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/dashboard/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the user's profile
+         * @description Changes the user's own profile (its name).
+         */
+        patch: operations["updateProfile"];
         trace?: never;
     };
     "/dashboard/v1/me/password": {
@@ -469,6 +531,23 @@ export interface components {
             name: components["schemas"]["PixService.PersonName"];
             password: components["schemas"]["NewPassword"];
         };
+        /** @description The user's account: its profile, verification, plan and fees, and release period (read only but the verification request). */
+        AccountProfile: {
+            /** @description `acc_…`. */
+            id: string;
+            /** @description The merchant's name, printed in the BR Code. */
+            name: string;
+            /** @description The owner's e-mail address at sign-up: where withdrawal notices go. */
+            ownerEmail: string;
+            verification: components["schemas"]["AccountVerification"];
+            /** @description The fees of the account's plan, set by the platform. */
+            plan: components["schemas"]["PixAdmin.Plan"];
+            /** @description Days a paid sale stays pending before it becomes available, set by the platform. */
+            releasePeriodDays: components["schemas"]["PixAdmin.ReleasePeriodDays"];
+            /** @description City printed in the BR Code. */
+            merchantCity: string;
+            createdAt: components["schemas"]["PixService.UtcTimestamp"];
+        };
         /** @description The account's security rules, set by its owner. */
         AccountSecurity: {
             /** @description Every member must turn two-factor authentication on; until then, a member's session answers `403 TWO_FACTOR_SETUP_REQUIRED`. */
@@ -482,6 +561,28 @@ export interface components {
             name: string;
             /** @description Verified accounts operate in production; until then, test mode only. */
             verified: boolean;
+        };
+        /** @description The account's verification and the data of its latest request. */
+        AccountVerification: {
+            status: components["schemas"]["VerificationState"];
+            /** @description The legal name of the latest request; null when none was made. */
+            legalName: string | null;
+            /** @description `CNPJ` or `CPF`, of the latest request; null when none was made. */
+            documentType: string | null;
+            /** @description Digits only, of the latest request; null when none was made. */
+            document: string | null;
+            /**
+             * Format: date-time
+             * @description When the latest request was made.
+             */
+            requestedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the platform decided it; null while it waits, or without a request.
+             */
+            decidedAt: string | null;
+            /** @description The platform's reason, when `rejected`. */
+            rejectionReason: string | null;
         };
         /**
          * @description What was done. The list is closed: an action not named here is not recorded under another name.
@@ -654,6 +755,33 @@ export interface components {
             /** @description The user's e-mail address. */
             email: components["schemas"]["PixService.EmailAddress"];
         };
+        /** @description The fixed part of a charge fee, in cents: 0 to 999 999 999 999. */
+        "PixAdmin.ChargeFeeCents": number;
+        /**
+         * Format: int32
+         * @description The proportional part of a charge fee, in basis points of the amount (100 = 1%): 0 to 10000.
+         */
+        "PixAdmin.FeeBasisPoints": number;
+        /** @description Fees of an account. */
+        "PixAdmin.Plan": {
+            /** @description Fixed part of the fee of each Pix charge. Default 80. */
+            chargeFeeCents: components["schemas"]["PixAdmin.ChargeFeeCents"];
+            /** @description Proportional part, in basis points of the amount (100 = 1%). Default 0. */
+            chargeFeeBps: components["schemas"]["PixAdmin.FeeBasisPoints"];
+            /** @description Fee of each withdrawal, included in its amount. Default 80. */
+            withdrawFeeCents: components["schemas"]["PixAdmin.WithdrawFeeCents"];
+        };
+        /**
+         * Format: int32
+         * @description Days a paid sale stays pending before it becomes available: 0 to 90.
+         */
+        "PixAdmin.ReleasePeriodDays": number;
+        /**
+         * Format: int32
+         * @description The fee of a withdrawal, in cents: 0 to 599, below the smallest withdrawal (600), so every
+         *     withdrawal pays something out.
+         */
+        "PixAdmin.WithdrawFeeCents": number;
         /** @description The account's balance in the key's mode. */
         "PixService.Balance": {
             /** @description Can be withdrawn already. */
@@ -708,6 +836,17 @@ export interface components {
         /** @description Recovery codes: each logs in (or steps up) once in place of the authenticator. Shown only here. */
         RecoveryCodes: {
             recoveryCodes: components["schemas"]["RecoveryCode"][];
+        };
+        /** @description Body of a request for verification. */
+        RequestVerificationRequest: {
+            /** @description The legal name: the company's razão social, or the individual merchant's full name. 2 to 120 characters. */
+            legalName: string;
+            /**
+             * @description The CNPJ (a company, a MEI included) or CPF (an individual merchant), with or without
+             *     punctuation, 11 to 18 characters. Check digits are verified: failing ones answer
+             *     `400 REQUEST_ERROR`.
+             */
+            document: string;
         };
         /**
          * @description What a user may do in its account. `owner`: everything, the team included; `admin`: everything
@@ -790,6 +929,10 @@ export interface components {
         UpdateAccountSecurityRequest: {
             requireTwoFactor: boolean;
         };
+        /** @description Body of a change of the user's own profile. */
+        UpdateProfileRequest: {
+            name: components["schemas"]["PixService.PersonName"];
+        };
         /** @description A person of the merchant, as the dashboard shows it: never its password. */
         User: {
             /** @description `usr_…`. */
@@ -805,6 +948,14 @@ export interface components {
             twoFactorEnabled: boolean;
             createdAt: components["schemas"]["PixService.UtcTimestamp"];
         };
+        /**
+         * @description Where the account's verification stands: `none` (never asked, or asked again after the platform
+         *     took it back), `requested` (waiting for the platform), `verified` (production works), `rejected`
+         *     (with the platform's reason; the merchant may ask again). Production keys, production webhook
+         *     endpoints and withdrawals answer `403 ACCOUNT_NOT_ACTIVE` until `verified`.
+         * @enum {string}
+         */
+        VerificationState: "none" | "requested" | "verified" | "rejected";
     };
     responses: never;
     parameters: {
@@ -834,6 +985,203 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getAccountProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountProfile"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`): a query parameter the operation does not take, a field out of its bounds. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description No session, or one that expired or was ended (`UNAUTHORIZED`); wrong e-mail or password at log-in (`INVALID_CREDENTIALS`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /**
+             * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
+             *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             */
+            403: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account, or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`). */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`); retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+        };
+    };
     getAccountSecurity: {
         parameters: {
             query?: never;
@@ -1064,6 +1412,251 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AccountSecurity"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`): a query parameter the operation does not take, a field out of its bounds. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description No session, or one that expired or was ended (`UNAUTHORIZED`); wrong e-mail or password at log-in (`INVALID_CREDENTIALS`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /**
+             * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
+             *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             */
+            403: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account, or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`). */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`); retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+        };
+    };
+    requestVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RequestVerificationRequest"];
+            };
+        };
+        responses: {
+            /** @description Created: the new object. */
+            201: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountVerification"];
                 };
             };
             /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`): a query parameter the operation does not take, a field out of its bounds. */
@@ -1825,6 +2418,251 @@ export interface operations {
             };
             /** @description Conflict (`EMAIL_TAKEN`, `LAST_OWNER`, `IDEMPOTENCY_KEY_REUSED`). */
             409: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`). */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`); retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+        };
+    };
+    updateProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateProfileRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`): a query parameter the operation does not take, a field out of its bounds. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description No session, or one that expired or was ended (`UNAUTHORIZED`); wrong e-mail or password at log-in (`INVALID_CREDENTIALS`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /**
+             * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
+             *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             */
+            403: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account, or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
                 headers: {
                     /**
                      * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`

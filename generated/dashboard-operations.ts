@@ -102,6 +102,16 @@ export const operationTable = {
     tag: "Sessions",
     statuses: [204, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
+  getAccountProfile: {
+    method: "get",
+    path: "/dashboard/v1/account",
+    expressPath: "/dashboard/v1/account",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "Read the account",
+    tag: "Account",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
   getAccountSecurity: {
     method: "get",
     path: "/dashboard/v1/account/security",
@@ -232,6 +242,16 @@ export const operationTable = {
     tag: "Registration",
     statuses: [202, 400, 403, 404, 413, 415, 429, 500, 503],
   },
+  requestVerification: {
+    method: "post",
+    path: "/dashboard/v1/account/verification",
+    expressPath: "/dashboard/v1/account/verification",
+    permission: "session",
+    roles: ["owner","admin"],
+    summary: "Ask for verification",
+    tag: "Account",
+    statuses: [201, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+  },
   revokeInvitation: {
     method: "delete",
     path: "/dashboard/v1/team/invitations/{id}",
@@ -279,6 +299,16 @@ export const operationTable = {
     permission: "session",
     roles: ["owner"],
     summary: "Change the account's security rules",
+    tag: "Account",
+    statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+  },
+  updateProfile: {
+    method: "patch",
+    path: "/dashboard/v1/me",
+    expressPath: "/dashboard/v1/me",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "Change the user's profile",
     tag: "Account",
     statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
@@ -461,6 +491,25 @@ export type EndSessionResult =
   | { status: 429; body: Json<operations["endSession"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["endSession"]["responses"][500]> }
   | { status: 503; body: Json<operations["endSession"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /dashboard/v1/account: input of `getAccountProfile`, after validation. */
+export interface GetAccountProfileInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `getAccountProfile` may answer. */
+export type GetAccountProfileResult =
+  | { status: 200; body: Json<operations["getAccountProfile"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getAccountProfile"]["responses"][400]> }
+  | { status: 401; body: Json<operations["getAccountProfile"]["responses"][401]> }
+  | { status: 403; body: Json<operations["getAccountProfile"]["responses"][403]> }
+  | { status: 404; body: Json<operations["getAccountProfile"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getAccountProfile"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["getAccountProfile"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getAccountProfile"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /dashboard/v1/account/security: input of `getAccountSecurity`, after validation. */
 export interface GetAccountSecurityInput {
@@ -720,6 +769,27 @@ export type RequestPasswordResetResult =
   | { status: 500; body: Json<operations["requestPasswordReset"]["responses"][500]> }
   | { status: 503; body: Json<operations["requestPasswordReset"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** POST /dashboard/v1/account/verification: input of `requestVerification`, after validation. */
+export interface RequestVerificationInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NoParams;
+  body: operations["requestVerification"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `requestVerification` may answer. */
+export type RequestVerificationResult =
+  | { status: 201; body: Json<operations["requestVerification"]["responses"][201]> }
+  | { status: 400; body: Json<operations["requestVerification"]["responses"][400]> }
+  | { status: 401; body: Json<operations["requestVerification"]["responses"][401]> }
+  | { status: 403; body: Json<operations["requestVerification"]["responses"][403]> }
+  | { status: 404; body: Json<operations["requestVerification"]["responses"][404]> }
+  | { status: 413; body: Json<operations["requestVerification"]["responses"][413]> }
+  | { status: 415; body: Json<operations["requestVerification"]["responses"][415]> }
+  | { status: 429; body: Json<operations["requestVerification"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["requestVerification"]["responses"][500]> }
+  | { status: 503; body: Json<operations["requestVerification"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** DELETE /dashboard/v1/team/invitations/{id}: input of `revokeInvitation`, after validation. */
 export interface RevokeInvitationInput {
   params: operations["revokeInvitation"]["parameters"]["path"];
@@ -825,6 +895,27 @@ export type UpdateAccountSecurityResult =
   | { status: 500; body: Json<operations["updateAccountSecurity"]["responses"][500]> }
   | { status: 503; body: Json<operations["updateAccountSecurity"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** PATCH /dashboard/v1/me: input of `updateProfile`, after validation. */
+export interface UpdateProfileInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NoParams;
+  body: operations["updateProfile"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `updateProfile` may answer. */
+export type UpdateProfileResult =
+  | { status: 200; body: Json<operations["updateProfile"]["responses"][200]> }
+  | { status: 400; body: Json<operations["updateProfile"]["responses"][400]> }
+  | { status: 401; body: Json<operations["updateProfile"]["responses"][401]> }
+  | { status: 403; body: Json<operations["updateProfile"]["responses"][403]> }
+  | { status: 404; body: Json<operations["updateProfile"]["responses"][404]> }
+  | { status: 413; body: Json<operations["updateProfile"]["responses"][413]> }
+  | { status: 415; body: Json<operations["updateProfile"]["responses"][415]> }
+  | { status: 429; body: Json<operations["updateProfile"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["updateProfile"]["responses"][500]> }
+  | { status: 503; body: Json<operations["updateProfile"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** The handler contract: one typed function per operationId. */
 export interface Handlers<Ctx> {
   /** POST /dashboard/v1/invitations/accept: Accept an invitation (`none`). */
@@ -843,6 +934,8 @@ export interface Handlers<Ctx> {
   disableTwoFactor(request: DisableTwoFactorInput, ctx: Ctx): Promise<DisableTwoFactorResult>;
   /** DELETE /dashboard/v1/sessions/{id}: End a session (`session`). */
   endSession(request: EndSessionInput, ctx: Ctx): Promise<EndSessionResult>;
+  /** GET /dashboard/v1/account: Read the account (`session`). */
+  getAccountProfile(request: GetAccountProfileInput, ctx: Ctx): Promise<GetAccountProfileResult>;
   /** GET /dashboard/v1/account/security: Read the account's security rules (`session`). */
   getAccountSecurity(request: GetAccountSecurityInput, ctx: Ctx): Promise<GetAccountSecurityResult>;
   /** GET /dashboard/v1/modes/{mode}/balance: Get the balance (`session`). */
@@ -869,6 +962,8 @@ export interface Handlers<Ctx> {
   removeMember(request: RemoveMemberInput, ctx: Ctx): Promise<RemoveMemberResult>;
   /** POST /dashboard/v1/password-resets: Ask for a password reset (`none`). */
   requestPasswordReset(request: RequestPasswordResetInput, ctx: Ctx): Promise<RequestPasswordResetResult>;
+  /** POST /dashboard/v1/account/verification: Ask for verification (`session`). */
+  requestVerification(request: RequestVerificationInput, ctx: Ctx): Promise<RequestVerificationResult>;
   /** DELETE /dashboard/v1/team/invitations/{id}: Revoke an invitation (`session`). */
   revokeInvitation(request: RevokeInvitationInput, ctx: Ctx): Promise<RevokeInvitationResult>;
   /** POST /dashboard/v1/sign-up: Sign up (`none`). */
@@ -879,4 +974,6 @@ export interface Handlers<Ctx> {
   stepUp(request: StepUpInput, ctx: Ctx): Promise<StepUpResult>;
   /** PATCH /dashboard/v1/account/security: Change the account's security rules (`session`). */
   updateAccountSecurity(request: UpdateAccountSecurityInput, ctx: Ctx): Promise<UpdateAccountSecurityResult>;
+  /** PATCH /dashboard/v1/me: Change the user's profile (`session`). */
+  updateProfile(request: UpdateProfileInput, ctx: Ctx): Promise<UpdateProfileResult>;
 }

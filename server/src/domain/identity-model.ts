@@ -81,6 +81,27 @@ export interface InvitationRecord {
   revokedAt: string | null;
 }
 
+/** Where a merchant's request for verification stands. */
+export type VerificationStatus = "requested" | "verified" | "rejected";
+
+/** An account's latest request for verification (one per account: a new one replaces it). */
+export interface VerificationRequestRecord {
+  /** The account's id. */
+  id: string;
+  legalName: string;
+  documentType: "CPF" | "CNPJ";
+  /** Digits only (an alphanumeric CNPJ in upper case). */
+  document: string;
+  status: VerificationStatus;
+  requestedByUserId: string;
+  requestedByEmail: string;
+  /** When this request was made (the list's order). */
+  createdAt: string;
+  decidedAt: string | null;
+  rejectionReason: string | null;
+  updatedAt: string;
+}
+
 /** Why an e-mail link was sent. */
 export type EmailTokenPurpose = "confirm_email" | "reset_password";
 

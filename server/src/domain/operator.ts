@@ -20,6 +20,7 @@ import {
   presentEndpoint,
 } from "./operator-presenters.js";
 import { customerTagLength, secretOverlapSeconds } from "./policy.js";
+import { settleVerificationRequest } from "./verification.js";
 
 type Admin = components["schemas"];
 
@@ -88,7 +89,7 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
       return deps.store.transaction(async (tx) => {
         const current = await tx.accounts.get(id);
         if (!current) throw notFound();
-        const updated: Account = {
+        const changed: Account = {
           ...current,
           name: body.name ?? current.name,
           ownerEmail: body.ownerEmail ?? current.ownerEmail,
@@ -99,6 +100,13 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
           ...(body.document === undefined ? {} : merchantDocument(body.document)),
           updatedAt: now(),
         };
+        const updated = await settleVerificationRequest(
+          tx,
+          current,
+          changed,
+          body.document !== undefined,
+          changed.updatedAt,
+        );
         await tx.accounts.update(updated);
         await recordAuditIfChanged(tx, {
           accountId: id,

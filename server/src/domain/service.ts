@@ -21,6 +21,8 @@ import { userUseCases } from "./users.js";
 import { twoFactorUseCases } from "./two-factor.js";
 import { settlementUseCases } from "./settlement.js";
 import { teamUseCases } from "./team.js";
+import { accountProfileUseCases } from "./account-profile.js";
+import { verificationUseCases } from "./verification.js";
 import { withdrawalUseCases } from "./withdrawals.js";
 
 /** Every public use case, wired to one set of dependencies. */
@@ -50,6 +52,8 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     twoFactor: twoFactorUseCases(deps),
     audit: auditUseCases(deps),
     team: teamUseCases(deps),
+    accountProfile: accountProfileUseCases(deps),
+    verification: verificationUseCases(deps),
   };
 }
 

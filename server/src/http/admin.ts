@@ -202,6 +202,15 @@ function adminHandlers(domain: Domain, clock: ManualClock | null): Handlers<Audi
       status: 200,
       body: await domain.recurrenceSettlement.settleAttempt(params.id, body),
     }),
+    listVerificationRequests: async ({ query }) => ({
+      status: 200,
+      body: await domain.verification.list({ status: query.status }, pageFromQuery(query)),
+    }),
+    getVerificationRequest: async ({ params }) => ({ status: 200, body: await domain.verification.get(params.id) }),
+    rejectVerificationRequest: async ({ params, body }, by) => ({
+      status: 200,
+      body: await domain.verification.reject(params.id, body.reason, by),
+    }),
     getClock: async () => ({ status: 200, body: { now: requireClock().now().toISOString() } }),
     advanceClock: async ({ body }) => ({
       status: 200,

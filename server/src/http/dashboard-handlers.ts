@@ -3,6 +3,7 @@ import type { Domain } from "../domain/service.js";
 import { actorOf } from "./dashboard-actor.js";
 import { auditHandlers } from "./dashboard-audit-handlers.js";
 import { teamHandlers } from "./dashboard-team-handlers.js";
+import { accountHandlers } from "./dashboard-account-handlers.js";
 import type { DashboardContext } from "./dashboard.js";
 import { dashboardMoneyHandlers } from "./dashboard-money-handlers.js";
 
@@ -13,6 +14,7 @@ export function dashboardHandlers(domain: Domain): Handlers<DashboardContext> {
     ...dashboardMoneyHandlers(domain),
     ...auditHandlers(domain),
     ...teamHandlers(domain),
+    ...accountHandlers(domain),
     signUp: async ({ body }, ctx) => {
       const started = await users.signUp(body, ctx.client);
       return { status: 201, body: sessions.view(started), headers: { "Set-Cookie": ctx.cookie.set(started.token) } };

@@ -4,7 +4,9 @@ import type {
   InvitationRecord,
   SessionRecord,
   UserRecord,
+  VerificationRequestRecord,
 } from "../domain/identity-model.js";
+import { pageOf } from "./memory-page.js";
 import type { IdentityReads, IdentityWrites } from "../domain/ports/identity-store.js";
 import { Table } from "./memory.js";
 
@@ -18,6 +20,7 @@ export class IdentityTables {
   private readonly emailTokens: Table<EmailTokenRecord>;
   private readonly accountSecurity: Table<AccountSecurityRecord>;
   private readonly invitations: Table<InvitationRecord>;
+  private readonly verificationRequests: Table<VerificationRequestRecord>;
 
   constructor(private readonly journal: () => Array<() => void> | null) {
     this.users = new Table<UserRecord>(journal);
@@ -25,6 +28,7 @@ export class IdentityTables {
     this.emailTokens = new Table<EmailTokenRecord>(journal);
     this.accountSecurity = new Table<AccountSecurityRecord>(journal);
     this.invitations = new Table<InvitationRecord>(journal);
+    this.verificationRequests = new Table<VerificationRequestRecord>(journal);
   }
 
   /** Deletes the rows of `table` that `doomed` picks, undone with the transaction. */
@@ -69,6 +73,15 @@ export class IdentityTables {
             )
             .sort(newestFirst),
       },
+      verificationRequests: {
+        get: async (accountId) => this.verificationRequests.get(accountId),
+        list: async (filter, page) =>
+          pageOf(
+            this.verificationRequests.all(),
+            page,
+            (r) => filter.status === undefined || r.status === filter.status,
+          ),
+      },
     };
   }
 
@@ -112,6 +125,11 @@ export class IdentityTables {
         ...r.invitations,
         insert: async (invitation) => this.invitations.insert(invitation),
         update: async (invitation) => this.invitations.update(invitation),
+      },
+      verificationRequests: {
+        ...r.verificationRequests,
+        insert: async (request) => this.verificationRequests.insert(request),
+        update: async (request) => this.verificationRequests.update(request),
       },
     };
   }

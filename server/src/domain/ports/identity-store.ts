@@ -4,7 +4,10 @@ import type {
   InvitationRecord,
   SessionRecord,
   UserRecord,
+  VerificationRequestRecord,
+  VerificationStatus,
 } from "../identity-model.js";
+import type { PageRequest, PageResult } from "../model.js";
 
 // The part of the Store port that keeps the dashboard's people (issue 25): both adapters implement
 // it (`store/memory-identity.ts`, `store/postgres/identity.ts`).
@@ -38,6 +41,15 @@ export interface IdentityReads {
     /** The account's invitations neither accepted nor revoked, expiring after `now`, newest first. */
     listPending(accountId: string, now: string): Promise<InvitationRecord[]>;
   };
+  verificationRequests: {
+    /** By the account's id. */
+    get(accountId: string): Promise<VerificationRequestRecord | null>;
+    /** Every account's latest request, newest first on (createdAt, id); the cursor is any request. */
+    list(
+      filter: { status?: VerificationStatus | undefined },
+      page: PageRequest,
+    ): Promise<PageResult<VerificationRequestRecord>>;
+  };
 }
 
 export interface IdentityWrites {
@@ -67,5 +79,9 @@ export interface IdentityWrites {
   invitations: IdentityReads["invitations"] & {
     insert(invitation: InvitationRecord): Promise<void>;
     update(invitation: InvitationRecord): Promise<void>;
+  };
+  verificationRequests: IdentityReads["verificationRequests"] & {
+    insert(request: VerificationRequestRecord): Promise<void>;
+    update(request: VerificationRequestRecord): Promise<void>;
   };
 }

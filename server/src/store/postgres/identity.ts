@@ -4,11 +4,12 @@ import type {
   InvitationRecord,
   SessionRecord,
   UserRecord,
+  VerificationRequestRecord,
 } from "../../domain/identity-model.js";
 import type { IdentityReads, IdentityWrites } from "../../domain/ports/identity-store.js";
 import type { TableDef } from "./rows.js";
 import { execute, type Queryable, query } from "./sql.js";
-import { insertRow, selectMany, selectOne, updateRow } from "./statements.js";
+import { insertRow, pageQuery, selectMany, selectOne, updateRow } from "./statements.js";
 
 // The dashboard's people (issue 25; migrations 1764300000000-1): users, sessions, e-mail tokens,
 // accounts' security rules.
@@ -88,6 +89,23 @@ const invitationsTable: TableDef<InvitationRecord> = {
   ],
 };
 
+const verificationRequestsTable: TableDef<VerificationRequestRecord> = {
+  name: "verification_requests",
+  columns: [
+    ["id", (v) => v.id],
+    ["legal_name", (v) => v.legalName],
+    ["document_type", (v) => v.documentType],
+    ["document", (v) => v.document],
+    ["status", (v) => v.status],
+    ["requested_by_user_id", (v) => v.requestedByUserId],
+    ["requested_by_email", (v) => v.requestedByEmail],
+    ["created_at", (v) => v.createdAt],
+    ["decided_at", (v) => v.decidedAt],
+    ["rejection_reason", (v) => v.rejectionReason],
+    ["updated_at", (v) => v.updatedAt],
+  ],
+};
+
 export function identityReads(db: Queryable): IdentityReads {
   return {
     users: {
@@ -116,6 +134,24 @@ export function identityReads(db: Queryable): IdentityReads {
           "account_id = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > $2",
           [accountId, now],
           'created_at DESC, id COLLATE "C" DESC',
+        ),
+    },
+    verificationRequests: {
+      get: (accountId) => selectOne(db, verificationRequestsTable, "id = $1", [accountId]),
+      list: (filter, page) =>
+        pageQuery(
+          db,
+          verificationRequestsTable,
+          {
+            scope: "TRUE",
+            values: [],
+            filters: (values) => {
+              if (filter.status === undefined) return "";
+              values.push(filter.status);
+              return ` AND status = $${values.length}`;
+            },
+          },
+          page,
         ),
     },
   };
@@ -160,6 +196,11 @@ export function identityWrites(client: Queryable): IdentityWrites {
       ...r.invitations,
       insert: (invitation) => insertRow(client, invitationsTable, invitation),
       update: (invitation) => updateRow(client, invitationsTable, invitation),
+    },
+    verificationRequests: {
+      ...r.verificationRequests,
+      insert: (request) => insertRow(client, verificationRequestsTable, request),
+      update: (request) => updateRow(client, verificationRequestsTable, request),
     },
   };
 }
