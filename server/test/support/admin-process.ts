@@ -1,9 +1,41 @@
-/** Runs the operator CLI as a real process (`node --import tsx server/src/admin/main.ts …`). */
+/**
+ * Runs the operator CLI as a real process: its own argv, environment, exit code and output. The
+ * process runs one bundle of `server/src/admin/main.ts` (esbuild, the transform tsx applies too),
+ * built once per test file: starting `node --import tsx` compiled the CLI's modules again for each
+ * run, where the bundle starts in a third of the time.
+ */
 import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { build } from "esbuild";
 
 const main = join(process.cwd(), "server/src/admin/main.ts");
-const argsFor = (args: string[]) => ["--import", "tsx", main, ...args];
+
+let bundled: Promise<string> | undefined;
+/** The CLI as one ES module in a temporary directory (removed when this test process exits). */
+function cliBundle(): Promise<string> {
+  bundled ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pix-admin-cli-"));
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    const outfile = join(dir, "admin.mjs");
+    await build({
+      entryPoints: [main],
+      outfile,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      logLevel: "warning",
+      // Dependencies written as CommonJS call `require` inside the ES module bundle.
+      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    });
+    return outfile;
+  })();
+  return bundled;
+}
+
+const argsFor = async (args: string[]) => [await cliBundle(), ...args];
 
 export interface AdminRun {
   code: number;
@@ -12,17 +44,13 @@ export interface AdminRun {
 }
 
 /** The CLI's exit code and output; `env` is added to this process's environment (undefined unsets). */
-export function runAdmin(args: string[], env: Record<string, string | undefined>): Promise<AdminRun> {
+export async function runAdmin(args: string[], env: Record<string, string | undefined>): Promise<AdminRun> {
+  const argv = await argsFor(args);
   return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      argsFor(args),
-      { env: { ...process.env, ...env }, timeout: 15_000 },
-      (error, stdout, stderr) => {
-        if (error && typeof error.code !== "number") reject(error);
-        else resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
-      },
-    );
+    execFile(process.execPath, argv, { env: { ...process.env, ...env }, timeout: 15_000 }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== "number") reject(error);
+      else resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+    });
   });
 }
 
@@ -32,7 +60,7 @@ export async function startAdmin(
   env: Record<string, string | undefined>,
   ready: string,
 ): Promise<{ done: Promise<AdminRun>; kill(): void }> {
-  const child = spawn(process.execPath, argsFor(args), { env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, await argsFor(args), { env: { ...process.env, ...env } });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
