@@ -15,13 +15,13 @@ import type { Target } from "./support/targets.js";
 // with what it declares. State and exact codes only on real targets (`target.real`).
 //
 // DASHBOARD_SEED replays another seed of the generated part; DASHBOARD_RUNS sets its requests per
-// operation (default 6).
+// operation (default 4).
 
 const targets = inject("targets");
 const checker = responseChecker("dashboard");
 const operations = apiDocument("dashboard").operations;
 const seed = process.env.DASHBOARD_SEED ? Number(process.env.DASHBOARD_SEED) : 29;
-const runs = Number(process.env.DASHBOARD_RUNS ?? 6);
+const runs = Number(process.env.DASHBOARD_RUNS ?? 4);
 const cookieName = "__Host-pix_session";
 
 /** A browser's hold on the dashboard: the session cookie's value and the session's CSRF token. */
