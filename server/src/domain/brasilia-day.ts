@@ -31,3 +31,33 @@ export function brasiliaDay(at: Date): { start: Date; end: Date } {
   }).format(next);
   return { start, end: startOfDay(nextYmd) };
 }
+
+const brasiliaDateFormat = new Intl.DateTimeFormat("en-CA", {
+  timeZone: "America/Sao_Paulo",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+});
+
+/** The Brasília calendar date (`YYYY-MM-DD`) of an instant (a Date or an ISO string). */
+export function brasiliaDate(at: Date | string): string {
+  return brasiliaDateFormat.format(typeof at === "string" ? new Date(at) : at);
+}
+
+/** One Brasília calendar day: its date and its UTC interval [start, end). */
+export interface BrasiliaDay {
+  date: string;
+  start: Date;
+  end: Date;
+}
+
+/** The `count` Brasília days that end with the one containing `at`, oldest first. */
+export function lastBrasiliaDays(at: Date, count: number): BrasiliaDay[] {
+  const days: BrasiliaDay[] = [];
+  let day = brasiliaDay(at);
+  for (let i = 0; i < count; i++) {
+    days.unshift({ date: brasiliaDate(day.start), ...day });
+    day = brasiliaDay(new Date(day.start.getTime() - 1));
+  }
+  return days;
+}

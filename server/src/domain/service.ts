@@ -5,6 +5,7 @@ import { chargeUseCases } from "./charges.js";
 import { checkoutUseCases } from "./checkout.js";
 import { customerUseCases } from "./customers.js";
 import { healthUseCases } from "./health.js";
+import { homeFigureUseCases } from "./home-figures.js";
 import type { DomainDeps } from "./deps.js";
 import { idempotencyUseCases } from "./idempotency.js";
 import { operatorUseCases, type UrlGuard } from "./operator.js";
@@ -54,6 +55,7 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     team: teamUseCases(deps),
     accountProfile: accountProfileUseCases(deps),
     verification: verificationUseCases(deps),
+    homeFigures: homeFigureUseCases(deps),
   };
 }
 

@@ -1,5 +1,12 @@
-import type { PageRequest, PageResult, TransactionRecord } from "../domain/model.js";
-import { type TransactionFilter, statusMatches, UnknownCursorError } from "../domain/ports/store.js";
+import { brasiliaDate } from "../domain/brasilia-day.js";
+import type { PageRequest, PageResult, TransactionRecord, TransactionStatus } from "../domain/model.js";
+import {
+  type PaidOnDay,
+  type StatusCountWindow,
+  type TransactionFilter,
+  statusMatches,
+  UnknownCursorError,
+} from "../domain/ports/store.js";
 
 /** One entry of a sorted index: the sort key (an instant) and the id that breaks ties. */
 interface Entry {
@@ -143,6 +150,44 @@ export class TransactionIndex {
             ? this.byStatus.get(`${scope}\u0000${f.status}`)
             : this.byScope.get(scope);
     yield* this.walk(index, bound);
+  }
+
+  /** The home figures' received money: the scope's PAID charges paid in [from, to), per Brasília day. */
+  paidPerDay(scope: { accountId: string; livemode: boolean }, from: string, to: string): PaidOnDay[] {
+    const days = new Map<string, PaidOnDay>();
+    for (const t of this.walk(this.byStatus.get(`${scopeKey(scope)}\u0000PAID`), null)) {
+      if (t.paidAt === null || t.paidAt < from || t.paidAt >= to) continue;
+      const date = brasiliaDate(t.paidAt);
+      const day = days.get(date) ?? { date, count: 0, amountCents: 0 };
+      days.set(date, { date, count: day.count + 1, amountCents: day.amountCents + t.amountCents });
+    }
+    return [...days.values()].sort((a, b) => (a.date < b.date ? -1 : 1));
+  }
+
+  /** The home figures' statuses: the scope's charges created in the window, per status at `now`. */
+  countByStatus(
+    scope: { accountId: string; livemode: boolean },
+    window: StatusCountWindow,
+  ): Partial<Record<TransactionStatus, number>> {
+    const counts: Partial<Record<TransactionStatus, number>> = {};
+    for (const t of this.walk(this.byScope.get(scopeKey(scope)), { at: window.createdTo, id: "" })) {
+      if (t.createdAt < window.createdFrom) break;
+      const status = t.status === "WAITING_PAYMENT" && t.expiresAt <= window.now ? "EXPIRED" : t.status;
+      counts[status] = (counts[status] ?? 0) + 1;
+    }
+    return counts;
+  }
+
+  /** The home figures' open disputes: a dispute is opened on a paid charge, so the PAID ones are read. */
+  openDisputes(scope: { accountId: string; livemode: boolean }): { count: number; amountCents: number } {
+    let count = 0;
+    let amountCents = 0;
+    for (const t of this.walk(this.byStatus.get(`${scopeKey(scope)}\u0000PAID`), null)) {
+      if (t.dispute?.status !== "OPEN") continue;
+      count += 1;
+      amountCents += t.dispute.amountCents;
+    }
+    return { count, amountCents };
   }
 
   /** Every charge of one recurrence, oldest first. */

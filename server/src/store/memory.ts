@@ -193,6 +193,9 @@ export class MemoryStore implements Store {
         getByDisputeId: async (disputeId) => this.transactions.all().find((t) => t.dispute?.id === disputeId) ?? null,
         list: async (scope, f, page) => this.transactionIndex.list(scope, f, page),
         listByRecurrence: async (scope, recurrenceId) => this.transactionIndex.ofRecurrence(scope, recurrenceId),
+        paidPerDay: async (scope, from, to) => this.transactionIndex.paidPerDay(scope, from, to),
+        countByStatus: async (scope, window) => this.transactionIndex.countByStatus(scope, window),
+        openDisputes: async (scope) => this.transactionIndex.openDisputes(scope),
         listWhileKeyUnchanged: async (key, scope, f, limit) =>
           this.keyWithAccount(key.digest)?.version === key.version
             ? this.transactionIndex.list(scope, f, { limit })

@@ -52,6 +52,23 @@ export interface TransactionFilter {
   now: string;
 }
 
+/** What was received on one Brasília day (`transactions.paidPerDay`). */
+export interface PaidOnDay {
+  /** The Brasília calendar date, `YYYY-MM-DD`. */
+  date: string;
+  /** How many charges were paid that day. */
+  count: number;
+  /** The sum of their `amountCents`. */
+  amountCents: number;
+}
+
+export interface StatusCountWindow {
+  createdFrom: string;
+  createdTo: string;
+  /** The instant that decides expiry. */
+  now: string;
+}
+
 export interface RecurrenceFilter {
   /** A status as the client sees it: `EXPIRED` includes `CREATED` past `expiresAt`. */
   status?: RecurrenceStatus | undefined;
@@ -135,6 +152,19 @@ export interface StoreReads extends IdentityReads, AuditReads {
     ): Promise<PageResult<TransactionRecord>>;
     /** Every charge of one recurrence, oldest first (a recurrence has one per cycle, or a few). */
     listByRecurrence(scope: Scope, recurrenceId: string): Promise<TransactionRecord[]>;
+    /**
+     * The dashboard's home figures: the `PAID` charges whose `paidAt` is in [from, to), per
+     * Brasília (America/Sao_Paulo) calendar day, oldest first; a day without one is absent.
+     */
+    paidPerDay(scope: Scope, from: string, to: string): Promise<PaidOnDay[]>;
+    /**
+     * The dashboard's home figures: the charges created in [createdFrom, createdTo), counted per
+     * status as the client sees it at `now` (`WAITING_PAYMENT` past `expiresAt` counts as `EXPIRED`);
+     * a status without one is absent.
+     */
+    countByStatus(scope: Scope, window: StatusCountWindow): Promise<Partial<Record<TransactionStatus, number>>>;
+    /** The dashboard's home figures: the charges whose dispute is `OPEN`, and the amount they dispute. */
+    openDisputes(scope: Scope): Promise<{ count: number; amountCents: number }>;
   };
   recurrences: {
     get(scope: Scope, id: string): Promise<RecurrenceRecord | null>;

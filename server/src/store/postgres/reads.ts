@@ -20,6 +20,7 @@ import { eventFilterSql, refundReads } from "./refunds.js";
 import { chargesOfRecurrence, recurrenceReads } from "./recurrences.js";
 import { identityReads } from "./identity.js";
 import { auditReads } from "./audit.js";
+import { homeFigureReads } from "./home-figures.js";
 import {
   keyUnchangedSql,
   keyWithAccountOf,
@@ -91,6 +92,7 @@ export function reads(db: Queryable): StoreReads {
           page,
         ),
       listByRecurrence: chargesOfRecurrence(db),
+      ...homeFigureReads(db),
       // The key's condition belongs to the scope (no cursor applies to a first page), not to the
       // filters: it narrows nothing, so the filters alone decide how the page is planned.
       listWhileKeyUnchanged: (key, scope, filter, limit) =>
