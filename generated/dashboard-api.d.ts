@@ -267,6 +267,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/v1/modes/{mode}/home": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Home figures
+         * @description The figures of the home screen in one mode: what was received today and on each of the last
+         *     30 Brasília days (amount and count, days without a payment included), the ticket médio, the
+         *     charges of those days by status, the open disputes and the balance. Computed by the database
+         *     when asked (no cache), whatever the number of charges.
+         */
+        get: operations["getHomeFigures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/v1/password-resets": {
         parameters: {
             query?: never;
@@ -702,8 +725,45 @@ export interface components {
          * @enum {string}
          */
         DashboardMode: "test" | "production";
+        /** @description What was received on one Brasília (America/Sao_Paulo) calendar day. */
+        DayFigures: {
+            /** @description The day, in Brasília. */
+            date: components["schemas"]["PixService.CalendarDate"];
+            /**
+             * @description What the payers paid (`amountCents`, before the fee) for the charges paid that day, by
+             *     `paidAt`. Refunds and disputes do not lower it: they are later money movements, in the
+             *     balance and in `openDisputes`.
+             */
+            amountCents: components["schemas"]["PixService.Cents"];
+            /**
+             * Format: int32
+             * @description How many charges were paid that day.
+             */
+            count: number;
+        };
         /** @description A one-time token from an e-mail link: 43 characters of base64url. */
         EmailToken: string;
+        /** @description The balance of the mode, as the public API's `Balance` has it. */
+        HomeBalance: {
+            /** @description Can be withdrawn already. */
+            availableCents: components["schemas"]["PixService.Cents"];
+            /** @description Paid sales still within the account's release period. */
+            pendingCents: components["schemas"]["PixService.Cents"];
+            /** @description Withheld by disputes in progress. */
+            blockedCents: components["schemas"]["PixService.Cents"];
+        };
+        /** @description The home screen's figures of one mode, computed when asked. */
+        HomeFigures: {
+            /** @description `false` in test mode, `true` in production. */
+            livemode: boolean;
+            /** @description The instant the figures are of. */
+            asOf: components["schemas"]["PixService.UtcTimestamp"];
+            /** @description Today in Brasília, so far: the last of `last30Days.days`. */
+            today: components["schemas"]["DayFigures"];
+            last30Days: components["schemas"]["LastThirtyDays"];
+            openDisputes: components["schemas"]["OpenDisputeFigures"];
+            balance: components["schemas"]["HomeBalance"];
+        };
         /** @description An invitation to join the account, waiting for the invited person to accept it. */
         Invitation: {
             /** @description `inv_…`. */
@@ -729,6 +789,29 @@ export interface components {
             /** @description The role the person will have; only an owner invites an owner. */
             role: components["schemas"]["Role"];
         };
+        /** @description The 30 Brasília days that end today. */
+        LastThirtyDays: {
+            /** @description The first of the 30 days. */
+            from: components["schemas"]["PixService.CalendarDate"];
+            /** @description The last of them: today, in Brasília. */
+            to: components["schemas"]["PixService.CalendarDate"];
+            /** @description What was received over the 30 days (the sum of `days`). */
+            amountCents: components["schemas"]["PixService.Cents"];
+            /**
+             * Format: int32
+             * @description How many charges were paid over the 30 days.
+             */
+            count: number;
+            /**
+             * @description Ticket médio: `amountCents` divided by `count`, in whole cents rounded half up; 0 when nothing
+             *     was paid.
+             */
+            averageTicketCents: components["schemas"]["PixService.Cents"];
+            /** @description Each of the 30 days, oldest first, today last; a day without a payment is there with zeros. */
+            days: components["schemas"]["DayFigures"][];
+            /** @description The charges created in the 30 days, by status now. */
+            byStatus: components["schemas"]["TransactionStatusCounts"];
+        };
         /** @description Body of log-in. */
         LogInRequest: {
             email: components["schemas"]["PixService.EmailAddress"];
@@ -750,6 +833,13 @@ export interface components {
          *     which answers `400 VALIDATION_ERROR` on the field.
          */
         NewPassword: string;
+        /** @description The disputes (MED) still open: the amounts they keep blocked. */
+        OpenDisputeFigures: {
+            /** Format: int32 */
+            count: number;
+            /** @description The sum of their disputed amounts. */
+            amountCents: components["schemas"]["PixService.Cents"];
+        };
         /** @description Body of a password-reset request. */
         PasswordResetRequest: {
             /** @description The user's e-mail address. */
@@ -801,6 +891,13 @@ export interface components {
             /** @description `false` in test mode, `true` in production. */
             livemode: boolean;
         };
+        /**
+         * Format: date
+         * @description A calendar date, `YYYY-MM-DD` (ISO 8601), on the Brasília (America/Sao_Paulo) calendar, for
+         *     example `2026-11-04`: a day, not an instant. A date that does not exist (`2026-02-30`) answers
+         *     `400 VALIDATION_ERROR`.
+         */
+        "PixService.CalendarDate": string;
         /**
          * @description An amount of money in integer cents of the Brazilian real (8990 = R$ 89,90). Never a float.
          *     Plain JSON integers: the largest amount (999 999 999 999) is exact in a double, so no `int64`.
@@ -907,6 +1004,26 @@ export interface components {
              *     characters with a Latin letter (accented or not) or a digit among what the BR Code prints.
              */
             businessName: string;
+        };
+        /**
+         * @description How many charges are in each status, as the transaction list shows it: `EXPIRED` counts the
+         *     ones still waiting past `expiresAt`.
+         */
+        TransactionStatusCounts: {
+            /** Format: int32 */
+            WAITING_PAYMENT: number;
+            /** Format: int32 */
+            PAID: number;
+            /** Format: int32 */
+            EXPIRED: number;
+            /** Format: int32 */
+            CANCELLED: number;
+            /** Format: int32 */
+            FAILED: number;
+            /** Format: int32 */
+            PENDING: number;
+            /** Format: int32 */
+            PROCESSING: number;
         };
         /**
          * @description A code that proves the second factor: the 6 digits the authenticator app shows now (TOTP, 30 s
@@ -4040,6 +4157,206 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PixService.Balance"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`): a query parameter the operation does not take, a field out of its bounds. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description No session, or one that expired or was ended (`UNAUTHORIZED`); wrong e-mail or password at log-in (`INVALID_CREDENTIALS`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /**
+             * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
+             *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             */
+            403: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account, or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`). */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`); retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+        };
+    };
+    getHomeFigures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `test` or `production`. */
+                mode: components["parameters"]["ModeParameter"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HomeFigures"];
                 };
             };
             /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`): a query parameter the operation does not take, a field out of its bounds. */

@@ -132,6 +132,16 @@ export const operationTable = {
     tag: "Balance",
     statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
+  getHomeFigures: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/home",
+    expressPath: "/dashboard/v1/modes/:mode/home",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "Home figures",
+    tag: "Home",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
   getSession: {
     method: "get",
     path: "/dashboard/v1/session",
@@ -549,6 +559,25 @@ export type GetDashboardBalanceResult =
   | { status: 500; body: Json<operations["getDashboardBalance"]["responses"][500]> }
   | { status: 503; body: Json<operations["getDashboardBalance"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** GET /dashboard/v1/modes/{mode}/home: input of `getHomeFigures`, after validation. */
+export interface GetHomeFiguresInput {
+  params: operations["getHomeFigures"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `getHomeFigures` may answer. */
+export type GetHomeFiguresResult =
+  | { status: 200; body: Json<operations["getHomeFigures"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getHomeFigures"]["responses"][400]> }
+  | { status: 401; body: Json<operations["getHomeFigures"]["responses"][401]> }
+  | { status: 403; body: Json<operations["getHomeFigures"]["responses"][403]> }
+  | { status: 404; body: Json<operations["getHomeFigures"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getHomeFigures"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["getHomeFigures"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getHomeFigures"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** GET /dashboard/v1/session: input of `getSession`, after validation. */
 export interface GetSessionInput {
   params: NoParams;
@@ -940,6 +969,8 @@ export interface Handlers<Ctx> {
   getAccountSecurity(request: GetAccountSecurityInput, ctx: Ctx): Promise<GetAccountSecurityResult>;
   /** GET /dashboard/v1/modes/{mode}/balance: Get the balance (`session`). */
   getDashboardBalance(request: GetDashboardBalanceInput, ctx: Ctx): Promise<GetDashboardBalanceResult>;
+  /** GET /dashboard/v1/modes/{mode}/home: Home figures (`session`). */
+  getHomeFigures(request: GetHomeFiguresInput, ctx: Ctx): Promise<GetHomeFiguresResult>;
   /** GET /dashboard/v1/session: Read the session (`session`). */
   getSession(request: GetSessionInput, ctx: Ctx): Promise<GetSessionResult>;
   /** POST /dashboard/v1/team/invitations: Invite a member (`session`). */

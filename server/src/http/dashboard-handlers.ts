@@ -6,6 +6,7 @@ import { teamHandlers } from "./dashboard-team-handlers.js";
 import { accountHandlers } from "./dashboard-account-handlers.js";
 import type { DashboardContext } from "./dashboard.js";
 import { dashboardMoneyHandlers } from "./dashboard-money-handlers.js";
+import { dashboardHomeHandlers } from "./dashboard-home-handlers.js";
 
 /** The dashboard API's operations (generated/dashboard-operations.ts), each a use case of the domain. */
 export function dashboardHandlers(domain: Domain): Handlers<DashboardContext> {
@@ -15,6 +16,7 @@ export function dashboardHandlers(domain: Domain): Handlers<DashboardContext> {
     ...auditHandlers(domain),
     ...teamHandlers(domain),
     ...accountHandlers(domain),
+    ...dashboardHomeHandlers(domain),
     signUp: async ({ body }, ctx) => {
       const started = await users.signUp(body, ctx.client);
       return { status: 201, body: sessions.view(started), headers: { "Set-Cookie": ctx.cookie.set(started.token) } };

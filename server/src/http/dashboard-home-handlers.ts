@@ -1,0 +1,14 @@
+import type { Handlers } from "../../../generated/dashboard-operations.js";
+import type { Domain } from "../domain/service.js";
+import type { DashboardContext } from "./dashboard.js";
+import { callerIn } from "./dashboard-actor.js";
+
+/** The home screen's figures and the CSV exports of one mode (spec/dashboard/home.tsp). */
+export function dashboardHomeHandlers(domain: Domain): Pick<Handlers<DashboardContext>, "getHomeFigures"> {
+  return {
+    getHomeFigures: async ({ params }, ctx) => ({
+      status: 200,
+      body: await domain.homeFigures.figures(callerIn(ctx, params.mode).scope),
+    }),
+  };
+}
