@@ -102,6 +102,26 @@ export const operationTable = {
     tag: "Sessions",
     statuses: [204, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
+  exportDashboardTransactions: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/transactions.csv",
+    expressPath: "/dashboard/v1/modes/:mode/transactions.csv",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "Export transactions as CSV",
+    tag: "Exports",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  exportDashboardWithdrawals: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/withdrawals.csv",
+    expressPath: "/dashboard/v1/modes/:mode/withdrawals.csv",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "Export withdrawals as CSV",
+    tag: "Exports",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
   getAccountProfile: {
     method: "get",
     path: "/dashboard/v1/account",
@@ -335,6 +355,15 @@ type Json<T> = T extends { content: { "application/json": infer B } } ? B : neve
 /** An empty parameter group. */
 export type NoParams = Record<string, never>;
 
+/**
+ * A body that is not JSON (`text/csv`), sent as it is produced: the router writes each chunk as
+ * the connection takes it, and aborts the connection when a later chunk fails.
+ */
+export interface StreamedBody<M extends string> {
+  readonly mediaType: M;
+  readonly chunks: AsyncIterable<string | Uint8Array>;
+}
+
 /** POST /dashboard/v1/invitations/accept: input of `acceptInvitation`, after validation. */
 export interface AcceptInvitationInput {
   params: NoParams;
@@ -501,6 +530,44 @@ export type EndSessionResult =
   | { status: 429; body: Json<operations["endSession"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["endSession"]["responses"][500]> }
   | { status: 503; body: Json<operations["endSession"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /dashboard/v1/modes/{mode}/transactions.csv: input of `exportDashboardTransactions`, after validation. */
+export interface ExportDashboardTransactionsInput {
+  params: operations["exportDashboardTransactions"]["parameters"]["path"];
+  query: NonNullable<operations["exportDashboardTransactions"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `exportDashboardTransactions` may answer. */
+export type ExportDashboardTransactionsResult =
+  | { status: 200; body: StreamedBody<"text/csv">; headers: { "Content-Disposition": string } }
+  | { status: 400; body: Json<operations["exportDashboardTransactions"]["responses"][400]> }
+  | { status: 401; body: Json<operations["exportDashboardTransactions"]["responses"][401]> }
+  | { status: 403; body: Json<operations["exportDashboardTransactions"]["responses"][403]> }
+  | { status: 404; body: Json<operations["exportDashboardTransactions"]["responses"][404]> }
+  | { status: 429; body: Json<operations["exportDashboardTransactions"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["exportDashboardTransactions"]["responses"][500]> }
+  | { status: 503; body: Json<operations["exportDashboardTransactions"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /dashboard/v1/modes/{mode}/withdrawals.csv: input of `exportDashboardWithdrawals`, after validation. */
+export interface ExportDashboardWithdrawalsInput {
+  params: operations["exportDashboardWithdrawals"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `exportDashboardWithdrawals` may answer. */
+export type ExportDashboardWithdrawalsResult =
+  | { status: 200; body: StreamedBody<"text/csv">; headers: { "Content-Disposition": string } }
+  | { status: 400; body: Json<operations["exportDashboardWithdrawals"]["responses"][400]> }
+  | { status: 401; body: Json<operations["exportDashboardWithdrawals"]["responses"][401]> }
+  | { status: 403; body: Json<operations["exportDashboardWithdrawals"]["responses"][403]> }
+  | { status: 404; body: Json<operations["exportDashboardWithdrawals"]["responses"][404]> }
+  | { status: 429; body: Json<operations["exportDashboardWithdrawals"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["exportDashboardWithdrawals"]["responses"][500]> }
+  | { status: 503; body: Json<operations["exportDashboardWithdrawals"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /dashboard/v1/account: input of `getAccountProfile`, after validation. */
 export interface GetAccountProfileInput {
@@ -963,6 +1030,10 @@ export interface Handlers<Ctx> {
   disableTwoFactor(request: DisableTwoFactorInput, ctx: Ctx): Promise<DisableTwoFactorResult>;
   /** DELETE /dashboard/v1/sessions/{id}: End a session (`session`). */
   endSession(request: EndSessionInput, ctx: Ctx): Promise<EndSessionResult>;
+  /** GET /dashboard/v1/modes/{mode}/transactions.csv: Export transactions as CSV (`session`). */
+  exportDashboardTransactions(request: ExportDashboardTransactionsInput, ctx: Ctx): Promise<ExportDashboardTransactionsResult>;
+  /** GET /dashboard/v1/modes/{mode}/withdrawals.csv: Export withdrawals as CSV (`session`). */
+  exportDashboardWithdrawals(request: ExportDashboardWithdrawalsInput, ctx: Ctx): Promise<ExportDashboardWithdrawalsResult>;
   /** GET /dashboard/v1/account: Read the account (`session`). */
   getAccountProfile(request: GetAccountProfileInput, ctx: Ctx): Promise<GetAccountProfileResult>;
   /** GET /dashboard/v1/account/security: Read the account's security rules (`session`). */

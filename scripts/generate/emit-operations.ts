@@ -47,8 +47,17 @@ export interface OperationInfo {
   hasQuery: boolean;
   hasHeaders: boolean;
   hasBody: boolean;
-  responses: { status: number; hasBody: boolean; headers: { name: string; required: boolean; tsType: string }[] }[];
+  responses: {
+    status: number;
+    hasBody: boolean;
+    /** The media type of a body that is not JSON (`text/csv`): sent as it is produced. */
+    streamed: string | null;
+    headers: { name: string; required: boolean; tsType: string }[];
+  }[];
 }
+
+/** The media types a body may be streamed in, besides JSON. */
+const streamedMediaTypes = ["text/csv"];
 
 const permissionPattern = /^[a-z_]+:(read|write)$/;
 
@@ -112,6 +121,7 @@ export function readOperations(doc: OpenApiDocument, requirePermission = true, r
       const responses = Object.entries(op.responses ?? {}).map(([status, r]) => ({
         status: Number(status),
         hasBody: Boolean(r.content?.["application/json"]),
+        streamed: streamedMediaTypes.find((type) => r.content?.[type] !== undefined) ?? null,
         headers: Object.entries(r.headers ?? {}).map(([name, h]) => ({
           name,
           required: h.required === true,
@@ -206,6 +216,19 @@ export function renderOperations(ops: OperationInfo[], typesModule: string, role
     "export type NoParams = Record<string, never>;",
     "",
   );
+  if (ops.some((op) => op.responses.some((r) => r.streamed))) {
+    lines.push(
+      "/**",
+      " * A body that is not JSON (`text/csv`), sent as it is produced: the router writes each chunk as",
+      " * the connection takes it, and aborts the connection when a later chunk fails.",
+      " */",
+      "export interface StreamedBody<M extends string> {",
+      "  readonly mediaType: M;",
+      "  readonly chunks: AsyncIterable<string | Uint8Array>;",
+      "}",
+      "",
+    );
+  }
   for (const op of ops) {
     const t = `operations["${op.operationId}"]`;
     const name = pascal(op.operationId);
@@ -222,7 +245,11 @@ export function renderOperations(ops: OperationInfo[], typesModule: string, role
       `export type ${name}Result =`,
     );
     for (const r of op.responses) {
-      const body = r.hasBody ? `Json<${t}["responses"][${r.status}]>` : "undefined";
+      const body = r.streamed
+        ? `StreamedBody<${JSON.stringify(r.streamed)}>`
+        : r.hasBody
+          ? `Json<${t}["responses"][${r.status}]>`
+          : "undefined";
       const required = r.headers.filter((h) => h.required);
       const headers = required.length
         ? `; headers: { ${required.map((h) => `${JSON.stringify(h.name)}: ${h.tsType}`).join("; ")} }`

@@ -183,7 +183,7 @@ export async function creditPaidCharge(
 }
 
 /** The filters of `GET /transactions`, as the client gave them. */
-interface ListFilter {
+export interface ListFilter {
   status?: string | undefined;
   paymentLinkId?: string | undefined;
   recurrenceId?: string | undefined;
@@ -192,7 +192,7 @@ interface ListFilter {
 }
 
 /** The store's filter: dates as ISO instants, and the instant that decides expiry. */
-function storeFilter(filter: ListFilter, at: string): TransactionFilter {
+export function storeFilter(filter: ListFilter, at: string): TransactionFilter {
   const iso = (v: string | undefined) => (v === undefined ? undefined : new Date(v).toISOString());
   return {
     status: filter.status,

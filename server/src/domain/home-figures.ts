@@ -9,7 +9,7 @@ import type { Scope, TransactionStatus } from "./model.js";
 // "Home figures".
 
 /** How many Brasília days the figures cover, today included. */
-export const homeFigureDays = 30;
+const homeFigureDays = 30;
 
 const statuses: readonly TransactionStatus[] = [
   "WAITING_PAYMENT",
@@ -49,7 +49,7 @@ export interface HomeFigures {
  * Ticket médio: the amount paid over the number of charges paid in the period, in whole cents
  * rounded half up; 0 when none was paid.
  */
-export const averageTicketCents = (amountCents: number, count: number): number =>
+const averageTicketCents = (amountCents: number, count: number): number =>
   count === 0 ? 0 : Math.round(amountCents / count);
 
 export function homeFigureUseCases(deps: DomainDeps) {

@@ -6,6 +6,7 @@ import { checkoutUseCases } from "./checkout.js";
 import { customerUseCases } from "./customers.js";
 import { healthUseCases } from "./health.js";
 import { homeFigureUseCases } from "./home-figures.js";
+import { exportUseCases } from "./exports.js";
 import type { DomainDeps } from "./deps.js";
 import { idempotencyUseCases } from "./idempotency.js";
 import { operatorUseCases, type UrlGuard } from "./operator.js";
@@ -56,6 +57,7 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     accountProfile: accountProfileUseCases(deps),
     verification: verificationUseCases(deps),
     homeFigures: homeFigureUseCases(deps),
+    exports: exportUseCases(deps),
   };
 }
 

@@ -2,10 +2,14 @@ import type { Handlers } from "../../../generated/dashboard-operations.js";
 import type { Domain } from "../domain/service.js";
 import type { DashboardContext } from "./dashboard.js";
 import { callerIn } from "./dashboard-actor.js";
+import { dashboardExportHandlers } from "./dashboard-exports.js";
 
-/** The home screen's figures and the CSV exports of one mode (spec/dashboard/home.tsp). */
-export function dashboardHomeHandlers(domain: Domain): Pick<Handlers<DashboardContext>, "getHomeFigures"> {
+/** The home screen's figures and the CSV exports of one mode (spec/dashboard/home.tsp, exports.tsp). */
+export function dashboardHomeHandlers(
+  domain: Domain,
+): Pick<Handlers<DashboardContext>, "getHomeFigures" | "exportDashboardTransactions" | "exportDashboardWithdrawals"> {
   return {
+    ...dashboardExportHandlers(domain),
     getHomeFigures: async ({ params }, ctx) => ({
       status: 200,
       body: await domain.homeFigures.figures(callerIn(ctx, params.mode).scope),

@@ -105,6 +105,12 @@ export function validatorAnswer(err: HttpishError): RefusalAnswer | null {
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (err: HttpishError, req, res, _next) => {
     if (res.headersSent) {
+      // A streamed answer (a CSV export) failed after it started: closing the connection
+      // unfinished is the only way left to say so.
+      logger.error(
+        { err, requestId: res.getHeader("x-request-id"), path: req.path },
+        "failure after the answer started",
+      );
       req.socket.destroy();
       return;
     }

@@ -1,3 +1,4 @@
+import { pipeline } from "node:stream/promises";
 import type { IRouter, NextFunction, Request, Response } from "express";
 import type { OperationMeta } from "../../../generated/operations.js";
 import { fieldError, notFound } from "../domain/errors.js";
@@ -20,12 +21,53 @@ export const pageFromQuery = (q: { limit?: number; startingAfter?: string }) => 
 };
 
 type AnyResult = { status: number; body?: unknown; headers?: Record<string, string | number> };
+
+/** A body that is not JSON (generated `StreamedBody`): its media type and its chunks. */
+interface Streamed {
+  mediaType: string;
+  chunks: AsyncIterable<string | Uint8Array>;
+}
+
+/** A JSON body never holds an async iterable: a body that does is streamed. */
+const isStreamed = (body: unknown): body is Streamed =>
+  typeof body === "object" &&
+  body !== null &&
+  typeof (body as Partial<Streamed>).mediaType === "string" &&
+  typeof (body as Partial<Streamed>).chunks?.[Symbol.asyncIterator] === "function";
+
+/**
+ * Sends a streamed body: each chunk written as the connection takes it (`pipeline` waits for
+ * `drain`), so no whole file is held. The first chunk is produced before anything is sent: a
+ * failure there is an ordinary error answer. A failure after it aborts the connection (the error
+ * middleware, seeing the headers sent, destroys the socket): a chunked answer without its last
+ * chunk, which no client takes as complete. A client that hangs up just ends the stream.
+ */
+async function sendStreamed(res: Response, status: number, body: Streamed): Promise<void> {
+  const chunks = body.chunks[Symbol.asyncIterator]();
+  const first = await chunks.next();
+  res.status(status).type(body.mediaType);
+  async function* all() {
+    try {
+      if (!first.done) yield first.value;
+      for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
+    } finally {
+      await chunks.return?.();
+    }
+  }
+  try {
+    await pipeline(all(), res);
+  } catch (error) {
+    if ((error as { code?: string }).code === "ERR_STREAM_PREMATURE_CLOSE") return;
+    throw error;
+  }
+}
 type AnyHandler<Ctx> = (request: unknown, ctx: Ctx) => Promise<AnyResult | StoredReply>;
 
 /**
  * Binds every operation of a generated contract to its handler: the handler gets the validated
- * params, query, headers and body, and answers a status with a body (or none, for 204), or a
- * `StoredReply`, sent as its exact bytes with `Idempotent-Replayed: true`.
+ * params, query, headers and body, and answers a status with a body (or none, for 204), a
+ * streamed body (`text/csv`, `sendStreamed`), or a `StoredReply`, sent as its exact bytes with
+ * `Idempotent-Replayed: true`.
  *
  * One middleware dispatches by the operation the request check (mounted before it) matched: the
  * handler that runs is the one whose schemas the request was checked against, and a request is
@@ -58,7 +100,8 @@ export function bindOperations<Ctx, H extends object>(
         return;
       }
       for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, String(value));
-      if (result.body === undefined) res.status(result.status).end();
+      if (isStreamed(result.body)) await sendStreamed(res, result.status, result.body);
+      else if (result.body === undefined) res.status(result.status).end();
       else res.status(result.status).json(options.validateResponses ? structuredClone(result.body) : result.body);
     });
   }

@@ -1,9 +1,11 @@
 import { byId, chargeBody, expectStatus, operatorApi, publicApi, type TestServer, testAdminToken } from "../harness.js";
+import type { TransactionRecord } from "../../src/domain/model.js";
+import { transactionRecord } from "../store-contract.js";
 import { signedUp } from "./dashboard.js";
 
 // A merchant as the dashboard's tests need one: a user signed up in the dashboard (its browser,
 // with the session), and public API keys for its account made by the operator, to create and pay
-// charges over HTTP as an integration would.
+// charges over HTTP as an integration would; or many charges written through the store port.
 
 type PublicApi = ReturnType<typeof publicApi>;
 
@@ -13,11 +15,30 @@ const permissions = [
   "balance:read",
   "withdrawals:write",
   "withdrawals:read",
+  "payment_links:write",
 ] as const;
 
-export async function dashboardMerchant(server: TestServer, options: { production?: boolean } = {}) {
+/** A user signed up in the dashboard (owner of a new account), able to log in again. */
+export async function dashboardUser(server: TestServer) {
   const { browser, session, person } = await signedUp(server);
-  const accountId = session.account.id;
+  /**
+   * Logs in again: a session lasts 30 minutes idle and 12 hours at most by the server's clock,
+   * which a test moves by days.
+   */
+  const logIn = async () => {
+    const answer = await browser.api.POST("/dashboard/v1/session", {
+      body: { email: person.email, password: person.password },
+    });
+    expectStatus(answer, 201);
+    return browser;
+  };
+  return { browser, logIn, accountId: session.account.id };
+}
+
+/** A dashboard user whose account has a test key (and a production key, verified, when asked), made by the operator. */
+export async function dashboardMerchant(server: TestServer, options: { production?: boolean } = {}) {
+  const user = await dashboardUser(server);
+  const { accountId } = user;
   const operator = operatorApi(server.baseUrl, { token: testAdminToken });
   const keyFor = async (mode: "test" | "production") => {
     const key = await operator.POST("/admin/v1/accounts/{id}/api-keys", {
@@ -39,18 +60,43 @@ export async function dashboardMerchant(server: TestServer, options: { productio
     );
     live = await keyFor("production");
   }
-  /**
-   * Logs in again: a session lasts 30 minutes idle and 12 hours at most by the server's clock,
-   * which a test moves by days.
-   */
-  const logIn = async () => {
-    const answer = await browser.api.POST("/dashboard/v1/session", {
-      body: { email: person.email, password: person.password },
-    });
-    expectStatus(answer, 201);
-    return browser;
-  };
-  return { browser, logIn, accountId, api, live, operator };
+  return { ...user, api, live, operator };
+}
+
+/**
+ * `count` charges of the account written straight through the store port, in one store
+ * transaction, all created at the clock's now (test mode unless `livemode`): every `paidEvery`-th
+ * one paid then (0: none), and `each(n)` changing the n-th. Many rows in a fraction of the time the
+ * API takes to make them one by one. Their ids, in creation order.
+ */
+export async function storedCharges(
+  server: TestServer,
+  accountId: string,
+  count: number,
+  options: { paidEvery?: number; livemode?: boolean; each?: (n: number) => Partial<TransactionRecord> } = {},
+) {
+  const now = server.clock.now().toISOString();
+  const { paidEvery = 0, livemode = false } = options;
+  const records = Array.from({ length: count }, (_, n) => {
+    const paid = paidEvery > 0 && n % paidEvery === 0;
+    return transactionRecord(
+      { accountId, livemode },
+      {
+        amountCents: 1_000 + n * 7,
+        feeCents: 80,
+        status: paid ? "PAID" : "WAITING_PAYMENT",
+        paidAt: paid ? now : null,
+        expiresAt: new Date(Date.parse(now) + 86_400_000).toISOString(),
+        createdAt: now,
+        updatedAt: now,
+        ...options.each?.(n),
+      },
+    );
+  });
+  await server.store.transaction(async (tx) => {
+    for (const record of records) await tx.transactions.insert(record);
+  });
+  return records.map((r) => r.id);
 }
 
 /** A test charge of `amountCents` (with other fields of the body when given), paid in the sandbox now. */
