@@ -12,10 +12,12 @@ import { Home } from "./pages/Home";
 import { NotFound } from "./pages/NotFound";
 import { RouteError } from "./pages/RouteError";
 import { AccountRules } from "./pages/settings/AccountRules";
+import { AuditLog } from "./pages/settings/AuditLog";
 import { Password } from "./pages/settings/Password";
 import { Profile } from "./pages/settings/Profile";
 import { Sessions } from "./pages/settings/Sessions";
 import { SettingsLayout } from "./pages/settings/SettingsLayout";
+import { Team } from "./pages/settings/Team";
 import { TwoFactor } from "./pages/settings/TwoFactor";
 
 // The app's addresses, under /painel (README "Dashboard"): the pages before the log-in, then
@@ -53,6 +55,8 @@ const router = createBrowserRouter(
                         { path: "seguranca", element: <TwoFactor /> },
                         { path: "sessoes", element: <Sessions /> },
                         { path: "conta", element: <AccountRules /> },
+                        { path: "equipe", element: <Team /> },
+                        { path: "auditoria", element: <AuditLog /> },
                       ],
                     },
                     { path: "*", element: <NotFound /> },

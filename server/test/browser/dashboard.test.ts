@@ -73,6 +73,9 @@ async function signUp(page: Page, email: string, businessName = "Loja Exemplo Lt
   await page.getByRole("heading", { name: "Olá, Maria" }).waitFor();
 }
 
+/** The merchant of the first test, with two-factor authentication on: later tests build on it. */
+let owner: { tab: WatchedPage; email: string; secret: string } | null = null;
+
 let people = 0;
 const newEmail = () => `maria.${process.pid}.${++people}@loja.example.com.br`;
 
@@ -183,6 +186,63 @@ describe.skipIf(!hasChromium)(
       await page.getByRole("button", { name: "Confirmar" }).click();
       await page.getByRole("heading", { name: "Olá, Maria" }).waitFor();
       expect(tab.problems).toEqual([]);
+      owner = { tab, email, secret };
+    });
+
+    test("when the owner invites a viewer, then the e-mail's link makes a member who sees the team without a way to change it, the server refuses if one is forced, and the audit log says who did it", async () => {
+      if (!owner) throw new Error("the first test's owner is missing");
+      const { page } = owner.tab;
+      const viewerEmail = newEmail();
+      await page.getByRole("link", { name: "Configurações" }).click();
+      await page.getByRole("link", { name: "Equipe" }).click();
+      await page.getByLabel("E-mail da pessoa").fill(viewerEmail);
+      await page.getByLabel("Papel").selectOption("viewer");
+      // The log-in with a code allowed dangerous operations for 10 minutes: past them, the code is asked.
+      server.clock.advance(11 * 60);
+      await page.getByRole("button", { name: "Enviar convite" }).click();
+      const dialog = page.getByRole("dialog", { name: "Confirme que é você" });
+      await dialog.getByLabel("Código de 6 dígitos ou de recuperação").fill(authenticatorCode(owner.secret));
+      await dialog.getByRole("button", { name: "Confirmar" }).click();
+      await page.getByText(`Convite enviado para ${viewerEmail}`).waitFor();
+      await page.getByRole("region", { name: "Lista de convites" }).getByText(viewerEmail).waitFor();
+      await look(page, "configuracoes-equipe");
+
+      const viewer = await newTab((status, url) => status === 403 && url.endsWith("/team/invitations"));
+      await viewer.page.goto(lastLink(viewerEmail, "/painel/aceitar-convite"));
+      await look(viewer.page, "aceitar-convite");
+      await viewer.page.getByLabel("Seu nome").fill("João Lima");
+      await viewer.page.getByLabel("Senha").fill(password);
+      await viewer.page.getByRole("button", { name: "Aceitar e entrar" }).click();
+      await viewer.page.getByRole("heading", { name: "Olá, João" }).waitFor();
+      expect(await viewer.page.locator("header").innerText()).toContain("Leitura");
+      await viewer.page.getByRole("link", { name: "Configurações" }).click();
+      await viewer.page.getByRole("link", { name: "Equipe" }).click();
+      await viewer.page.getByRole("region", { name: "Lista de membros" }).getByText("João Lima").waitFor();
+      expect(await viewer.page.getByRole("button", { name: /Enviar convite|Remover|Revogar/ }).count()).toBe(0);
+      expect(await viewer.page.getByRole("combobox").count()).toBe(0);
+      expect(await viewer.page.getByRole("link", { name: "Auditoria" }).count()).toBe(0);
+      await look(viewer.page, "configuracoes-equipe-leitura");
+      const forced = await viewer.page.evaluate(async () => {
+        const session = (await (await fetch("/dashboard/v1/session")).json()) as { csrfToken: string };
+        const answer = await fetch("/dashboard/v1/team/invitations", {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-csrf-token": session.csrfToken },
+          body: JSON.stringify({ email: "outra@loja.example.com.br", role: "admin" }),
+        });
+        return { status: answer.status, code: ((await answer.json()) as { code: string }).code };
+      });
+      expect(forced).toEqual({ status: 403, code: "ROLE_FORBIDDEN" });
+
+      await page.getByRole("link", { name: "Auditoria" }).click();
+      const log = page.getByRole("region", { name: "Entradas do registro" });
+      await log.getByText("Membro convidado").waitFor();
+      await log.getByText("Membro entrou").waitFor();
+      await page.getByLabel("Ação").selectOption("member.invited");
+      await expect.poll(() => page.url()).toContain("acao=member.invited");
+      await expect.poll(() => log.getByRole("row").count()).toBe(2);
+      await look(page, "configuracoes-auditoria");
+      expect(owner.tab.problems).toEqual([]);
+      expect(viewer.problems).toEqual([]);
     });
 
     test("when the owner changes the account's rule, then the step-up dialog asks the authenticator's code and the change goes through", async () => {
@@ -230,7 +290,7 @@ describe.skipIf(!hasChromium)(
       await second.page.getByRole("heading", { name: "Olá, Maria" }).waitFor();
 
       await first.page.goto(at("/teste/configuracoes/sessoes"));
-      const rows = first.page.getByRole("region", { name: "Sessões abertas" }).getByRole("row");
+      const rows = first.page.getByRole("region", { name: "Lista de sessões" }).getByRole("row");
       await expect.poll(() => rows.count()).toBe(3);
       await look(first.page, "configuracoes-sessoes");
       await first.page.getByRole("button", { name: "Encerrar" }).click();

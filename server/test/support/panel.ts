@@ -66,9 +66,14 @@ export async function openBrowserTab(
   });
   page.on("response", (response) => {
     const status = response.status();
-    if (status >= 400 && !expectedStatuses(status, response.url())) {
-      watched.problems.push(`${status} ${response.request().method()} ${response.url()}`);
-    }
+    if (status < 400 || expectedStatuses(status, response.url())) return;
+    const problem = `${status} ${response.request().method()} ${response.url()}`;
+    // The answer that opens the step-up dialog is part of every dangerous operation.
+    if (status !== 403) return void watched.problems.push(problem);
+    response.json().then(
+      (body: { code?: string }) => body.code !== "STEP_UP_REQUIRED" && watched.problems.push(`${problem} ${body.code}`),
+      () => watched.problems.push(problem),
+    );
   });
   page.on("pageerror", (error) => watched.problems.push(`page error: ${error.message}`));
   return watched;

@@ -65,7 +65,7 @@ export function Sessions() {
       ) : sessions.isError ? (
         <ErrorMessage error={sessions.error} retry={() => void sessions.refetch()} />
       ) : (
-        <DataTable caption="Sessões abertas" columns={columns} rows={sessions.data.data} rowKey={(s) => s.id} />
+        <DataTable caption="Lista de sessões" columns={columns} rows={sessions.data.data} rowKey={(s) => s.id} />
       )}
     </Card>
   );

@@ -1,4 +1,5 @@
-import { NavLink, Outlet } from "react-router";
+import { useEffect, useRef } from "react";
+import { NavLink, Outlet, useLocation } from "react-router";
 import { useCurrentSession } from "../../api/session";
 import { Page } from "../../components/ui";
 import { useModePath } from "../../lib/useMode";
@@ -11,16 +12,28 @@ function settingsTabs(role: string): { path: string; label: string }[] {
     { path: "senha", label: "Senha" },
     { path: "seguranca", label: "Verificação em duas etapas" },
     { path: "sessoes", label: "Sessões" },
-    ...(role === "owner" || role === "admin" ? [{ path: "conta", label: "Regras da conta" }] : []),
+    { path: "equipe", label: "Equipe" },
+    ...(role === "owner" || role === "admin"
+      ? [
+          { path: "conta", label: "Regras da conta" },
+          { path: "auditoria", label: "Auditoria" },
+        ]
+      : []),
   ];
 }
 
 export function SettingsLayout() {
   const { user } = useCurrentSession();
   const to = useModePath();
+  const tabs = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
+  // On a phone the tabs scroll sideways: the current one is brought into view.
+  useEffect(() => {
+    tabs.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [pathname]);
   return (
     <Page title="Configurações">
-      <nav aria-label="Configurações">
+      <nav aria-label="Configurações" ref={tabs}>
         <ul className={styles.tabs}>
           {settingsTabs(user.role).map((tab) => (
             <li key={tab.path}>

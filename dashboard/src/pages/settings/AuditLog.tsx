@@ -1,0 +1,118 @@
+import { useSearchParams } from "react-router";
+import { api, type paths } from "../../api/client";
+import { type Column, CursorPager, DataTable, useCursor } from "../../components/DataTable";
+import { Field } from "../../components/Field";
+import { Card, EmptyState, ErrorMessage, Loading, ui } from "../../components/ui";
+import { dayRangeQuery, isDay, oneOf, withFilters } from "../../lib/filters";
+import { formatDateTime } from "../../lib/format";
+import { auditActionLabel, label } from "../../lib/labels";
+
+type Query = NonNullable<paths["/dashboard/v1/audit-log"]["get"]["parameters"]["query"]>;
+type Entry = NonNullable<ReturnType<typeof useAudit>["data"]>["data"][number];
+type Action = NonNullable<Query["action"]>;
+
+const useAudit = (query: Query) => api.useQuery("get", "/dashboard/v1/audit-log", { params: { query } });
+
+const actions = Object.keys(auditActionLabel) as Action[];
+
+function describeChange(value: unknown): string {
+  if (value === null || value === undefined) return "—";
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+/** The audit log (owners and admins): who did what, when and from where; filters in the address. */
+export function AuditLog() {
+  const [search, setSearch] = useSearchParams();
+  const cursor = useCursor();
+  const action = oneOf(search, "acao", actions);
+  const from = search.get("de") ?? undefined;
+  const to = search.get("ate") ?? undefined;
+  const audit = useAudit({
+    ...(action ? { action } : {}),
+    ...dayRangeQuery(from, to),
+    ...(cursor.startingAfter ? { startingAfter: cursor.startingAfter } : {}),
+    limit: 50,
+  });
+  const columns: Column<Entry>[] = [
+    { header: "Quando", cell: (e) => formatDateTime(e.createdAt) },
+    { header: "Quem", cell: (e) => (e.actor.type === "operator" ? "Plataforma (operador)" : (e.actor.email ?? "—")) },
+    { header: "Ação", cell: (e) => label(auditActionLabel, e.action) },
+    {
+      header: "Objeto",
+      cell: (e) => (
+        <>
+          <code>{e.target.id}</code>
+          {e.mode ? <span className={ui.hint}> ({e.mode === "test" ? "teste" : "produção"})</span> : null}
+        </>
+      ),
+    },
+    {
+      header: "O que mudou",
+      cell: (e) => {
+        const changes = Object.entries(e.changes ?? {});
+        if (changes.length === 0) return "—";
+        return (
+          <ul className={ui.changes}>
+            {changes.map(([field, change]) => (
+              <li key={field}>
+                {field}: {describeChange((change as { from?: unknown }).from)} →{" "}
+                {describeChange((change as { to?: unknown }).to)}
+              </li>
+            ))}
+          </ul>
+        );
+      },
+    },
+    { header: "IP", cell: (e) => e.ip ?? "—" },
+  ];
+  const rows = audit.data?.data ?? [];
+  return (
+    <Card title="Registro de auditoria" id="auditoria">
+      <p>Toda mudança feita pelo painel ou pela plataforma, com quem, quando e de onde. Nada aqui pode ser apagado.</p>
+      <form className={ui.filters} onSubmit={(event) => event.preventDefault()} aria-label="Filtros">
+        <Field label="Ação">
+          <select
+            value={action ?? ""}
+            onChange={(event) => setSearch(withFilters(search, { acao: event.target.value }))}
+          >
+            <option value="">Todas</option>
+            {actions.map((a) => (
+              <option key={a} value={a}>
+                {auditActionLabel[a]}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="De">
+          <input
+            type="date"
+            value={isDay(from) ? from : ""}
+            onChange={(event) => setSearch(withFilters(search, { de: event.target.value }))}
+          />
+        </Field>
+        <Field label="Até">
+          <input
+            type="date"
+            value={isDay(to) ? to : ""}
+            onChange={(event) => setSearch(withFilters(search, { ate: event.target.value }))}
+          />
+        </Field>
+      </form>
+      {audit.isPending ? (
+        <Loading />
+      ) : audit.isError ? (
+        <ErrorMessage error={audit.error} retry={() => void audit.refetch()} />
+      ) : rows.length === 0 ? (
+        <EmptyState title="Nada registrado com estes filtros">
+          <p>Mude os filtros, ou faça uma mudança (como ativar a verificação em duas etapas) para vê-la aqui.</p>
+        </EmptyState>
+      ) : (
+        <>
+          <DataTable caption="Entradas do registro" columns={columns} rows={rows} rowKey={(e) => e.id} />
+          <CursorPager hasMore={audit.data.hasMore} lastId={rows.at(-1)?.id} count={rows.length} />
+        </>
+      )}
+    </Card>
+  );
+}
