@@ -9,15 +9,22 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
+import { afterAll } from "vitest";
 
 const main = join(process.cwd(), "server/src/admin/main.ts");
 
 let bundled: Promise<string> | undefined;
-/** The CLI as one ES module in a temporary directory (removed when this test process exits). */
+let bundleDir: string | undefined;
+// Imported by a test file while it is collected: the hook belongs to that file.
+afterAll(() => {
+  if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
+});
+
+/** The CLI as one ES module in a temporary directory (removed after the test file). */
 function cliBundle(): Promise<string> {
   bundled ??= (async () => {
     const dir = mkdtempSync(join(tmpdir(), "pix-admin-cli-"));
-    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    bundleDir = dir;
     const outfile = join(dir, "admin.mjs");
     await build({
       entryPoints: [main],
