@@ -321,8 +321,5 @@ export function apiDocument(name: DocumentName): ApiDocument {
   return document;
 }
 
-/** The public document. */
-export const publicDocument = apiDocument("public");
-
 /** Every operation of the public document. */
-export const operationInfos: OperationInfo[] = publicDocument.operations;
+export const operationInfos: OperationInfo[] = apiDocument("public").operations;

@@ -20,7 +20,7 @@ const rewriteRefs = (value: unknown): unknown => {
 };
 
 /** The media type of a `content-type` header, lower case, without its parameters. */
-export const mediaTypeOf = (headers: Headers): string | null =>
+const mediaTypeOf = (headers: Headers): string | null =>
   headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() || null;
 
 const isJson = (mediaType: string) => mediaType === "application/json" || mediaType.endsWith("+json");
