@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { byOperator, hiddenSecret, recordAudit } from "../src/domain/audit.js";
-import { byId, expectStatus, operatorApi, testAdminToken } from "./harness.js";
+import { byId, chargeBody, expectStatus, operatorApi, publicApi, testAdminToken } from "./harness.js";
 import { expectNoSecretInAuditLog, rememberSecret } from "./support/audit.js";
 import { addMember, codeOf, dashboardBrowser, signedUp, withTwoFactor } from "./support/dashboard.js";
 import { eachStore, serverOn } from "./support/stores.js";
@@ -223,6 +223,54 @@ for (const store of eachStore("dashboard_audit")) {
         url: { from: "http://127.0.0.1:9/webhooks/pix", to: null },
       });
       expect(JSON.stringify(log.body)).not.toContain(key.body.secret);
+    });
+
+    test("when the operator's settlement simulator moves a production charge, then each move is an entry by the operator in production", async () => {
+      const { browser, session } = await signedUp(server);
+      const api = operator();
+      expectStatus(
+        await api.PATCH("/admin/v1/accounts/{id}", {
+          ...byId(session.account.id),
+          body: { verified: true, releasePeriodDays: 0 },
+        }),
+        200,
+      );
+      const key = await api.POST("/admin/v1/accounts/{id}/api-keys", {
+        ...byId(session.account.id),
+        body: { name: "produção", mode: "production" },
+      });
+      expectStatus(key, 201);
+      rememberSecret(key.body.secret);
+      const charge = await publicApi(server.baseUrl, { key: key.body.secret }).POST("/api/v1/charges/pix", {
+        body: chargeBody({ amountCents: 10_000 }),
+      });
+      expectStatus(charge, 201);
+      const from = server.clock.advance(1).toISOString();
+
+      expectStatus(await api.POST("/admin/v1/simulator/transactions/{id}/pay", byId(charge.body.id)), 200);
+      const opened = await api.POST("/admin/v1/simulator/transactions/{id}/disputes", {
+        ...byId(charge.body.id),
+        body: { amountCents: 5000 },
+      });
+      expectStatus(opened, 201);
+      const disputeId = opened.body.dispute?.id ?? "";
+      expectStatus(
+        await api.POST("/admin/v1/simulator/disputes/{id}/close", { ...byId(disputeId), body: { outcome: "WON" } }),
+        200,
+      );
+
+      const log = await browser.api.GET("/dashboard/v1/audit-log", { params: { query: { createdFrom: from } } });
+      expectStatus(log, 200);
+      expect(log.body.data.map((e) => [e.action, e.target.type, e.target.id, e.mode, e.actor.type])).toEqual([
+        ["simulator.dispute_closed", "dispute", disputeId, "production", "operator"],
+        ["simulator.dispute_opened", "transaction", charge.body.id, "production", "operator"],
+        ["simulator.charge_paid", "transaction", charge.body.id, "production", "operator"],
+      ]);
+      expect(log.body.data[2]?.changes.status).toEqual({ from: "WAITING_PAYMENT", to: "PAID" });
+      expect(log.body.data[1]?.changes.dispute).toMatchObject({
+        from: null,
+        to: { status: "OPEN", amountCents: 5000 },
+      });
     });
 
     test("when a developer, finance or viewer member reads the log, then 403 ROLE_FORBIDDEN; an admin reads it", async () => {

@@ -1,3 +1,4 @@
+import { type AuditAction, type AuditedBy, changedFields, recordAudit } from "./audit.js";
 import type { StoreTx } from "./ports/store.js";
 import type { DomainDeps } from "./deps.js";
 import { DomainError, notFound } from "./errors.js";
@@ -31,19 +32,32 @@ async function accountOf(tx: StoreTx, accountId: string): Promise<Account> {
 
 export function recurrenceSettlementUseCases(deps: DomainDeps) {
   const now = () => deps.clock.now().toISOString();
+  /** One move of a recurrence, audited as `action` by the operator (`by`). */
   const onRecurrence = (
     id: string,
+    by: AuditedBy,
+    action: AuditAction,
     work: (tx: StoreTx, r: RecurrenceRecord, at: string) => Promise<RecurrenceRecord>,
   ) =>
     deps.store.transaction(async (tx) => {
       const r = await lockedReload(tx, () => tx.recurrences.getById(id));
       const at = now();
-      return presentRecurrence(await work(tx, r, at), deps.config, at);
+      const moved = await work(tx, r, at);
+      await recordAudit(tx, {
+        accountId: r.accountId,
+        by,
+        action,
+        target: { type: "recurrence", id: r.id },
+        livemode: r.livemode,
+        changes: changedFields(r, moved, ["status"]),
+        at,
+      });
+      return presentRecurrence(moved, deps.config, at);
     });
 
   return {
-    approve: (id: string, body: Schemas["SandboxApproveRecurrenceRequest"]) =>
-      onRecurrence(id, (tx, r, at) => {
+    approve: (id: string, body: Schemas["SandboxApproveRecurrenceRequest"], by: AuditedBy) =>
+      onRecurrence(id, by, "simulator.recurrence_approved", (tx, r, at) => {
         if (r.journey === "JOURNEY_3") {
           throw new DomainError(
             "REQUEST_ERROR",
@@ -53,8 +67,10 @@ export function recurrenceSettlementUseCases(deps: DomainDeps) {
         return approveRecurrence(tx, deps.config, r, at, body.payerMaximumAmountCents);
       }),
 
-    reject: (id: string, body: Schemas["SandboxRejectRecurrenceRequest"]) =>
-      onRecurrence(id, (tx, r, at) => rejectRecurrence(tx, deps.config, r, rejectionOf(body), at)),
+    reject: (id: string, body: Schemas["SandboxRejectRecurrenceRequest"], by: AuditedBy) =>
+      onRecurrence(id, by, "simulator.recurrence_rejected", (tx, r, at) =>
+        rejectRecurrence(tx, deps.config, r, rejectionOf(body), at),
+      ),
 
     cancel: (
       id: string,
@@ -63,15 +79,28 @@ export function recurrenceSettlementUseCases(deps: DomainDeps) {
         code?: Schemas["RecurrenceCancellationCode"];
         reason?: string;
       },
-    ) => onRecurrence(id, (tx, r, at) => cancelRecurrence(tx, deps.config, r, payerCancellation(body), at)),
+      by: AuditedBy,
+    ) =>
+      onRecurrence(id, by, "simulator.recurrence_cancelled", (tx, r, at) =>
+        cancelRecurrence(tx, deps.config, r, payerCancellation(body), at),
+      ),
 
     /** The payer's bank plays a production cycle charge's scheduled attempt. */
-    async settleAttempt(transactionId: string, body: Schemas["SettleRecurringAttemptRequest"]) {
+    async settleAttempt(transactionId: string, body: Schemas["SettleRecurringAttemptRequest"], by: AuditedBy) {
       return deps.store.transaction(async (tx) => {
         const charge = await lockedReload(tx, () => tx.transactions.getById(transactionId));
         const at = now();
         const account = await accountOf(tx, charge.accountId);
         const settled = await settleAttempt(deps, tx, account, charge, attemptOutcome(body), at);
+        await recordAudit(tx, {
+          accountId: charge.accountId,
+          by,
+          action: "simulator.recurring_attempt_settled",
+          target: { type: "transaction", id: charge.id },
+          livemode: charge.livemode,
+          changes: changedFields(charge, settled, ["status", "cycle"]),
+          at,
+        });
         return presentTransaction(settled, at);
       });
     },

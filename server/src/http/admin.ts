@@ -169,38 +169,41 @@ function adminHandlers(domain: Domain, clock: ManualClock | null): Handlers<Audi
       status: 200,
       body: await operator.setCustomerNotes(params.id, body, by),
     }),
-    simulateProductionPayment: async ({ params }) => ({ status: 200, body: await settlement.payCharge(params.id) }),
-    settleWithdrawal: async ({ params, body }) => ({
+    simulateProductionPayment: async ({ params }, by) => ({
       status: 200,
-      body: await settlement.settleWithdrawal(params.id, body),
+      body: await settlement.payCharge(params.id, by),
     }),
-    settleRefund: async ({ params, body }) => ({
+    settleWithdrawal: async ({ params, body }, by) => ({
       status: 200,
-      body: await settlement.settleRefund(params.id, body),
+      body: await settlement.settleWithdrawal(params.id, body, by),
     }),
-    openDispute: async ({ params, body }) => ({
+    settleRefund: async ({ params, body }, by) => ({
+      status: 200,
+      body: await settlement.settleRefund(params.id, body, by),
+    }),
+    openDispute: async ({ params, body }, by) => ({
       status: 201,
-      body: await settlement.openDispute(params.id, body.amountCents),
+      body: await settlement.openDispute(params.id, body.amountCents, by),
     }),
-    closeDispute: async ({ params, body }) => ({
+    closeDispute: async ({ params, body }, by) => ({
       status: 200,
-      body: await settlement.closeDispute(params.id, body.outcome),
+      body: await settlement.closeDispute(params.id, body.outcome, by),
     }),
-    approveProductionRecurrence: async ({ params, body }) => ({
+    approveProductionRecurrence: async ({ params, body }, by) => ({
       status: 200,
-      body: await domain.recurrenceSettlement.approve(params.id, body),
+      body: await domain.recurrenceSettlement.approve(params.id, body, by),
     }),
-    rejectProductionRecurrence: async ({ params, body }) => ({
+    rejectProductionRecurrence: async ({ params, body }, by) => ({
       status: 200,
-      body: await domain.recurrenceSettlement.reject(params.id, body),
+      body: await domain.recurrenceSettlement.reject(params.id, body, by),
     }),
-    cancelProductionRecurrence: async ({ params, body }) => ({
+    cancelProductionRecurrence: async ({ params, body }, by) => ({
       status: 200,
-      body: await domain.recurrenceSettlement.cancel(params.id, body),
+      body: await domain.recurrenceSettlement.cancel(params.id, body, by),
     }),
-    settleRecurringAttempt: async ({ params, body }) => ({
+    settleRecurringAttempt: async ({ params, body }, by) => ({
       status: 200,
-      body: await domain.recurrenceSettlement.settleAttempt(params.id, body),
+      body: await domain.recurrenceSettlement.settleAttempt(params.id, body, by),
     }),
     listVerificationRequests: async ({ query }) => ({
       status: 200,
