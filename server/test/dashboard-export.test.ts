@@ -4,7 +4,7 @@ import type { Store } from "../src/domain/ports/store.js";
 import { MemoryStore } from "../src/store/memory.js";
 import { chargePayer, startTestServer, type TestServer } from "./harness.js";
 import { withdrawalRecord } from "./store-contract.js";
-import { dashboardUser, storedCharges } from "./support/merchant.js";
+import { dashboardUser, memberOf, storedCharges } from "./support/merchant.js";
 import { eachStore, serverOn } from "./support/stores.js";
 
 // The dashboard's CSV exports (issue 25 §2) through the real HTTP stack on both stores, each file
@@ -212,6 +212,22 @@ for (const store of eachStore("dashboard_export")) {
           "Atualizado em (ISO)": at,
         },
       ]);
+    });
+
+    test("when a viewer and a finance member of the account export, then they get the owner's file", async () => {
+      const owner = await dashboardUser(server);
+      await storedCharges(server, owner.accountId, 3, { paidEvery: 2 });
+      const viewer = await memberOf(server, owner.accountId, "viewer");
+      const finance = await memberOf(server, owner.accountId, "finance");
+
+      const files = await Promise.all(
+        [owner, viewer, finance].map((m) => download(server, m, "/dashboard/v1/modes/test/transactions.csv")),
+      );
+
+      expect(files.map((f) => f.answer.status)).toEqual([200, 200, 200]);
+      expect(files[0]?.rows).toHaveLength(3);
+      expect(files[1]?.text).toBe(files[0]?.text);
+      expect(files[2]?.text).toBe(files[0]?.text);
     });
 
     test("when a filter is invalid or there is no session, then the answer is the JSON error, not a file", async () => {

@@ -1,7 +1,7 @@
 import { beforeAll, expect, test } from "vitest";
 import { byId, chargeBody, expectStatus } from "./harness.js";
 import { dashboardBrowser, type DashboardBrowser } from "./support/dashboard.js";
-import { dashboardMerchant, paidTestCharge } from "./support/merchant.js";
+import { dashboardMerchant, memberOf, paidTestCharge } from "./support/merchant.js";
 import { eachStore, serverOn } from "./support/stores.js";
 
 // The dashboard's home figures (issue 25 §2) through the real HTTP stack on both stores: what was
@@ -137,6 +137,22 @@ for (const store of eachStore("dashboard_home")) {
       expect(productionHome.last30Days).toMatchObject({ amountCents: 50_000, count: 1, averageTicketCents: 50_000 });
       expect(productionHome.balance.pendingCents).toBeGreaterThan(0);
       expect(productionHome.balance.pendingCents).not.toBe(testHome.balance.pendingCents);
+    });
+
+    test("when a viewer and a developer of the account read the home, then they see the owner's figures", async () => {
+      const merchant = await dashboardMerchant(server);
+      server.clock.set(brasilia("2026-11-24T12:00:00"));
+      await paidTestCharge(merchant.api, 3_300);
+      const viewer = await memberOf(server, merchant.accountId, "viewer");
+      const developer = await memberOf(server, merchant.accountId, "developer");
+
+      const [owners, viewers, developers] = await Promise.all(
+        [merchant, viewer, developer].map((m) => homeOf(m, "test")),
+      );
+
+      expect(owners?.today).toEqual({ date: "2026-11-24", amountCents: 3_300, count: 1 });
+      expect(viewers).toEqual(owners);
+      expect(developers).toEqual(owners);
     });
 
     test("when no session asks, then 401", async () => {

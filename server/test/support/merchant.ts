@@ -32,7 +32,24 @@ export async function dashboardUser(server: TestServer) {
     expectStatus(answer, 201);
     return browser;
   };
-  return { browser, logIn, accountId: session.account.id };
+  return { browser, logIn, accountId: session.account.id, email: session.user.email };
+}
+
+/**
+ * A member of `accountId` with `role`: a person signed up, then moved into that account with the
+ * role (as accepting an invitation would) through the store port, and logged in there.
+ */
+export async function memberOf(
+  server: TestServer,
+  accountId: string,
+  role: "admin" | "developer" | "finance" | "viewer",
+) {
+  const member = await dashboardUser(server);
+  const user = await server.store.read.users.getByEmail(member.email);
+  if (!user) throw new Error(`no user ${member.email} after sign-up`);
+  await server.store.transaction((tx) => tx.users.update({ ...user, accountId, role }));
+  await member.logIn();
+  return { ...member, accountId };
 }
 
 /** A dashboard user whose account has a test key (and a production key, verified, when asked), made by the operator. */
