@@ -485,7 +485,8 @@ export interface paths {
         };
         /**
          * List verification requests
-         * @description Merchants' requests for verification, newest first (`status=requested`: the ones waiting).
+         * @description Merchants' requests for verification, newest first (`status=requested`: the ones waiting). A
+         *     request is named by its account: the next page starts after the `accountId` of the last item.
          */
         get: operations["listVerificationRequests"];
         put?: never;

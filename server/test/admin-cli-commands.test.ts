@@ -18,6 +18,7 @@ import {
   testAdminToken,
 } from "./harness.js";
 import { runAdmin, startAdmin, widestLine } from "./support/admin-process.js";
+import { signedUp } from "./support/dashboard.js";
 import { startReceiver } from "./support/receiver.js";
 
 /** Tests that start several CLI processes: generous on a busy machine. */
@@ -187,6 +188,27 @@ describe("admin accounts", { timeout: processTimeout }, () => {
     expect(firstPage).toContain(`More results: add --starting-after ${page.data[0].id}`);
     const next = await adminJson("accounts", "list", "--limit", "1", "--starting-after", page.data[0].id);
     expect(next.data[0].id).not.toBe(page.data[0].id);
+  });
+
+  test("when a merchant asked for verification, then the operator lists the waiting requests and rejects one with a reason", async () => {
+    const { browser, session } = await signedUp(server);
+    const asked = await browser.api.POST("/dashboard/v1/account/verification", {
+      body: { legalName: "Mercado Central Ltda", document: "11.222.333/0001-81" },
+    });
+    expect(asked.status).toBe(201);
+    const accountId = session.account.id;
+
+    const waiting = await adminJson("accounts", "verification-requests", "--status", "requested");
+    const listed = await adminText("accounts", "verification-requests", "--status", "requested");
+    const rejected = await adminText("accounts", "reject-verification", accountId, "--reason", "CNPJ inapto.");
+
+    expect(waiting.data.map((r: { accountId: string }) => r.accountId)).toContain(accountId);
+    expect(listed.split("\n")[0]).toMatch(/^accountId\s+accountName\s+documentType\s+document\s+status\s+requestedAt$/);
+    expect(rejected).toMatch(/^status\s+rejected$/m);
+    expect(rejected).toMatch(/^rejectionReason\s+CNPJ inapto\.$/m);
+    const account = await browser.api.GET("/dashboard/v1/account");
+    expect(account.status).toBe(200);
+    expect((account.body as { verification: { status: string } }).verification.status).toBe("rejected");
   });
 
   test("when --document is given, then create and update send it and the record shows it as digits", async () => {

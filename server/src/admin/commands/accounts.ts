@@ -1,4 +1,4 @@
-/** `admin accounts …`: merchant accounts (create, list, show, update, verify). */
+/** `admin accounts …`: merchant accounts (create, list, show, update, verify; merchants' verification requests). */
 import type { Command } from "commander";
 import { unwrap } from "../clients.js";
 import { type CliContext, int, type PageOptions, pageQuery, withPageOptions } from "../context.js";
@@ -19,6 +19,20 @@ const fields = [
   "document",
   "createdAt",
   "updatedAt",
+];
+
+const requestColumns = ["accountId", "accountName", "documentType", "document", "status", "requestedAt"];
+const requestFields = [
+  "accountId",
+  "accountName",
+  "legalName",
+  "documentType",
+  "document",
+  "status",
+  "requestedBy.email",
+  "requestedAt",
+  "decidedAt",
+  "rejectionReason",
 ];
 
 interface AccountOptions {
@@ -113,5 +127,33 @@ export function registerAccounts(program: Command, ctx: CliContext): void {
       const body = { verified: true };
       const updated = unwrap(await ctx.operator().PATCH("/admin/v1/accounts/{id}", { params: { path: { id } }, body }));
       ctx.out.record(updated, fields);
+    });
+
+  withPageOptions(
+    accounts
+      .command("verification-requests")
+      .description("list merchants' requests for verification, newest first")
+      .option("--status <status>", "only requested (waiting), verified or rejected ones"),
+  ).action(async (o: PageOptions & { status?: "requested" | "verified" | "rejected" }) => {
+    const query = { ...pageQuery(o), ...(o.status !== undefined ? { status: o.status } : {}) };
+    const page = unwrap(await ctx.operator().GET("/admin/v1/verification-requests", { params: { query } }));
+    ctx.out.list(page, requestColumns);
+    const last = page.data.at(-1);
+    if (page.hasMore && last) ctx.out.note(`More results: add --starting-after ${last.accountId}`);
+  });
+
+  accounts
+    .command("reject-verification")
+    .description("reject a merchant's request for verification, with the reason it reads in its dashboard")
+    .argument("<accountId>", "the account (acc_…)")
+    .requiredOption("--reason <text>", "why, in words the merchant reads")
+    .action(async (id: string, o: { reason: string }) => {
+      const rejected = unwrap(
+        await ctx.operator().POST("/admin/v1/accounts/{id}/verification-request/reject", {
+          params: { path: { id } },
+          body: { reason: o.reason },
+        }),
+      );
+      ctx.out.record(rejected, requestFields);
     });
 }
