@@ -82,6 +82,96 @@ export const operationTable = {
     tag: "Two-factor authentication",
     statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
+  createDashboardPaymentLink: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/payment-links",
+    expressPath: "/dashboard/v1/modes/:mode/payment-links",
+    permission: "session",
+    roles: ["owner","admin"],
+    summary: "Create a payment link",
+    tag: "Payment links",
+    statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  createDashboardRefund: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/transactions/{id}/refunds",
+    expressPath: "/dashboard/v1/modes/:mode/transactions/:id/refunds",
+    permission: "session",
+    roles: ["owner","admin","finance"],
+    summary: "Refund a charge",
+    tag: "Transactions",
+    statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  createDashboardWithdrawal: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/withdrawals",
+    expressPath: "/dashboard/v1/modes/:mode/withdrawals",
+    permission: "session",
+    roles: ["owner","admin","finance"],
+    summary: "Withdraw",
+    tag: "Withdrawals",
+    statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  dashboardSandboxDispute: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/sandbox/transactions/{id}/dispute",
+    expressPath: "/dashboard/v1/modes/:mode/sandbox/transactions/:id/dispute",
+    permission: "session",
+    roles: ["owner","admin","developer","finance"],
+    summary: "Dispute a test charge",
+    tag: "Sandbox",
+    statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  dashboardSandboxExpire: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/sandbox/transactions/{id}/expire",
+    expressPath: "/dashboard/v1/modes/:mode/sandbox/transactions/:id/expire",
+    permission: "session",
+    roles: ["owner","admin","developer","finance"],
+    summary: "Expire a test charge",
+    tag: "Sandbox",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  dashboardSandboxPay: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/sandbox/transactions/{id}/pay",
+    expressPath: "/dashboard/v1/modes/:mode/sandbox/transactions/:id/pay",
+    permission: "session",
+    roles: ["owner","admin","developer","finance"],
+    summary: "Pay a test charge",
+    tag: "Sandbox",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  dashboardSandboxReleaseBalance: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/sandbox/balance/release",
+    expressPath: "/dashboard/v1/modes/:mode/sandbox/balance/release",
+    permission: "session",
+    roles: ["owner","admin","developer","finance"],
+    summary: "Release the pending test balance",
+    tag: "Sandbox",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  dashboardSandboxResolveDispute: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/sandbox/disputes/{id}/resolve",
+    expressPath: "/dashboard/v1/modes/:mode/sandbox/disputes/:id/resolve",
+    permission: "session",
+    roles: ["owner","admin","developer","finance"],
+    summary: "Resolve a test dispute",
+    tag: "Sandbox",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  deactivateDashboardPaymentLink: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/payment-links/{id}/deactivate",
+    expressPath: "/dashboard/v1/modes/:mode/payment-links/:id/deactivate",
+    permission: "session",
+    roles: ["owner","admin"],
+    summary: "Deactivate a payment link",
+    tag: "Payment links",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
   disableTwoFactor: {
     method: "delete",
     path: "/dashboard/v1/me/two-factor",
@@ -152,6 +242,56 @@ export const operationTable = {
     tag: "Balance",
     statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
+  getDashboardCustomer: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/customers/{id}",
+    expressPath: "/dashboard/v1/modes/:mode/customers/:id",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "Get a customer",
+    tag: "Customers",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  getDashboardEvent: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/events/{id}",
+    expressPath: "/dashboard/v1/modes/:mode/events/:id",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "Get an event",
+    tag: "Events",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  getDashboardPaymentLink: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/payment-links/{id}",
+    expressPath: "/dashboard/v1/modes/:mode/payment-links/:id",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "Get a payment link",
+    tag: "Payment links",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  getDashboardTransaction: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/transactions/{id}",
+    expressPath: "/dashboard/v1/modes/:mode/transactions/:id",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "Get a transaction and its timeline",
+    tag: "Transactions",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  getDashboardWithdrawal: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/withdrawals/{id}",
+    expressPath: "/dashboard/v1/modes/:mode/withdrawals/:id",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "Get a withdrawal",
+    tag: "Withdrawals",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
   getHomeFigures: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/home",
@@ -190,6 +330,66 @@ export const operationTable = {
     roles: ["owner","admin"],
     summary: "List the audit log",
     tag: "Audit log",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  listDashboardCustomers: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/customers",
+    expressPath: "/dashboard/v1/modes/:mode/customers",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "List customers",
+    tag: "Customers",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  listDashboardDisputes: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/disputes",
+    expressPath: "/dashboard/v1/modes/:mode/disputes",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "List disputes",
+    tag: "Disputes",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  listDashboardEvents: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/events",
+    expressPath: "/dashboard/v1/modes/:mode/events",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "List events",
+    tag: "Events",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  listDashboardPaymentLinks: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/payment-links",
+    expressPath: "/dashboard/v1/modes/:mode/payment-links",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "List payment links",
+    tag: "Payment links",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  listDashboardTransactions: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/transactions",
+    expressPath: "/dashboard/v1/modes/:mode/transactions",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "List transactions",
+    tag: "Transactions",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  listDashboardWithdrawals: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/withdrawals",
+    expressPath: "/dashboard/v1/modes/:mode/withdrawals",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "List withdrawals",
+    tag: "Withdrawals",
     statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   listInvitations: {
@@ -330,6 +530,16 @@ export const operationTable = {
     roles: ["owner"],
     summary: "Change the account's security rules",
     tag: "Account",
+    statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+  },
+  updateDashboardCustomerNotes: {
+    method: "patch",
+    path: "/dashboard/v1/modes/{mode}/customers/{id}/notes",
+    expressPath: "/dashboard/v1/modes/:mode/customers/:id/notes",
+    permission: "session",
+    roles: ["owner","admin"],
+    summary: "Change a customer's notes and tags",
+    tag: "Customers",
     statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
   updateProfile: {
@@ -489,6 +699,204 @@ export type ConfirmTwoFactorResult =
   | { status: 500; body: Json<operations["confirmTwoFactor"]["responses"][500]> }
   | { status: 503; body: Json<operations["confirmTwoFactor"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** POST /dashboard/v1/modes/{mode}/payment-links: input of `createDashboardPaymentLink`, after validation. */
+export interface CreateDashboardPaymentLinkInput {
+  params: operations["createDashboardPaymentLink"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["createDashboardPaymentLink"]["parameters"]["header"]>;
+  body: operations["createDashboardPaymentLink"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `createDashboardPaymentLink` may answer. */
+export type CreateDashboardPaymentLinkResult =
+  | { status: 201; body: Json<operations["createDashboardPaymentLink"]["responses"][201]> }
+  | { status: 400; body: Json<operations["createDashboardPaymentLink"]["responses"][400]> }
+  | { status: 401; body: Json<operations["createDashboardPaymentLink"]["responses"][401]> }
+  | { status: 403; body: Json<operations["createDashboardPaymentLink"]["responses"][403]> }
+  | { status: 404; body: Json<operations["createDashboardPaymentLink"]["responses"][404]> }
+  | { status: 409; body: Json<operations["createDashboardPaymentLink"]["responses"][409]> }
+  | { status: 413; body: Json<operations["createDashboardPaymentLink"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createDashboardPaymentLink"]["responses"][415]> }
+  | { status: 429; body: Json<operations["createDashboardPaymentLink"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["createDashboardPaymentLink"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createDashboardPaymentLink"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /dashboard/v1/modes/{mode}/transactions/{id}/refunds: input of `createDashboardRefund`, after validation. */
+export interface CreateDashboardRefundInput {
+  params: operations["createDashboardRefund"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["createDashboardRefund"]["parameters"]["header"]>;
+  body: operations["createDashboardRefund"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `createDashboardRefund` may answer. */
+export type CreateDashboardRefundResult =
+  | { status: 201; body: Json<operations["createDashboardRefund"]["responses"][201]> }
+  | { status: 400; body: Json<operations["createDashboardRefund"]["responses"][400]> }
+  | { status: 401; body: Json<operations["createDashboardRefund"]["responses"][401]> }
+  | { status: 403; body: Json<operations["createDashboardRefund"]["responses"][403]> }
+  | { status: 404; body: Json<operations["createDashboardRefund"]["responses"][404]> }
+  | { status: 409; body: Json<operations["createDashboardRefund"]["responses"][409]> }
+  | { status: 413; body: Json<operations["createDashboardRefund"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createDashboardRefund"]["responses"][415]> }
+  | { status: 429; body: Json<operations["createDashboardRefund"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["createDashboardRefund"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createDashboardRefund"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /dashboard/v1/modes/{mode}/withdrawals: input of `createDashboardWithdrawal`, after validation. */
+export interface CreateDashboardWithdrawalInput {
+  params: operations["createDashboardWithdrawal"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["createDashboardWithdrawal"]["parameters"]["header"]>;
+  body: operations["createDashboardWithdrawal"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `createDashboardWithdrawal` may answer. */
+export type CreateDashboardWithdrawalResult =
+  | { status: 201; body: Json<operations["createDashboardWithdrawal"]["responses"][201]> }
+  | { status: 400; body: Json<operations["createDashboardWithdrawal"]["responses"][400]> }
+  | { status: 401; body: Json<operations["createDashboardWithdrawal"]["responses"][401]> }
+  | { status: 403; body: Json<operations["createDashboardWithdrawal"]["responses"][403]> }
+  | { status: 404; body: Json<operations["createDashboardWithdrawal"]["responses"][404]> }
+  | { status: 409; body: Json<operations["createDashboardWithdrawal"]["responses"][409]> }
+  | { status: 413; body: Json<operations["createDashboardWithdrawal"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createDashboardWithdrawal"]["responses"][415]> }
+  | { status: 429; body: Json<operations["createDashboardWithdrawal"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["createDashboardWithdrawal"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createDashboardWithdrawal"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/dispute: input of `dashboardSandboxDispute`, after validation. */
+export interface DashboardSandboxDisputeInput {
+  params: operations["dashboardSandboxDispute"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["dashboardSandboxDispute"]["parameters"]["header"]>;
+  body: operations["dashboardSandboxDispute"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `dashboardSandboxDispute` may answer. */
+export type DashboardSandboxDisputeResult =
+  | { status: 201; body: Json<operations["dashboardSandboxDispute"]["responses"][201]> }
+  | { status: 400; body: Json<operations["dashboardSandboxDispute"]["responses"][400]> }
+  | { status: 401; body: Json<operations["dashboardSandboxDispute"]["responses"][401]> }
+  | { status: 403; body: Json<operations["dashboardSandboxDispute"]["responses"][403]> }
+  | { status: 404; body: Json<operations["dashboardSandboxDispute"]["responses"][404]> }
+  | { status: 409; body: Json<operations["dashboardSandboxDispute"]["responses"][409]> }
+  | { status: 413; body: Json<operations["dashboardSandboxDispute"]["responses"][413]> }
+  | { status: 415; body: Json<operations["dashboardSandboxDispute"]["responses"][415]> }
+  | { status: 429; body: Json<operations["dashboardSandboxDispute"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["dashboardSandboxDispute"]["responses"][500]> }
+  | { status: 503; body: Json<operations["dashboardSandboxDispute"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/expire: input of `dashboardSandboxExpire`, after validation. */
+export interface DashboardSandboxExpireInput {
+  params: operations["dashboardSandboxExpire"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["dashboardSandboxExpire"]["parameters"]["header"]>;
+  body: undefined;
+}
+
+/** Every response `dashboardSandboxExpire` may answer. */
+export type DashboardSandboxExpireResult =
+  | { status: 200; body: Json<operations["dashboardSandboxExpire"]["responses"][200]> }
+  | { status: 400; body: Json<operations["dashboardSandboxExpire"]["responses"][400]> }
+  | { status: 401; body: Json<operations["dashboardSandboxExpire"]["responses"][401]> }
+  | { status: 403; body: Json<operations["dashboardSandboxExpire"]["responses"][403]> }
+  | { status: 404; body: Json<operations["dashboardSandboxExpire"]["responses"][404]> }
+  | { status: 409; body: Json<operations["dashboardSandboxExpire"]["responses"][409]> }
+  | { status: 413; body: Json<operations["dashboardSandboxExpire"]["responses"][413]> }
+  | { status: 415; body: Json<operations["dashboardSandboxExpire"]["responses"][415]> }
+  | { status: 429; body: Json<operations["dashboardSandboxExpire"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["dashboardSandboxExpire"]["responses"][500]> }
+  | { status: 503; body: Json<operations["dashboardSandboxExpire"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/pay: input of `dashboardSandboxPay`, after validation. */
+export interface DashboardSandboxPayInput {
+  params: operations["dashboardSandboxPay"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["dashboardSandboxPay"]["parameters"]["header"]>;
+  body: undefined;
+}
+
+/** Every response `dashboardSandboxPay` may answer. */
+export type DashboardSandboxPayResult =
+  | { status: 200; body: Json<operations["dashboardSandboxPay"]["responses"][200]> }
+  | { status: 400; body: Json<operations["dashboardSandboxPay"]["responses"][400]> }
+  | { status: 401; body: Json<operations["dashboardSandboxPay"]["responses"][401]> }
+  | { status: 403; body: Json<operations["dashboardSandboxPay"]["responses"][403]> }
+  | { status: 404; body: Json<operations["dashboardSandboxPay"]["responses"][404]> }
+  | { status: 409; body: Json<operations["dashboardSandboxPay"]["responses"][409]> }
+  | { status: 413; body: Json<operations["dashboardSandboxPay"]["responses"][413]> }
+  | { status: 415; body: Json<operations["dashboardSandboxPay"]["responses"][415]> }
+  | { status: 429; body: Json<operations["dashboardSandboxPay"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["dashboardSandboxPay"]["responses"][500]> }
+  | { status: 503; body: Json<operations["dashboardSandboxPay"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /dashboard/v1/modes/{mode}/sandbox/balance/release: input of `dashboardSandboxReleaseBalance`, after validation. */
+export interface DashboardSandboxReleaseBalanceInput {
+  params: operations["dashboardSandboxReleaseBalance"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["dashboardSandboxReleaseBalance"]["parameters"]["header"]>;
+  body: undefined;
+}
+
+/** Every response `dashboardSandboxReleaseBalance` may answer. */
+export type DashboardSandboxReleaseBalanceResult =
+  | { status: 200; body: Json<operations["dashboardSandboxReleaseBalance"]["responses"][200]> }
+  | { status: 400; body: Json<operations["dashboardSandboxReleaseBalance"]["responses"][400]> }
+  | { status: 401; body: Json<operations["dashboardSandboxReleaseBalance"]["responses"][401]> }
+  | { status: 403; body: Json<operations["dashboardSandboxReleaseBalance"]["responses"][403]> }
+  | { status: 404; body: Json<operations["dashboardSandboxReleaseBalance"]["responses"][404]> }
+  | { status: 409; body: Json<operations["dashboardSandboxReleaseBalance"]["responses"][409]> }
+  | { status: 413; body: Json<operations["dashboardSandboxReleaseBalance"]["responses"][413]> }
+  | { status: 415; body: Json<operations["dashboardSandboxReleaseBalance"]["responses"][415]> }
+  | { status: 429; body: Json<operations["dashboardSandboxReleaseBalance"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["dashboardSandboxReleaseBalance"]["responses"][500]> }
+  | { status: 503; body: Json<operations["dashboardSandboxReleaseBalance"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /dashboard/v1/modes/{mode}/sandbox/disputes/{id}/resolve: input of `dashboardSandboxResolveDispute`, after validation. */
+export interface DashboardSandboxResolveDisputeInput {
+  params: operations["dashboardSandboxResolveDispute"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["dashboardSandboxResolveDispute"]["parameters"]["header"]>;
+  body: operations["dashboardSandboxResolveDispute"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `dashboardSandboxResolveDispute` may answer. */
+export type DashboardSandboxResolveDisputeResult =
+  | { status: 200; body: Json<operations["dashboardSandboxResolveDispute"]["responses"][200]> }
+  | { status: 400; body: Json<operations["dashboardSandboxResolveDispute"]["responses"][400]> }
+  | { status: 401; body: Json<operations["dashboardSandboxResolveDispute"]["responses"][401]> }
+  | { status: 403; body: Json<operations["dashboardSandboxResolveDispute"]["responses"][403]> }
+  | { status: 404; body: Json<operations["dashboardSandboxResolveDispute"]["responses"][404]> }
+  | { status: 409; body: Json<operations["dashboardSandboxResolveDispute"]["responses"][409]> }
+  | { status: 413; body: Json<operations["dashboardSandboxResolveDispute"]["responses"][413]> }
+  | { status: 415; body: Json<operations["dashboardSandboxResolveDispute"]["responses"][415]> }
+  | { status: 429; body: Json<operations["dashboardSandboxResolveDispute"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["dashboardSandboxResolveDispute"]["responses"][500]> }
+  | { status: 503; body: Json<operations["dashboardSandboxResolveDispute"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /dashboard/v1/modes/{mode}/payment-links/{id}/deactivate: input of `deactivateDashboardPaymentLink`, after validation. */
+export interface DeactivateDashboardPaymentLinkInput {
+  params: operations["deactivateDashboardPaymentLink"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["deactivateDashboardPaymentLink"]["parameters"]["header"]>;
+  body: undefined;
+}
+
+/** Every response `deactivateDashboardPaymentLink` may answer. */
+export type DeactivateDashboardPaymentLinkResult =
+  | { status: 200; body: Json<operations["deactivateDashboardPaymentLink"]["responses"][200]> }
+  | { status: 400; body: Json<operations["deactivateDashboardPaymentLink"]["responses"][400]> }
+  | { status: 401; body: Json<operations["deactivateDashboardPaymentLink"]["responses"][401]> }
+  | { status: 403; body: Json<operations["deactivateDashboardPaymentLink"]["responses"][403]> }
+  | { status: 404; body: Json<operations["deactivateDashboardPaymentLink"]["responses"][404]> }
+  | { status: 409; body: Json<operations["deactivateDashboardPaymentLink"]["responses"][409]> }
+  | { status: 413; body: Json<operations["deactivateDashboardPaymentLink"]["responses"][413]> }
+  | { status: 415; body: Json<operations["deactivateDashboardPaymentLink"]["responses"][415]> }
+  | { status: 429; body: Json<operations["deactivateDashboardPaymentLink"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["deactivateDashboardPaymentLink"]["responses"][500]> }
+  | { status: 503; body: Json<operations["deactivateDashboardPaymentLink"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** DELETE /dashboard/v1/me/two-factor: input of `disableTwoFactor`, after validation. */
 export interface DisableTwoFactorInput {
   params: NoParams;
@@ -626,6 +1034,101 @@ export type GetDashboardBalanceResult =
   | { status: 500; body: Json<operations["getDashboardBalance"]["responses"][500]> }
   | { status: 503; body: Json<operations["getDashboardBalance"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** GET /dashboard/v1/modes/{mode}/customers/{id}: input of `getDashboardCustomer`, after validation. */
+export interface GetDashboardCustomerInput {
+  params: operations["getDashboardCustomer"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `getDashboardCustomer` may answer. */
+export type GetDashboardCustomerResult =
+  | { status: 200; body: Json<operations["getDashboardCustomer"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getDashboardCustomer"]["responses"][400]> }
+  | { status: 401; body: Json<operations["getDashboardCustomer"]["responses"][401]> }
+  | { status: 403; body: Json<operations["getDashboardCustomer"]["responses"][403]> }
+  | { status: 404; body: Json<operations["getDashboardCustomer"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getDashboardCustomer"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["getDashboardCustomer"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getDashboardCustomer"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /dashboard/v1/modes/{mode}/events/{id}: input of `getDashboardEvent`, after validation. */
+export interface GetDashboardEventInput {
+  params: operations["getDashboardEvent"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `getDashboardEvent` may answer. */
+export type GetDashboardEventResult =
+  | { status: 200; body: Json<operations["getDashboardEvent"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getDashboardEvent"]["responses"][400]> }
+  | { status: 401; body: Json<operations["getDashboardEvent"]["responses"][401]> }
+  | { status: 403; body: Json<operations["getDashboardEvent"]["responses"][403]> }
+  | { status: 404; body: Json<operations["getDashboardEvent"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getDashboardEvent"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["getDashboardEvent"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getDashboardEvent"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /dashboard/v1/modes/{mode}/payment-links/{id}: input of `getDashboardPaymentLink`, after validation. */
+export interface GetDashboardPaymentLinkInput {
+  params: operations["getDashboardPaymentLink"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `getDashboardPaymentLink` may answer. */
+export type GetDashboardPaymentLinkResult =
+  | { status: 200; body: Json<operations["getDashboardPaymentLink"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getDashboardPaymentLink"]["responses"][400]> }
+  | { status: 401; body: Json<operations["getDashboardPaymentLink"]["responses"][401]> }
+  | { status: 403; body: Json<operations["getDashboardPaymentLink"]["responses"][403]> }
+  | { status: 404; body: Json<operations["getDashboardPaymentLink"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getDashboardPaymentLink"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["getDashboardPaymentLink"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getDashboardPaymentLink"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /dashboard/v1/modes/{mode}/transactions/{id}: input of `getDashboardTransaction`, after validation. */
+export interface GetDashboardTransactionInput {
+  params: operations["getDashboardTransaction"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `getDashboardTransaction` may answer. */
+export type GetDashboardTransactionResult =
+  | { status: 200; body: Json<operations["getDashboardTransaction"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getDashboardTransaction"]["responses"][400]> }
+  | { status: 401; body: Json<operations["getDashboardTransaction"]["responses"][401]> }
+  | { status: 403; body: Json<operations["getDashboardTransaction"]["responses"][403]> }
+  | { status: 404; body: Json<operations["getDashboardTransaction"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getDashboardTransaction"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["getDashboardTransaction"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getDashboardTransaction"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /dashboard/v1/modes/{mode}/withdrawals/{id}: input of `getDashboardWithdrawal`, after validation. */
+export interface GetDashboardWithdrawalInput {
+  params: operations["getDashboardWithdrawal"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `getDashboardWithdrawal` may answer. */
+export type GetDashboardWithdrawalResult =
+  | { status: 200; body: Json<operations["getDashboardWithdrawal"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getDashboardWithdrawal"]["responses"][400]> }
+  | { status: 401; body: Json<operations["getDashboardWithdrawal"]["responses"][401]> }
+  | { status: 403; body: Json<operations["getDashboardWithdrawal"]["responses"][403]> }
+  | { status: 404; body: Json<operations["getDashboardWithdrawal"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getDashboardWithdrawal"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["getDashboardWithdrawal"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getDashboardWithdrawal"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** GET /dashboard/v1/modes/{mode}/home: input of `getHomeFigures`, after validation. */
 export interface GetHomeFiguresInput {
   params: operations["getHomeFigures"]["parameters"]["path"];
@@ -703,6 +1206,120 @@ export type ListAuditLogResult =
   | { status: 429; body: Json<operations["listAuditLog"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["listAuditLog"]["responses"][500]> }
   | { status: 503; body: Json<operations["listAuditLog"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /dashboard/v1/modes/{mode}/customers: input of `listDashboardCustomers`, after validation. */
+export interface ListDashboardCustomersInput {
+  params: operations["listDashboardCustomers"]["parameters"]["path"];
+  query: NonNullable<operations["listDashboardCustomers"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `listDashboardCustomers` may answer. */
+export type ListDashboardCustomersResult =
+  | { status: 200; body: Json<operations["listDashboardCustomers"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listDashboardCustomers"]["responses"][400]> }
+  | { status: 401; body: Json<operations["listDashboardCustomers"]["responses"][401]> }
+  | { status: 403; body: Json<operations["listDashboardCustomers"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listDashboardCustomers"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listDashboardCustomers"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["listDashboardCustomers"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listDashboardCustomers"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /dashboard/v1/modes/{mode}/disputes: input of `listDashboardDisputes`, after validation. */
+export interface ListDashboardDisputesInput {
+  params: operations["listDashboardDisputes"]["parameters"]["path"];
+  query: NonNullable<operations["listDashboardDisputes"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `listDashboardDisputes` may answer. */
+export type ListDashboardDisputesResult =
+  | { status: 200; body: Json<operations["listDashboardDisputes"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listDashboardDisputes"]["responses"][400]> }
+  | { status: 401; body: Json<operations["listDashboardDisputes"]["responses"][401]> }
+  | { status: 403; body: Json<operations["listDashboardDisputes"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listDashboardDisputes"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listDashboardDisputes"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["listDashboardDisputes"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listDashboardDisputes"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /dashboard/v1/modes/{mode}/events: input of `listDashboardEvents`, after validation. */
+export interface ListDashboardEventsInput {
+  params: operations["listDashboardEvents"]["parameters"]["path"];
+  query: NonNullable<operations["listDashboardEvents"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `listDashboardEvents` may answer. */
+export type ListDashboardEventsResult =
+  | { status: 200; body: Json<operations["listDashboardEvents"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listDashboardEvents"]["responses"][400]> }
+  | { status: 401; body: Json<operations["listDashboardEvents"]["responses"][401]> }
+  | { status: 403; body: Json<operations["listDashboardEvents"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listDashboardEvents"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listDashboardEvents"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["listDashboardEvents"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listDashboardEvents"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /dashboard/v1/modes/{mode}/payment-links: input of `listDashboardPaymentLinks`, after validation. */
+export interface ListDashboardPaymentLinksInput {
+  params: operations["listDashboardPaymentLinks"]["parameters"]["path"];
+  query: NonNullable<operations["listDashboardPaymentLinks"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `listDashboardPaymentLinks` may answer. */
+export type ListDashboardPaymentLinksResult =
+  | { status: 200; body: Json<operations["listDashboardPaymentLinks"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listDashboardPaymentLinks"]["responses"][400]> }
+  | { status: 401; body: Json<operations["listDashboardPaymentLinks"]["responses"][401]> }
+  | { status: 403; body: Json<operations["listDashboardPaymentLinks"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listDashboardPaymentLinks"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listDashboardPaymentLinks"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["listDashboardPaymentLinks"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listDashboardPaymentLinks"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /dashboard/v1/modes/{mode}/transactions: input of `listDashboardTransactions`, after validation. */
+export interface ListDashboardTransactionsInput {
+  params: operations["listDashboardTransactions"]["parameters"]["path"];
+  query: NonNullable<operations["listDashboardTransactions"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `listDashboardTransactions` may answer. */
+export type ListDashboardTransactionsResult =
+  | { status: 200; body: Json<operations["listDashboardTransactions"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listDashboardTransactions"]["responses"][400]> }
+  | { status: 401; body: Json<operations["listDashboardTransactions"]["responses"][401]> }
+  | { status: 403; body: Json<operations["listDashboardTransactions"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listDashboardTransactions"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listDashboardTransactions"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["listDashboardTransactions"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listDashboardTransactions"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /dashboard/v1/modes/{mode}/withdrawals: input of `listDashboardWithdrawals`, after validation. */
+export interface ListDashboardWithdrawalsInput {
+  params: operations["listDashboardWithdrawals"]["parameters"]["path"];
+  query: NonNullable<operations["listDashboardWithdrawals"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `listDashboardWithdrawals` may answer. */
+export type ListDashboardWithdrawalsResult =
+  | { status: 200; body: Json<operations["listDashboardWithdrawals"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listDashboardWithdrawals"]["responses"][400]> }
+  | { status: 401; body: Json<operations["listDashboardWithdrawals"]["responses"][401]> }
+  | { status: 403; body: Json<operations["listDashboardWithdrawals"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listDashboardWithdrawals"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listDashboardWithdrawals"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["listDashboardWithdrawals"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listDashboardWithdrawals"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /dashboard/v1/team/invitations: input of `listInvitations`, after validation. */
 export interface ListInvitationsInput {
@@ -991,6 +1608,27 @@ export type UpdateAccountSecurityResult =
   | { status: 500; body: Json<operations["updateAccountSecurity"]["responses"][500]> }
   | { status: 503; body: Json<operations["updateAccountSecurity"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** PATCH /dashboard/v1/modes/{mode}/customers/{id}/notes: input of `updateDashboardCustomerNotes`, after validation. */
+export interface UpdateDashboardCustomerNotesInput {
+  params: operations["updateDashboardCustomerNotes"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: operations["updateDashboardCustomerNotes"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `updateDashboardCustomerNotes` may answer. */
+export type UpdateDashboardCustomerNotesResult =
+  | { status: 200; body: Json<operations["updateDashboardCustomerNotes"]["responses"][200]> }
+  | { status: 400; body: Json<operations["updateDashboardCustomerNotes"]["responses"][400]> }
+  | { status: 401; body: Json<operations["updateDashboardCustomerNotes"]["responses"][401]> }
+  | { status: 403; body: Json<operations["updateDashboardCustomerNotes"]["responses"][403]> }
+  | { status: 404; body: Json<operations["updateDashboardCustomerNotes"]["responses"][404]> }
+  | { status: 413; body: Json<operations["updateDashboardCustomerNotes"]["responses"][413]> }
+  | { status: 415; body: Json<operations["updateDashboardCustomerNotes"]["responses"][415]> }
+  | { status: 429; body: Json<operations["updateDashboardCustomerNotes"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["updateDashboardCustomerNotes"]["responses"][500]> }
+  | { status: 503; body: Json<operations["updateDashboardCustomerNotes"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** PATCH /dashboard/v1/me: input of `updateProfile`, after validation. */
 export interface UpdateProfileInput {
   params: NoParams;
@@ -1026,6 +1664,24 @@ export interface Handlers<Ctx> {
   confirmEmail(request: ConfirmEmailInput, ctx: Ctx): Promise<ConfirmEmailResult>;
   /** POST /dashboard/v1/me/two-factor/confirm: Confirm two-factor authentication (`session`). */
   confirmTwoFactor(request: ConfirmTwoFactorInput, ctx: Ctx): Promise<ConfirmTwoFactorResult>;
+  /** POST /dashboard/v1/modes/{mode}/payment-links: Create a payment link (`session`). */
+  createDashboardPaymentLink(request: CreateDashboardPaymentLinkInput, ctx: Ctx): Promise<CreateDashboardPaymentLinkResult>;
+  /** POST /dashboard/v1/modes/{mode}/transactions/{id}/refunds: Refund a charge (`session`). */
+  createDashboardRefund(request: CreateDashboardRefundInput, ctx: Ctx): Promise<CreateDashboardRefundResult>;
+  /** POST /dashboard/v1/modes/{mode}/withdrawals: Withdraw (`session`). */
+  createDashboardWithdrawal(request: CreateDashboardWithdrawalInput, ctx: Ctx): Promise<CreateDashboardWithdrawalResult>;
+  /** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/dispute: Dispute a test charge (`session`). */
+  dashboardSandboxDispute(request: DashboardSandboxDisputeInput, ctx: Ctx): Promise<DashboardSandboxDisputeResult>;
+  /** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/expire: Expire a test charge (`session`). */
+  dashboardSandboxExpire(request: DashboardSandboxExpireInput, ctx: Ctx): Promise<DashboardSandboxExpireResult>;
+  /** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/pay: Pay a test charge (`session`). */
+  dashboardSandboxPay(request: DashboardSandboxPayInput, ctx: Ctx): Promise<DashboardSandboxPayResult>;
+  /** POST /dashboard/v1/modes/{mode}/sandbox/balance/release: Release the pending test balance (`session`). */
+  dashboardSandboxReleaseBalance(request: DashboardSandboxReleaseBalanceInput, ctx: Ctx): Promise<DashboardSandboxReleaseBalanceResult>;
+  /** POST /dashboard/v1/modes/{mode}/sandbox/disputes/{id}/resolve: Resolve a test dispute (`session`). */
+  dashboardSandboxResolveDispute(request: DashboardSandboxResolveDisputeInput, ctx: Ctx): Promise<DashboardSandboxResolveDisputeResult>;
+  /** POST /dashboard/v1/modes/{mode}/payment-links/{id}/deactivate: Deactivate a payment link (`session`). */
+  deactivateDashboardPaymentLink(request: DeactivateDashboardPaymentLinkInput, ctx: Ctx): Promise<DeactivateDashboardPaymentLinkResult>;
   /** DELETE /dashboard/v1/me/two-factor: Turn two-factor authentication off (`session`). */
   disableTwoFactor(request: DisableTwoFactorInput, ctx: Ctx): Promise<DisableTwoFactorResult>;
   /** DELETE /dashboard/v1/sessions/{id}: End a session (`session`). */
@@ -1040,6 +1696,16 @@ export interface Handlers<Ctx> {
   getAccountSecurity(request: GetAccountSecurityInput, ctx: Ctx): Promise<GetAccountSecurityResult>;
   /** GET /dashboard/v1/modes/{mode}/balance: Get the balance (`session`). */
   getDashboardBalance(request: GetDashboardBalanceInput, ctx: Ctx): Promise<GetDashboardBalanceResult>;
+  /** GET /dashboard/v1/modes/{mode}/customers/{id}: Get a customer (`session`). */
+  getDashboardCustomer(request: GetDashboardCustomerInput, ctx: Ctx): Promise<GetDashboardCustomerResult>;
+  /** GET /dashboard/v1/modes/{mode}/events/{id}: Get an event (`session`). */
+  getDashboardEvent(request: GetDashboardEventInput, ctx: Ctx): Promise<GetDashboardEventResult>;
+  /** GET /dashboard/v1/modes/{mode}/payment-links/{id}: Get a payment link (`session`). */
+  getDashboardPaymentLink(request: GetDashboardPaymentLinkInput, ctx: Ctx): Promise<GetDashboardPaymentLinkResult>;
+  /** GET /dashboard/v1/modes/{mode}/transactions/{id}: Get a transaction and its timeline (`session`). */
+  getDashboardTransaction(request: GetDashboardTransactionInput, ctx: Ctx): Promise<GetDashboardTransactionResult>;
+  /** GET /dashboard/v1/modes/{mode}/withdrawals/{id}: Get a withdrawal (`session`). */
+  getDashboardWithdrawal(request: GetDashboardWithdrawalInput, ctx: Ctx): Promise<GetDashboardWithdrawalResult>;
   /** GET /dashboard/v1/modes/{mode}/home: Home figures (`session`). */
   getHomeFigures(request: GetHomeFiguresInput, ctx: Ctx): Promise<GetHomeFiguresResult>;
   /** GET /dashboard/v1/session: Read the session (`session`). */
@@ -1048,6 +1714,18 @@ export interface Handlers<Ctx> {
   inviteMember(request: InviteMemberInput, ctx: Ctx): Promise<InviteMemberResult>;
   /** GET /dashboard/v1/audit-log: List the audit log (`session`). */
   listAuditLog(request: ListAuditLogInput, ctx: Ctx): Promise<ListAuditLogResult>;
+  /** GET /dashboard/v1/modes/{mode}/customers: List customers (`session`). */
+  listDashboardCustomers(request: ListDashboardCustomersInput, ctx: Ctx): Promise<ListDashboardCustomersResult>;
+  /** GET /dashboard/v1/modes/{mode}/disputes: List disputes (`session`). */
+  listDashboardDisputes(request: ListDashboardDisputesInput, ctx: Ctx): Promise<ListDashboardDisputesResult>;
+  /** GET /dashboard/v1/modes/{mode}/events: List events (`session`). */
+  listDashboardEvents(request: ListDashboardEventsInput, ctx: Ctx): Promise<ListDashboardEventsResult>;
+  /** GET /dashboard/v1/modes/{mode}/payment-links: List payment links (`session`). */
+  listDashboardPaymentLinks(request: ListDashboardPaymentLinksInput, ctx: Ctx): Promise<ListDashboardPaymentLinksResult>;
+  /** GET /dashboard/v1/modes/{mode}/transactions: List transactions (`session`). */
+  listDashboardTransactions(request: ListDashboardTransactionsInput, ctx: Ctx): Promise<ListDashboardTransactionsResult>;
+  /** GET /dashboard/v1/modes/{mode}/withdrawals: List withdrawals (`session`). */
+  listDashboardWithdrawals(request: ListDashboardWithdrawalsInput, ctx: Ctx): Promise<ListDashboardWithdrawalsResult>;
   /** GET /dashboard/v1/team/invitations: List the invitations (`session`). */
   listInvitations(request: ListInvitationsInput, ctx: Ctx): Promise<ListInvitationsResult>;
   /** GET /dashboard/v1/team/members: List the members (`session`). */
@@ -1076,6 +1754,8 @@ export interface Handlers<Ctx> {
   stepUp(request: StepUpInput, ctx: Ctx): Promise<StepUpResult>;
   /** PATCH /dashboard/v1/account/security: Change the account's security rules (`session`). */
   updateAccountSecurity(request: UpdateAccountSecurityInput, ctx: Ctx): Promise<UpdateAccountSecurityResult>;
+  /** PATCH /dashboard/v1/modes/{mode}/customers/{id}/notes: Change a customer's notes and tags (`session`). */
+  updateDashboardCustomerNotes(request: UpdateDashboardCustomerNotesInput, ctx: Ctx): Promise<UpdateDashboardCustomerNotesResult>;
   /** PATCH /dashboard/v1/me: Change the user's profile (`session`). */
   updateProfile(request: UpdateProfileInput, ctx: Ctx): Promise<UpdateProfileResult>;
 }

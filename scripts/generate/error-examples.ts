@@ -53,6 +53,8 @@ const sampleIds: Record<string, string> = {
   "api-keys": "key_7Ui9Op1As3Df5Gh7Jk9L",
   "webhook-endpoints": "we_1Zx3Cv5Bn7Mm9Qw1Er3Ty",
   sessions: "ses_0Fq9ZtR2mXwP8LkA3cD7",
+  // The dashboard's `/modes/{mode}/…`: a mode, not an object.
+  modes: "test",
 };
 
 /** The template with each `{param}` replaced by a sample id for the segment before it. */
@@ -148,7 +150,8 @@ export function errorExample(op: ExampleOperation, status: string): ErrorExample
         value: body("API_KEY_PERMISSION", `A chave de API não tem a permissão necessária: ${op.permission}.`, path),
       };
     case "404":
-      if (path !== op.template) {
+      // An object's id in the path (the dashboard's mode is none): no such object; otherwise no such route.
+      if (/\{(?!mode\})[^}]+\}/.test(op.template)) {
         return {
           name: "notFound",
           summary: "notFound",
@@ -165,7 +168,9 @@ export function errorExample(op: ExampleOperation, status: string): ErrorExample
         value: body("NOT_FOUND", `Rota não encontrada: ${op.method.toUpperCase()} ${path}/.`, `${path}/`),
       };
     case "409":
-      if (dashboard) return null;
+      // The dashboard's sign-up (no session) has a conflict of its own; with a session, a 409 is
+      // a change that takes an `idempotency-key`.
+      if (dashboard && !op.roles?.length) return null;
       return {
         name: "idempotencyKeyReused",
         summary: "idempotencyKeyReused",

@@ -86,6 +86,8 @@ describePg("list queries on PostgreSQL", () => {
     "transactions, status WAITING_PAYMENT": (r) => r.transactions.list(scope, { now, status: "WAITING_PAYMENT" }, page),
     "transactions, status EXPIRED": (r) => r.transactions.list(scope, { now, status: "EXPIRED" }, page),
     "transactions, payment link": (r) => r.transactions.list(scope, { now, paymentLinkId: "plk_x" }, page),
+    "transactions, disputed": (r) => r.transactions.list(scope, { now, dispute: "ANY" }, page),
+    "transactions, dispute OPEN": (r) => r.transactions.list(scope, { now, dispute: "OPEN" }, page),
     "transactions, created range": (r) =>
       r.transactions.list(scope, { now, createdFrom: "2026-01-01T00:00:00.000Z", createdTo: now }, page),
     accounts: (r) => r.accounts.list(page),

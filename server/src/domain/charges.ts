@@ -187,8 +187,10 @@ export interface ListFilter {
   status?: string | undefined;
   paymentLinkId?: string | undefined;
   recurrenceId?: string | undefined;
-  createdFrom?: string;
-  createdTo?: string;
+  createdFrom?: string | undefined;
+  createdTo?: string | undefined;
+  /** Only disputed charges (the dashboard's dispute list). */
+  dispute?: TransactionFilter["dispute"];
 }
 
 /** The store's filter: dates as ISO instants, and the instant that decides expiry. */
@@ -198,6 +200,7 @@ export function storeFilter(filter: ListFilter, at: string): TransactionFilter {
     status: filter.status,
     paymentLinkId: filter.paymentLinkId,
     recurrenceId: filter.recurrenceId,
+    dispute: filter.dispute,
     createdFrom: iso(filter.createdFrom),
     createdTo: iso(filter.createdTo),
     now: at,
@@ -237,6 +240,9 @@ export function chargeUseCases(deps: DomainDeps, authentication: Authentication)
         });
       });
     },
+
+    /** The list of a caller already admitted (the dashboard's user), with the public list's filters. */
+    list: (actor: ScopedCaller, filter: ListFilter, page: PageRequest) => list(actor.scope, filter, page),
 
     async get(actor: ScopedCaller, id: string) {
       const record = await deps.store.read.transactions.get(actor.scope, id);

@@ -1,12 +1,27 @@
 import { parseDocument } from "../pix/documents.js";
 import type { StoreTx } from "./ports/store.js";
 import type { ScopedCaller, DomainDeps } from "./deps.js";
-import { DomainError, notFound } from "./errors.js";
+import { DomainError, fieldError, notFound } from "./errors.js";
 import { once } from "./idempotency.js";
 import { newId } from "./ids.js";
 import type { Address, CustomerRecord, DocumentType, PageRequest, Schemas, Scope } from "./model.js";
 import { pageOrInvalidCursor } from "./pagination.js";
+import { customerTagLength } from "./policy.js";
 import { presentCustomer } from "./presenters.js";
+
+/** Refuses a tag out of bounds (`tags.<i>`): the operator's and the dashboard's notes alike. */
+export function checkCustomerTags(tags: readonly string[]): void {
+  tags.forEach((tag, i) => {
+    if (tag.length < customerTagLength.min || tag.length > customerTagLength.max)
+      throw fieldError(
+        `tags.${i}`,
+        `cada etiqueta deve ter de ${customerTagLength.min} a ${customerTagLength.max} caracteres`,
+      );
+  });
+}
+
+/** A customer as the dashboard shows it: the public customer and the account's internal notes and tags. */
+const presentWithNotes = (c: CustomerRecord) => ({ ...presentCustomer(c), notes: c.notes, tags: [...c.tags] });
 
 const addressFields = ["zipCode", "street", "number", "complement", "district", "city", "state"] as const;
 
@@ -122,6 +137,21 @@ export async function upsertCustomerRecord(
 
 export function customerUseCases(deps: DomainDeps) {
   const now = () => deps.clock.now().toISOString();
+  async function record(actor: ScopedCaller, id: string): Promise<CustomerRecord> {
+    const customer = await deps.store.read.customers.get(actor.scope, id);
+    if (!customer) throw notFound();
+    return customer;
+  }
+  async function records(actor: ScopedCaller, filter: { document?: string | undefined }, page: PageRequest) {
+    let document: string | undefined;
+    if (filter.document !== undefined) {
+      const parsed = parseDocument(filter.document);
+      // A document that cannot exist matches no customer.
+      if (!parsed.ok) return { items: [], hasMore: false };
+      document = parsed.document;
+    }
+    return pageOrInvalidCursor(() => deps.store.read.customers.list(actor.scope, { document }, page));
+  }
   return {
     /** Answers status 201 when it created the customer, 200 when it updated it (a replay: the first). */
     async upsert(actor: ScopedCaller, body: Schemas["UpsertCustomerRequest"], idempotencyKey?: string) {
@@ -139,9 +169,30 @@ export function customerUseCases(deps: DomainDeps) {
     },
 
     async get(actor: ScopedCaller, id: string) {
-      const customer = await deps.store.read.customers.get(actor.scope, id);
-      if (!customer) throw notFound();
-      return presentCustomer(customer);
+      return presentCustomer(await record(actor, id));
+    },
+
+    /** The dashboard's customer: with its internal notes and tags. */
+    async getWithNotes(actor: ScopedCaller, id: string) {
+      return presentWithNotes(await record(actor, id));
+    },
+
+    /** Writes a customer's internal notes and tags (the dashboard); only the fields given change. */
+    async setNotes(actor: ScopedCaller, id: string, body: { notes?: string | null; tags?: string[] }) {
+      if (body.tags) checkCustomerTags(body.tags);
+      return deps.store.transaction(async (tx) => {
+        await tx.lockScope(actor.scope);
+        const customer = await tx.customers.get(actor.scope, id);
+        if (!customer) throw notFound();
+        const updated: CustomerRecord = {
+          ...customer,
+          notes: body.notes === undefined ? customer.notes : body.notes,
+          tags: body.tags === undefined ? customer.tags : [...new Set(body.tags)],
+          updatedAt: now(),
+        };
+        await tx.customers.update(updated);
+        return presentWithNotes(updated);
+      });
     },
 
     async update(actor: ScopedCaller, id: string, body: Schemas["UpdateCustomerRequest"], idempotencyKey?: string) {
@@ -166,15 +217,14 @@ export function customerUseCases(deps: DomainDeps) {
     },
 
     async list(actor: ScopedCaller, filter: { document?: string | undefined }, page: PageRequest) {
-      let document: string | undefined;
-      if (filter.document !== undefined) {
-        const parsed = parseDocument(filter.document);
-        // A document that cannot exist matches no customer.
-        if (!parsed.ok) return { data: [], hasMore: false };
-        document = parsed.document;
-      }
-      const result = await pageOrInvalidCursor(() => deps.store.read.customers.list(actor.scope, { document }, page));
+      const result = await records(actor, filter, page);
       return { data: result.items.map(presentCustomer), hasMore: result.hasMore };
+    },
+
+    /** The dashboard's list: the customers with their internal notes and tags. */
+    async listWithNotes(actor: ScopedCaller, filter: { document?: string | undefined }, page: PageRequest) {
+      const result = await records(actor, filter, page);
+      return { data: result.items.map(presentWithNotes), hasMore: result.hasMore };
     },
   };
 }

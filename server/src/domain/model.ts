@@ -12,6 +12,7 @@ type PixKeyType = Schemas["PixKeyType"];
 export type Address = NonNullable<Schemas["Customer"]["address"]>;
 export type Metadata = Schemas["Metadata"];
 export type Dispute = Schemas["Dispute"];
+export type DisputeStatus = Schemas["DisputeStatus"];
 type WithdrawalTransfer = Schemas["WithdrawalTransfer"];
 type RefundStatus = Schemas["RefundStatus"];
 export type WebhookEventType = Schemas["EventType"];

@@ -19,8 +19,9 @@ import {
   presentDelivery,
   presentEndpoint,
 } from "./operator-presenters.js";
-import { customerTagLength, secretOverlapSeconds } from "./policy.js";
+import { secretOverlapSeconds } from "./policy.js";
 import { settleVerificationRequest } from "./verification.js";
+import { checkCustomerTags } from "./customers.js";
 
 type Admin = components["schemas"];
 
@@ -352,13 +353,7 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
       return { customerId, notes: customer.notes, tags: [...customer.tags] };
     },
     async setCustomerNotes(customerId: string, body: Admin["SetCustomerNotesRequest"], by: AuditedBy) {
-      body.tags.forEach((tag, i) => {
-        if (tag.length < customerTagLength.min || tag.length > customerTagLength.max)
-          throw fieldError(
-            `tags.${i}`,
-            `cada etiqueta deve ter de ${customerTagLength.min} a ${customerTagLength.max} caracteres`,
-          );
-      });
+      checkCustomerTags(body.tags);
       return deps.store.transaction(async (tx) => {
         const customer = await tx.customers.getById(customerId);
         if (!customer) throw notFound();

@@ -4,6 +4,7 @@ import { balanceUseCases } from "./balance.js";
 import { chargeUseCases } from "./charges.js";
 import { checkoutUseCases } from "./checkout.js";
 import { customerUseCases } from "./customers.js";
+import { dashboardMoneyUseCases } from "./dashboard-money.js";
 import { healthUseCases } from "./health.js";
 import { homeFigureUseCases } from "./home-figures.js";
 import { exportUseCases } from "./exports.js";
@@ -30,6 +31,7 @@ import { withdrawalUseCases } from "./withdrawals.js";
 /** Every public use case, wired to one set of dependencies. */
 export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlGuard } = {}) {
   const authentication = authenticationUseCases(deps);
+  const withdrawals = withdrawalUseCases(deps);
   return {
     authentication,
     health: healthUseCases(deps),
@@ -38,7 +40,7 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     paymentLinks: paymentLinkUseCases(deps),
     checkout: checkoutUseCases(deps),
     balance: balanceUseCases(deps),
-    withdrawals: withdrawalUseCases(deps),
+    withdrawals,
     refunds: refundUseCases(deps),
     recurrences: recurrenceUseCases(deps),
     recurrenceSandbox: recurrenceSandboxUseCases(deps),
@@ -58,6 +60,7 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     verification: verificationUseCases(deps),
     homeFigures: homeFigureUseCases(deps),
     exports: exportUseCases(deps),
+    dashboardMoney: dashboardMoneyUseCases(deps, { withdrawals }),
   };
 }
 

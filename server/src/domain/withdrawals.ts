@@ -4,7 +4,7 @@ import { checkAmountCents } from "./amounts.js";
 import { requireActiveForProduction } from "./dashboard-scope.js";
 import { remainingOfDailyLimit } from "./balance-rules.js";
 import { brasiliaDay } from "./brasilia-day.js";
-import { type Actor, acquirerFor, type DomainDeps, formatBRL } from "./deps.js";
+import { acquirerFor, type Caller, type DomainDeps, formatBRL, type ScopedCaller } from "./deps.js";
 import type { WithdrawalDecision } from "./ports/acquirer.js";
 import { DomainError, fieldError, notFound } from "./errors.js";
 import { recordEvent } from "./events.js";
@@ -34,7 +34,7 @@ const endToEndId = (at: string) => `E00000000${at.slice(0, 16).replace(/[-T:]/g,
 async function reserveWithdrawal(
   deps: DomainDeps,
   tx: StoreTx,
-  actor: Actor,
+  actor: Caller,
   body: Schemas["CreateWithdrawalRequest"],
   pixKey: string,
   at: string,
@@ -46,7 +46,8 @@ async function reserveWithdrawal(
       `Saldo disponível insuficiente: disponível ${formatBRL(totals.availableCents)}.`,
     );
   }
-  const remaining = await remainingDailyLimit(tx, actor.apiKey, new Date(at));
+  // A key's daily limit binds that key; a dashboard user has no key, so no key's limit.
+  const remaining = actor.apiKey ? await remainingDailyLimit(tx, actor.apiKey, new Date(at)) : null;
   if (remaining !== null && body.amountCents > remaining) {
     throw new DomainError(
       "WITHDRAW_DAILY_LIMIT",
@@ -58,7 +59,7 @@ async function reserveWithdrawal(
   const withdrawal: WithdrawalRecord = {
     id: newId("wdr"),
     ...actor.scope,
-    apiKeyId: actor.apiKey.id,
+    apiKeyId: actor.apiKey?.id ?? null,
     status: "PENDING",
     amountCents: body.amountCents,
     feeCents,
@@ -173,7 +174,7 @@ const defaultTransferFailure = "Transferência Pix recusada pela instituição d
 export function withdrawalUseCases(deps: DomainDeps) {
   const now = () => deps.clock.now().toISOString();
   return {
-    async create(actor: Actor, body: Schemas["CreateWithdrawalRequest"], idempotencyKey?: string) {
+    async create(actor: Caller, body: Schemas["CreateWithdrawalRequest"], idempotencyKey?: string) {
       checkAmountCents(body.amountCents, amountLimits.minWithdrawalCents);
       const key = normalizePixKey(body.pixKey, body.pixKeyType);
       if (!key.ok) throw fieldError("pixKey", `não é uma chave Pix válida do tipo ${body.pixKeyType}`);
@@ -198,26 +199,32 @@ export function withdrawalUseCases(deps: DomainDeps) {
       return outcome;
     },
 
-    async get(actor: Actor, id: string) {
+    async get(actor: ScopedCaller, id: string) {
       const w = await deps.store.read.withdrawals.get(actor.scope, id);
       if (!w) throw notFound();
       return presentWithdrawal(w);
     },
 
-    async list(actor: Actor, page: PageRequest) {
+    async list(actor: ScopedCaller, page: PageRequest) {
       const result = await pageOrInvalidCursor(() => deps.store.read.withdrawals.list(actor.scope, page));
       return { data: result.items.map(presentWithdrawal), hasMore: result.hasMore };
     },
   };
 }
 
-/** The owner hears of every production withdrawal, as for one made in the dashboard. */
-async function notifyOwner(deps: DomainDeps, actor: Actor, w: Schemas["Withdrawal"]): Promise<void> {
+/**
+ * The owner hears of every production withdrawal, made in the dashboard or, as for one made there,
+ * through the API: who asked for it (the user, or the key's prefix), how much, where to.
+ */
+async function notifyOwner(deps: DomainDeps, actor: Caller, w: Schemas["Withdrawal"]): Promise<void> {
+  const by = actor.apiKey
+    ? `pela API (chave ${actor.apiKey.prefix}…)`
+    : `no painel por ${actor.user.name} (${actor.user.email})`;
   try {
     await deps.mailer.send({
       to: actor.account.ownerEmail,
       subject: `Saque de ${formatBRL(w.amountCents)} solicitado`,
-      text: `Um saque de ${formatBRL(w.amountCents)} para a chave Pix ${w.pixKey} foi solicitado pela API (chave ${actor.apiKey.prefix}…). Identificador: ${w.id}.`,
+      text: `Um saque de ${formatBRL(w.amountCents)} para a chave Pix ${w.pixKey} foi solicitado ${by}. Identificador: ${w.id}.`,
     });
   } catch (error) {
     // The withdrawal stands; a mail failure is logged, not surfaced as a failed withdrawal.

@@ -7,9 +7,10 @@ import { accountHandlers } from "./dashboard-account-handlers.js";
 import type { DashboardContext } from "./dashboard.js";
 import { dashboardMoneyHandlers } from "./dashboard-money-handlers.js";
 import { dashboardHomeHandlers } from "./dashboard-home-handlers.js";
+import type { WithReplays } from "./replay.js";
 
 /** The dashboard API's operations (generated/dashboard-operations.ts), each a use case of the domain. */
-export function dashboardHandlers(domain: Domain): Handlers<DashboardContext> {
+export function dashboardHandlers(domain: Domain): WithReplays<Handlers<DashboardContext>> {
   const { sessions, users, twoFactor } = domain;
   return {
     ...dashboardMoneyHandlers(domain),

@@ -60,6 +60,7 @@ export class TransactionIndex {
   private readonly byStatus = new Map<string, SortedEntries>();
   private readonly byLink = new Map<string, SortedEntries>();
   private readonly byRecurrence = new Map<string, SortedEntries>();
+  private readonly disputed = new Map<string, SortedEntries>();
   private readonly waitingByExpiry = new Map<string, SortedEntries>();
 
   constructor(private readonly rows: Map<string, TransactionRecord>) {}
@@ -77,6 +78,7 @@ export class TransactionIndex {
     apply(this.bucket(this.byStatus, `${scope}\u0000${t.status}`), created);
     if (t.paymentLinkId) apply(this.bucket(this.byLink, `${scope}\u0000${t.paymentLinkId}`), created);
     if (t.recurrenceId) apply(this.bucket(this.byRecurrence, `${scope}\u0000${t.recurrenceId}`), created);
+    if (t.dispute) apply(this.bucket(this.disputed, scope), created);
     if (t.status === "WAITING_PAYMENT") apply(this.bucket(this.waitingByExpiry, scope), { at: t.expiresAt, id: t.id });
   }
 
@@ -100,6 +102,7 @@ export class TransactionIndex {
       (f.status === undefined || statusMatches(t, f.status, f.now)) &&
       (f.paymentLinkId === undefined || t.paymentLinkId === f.paymentLinkId) &&
       (f.recurrenceId === undefined || t.recurrenceId === f.recurrenceId) &&
+      (f.dispute === undefined || disputeMatches(t, f.dispute)) &&
       (f.createdFrom === undefined || t.createdAt >= f.createdFrom) &&
       (f.createdTo === undefined || t.createdAt < f.createdTo);
 
@@ -146,9 +149,11 @@ export class TransactionIndex {
         ? this.byLink.get(`${scope}\u0000${f.paymentLinkId}`)
         : f.recurrenceId !== undefined
           ? this.byRecurrence.get(`${scope}\u0000${f.recurrenceId}`)
-          : f.status !== undefined
-            ? this.byStatus.get(`${scope}\u0000${f.status}`)
-            : this.byScope.get(scope);
+          : f.dispute !== undefined
+            ? this.disputed.get(scope)
+            : f.status !== undefined
+              ? this.byStatus.get(`${scope}\u0000${f.status}`)
+              : this.byScope.get(scope);
     yield* this.walk(index, bound);
   }
 
@@ -220,3 +225,7 @@ export class TransactionIndex {
 }
 
 const entryOf = (t: TransactionRecord): Entry => ({ at: t.createdAt, id: t.id });
+
+/** Whether a charge is disputed as the dashboard's dispute list asks: at all, or in one state. */
+const disputeMatches = (t: TransactionRecord, dispute: NonNullable<TransactionFilter["dispute"]>) =>
+  t.dispute !== null && (dispute === "ANY" || t.dispute.status === dispute);

@@ -4,6 +4,7 @@ import type {
   BalanceTotals,
   CustomerRecord,
   DeliveryRecord,
+  DisputeStatus,
   EventRecord,
   IdempotencyRecord,
   LedgerEntry,
@@ -48,6 +49,8 @@ export interface TransactionFilter {
   recurrenceId?: string | undefined;
   createdFrom?: string | undefined;
   createdTo?: string | undefined;
+  /** Only disputed charges (the dashboard's dispute list): any of them, or those whose dispute is in this state. */
+  dispute?: "ANY" | DisputeStatus | undefined;
   /** The instant that decides expiry. */
   now: string;
 }
@@ -212,6 +215,8 @@ export interface StoreReads extends IdentityReads, AuditReads {
     /** One page, newest first on (createdAt, id), like every public list; filtered when asked. */
     listPage(scope: Scope, page: PageRequest, filter?: EventFilter): Promise<PageResult<EventRecord>>;
     get(id: string): Promise<EventRecord | null>;
+    /** The scope's events whose object (`data.object.id`) is one of `objectIds`, oldest first, at most `limit`. */
+    listAbout(scope: Scope, objectIds: readonly string[], limit: number): Promise<EventRecord[]>;
   };
   idempotency: {
     get(scope: Scope, operation: string, key: string): Promise<IdempotencyRecord | null>;
@@ -226,6 +231,8 @@ export interface StoreReads extends IdentityReads, AuditReads {
     get(id: string): Promise<DeliveryRecord | null>;
     /** Newest first. */
     listByEndpoint(endpointId: string, page: PageRequest): Promise<PageResult<DeliveryRecord>>;
+    /** The deliveries of these events, oldest first. */
+    listByEvents(eventIds: readonly string[]): Promise<DeliveryRecord[]>;
   };
 }
 

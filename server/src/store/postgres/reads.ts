@@ -165,6 +165,14 @@ export function reads(db: Queryable): StoreReads {
           page,
         ),
       get: (id) => selectOne(db, eventsTable, "id = $1", [id]),
+      listAbout: (scope, objectIds, limit) =>
+        selectMany(
+          db,
+          eventsTable,
+          `${scoped} AND payload #>> '{data,object,id}' = ANY ($3::text[])`,
+          [...scopeArgs(scope), objectIds],
+          `created_at, id COLLATE "C" LIMIT ${Math.trunc(limit)}`,
+        ),
     },
     idempotency: {
       get: (scope, operation, key) =>
@@ -191,6 +199,8 @@ export function reads(db: Queryable): StoreReads {
       get: (id) => selectOne(db, deliveriesTable, "id = $1", [id]),
       listByEndpoint: (endpointId, page) =>
         pageQuery(db, deliveriesTable, { scope: "endpoint_id = $1", values: [endpointId] }, page),
+      listByEvents: (eventIds) =>
+        selectMany(db, deliveriesTable, "event_id = ANY ($1::text[])", [eventIds], `created_at, id COLLATE "C"`),
     },
   };
 }

@@ -136,6 +136,11 @@ export function transactionFilterSql(filter: TransactionFilter, values: unknown[
   }
   if (filter.paymentLinkId !== undefined) clauses.push(`payment_link_id = ${param(filter.paymentLinkId)}`);
   if (filter.recurrenceId !== undefined) clauses.push(`recurrence_id = ${param(filter.recurrenceId)}`);
+  // `dispute IS NOT NULL` in either case: the condition of the partial index the dispute list walks.
+  if (filter.dispute !== undefined) clauses.push("dispute IS NOT NULL");
+  if (filter.dispute !== undefined && filter.dispute !== "ANY") {
+    clauses.push(`dispute ->> 'status' = ${param(filter.dispute)}`);
+  }
   if (filter.createdFrom !== undefined) clauses.push(`created_at >= ${param(filter.createdFrom)}::timestamptz`);
   if (filter.createdTo !== undefined) clauses.push(`created_at < ${param(filter.createdTo)}::timestamptz`);
   return clauses.length ? ` AND ${clauses.join(" AND ")}` : "";

@@ -1,0 +1,114 @@
+import type { components } from "../../../generated/dashboard-api.js";
+import { type DashboardMode, inMode, requireActiveForProduction } from "./dashboard-scope.js";
+import type { DomainDeps, ScopedCaller } from "./deps.js";
+import { DomainError, notFound } from "./errors.js";
+import type { DeliveryRecord, EventRecord, RefundRecord, Schemas } from "./model.js";
+import { presentRefund, presentTransaction } from "./presenters.js";
+import { type DashboardActor, requireStepUp } from "./sessions.js";
+import type { withdrawalUseCases } from "./withdrawals.js";
+
+// What the dashboard adds to the public API's use cases for money (issue 25 §2): the rules of a
+// withdrawal asked by a person, and one transaction with its timeline. docs/decisions.md "The
+// merchant dashboard API".
+
+type Dashboard = components["schemas"];
+type TimelineEntry = Dashboard["TimelineEntry"];
+
+/** The most entries a timeline holds (spec/dashboard/timeline.tsp), the earliest. */
+const timelineLimit = 1000;
+
+/** At one instant: the refund, then the event that tells of it, then that event's deliveries. */
+const kindOrder: Record<TimelineEntry["kind"], number> = { refund: 0, event: 1, delivery: 2 };
+
+const presentDelivery = (d: DeliveryRecord): NonNullable<TimelineEntry["delivery"]> => ({
+  id: d.id,
+  eventId: d.eventId,
+  endpointId: d.endpointId,
+  status: d.status,
+  attempts: d.attempts.map((a) => ({ at: a.at, status: a.status, durationMs: a.durationMs, error: a.error })),
+  nextAttemptAt: d.nextAttemptAt,
+  createdAt: d.createdAt,
+  updatedAt: d.updatedAt,
+});
+
+export function dashboardMoneyUseCases(
+  deps: DomainDeps,
+  parts: { withdrawals: ReturnType<typeof withdrawalUseCases> },
+) {
+  const { store, clock } = deps;
+  const now = () => clock.now().toISOString();
+
+  /** Every refund of a charge, page after page (a charge has few). */
+  async function refundsOf(caller: ScopedCaller, transactionId: string): Promise<RefundRecord[]> {
+    const all: RefundRecord[] = [];
+    let startingAfter: string | undefined;
+    for (;;) {
+      const page = await store.read.refunds.listByTransaction(caller.scope, transactionId, {
+        limit: 100,
+        startingAfter,
+      });
+      all.push(...page.items);
+      if (!page.hasMore || page.items.length === 0) return all;
+      startingAfter = page.items.at(-1)?.id;
+    }
+  }
+
+  return {
+    /**
+     * A withdrawal asked in the dashboard: production only for a verified account, then a step-up
+     * within the last 10 minutes (in either mode), then the public API's withdrawal with no key
+     * (no key's daily limit); the owner is e-mailed of a production one with who asked for it.
+     */
+    async withdraw(
+      actor: DashboardActor,
+      mode: DashboardMode,
+      body: Schemas["CreateWithdrawalRequest"],
+      idempotencyKey: string | undefined,
+    ) {
+      const caller = inMode(actor, mode);
+      requireActiveForProduction(caller);
+      requireStepUp(actor, now());
+      return parts.withdrawals.create(caller, body, idempotencyKey);
+    },
+
+    /** Refuses a sandbox control in production (`403 TEST_MODE_ONLY`), in the dashboard's words. */
+    requireTestMode(mode: DashboardMode): void {
+      if (mode !== "test") throw new DomainError("TEST_MODE_ONLY", "O sandbox só existe no modo de teste.");
+    },
+
+    /**
+     * One transaction with what happened to it, oldest first: its refunds, the events about it or
+     * them (`data.object.id`), and those events' webhook deliveries with every attempt.
+     */
+    async timeline(caller: ScopedCaller, id: string): Promise<Dashboard["TransactionTimeline"]> {
+      const at = now();
+      const record = await store.read.transactions.get(caller.scope, id);
+      if (!record) throw notFound();
+      const refunds = await refundsOf(caller, id);
+      const events: EventRecord[] = await store.read.events.listAbout(
+        caller.scope,
+        [id, ...refunds.map((r) => r.id)],
+        timelineLimit,
+      );
+      const deliveries = events.length > 0 ? await store.read.deliveries.listByEvents(events.map((e) => e.id)) : [];
+      const timeline: TimelineEntry[] = [
+        ...refunds.map((r): TimelineEntry => ({ at: r.createdAt, kind: "refund", refund: presentRefund(r) })),
+        ...events.map((e): TimelineEntry => ({
+          at: e.createdAt,
+          kind: "event",
+          event: e.payload as unknown as Schemas["Event"],
+        })),
+        ...deliveries.map((d): TimelineEntry => ({ at: d.createdAt, kind: "delivery", delivery: presentDelivery(d) })),
+      ];
+      const idOf = (e: TimelineEntry) => e.refund?.id ?? e.event?.id ?? e.delivery?.id ?? "";
+      timeline.sort((a, b) =>
+        a.at !== b.at
+          ? a.at < b.at
+            ? -1
+            : 1
+          : kindOrder[a.kind] - kindOrder[b.kind] || (idOf(a) < idOf(b) ? -1 : idOf(a) > idOf(b) ? 1 : 0),
+      );
+      return { transaction: presentTransaction(record, at), timeline: timeline.slice(0, timelineLimit) };
+    },
+  };
+}
