@@ -178,8 +178,8 @@ for (const store of eachStore("dashboard_money")) {
       expect([developerBalance.body.withdrawableNowCents, ownerBalance.body.withdrawableNowCents]).toEqual([0, net]);
     });
 
-    test("when a test withdrawal is asked, then it needs a step-up, takes no key's limit, and its idempotency-key replays it", async () => {
-      const { browser, api } = await merchant(server);
+    test("when a test withdrawal is asked, then it needs a step-up, takes no key's limit, its idempotency-key replays it, and the audit log holds it once", async () => {
+      const { browser, api, person } = await merchant(server);
       await paidCharge(api);
       expectStatus(await release(browser), 200);
 
@@ -215,6 +215,23 @@ for (const store of eachStore("dashboard_money")) {
       expectStatus(listed, 200);
       expect(listed.body.data.map((w) => w.id)).toEqual([first.body.id]);
       expect((await server.store.read.withdrawals.getById(first.body.id))?.apiKeyId).toBeNull();
+      const audit = await browser.api.GET("/dashboard/v1/audit-log", {
+        params: { query: { action: "withdrawal.requested" } },
+      });
+      expectStatus(audit, 200);
+      expect(audit.body.data).toEqual([
+        expect.objectContaining({
+          actor: expect.objectContaining({ type: "user", email: person.email }),
+          target: { type: "withdrawal", id: first.body.id },
+          mode: "test",
+          changes: {
+            amountCents: { from: null, to: 5_000 },
+            pixKey: { from: null, to: first.body.pixKey },
+            pixKeyType: { from: null, to: "CPF" },
+          },
+        }),
+      ]);
+      expect(JSON.stringify(audit.body)).not.toContain(withdrawal.pixKey);
     });
 
     test("when a production withdrawal is asked before and after verification, then 403 ACCOUNT_NOT_ACTIVE, then paid out and the owner e-mailed once", async () => {
@@ -359,6 +376,13 @@ for (const store of eachStore("dashboard_money")) {
       expect(delivered?.eventId).toBe(answer.body.timeline[0]?.event?.id);
       expect(delivered?.attempts).toEqual([expect.objectContaining({ status: 200, error: null })]);
       expect(answer.body.timeline[2]?.refund?.id).toBe(refunded.body.id);
+      const audit = await browser.api.GET("/dashboard/v1/audit-log", {
+        params: { query: { action: "refund.created" } },
+      });
+      expectStatus(audit, 200);
+      expect(audit.body.data.map((e) => [e.target.id, e.changes.amountCents])).toEqual([
+        [refunded.body.id, { from: null, to: 1_000 }],
+      ]);
     });
 
     test("when the sandbox is played from the dashboard, then test charges expire, are disputed and resolved, listed as disputes, and production refuses it", async () => {

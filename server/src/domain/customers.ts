@@ -2,6 +2,8 @@ import { parseDocument } from "../pix/documents.js";
 import type { StoreTx } from "./ports/store.js";
 import type { ScopedCaller, DomainDeps } from "./deps.js";
 import { DomainError, fieldError, notFound } from "./errors.js";
+import { changedFields } from "./audit.js";
+import { auditChange } from "./dashboard-scope.js";
 import { once } from "./idempotency.js";
 import { newId } from "./ids.js";
 import type { Address, CustomerRecord, DocumentType, PageRequest, Schemas, Scope } from "./model.js";
@@ -191,6 +193,15 @@ export function customerUseCases(deps: DomainDeps) {
           updatedAt: now(),
         };
         await tx.customers.update(updated);
+        const changes = changedFields(customer, updated, ["notes", "tags"]);
+        if (Object.keys(changes).length > 0) {
+          await auditChange(tx, actor, {
+            action: "customer.notes_updated",
+            target: { type: "customer", id },
+            changes,
+            at: updated.updatedAt,
+          });
+        }
         return presentWithNotes(updated);
       });
     },

@@ -1,7 +1,9 @@
 import type { components } from "../../../generated/dashboard-api.js";
+import { type AuditedBy, type AuditRecord, byUser, recordAudit } from "./audit.js";
 import type { ActingUser, ScopedCaller } from "./deps.js";
 import { DomainError } from "./errors.js";
 import type { Role } from "./identity-model.js";
+import type { StoreTx } from "./ports/store.js";
 import type { DashboardActor } from "./sessions.js";
 
 // A dashboard user working in one mode of its account (issue 25): the scope the public API's use
@@ -14,6 +16,7 @@ export type DashboardMode = components["schemas"]["DashboardMode"];
 /** A dashboard user in one mode of its own account: what the use cases take, and who acted. */
 export interface ModeCaller extends ScopedCaller {
   user: ActingUser;
+  audit: AuditedBy;
   apiKey?: undefined;
 }
 
@@ -30,7 +33,22 @@ export function inMode(actor: DashboardActor, mode: DashboardMode): ModeCaller {
     scope: { accountId: account.id, livemode: mode === "production" },
     account,
     user: { id: user.id, email: user.email, name: user.name, role: user.role },
+    audit: byUser(actor),
   };
+}
+
+/**
+ * Records a change made through the dashboard in the account's audit log, inside the change's
+ * transaction (`tx`), in the caller's mode; a change through the public API (no `audit`) records
+ * nothing.
+ */
+export async function auditChange(
+  tx: StoreTx,
+  caller: ScopedCaller,
+  record: Pick<AuditRecord, "action" | "target" | "changes" | "at">,
+): Promise<void> {
+  if (!caller.audit) return;
+  await recordAudit(tx, { ...record, accountId: caller.account.id, by: caller.audit, livemode: caller.scope.livemode });
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Store } from "./ports/store.js";
 import type { Clock } from "./ports/clock.js";
 import type { Mailer } from "./ports/mailer.js";
 import { type Acquirer, type Acquirers, builtInAcquirers } from "./ports/acquirer.js";
+import type { AuditedBy } from "./audit.js";
 import type { Role } from "./identity-model.js";
 import type { Account, ApiKeyRecord, Scope } from "./model.js";
 
@@ -48,7 +49,13 @@ export interface Actor {
  * in. The public API's `Actor` is one; so is a dashboard user's `ModeCaller`
  * (dashboard-scope.ts), so the same use cases serve both.
  */
-export type ScopedCaller = Pick<Actor, "scope" | "account">;
+export type ScopedCaller = Pick<Actor, "scope" | "account"> & {
+  /**
+   * Who to record in the audit log, for a change made through the dashboard; absent for an API
+   * key (the public API's changes are not the audit log's).
+   */
+  audit?: AuditedBy | undefined;
+};
 
 /** A person of the dashboard as a use case may name it (the audit log, an e-mail): never its secrets. */
 export interface ActingUser {

@@ -2,6 +2,7 @@ import { checkAmountCents } from "./amounts.js";
 import type { ScopedCaller, DomainDeps } from "./deps.js";
 import { addSeconds } from "./deps.js";
 import { fieldError, notFound } from "./errors.js";
+import { auditChange } from "./dashboard-scope.js";
 import { once } from "./idempotency.js";
 import { newId } from "./ids.js";
 import { checkMetadata } from "./metadata.js";
@@ -41,6 +42,15 @@ export function paymentLinkUseCases(deps: DomainDeps) {
         await tx.lockScope(actor.scope);
         return once(tx, actor.scope, "createPaymentLink", idempotencyKey, body, at, async () => {
           await tx.paymentLinks.insert(link);
+          await auditChange(tx, actor, {
+            action: "payment_link.created",
+            target: { type: "payment_link", id: link.id },
+            changes: {
+              amountCents: { from: null, to: link.amountCents },
+              description: { from: null, to: link.description },
+            },
+            at,
+          });
           return { status: 201, body: presentPaymentLink(link, deps.config) };
         });
       });
@@ -68,6 +78,12 @@ export function paymentLinkUseCases(deps: DomainDeps) {
           if (!link.active) return { status: 200, body: presentPaymentLink(link, deps.config) };
           const updated = { ...link, active: false, updatedAt: at };
           await tx.paymentLinks.update(updated);
+          await auditChange(tx, actor, {
+            action: "payment_link.deactivated",
+            target: { type: "payment_link", id: link.id },
+            changes: { active: { from: true, to: false } },
+            at,
+          });
           return { status: 200, body: presentPaymentLink(updated, deps.config) };
         });
       });

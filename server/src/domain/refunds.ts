@@ -3,6 +3,7 @@ import type { RefundDecision } from "./ports/acquirer.js";
 import { type ScopedCaller, acquirerFor, addSeconds, type DomainDeps, formatBRL } from "./deps.js";
 import { DomainError, notFound } from "./errors.js";
 import { recordEvent } from "./events.js";
+import { auditChange } from "./dashboard-scope.js";
 import { once } from "./idempotency.js";
 import { newId, randomBase62 } from "./ids.js";
 import type { PageRequest, RefundRecord, Schemas, TransactionRecord } from "./model.js";
@@ -148,6 +149,16 @@ export function refundUseCases(deps: DomainDeps) {
             updatedAt: at,
           };
           await tx.refunds.insert(refund);
+          await auditChange(tx, actor, {
+            action: "refund.created",
+            target: { type: "refund", id: refund.id },
+            changes: {
+              transactionId: { from: null, to: charge.id },
+              amountCents: { from: null, to: amount },
+              reason: { from: null, to: refund.reason },
+            },
+            at,
+          });
           await tx.transactions.update({
             ...charge,
             refundedAmountCents: charge.refundedAmountCents + amount,

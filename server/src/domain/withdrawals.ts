@@ -1,7 +1,7 @@
 import { normalizePixKey } from "../pix/documents.js";
 import type { StoreReads, StoreTx } from "./ports/store.js";
 import { checkAmountCents } from "./amounts.js";
-import { requireActiveForProduction } from "./dashboard-scope.js";
+import { auditChange, requireActiveForProduction } from "./dashboard-scope.js";
 import { remainingOfDailyLimit } from "./balance-rules.js";
 import { brasiliaDay } from "./brasilia-day.js";
 import { acquirerFor, type Caller, type DomainDeps, formatBRL, type ScopedCaller } from "./deps.js";
@@ -190,6 +190,17 @@ export function withdrawalUseCases(deps: DomainDeps) {
         await tx.lockScope(actor.scope);
         return once(tx, actor.scope, "createWithdrawal", idempotencyKey, body, at, async () => {
           const withdrawal = await reserveWithdrawal(deps, tx, actor, body, key.key, at);
+          const shown = presentWithdrawal(withdrawal);
+          await auditChange(tx, actor, {
+            action: "withdrawal.requested",
+            target: { type: "withdrawal", id: withdrawal.id },
+            changes: {
+              amountCents: { from: null, to: withdrawal.amountCents },
+              pixKey: { from: null, to: shown.pixKey },
+              pixKeyType: { from: null, to: withdrawal.pixKeyType },
+            },
+            at,
+          });
           return { status: 201, body: presentWithdrawal(withdrawal) };
         });
       });

@@ -36,9 +36,6 @@ const storedCopy = <T>(value: T): T => deepFreeze(structuredClone(value));
 const inScope = (r: Scope, s: Scope) => r.accountId === s.accountId && r.livemode === s.livemode;
 const oldestFirst = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
   a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1;
-/** The id of the object an event carries (`data.object.id`). */
-const objectIdOf = (e: EventRecord) =>
-  String(((e.payload.data as { object?: { id?: unknown } } | undefined)?.object?.id as string | undefined) ?? "");
 
 export class Table<T extends { id: string }> {
   readonly rows = new Map<string, T>();
@@ -271,10 +268,11 @@ export class MemoryStore implements Store {
               (f.createdTo === undefined || e.createdAt < f.createdTo),
           ),
         get: async (id) => this.events.get(id),
-        listAbout: async (scope, objectIds, limit) =>
+        // The object an event carries: `data.object.id`.
+        listAbout: async (scope, ids, limit) =>
           this.events
             .all()
-            .filter((e) => inScope(e, scope) && objectIds.includes(objectIdOf(e)))
+            .filter((e) => inScope(e, scope) && ids.includes((e.payload.data as { object: { id: string } }).object.id))
             .sort(oldestFirst)
             .slice(0, limit),
       },
