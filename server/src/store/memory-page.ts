@@ -1,6 +1,10 @@
 import type { PageRequest, PageResult } from "../domain/model.js";
 import { UnknownCursorError } from "../domain/ports/store.js";
 
+/** Oldest first on (createdAt, id): the order of the lists that are not pages (a timeline's reads). */
+export const oldestFirst = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
+  a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1;
+
 /**
  * A page of `rows` (the list's scope), newest first on (createdAt, id): the rows that pass
  * `inList` after the cursor. The cursor is any row of the scope, in the filter or not.

@@ -16,7 +16,7 @@ import type {
 } from "../domain/model.js";
 import { balanceTotals, dailyLimitUsedCents, ledgerSums } from "../domain/balance-rules.js";
 import { deepFreeze } from "../domain/values.js";
-import { pageOf } from "./memory-page.js";
+import { oldestFirst, pageOf } from "./memory-page.js";
 import { RowVersions } from "./memory-row-versions.js";
 import type { KeyWithAccount, Store, StoreReads, StoreTx } from "../domain/ports/store.js";
 import { DeliveryWatchers } from "./delivery-watchers.js";
@@ -34,8 +34,6 @@ import { AuditTable } from "./memory-audit.js";
  */
 const storedCopy = <T>(value: T): T => deepFreeze(structuredClone(value));
 const inScope = (r: Scope, s: Scope) => r.accountId === s.accountId && r.livemode === s.livemode;
-const oldestFirst = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
-  a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1;
 
 export class Table<T extends { id: string }> {
   readonly rows = new Map<string, T>();
@@ -268,7 +266,6 @@ export class MemoryStore implements Store {
               (f.createdTo === undefined || e.createdAt < f.createdTo),
           ),
         get: async (id) => this.events.get(id),
-        // The object an event carries: `data.object.id`.
         listAbout: async (scope, ids, limit) =>
           this.events
             .all()
@@ -303,10 +300,10 @@ export class MemoryStore implements Store {
             this.deliveries.all().filter((d) => d.endpointId === endpointId),
             page,
           ),
-        listByEvents: async (eventIds) =>
+        listByEvents: async (ids) =>
           this.deliveries
             .all()
-            .filter((d) => eventIds.includes(d.eventId))
+            .filter((d) => ids.includes(d.eventId))
             .sort(oldestFirst),
       },
     };
