@@ -11,6 +11,7 @@ import { SignUp } from "./pages/auth/SignUp";
 import { Home } from "./pages/Home";
 import { NotFound } from "./pages/NotFound";
 import { RouteError } from "./pages/RouteError";
+import { Account } from "./pages/settings/Account";
 import { AccountRules } from "./pages/settings/AccountRules";
 import { AuditLog } from "./pages/settings/AuditLog";
 import { Password } from "./pages/settings/Password";
@@ -54,7 +55,9 @@ const router = createBrowserRouter(
                         { path: "senha", element: <Password /> },
                         { path: "seguranca", element: <TwoFactor /> },
                         { path: "sessoes", element: <Sessions /> },
-                        { path: "conta", element: <AccountRules /> },
+                        { path: "regras", element: <AccountRules /> },
+                        { path: "conta", element: <Account /> },
+                        { path: "verificacao", element: <Navigate to="../conta" replace /> },
                         { path: "equipe", element: <Team /> },
                         { path: "auditoria", element: <AuditLog /> },
                       ],

@@ -65,7 +65,8 @@ export function createAppQueryClient(): QueryClient {
     mutationCache: new MutationCache({ onError }),
     defaultOptions: {
       queries: {
-        staleTime: 15_000,
+        // A screen opened asks again (money moves outside the app); the cache shows the last answer meanwhile.
+        staleTime: 0,
         retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
       },
       mutations: { retry: false },

@@ -176,7 +176,7 @@ function ProductionLocked() {
         <Link className="button" to={modePath("test")}>
           Ir para o modo de teste
         </Link>{" "}
-        <Link className="button secondary" to={modePath("production", "configuracoes/verificacao")}>
+        <Link className="button secondary" to={modePath("production", "configuracoes/conta")}>
           Pedir a verificação da conta
         </Link>
       </p>

@@ -37,3 +37,16 @@ export const auditActionLabel: Record<string, string> = {
 };
 
 export const label = (table: Record<string, string>, code: string): string => table[code] ?? code;
+
+/** A charge's status, as the transaction list and Home show it. */
+export const statusLabel: Record<string, string> = {
+  WAITING_PAYMENT: "Aguardando pagamento",
+  PAID: "Paga",
+  EXPIRED: "Expirada",
+  CANCELLED: "Cancelada",
+  FAILED: "Falhou",
+  PENDING: "Pendente",
+  PROCESSING: "Processando",
+  REFUNDED: "Reembolsada",
+  PARTIALLY_REFUNDED: "Reembolsada em parte",
+};

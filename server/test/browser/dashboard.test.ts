@@ -1,7 +1,8 @@
 import { Secret, TOTP } from "otpauth";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTestServer, type TestServer } from "../harness.js";
+import { allPermissions, createApiKey } from "../../src/domain/accounts.js";
+import { chargeBody, operatorApi, publicApi, startTestServer, testAdminToken, type TestServer } from "../harness.js";
 import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.js";
 import { buildPanel, freePort, lookAt, openBrowserTab, type WatchedPage } from "../support/panel.js";
 
@@ -58,6 +59,29 @@ function lastLink(to: string, path: string): string {
   if (!link) throw new Error(`no ${path} link sent to ${to}`);
   return link;
 }
+
+/** A test key of the account the page's session belongs to (until the app creates keys itself). */
+async function testKeyOfSession(page: Page): Promise<{ accountId: string; key: string }> {
+  const accountId = (await page.evaluate(async () => {
+    const session = (await (await fetch("/dashboard/v1/session")).json()) as { account: { id: string } };
+    return session.account.id;
+  })) as string;
+  const key = await server.store.transaction(async (tx) => {
+    const account = await tx.accounts.get(accountId);
+    if (!account) throw new Error(`no account ${accountId}`);
+    const created = await createApiKey(
+      tx,
+      account,
+      { name: "navegador", livemode: false, permissions: [...allPermissions] },
+      server.clock.now().toISOString(),
+    );
+    return created.secret;
+  });
+  return { accountId, key };
+}
+
+/** What a person reads in an element: its text, with the no-break spaces of `R$ 1,00` as spaces. */
+const read = async (locator: { innerText(): Promise<string> }) => (await locator.innerText()).replace(/\u00a0/g, " ");
 
 async function look(page: Page, name: string): Promise<void> {
   lookedAt.push(...(await lookAt(page, name)));
@@ -243,6 +267,63 @@ describe.skipIf(!hasChromium)(
       await look(page, "configuracoes-auditoria");
       expect(owner.tab.problems).toEqual([]);
       expect(viewer.problems).toEqual([]);
+    });
+
+    test("when charges are paid, then Home shows the balance, today, the 30-day chart and the ticket médio; a verification request waits for the platform, and production opens once it verifies", async () => {
+      if (!owner) throw new Error("the first test's owner is missing");
+      const { page } = owner.tab;
+      const { accountId, key } = await testKeyOfSession(page);
+      const merchant = publicApi(server.baseUrl, { key });
+      for (const amountCents of [4990, 12000, 700]) {
+        const charge = await merchant.POST("/api/v1/charges/pix", { body: chargeBody({ amountCents }) });
+        if (charge.status !== 201) throw new Error(`charge: ${charge.status}`);
+        if (amountCents !== 700) {
+          await merchant.POST("/api/v1/sandbox/transactions/{id}/pay", { params: { path: { id: charge.body.id } } });
+        }
+      }
+      await page.getByRole("link", { name: "Início" }).click();
+      const today = page.getByRole("region", { name: "Recebido hoje" });
+      await expect.poll(() => read(today)).toContain("R$ 169,90");
+      expect(await read(today)).toContain("2 pagamento(s)");
+      expect(await read(page.getByRole("region", { name: "Ticket médio (30 dias)" }))).toContain("R$ 84,95");
+      expect(await read(page.getByRole("region", { name: "A liberar" }))).toMatch(/R\$\s[\d.,]+/);
+      await page.locator("canvas").first().waitFor();
+      await page.getByText("Ver os valores de cada dia").click();
+      expect(await page.getByRole("table", { name: "Recebido por dia" }).getByRole("row").count()).toBe(31);
+      await look(page, "inicio-com-dados");
+
+      await page.getByRole("link", { name: "Configurações" }).click();
+      await page.getByRole("link", { name: "Conta e verificação" }).click();
+      await page.getByText("Por cobrança Pix paga").waitFor();
+      await page.getByLabel("Razão social (ou seu nome completo, se pessoa física)").fill("Loja Exemplo Comércio Ltda");
+      await page.getByLabel("CNPJ ou CPF").fill("11.222.333/0001-00");
+      await page.getByRole("button", { name: "Pedir a verificação" }).click();
+      await page
+        .getByRole("alert")
+        .getByText(/CNPJ|dígito/i)
+        .waitFor();
+      await page.getByLabel("CNPJ ou CPF").fill("11.222.333/0001-81");
+      await page.getByRole("button", { name: "Pedir a verificação" }).click();
+      await page.getByText("verificação pedida, aguardando a plataforma").waitFor();
+      await look(page, "configuracoes-conta");
+
+      const operator = operatorApi(server.baseUrl, { token: testAdminToken });
+      const verified = await operator.PATCH("/admin/v1/accounts/{id}", {
+        params: { path: { id: accountId } },
+        body: { verified: true },
+      });
+      expect(verified.status).toBe(200);
+      await page.reload();
+      await page.getByText("verificada: teste e produção").waitFor();
+      await page.getByRole("link", { name: "Produção", exact: true }).click();
+      await page.waitForURL(/\/painel\/producao\/configuracoes\/conta$/);
+      await page.getByRole("link", { name: "Início" }).click();
+      await page.getByRole("heading", { name: "Olá, Maria" }).waitFor();
+      expect(await page.getByRole("note").innerText()).toMatch(/PRODUÇÃO/);
+      expect(await read(page.getByRole("region", { name: "Recebido hoje" }))).toContain("R$ 0,00");
+      await look(page, "inicio-producao");
+      await page.getByRole("link", { name: "Teste", exact: true }).click();
+      expect(owner.tab.problems).toEqual([]);
     });
 
     test("when the owner changes the account's rule, then the step-up dialog asks the authenticator's code and the change goes through", async () => {

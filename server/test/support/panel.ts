@@ -109,7 +109,15 @@ export async function lookAt(page: Page, name: string): Promise<string[]> {
   for (const width of [360, 390, 1440, 1280]) {
     await page.setViewportSize({ width, height: width < 500 ? 844 : 800 });
     const overflow = (await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")) as number;
-    if (overflow > 0) wrong.push(`${name} at ${width}px: ${overflow}px wider than the window`);
+    if (overflow > 0) {
+      // The deepest elements that stick out, to say what to fix.
+      const culprits = (await page.evaluate(`[...document.querySelectorAll("body *")]
+        .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5)
+        .filter((e) => ![...e.children].some((c) => c.getBoundingClientRect().right > window.innerWidth + 0.5))
+        .slice(0, 3)
+        .map((e) => e.tagName.toLowerCase() + (e.className ? "." + String(e.className).split(" ")[0] : "") + " " + (e.textContent || "").slice(0, 30))`)) as string[];
+      wrong.push(`${name} at ${width}px: ${overflow}px wider than the window (${culprits.join(" | ")})`);
+    }
     if (width === 390 || width === 1280) {
       await page.screenshot({ path: join(artifacts, `painel-${name}-${width}.png`), fullPage: true });
     }

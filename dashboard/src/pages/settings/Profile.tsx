@@ -1,5 +1,6 @@
 import { roleLabel, useCurrentSession } from "../../api/session";
 import { Badge, Card, Details } from "../../components/ui";
+import { ProfileName } from "./Account";
 import { formatDateTime } from "../../lib/format";
 
 export function Profile() {
@@ -22,6 +23,9 @@ export function Profile() {
             ["Desde", formatDateTime(user.createdAt)],
           ]}
         />
+      </Card>
+      <Card title="Mudar o nome" id="perfil-nome">
+        <ProfileName />
       </Card>
       <Card title="Conta" id="perfil-conta">
         <Details

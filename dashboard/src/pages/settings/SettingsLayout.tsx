@@ -13,9 +13,10 @@ function settingsTabs(role: string): { path: string; label: string }[] {
     { path: "seguranca", label: "Verificação em duas etapas" },
     { path: "sessoes", label: "Sessões" },
     { path: "equipe", label: "Equipe" },
+    { path: "conta", label: "Conta e verificação" },
     ...(role === "owner" || role === "admin"
       ? [
-          { path: "conta", label: "Regras da conta" },
+          { path: "regras", label: "Regras da conta" },
           { path: "auditoria", label: "Auditoria" },
         ]
       : []),
