@@ -1,4 +1,5 @@
 import type { components } from "../../../generated/dashboard-api.js";
+import { operationTable } from "../../../generated/dashboard-operations.js";
 import { type AuditedBy, type AuditRecord, byUser, recordAudit } from "./audit.js";
 import type { ActingUser, ScopedCaller } from "./deps.js";
 import { DomainError } from "./errors.js";
@@ -20,8 +21,8 @@ export interface ModeCaller extends ScopedCaller {
   apiKey?: undefined;
 }
 
-/** The roles that move money out (spec/dashboard/common.tsp `financeRoles`). */
-export const withdrawingRoles: readonly Role[] = ["owner", "admin", "finance"];
+/** The roles that may withdraw: the `x-roles` of the dashboard's withdrawal (spec/dashboard/money.tsp). */
+export const withdrawingRoles: readonly Role[] = operationTable.createDashboardWithdrawal.roles;
 
 /**
  * The session's user in `mode` of its account, and only its account: every object a use case then
