@@ -14,7 +14,11 @@ export default defineConfig({
           ],
           // A throwaway PostgreSQL cluster for the PostgreSQL suites (unless DATABASE_URL is set).
           // Fails the run when a child process outlives it (support/child-process-check.ts).
-          globalSetup: ["server/test/support/child-process-check.ts", "server/test/support/pg-global-setup.ts"],
+          globalSetup: [
+            "server/test/support/child-process-check.ts",
+            "server/test/support/pg-global-setup.ts",
+            "server/test/support/server-build-setup.ts",
+          ],
           testTimeout: 20_000,
         },
       },

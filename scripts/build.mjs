@@ -126,8 +126,9 @@ for (const file of walk(join(root, "generated")).filter((path) => path.endsWith(
   writeFileSync(target.replace(/\.yaml$/, ".json"), JSON.stringify(parseYaml(readFileSync(file, "utf8"))));
 }
 
-// The dashboard's web app: dashboard/vite.config.ts, into <dist>/painel.
-if (!panelFresh) {
+// The dashboard's web app: dashboard/vite.config.ts, into <dist>/painel. `--without-panel`: the
+// server alone (the tests' server processes, which never open /painel).
+if (!panelFresh && !process.argv.includes("--without-panel")) {
   const { build } = await import("vite");
   await build({
     configFile: join(root, "dashboard/vite.config.ts"),

@@ -1,32 +1,60 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { readdir, readFile, readlink } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterAll } from "vitest";
+import { inject } from "vitest";
 import { testRunMarker } from "./child-process-check.js";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// The server processes run the build `npm start` runs (scripts/build.mjs), made once per test
-// file: `node --import tsx server/src/main.ts` compiled some thousand modules again at every start
-// (about 9 s to the first /health on a loaded machine, against 2 s for the build's entry).
-const buildDir = join(root, "test-artifacts", `server-${process.pid}`);
+// The server processes run the build `npm start` runs (scripts/build.mjs, without the web app,
+// which they never open): `node --import tsx server/src/main.ts` compiled some thousand modules
+// again at every start (about 9 s to the first /health on a loaded machine, against 2 s for the
+// build's entry). One build serves every test file of the run (`serverBuildDir`, made by the
+// global setup, removed at its end): the first file that needs it builds it, holding a lock
+// directory; the others wait for its `ready` mark.
+const buildDir = inject("serverBuildDir");
 let built: Promise<string> | undefined;
-// Imported by a test file while it is collected: the hook belongs to that file.
-afterAll(() => {
-  if (built) rmSync(buildDir, { recursive: true, force: true });
-});
-/** The built server's entry, building it on first use. */
+/** The built server's entry, building it on first use in the run. */
 function serverEntry(): Promise<string> {
-  built ??= promisify(execFile)(process.execPath, ["scripts/build.mjs", "--quiet", `--outdir=${buildDir}`], {
-    cwd: root,
-    timeout: 120_000,
-  }).then(() => join(buildDir, "server/src/main.js"));
+  built ??= (async () => {
+    const entry = join(buildDir, "server/src/main.js");
+    const ready = join(buildDir, "ready");
+    const failed = join(buildDir, "failed");
+    let builder = true;
+    mkdirSync(dirname(buildDir), { recursive: true });
+    try {
+      mkdirSync(`${buildDir}.lock`);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      builder = false;
+    }
+    if (builder) {
+      try {
+        await promisify(execFile)(
+          process.execPath,
+          ["scripts/build.mjs", "--quiet", "--without-panel", `--outdir=${buildDir}`],
+          { cwd: root, timeout: 180_000 },
+        );
+        writeFileSync(ready, "");
+      } catch (error) {
+        mkdirSync(buildDir, { recursive: true });
+        writeFileSync(failed, String(error));
+        throw error;
+      }
+      return entry;
+    }
+    for (const deadline = Date.now() + 180_000; Date.now() < deadline; await sleep(200)) {
+      if (existsSync(ready)) return entry;
+      if (existsSync(failed)) throw new Error(`the server build failed: ${readFileSync(failed, "utf8")}`);
+    }
+    throw new Error("the server build did not finish within 3 minutes");
+  })();
   return built;
 }
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A real server process of this checkout, started by `startServerProcess`. */
 export interface ServerProcess {
