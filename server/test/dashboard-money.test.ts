@@ -1,6 +1,6 @@
 import { Secret, TOTP } from "otpauth";
 import { pino } from "pino";
-import { afterAll, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
 import { insertCharge, type NewCharge } from "../src/domain/charges.js";
 import type { Role } from "../src/domain/identity-model.js";
 import { newId } from "../src/domain/ids.js";
@@ -94,6 +94,11 @@ for (const store of eachStore("dashboard_money")) {
     const server = serverOn(store, { allowLocalWebhooks: true });
     const closers: (() => Promise<void>)[] = [];
     afterAll(() => Promise.all(closers.map((close) => close())));
+    // The first requests of a server build its request checks (each document's) and hash a first
+    // password: done once here, within the hook's time, not in the first test's.
+    beforeAll(async () => {
+      await paidCharge((await merchant(server)).api);
+    }, 120_000);
 
     test("when a user reads the balance of each mode, then test mode has its paid charge pending and production is empty", async () => {
       const { browser, api } = await merchant(server);
