@@ -160,7 +160,7 @@ export function mountDashboard(app: IRouter, domain: Domain, options: DashboardO
     next();
   };
   dashboard.use(admit);
-  dashboard.use(jsonBodies());
+  dashboard.use(jsonBodies({ deletesToo: true }));
   dashboard.use(refuseUnsafeInput);
   // Built at the first dashboard request: reading the document is not on the way to /health.
   let validator: express.Router | null = null;

@@ -8,11 +8,15 @@ import { requestLimits } from "../domain/policy.js";
 // How every API document (public, operator) reads and checks a request: one body parser and one
 // request check, so they cannot drift apart. docs/decisions.md, "Request validation".
 
-/** JSON bodies up to the spec's size (64 KiB), parsed for POST, PUT and PATCH only: a body sent with a GET is ignored, not parsed (nor refused). */
-export function jsonBodies(): RequestHandler {
+/**
+ * JSON bodies up to the spec's size (64 KiB), parsed for POST, PUT and PATCH, and for DELETE where
+ * the document declares `413`/`415` on its deletes (`deletesToo`: the dashboard's): a body sent
+ * with a GET is ignored, not parsed (nor refused).
+ */
+export function jsonBodies(options: { deletesToo?: boolean } = {}): RequestHandler {
   const json = express.json({ limit: requestLimits.maxBodyBytes });
-  return (req, res, next) =>
-    req.method === "POST" || req.method === "PUT" || req.method === "PATCH" ? json(req, res, next) : next();
+  const parsed = new Set(["POST", "PUT", "PATCH", ...(options.deletesToo ? ["DELETE"] : [])]);
+  return (req, res, next) => (parsed.has(req.method) ? json(req, res, next) : next());
 }
 
 /** The operation a checked request is for, and its decoded path parameters: what the dispatcher reads. */
