@@ -11,6 +11,7 @@
  * 3. Webhook latency, sandbox pay → loopback receiver, on both stores.
  * 4. Memory store: heap bytes per stored charge. 5. Start-up to the first /health. 6. BR Code.
  * 7. Create-charge throughput on PostgreSQL with 1 and 2 server processes (WEB_CONCURRENCY; info).
+ * 8. The dashboard web app: the JavaScript of its first load, gzip (the chart and QR code on demand).
  *
  * `--quick` shortens every measurement (a smoke run). Exits non-zero when a target is missed.
  * Everything stays on 127.0.0.1, is bounded, and leaves no process behind.
@@ -21,6 +22,7 @@ import { buildBrCode } from "../server/src/pix/brcode.js";
 import { createPool, PostgresStore } from "../server/src/store/postgres/index.js";
 import { defaultLoad } from "./lib/load.js";
 import { listScaleMemory, listScalePostgres } from "./sections/list-scale.js";
+import { dashboardFirstLoad } from "./sections/dashboard.js";
 import { bytesPerStoredChargeInChild } from "./sections/memory-footprint.js";
 import { startupToHealth } from "./sections/startup.js";
 import { throughputByProcesses } from "./sections/processes.js";
@@ -28,7 +30,7 @@ import { measureThroughput } from "./sections/throughput.js";
 import { webhookLatency } from "./sections/webhook.js";
 
 const quick = process.argv.includes("--quick");
-/** `--only throughput,scale,webhooks,memory,startup,brcode,processes` runs just those sections. */
+/** `--only throughput,scale,webhooks,memory,startup,brcode,processes,dashboard` runs just those sections. */
 const only = process.argv
   .find((a) => a.startsWith("--only="))
   ?.slice("--only=".length)
@@ -224,6 +226,14 @@ try {
     for (const [processes, value] of Object.entries(byProcesses)) {
       record(`PostgreSQL POST /charges/pix, WEB_CONCURRENCY=${processes}`, `${value.toFixed(0)} req/s`, "info", null);
     }
+  }
+
+  // 8. The dashboard web app.
+  if (runs("dashboard")) {
+    const app = await dashboardFirstLoad();
+    const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+    record("dashboard: first-load JavaScript, gzip", kb(app.firstLoadGzip), "< 200 KB", app.firstLoadGzip < 200 * 1024);
+    record("dashboard: JavaScript loaded on demand, gzip", kb(app.lazyGzip), "info", null);
   }
 } finally {
   await cluster?.stop();

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -14,16 +15,40 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 export const artifacts = join(root, "test-artifacts");
 const require = createRequire(import.meta.url);
 
-/** `vite build` of dashboard/ into a new temporary folder; its path. */
+/** The files the app is built from, as one digest: a build is reused while they stay the same. */
+function panelDigest(): string {
+  const hash = createHash("sha256");
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)],
+    );
+  const inputs = [...walk(join(root, "dashboard")), join(root, "generated/dashboard-api.d.ts")].sort();
+  for (const file of inputs) hash.update(`${file}\0`).update(readFileSync(file));
+  return hash.digest("hex").slice(0, 16);
+}
+
+/**
+ * `vite build` of dashboard/ into a temporary folder; its path. The browser test files share one
+ * build of the same sources (written aside, then renamed into place, so two files never read a
+ * half-written one).
+ */
 export async function buildPanel(): Promise<string> {
-  const outDir = mkdtempSync(join(tmpdir(), "painel-"));
+  const target = join(tmpdir(), `painel-${panelDigest()}`);
+  if (existsSync(join(target, "index.html"))) return target;
+  const outDir = mkdtempSync(join(tmpdir(), "painel-build-"));
   const { build } = await import("vite");
   await build({
     configFile: join(root, "dashboard/vite.config.ts"),
     build: { outDir, emptyOutDir: true },
     logLevel: "error",
   });
-  return outDir;
+  try {
+    renameSync(outDir, target);
+    return target;
+  } catch {
+    // Another file's build got there first: same sources, same files.
+    return existsSync(join(target, "index.html")) ? target : outDir;
+  }
 }
 
 /** A port of 127.0.0.1 free now: the test server's PUBLIC_BASE_URL must name it before it starts. */
