@@ -757,6 +757,12 @@ export interface components {
             durationMs: number;
             /** @description What went wrong, or null. */
             error: string | null;
+            /**
+             * @description The start of the receiver's answer: the first 1 024 bytes of its body, as UTF-8 text (a
+             *     character the cut splits is left out, bytes that are no UTF-8 are replaced); null when no
+             *     response came, and in attempts made before the service kept it.
+             */
+            responseBody: string | null;
         };
         /** @description One page of a list. */
         DeliveryPage: {

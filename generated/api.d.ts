@@ -1794,6 +1794,33 @@ export interface components {
          *     or after 9999 and leap seconds (`:60`): `400 VALIDATION_ERROR`.
          */
         UtcTimestamp: string;
+        /**
+         * @description `webhook.test`: sent from the dashboard (`POST /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/test-events`)
+         *     to one endpoint, whatever kinds it selected, to check that it receives and verifies deliveries.
+         *     Signed and sent like every event, once (no retries). Nothing happened in the account: no events
+         *     list holds it (`GET /api/v1/events` never shows it). Answer any 2xx, and act on nothing.
+         */
+        WebhookTestEvent: {
+            /** @description `evt_…`; equal to the `webhook-id` header. */
+            id: string;
+            /** @enum {string} */
+            type: "webhook.test";
+            createdAt: components["schemas"]["UtcTimestamp"];
+            livemode: boolean;
+            apiVersion: components["schemas"]["ApiVersion"];
+            data: components["schemas"]["WebhookTestEventData"];
+        };
+        /** @description The object of a test event. */
+        WebhookTestEventData: {
+            object: components["schemas"]["WebhookTestObject"];
+        };
+        /** @description What a test event carries: the endpoint it was sent to, and a sentence saying it is a test. */
+        WebhookTestObject: {
+            /** @description The endpoint the test was sent to, `we_…`. */
+            endpointId: string;
+            /** @description In Portuguese: this is a test sent from the dashboard, and nothing happened in the account. */
+            message: string;
+        };
         /** @description A withdrawal of balance to a Pix key. */
         Withdrawal: {
             /** @description `wdr_…`. */

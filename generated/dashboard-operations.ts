@@ -82,6 +82,16 @@ export const operationTable = {
     tag: "Two-factor authentication",
     statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
+  createDashboardApiKey: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/api-keys",
+    expressPath: "/dashboard/v1/modes/:mode/api-keys",
+    permission: "session",
+    roles: ["owner","admin","developer"],
+    summary: "Create an API key",
+    tag: "API keys",
+    statuses: [201, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+  },
   createDashboardPaymentLink: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/payment-links",
@@ -101,6 +111,16 @@ export const operationTable = {
     summary: "Refund a charge",
     tag: "Transactions",
     statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  createDashboardWebhookEndpoint: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/webhook-endpoints",
+    expressPath: "/dashboard/v1/modes/:mode/webhook-endpoints",
+    permission: "session",
+    roles: ["owner","admin","developer"],
+    summary: "Create a webhook endpoint",
+    tag: "Webhook endpoints",
+    statuses: [201, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
   createDashboardWithdrawal: {
     method: "post",
@@ -332,6 +352,16 @@ export const operationTable = {
     tag: "Audit log",
     statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
+  listDashboardApiKeys: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/api-keys",
+    expressPath: "/dashboard/v1/modes/:mode/api-keys",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "List API keys",
+    tag: "API keys",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
   listDashboardCustomers: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/customers",
@@ -380,6 +410,26 @@ export const operationTable = {
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "List transactions",
     tag: "Transactions",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  listDashboardWebhookDeliveries: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/deliveries",
+    expressPath: "/dashboard/v1/modes/:mode/webhook-endpoints/:id/deliveries",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "List an endpoint's deliveries",
+    tag: "Webhook endpoints",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  listDashboardWebhookEndpoints: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/webhook-endpoints",
+    expressPath: "/dashboard/v1/modes/:mode/webhook-endpoints",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "List webhook endpoints",
+    tag: "Webhook endpoints",
     statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   listDashboardWithdrawals: {
@@ -482,6 +532,36 @@ export const operationTable = {
     tag: "Account",
     statuses: [201, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
+  resendDashboardWebhookDelivery: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/deliveries/{deliveryId}/resend",
+    expressPath: "/dashboard/v1/modes/:mode/webhook-endpoints/:id/deliveries/:deliveryId/resend",
+    permission: "session",
+    roles: ["owner","admin","developer"],
+    summary: "Resend a delivery's event",
+    tag: "Webhook endpoints",
+    statuses: [201, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+  },
+  revealDashboardWebhookSecret: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/reveal-secret",
+    expressPath: "/dashboard/v1/modes/:mode/webhook-endpoints/:id/reveal-secret",
+    permission: "session",
+    roles: ["owner","admin","developer"],
+    summary: "Reveal a webhook endpoint's secret",
+    tag: "Webhook endpoints",
+    statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+  },
+  revokeDashboardApiKey: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/api-keys/{id}/revoke",
+    expressPath: "/dashboard/v1/modes/:mode/api-keys/:id/revoke",
+    permission: "session",
+    roles: ["owner","admin","developer"],
+    summary: "Revoke an API key",
+    tag: "API keys",
+    statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+  },
   revokeInvitation: {
     method: "delete",
     path: "/dashboard/v1/team/invitations/{id}",
@@ -491,6 +571,36 @@ export const operationTable = {
     summary: "Revoke an invitation",
     tag: "Team",
     statuses: [204, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+  },
+  rollDashboardApiKey: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/api-keys/{id}/roll",
+    expressPath: "/dashboard/v1/modes/:mode/api-keys/:id/roll",
+    permission: "session",
+    roles: ["owner","admin","developer"],
+    summary: "Roll an API key",
+    tag: "API keys",
+    statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+  },
+  rotateDashboardWebhookSecret: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/rotate-secret",
+    expressPath: "/dashboard/v1/modes/:mode/webhook-endpoints/:id/rotate-secret",
+    permission: "session",
+    roles: ["owner","admin","developer"],
+    summary: "Rotate a webhook endpoint's secret",
+    tag: "Webhook endpoints",
+    statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+  },
+  sendDashboardWebhookTestEvent: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/test-events",
+    expressPath: "/dashboard/v1/modes/:mode/webhook-endpoints/:id/test-events",
+    permission: "session",
+    roles: ["owner","admin","developer"],
+    summary: "Send a test event",
+    tag: "Webhook endpoints",
+    statuses: [201, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
   signUp: {
     method: "post",
@@ -532,6 +642,16 @@ export const operationTable = {
     tag: "Account",
     statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
+  updateDashboardApiKey: {
+    method: "patch",
+    path: "/dashboard/v1/modes/{mode}/api-keys/{id}",
+    expressPath: "/dashboard/v1/modes/:mode/api-keys/:id",
+    permission: "session",
+    roles: ["owner","admin","developer"],
+    summary: "Update an API key",
+    tag: "API keys",
+    statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+  },
   updateDashboardCustomerNotes: {
     method: "patch",
     path: "/dashboard/v1/modes/{mode}/customers/{id}/notes",
@@ -540,6 +660,16 @@ export const operationTable = {
     roles: ["owner","admin"],
     summary: "Change a customer's notes and tags",
     tag: "Customers",
+    statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+  },
+  updateDashboardWebhookEndpoint: {
+    method: "patch",
+    path: "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}",
+    expressPath: "/dashboard/v1/modes/:mode/webhook-endpoints/:id",
+    permission: "session",
+    roles: ["owner","admin","developer"],
+    summary: "Update a webhook endpoint",
+    tag: "Webhook endpoints",
     statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
   updateProfile: {
@@ -699,6 +829,27 @@ export type ConfirmTwoFactorResult =
   | { status: 500; body: Json<operations["confirmTwoFactor"]["responses"][500]> }
   | { status: 503; body: Json<operations["confirmTwoFactor"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** POST /dashboard/v1/modes/{mode}/api-keys: input of `createDashboardApiKey`, after validation. */
+export interface CreateDashboardApiKeyInput {
+  params: operations["createDashboardApiKey"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: operations["createDashboardApiKey"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `createDashboardApiKey` may answer. */
+export type CreateDashboardApiKeyResult =
+  | { status: 201; body: Json<operations["createDashboardApiKey"]["responses"][201]> }
+  | { status: 400; body: Json<operations["createDashboardApiKey"]["responses"][400]> }
+  | { status: 401; body: Json<operations["createDashboardApiKey"]["responses"][401]> }
+  | { status: 403; body: Json<operations["createDashboardApiKey"]["responses"][403]> }
+  | { status: 404; body: Json<operations["createDashboardApiKey"]["responses"][404]> }
+  | { status: 413; body: Json<operations["createDashboardApiKey"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createDashboardApiKey"]["responses"][415]> }
+  | { status: 429; body: Json<operations["createDashboardApiKey"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["createDashboardApiKey"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createDashboardApiKey"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** POST /dashboard/v1/modes/{mode}/payment-links: input of `createDashboardPaymentLink`, after validation. */
 export interface CreateDashboardPaymentLinkInput {
   params: operations["createDashboardPaymentLink"]["parameters"]["path"];
@@ -742,6 +893,27 @@ export type CreateDashboardRefundResult =
   | { status: 429; body: Json<operations["createDashboardRefund"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["createDashboardRefund"]["responses"][500]> }
   | { status: 503; body: Json<operations["createDashboardRefund"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /dashboard/v1/modes/{mode}/webhook-endpoints: input of `createDashboardWebhookEndpoint`, after validation. */
+export interface CreateDashboardWebhookEndpointInput {
+  params: operations["createDashboardWebhookEndpoint"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: operations["createDashboardWebhookEndpoint"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `createDashboardWebhookEndpoint` may answer. */
+export type CreateDashboardWebhookEndpointResult =
+  | { status: 201; body: Json<operations["createDashboardWebhookEndpoint"]["responses"][201]> }
+  | { status: 400; body: Json<operations["createDashboardWebhookEndpoint"]["responses"][400]> }
+  | { status: 401; body: Json<operations["createDashboardWebhookEndpoint"]["responses"][401]> }
+  | { status: 403; body: Json<operations["createDashboardWebhookEndpoint"]["responses"][403]> }
+  | { status: 404; body: Json<operations["createDashboardWebhookEndpoint"]["responses"][404]> }
+  | { status: 413; body: Json<operations["createDashboardWebhookEndpoint"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createDashboardWebhookEndpoint"]["responses"][415]> }
+  | { status: 429; body: Json<operations["createDashboardWebhookEndpoint"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["createDashboardWebhookEndpoint"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createDashboardWebhookEndpoint"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /dashboard/v1/modes/{mode}/withdrawals: input of `createDashboardWithdrawal`, after validation. */
 export interface CreateDashboardWithdrawalInput {
@@ -1207,6 +1379,25 @@ export type ListAuditLogResult =
   | { status: 500; body: Json<operations["listAuditLog"]["responses"][500]> }
   | { status: 503; body: Json<operations["listAuditLog"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** GET /dashboard/v1/modes/{mode}/api-keys: input of `listDashboardApiKeys`, after validation. */
+export interface ListDashboardApiKeysInput {
+  params: operations["listDashboardApiKeys"]["parameters"]["path"];
+  query: NonNullable<operations["listDashboardApiKeys"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `listDashboardApiKeys` may answer. */
+export type ListDashboardApiKeysResult =
+  | { status: 200; body: Json<operations["listDashboardApiKeys"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listDashboardApiKeys"]["responses"][400]> }
+  | { status: 401; body: Json<operations["listDashboardApiKeys"]["responses"][401]> }
+  | { status: 403; body: Json<operations["listDashboardApiKeys"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listDashboardApiKeys"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listDashboardApiKeys"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["listDashboardApiKeys"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listDashboardApiKeys"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** GET /dashboard/v1/modes/{mode}/customers: input of `listDashboardCustomers`, after validation. */
 export interface ListDashboardCustomersInput {
   params: operations["listDashboardCustomers"]["parameters"]["path"];
@@ -1301,6 +1492,44 @@ export type ListDashboardTransactionsResult =
   | { status: 429; body: Json<operations["listDashboardTransactions"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["listDashboardTransactions"]["responses"][500]> }
   | { status: 503; body: Json<operations["listDashboardTransactions"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/deliveries: input of `listDashboardWebhookDeliveries`, after validation. */
+export interface ListDashboardWebhookDeliveriesInput {
+  params: operations["listDashboardWebhookDeliveries"]["parameters"]["path"];
+  query: NonNullable<operations["listDashboardWebhookDeliveries"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `listDashboardWebhookDeliveries` may answer. */
+export type ListDashboardWebhookDeliveriesResult =
+  | { status: 200; body: Json<operations["listDashboardWebhookDeliveries"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listDashboardWebhookDeliveries"]["responses"][400]> }
+  | { status: 401; body: Json<operations["listDashboardWebhookDeliveries"]["responses"][401]> }
+  | { status: 403; body: Json<operations["listDashboardWebhookDeliveries"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listDashboardWebhookDeliveries"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listDashboardWebhookDeliveries"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["listDashboardWebhookDeliveries"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listDashboardWebhookDeliveries"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** GET /dashboard/v1/modes/{mode}/webhook-endpoints: input of `listDashboardWebhookEndpoints`, after validation. */
+export interface ListDashboardWebhookEndpointsInput {
+  params: operations["listDashboardWebhookEndpoints"]["parameters"]["path"];
+  query: NonNullable<operations["listDashboardWebhookEndpoints"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `listDashboardWebhookEndpoints` may answer. */
+export type ListDashboardWebhookEndpointsResult =
+  | { status: 200; body: Json<operations["listDashboardWebhookEndpoints"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listDashboardWebhookEndpoints"]["responses"][400]> }
+  | { status: 401; body: Json<operations["listDashboardWebhookEndpoints"]["responses"][401]> }
+  | { status: 403; body: Json<operations["listDashboardWebhookEndpoints"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listDashboardWebhookEndpoints"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listDashboardWebhookEndpoints"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["listDashboardWebhookEndpoints"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listDashboardWebhookEndpoints"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** GET /dashboard/v1/modes/{mode}/withdrawals: input of `listDashboardWithdrawals`, after validation. */
 export interface ListDashboardWithdrawalsInput {
@@ -1503,6 +1732,69 @@ export type RequestVerificationResult =
   | { status: 500; body: Json<operations["requestVerification"]["responses"][500]> }
   | { status: 503; body: Json<operations["requestVerification"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** POST /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/deliveries/{deliveryId}/resend: input of `resendDashboardWebhookDelivery`, after validation. */
+export interface ResendDashboardWebhookDeliveryInput {
+  params: operations["resendDashboardWebhookDelivery"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `resendDashboardWebhookDelivery` may answer. */
+export type ResendDashboardWebhookDeliveryResult =
+  | { status: 201; body: Json<operations["resendDashboardWebhookDelivery"]["responses"][201]> }
+  | { status: 400; body: Json<operations["resendDashboardWebhookDelivery"]["responses"][400]> }
+  | { status: 401; body: Json<operations["resendDashboardWebhookDelivery"]["responses"][401]> }
+  | { status: 403; body: Json<operations["resendDashboardWebhookDelivery"]["responses"][403]> }
+  | { status: 404; body: Json<operations["resendDashboardWebhookDelivery"]["responses"][404]> }
+  | { status: 413; body: Json<operations["resendDashboardWebhookDelivery"]["responses"][413]> }
+  | { status: 415; body: Json<operations["resendDashboardWebhookDelivery"]["responses"][415]> }
+  | { status: 429; body: Json<operations["resendDashboardWebhookDelivery"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["resendDashboardWebhookDelivery"]["responses"][500]> }
+  | { status: 503; body: Json<operations["resendDashboardWebhookDelivery"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/reveal-secret: input of `revealDashboardWebhookSecret`, after validation. */
+export interface RevealDashboardWebhookSecretInput {
+  params: operations["revealDashboardWebhookSecret"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `revealDashboardWebhookSecret` may answer. */
+export type RevealDashboardWebhookSecretResult =
+  | { status: 200; body: Json<operations["revealDashboardWebhookSecret"]["responses"][200]> }
+  | { status: 400; body: Json<operations["revealDashboardWebhookSecret"]["responses"][400]> }
+  | { status: 401; body: Json<operations["revealDashboardWebhookSecret"]["responses"][401]> }
+  | { status: 403; body: Json<operations["revealDashboardWebhookSecret"]["responses"][403]> }
+  | { status: 404; body: Json<operations["revealDashboardWebhookSecret"]["responses"][404]> }
+  | { status: 413; body: Json<operations["revealDashboardWebhookSecret"]["responses"][413]> }
+  | { status: 415; body: Json<operations["revealDashboardWebhookSecret"]["responses"][415]> }
+  | { status: 429; body: Json<operations["revealDashboardWebhookSecret"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["revealDashboardWebhookSecret"]["responses"][500]> }
+  | { status: 503; body: Json<operations["revealDashboardWebhookSecret"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /dashboard/v1/modes/{mode}/api-keys/{id}/revoke: input of `revokeDashboardApiKey`, after validation. */
+export interface RevokeDashboardApiKeyInput {
+  params: operations["revokeDashboardApiKey"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `revokeDashboardApiKey` may answer. */
+export type RevokeDashboardApiKeyResult =
+  | { status: 200; body: Json<operations["revokeDashboardApiKey"]["responses"][200]> }
+  | { status: 400; body: Json<operations["revokeDashboardApiKey"]["responses"][400]> }
+  | { status: 401; body: Json<operations["revokeDashboardApiKey"]["responses"][401]> }
+  | { status: 403; body: Json<operations["revokeDashboardApiKey"]["responses"][403]> }
+  | { status: 404; body: Json<operations["revokeDashboardApiKey"]["responses"][404]> }
+  | { status: 413; body: Json<operations["revokeDashboardApiKey"]["responses"][413]> }
+  | { status: 415; body: Json<operations["revokeDashboardApiKey"]["responses"][415]> }
+  | { status: 429; body: Json<operations["revokeDashboardApiKey"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["revokeDashboardApiKey"]["responses"][500]> }
+  | { status: 503; body: Json<operations["revokeDashboardApiKey"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** DELETE /dashboard/v1/team/invitations/{id}: input of `revokeInvitation`, after validation. */
 export interface RevokeInvitationInput {
   params: operations["revokeInvitation"]["parameters"]["path"];
@@ -1523,6 +1815,69 @@ export type RevokeInvitationResult =
   | { status: 429; body: Json<operations["revokeInvitation"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["revokeInvitation"]["responses"][500]> }
   | { status: 503; body: Json<operations["revokeInvitation"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /dashboard/v1/modes/{mode}/api-keys/{id}/roll: input of `rollDashboardApiKey`, after validation. */
+export interface RollDashboardApiKeyInput {
+  params: operations["rollDashboardApiKey"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: operations["rollDashboardApiKey"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `rollDashboardApiKey` may answer. */
+export type RollDashboardApiKeyResult =
+  | { status: 200; body: Json<operations["rollDashboardApiKey"]["responses"][200]> }
+  | { status: 400; body: Json<operations["rollDashboardApiKey"]["responses"][400]> }
+  | { status: 401; body: Json<operations["rollDashboardApiKey"]["responses"][401]> }
+  | { status: 403; body: Json<operations["rollDashboardApiKey"]["responses"][403]> }
+  | { status: 404; body: Json<operations["rollDashboardApiKey"]["responses"][404]> }
+  | { status: 413; body: Json<operations["rollDashboardApiKey"]["responses"][413]> }
+  | { status: 415; body: Json<operations["rollDashboardApiKey"]["responses"][415]> }
+  | { status: 429; body: Json<operations["rollDashboardApiKey"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["rollDashboardApiKey"]["responses"][500]> }
+  | { status: 503; body: Json<operations["rollDashboardApiKey"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/rotate-secret: input of `rotateDashboardWebhookSecret`, after validation. */
+export interface RotateDashboardWebhookSecretInput {
+  params: operations["rotateDashboardWebhookSecret"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `rotateDashboardWebhookSecret` may answer. */
+export type RotateDashboardWebhookSecretResult =
+  | { status: 200; body: Json<operations["rotateDashboardWebhookSecret"]["responses"][200]> }
+  | { status: 400; body: Json<operations["rotateDashboardWebhookSecret"]["responses"][400]> }
+  | { status: 401; body: Json<operations["rotateDashboardWebhookSecret"]["responses"][401]> }
+  | { status: 403; body: Json<operations["rotateDashboardWebhookSecret"]["responses"][403]> }
+  | { status: 404; body: Json<operations["rotateDashboardWebhookSecret"]["responses"][404]> }
+  | { status: 413; body: Json<operations["rotateDashboardWebhookSecret"]["responses"][413]> }
+  | { status: 415; body: Json<operations["rotateDashboardWebhookSecret"]["responses"][415]> }
+  | { status: 429; body: Json<operations["rotateDashboardWebhookSecret"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["rotateDashboardWebhookSecret"]["responses"][500]> }
+  | { status: 503; body: Json<operations["rotateDashboardWebhookSecret"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** POST /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/test-events: input of `sendDashboardWebhookTestEvent`, after validation. */
+export interface SendDashboardWebhookTestEventInput {
+  params: operations["sendDashboardWebhookTestEvent"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `sendDashboardWebhookTestEvent` may answer. */
+export type SendDashboardWebhookTestEventResult =
+  | { status: 201; body: Json<operations["sendDashboardWebhookTestEvent"]["responses"][201]> }
+  | { status: 400; body: Json<operations["sendDashboardWebhookTestEvent"]["responses"][400]> }
+  | { status: 401; body: Json<operations["sendDashboardWebhookTestEvent"]["responses"][401]> }
+  | { status: 403; body: Json<operations["sendDashboardWebhookTestEvent"]["responses"][403]> }
+  | { status: 404; body: Json<operations["sendDashboardWebhookTestEvent"]["responses"][404]> }
+  | { status: 413; body: Json<operations["sendDashboardWebhookTestEvent"]["responses"][413]> }
+  | { status: 415; body: Json<operations["sendDashboardWebhookTestEvent"]["responses"][415]> }
+  | { status: 429; body: Json<operations["sendDashboardWebhookTestEvent"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["sendDashboardWebhookTestEvent"]["responses"][500]> }
+  | { status: 503; body: Json<operations["sendDashboardWebhookTestEvent"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** POST /dashboard/v1/sign-up: input of `signUp`, after validation. */
 export interface SignUpInput {
@@ -1608,6 +1963,27 @@ export type UpdateAccountSecurityResult =
   | { status: 500; body: Json<operations["updateAccountSecurity"]["responses"][500]> }
   | { status: 503; body: Json<operations["updateAccountSecurity"]["responses"][503]>; headers: { "Retry-After": number } };
 
+/** PATCH /dashboard/v1/modes/{mode}/api-keys/{id}: input of `updateDashboardApiKey`, after validation. */
+export interface UpdateDashboardApiKeyInput {
+  params: operations["updateDashboardApiKey"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: operations["updateDashboardApiKey"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `updateDashboardApiKey` may answer. */
+export type UpdateDashboardApiKeyResult =
+  | { status: 200; body: Json<operations["updateDashboardApiKey"]["responses"][200]> }
+  | { status: 400; body: Json<operations["updateDashboardApiKey"]["responses"][400]> }
+  | { status: 401; body: Json<operations["updateDashboardApiKey"]["responses"][401]> }
+  | { status: 403; body: Json<operations["updateDashboardApiKey"]["responses"][403]> }
+  | { status: 404; body: Json<operations["updateDashboardApiKey"]["responses"][404]> }
+  | { status: 413; body: Json<operations["updateDashboardApiKey"]["responses"][413]> }
+  | { status: 415; body: Json<operations["updateDashboardApiKey"]["responses"][415]> }
+  | { status: 429; body: Json<operations["updateDashboardApiKey"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["updateDashboardApiKey"]["responses"][500]> }
+  | { status: 503; body: Json<operations["updateDashboardApiKey"]["responses"][503]>; headers: { "Retry-After": number } };
+
 /** PATCH /dashboard/v1/modes/{mode}/customers/{id}/notes: input of `updateDashboardCustomerNotes`, after validation. */
 export interface UpdateDashboardCustomerNotesInput {
   params: operations["updateDashboardCustomerNotes"]["parameters"]["path"];
@@ -1628,6 +2004,27 @@ export type UpdateDashboardCustomerNotesResult =
   | { status: 429; body: Json<operations["updateDashboardCustomerNotes"]["responses"][429]>; headers: { "Retry-After": number } }
   | { status: 500; body: Json<operations["updateDashboardCustomerNotes"]["responses"][500]> }
   | { status: 503; body: Json<operations["updateDashboardCustomerNotes"]["responses"][503]>; headers: { "Retry-After": number } };
+
+/** PATCH /dashboard/v1/modes/{mode}/webhook-endpoints/{id}: input of `updateDashboardWebhookEndpoint`, after validation. */
+export interface UpdateDashboardWebhookEndpointInput {
+  params: operations["updateDashboardWebhookEndpoint"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: operations["updateDashboardWebhookEndpoint"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `updateDashboardWebhookEndpoint` may answer. */
+export type UpdateDashboardWebhookEndpointResult =
+  | { status: 200; body: Json<operations["updateDashboardWebhookEndpoint"]["responses"][200]> }
+  | { status: 400; body: Json<operations["updateDashboardWebhookEndpoint"]["responses"][400]> }
+  | { status: 401; body: Json<operations["updateDashboardWebhookEndpoint"]["responses"][401]> }
+  | { status: 403; body: Json<operations["updateDashboardWebhookEndpoint"]["responses"][403]> }
+  | { status: 404; body: Json<operations["updateDashboardWebhookEndpoint"]["responses"][404]> }
+  | { status: 413; body: Json<operations["updateDashboardWebhookEndpoint"]["responses"][413]> }
+  | { status: 415; body: Json<operations["updateDashboardWebhookEndpoint"]["responses"][415]> }
+  | { status: 429; body: Json<operations["updateDashboardWebhookEndpoint"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 500; body: Json<operations["updateDashboardWebhookEndpoint"]["responses"][500]> }
+  | { status: 503; body: Json<operations["updateDashboardWebhookEndpoint"]["responses"][503]>; headers: { "Retry-After": number } };
 
 /** PATCH /dashboard/v1/me: input of `updateProfile`, after validation. */
 export interface UpdateProfileInput {
@@ -1664,10 +2061,14 @@ export interface Handlers<Ctx> {
   confirmEmail(request: ConfirmEmailInput, ctx: Ctx): Promise<ConfirmEmailResult>;
   /** POST /dashboard/v1/me/two-factor/confirm: Confirm two-factor authentication (`session`). */
   confirmTwoFactor(request: ConfirmTwoFactorInput, ctx: Ctx): Promise<ConfirmTwoFactorResult>;
+  /** POST /dashboard/v1/modes/{mode}/api-keys: Create an API key (`session`). */
+  createDashboardApiKey(request: CreateDashboardApiKeyInput, ctx: Ctx): Promise<CreateDashboardApiKeyResult>;
   /** POST /dashboard/v1/modes/{mode}/payment-links: Create a payment link (`session`). */
   createDashboardPaymentLink(request: CreateDashboardPaymentLinkInput, ctx: Ctx): Promise<CreateDashboardPaymentLinkResult>;
   /** POST /dashboard/v1/modes/{mode}/transactions/{id}/refunds: Refund a charge (`session`). */
   createDashboardRefund(request: CreateDashboardRefundInput, ctx: Ctx): Promise<CreateDashboardRefundResult>;
+  /** POST /dashboard/v1/modes/{mode}/webhook-endpoints: Create a webhook endpoint (`session`). */
+  createDashboardWebhookEndpoint(request: CreateDashboardWebhookEndpointInput, ctx: Ctx): Promise<CreateDashboardWebhookEndpointResult>;
   /** POST /dashboard/v1/modes/{mode}/withdrawals: Withdraw (`session`). */
   createDashboardWithdrawal(request: CreateDashboardWithdrawalInput, ctx: Ctx): Promise<CreateDashboardWithdrawalResult>;
   /** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/dispute: Dispute a test charge (`session`). */
@@ -1714,6 +2115,8 @@ export interface Handlers<Ctx> {
   inviteMember(request: InviteMemberInput, ctx: Ctx): Promise<InviteMemberResult>;
   /** GET /dashboard/v1/audit-log: List the audit log (`session`). */
   listAuditLog(request: ListAuditLogInput, ctx: Ctx): Promise<ListAuditLogResult>;
+  /** GET /dashboard/v1/modes/{mode}/api-keys: List API keys (`session`). */
+  listDashboardApiKeys(request: ListDashboardApiKeysInput, ctx: Ctx): Promise<ListDashboardApiKeysResult>;
   /** GET /dashboard/v1/modes/{mode}/customers: List customers (`session`). */
   listDashboardCustomers(request: ListDashboardCustomersInput, ctx: Ctx): Promise<ListDashboardCustomersResult>;
   /** GET /dashboard/v1/modes/{mode}/disputes: List disputes (`session`). */
@@ -1724,6 +2127,10 @@ export interface Handlers<Ctx> {
   listDashboardPaymentLinks(request: ListDashboardPaymentLinksInput, ctx: Ctx): Promise<ListDashboardPaymentLinksResult>;
   /** GET /dashboard/v1/modes/{mode}/transactions: List transactions (`session`). */
   listDashboardTransactions(request: ListDashboardTransactionsInput, ctx: Ctx): Promise<ListDashboardTransactionsResult>;
+  /** GET /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/deliveries: List an endpoint's deliveries (`session`). */
+  listDashboardWebhookDeliveries(request: ListDashboardWebhookDeliveriesInput, ctx: Ctx): Promise<ListDashboardWebhookDeliveriesResult>;
+  /** GET /dashboard/v1/modes/{mode}/webhook-endpoints: List webhook endpoints (`session`). */
+  listDashboardWebhookEndpoints(request: ListDashboardWebhookEndpointsInput, ctx: Ctx): Promise<ListDashboardWebhookEndpointsResult>;
   /** GET /dashboard/v1/modes/{mode}/withdrawals: List withdrawals (`session`). */
   listDashboardWithdrawals(request: ListDashboardWithdrawalsInput, ctx: Ctx): Promise<ListDashboardWithdrawalsResult>;
   /** GET /dashboard/v1/team/invitations: List the invitations (`session`). */
@@ -1744,8 +2151,20 @@ export interface Handlers<Ctx> {
   requestPasswordReset(request: RequestPasswordResetInput, ctx: Ctx): Promise<RequestPasswordResetResult>;
   /** POST /dashboard/v1/account/verification: Ask for verification (`session`). */
   requestVerification(request: RequestVerificationInput, ctx: Ctx): Promise<RequestVerificationResult>;
+  /** POST /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/deliveries/{deliveryId}/resend: Resend a delivery's event (`session`). */
+  resendDashboardWebhookDelivery(request: ResendDashboardWebhookDeliveryInput, ctx: Ctx): Promise<ResendDashboardWebhookDeliveryResult>;
+  /** POST /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/reveal-secret: Reveal a webhook endpoint's secret (`session`). */
+  revealDashboardWebhookSecret(request: RevealDashboardWebhookSecretInput, ctx: Ctx): Promise<RevealDashboardWebhookSecretResult>;
+  /** POST /dashboard/v1/modes/{mode}/api-keys/{id}/revoke: Revoke an API key (`session`). */
+  revokeDashboardApiKey(request: RevokeDashboardApiKeyInput, ctx: Ctx): Promise<RevokeDashboardApiKeyResult>;
   /** DELETE /dashboard/v1/team/invitations/{id}: Revoke an invitation (`session`). */
   revokeInvitation(request: RevokeInvitationInput, ctx: Ctx): Promise<RevokeInvitationResult>;
+  /** POST /dashboard/v1/modes/{mode}/api-keys/{id}/roll: Roll an API key (`session`). */
+  rollDashboardApiKey(request: RollDashboardApiKeyInput, ctx: Ctx): Promise<RollDashboardApiKeyResult>;
+  /** POST /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/rotate-secret: Rotate a webhook endpoint's secret (`session`). */
+  rotateDashboardWebhookSecret(request: RotateDashboardWebhookSecretInput, ctx: Ctx): Promise<RotateDashboardWebhookSecretResult>;
+  /** POST /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/test-events: Send a test event (`session`). */
+  sendDashboardWebhookTestEvent(request: SendDashboardWebhookTestEventInput, ctx: Ctx): Promise<SendDashboardWebhookTestEventResult>;
   /** POST /dashboard/v1/sign-up: Sign up (`none`). */
   signUp(request: SignUpInput, ctx: Ctx): Promise<SignUpResult>;
   /** POST /dashboard/v1/me/two-factor: Start two-factor authentication (`session`). */
@@ -1754,8 +2173,12 @@ export interface Handlers<Ctx> {
   stepUp(request: StepUpInput, ctx: Ctx): Promise<StepUpResult>;
   /** PATCH /dashboard/v1/account/security: Change the account's security rules (`session`). */
   updateAccountSecurity(request: UpdateAccountSecurityInput, ctx: Ctx): Promise<UpdateAccountSecurityResult>;
+  /** PATCH /dashboard/v1/modes/{mode}/api-keys/{id}: Update an API key (`session`). */
+  updateDashboardApiKey(request: UpdateDashboardApiKeyInput, ctx: Ctx): Promise<UpdateDashboardApiKeyResult>;
   /** PATCH /dashboard/v1/modes/{mode}/customers/{id}/notes: Change a customer's notes and tags (`session`). */
   updateDashboardCustomerNotes(request: UpdateDashboardCustomerNotesInput, ctx: Ctx): Promise<UpdateDashboardCustomerNotesResult>;
+  /** PATCH /dashboard/v1/modes/{mode}/webhook-endpoints/{id}: Update a webhook endpoint (`session`). */
+  updateDashboardWebhookEndpoint(request: UpdateDashboardWebhookEndpointInput, ctx: Ctx): Promise<UpdateDashboardWebhookEndpointResult>;
   /** PATCH /dashboard/v1/me: Change the user's profile (`session`). */
   updateProfile(request: UpdateProfileInput, ctx: Ctx): Promise<UpdateProfileResult>;
 }

@@ -227,6 +227,18 @@ export const stepUpSeconds = 600;
  */
 export const secretOverlapSeconds = 86400;
 
+/**
+ * How many bytes of a receiver's answer a delivery attempt keeps (`responseBody`).
+ * admin-openapi.yaml#/components/schemas/DeliveryAttempt/properties/responseBody/maxLength
+ */
+export const webhookResponseBodyBytes = 1024;
+
+/**
+ * The longest a rolled API key's secret before the roll keeps working, in seconds.
+ * dashboard-openapi.yaml#/components/schemas/RollApiKeyRequest/properties/gracePeriodSeconds/maximum
+ */
+export const maxKeyRollGraceSeconds = 86400;
+
 /** Every permission an API key can hold (admin-openapi.yaml#/components/schemas/Permission/enum). */
 export const permissions = [
   "transactions:read",

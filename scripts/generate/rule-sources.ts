@@ -190,4 +190,12 @@ export const singles: Record<string, Group["values"][string] & { doc: string }> 
     doc: "How long a rotated webhook secret keeps signing beside the new one, in seconds.",
     ...adm("/paths/~1admin~1v1~1webhook-endpoints~1{id}~1rotate-secret/post/x-secret-overlap-seconds"),
   },
+  webhookResponseBodyBytes: {
+    doc: "How many bytes of a receiver's answer a delivery attempt keeps (`responseBody`).",
+    ...adm(schema("DeliveryAttempt", "properties/responseBody/maxLength")),
+  },
+  maxKeyRollGraceSeconds: {
+    doc: "The longest a rolled API key's secret before the roll keeps working, in seconds.",
+    ...dsh(schema("RollApiKeyRequest", "properties/gracePeriodSeconds/maximum")),
+  },
 };

@@ -254,6 +254,7 @@ function failingStore(failFrom: { page: number }): Store {
     ping: () => memory.ping(),
     close: () => memory.close(),
     watchDeliveries: (listener) => memory.watchDeliveries(listener),
+    recordKeyUse: (keyId, at) => memory.recordKeyUse(keyId, at),
     read: {
       ...memory.read,
       transactions: {

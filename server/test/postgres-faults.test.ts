@@ -269,6 +269,7 @@ describe("the webhook worker while the database is away", () => {
         return memory.transaction(work);
       },
       ping: () => memory.ping(),
+      recordKeyUse: (keyId, at) => memory.recordKeyUse(keyId, at),
       close: () => memory.close(),
     };
     const logged: string[] = [];

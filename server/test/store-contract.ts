@@ -55,6 +55,9 @@ export function apiKeyRecord(accountId: string, overrides: Partial<ApiKeyRecord>
     allowedIps: ["203.0.113.0/24", "2001:db8::1"],
     dailyWithdrawLimitCents: 500_000,
     revokedAt: null,
+    previousDigest: null,
+    previousPrefix: null,
+    previousExpiresAt: null,
     createdAt: at(0),
     updatedAt: at(0),
     ...overrides,
@@ -245,10 +248,12 @@ function deliveryRecord(
   return {
     id: newId("del"),
     eventId,
+    eventType: "transaction.paid",
     endpointId,
     ...scope,
     status: "PENDING",
     attempts: [],
+    testEvent: null,
     nextAttemptAt: at(0),
     lockedUntil: null,
     createdAt: at(0),
@@ -425,6 +430,74 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(unchanged.hasMore).toBe(true);
         expect(changed).toEqual({ items: [], hasMore: false });
         expect(unknown).toEqual({ items: [], hasMore: false });
+      });
+
+      test("when a key is rolled, then its secret before is found by getByPreviousDigestWithAccount, and its current one as before", async () => {
+        const { account } = await seedAccount();
+        const key = apiKeyRecord(account.id);
+        await write((tx) => tx.apiKeys.insert(key));
+        const rolled: ApiKeyRecord = {
+          ...key,
+          digest: `${key.digest}-rolled`,
+          prefix: "svc_test_Zx98",
+          previousDigest: key.digest,
+          previousPrefix: key.prefix,
+          previousExpiresAt: at(3600),
+          updatedAt: at(10),
+        };
+
+        await write((tx) => tx.apiKeys.update(rolled));
+
+        expect(await store.read.apiKeys.getByDigestWithAccount(rolled.digest)).toMatchObject({ key: rolled, account });
+        expect(await store.read.apiKeys.getByDigestWithAccount(key.digest)).toBeNull();
+        expect(await store.read.apiKeys.getByPreviousDigestWithAccount(key.digest)).toMatchObject({
+          key: rolled,
+          account,
+          version: expect.any(String),
+        });
+        expect(await store.read.apiKeys.getByPreviousDigestWithAccount(rolled.digest)).toBeNull();
+      });
+
+      test("when keys of several scopes exist, then list pages one scope's keys newest first", async () => {
+        const { account, test: scope, live } = await seedAccount();
+        const other = await seedAccount();
+        const keys = [0, 1, 2].map((i) => apiKeyRecord(account.id, { createdAt: at(i) }));
+        const inLive = apiKeyRecord(account.id, { livemode: true, createdAt: at(5) });
+        const foreign = apiKeyRecord(other.account.id, { createdAt: at(6) });
+        await write(async (tx) => {
+          for (const k of [...keys, inLive, foreign]) await tx.apiKeys.insert(k);
+        });
+
+        const p1 = await store.read.apiKeys.list(scope, { limit: 2 });
+        const p2 = await store.read.apiKeys.list(scope, { limit: 2, startingAfter: p1.items[1]?.id });
+
+        expect(ids(p1.items)).toEqual([keys[2]?.id, keys[1]?.id]);
+        expect(p1.hasMore).toBe(true);
+        expect(p2).toEqual({ items: [keys[0]], hasMore: false });
+        expect(ids((await store.read.apiKeys.list(live, { limit: 10 })).items)).toEqual([inLive.id]);
+        await expect(store.read.apiKeys.list(scope, { limit: 2, startingAfter: inLive.id })).rejects.toBeInstanceOf(
+          UnknownCursorError,
+        );
+      });
+
+      test("when a key's uses are recorded, then lastUses keeps the latest, and the key's version does not change", async () => {
+        const { account } = await seedAccount();
+        const used = apiKeyRecord(account.id);
+        const unused = apiKeyRecord(account.id);
+        await write(async (tx) => {
+          await tx.apiKeys.insert(used);
+          await tx.apiKeys.insert(unused);
+        });
+        const before = (await store.read.apiKeys.getByDigestWithAccount(used.digest))?.version;
+
+        await store.recordKeyUse(used.id, at(60));
+        await store.recordKeyUse(used.id, at(120));
+        await store.recordKeyUse(used.id, at(90));
+        const uses = await store.read.apiKeys.lastUses([used.id, unused.id, "key_unknown"]);
+
+        expect([...uses.entries()]).toEqual([[used.id, at(120)]]);
+        expect(await store.read.apiKeys.lastUses([])).toEqual(new Map());
+        expect((await store.read.apiKeys.getByDigestWithAccount(used.digest))?.version).toBe(before);
       });
 
       test("when a key is revoked, then the update is read back", async () => {
@@ -1089,6 +1162,22 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         ]);
       });
 
+      test("when endpoints of several scopes exist, then list pages one scope's endpoints newest first", async () => {
+        const { test: scope, live } = await seedAccount();
+        const made = [0, 1, 2].map((i) => endpointRecord(scope, { createdAt: at(i) }));
+        const inLive = endpointRecord(live, { createdAt: at(5) });
+        await write(async (tx) => {
+          for (const e of [...made, inLive]) await tx.webhookEndpoints.insert(e);
+        });
+
+        const p1 = await store.read.webhookEndpoints.list(scope, { limit: 2 });
+        const p2 = await store.read.webhookEndpoints.list(scope, { limit: 2, startingAfter: p1.items[1]?.id });
+
+        expect(ids(p1.items)).toEqual([made[2]?.id, made[1]?.id]);
+        expect(p2).toEqual({ items: [made[0]], hasMore: false });
+        expect(ids((await store.read.webhookEndpoints.list(live, { limit: 10 })).items)).toEqual([inLive.id]);
+      });
+
       test("when an endpoint is updated and another deleted, then get reflects both", async () => {
         const { test: scope } = await seedAccount();
         const kept = endpointRecord(scope);
@@ -1138,7 +1227,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         const first = made[0] as DeliveryRecord;
         const retried: DeliveryRecord = {
           ...first,
-          attempts: [{ at: at(0), status: 500, durationMs: 120, error: null }],
+          attempts: [{ at: at(0), status: 500, durationMs: 120, error: null, responseBody: "indisponível ✓" }],
           nextAttemptAt: at(5),
           updatedAt: at(0),
         };
@@ -1156,6 +1245,23 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         await expect(
           store.read.deliveries.listByEndpoint("we_other", { limit: 2, startingAfter: first.id }),
         ).rejects.toBeInstanceOf(UnknownCursorError);
+      });
+
+      test("when a test event's delivery carries its envelope, then it is read back and claimed whole, with no event recorded", async () => {
+        const { test: scope } = await seedAccount();
+        const endpoint = endpointRecord(scope);
+        const testEvent = { id: newId("evt"), type: "webhook.test", data: { object: { endpointId: endpoint.id } } };
+        const delivery = deliveryRecord(scope, testEvent.id, endpoint.id, { eventType: "webhook.test", testEvent });
+        await write(async (tx) => {
+          await tx.webhookEndpoints.insert(endpoint);
+          await tx.deliveries.insert(delivery);
+        });
+
+        const claimed = await write((tx) => tx.deliveries.claimDue(at(100), at(160), 10));
+
+        expect(await store.read.deliveries.get(delivery.id)).toEqual({ ...delivery, lockedUntil: at(160) });
+        expect(claimed).toEqual([{ ...delivery, lockedUntil: at(160) }]);
+        expect(await store.read.events.get(testEvent.id)).toBeNull();
       });
 
       test("when deliveries are claimed, then only PENDING, due and unlocked ones come, oldest due first, locked until lockUntil", async () => {

@@ -73,6 +73,13 @@ export interface NewApiKey {
   dailyWithdrawLimitCents?: number | null | undefined;
 }
 
+/** A new secret of a key of this mode, with the visible prefix kept beside its digest. */
+export function newKeySecret(livemode: boolean): { secret: string; prefix: string; digest: string } {
+  const modePrefix = livemode ? liveKeyPrefix : testKeyPrefix;
+  const secret = `${modePrefix}${randomBase62(32)}`;
+  return { secret, prefix: secret.slice(0, modePrefix.length + 4), digest: digestSecret(secret) };
+}
+
 /** Creates a key and returns its secret, which exists only in this return value. */
 export async function createApiKey(
   tx: StoreTx,
@@ -83,18 +90,21 @@ export async function createApiKey(
   if (input.livemode && !account.verified) {
     throw new DomainError("ACCOUNT_NOT_ACTIVE", "Chaves de produção só podem ser criadas após a verificação da conta.");
   }
-  const secret = `${input.livemode ? liveKeyPrefix : testKeyPrefix}${randomBase62(32)}`;
+  const { secret, prefix, digest } = newKeySecret(input.livemode);
   const key: ApiKeyRecord = {
     id: newId("key"),
     accountId: account.id,
     name: input.name,
     livemode: input.livemode,
-    prefix: secret.slice(0, (input.livemode ? liveKeyPrefix : testKeyPrefix).length + 4),
-    digest: digestSecret(secret),
+    prefix,
+    digest,
     permissions: [...(input.permissions ?? defaultPermissions)],
     allowedIps: [...(input.allowedIps ?? [])],
     dailyWithdrawLimitCents: input.dailyWithdrawLimitCents ?? null,
     revokedAt: null,
+    previousDigest: null,
+    previousPrefix: null,
+    previousExpiresAt: null,
     createdAt: now,
     updatedAt: now,
   };

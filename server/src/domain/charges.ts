@@ -266,7 +266,10 @@ export function chargeUseCases(deps: DomainDeps, authentication: Authentication)
           storeFilter(filter, at),
           page.limit,
         );
-        if (result.items.length > 0) return presentPage(result, at);
+        if (result.items.length > 0) {
+          authentication.noteUse(recalled.actor);
+          return presentPage(result, at);
+        }
       }
       const actor = await authentication.authenticate(credentials);
       return list(actor.scope, filter, page);

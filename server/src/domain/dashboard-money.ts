@@ -5,6 +5,7 @@ import { DomainError, notFound } from "./errors.js";
 import type { DeliveryRecord, EventRecord, RefundRecord, Schemas } from "./model.js";
 import { presentRefund, presentTransaction } from "./presenters.js";
 import { type DashboardActor, requireStepUp } from "./sessions.js";
+import { presentAttempt } from "./webhook-endpoints.js";
 import type { withdrawalUseCases } from "./withdrawals.js";
 
 // What the dashboard adds to the public API's use cases for money (issue 25 §2): the rules of a
@@ -25,7 +26,7 @@ const presentDelivery = (d: DeliveryRecord): NonNullable<TimelineEntry["delivery
   eventId: d.eventId,
   endpointId: d.endpointId,
   status: d.status,
-  attempts: d.attempts.map((a) => ({ at: a.at, status: a.status, durationMs: a.durationMs, error: a.error })),
+  attempts: d.attempts.map(presentAttempt),
   nextAttemptAt: d.nextAttemptAt,
   createdAt: d.createdAt,
   updatedAt: d.updatedAt,

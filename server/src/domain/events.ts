@@ -4,9 +4,10 @@ import { notFound } from "./errors.js";
 import { newId } from "./ids.js";
 import type { DeliveryRecord, EventRecord, PageRequest, Schemas, Scope, WebhookEventType } from "./model.js";
 import { pageOrInvalidCursor } from "./pagination.js";
+import { pendingDelivery } from "./webhook-endpoints.js";
 
 /** The event format version (docs/decisions.md). */
-const eventApiVersion = "1.0.0";
+export const eventApiVersion = "1.0.0";
 
 /**
  * Queues one delivery of an event to each enabled endpoint of its scope that selected its kind,
@@ -20,19 +21,7 @@ export async function queueDeliveries(
   const endpoints = await tx.webhookEndpoints.listForEvent(event, event.type);
   const queued: DeliveryRecord[] = [];
   for (const endpoint of endpoints) {
-    const delivery: DeliveryRecord = {
-      id: newId("del"),
-      eventId: event.id,
-      endpointId: endpoint.id,
-      accountId: event.accountId,
-      livemode: event.livemode,
-      status: "PENDING",
-      attempts: [],
-      nextAttemptAt: now,
-      lockedUntil: null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const delivery = pendingDelivery(endpoint, event, now);
     await tx.deliveries.insert(delivery);
     queued.push(delivery);
   }

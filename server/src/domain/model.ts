@@ -69,6 +69,13 @@ export interface ApiKeyRecord {
   allowedIps: string[];
   dailyWithdrawLimitCents: number | null;
   revokedAt: string | null;
+  /**
+   * After a roll: the secret before it (its digest and visible prefix), still accepted until
+   * `previousExpiresAt`, then refused. All three null when the key was never rolled.
+   */
+  previousDigest: string | null;
+  previousPrefix: string | null;
+  previousExpiresAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -282,12 +289,17 @@ export interface WebhookEndpointRecord extends Scope {
 }
 
 /** One try at delivering one event to one endpoint. */
-interface DeliveryAttempt {
+export interface DeliveryAttempt {
   at: string;
   /** HTTP status, or null when no response came (timeout, refused, blocked). */
   status: number | null;
   durationMs: number;
   error: string | null;
+  /**
+   * The start of the response's body as text (its first bytes, `webhookResponseBodyBytes`), or
+   * null when no response came. Absent from attempts recorded before it was kept.
+   */
+  responseBody?: string | null;
 }
 
 type DeliveryStatus = "PENDING" | "SUCCEEDED" | "FAILED";
@@ -296,11 +308,19 @@ type DeliveryStatus = "PENDING" | "SUCCEEDED" | "FAILED";
 export interface DeliveryRecord {
   id: string;
   eventId: string;
+  /** The event's kind (`webhook.test` for a test event). */
+  eventType: string;
   endpointId: string;
   accountId: string;
   livemode: boolean;
   status: DeliveryStatus;
   attempts: DeliveryAttempt[];
+  /**
+   * The envelope of a test event (`webhook.test`, sent from the dashboard to this endpoint alone),
+   * delivered as it is: it is no recorded event, so no events list holds it and `eventId` names no
+   * row of `events`. Null for the delivery of a recorded event.
+   */
+  testEvent: Record<string, unknown> | null;
   /** When the next attempt is due; null once it succeeded or gave up. */
   nextAttemptAt: string | null;
   /** A worker's claim: until when it owns the next attempt. */

@@ -1,6 +1,7 @@
 import type { components } from "../../../generated/admin-api.js";
 import type { Account, ApiKeyRecord, DeliveryRecord, WebhookEndpointRecord } from "./model.js";
 import { isPermission } from "./policy.js";
+import { presentAttempt } from "./webhook-endpoints.js";
 
 // The operator API's views of accounts, keys, endpoints and deliveries, and the fields of each that
 // the audit log records when they change (never a secret).
@@ -53,7 +54,7 @@ export const presentDelivery = (d: DeliveryRecord): Admin["Delivery"] => ({
   eventId: d.eventId,
   endpointId: d.endpointId,
   status: d.status,
-  attempts: d.attempts.map((a) => ({ ...a })),
+  attempts: d.attempts.map(presentAttempt),
   nextAttemptAt: d.nextAttemptAt,
   createdAt: d.createdAt,
   updatedAt: d.updatedAt,

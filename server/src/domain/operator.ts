@@ -1,13 +1,18 @@
-import { randomBytes } from "node:crypto";
 import type { components } from "../../../generated/admin-api.js";
 import { type AuditedBy, changedFields, recordAudit, recordAuditIfChanged } from "./audit.js";
-import { ipRuleValid } from "./ip-rules.js";
+import { changedApiKey, checkAllowedIps, revokedApiKey } from "./api-keys.js";
+import {
+  changedEndpoint,
+  httpsForProduction,
+  newEndpoint,
+  rotatedEndpointSecret,
+  type UrlGuard,
+} from "./webhook-endpoints.js";
 import { createAccount, createApiKey, merchantDocument } from "./accounts.js";
-import { type DomainDeps, addSeconds } from "./deps.js";
-import { fieldError, notFound } from "./errors.js";
+import type { DomainDeps } from "./deps.js";
+import { notFound } from "./errors.js";
 import { queueDeliveries } from "./events.js";
-import { newId } from "./ids.js";
-import type { Account, ApiKeyRecord, PageRequest, WebhookEndpointRecord } from "./model.js";
+import type { Account, PageRequest } from "./model.js";
 import { pageOrInvalidCursor } from "./pagination.js";
 import { checkMerchantIdentity } from "./merchant-identity.js";
 import {
@@ -19,36 +24,10 @@ import {
   presentDelivery,
   presentEndpoint,
 } from "./operator-presenters.js";
-import { secretOverlapSeconds } from "./policy.js";
 import { settleVerificationRequest } from "./verification.js";
 import { checkCustomerTags } from "./customers.js";
 
 type Admin = components["schemas"];
-
-const newWebhookSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
-
-function checkAllowedIps(ips: string[] | undefined): void {
-  ips?.forEach((rule, i) => {
-    if (!ipRuleValid(rule)) throw fieldError(`allowedIps.${i}`, "não é um endereço IPv4/IPv6 nem uma faixa CIDR");
-  });
-}
-
-/**
- * Checks a webhook URL at registration. Production endpoints must be https; the full SSRF guard
- * (resolution to public addresses, checked again at connect time) lives with delivery.
- */
-export type UrlGuard = (url: string, livemode: boolean) => Promise<void>;
-
-const httpsForProduction: UrlGuard = async (url, livemode) => {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw fieldError("url", "não é um endereço (URL) válido");
-  }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw fieldError("url", "deve ser http ou https");
-  if (livemode && parsed.protocol !== "https:") throw fieldError("url", "endpoints de produção devem usar https");
-};
 
 /**
  * The operator's use cases: the platform's own work on merchants' accounts. Each change is written
@@ -160,14 +139,7 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
       return deps.store.transaction(async (tx) => {
         const key = await tx.apiKeys.get(id);
         if (!key) throw notFound();
-        const updated: ApiKeyRecord = {
-          ...key,
-          permissions: body.permissions ? [...new Set(body.permissions)] : key.permissions,
-          allowedIps: body.allowedIps ?? key.allowedIps,
-          dailyWithdrawLimitCents:
-            body.dailyWithdrawLimitCents === undefined ? key.dailyWithdrawLimitCents : body.dailyWithdrawLimitCents,
-          updatedAt: now(),
-        };
+        const updated = changedApiKey(key, body, now());
         await tx.apiKeys.update(updated);
         await recordAuditIfChanged(tx, {
           accountId: key.accountId,
@@ -186,7 +158,7 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
         const key = await tx.apiKeys.get(id);
         if (!key) throw notFound();
         const at = now();
-        const updated = { ...key, revokedAt: key.revokedAt ?? at, updatedAt: at };
+        const updated = revokedApiKey(key, at);
         await tx.apiKeys.update(updated);
         if (key.revokedAt === null) {
           await recordAudit(tx, {
@@ -209,19 +181,7 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
       return deps.store.transaction(async (tx) => {
         if (!(await tx.accounts.get(accountId))) throw notFound();
         const at = now();
-        const endpoint: WebhookEndpointRecord = {
-          id: newId("we"),
-          accountId,
-          livemode,
-          url: body.url,
-          events: [...new Set(body.events)],
-          secret: newWebhookSecret(),
-          previousSecret: null,
-          previousSecretExpiresAt: null,
-          disabledAt: null,
-          createdAt: at,
-          updatedAt: at,
-        };
+        const endpoint = newEndpoint({ accountId, livemode, url: body.url, events: body.events }, at);
         await tx.webhookEndpoints.insert(endpoint);
         await recordAudit(tx, {
           accountId,
@@ -248,14 +208,7 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
         const endpoint = await tx.webhookEndpoints.get(id);
         if (!endpoint) throw notFound();
         const at = now();
-        const updated: WebhookEndpointRecord = {
-          ...endpoint,
-          url: body.url ?? endpoint.url,
-          events: body.events ? [...new Set(body.events)] : endpoint.events,
-          disabledAt:
-            body.enabled === undefined ? endpoint.disabledAt : body.enabled ? null : (endpoint.disabledAt ?? at),
-          updatedAt: at,
-        };
+        const updated = changedEndpoint(endpoint, body, at);
         await tx.webhookEndpoints.update(updated);
         await recordAuditIfChanged(tx, {
           accountId: endpoint.accountId,
@@ -290,13 +243,7 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
         const endpoint = await tx.webhookEndpoints.get(id);
         if (!endpoint) throw notFound();
         const at = now();
-        const updated: WebhookEndpointRecord = {
-          ...endpoint,
-          secret: newWebhookSecret(),
-          previousSecret: endpoint.secret,
-          previousSecretExpiresAt: addSeconds(at, secretOverlapSeconds),
-          updatedAt: at,
-        };
+        const updated = rotatedEndpointSecret(endpoint, at);
         await tx.webhookEndpoints.update(updated);
         await recordAudit(tx, {
           accountId: endpoint.accountId,

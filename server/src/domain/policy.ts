@@ -49,4 +49,8 @@ export {
   /** Pix Automático: when a cycle charge may be sent, and the retries `RETRY_3_IN_7_DAYS` allows. */
   recurrenceLimits,
   releasePeriodDays,
+  /** How many bytes of a receiver's answer a webhook delivery attempt keeps. */
+  webhookResponseBodyBytes,
+  /** The longest grace a rolled API key's secret before the roll may get, in seconds. */
+  maxKeyRollGraceSeconds,
 } from "../../../generated/rules.js";

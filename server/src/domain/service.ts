@@ -10,7 +10,8 @@ import { homeFigureUseCases } from "./home-figures.js";
 import { exportUseCases } from "./exports.js";
 import type { DomainDeps } from "./deps.js";
 import { idempotencyUseCases } from "./idempotency.js";
-import { operatorUseCases, type UrlGuard } from "./operator.js";
+import { operatorUseCases } from "./operator.js";
+import type { UrlGuard } from "./webhook-endpoints.js";
 import { eventUseCases } from "./events.js";
 import { paymentLinkUseCases } from "./payment-links.js";
 import { refundUseCases } from "./refunds.js";
@@ -20,6 +21,8 @@ import { recurrenceSettlementUseCases } from "./recurrence-settlement.js";
 import { recurrenceDutyUseCases } from "./recurrence-duties.js";
 import { sandboxUseCases } from "./sandbox.js";
 import { sessionUseCases } from "./sessions.js";
+import { dashboardKeyUseCases } from "./dashboard-keys.js";
+import { dashboardWebhookUseCases } from "./dashboard-webhooks.js";
 import { userUseCases } from "./users.js";
 import { twoFactorUseCases } from "./two-factor.js";
 import { settlementUseCases } from "./settlement.js";
@@ -61,6 +64,8 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     homeFigures: homeFigureUseCases(deps),
     exports: exportUseCases(deps),
     dashboardMoney: dashboardMoneyUseCases(deps, { withdrawals }),
+    dashboardKeys: dashboardKeyUseCases(deps),
+    dashboardWebhooks: dashboardWebhookUseCases(deps, options.webhookUrlGuard),
   };
 }
 

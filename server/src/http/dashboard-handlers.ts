@@ -8,6 +8,7 @@ import type { DashboardContext } from "./dashboard.js";
 import { dashboardMoneyHandlers } from "./dashboard-money-handlers.js";
 import { dashboardHomeHandlers } from "./dashboard-home-handlers.js";
 import type { WithReplays } from "./replay.js";
+import { dashboardIntegrationHandlers } from "./dashboard-integration-handlers.js";
 
 /** The dashboard API's operations (generated/dashboard-operations.ts), each a use case of the domain. */
 export function dashboardHandlers(domain: Domain): WithReplays<Handlers<DashboardContext>> {
@@ -18,6 +19,7 @@ export function dashboardHandlers(domain: Domain): WithReplays<Handlers<Dashboar
     ...teamHandlers(domain),
     ...accountHandlers(domain),
     ...dashboardHomeHandlers(domain),
+    ...dashboardIntegrationHandlers(domain),
     signUp: async ({ body }, ctx) => {
       const started = await users.signUp(body, ctx.client);
       return { status: 201, body: sessions.view(started), headers: { "Set-Cookie": ctx.cookie.set(started.token) } };

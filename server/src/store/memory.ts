@@ -103,6 +103,8 @@ export class MemoryStore implements Store {
   private readonly deliveries = new Table<DeliveryRecord>(this.journal);
   private readonly identity = new IdentityTables(this.journal);
   private readonly audit = new AuditTable(this.journal);
+  /** When each key was last used, by key id: written outside transactions, never a key's version. */
+  private readonly keyUses = new Map<string, string>();
   /** Rows are replaced, never changed in place: a row object is one version of its row. */
   private readonly versions = new RowVersions();
 
@@ -136,14 +138,22 @@ export class MemoryStore implements Store {
     return this.watchers.add(listener);
   }
 
+  async recordKeyUse(keyId: string, at: string): Promise<void> {
+    const stored = this.keyUses.get(keyId);
+    if (stored === undefined || stored < at) this.keyUses.set(keyId, at);
+  }
+
   async close(): Promise<void> {}
 
   private keyByDigest(digest: string): ApiKeyRecord | null {
     return this.apiKeys.all().find((k) => k.digest === digest) ?? null;
   }
 
-  private keyWithAccount(digest: string): KeyWithAccount | null {
-    const key = this.keyByDigest(digest);
+  private keyWithAccount(digest: string, which: "digest" | "previousDigest" = "digest"): KeyWithAccount | null {
+    const key =
+      which === "digest"
+        ? this.keyByDigest(digest)
+        : (this.apiKeys.all().find((k) => k.previousDigest === digest) ?? null);
     if (!key) return null;
     const account = this.accounts.get(key.accountId);
     return { key, account, version: `${this.versions.of(key)}:${account ? this.versions.of(account) : "-"}` };
@@ -163,11 +173,25 @@ export class MemoryStore implements Store {
         get: async (id) => this.apiKeys.get(id),
         getByDigest: async (digest) => this.keyByDigest(digest),
         getByDigestWithAccount: async (digest) => this.keyWithAccount(digest),
+        getByPreviousDigestWithAccount: async (digest) => this.keyWithAccount(digest, "previousDigest"),
         listByAccount: async (accountId) =>
           this.apiKeys
             .all()
             .filter((k) => k.accountId === accountId)
             .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1)),
+        list: async (scope, page) =>
+          pageOf(
+            this.apiKeys.all().filter((k) => k.accountId === scope.accountId && k.livemode === scope.livemode),
+            page,
+          ),
+        lastUses: async (keyIds) => {
+          const found = new Map<string, string>();
+          for (const id of keyIds) {
+            const at = this.keyUses.get(id);
+            if (at !== undefined) found.set(id, at);
+          }
+          return found;
+        },
       },
       customers: {
         get: async (scope, id) => {
@@ -288,6 +312,11 @@ export class MemoryStore implements Store {
             .all()
             .filter((e) => e.accountId === accountId)
             .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1)),
+        list: async (scope, page) =>
+          pageOf(
+            this.webhookEndpoints.all().filter((e) => inScope(e, scope)),
+            page,
+          ),
         listForEvent: async (scope, type) =>
           this.webhookEndpoints
             .all()

@@ -1,5 +1,6 @@
 import http from "node:http";
 import https from "node:https";
+import { webhookResponseBodyBytes } from "../domain/policy.js";
 import { type GuardPolicy, checkWebhookUrl, guardedLookup } from "./ssrf.js";
 
 export interface PostResult {
@@ -7,13 +8,25 @@ export interface PostResult {
   status: number | null;
   durationMs: number;
   error: string | null;
+  /** The start of the response's body as text (`responseBodyBytes` bytes at most), or null when no response came. */
+  responseBody: string | null;
   /** `Retry-After` in seconds, when a 429/503 sent one. */
   retryAfterSeconds: number | null;
 }
 
 /**
+ * The first `limit` bytes of a body as UTF-8 text: a character the cut splits is left out (the
+ * decoder's pending bytes are never flushed), bytes that are no UTF-8 become U+FFFD.
+ */
+function textStart(chunks: readonly Buffer[], limit: number): string {
+  const bytes = Buffer.concat(chunks).subarray(0, limit);
+  return new TextDecoder("utf-8").decode(bytes, { stream: true });
+}
+
+/**
  * POSTs one signed event. Redirects are not followed (a 3xx is a failure); the whole exchange
- * has `timeoutMs`; non-public addresses are refused before and at connect time.
+ * has `timeoutMs`; non-public addresses are refused before and at connect time. The response's
+ * body is read to its end, and its first `responseBodyBytes` bytes kept.
  */
 export async function postEvent(
   url: string,
@@ -21,11 +34,20 @@ export async function postEvent(
   headers: Record<string, string>,
   policy: GuardPolicy,
   timeoutMs = 15_000,
+  responseBodyBytes = webhookResponseBodyBytes,
 ): Promise<PostResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const verdict = await checkWebhookUrl(url, policy);
-  if (verdict) return { status: null, durationMs: elapsed(), error: `bloqueado: ${verdict}`, retryAfterSeconds: null };
+  if (verdict) {
+    return {
+      status: null,
+      durationMs: elapsed(),
+      error: `bloqueado: ${verdict}`,
+      retryAfterSeconds: null,
+      responseBody: null,
+    };
+  }
   const target = new URL(url);
   const client = target.protocol === "https:" ? https : http;
   return new Promise((resolve) => {
@@ -43,7 +65,13 @@ export async function postEvent(
         timeout: timeoutMs,
       },
       (res) => {
-        res.resume();
+        const kept: Buffer[] = [];
+        let keptBytes = 0;
+        res.on("data", (chunk: Buffer) => {
+          if (keptBytes >= responseBodyBytes) return;
+          kept.push(chunk);
+          keptBytes += chunk.length;
+        });
         res.on("end", () => {
           const retryAfter = Number(res.headers["retry-after"]);
           resolve({
@@ -51,6 +79,7 @@ export async function postEvent(
             durationMs: elapsed(),
             error: null,
             retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null,
+            responseBody: textStart(kept, responseBodyBytes),
           });
         });
       },
@@ -59,7 +88,13 @@ export async function postEvent(
     req.on("timeout", () => req.destroy(new Error(`sem resposta em ${timeoutMs} ms`)));
     req.on("error", (error) => {
       clearTimeout(deadline);
-      resolve({ status: null, durationMs: elapsed(), error: error.message, retryAfterSeconds: null });
+      resolve({
+        status: null,
+        durationMs: elapsed(),
+        error: error.message,
+        retryAfterSeconds: null,
+        responseBody: null,
+      });
     });
     req.on("close", () => clearTimeout(deadline));
     req.end(body);

@@ -113,14 +113,20 @@ export class DeliveryWorker {
     return claimed.length;
   }
 
+  /** What a delivery sends: a test event's envelope, which it carries, or its recorded event's. */
+  private async payloadOf(delivery: DeliveryRecord): Promise<Record<string, unknown> | null> {
+    if (delivery.testEvent !== null) return delivery.testEvent;
+    return (await this.options.store.read.events.get(delivery.eventId))?.payload ?? null;
+  }
+
   private async attempt(delivery: DeliveryRecord): Promise<void> {
     const { store, clock, logger } = this.options;
-    const [event, endpoint] = await Promise.all([
-      store.read.events.get(delivery.eventId),
+    const [payload, endpoint] = await Promise.all([
+      this.payloadOf(delivery),
       store.read.webhookEndpoints.get(delivery.endpointId),
     ]);
     const startedAt = clock.now();
-    if (!event || !endpoint || endpoint.disabledAt !== null) {
+    if (!payload || !endpoint || endpoint.disabledAt !== null) {
       await store.transaction((tx) =>
         tx.deliveries.update({
           ...delivery,
@@ -136,23 +142,30 @@ export class DeliveryWorker {
       livemode: endpoint.livemode,
       allowLoopbackForTest: this.options.allowLoopbackForTest,
     };
-    const body = JSON.stringify(event.payload);
+    const body = JSON.stringify(payload);
     const result = await postEvent(
       endpoint.url,
       body,
-      signDelivery(endpoint, event.id, body, new Date(), startedAt.toISOString()),
+      signDelivery(endpoint, delivery.eventId, body, new Date(), startedAt.toISOString()),
       policy,
       this.options.timeoutMs ?? 15_000,
     );
     const at = startedAt.toISOString();
     const attempts = [
       ...delivery.attempts,
-      { at, status: result.status, durationMs: result.durationMs, error: result.error },
+      {
+        at,
+        status: result.status,
+        durationMs: result.durationMs,
+        error: result.error,
+        responseBody: result.responseBody,
+      },
     ];
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
     const gone = result.status === 410;
     let nextAttemptAt: string | null = null;
-    if (!ok && !gone) {
+    // A test event is tried once: it checks the endpoint now, and the merchant sends another.
+    if (!ok && !gone && delivery.testEvent === null) {
       const delay = retryDelaySeconds(attempts.length);
       if (delay !== null) {
         const honoured =
@@ -173,7 +186,13 @@ export class DeliveryWorker {
       }
     });
     logger.info(
-      { deliveryId: delivery.id, eventId: event.id, endpointId: endpoint.id, status: result.status, outcome: status },
+      {
+        deliveryId: delivery.id,
+        eventId: delivery.eventId,
+        endpointId: endpoint.id,
+        status: result.status,
+        outcome: status,
+      },
       "webhook attempt",
     );
   }

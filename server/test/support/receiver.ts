@@ -7,8 +7,8 @@ export interface Received {
   body: string;
 }
 
-/** How a receiver answers one request: a status, a status with headers, or not at all ("hang"). */
-export type ReceiverAnswer = number | { status: number; headers?: Record<string, string> } | "hang";
+/** How a receiver answers one request: a status (body `ok`), a status with headers or a body of its own, or not at all ("hang"). */
+export type ReceiverAnswer = number | { status: number; headers?: Record<string, string>; body?: string } | "hang";
 
 export interface Receiver {
   /** Where to send: `http://127.0.0.1:<port>/webhook`. */
@@ -32,8 +32,8 @@ export async function startReceiver(answers: ReceiverAnswer[] = [200]): Promise<
       received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
       const next = answers[Math.min(i++, answers.length - 1)];
       if (next === "hang" || next === undefined) return;
-      const { status, headers } = typeof next === "number" ? { status: next, headers: {} } : next;
-      res.writeHead(status, headers).end("ok");
+      const { status, headers, body } = typeof next === "number" ? { status: next, headers: {}, body: "ok" } : next;
+      res.writeHead(status, headers).end(body ?? "ok");
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

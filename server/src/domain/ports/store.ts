@@ -108,6 +108,12 @@ export interface Store {
    * unsubscribe.
    */
   watchDeliveries?(listener: () => void): () => void;
+  /**
+   * Records that a key admitted a request at `at`, outside any transaction, in one statement: the
+   * later of the stored instant and `at` is kept (several processes write it). Never changes the
+   * key's version (`KeyWithAccount.version`): a use is not a change of the key.
+   */
+  recordKeyUse(keyId: string, at: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -122,7 +128,16 @@ export interface StoreReads extends IdentityReads, AuditReads {
     getByDigest(digest: string): Promise<ApiKeyRecord | null>;
     /** The key and its account in one read (one round trip on PostgreSQL): every request asks it. */
     getByDigestWithAccount(digest: string): Promise<KeyWithAccount | null>;
+    /**
+     * The key whose secret before its last roll has this digest (`previousDigest`), with its
+     * account; null when none. Whether that secret's grace still runs is the caller's to decide.
+     */
+    getByPreviousDigestWithAccount(digest: string): Promise<KeyWithAccount | null>;
     listByAccount(accountId: string): Promise<ApiKeyRecord[]>;
+    /** One page of a scope's keys (one account, one mode), newest first. */
+    list(scope: Scope, page: PageRequest): Promise<PageResult<ApiKeyRecord>>;
+    /** When each of these keys was last used (`Store.recordKeyUse`), by key id; a key never used is absent. */
+    lastUses(keyIds: readonly string[]): Promise<Map<string, string>>;
   };
   customers: {
     get(scope: Scope, id: string): Promise<CustomerRecord | null>;
@@ -224,6 +239,8 @@ export interface StoreReads extends IdentityReads, AuditReads {
   webhookEndpoints: {
     get(id: string): Promise<WebhookEndpointRecord | null>;
     listByAccount(accountId: string): Promise<WebhookEndpointRecord[]>;
+    /** One page of a scope's endpoints (one account, one mode), newest first. */
+    list(scope: Scope, page: PageRequest): Promise<PageResult<WebhookEndpointRecord>>;
     /** Enabled endpoints of a scope that selected `type`. */
     listForEvent(scope: Scope, type: string): Promise<WebhookEndpointRecord[]>;
   };

@@ -59,8 +59,22 @@ export function reads(db: Queryable): StoreReads {
         const row = (await query(db, keyWithAccountSelect(), [digest]))[0];
         return row ? keyWithAccountOf(row) : null;
       },
+      getByPreviousDigestWithAccount: async (digest) => {
+        const row = (await query(db, keyWithAccountSelect("previous_digest"), [digest]))[0];
+        return row ? keyWithAccountOf(row) : null;
+      },
       listByAccount: (accountId) =>
         selectMany(db, apiKeysTable, "account_id = $1", [accountId], `created_at DESC, id COLLATE "C" DESC`),
+      list: (scope, page) => pageQuery(db, apiKeysTable, { scope: scoped, values: scopeArgs(scope) }, page),
+      lastUses: async (keyIds) => {
+        if (keyIds.length === 0) return new Map();
+        const rows = await query<{ keyId: string; lastUsedAt: string }>(
+          db,
+          `SELECT key_id AS "keyId", last_used_at AS "lastUsedAt" FROM api_key_uses WHERE key_id = ANY ($1::text[])`,
+          [keyIds],
+        );
+        return new Map(rows.map((r) => [r.keyId, r.lastUsedAt]));
+      },
     },
     customers: {
       get: (scope, id) => selectOne(db, customersTable, `${scoped} AND id = $3`, [...scopeArgs(scope), id]),
@@ -186,6 +200,7 @@ export function reads(db: Queryable): StoreReads {
       get: (id) => selectOne(db, endpointsTable, "id = $1", [id]),
       listByAccount: (accountId) =>
         selectMany(db, endpointsTable, "account_id = $1", [accountId], `created_at DESC, id COLLATE "C" DESC`),
+      list: (scope, page) => pageQuery(db, endpointsTable, { scope: scoped, values: scopeArgs(scope) }, page),
       listForEvent: (scope, type) =>
         selectMany(
           db,

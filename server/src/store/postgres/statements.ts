@@ -163,14 +163,18 @@ export function keyWithAccountOf(row: Row): KeyWithAccount {
   };
 }
 
-/** The key whose digest is `$1`, with its account (`"a.*"`, NULL when the account is gone) and their version: `keyWithAccountOf` reads a row of it. */
-export const keyWithAccountSelect = () =>
+/**
+ * The key whose digest (or, with `previous_digest`, whose secret before its last roll) is `$1`,
+ * with its account (`"a.*"`, NULL when the account is gone) and their version: `keyWithAccountOf`
+ * reads a row of it.
+ */
+export const keyWithAccountSelect = (column: "digest" | "previous_digest" = "digest") =>
   perTable(
     apiKeysTable,
-    "with-account",
+    `with-account:${column}`,
     () => `SELECT ${prefixedSelectList(apiKeysTable, "k")}, ${prefixedSelectList(accountsTable, "a")},
        ${keyVersionSql} AS version
-     FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id WHERE k.digest = $1 LIMIT 1`,
+     FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id WHERE k.${column} = $1 LIMIT 1`,
   );
 
 /**

@@ -5,7 +5,7 @@ import { isConnectionError, sqlState, toStoreError } from "./connection-errors.j
 import { DeliveryListener } from "./delivery-listener.js";
 import { connectionLostListener, silentLogger, type StoreLogger } from "./pool.js";
 import { reads } from "./reads.js";
-import { type Queryable, retryingReads } from "./sql.js";
+import { execute, type Queryable, retryingReads } from "./sql.js";
 import { writes } from "./writes.js";
 
 /** The server process behind a connection (pg sets it at connect), or null before that. */
@@ -104,6 +104,8 @@ export class PostgresStore implements Store {
   private readonly connectionLost: (error: Error) => void;
   private readonly watchers = new DeliveryWatchers();
   private listener: DeliveryListener | null = null;
+  /** The pool, a statement repeated once on a lost connection (`retryingReads`). */
+  private readonly db: Queryable;
   /** The backend PIDs of this pool's open connections (their commits notify the watchers at once). */
   private readonly ownBackends = new Set<number>();
   /** Per pooled connection, its transactions' statements (`ConnectionSession`). */
@@ -116,7 +118,8 @@ export class PostgresStore implements Store {
     this.logger = options.logger ?? silentLogger;
     this.maxAttempts = options.maxAttempts ?? 5;
     this.connectionLost = connectionLostListener(this.logger);
-    this.read = reads(retryingReads(pool));
+    this.db = retryingReads(pool);
+    this.read = reads(this.db);
     if (pool.listenerCount("error") === 0) pool.on("error", this.connectionLost);
     pool.on("connect", (client) => {
       const pid = backendPid(client);
@@ -193,6 +196,19 @@ export class PostgresStore implements Store {
       this.sessions.set(client, session);
     }
     return session;
+  }
+
+  /**
+   * One statement, outside any transaction, in a table of its own (`api_key_uses`): a key's row,
+   * and so its version, never changes for a use. Repeating it is harmless (the later instant wins).
+   */
+  async recordKeyUse(keyId: string, at: string): Promise<void> {
+    await execute(
+      this.db,
+      `INSERT INTO api_key_uses (key_id, last_used_at) VALUES ($1, $2::timestamptz)
+       ON CONFLICT (key_id) DO UPDATE SET last_used_at = greatest(api_key_uses.last_used_at, excluded.last_used_at)`,
+      [keyId, at],
+    );
   }
 
   /** One round trip: `/ready` asks it; a lost database becomes SERVICE_UNAVAILABLE. */

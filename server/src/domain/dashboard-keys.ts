@@ -1,0 +1,157 @@
+import type { components } from "../../../generated/dashboard-api.js";
+import { createApiKey } from "./accounts.js";
+import { changedApiKey, checkAllowedIps, revokedApiKey, rolledApiKey, secretInGrace } from "./api-keys.js";
+import { type DashboardMode, inMode, type ModeCaller, requireActiveForProduction } from "./dashboard-scope.js";
+import type { DomainDeps } from "./deps.js";
+import { fieldError, notFound } from "./errors.js";
+import type { ApiKeyRecord, PageRequest } from "./model.js";
+import { pageOrInvalidCursor } from "./pagination.js";
+import { isPermission, maxKeyRollGraceSeconds } from "./policy.js";
+import type { StoreTx } from "./ports/store.js";
+import { type DashboardActor, requireStepUp } from "./sessions.js";
+
+// The account's API keys in the dashboard (issue 25 §2), per mode: the same records, and the same
+// changes (`api-keys.ts`), as the operator API's. Production keys need a verified account and a
+// step-up to be created or rolled. docs/decisions.md "API keys in the dashboard".
+
+type Schemas = components["schemas"];
+
+/** A key as the dashboard shows it: never its secret; the secret before a roll only while it is accepted. */
+function presentKey(key: ApiKeyRecord, lastUsedAt: string | null, now: string): Schemas["ApiKey"] {
+  const grace = secretInGrace(key, now);
+  return {
+    id: key.id,
+    name: key.name,
+    mode: key.livemode ? "production" : "test",
+    prefix: key.prefix,
+    // Only what the spec's `Permission` names: a key stored with anything else shows without it.
+    permissions: key.permissions.filter(isPermission),
+    allowedIps: [...key.allowedIps],
+    dailyWithdrawLimitCents: key.dailyWithdrawLimitCents,
+    lastUsedAt,
+    revokedAt: key.revokedAt,
+    previousSecretPrefix: grace?.prefix ?? null,
+    previousSecretExpiresAt: grace?.expiresAt ?? null,
+    createdAt: key.createdAt,
+    updatedAt: key.updatedAt,
+  };
+}
+
+export function dashboardKeyUseCases(deps: DomainDeps) {
+  const { store, clock } = deps;
+  const now = () => clock.now().toISOString();
+
+  /** The key `id` of the caller's account and mode, read in `tx`; another account's or mode's is not found. */
+  async function keyInScope(tx: StoreTx, caller: ModeCaller, id: string): Promise<ApiKeyRecord> {
+    const key = await tx.apiKeys.get(id);
+    if (!key || key.accountId !== caller.scope.accountId || key.livemode !== caller.scope.livemode) throw notFound();
+    return key;
+  }
+
+  /** A key as answered after a change: with when it was last used. */
+  async function presented(key: ApiKeyRecord, at: string) {
+    const uses = await store.read.apiKeys.lastUses([key.id]);
+    return presentKey(key, uses.get(key.id) ?? null, at);
+  }
+
+  /**
+   * Production keys (create, roll): a verified account (`403 ACCOUNT_NOT_ACTIVE`), then a step-up
+   * in the last 10 minutes (`403 STEP_UP_REQUIRED`). The first is said first: a step-up cannot fix it.
+   */
+  function guardProduction(actor: DashboardActor, caller: ModeCaller, at: string) {
+    if (!caller.scope.livemode) return;
+    requireActiveForProduction(caller);
+    requireStepUp(actor, at);
+  }
+
+  return {
+    /** The mode's keys, newest first, each with when it was last used. */
+    async list(actor: DashboardActor, mode: DashboardMode, page: PageRequest): Promise<Schemas["ApiKeyPage"]> {
+      const caller = inMode(actor, mode);
+      const result = await pageOrInvalidCursor(() => store.read.apiKeys.list(caller.scope, page));
+      const uses = await store.read.apiKeys.lastUses(result.items.map((k) => k.id));
+      const at = now();
+      return { data: result.items.map((k) => presentKey(k, uses.get(k.id) ?? null, at)), hasMore: result.hasMore };
+    },
+
+    /** A new key of the mode; its secret is in this answer only. */
+    async create(
+      actor: DashboardActor,
+      mode: DashboardMode,
+      body: Schemas["CreateDashboardApiKeyRequest"],
+    ): Promise<Schemas["ApiKeyWithSecret"]> {
+      const caller = inMode(actor, mode);
+      const at = now();
+      guardProduction(actor, caller, at);
+      checkAllowedIps(body.allowedIps);
+      const { key, secret } = await store.transaction(async (tx) => {
+        const account = await tx.accounts.get(caller.scope.accountId);
+        if (!account) throw notFound();
+        return createApiKey(
+          tx,
+          account,
+          {
+            name: body.name,
+            livemode: caller.scope.livemode,
+            permissions: body.permissions ? [...new Set(body.permissions)] : undefined,
+            allowedIps: body.allowedIps,
+            dailyWithdrawLimitCents: body.dailyWithdrawLimitCents,
+          },
+          at,
+        );
+      });
+      return { ...presentKey(key, null, at), secret };
+    },
+
+    /** Changes the permissions, the IP list or the daily limit; the key's next request obeys them. */
+    async update(
+      actor: DashboardActor,
+      mode: DashboardMode,
+      id: string,
+      body: Schemas["UpdateDashboardApiKeyRequest"],
+    ): Promise<Schemas["ApiKey"]> {
+      const caller = inMode(actor, mode);
+      checkAllowedIps(body.allowedIps);
+      const at = now();
+      const updated = await store.transaction(async (tx) => {
+        const changed = changedApiKey(await keyInScope(tx, caller, id), body, at);
+        await tx.apiKeys.update(changed);
+        return changed;
+      });
+      return presented(updated, at);
+    },
+
+    /** A new secret; the one before stays accepted for the grace asked (at most 24 hours). */
+    async roll(
+      actor: DashboardActor,
+      mode: DashboardMode,
+      id: string,
+      body: Schemas["RollApiKeyRequest"],
+    ): Promise<Schemas["ApiKeyWithSecret"]> {
+      const caller = inMode(actor, mode);
+      const at = now();
+      guardProduction(actor, caller, at);
+      if (body.gracePeriodSeconds < 0 || body.gracePeriodSeconds > maxKeyRollGraceSeconds) {
+        throw fieldError("gracePeriodSeconds", `deve estar entre 0 e ${maxKeyRollGraceSeconds} segundos`);
+      }
+      const { key, secret } = await store.transaction(async (tx) => {
+        const rolled = rolledApiKey(await keyInScope(tx, caller, id), body.gracePeriodSeconds, at);
+        await tx.apiKeys.update(rolled.key);
+        return rolled;
+      });
+      return { ...(await presented(key, at)), secret };
+    },
+
+    /** Revokes the key: it fails from its very next request on, in every process. */
+    async revoke(actor: DashboardActor, mode: DashboardMode, id: string): Promise<Schemas["ApiKey"]> {
+      const caller = inMode(actor, mode);
+      const at = now();
+      const revoked = await store.transaction(async (tx) => {
+        const key = revokedApiKey(await keyInScope(tx, caller, id), at);
+        await tx.apiKeys.update(key);
+        return key;
+      });
+      return presented(revoked, at);
+    },
+  };
+}

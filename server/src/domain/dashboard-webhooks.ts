@@ -1,0 +1,222 @@
+import type { components } from "../../../generated/dashboard-api.js";
+import { type DashboardMode, inMode, type ModeCaller, requireActiveForProduction } from "./dashboard-scope.js";
+import type { DomainDeps } from "./deps.js";
+import { DomainError, notFound } from "./errors.js";
+import { eventApiVersion } from "./events.js";
+import { newId } from "./ids.js";
+import type { DeliveryRecord, PageRequest, WebhookEndpointRecord } from "./model.js";
+import { pageOrInvalidCursor } from "./pagination.js";
+import type { StoreReads } from "./ports/store.js";
+import { type DashboardActor, requireStepUp } from "./sessions.js";
+import {
+  changedEndpoint,
+  httpsForProduction,
+  newEndpoint,
+  pendingDelivery,
+  presentAttempt,
+  rotatedEndpointSecret,
+  type UrlGuard,
+} from "./webhook-endpoints.js";
+
+// The account's webhook endpoints in the dashboard (issue 25 §2), per mode: the same records, and
+// the same changes (`webhook-endpoints.ts`), as the operator API's. Production endpoints need a
+// verified account to be created or changed, and a step-up to reveal or rotate their secret.
+// docs/decisions.md "Webhook endpoints in the dashboard".
+
+type Schemas = components["schemas"];
+
+/** The kind of the test event the dashboard sends (spec/webhook-test-event.tsp `WebhookTestEvent`). */
+const testEventType = "webhook.test";
+
+const presentEndpoint = (e: WebhookEndpointRecord): Schemas["WebhookEndpoint"] => ({
+  id: e.id,
+  url: e.url,
+  mode: e.livemode ? "production" : "test",
+  events: [...e.events],
+  enabled: e.disabledAt === null,
+  createdAt: e.createdAt,
+  updatedAt: e.updatedAt,
+});
+
+const presentDelivery = (d: DeliveryRecord): Schemas["WebhookDelivery"] => ({
+  id: d.id,
+  eventId: d.eventId,
+  eventType: d.eventType,
+  endpointId: d.endpointId,
+  status: d.status,
+  attempts: d.attempts.map(presentAttempt),
+  nextAttemptAt: d.nextAttemptAt,
+  createdAt: d.createdAt,
+  updatedAt: d.updatedAt,
+});
+
+/** A test event to `endpoint`: its id, and its envelope (the shape of every event, a `webhook.test` object). */
+function testEvent(endpoint: WebhookEndpointRecord, at: string): { id: string; envelope: Record<string, unknown> } {
+  const id = newId("evt");
+  const envelope = {
+    id,
+    type: testEventType,
+    createdAt: at,
+    livemode: endpoint.livemode,
+    apiVersion: eventApiVersion,
+    data: {
+      object: {
+        endpointId: endpoint.id,
+        message: "Evento de teste enviado pelo painel: nada aconteceu na conta.",
+      },
+    },
+  };
+  return { id, envelope };
+}
+
+export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsForProduction) {
+  const { store, clock } = deps;
+  const now = () => clock.now().toISOString();
+
+  /** The endpoint `id` of the caller's account and mode; another account's or mode's is not found. */
+  async function endpointInScope(
+    reads: Pick<StoreReads, "webhookEndpoints">,
+    caller: ModeCaller,
+    id: string,
+  ): Promise<WebhookEndpointRecord> {
+    const endpoint = await reads.webhookEndpoints.get(id);
+    if (!endpoint || endpoint.accountId !== caller.scope.accountId || endpoint.livemode !== caller.scope.livemode) {
+      throw notFound();
+    }
+    return endpoint;
+  }
+
+  /** Refuses to send to a disabled endpoint (`400 REQUEST_ERROR`): nothing would be delivered. */
+  function requireEnabled(endpoint: WebhookEndpointRecord) {
+    if (endpoint.disabledAt !== null) {
+      throw new DomainError("REQUEST_ERROR", "O endpoint está desativado: ative-o (enabled: true) antes de enviar.");
+    }
+  }
+
+  /** A production endpoint's secret (reveal, rotate) needs a step-up in the last 10 minutes. */
+  function guardSecret(actor: DashboardActor, caller: ModeCaller) {
+    if (caller.scope.livemode) requireStepUp(actor, now());
+  }
+
+  return {
+    async list(actor: DashboardActor, mode: DashboardMode, page: PageRequest): Promise<Schemas["WebhookEndpointPage"]> {
+      const caller = inMode(actor, mode);
+      const result = await pageOrInvalidCursor(() => store.read.webhookEndpoints.list(caller.scope, page));
+      return { data: result.items.map(presentEndpoint), hasMore: result.hasMore };
+    },
+
+    /** A new endpoint of the mode with its `whsec_` secret; production needs a verified account. */
+    async create(
+      actor: DashboardActor,
+      mode: DashboardMode,
+      body: Schemas["CreateDashboardWebhookEndpointRequest"],
+    ): Promise<Schemas["WebhookEndpointWithSecret"]> {
+      const caller = inMode(actor, mode);
+      requireActiveForProduction(caller);
+      await guardUrl(body.url, caller.scope.livemode);
+      const endpoint = newEndpoint({ ...caller.scope, url: body.url, events: body.events }, now());
+      await store.transaction((tx) => tx.webhookEndpoints.insert(endpoint));
+      return { ...presentEndpoint(endpoint), secret: endpoint.secret };
+    },
+
+    /** Changes the address or kinds, disables or enables; in production anything but disabling needs a verified account. */
+    async update(
+      actor: DashboardActor,
+      mode: DashboardMode,
+      id: string,
+      body: Schemas["UpdateDashboardWebhookEndpointRequest"],
+    ): Promise<Schemas["WebhookEndpoint"]> {
+      const caller = inMode(actor, mode);
+      const onlyDisables = body.url === undefined && body.events === undefined && body.enabled !== true;
+      if (!onlyDisables) requireActiveForProduction(caller);
+      await endpointInScope(store.read, caller, id);
+      if (body.url !== undefined) await guardUrl(body.url, caller.scope.livemode);
+      const updated = await store.transaction(async (tx) => {
+        const changed = changedEndpoint(await endpointInScope(tx, caller, id), body, now());
+        await tx.webhookEndpoints.update(changed);
+        return changed;
+      });
+      return presentEndpoint(updated);
+    },
+
+    /** The endpoint's signing secret; a production one's after a step-up. */
+    async revealSecret(actor: DashboardActor, mode: DashboardMode, id: string): Promise<Schemas["WebhookSecret"]> {
+      const caller = inMode(actor, mode);
+      guardSecret(actor, caller);
+      const endpoint = await store.transaction((tx) => endpointInScope(tx, caller, id));
+      return { secret: endpoint.secret };
+    },
+
+    /** A new secret; the old one signs beside it for 24 hours. A production one's after a step-up. */
+    async rotateSecret(
+      actor: DashboardActor,
+      mode: DashboardMode,
+      id: string,
+    ): Promise<Schemas["WebhookEndpointWithSecret"]> {
+      const caller = inMode(actor, mode);
+      guardSecret(actor, caller);
+      const rotated = await store.transaction(async (tx) => {
+        const changed = rotatedEndpointSecret(await endpointInScope(tx, caller, id), now());
+        await tx.webhookEndpoints.update(changed);
+        return changed;
+      });
+      return { ...presentEndpoint(rotated), secret: rotated.secret };
+    },
+
+    /** The endpoint's deliveries, newest first, each with every attempt. */
+    async listDeliveries(
+      actor: DashboardActor,
+      mode: DashboardMode,
+      id: string,
+      page: PageRequest,
+    ): Promise<Schemas["WebhookDeliveryPage"]> {
+      const caller = inMode(actor, mode);
+      const endpoint = await endpointInScope(store.read, caller, id);
+      const result = await pageOrInvalidCursor(() => store.read.deliveries.listByEndpoint(endpoint.id, page));
+      return { data: result.items.map(presentDelivery), hasMore: result.hasMore };
+    },
+
+    /** A delivery's event again, to the same endpoint: a new delivery, due at once. */
+    async resend(
+      actor: DashboardActor,
+      mode: DashboardMode,
+      id: string,
+      deliveryId: string,
+    ): Promise<Schemas["WebhookDelivery"]> {
+      const caller = inMode(actor, mode);
+      const queued = await store.transaction(async (tx) => {
+        const endpoint = await endpointInScope(tx, caller, id);
+        const delivery = await tx.deliveries.get(deliveryId);
+        if (!delivery || delivery.endpointId !== endpoint.id) throw notFound();
+        requireEnabled(endpoint);
+        const again = pendingDelivery(
+          endpoint,
+          { id: delivery.eventId, type: delivery.eventType },
+          now(),
+          delivery.testEvent,
+        );
+        await tx.deliveries.insert(again);
+        return again;
+      });
+      return presentDelivery(queued);
+    },
+
+    /**
+     * A test event (`webhook.test`) to the endpoint alone, whatever kinds it selected: a delivery
+     * that carries its envelope, sent by the worker like any other, once.
+     */
+    async sendTestEvent(actor: DashboardActor, mode: DashboardMode, id: string): Promise<Schemas["WebhookDelivery"]> {
+      const caller = inMode(actor, mode);
+      const queued = await store.transaction(async (tx) => {
+        const endpoint = await endpointInScope(tx, caller, id);
+        requireEnabled(endpoint);
+        const at = now();
+        const test = testEvent(endpoint, at);
+        const delivery = pendingDelivery(endpoint, { id: test.id, type: testEventType }, at, test.envelope);
+        await tx.deliveries.insert(delivery);
+        return delivery;
+      });
+      return presentDelivery(queued);
+    },
+  };
+}
