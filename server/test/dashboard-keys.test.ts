@@ -1,8 +1,7 @@
-import { Secret, TOTP } from "otpauth";
 import { expect, test } from "vitest";
 import { keyUseResolutionMs } from "../src/domain/authentication.js";
 import { chargeBody, expectStatus, operatorApi, publicApi, type TestServer, testAdminToken } from "./harness.js";
-import { type DashboardBrowser, signedUp } from "./support/dashboard.js";
+import { codeOf, type DashboardBrowser, signedUp, turnOnTwoFactor } from "./support/dashboard.js";
 import { member } from "./support/members.js";
 import { eachStore, serverOn } from "./support/stores.js";
 
@@ -17,12 +16,6 @@ const keyIn = (mode: Mode, id: string) => ({ params: { path: { mode, id } } });
 
 const operator = (server: TestServer) => operatorApi(server.baseUrl, { token: testAdminToken });
 
-/** The code the authenticator shows at the server's (manual) clock. */
-const codeOf = (server: TestServer, secret: string) =>
-  new TOTP({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 }).generate({
-    timestamp: server.clock.now().getTime(),
-  });
-
 /** A new merchant's owner, signed up: its browser and account id. */
 async function owner(server: TestServer) {
   const { browser, session } = await signedUp(server);
@@ -32,18 +25,13 @@ async function owner(server: TestServer) {
 /** An owner with two-factor authentication on (so stepped up for the next 10 minutes), of a verified account. */
 async function verifiedOwnerWithTwoFactor(server: TestServer) {
   const { browser, accountId } = await owner(server);
-  const started = await browser.api.POST("/dashboard/v1/me/two-factor");
-  expectStatus(started, 200);
-  const confirmed = await browser.api.POST("/dashboard/v1/me/two-factor/confirm", {
-    body: { code: codeOf(server, started.body.secret) },
-  });
-  expectStatus(confirmed, 200);
+  const { secret } = await turnOnTwoFactor(server, browser);
   const verified = await operator(server).PATCH("/admin/v1/accounts/{id}", {
     params: { path: { id: accountId } },
     body: { verified: true },
   });
   expectStatus(verified, 200);
-  return { browser, accountId, totpSecret: started.body.secret };
+  return { browser, accountId, totpSecret: secret };
 }
 
 /** A test key made in the dashboard: the answer's body (with its secret). */
@@ -330,6 +318,41 @@ for (const store of eachStore("dashboard_keys")) {
       expect(rollWithoutStepUp.body.code).toBe("STEP_UP_REQUIRED");
       expectStatus(revoke, 200);
       expectStatus(otherMode, 404);
+    });
+
+    test("when a key is created, changed, rolled and revoked, then each is in the audit log with who did it, and no entry holds a secret", async () => {
+      const { browser } = await owner(server);
+      const key = await createdKey(browser, { name: "auditada" });
+      const changes = await browser.api.PATCH("/dashboard/v1/modes/{mode}/api-keys/{id}", {
+        ...keyIn("test", key.id),
+        body: { allowedIps: ["203.0.113.7"] },
+      });
+      const rolled = await browser.api.POST("/dashboard/v1/modes/{mode}/api-keys/{id}/roll", {
+        ...keyIn("test", key.id),
+        body: { gracePeriodSeconds: 60 },
+      });
+      const revoked = await browser.api.POST("/dashboard/v1/modes/{mode}/api-keys/{id}/revoke", keyIn("test", key.id));
+      expectStatus(changes, 200);
+      expectStatus(rolled, 200);
+      expectStatus(revoked, 200);
+
+      const log = await browser.api.GET("/dashboard/v1/audit-log", { params: { query: { limit: 100 } } });
+      expectStatus(log, 200);
+      const entries = log.body.data.filter((e) => e.target.id === key.id).reverse();
+      const session = await browser.api.GET("/dashboard/v1/session");
+      expectStatus(session, 200);
+
+      expect(entries.map((e) => e.action)).toEqual([
+        "api_key.created",
+        "api_key.updated",
+        "api_key.rolled",
+        "api_key.revoked",
+      ]);
+      expect(entries.every((e) => e.actor.email === session.body.user.email && e.mode === "test")).toBe(true);
+      expect(entries[1]?.changes).toEqual({ allowedIps: { from: [], to: ["203.0.113.7"] } });
+      expect(entries[2]?.changes).toMatchObject({ prefix: { from: key.prefix, to: rolled.body.prefix } });
+      const text = JSON.stringify(entries);
+      for (const secret of [key.secret, rolled.body.secret]) expect(text).not.toContain(secret.slice(-20));
     });
 
     test("when another account's key is named, then 404, and the operator's keys are the dashboard's", async () => {

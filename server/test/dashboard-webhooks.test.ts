@@ -1,10 +1,9 @@
-import { Secret, TOTP } from "otpauth";
 import { pino } from "pino";
 import { afterEach, expect, test } from "vitest";
 import { verifyWebhook } from "../../client/src/index.js";
 import { DeliveryWorker } from "../src/webhooks/worker.js";
 import { byId, chargeBody, expectStatus, operatorApi, publicApi, type TestServer, testAdminToken } from "./harness.js";
-import { type DashboardBrowser, signedUp } from "./support/dashboard.js";
+import { type DashboardBrowser, signedUp, turnOnTwoFactor } from "./support/dashboard.js";
 import { member } from "./support/members.js";
 import { type ReceiverAnswer, startReceiver } from "./support/receiver.js";
 import { eachStore, serverOn } from "./support/stores.js";
@@ -20,11 +19,6 @@ const inMode = (mode: Mode) => ({ params: { path: { mode } } });
 const endpointIn = (mode: Mode, id: string) => ({ params: { path: { mode, id } } });
 
 const operator = (server: TestServer) => operatorApi(server.baseUrl, { token: testAdminToken });
-
-const codeOf = (server: TestServer, secret: string) =>
-  new TOTP({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 }).generate({
-    timestamp: server.clock.now().getTime(),
-  });
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -250,6 +244,59 @@ for (const store of eachStore("dashboard_webhooks")) {
       expect(JSON.stringify(list.body)).not.toContain(endpoint.secret);
     });
 
+    test("when an endpoint is created, changed, its secret revealed and rotated, a test sent and resent, then the audit log has each and never a secret", async () => {
+      const hook = await receiver([200]);
+      const { browser, endpoint } = await withEndpoint(server, hook.url);
+      const path = endpointIn("test", endpoint.id);
+      expectStatus(
+        await browser.api.PATCH("/dashboard/v1/modes/{mode}/webhook-endpoints/{id}", {
+          ...path,
+          body: { enabled: false },
+        }),
+        200,
+      );
+      expectStatus(
+        await browser.api.PATCH("/dashboard/v1/modes/{mode}/webhook-endpoints/{id}", {
+          ...path,
+          body: { enabled: true },
+        }),
+        200,
+      );
+      const revealed = await browser.api.POST("/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/reveal-secret", path);
+      const rotated = await browser.api.POST("/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/rotate-secret", path);
+      const sent = await browser.api.POST("/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/test-events", path);
+      expectStatus(revealed, 200);
+      expectStatus(rotated, 200);
+      expectStatus(sent, 201);
+      const resent = await browser.api.POST(
+        "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/deliveries/{deliveryId}/resend",
+        { params: { path: { mode: "test", id: endpoint.id, deliveryId: sent.body.id } } },
+      );
+      expectStatus(resent, 201);
+
+      const log = await browser.api.GET("/dashboard/v1/audit-log", { params: { query: { limit: 100 } } });
+      expectStatus(log, 200);
+      const entries = log.body.data
+        .filter((e) => e.target.id === endpoint.id || e.target.id === sent.body.eventId)
+        .reverse();
+
+      expect(entries.map((e) => e.action)).toEqual([
+        "webhook_endpoint.created",
+        "webhook_endpoint.updated",
+        "webhook_endpoint.updated",
+        "webhook_endpoint.secret_revealed",
+        "webhook_endpoint.secret_rotated",
+        "webhook_endpoint.test_sent",
+        "event.resent",
+      ]);
+      expect(entries[1]?.changes).toEqual({ enabled: { from: true, to: false } });
+      expect(entries[6]?.changes).toMatchObject({ deliveries: { from: null, to: [resent.body.id] } });
+      const text = JSON.stringify(entries);
+      for (const secret of [endpoint.secret, rotated.body.secret]) {
+        expect(text).not.toContain(secret.slice("whsec_".length));
+      }
+    });
+
     test("when production endpoints are managed, then a verified account and a public https address are required, and a step-up for the secret", async () => {
       const { browser, session } = await signedUp(server);
       const accountId = session.account.id;
@@ -308,14 +355,7 @@ for (const store of eachStore("dashboard_webhooks")) {
     test("when a production secret is revealed, then only within a step-up; a viewer sees endpoints but no secret", async () => {
       const { browser, session } = await signedUp(server);
       const accountId = session.account.id;
-      const started = await browser.api.POST("/dashboard/v1/me/two-factor");
-      expectStatus(started, 200);
-      expectStatus(
-        await browser.api.POST("/dashboard/v1/me/two-factor/confirm", {
-          body: { code: codeOf(server, started.body.secret) },
-        }),
-        200,
-      );
+      await turnOnTwoFactor(server, browser);
       expectStatus(
         await operator(server).PATCH("/admin/v1/accounts/{id}", {
           params: { path: { id: accountId } },

@@ -1,18 +1,22 @@
 import type { components } from "../../../generated/dashboard-api.js";
 import { createApiKey } from "./accounts.js";
+import { byUser, changedFields, recordAudit, recordAuditIfChanged } from "./audit.js";
 import { changedApiKey, checkAllowedIps, revokedApiKey, rolledApiKey, secretInGrace } from "./api-keys.js";
 import { type DashboardMode, inMode, type ModeCaller, requireActiveForProduction } from "./dashboard-scope.js";
 import type { DomainDeps } from "./deps.js";
 import { fieldError, notFound } from "./errors.js";
 import type { ApiKeyRecord, PageRequest } from "./model.js";
 import { pageOrInvalidCursor } from "./pagination.js";
+import { keyFields, presentApiKey } from "./operator-presenters.js";
 import { isPermission, maxKeyRollGraceSeconds } from "./policy.js";
 import type { StoreTx } from "./ports/store.js";
 import { type DashboardActor, requireStepUp } from "./sessions.js";
 
 // The account's API keys in the dashboard (issue 25 §2), per mode: the same records, and the same
 // changes (`api-keys.ts`), as the operator API's. Production keys need a verified account and a
-// step-up to be created or rolled. docs/decisions.md "API keys in the dashboard".
+// step-up to be created or rolled. Every change is in the account's audit log, in its own
+// transaction, as the operator API writes it (never a secret: a roll records the visible prefixes).
+// docs/decisions.md "API keys in the dashboard".
 
 type Schemas = components["schemas"];
 
@@ -87,7 +91,7 @@ export function dashboardKeyUseCases(deps: DomainDeps) {
       const { key, secret } = await store.transaction(async (tx) => {
         const account = await tx.accounts.get(caller.scope.accountId);
         if (!account) throw notFound();
-        return createApiKey(
+        const made = await createApiKey(
           tx,
           account,
           {
@@ -99,6 +103,16 @@ export function dashboardKeyUseCases(deps: DomainDeps) {
           },
           at,
         );
+        await recordAudit(tx, {
+          accountId: account.id,
+          by: byUser(actor),
+          action: "api_key.created",
+          target: { type: "api_key", id: made.key.id },
+          livemode: made.key.livemode,
+          changes: changedFields(null, presentApiKey(made.key), keyFields),
+          at,
+        });
+        return made;
       });
       return { ...presentKey(key, null, at), secret };
     },
@@ -114,8 +128,18 @@ export function dashboardKeyUseCases(deps: DomainDeps) {
       checkAllowedIps(body.allowedIps);
       const at = now();
       const updated = await store.transaction(async (tx) => {
-        const changed = changedApiKey(await keyInScope(tx, caller, id), body, at);
+        const key = await keyInScope(tx, caller, id);
+        const changed = changedApiKey(key, body, at);
         await tx.apiKeys.update(changed);
+        await recordAuditIfChanged(tx, {
+          accountId: key.accountId,
+          by: byUser(actor),
+          action: "api_key.updated",
+          target: { type: "api_key", id },
+          livemode: key.livemode,
+          changes: changedFields(presentApiKey(key), presentApiKey(changed), keyFields),
+          at,
+        });
         return changed;
       });
       return presented(updated, at);
@@ -135,8 +159,22 @@ export function dashboardKeyUseCases(deps: DomainDeps) {
         throw fieldError("gracePeriodSeconds", `deve estar entre 0 e ${maxKeyRollGraceSeconds} segundos`);
       }
       const { key, secret } = await store.transaction(async (tx) => {
-        const rolled = rolledApiKey(await keyInScope(tx, caller, id), body.gracePeriodSeconds, at);
+        const before = await keyInScope(tx, caller, id);
+        const rolled = rolledApiKey(before, body.gracePeriodSeconds, at);
         await tx.apiKeys.update(rolled.key);
+        await recordAudit(tx, {
+          accountId: before.accountId,
+          by: byUser(actor),
+          action: "api_key.rolled",
+          target: { type: "api_key", id },
+          livemode: before.livemode,
+          // The visible prefixes and the grace only: the audit log never holds a secret.
+          changes: {
+            prefix: { from: before.prefix, to: rolled.key.prefix },
+            graceEndsAt: { from: null, to: rolled.key.previousExpiresAt },
+          },
+          at,
+        });
         return rolled;
       });
       return { ...(await presented(key, at)), secret };
@@ -147,8 +185,20 @@ export function dashboardKeyUseCases(deps: DomainDeps) {
       const caller = inMode(actor, mode);
       const at = now();
       const revoked = await store.transaction(async (tx) => {
-        const key = revokedApiKey(await keyInScope(tx, caller, id), at);
+        const before = await keyInScope(tx, caller, id);
+        const key = revokedApiKey(before, at);
         await tx.apiKeys.update(key);
+        if (before.revokedAt === null) {
+          await recordAudit(tx, {
+            accountId: before.accountId,
+            by: byUser(actor),
+            action: "api_key.revoked",
+            target: { type: "api_key", id },
+            livemode: before.livemode,
+            changes: changedFields(before, key, ["revokedAt"]),
+            at,
+          });
+        }
         return key;
       });
       return presented(revoked, at);

@@ -1,10 +1,12 @@
 import type { components } from "../../../generated/dashboard-api.js";
+import { byUser, changedFields, recordAudit, recordAuditIfChanged } from "./audit.js";
 import { type DashboardMode, inMode, type ModeCaller, requireActiveForProduction } from "./dashboard-scope.js";
 import type { DomainDeps } from "./deps.js";
 import { DomainError, notFound } from "./errors.js";
 import { eventApiVersion } from "./events.js";
 import { newId } from "./ids.js";
 import type { DeliveryRecord, PageRequest, WebhookEndpointRecord } from "./model.js";
+import { endpointFields, presentEndpoint as presentForAudit } from "./operator-presenters.js";
 import { pageOrInvalidCursor } from "./pagination.js";
 import type { StoreReads } from "./ports/store.js";
 import { type DashboardActor, requireStepUp } from "./sessions.js";
@@ -20,8 +22,9 @@ import {
 
 // The account's webhook endpoints in the dashboard (issue 25 §2), per mode: the same records, and
 // the same changes (`webhook-endpoints.ts`), as the operator API's. Production endpoints need a
-// verified account to be created or changed, and a step-up to reveal or rotate their secret.
-// docs/decisions.md "Webhook endpoints in the dashboard".
+// verified account to be created or changed, and a step-up to reveal or rotate their secret. Every
+// change, a reveal and a test sent included, is in the account's audit log, as the operator API
+// writes it (never the secret). docs/decisions.md "Webhook endpoints in the dashboard".
 
 type Schemas = components["schemas"];
 
@@ -114,8 +117,20 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
       const caller = inMode(actor, mode);
       requireActiveForProduction(caller);
       await guardUrl(body.url, caller.scope.livemode);
-      const endpoint = newEndpoint({ ...caller.scope, url: body.url, events: body.events }, now());
-      await store.transaction((tx) => tx.webhookEndpoints.insert(endpoint));
+      const at = now();
+      const endpoint = newEndpoint({ ...caller.scope, url: body.url, events: body.events }, at);
+      await store.transaction(async (tx) => {
+        await tx.webhookEndpoints.insert(endpoint);
+        await recordAudit(tx, {
+          accountId: endpoint.accountId,
+          by: byUser(actor),
+          action: "webhook_endpoint.created",
+          target: { type: "webhook_endpoint", id: endpoint.id },
+          livemode: endpoint.livemode,
+          changes: changedFields(null, presentForAudit(endpoint), endpointFields),
+          at,
+        });
+      });
       return { ...presentEndpoint(endpoint), secret: endpoint.secret };
     },
 
@@ -132,8 +147,19 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
       await endpointInScope(store.read, caller, id);
       if (body.url !== undefined) await guardUrl(body.url, caller.scope.livemode);
       const updated = await store.transaction(async (tx) => {
-        const changed = changedEndpoint(await endpointInScope(tx, caller, id), body, now());
+        const endpoint = await endpointInScope(tx, caller, id);
+        const at = now();
+        const changed = changedEndpoint(endpoint, body, at);
         await tx.webhookEndpoints.update(changed);
+        await recordAuditIfChanged(tx, {
+          accountId: endpoint.accountId,
+          by: byUser(actor),
+          action: "webhook_endpoint.updated",
+          target: { type: "webhook_endpoint", id },
+          livemode: endpoint.livemode,
+          changes: changedFields(presentForAudit(endpoint), presentForAudit(changed), endpointFields),
+          at,
+        });
         return changed;
       });
       return presentEndpoint(updated);
@@ -143,7 +169,18 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
     async revealSecret(actor: DashboardActor, mode: DashboardMode, id: string): Promise<Schemas["WebhookSecret"]> {
       const caller = inMode(actor, mode);
       guardSecret(actor, caller);
-      const endpoint = await store.transaction((tx) => endpointInScope(tx, caller, id));
+      const endpoint = await store.transaction(async (tx) => {
+        const found = await endpointInScope(tx, caller, id);
+        await recordAudit(tx, {
+          accountId: found.accountId,
+          by: byUser(actor),
+          action: "webhook_endpoint.secret_revealed",
+          target: { type: "webhook_endpoint", id },
+          livemode: found.livemode,
+          at: now(),
+        });
+        return found;
+      });
       return { secret: endpoint.secret };
     },
 
@@ -156,8 +193,17 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
       const caller = inMode(actor, mode);
       guardSecret(actor, caller);
       const rotated = await store.transaction(async (tx) => {
-        const changed = rotatedEndpointSecret(await endpointInScope(tx, caller, id), now());
+        const at = now();
+        const changed = rotatedEndpointSecret(await endpointInScope(tx, caller, id), at);
         await tx.webhookEndpoints.update(changed);
+        await recordAudit(tx, {
+          accountId: changed.accountId,
+          by: byUser(actor),
+          action: "webhook_endpoint.secret_rotated",
+          target: { type: "webhook_endpoint", id },
+          livemode: changed.livemode,
+          at,
+        });
         return changed;
       });
       return { ...presentEndpoint(rotated), secret: rotated.secret };
@@ -189,13 +235,23 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
         const delivery = await tx.deliveries.get(deliveryId);
         if (!delivery || delivery.endpointId !== endpoint.id) throw notFound();
         requireEnabled(endpoint);
+        const at = now();
         const again = pendingDelivery(
           endpoint,
           { id: delivery.eventId, type: delivery.eventType },
-          now(),
+          at,
           delivery.testEvent,
         );
         await tx.deliveries.insert(again);
+        await recordAudit(tx, {
+          accountId: endpoint.accountId,
+          by: byUser(actor),
+          action: "event.resent",
+          target: { type: "event", id: delivery.eventId },
+          livemode: endpoint.livemode,
+          changes: { deliveries: { from: null, to: [again.id] }, endpointId: { from: null, to: endpoint.id } },
+          at,
+        });
         return again;
       });
       return presentDelivery(queued);
@@ -214,6 +270,15 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
         const test = testEvent(endpoint, at);
         const delivery = pendingDelivery(endpoint, { id: test.id, type: testEventType }, at, test.envelope);
         await tx.deliveries.insert(delivery);
+        await recordAudit(tx, {
+          accountId: endpoint.accountId,
+          by: byUser(actor),
+          action: "webhook_endpoint.test_sent",
+          target: { type: "webhook_endpoint", id: endpoint.id },
+          livemode: endpoint.livemode,
+          changes: { deliveries: { from: null, to: [delivery.id] } },
+          at,
+        });
         return delivery;
       });
       return presentDelivery(queued);
