@@ -18,7 +18,8 @@ import { balanceTotals, dailyLimitUsedCents, ledgerSums } from "../domain/balanc
 import { deepFreeze } from "../domain/values.js";
 import { oldestFirst, pageOf } from "./memory-page.js";
 import { RowVersions } from "./memory-row-versions.js";
-import type { KeyWithAccount, Store, StoreReads, StoreTx } from "../domain/ports/store.js";
+import { MemoryApiKeys } from "./memory-api-keys.js";
+import type { Store, StoreReads, StoreTx } from "../domain/ports/store.js";
 import { DeliveryWatchers } from "./delivery-watchers.js";
 import { TransactionIndex } from "./memory-transaction-index.js";
 import { recurrenceReads } from "./memory-recurrences.js";
@@ -103,10 +104,9 @@ export class MemoryStore implements Store {
   private readonly deliveries = new Table<DeliveryRecord>(this.journal);
   private readonly identity = new IdentityTables(this.journal);
   private readonly audit = new AuditTable(this.journal);
-  /** When each key was last used, by key id: written outside transactions, never a key's version. */
-  private readonly keyUses = new Map<string, string>();
   /** Rows are replaced, never changed in place: a row object is one version of its row. */
   private readonly versions = new RowVersions();
+  private readonly keys = new MemoryApiKeys(this.apiKeys, this.accounts, this.versions);
 
   readonly read: StoreReads = this.reads();
   private readonly tx: StoreTx = this.writes();
@@ -139,25 +139,10 @@ export class MemoryStore implements Store {
   }
 
   async recordKeyUse(keyId: string, at: string): Promise<void> {
-    const stored = this.keyUses.get(keyId);
-    if (stored === undefined || stored < at) this.keyUses.set(keyId, at);
+    this.keys.recordUse(keyId, at);
   }
 
   async close(): Promise<void> {}
-
-  private keyByDigest(digest: string): ApiKeyRecord | null {
-    return this.apiKeys.all().find((k) => k.digest === digest) ?? null;
-  }
-
-  private keyWithAccount(digest: string, which: "digest" | "previousDigest" = "digest"): KeyWithAccount | null {
-    const key =
-      which === "digest"
-        ? this.keyByDigest(digest)
-        : (this.apiKeys.all().find((k) => k.previousDigest === digest) ?? null);
-    if (!key) return null;
-    const account = this.accounts.get(key.accountId);
-    return { key, account, version: `${this.versions.of(key)}:${account ? this.versions.of(account) : "-"}` };
-  }
 
   private reads(): StoreReads {
     const idemId = (s: Scope, op: string, key: string) => JSON.stringify([s.accountId, s.livemode, op, key]);
@@ -169,30 +154,7 @@ export class MemoryStore implements Store {
         list: async (page) => pageOf(this.accounts.all(), page),
         count: async () => this.accounts.rows.size,
       },
-      apiKeys: {
-        get: async (id) => this.apiKeys.get(id),
-        getByDigest: async (digest) => this.keyByDigest(digest),
-        getByDigestWithAccount: async (digest) => this.keyWithAccount(digest),
-        getByPreviousDigestWithAccount: async (digest) => this.keyWithAccount(digest, "previousDigest"),
-        listByAccount: async (accountId) =>
-          this.apiKeys
-            .all()
-            .filter((k) => k.accountId === accountId)
-            .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1)),
-        list: async (scope, page) =>
-          pageOf(
-            this.apiKeys.all().filter((k) => k.accountId === scope.accountId && k.livemode === scope.livemode),
-            page,
-          ),
-        lastUses: async (keyIds) => {
-          const found = new Map<string, string>();
-          for (const id of keyIds) {
-            const at = this.keyUses.get(id);
-            if (at !== undefined) found.set(id, at);
-          }
-          return found;
-        },
-      },
+      apiKeys: this.keys.reads(),
       customers: {
         get: async (scope, id) => {
           const c = this.customers.get(id);
@@ -221,7 +183,7 @@ export class MemoryStore implements Store {
         countByStatus: async (scope, window) => this.transactionIndex.countByStatus(scope, window),
         openDisputes: async (scope) => this.transactionIndex.openDisputes(scope),
         listWhileKeyUnchanged: async (key, scope, f, limit) =>
-          this.keyWithAccount(key.digest)?.version === key.version
+          this.keys.withAccount(key.digest)?.version === key.version
             ? this.transactionIndex.list(scope, f, { limit })
             : { items: [], hasMore: false },
       },
