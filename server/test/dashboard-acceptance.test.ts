@@ -110,6 +110,125 @@ describe("a new merchant through the dashboard API with the generated clients (i
     expect(turnedOn.response.status).toBe(200);
     expect(turnedOn.data?.recoveryCodes).toHaveLength(10);
 
-    expect(createPixClient).toBeTypeOf("function");
+    // A test key (its secret in this answer only), a charge made with it through the public API,
+    // paid in the sandbox.
+    const key = await dashboard.POST("/dashboard/v1/modes/{mode}/api-keys", {
+      params: { path: { mode: "test" } },
+      body: { name: "Loja virtual" },
+    });
+    expect(key.response.status, JSON.stringify(key.error)).toBe(201);
+    expect(key.data?.secret).toMatch(/^svc_test_/);
+    const api = createPixClient({ apiKey: key.data!.secret, baseUrl: server.baseUrl });
+    const charge = await api.POST("/api/v1/charges/pix", {
+      body: {
+        amountCents: 12_990,
+        description: "Pedido 1001",
+        customer: {
+          name: "Carla Souza",
+          email: "carla@example.com",
+          phone: "11987654321",
+          documentType: "CPF",
+          document: "52998224725",
+        },
+      },
+    });
+    expect(charge.response.status, JSON.stringify(charge.error)).toBe(201);
+    const id = charge.data!.id;
+    const paid = await api.POST("/api/v1/sandbox/transactions/{id}/pay", { params: { path: { id } } });
+    expect(paid.data?.status).toBe("PAID");
+    const keys = await dashboard.GET("/dashboard/v1/modes/{mode}/api-keys", { params: { path: { mode: "test" } } });
+    const listedKey = keys.data?.data.find((k) => k.id === key.data!.id);
+    expect(listedKey?.lastUsedAt).not.toBeNull();
+    expect(JSON.stringify(keys.data)).not.toContain(key.data!.secret);
+
+    // The charge in the dashboard's list and its timeline; nothing of it in production.
+    const listed = await dashboard.GET("/dashboard/v1/modes/{mode}/transactions", {
+      params: { path: { mode: "test" } },
+    });
+    expect(listed.data?.data.map((t) => t.id)).toContain(id);
+    const inProduction = await dashboard.GET("/dashboard/v1/modes/{mode}/transactions", {
+      params: { path: { mode: "production" } },
+    });
+    expect(inProduction.data?.data).toEqual([]);
+    const timeline = await dashboard.GET("/dashboard/v1/modes/{mode}/transactions/{id}", {
+      params: { path: { mode: "test", id } },
+    });
+    expect(timeline.data?.transaction.status).toBe("PAID");
+    expect(timeline.data?.timeline.map((entry) => entry.event?.type)).toContain("transaction.paid");
+
+    // Exported as CSV, as a spreadsheet set to pt-BR reads it.
+    const csv = await dashboard.GET("/dashboard/v1/modes/{mode}/transactions.csv", {
+      params: { path: { mode: "test" } },
+      parseAs: "arrayBuffer",
+    });
+    expect(csv.response.status).toBe(200);
+    expect(csv.response.headers.get("content-type")).toMatch(/^text\/csv/);
+    const bytes = new Uint8Array(csv.data as ArrayBuffer);
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const rows = new TextDecoder().decode(bytes.slice(3)).trim().split("\r\n");
+    expect(rows).toHaveLength(2);
+    const row = rows[1]!.split(";");
+    expect(row).toContain(id);
+    expect(row).toContain("129,90");
+    expect(row).toContain("12990");
+
+    // Invite a viewer (a change of the team: the log-in's step-up still holds), who accepts from
+    // the e-mail, reads the account, and is refused what its role does not allow.
+    const viewerEmail = "bruno.lima@loja-acceptance.example.com";
+    const invited = await dashboard.POST("/dashboard/v1/team/invitations", {
+      body: { email: viewerEmail, role: "viewer" },
+    });
+    expect(invited.response.status, JSON.stringify(invited.error)).toBe(201);
+    const invitation = await linkTo(viewerEmail, "/aceitar-convite");
+    const viewer = createDashboardClient({ baseUrl: server.baseUrl });
+    const accepted = await viewer.POST("/dashboard/v1/invitations/accept", {
+      body: { token: invitation.searchParams.get("token")!, name: "Bruno Lima", password: "jabuticaba no quintal 77" },
+    });
+    expect(accepted.response.status, JSON.stringify(accepted.error)).toBe(201);
+    expect(viewer.hasSession()).toBe(true);
+    const seenByViewer = await viewer.GET("/dashboard/v1/account");
+    expect(seenByViewer.data?.name).toBe(owner.businessName);
+    const viewerInvites = await viewer.POST("/dashboard/v1/team/invitations", {
+      body: { email: "outra@loja-acceptance.example.com", role: "owner" },
+    });
+    expect(viewerInvites.response.status).toBe(403);
+    expect(viewerInvites.error?.code).toBe("ROLE_FORBIDDEN");
+    const viewerSees = await viewer.GET("/dashboard/v1/modes/{mode}/transactions/{id}", {
+      params: { path: { mode: "test", id } },
+    });
+    expect(viewerSees.data?.transaction.id).toBe(id);
+    const viewerKey = await viewer.POST("/dashboard/v1/modes/{mode}/api-keys", {
+      params: { path: { mode: "test" } },
+      body: { name: "Chave do Bruno" },
+    });
+    expect(viewerKey.response.status).toBe(403);
+    expect(viewerKey.error?.code).toBe("ROLE_FORBIDDEN");
+    const members = await dashboard.GET("/dashboard/v1/team/members");
+    expect(members.data?.data.map((m) => [m.email, m.role])).toEqual(
+      expect.arrayContaining([
+        [owner.email, "owner"],
+        [viewerEmail, "viewer"],
+      ]),
+    );
+
+    // Ask for verification; the platform's operator verifies the account through the operator API.
+    const requested = await dashboard.POST("/dashboard/v1/account/verification", {
+      body: { legalName: "Loja da Ana Comércio Ltda", document: "11222333000181" },
+    });
+    expect(requested.response.status, JSON.stringify(requested.error)).toBe(201);
+    expect(requested.data?.status).toBe("requested");
+    const account = await dashboard.GET("/dashboard/v1/account");
+    const operator = { authorization: `Bearer ${adminToken}`, "content-type": "application/json" };
+    const pending = await fetch(`${server.baseUrl}/admin/v1/verification-requests`, { headers: operator });
+    expect(pending.status).toBe(200);
+    expect(JSON.stringify(await pending.json())).toContain(account.data!.id);
+    const verified = await fetch(`${server.baseUrl}/admin/v1/accounts/${account.data!.id}`, {
+      method: "PATCH",
+      headers: operator,
+      body: JSON.stringify({ verified: true }),
+    });
+    expect(verified.status).toBe(200);
+    const afterwards = await dashboard.GET("/dashboard/v1/account");
+    expect(afterwards.data?.verification.status).toBe("verified");
   }, 60_000);
 });
