@@ -39,6 +39,7 @@ export type {
   Transaction,
   WebhookEvent,
   WebhookEventType,
+  WebhookTestEvent,
   Withdrawal,
 } from "./types.js";
 export {

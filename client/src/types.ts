@@ -55,5 +55,13 @@ export type Recurrence = components["schemas"]["Recurrence"];
 /** One attempt of a cycle charge of a {@link Recurrence}: its settlement date, status and reason code. */
 export type RecurringChargeAttempt = components["schemas"]["RecurringChargeAttempt"];
 
+/**
+ * `webhook.test`: what a test sent from the dashboard to one endpoint looks like. Nothing happened
+ * in the account and no events list holds it: a receiver answers 2xx and acts on nothing. Not a
+ * member of {@link WebhookEvent} (which `GET /api/v1/events` lists); `verifyWebhook` returns it
+ * like any event, so check `event.type` before reading `data.object`.
+ */
+export type WebhookTestEvent = components["schemas"]["WebhookTestEvent"];
+
 /** The `type` of a {@link WebhookEvent}. */
 export type WebhookEventType = WebhookEvent["type"];
