@@ -8,8 +8,12 @@ import { ConfirmEmail } from "./pages/auth/ConfirmEmail";
 import { LogIn } from "./pages/auth/LogIn";
 import { CompletePasswordReset, RequestPasswordReset } from "./pages/auth/PasswordReset";
 import { SignUp } from "./pages/auth/SignUp";
+import { Balance } from "./pages/Balance";
 import { Home } from "./pages/Home";
 import { NotFound } from "./pages/NotFound";
+import { PaymentLinkPage, PaymentLinks } from "./pages/PaymentLinks";
+import { TransactionPage } from "./pages/Transaction";
+import { Transactions } from "./pages/Transactions";
 import { RouteError } from "./pages/RouteError";
 import { Account } from "./pages/settings/Account";
 import { AccountRules } from "./pages/settings/AccountRules";
@@ -46,6 +50,11 @@ const router = createBrowserRouter(
                   element: <AppLayout />,
                   children: [
                     { index: true, element: <Home /> },
+                    { path: "transacoes", element: <Transactions /> },
+                    { path: "transacoes/:id", element: <TransactionPage /> },
+                    { path: "links", element: <PaymentLinks /> },
+                    { path: "links/:id", element: <PaymentLinkPage /> },
+                    { path: "saldo", element: <Balance /> },
                     {
                       path: "configuracoes",
                       element: <SettingsLayout />,

@@ -38,6 +38,9 @@ export function RequireMode() {
 /** The sections of the menu, in the order a merchant uses them. */
 const sections: { path: string; label: string; end?: boolean }[] = [
   { path: "", label: "Início", end: true },
+  { path: "transacoes", label: "Transações" },
+  { path: "links", label: "Links de pagamento" },
+  { path: "saldo", label: "Saldo e saques" },
   { path: "configuracoes", label: "Configurações" },
 ];
 

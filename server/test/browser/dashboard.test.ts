@@ -326,6 +326,81 @@ describe.skipIf(!hasChromium)(
       expect(owner.tab.problems).toEqual([]);
     });
 
+    test("when the owner creates a payment link and a payer pays it, then the charge shows on Home and in Transactions with its timeline, a part is refunded, and the month's CSV has it", async () => {
+      if (!owner) throw new Error("the first test's owner is missing");
+      const { page } = owner.tab;
+      await page.getByRole("link", { name: "Links de pagamento" }).click();
+      await page.getByRole("button", { name: "Criar link" }).click();
+      await expect.poll(() => page.getByLabel("Valor (R$)").getAttribute("aria-invalid")).toBe("true");
+      await page.getByLabel("Valor (R$)").fill("49,90");
+      await page.getByLabel("Descrição").fill("Curso de fotografia");
+      await page.getByRole("button", { name: "Criar link" }).click();
+      await page.getByRole("alert").or(page.getByText("Link criado:")).first().waitFor();
+      await page.getByRole("status").getByRole("link", { name: "Curso de fotografia" }).click();
+      await page.getByRole("heading", { name: "Curso de fotografia" }).waitFor();
+      await page.getByRole("img", { name: "QR code do link Curso de fotografia" }).locator("path").waitFor();
+      await page.getByRole("button", { name: "Copiar endereço" }).click();
+      const url = (await page.evaluate("navigator.clipboard.readText()")) as string;
+      expect(url).toMatch(new RegExp(`^${origin}/checkout/plk_`));
+      await look(page, "link");
+
+      // The payer, in another tab: the hosted checkout's "Simular pagamento".
+      const payer = await browser.newPage();
+      await payer.goto(url);
+      await payer.getByLabel("Nome completo").fill("Ana Pagadora");
+      await payer.getByLabel("E-mail").fill("ana@example.com.br");
+      await payer.getByLabel("Celular com DDD").pressSequentially("11987654321");
+      await payer.getByLabel("CPF ou CNPJ").pressSequentially("52998224725");
+      await payer.getByRole("button", { name: "Gerar Pix de R$ 49,90" }).click();
+      await payer.getByRole("button", { name: "Simular pagamento" }).click();
+      await payer.getByRole("heading", { name: "Pagamento confirmado" }).waitFor();
+      await payer.close();
+
+      await page.getByRole("link", { name: "Transações" }).click();
+      const list = page.getByRole("region", { name: "Lista de transações" });
+      await list.getByText("Ana Pagadora").waitFor();
+      await page.getByLabel("Situação").selectOption("PAID");
+      await expect.poll(() => page.url()).toContain("situacao=PAID");
+      await look(page, "transacoes");
+      await page.reload();
+      await list.getByText("Ana Pagadora").waitFor();
+      expect(await page.getByLabel("Situação").inputValue()).toBe("PAID");
+      // "This month" is the browser's: the same day as the server's clock.
+      await page.clock.setFixedTime(server.clock.now());
+      await page.getByRole("button", { name: "Este mês" }).click();
+      await expect.poll(() => page.url()).toMatch(/de=\d{4}-\d{2}-01&ate=/);
+      const csvHref = await page.getByRole("link", { name: "Exportar CSV" }).getAttribute("href");
+      expect(csvHref).toMatch(/transactions\.csv\?status=PAID&createdFrom=/);
+      const csv = (await page.evaluate(`fetch(${JSON.stringify(csvHref)}).then((r) => r.text())`)) as string;
+      expect(csv).toContain("Ana Pagadora");
+      expect(csv).toContain(";");
+
+      // The sale is pending (the release period): test mode releases it at once, so it can be refunded.
+      await page.getByRole("link", { name: "Saldo e saques" }).click();
+      await page.getByRole("button", { name: "Liberar o saldo pendente (teste)" }).click();
+      await page.getByText("Saldo liberado.").waitFor();
+      await look(page, "saldo");
+      await page.goBack();
+      await page.goBack();
+      await list.getByRole("row").filter({ hasText: "Ana Pagadora" }).getByRole("link").click();
+      await page.getByRole("heading", { name: /^Transação txn_/ }).waitFor();
+      const timeline = page.getByRole("list", { name: "Eventos, entregas e reembolsos" });
+      await timeline.getByText("transaction.paid").waitFor();
+      await page.getByLabel("Valor a devolver (R$)").fill("10,00");
+      await page.getByLabel("Motivo (opcional)").fill("Desconto combinado");
+      await page.getByRole("button", { name: "Reembolsar" }).click();
+      const refunded = page.getByRole("region", { name: "Reembolsar" });
+      const outcome = refunded.getByRole("status").or(refunded.getByRole("alert")).first();
+      await outcome.waitFor();
+      expect(await read(outcome)).toBe("Reembolso de R$ 10,00 feito.");
+      await timeline.getByText(/Reembolso de R\$\s10,00/).waitFor();
+      expect(await read(page.getByRole("region", { name: "Valores" }))).toContain("Reembolsado\nR$ 10,00");
+      await look(page, "transacao");
+      await page.getByRole("link", { name: "Início" }).click();
+      await expect.poll(() => read(page.getByRole("region", { name: "Recebido hoje" }))).toContain("R$ 219,80");
+      expect(owner.tab.problems).toEqual([]);
+    });
+
     test("when the owner changes the account's rule, then the step-up dialog asks the authenticator's code and the change goes through", async () => {
       const tab = await newTab((status, url) => status === 403 && url.endsWith("/account/security"));
       const { page } = tab;

@@ -1,0 +1,205 @@
+import { useState } from "react";
+import { api, type paths } from "../api/client";
+import { fieldErrors } from "../api/errors";
+import { can, useCurrentSession } from "../api/session";
+import { type Column, CursorPager, DataTable, useCursor } from "../components/DataTable";
+import { Field, TextField } from "../components/Field";
+import { FormError } from "../components/FormError";
+import { useStepUp } from "../components/StepUp";
+import { Alert, Badge, Card, Details, EmptyState, ErrorMessage, Loading, Page, ui } from "../components/ui";
+import { formatDateTime, formatMoney, parseMoneyInput } from "../lib/format";
+import { useMode } from "../lib/useMode";
+
+type Withdrawal =
+  paths["/dashboard/v1/modes/{mode}/withdrawals/{id}"]["get"]["responses"][200]["content"]["application/json"];
+type KeyType = Withdrawal["pixKeyType"];
+
+const keyTypes: { value: KeyType; label: string }[] = [
+  { value: "CPF", label: "CPF" },
+  { value: "CNPJ", label: "CNPJ" },
+  { value: "EMAIL", label: "E-mail" },
+  { value: "PHONE", label: "Celular" },
+  { value: "EVP", label: "Chave aleatória" },
+];
+
+const withdrawalStatus: Record<string, { text: string; tone: "ok" | "warn" | "danger" | "neutral" }> = {
+  PENDING: { text: "em andamento", tone: "warn" },
+  PROCESSING: { text: "em andamento", tone: "warn" },
+  PAID: { text: "pago", tone: "ok" },
+  PARTIALLY_PAID: { text: "pago em parte", tone: "warn" },
+  FAILED: { text: "falhou", tone: "danger" },
+};
+
+/** Balance and withdrawals of the mode: figures, a withdrawal with its fee and step-up, the list. */
+export function Balance() {
+  const mode = useMode();
+  const { user } = useCurrentSession();
+  const balance = api.useQuery("get", "/dashboard/v1/modes/{mode}/balance", { params: { path: { mode } } });
+  const cursor = useCursor();
+  const withdrawals = api.useQuery("get", "/dashboard/v1/modes/{mode}/withdrawals", {
+    params: {
+      path: { mode },
+      query: { limit: 50, ...(cursor.startingAfter ? { startingAfter: cursor.startingAfter } : {}) },
+    },
+  });
+  const release = api.useMutation("post", "/dashboard/v1/modes/{mode}/sandbox/balance/release");
+  const refresh = () => {
+    void balance.refetch();
+    void withdrawals.refetch();
+  };
+  const columns: Column<Withdrawal>[] = [
+    { header: "Saque", cell: (w) => <code>{w.id}</code> },
+    { header: "Pedido em", cell: (w) => formatDateTime(w.createdAt) },
+    { header: "Chave Pix", cell: (w) => `${w.pixKeyType} ${w.pixKey}` },
+    {
+      header: "Situação",
+      cell: (w) => {
+        const s = withdrawalStatus[w.status] ?? { text: w.status, tone: "neutral" as const };
+        return <Badge tone={s.tone}>{s.text}</Badge>;
+      },
+    },
+    {
+      header: "Transferências",
+      cell: (w) => w.transfers.map((t) => `${formatMoney(t.amountCents)} ${t.status}`).join(", ") || "—",
+    },
+    { header: "Valor", numeric: true, cell: (w) => formatMoney(w.amountCents) },
+  ];
+  const rows = withdrawals.data?.data ?? [];
+  return (
+    <Page title="Saldo e saques">
+      {balance.isPending ? (
+        <Loading />
+      ) : balance.isError ? (
+        <ErrorMessage error={balance.error} retry={() => void balance.refetch()} />
+      ) : (
+        <Card title="Saldo" id="saldo">
+          <Details
+            items={[
+              ["Disponível", formatMoney(balance.data.availableCents)],
+              ["A liberar", formatMoney(balance.data.pendingCents)],
+              ["Bloqueado por disputas", formatMoney(balance.data.blockedCents)],
+              ["Pode sacar agora", formatMoney(balance.data.withdrawableNowCents)],
+              ["Tarifa de saque", formatMoney(balance.data.withdrawFeeCents)],
+            ]}
+          />
+          {mode === "test" && can.write(user.role) ? (
+            <div className={ui.formActions}>
+              <button
+                type="button"
+                className="secondary"
+                disabled={release.isPending}
+                onClick={() =>
+                  release.mutate(
+                    { params: { path: { mode }, header: { "idempotency-key": crypto.randomUUID() } } },
+                    { onSuccess: refresh },
+                  )
+                }
+              >
+                Liberar o saldo pendente (teste)
+              </button>
+              {release.isSuccess ? <span role="status">Saldo liberado.</span> : null}
+            </div>
+          ) : null}
+          <FormError error={release.error} />
+        </Card>
+      )}
+      {can.moveMoney(user.role) && balance.data ? (
+        <WithdrawalForm fee={balance.data.withdrawFeeCents} max={balance.data.withdrawableNowCents} onDone={refresh} />
+      ) : null}
+      <Card title="Saques" id="saques">
+        {withdrawals.isPending ? (
+          <Loading />
+        ) : withdrawals.isError ? (
+          <ErrorMessage error={withdrawals.error} retry={() => void withdrawals.refetch()} />
+        ) : rows.length === 0 ? (
+          <EmptyState title="Nenhum saque ainda">
+            <p>Quando houver saldo disponível, saque para uma chave Pix pelo formulário acima.</p>
+          </EmptyState>
+        ) : (
+          <>
+            <DataTable caption="Lista de saques" columns={columns} rows={rows} rowKey={(w) => w.id} />
+            <CursorPager hasMore={withdrawals.data.hasMore} lastId={rows.at(-1)?.id} count={rows.length} />
+          </>
+        )}
+        <p>
+          <a href={`/dashboard/v1/modes/${mode}/withdrawals.csv`} download>
+            Exportar saques (CSV)
+          </a>
+        </p>
+      </Card>
+    </Page>
+  );
+}
+
+function WithdrawalForm(props: { fee: number; max: number; onDone: () => void }) {
+  const mode = useMode();
+  const guard = useStepUp();
+  const create = api.useMutation("post", "/dashboard/v1/modes/{mode}/withdrawals");
+  const [amount, setAmount] = useState("");
+  const [pixKey, setPixKey] = useState("");
+  const [pixKeyType, setPixKeyType] = useState<KeyType>("CPF");
+  const [invalid, setInvalid] = useState(false);
+  const cents = parseMoneyInput(amount);
+  const { byField, rest } = fieldErrors(create.error, ["amountCents", "pixKey", "pixKeyType"]);
+  return (
+    <Card title="Sacar" id="sacar">
+      <form
+        className={ui.form}
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (cents === null) return setInvalid(true);
+          setInvalid(false);
+          const key = crypto.randomUUID();
+          guard(() =>
+            create.mutateAsync({
+              params: { path: { mode }, header: { "idempotency-key": key } },
+              body: { amountCents: cents, pixKey: pixKey.trim(), pixKeyType },
+            }),
+          ).then(
+            () => {
+              setAmount("");
+              props.onDone();
+            },
+            () => undefined,
+          );
+        }}
+      >
+        <Field label="Tipo da chave Pix" error={byField.pixKeyType}>
+          <select value={pixKeyType} onChange={(event) => setPixKeyType(event.target.value as KeyType)}>
+            {keyTypes.map((t) => (
+              <option key={t.value} value={t.value}>
+                {t.label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <TextField
+          label="Chave Pix"
+          name="pixKey"
+          required
+          value={pixKey}
+          onChange={(event) => setPixKey(event.target.value)}
+          error={byField.pixKey}
+        />
+        <TextField
+          label="Valor (R$)"
+          name="amount"
+          inputMode="decimal"
+          required
+          hint={`Até ${formatMoney(props.max)}. A tarifa de ${formatMoney(props.fee)} sai do valor${cents !== null && cents > props.fee ? `: chegam ${formatMoney(cents - props.fee)}` : ""}.`}
+          value={amount}
+          onChange={(event) => setAmount(event.target.value)}
+          error={invalid ? "digite um valor em reais, como 100,00" : byField.amountCents}
+        />
+        <FormError error={create.error} rest={rest} />
+        {create.isSuccess ? <Alert tone="ok">Saque de {formatMoney(create.data.amountCents)} pedido.</Alert> : null}
+        <div className={ui.formActions}>
+          <button type="submit" disabled={create.isPending}>
+            {create.isPending ? "Sacando…" : "Sacar"}
+          </button>
+        </div>
+      </form>
+    </Card>
+  );
+}

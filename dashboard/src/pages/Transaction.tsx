@@ -1,0 +1,326 @@
+import { useState } from "react";
+import { Link, useParams } from "react-router";
+import { api, type paths } from "../api/client";
+import { fieldErrors } from "../api/errors";
+import { can, useCurrentSession } from "../api/session";
+import { CopyButton } from "../components/CopyButton";
+import { TextField } from "../components/Field";
+import { FormError } from "../components/FormError";
+import { QrCode } from "../components/QrCode";
+import { StatusBadge } from "../components/StatusBadge";
+import { Alert, Badge, Card, Details, ErrorMessage, Loading, Page, ui } from "../components/ui";
+import { formatDateTime, formatDocument, formatMoney, parseMoneyInput } from "../lib/format";
+import { useMode, useModePath } from "../lib/useMode";
+import styles from "./Transaction.module.css";
+
+type Timeline =
+  paths["/dashboard/v1/modes/{mode}/transactions/{id}"]["get"]["responses"][200]["content"]["application/json"];
+type Entry = Timeline["timeline"][number];
+
+const eventLabel: Record<string, string> = {
+  "transaction.created": "Cobrança criada",
+  "transaction.paid": "Pagamento recebido",
+  "transaction.expired": "Cobrança expirada",
+  "transaction.cancelled": "Cobrança cancelada",
+  "transaction.refunded": "Reembolso concluído",
+  "transaction.disputed": "Disputa (MED) aberta",
+  "refund.created": "Reembolso pedido",
+  "refund.completed": "Reembolso concluído",
+};
+
+/** One transaction: amounts, payer, Pix code, metadata, timeline, refunds, and test mode's moves. */
+export function TransactionPage() {
+  const { id = "" } = useParams();
+  const mode = useMode();
+  const to = useModePath();
+  const query = api.useQuery("get", "/dashboard/v1/modes/{mode}/transactions/{id}", {
+    params: { path: { mode, id } },
+  });
+  if (query.isPending) return <Loading label="Carregando a transação…" />;
+  if (query.isError) {
+    return (
+      <Page title="Transação">
+        <ErrorMessage error={query.error} retry={() => void query.refetch()} />
+        <p>
+          <Link to={to("transacoes")}>Voltar às transações</Link>
+        </p>
+      </Page>
+    );
+  }
+  const { transaction: t, timeline } = query.data;
+  const refresh = () => void query.refetch();
+  return (
+    <Page title={`Transação ${t.id}`} subtitle={t.description}>
+      <p>
+        <Link to={to("transacoes")}>← Transações</Link>
+      </p>
+      <div className={styles.head}>
+        <span className={styles.amount}>{formatMoney(t.amountCents)}</span>
+        <StatusBadge status={t.status} />
+        {t.dispute ? (
+          <Badge tone="danger">disputa {t.dispute.status === "OPEN" ? "aberta" : t.dispute.status}</Badge>
+        ) : null}
+      </div>
+      <div className={ui.grid2}>
+        <Card title="Valores" id="valores">
+          <Details
+            items={[
+              ["Valor", formatMoney(t.amountCents)],
+              ["Tarifa", formatMoney(t.feeCents)],
+              ["Líquido", formatMoney(t.netAmountCents)],
+              ["Reembolsado", formatMoney(t.refundedAmountCents)],
+              ["Criada em", formatDateTime(t.createdAt)],
+              ["Paga em", formatDateTime(t.paidAt)],
+              ["Expira em", formatDateTime(t.expiresAt)],
+              ...(t.paymentLinkId
+                ? [
+                    [
+                      "Link de pagamento",
+                      <Link key="l" to={to(`links/${t.paymentLinkId}`)}>
+                        {t.paymentLinkId}
+                      </Link>,
+                    ] as [string, React.ReactNode],
+                  ]
+                : []),
+            ]}
+          />
+        </Card>
+        <Card title="Pagador" id="pagador">
+          <Details
+            items={[
+              ["Nome", t.customer.name],
+              ["E-mail", t.customer.email],
+              ["Celular", t.customer.phone],
+              [t.customer.documentType, formatDocument(t.customer.document)],
+              [
+                "Cliente",
+                <Link key="c" to={to(`clientes/${t.customer.id}`)}>
+                  {t.customer.id}
+                </Link>,
+              ],
+            ]}
+          />
+        </Card>
+      </div>
+      {t.status === "WAITING_PAYMENT" ? (
+        <Card title="Pix para pagar" id="pix">
+          <div className={styles.pix}>
+            <QrCode text={t.pix.copyPaste} label={`QR code do Pix de ${formatMoney(t.amountCents)}`} />
+            <div>
+              <p>Pix copia e cola:</p>
+              <div className={ui.copyRow}>
+                <code>{t.pix.copyPaste}</code>
+                <CopyButton text={t.pix.copyPaste} label="Copiar código Pix" />
+              </div>
+            </div>
+          </div>
+        </Card>
+      ) : null}
+      {mode === "test" ? <SandboxActions transaction={t} onDone={refresh} /> : null}
+      <Refund transaction={t} onDone={refresh} />
+      <Card title="Linha do tempo" id="linha-do-tempo">
+        {timeline.length === 0 ? (
+          <p>Nada aconteceu ainda com esta cobrança.</p>
+        ) : (
+          <ol className={styles.timeline} aria-label="Eventos, entregas e reembolsos">
+            {timeline.map((entry, index) => (
+              <li key={index}>
+                <TimelineItem entry={entry} />
+              </li>
+            ))}
+          </ol>
+        )}
+      </Card>
+      <Card title="Metadados" id="metadados">
+        {Object.keys(t.metadata ?? {}).length === 0 ? (
+          <p>Nenhum metadado.</p>
+        ) : (
+          <pre className={styles.json}>{JSON.stringify(t.metadata, null, 2)}</pre>
+        )}
+      </Card>
+    </Page>
+  );
+}
+
+function TimelineItem({ entry }: { entry: Entry }) {
+  const when = <span className={styles.when}>{formatDateTime(entry.at)}</span>;
+  if (entry.kind === "event" && entry.event) {
+    return (
+      <>
+        {when}
+        <strong>{eventLabel[entry.event.type] ?? entry.event.type}</strong> <code>{entry.event.type}</code>
+      </>
+    );
+  }
+  if (entry.kind === "delivery" && entry.delivery) {
+    const d = entry.delivery;
+    return (
+      <>
+        {when}
+        <strong>
+          Webhook {d.status === "SUCCEEDED" ? "entregue" : d.status === "FAILED" ? "falhou" : "em tentativas"}
+        </strong>{" "}
+        para <code>{d.endpointId}</code>
+        <ul className={styles.attempts}>
+          {d.attempts.map((attempt, index) => (
+            <li key={index}>
+              Tentativa {index + 1}: {formatDateTime(attempt.at)} — {attempt.status ?? "sem resposta"}
+              {attempt.durationMs !== null && attempt.durationMs !== undefined ? ` em ${attempt.durationMs} ms` : ""}
+              {attempt.error ? ` (${attempt.error})` : ""}
+            </li>
+          ))}
+        </ul>
+      </>
+    );
+  }
+  if (entry.kind === "refund" && entry.refund) {
+    const r = entry.refund;
+    return (
+      <>
+        {when}
+        <strong>Reembolso de {formatMoney(r.amountCents)}</strong> ({r.status === "COMPLETED" ? "concluído" : r.status})
+        {r.reason ? ` — ${r.reason}` : ""}
+      </>
+    );
+  }
+  return when;
+}
+
+/** Part or all of a paid charge back to its payer (owner, admin, finance). */
+function Refund(props: { transaction: Timeline["transaction"]; onDone: () => void }) {
+  const { user } = useCurrentSession();
+  const mode = useMode();
+  const t = props.transaction;
+  const left = t.amountCents - t.refundedAmountCents;
+  const refund = api.useMutation("post", "/dashboard/v1/modes/{mode}/transactions/{id}/refunds");
+  const [amount, setAmount] = useState("");
+  const [reason, setReason] = useState("");
+  const [invalid, setInvalid] = useState(false);
+  if (!can.moveMoney(user.role) || t.status !== "PAID" || left <= 0) return null;
+  const { byField, rest } = fieldErrors(refund.error, ["amountCents", "reason"]);
+  return (
+    <Card title="Reembolsar" id="reembolso">
+      <form
+        className={ui.form}
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          const cents = amount.trim() === "" ? left : parseMoneyInput(amount);
+          if (cents === null) return setInvalid(true);
+          setInvalid(false);
+          refund.mutate(
+            {
+              params: { path: { mode, id: t.id }, header: { "idempotency-key": crypto.randomUUID() } },
+              body: { amountCents: cents, ...(reason.trim() ? { reason: reason.trim() } : {}) },
+            },
+            {
+              onSuccess: () => {
+                setAmount("");
+                setReason("");
+                props.onDone();
+              },
+            },
+          );
+        }}
+      >
+        <TextField
+          label="Valor a devolver (R$)"
+          name="amount"
+          inputMode="decimal"
+          placeholder={formatMoney(left)}
+          hint={`Até ${formatMoney(left)}. Vazio: devolve tudo o que resta.`}
+          value={amount}
+          onChange={(event) => setAmount(event.target.value)}
+          error={invalid ? "digite um valor em reais, como 29,90" : byField.amountCents}
+        />
+        <TextField
+          label="Motivo (opcional)"
+          name="reason"
+          maxLength={200}
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+          error={byField.reason}
+        />
+        <FormError error={refund.error} rest={rest} />
+        {refund.isSuccess ? <Alert tone="ok">Reembolso de {formatMoney(refund.data.amountCents)} feito.</Alert> : null}
+        <div className={ui.formActions}>
+          <button type="submit" disabled={refund.isPending}>
+            {refund.isPending ? "Reembolsando…" : "Reembolsar"}
+          </button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+/** Test mode only: what a payer, the bank or the MED would do, at once. */
+function SandboxActions(props: { transaction: Timeline["transaction"]; onDone: () => void }) {
+  const { user } = useCurrentSession();
+  const mode = useMode();
+  const t = props.transaction;
+  const pay = api.useMutation("post", "/dashboard/v1/modes/{mode}/sandbox/transactions/{id}/pay");
+  const expire = api.useMutation("post", "/dashboard/v1/modes/{mode}/sandbox/transactions/{id}/expire");
+  const dispute = api.useMutation("post", "/dashboard/v1/modes/{mode}/sandbox/transactions/{id}/dispute");
+  const resolve = api.useMutation("post", "/dashboard/v1/modes/{mode}/sandbox/disputes/{id}/resolve");
+  if (!can.write(user.role)) return null;
+  const path = { mode, id: t.id };
+  const done = { onSuccess: props.onDone };
+  const error = pay.error ?? expire.error ?? dispute.error ?? resolve.error;
+  const openDispute = t.dispute?.status === "OPEN" ? t.dispute : null;
+  if (t.status !== "WAITING_PAYMENT" && t.status !== "PAID") return null;
+  return (
+    <Card title="Simular (modo de teste)" id="sandbox">
+      <p className={ui.hint}>Só no modo de teste: faz na hora o que o pagador, o banco ou o MED fariam.</p>
+      <FormError error={error} />
+      <div className={ui.actions}>
+        {t.status === "WAITING_PAYMENT" ? (
+          <>
+            <button type="button" disabled={pay.isPending} onClick={() => pay.mutate({ params: { path } }, done)}>
+              Simular pagamento
+            </button>
+            <button
+              type="button"
+              className="secondary"
+              disabled={expire.isPending}
+              onClick={() => expire.mutate({ params: { path } }, done)}
+            >
+              Expirar
+            </button>
+          </>
+        ) : null}
+        {t.status === "PAID" && !t.dispute ? (
+          <button
+            type="button"
+            className="secondary"
+            disabled={dispute.isPending}
+            onClick={() => dispute.mutate({ params: { path }, body: {} }, done)}
+          >
+            Abrir disputa (MED)
+          </button>
+        ) : null}
+        {openDispute ? (
+          <>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() =>
+                resolve.mutate({ params: { path: { mode, id: openDispute.id } }, body: { outcome: "WON" } }, done)
+              }
+            >
+              Disputa ganha
+            </button>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() =>
+                resolve.mutate({ params: { path: { mode, id: openDispute.id } }, body: { outcome: "LOST" } }, done)
+              }
+            >
+              Disputa perdida
+            </button>
+          </>
+        ) : null}
+      </div>
+    </Card>
+  );
+}

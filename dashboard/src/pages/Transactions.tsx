@@ -1,0 +1,182 @@
+import { useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { api, type paths } from "../api/client";
+import { type Column, CursorPager, DataTable, useCursor } from "../components/DataTable";
+import { Field } from "../components/Field";
+import { StatusBadge } from "../components/StatusBadge";
+import { EmptyState, ErrorMessage, Loading, Page, ui } from "../components/ui";
+import { brasiliaDay, formatDateTime, formatDocument, formatMoney } from "../lib/format";
+import { statusLabel } from "../lib/labels";
+import {
+  type TransactionFilters,
+  addressFromFilters,
+  filtersFromAddress,
+  monthOf,
+  transactionQuery,
+  transactionStatuses,
+  transactionsCsvHref,
+} from "../lib/transactions";
+import { useMode, useModePath } from "../lib/useMode";
+
+export type Transaction =
+  paths["/dashboard/v1/modes/{mode}/transactions/{id}"]["get"]["responses"][200]["content"]["application/json"]["transaction"];
+
+/** A page of 100: what a merchant scans at once, and what the benchmark measures. */
+const pageSize = 100;
+
+/** The transactions of the mode: filters and cursor in the address, the CSV of the same view. */
+export function Transactions() {
+  const mode = useMode();
+  const to = useModePath();
+  const [search, setSearch] = useSearchParams();
+  const navigate = useNavigate();
+  const cursor = useCursor();
+  const filters = filtersFromAddress(search);
+  const [lookup, setLookup] = useState("");
+  const list = api.useQuery("get", "/dashboard/v1/modes/{mode}/transactions", {
+    params: {
+      path: { mode },
+      query: {
+        ...transactionQuery(filters),
+        limit: pageSize,
+        ...(cursor.startingAfter ? { startingAfter: cursor.startingAfter } : {}),
+      },
+    },
+  });
+  const apply = (changes: Partial<TransactionFilters>) => setSearch(addressFromFilters({ ...filters, ...changes }));
+  const rows = list.data?.data ?? [];
+  return (
+    <Page
+      title="Transações"
+      subtitle={mode === "test" ? "Cobranças Pix do modo de teste" : "Cobranças Pix de produção"}
+      actions={
+        <a className="button secondary" href={transactionsCsvHref(mode, filters)} download>
+          Exportar CSV
+        </a>
+      }
+    >
+      <form
+        className={ui.filters}
+        aria-label="Filtros"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const text = lookup.trim();
+          if (/^txn_[A-Za-z0-9]+$/.test(text)) navigate(to(`transacoes/${text}`));
+          else if (/^plk_[A-Za-z0-9]+$/.test(text)) apply({ paymentLinkId: text });
+          else if (/^[\d.\-/]{11,18}$/.test(text)) navigate(to(`clientes?documento=${text.replace(/\D/g, "")}`));
+        }}
+      >
+        <Field label="Situação">
+          <select
+            value={filters.status ?? ""}
+            onChange={(event) => apply({ status: (event.target.value || undefined) as TransactionFilters["status"] })}
+          >
+            <option value="">Todas</option>
+            {transactionStatuses.map((status) => (
+              <option key={status} value={status}>
+                {statusLabel[status]}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="De">
+          <input
+            type="date"
+            value={filters.from ?? ""}
+            onChange={(event) => apply({ from: event.target.value || undefined })}
+          />
+        </Field>
+        <Field label="Até">
+          <input
+            type="date"
+            value={filters.to ?? ""}
+            onChange={(event) => apply({ to: event.target.value || undefined })}
+          />
+        </Field>
+        <Field label="Buscar" hint="Id da transação (txn_…), de um link (plk_…) ou CPF/CNPJ do pagador">
+          <input type="search" value={lookup} onChange={(event) => setLookup(event.target.value)} />
+        </Field>
+      </form>
+      <div className={ui.actions}>
+        <button type="button" className="secondary" onClick={() => apply(monthOf(brasiliaDay(new Date())))}>
+          Este mês
+        </button>
+        {filters.paymentLinkId ? (
+          <button type="button" className="secondary" onClick={() => apply({ paymentLinkId: undefined })}>
+            Link {filters.paymentLinkId} ✕
+          </button>
+        ) : null}
+        {Object.keys(filters).length > 0 ? (
+          <button type="button" className="link" onClick={() => setSearch(new URLSearchParams())}>
+            Limpar filtros
+          </button>
+        ) : null}
+      </div>
+      {list.isPending ? (
+        <Loading label="Carregando transações…" />
+      ) : list.isError ? (
+        <ErrorMessage error={list.error} retry={() => void list.refetch()} />
+      ) : rows.length === 0 ? (
+        <EmptyState
+          title={Object.keys(filters).length ? "Nenhuma transação com estes filtros" : "Nenhuma transação ainda"}
+        >
+          <p>
+            {Object.keys(filters).length ? (
+              "Mude ou limpe os filtros."
+            ) : (
+              <>
+                Crie um <Link to={to("links")}>link de pagamento</Link> e pague-o, ou crie cobranças pela API com uma{" "}
+                <Link to={to("desenvolvedores")}>chave de API</Link>.
+              </>
+            )}
+          </p>
+        </EmptyState>
+      ) : (
+        <>
+          <TransactionTable rows={rows} />
+          <CursorPager hasMore={list.data.hasMore} lastId={rows.at(-1)?.id} count={rows.length} />
+        </>
+      )}
+    </Page>
+  );
+}
+
+/** The rows of a transaction list: id (to its page), when, who paid, status, amount. */
+export function TransactionTable(props: { rows: Transaction[]; caption?: string }) {
+  const to = useModePath();
+  const columns: Column<Transaction>[] = [
+    {
+      header: "Transação",
+      cell: (t) => (
+        <>
+          <Link to={to(`transacoes/${t.id}`)}>
+            <code>{t.id}</code>
+          </Link>
+          <br />
+          <span className={ui.hint}>{t.description}</span>
+        </>
+      ),
+    },
+    { header: "Criada em", cell: (t) => formatDateTime(t.createdAt) },
+    {
+      header: "Pagador",
+      cell: (t) => (
+        <>
+          {t.customer.name}
+          <br />
+          <span className={ui.hint}>{formatDocument(t.customer.document)}</span>
+        </>
+      ),
+    },
+    { header: "Situação", cell: (t) => <StatusBadge status={t.status} /> },
+    { header: "Valor", numeric: true, cell: (t) => formatMoney(t.amountCents) },
+  ];
+  return (
+    <DataTable
+      caption={props.caption ?? "Lista de transações"}
+      columns={columns}
+      rows={props.rows}
+      rowKey={(t) => t.id}
+    />
+  );
+}
