@@ -12,7 +12,7 @@ export interface Source {
 }
 export const pub = (pointer: string): Source => ({ document: "public", pointer });
 export const adm = (pointer: string): Source => ({ document: "admin", pointer });
-export const dsh = (pointer: string): Source => ({ document: "dashboard", pointer });
+const dsh = (pointer: string): Source => ({ document: "dashboard", pointer });
 export const schema = (name: string, path: string): string => `/components/schemas/${name}/${path}`;
 
 /** A group of numbers: one exported object, and what it is. */
