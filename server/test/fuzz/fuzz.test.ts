@@ -17,6 +17,10 @@ const dashboardRequests = Number(process.env.FUZZ_DASHBOARD_REQUESTS ?? 600);
 async function run(target: FuzzTarget, count: number) {
   const report = await fuzz(target, { seed, requests: count });
   expect(report.failures, describeFailures(report)).toEqual([]);
+  // A reset connection is sent again once (fuzzer.ts `send`); more than a handful is a defect.
+  expect(report.retriedAfterReset, "requests sent again after a connection reset").toBeLessThanOrEqual(
+    Math.max(2, Math.ceil(report.sent / 200)),
+  );
   // The run must have reached the handlers, not only the validator's refusals.
   expect(Object.keys(report.statuses).some((s) => s.startsWith("2"))).toBe(true);
 }

@@ -65,6 +65,8 @@ export interface FuzzReport {
   /** The `requests` asked for (the replay argument); `sent` adds the checkout POSTs. */
   requests: number;
   sent: number;
+  /** Requests sent a second time after a connection reset with no answer (see `send`). */
+  retriedAfterReset: number;
   statuses: Record<string, number>;
   failures: FuzzFailure[];
 }
@@ -246,22 +248,37 @@ function concretePath(target: FuzzTarget, request: FuzzRequest): string {
   return `${path}${request.query ? `${request.query}&` : "?"}${cursor}`;
 }
 
-async function send(target: FuzzTarget, request: FuzzRequest): Promise<FuzzFailure | { status: number }> {
+async function send(
+  target: FuzzTarget,
+  request: FuzzRequest,
+): Promise<(FuzzFailure | { status: number }) & { retried?: boolean }> {
   const headers: Record<string, string> = { ...target.headers(request.key), ...request.headers };
   const path = concretePath(target, request);
-  let res: Response;
-  let text: string;
-  try {
-    res = await fetch(`${target.baseUrl}${path}`, { method: request.method, headers, body: request.body });
-    text = await res.text();
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return {
-      request: { ...request, path },
-      status: 0,
-      problems: [`no answer: ${cause?.code ?? cause?.message ?? String(error)}`],
-      body: null,
-    };
+  let res: Response | undefined;
+  let text = "";
+  let retried = false;
+  // A connection reset before any answer is sent once more, once: a kept-alive connection the
+  // server closed as the next request went out on it (seen only on a loaded machine). The retry is
+  // counted in the report, and a second reset fails the request.
+  for (let attempt = 1; !res; attempt++) {
+    try {
+      res = await fetch(`${target.baseUrl}${path}`, { method: request.method, headers, body: request.body });
+      text = await res.text();
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      res = undefined;
+      if (attempt === 1 && cause?.code === "ECONNRESET") {
+        retried = true;
+        continue;
+      }
+      return {
+        request: { ...request, path },
+        status: 0,
+        problems: [`no answer: ${cause?.code ?? cause?.message ?? String(error)}`],
+        body: null,
+        retried,
+      };
+    }
   }
   const body = parseBody(res.headers, text);
   if (res.ok) harvest(target.ids, body);
@@ -271,8 +288,8 @@ async function send(target: FuzzTarget, request: FuzzRequest): Promise<FuzzFailu
   const problems = responseChecker(target.document).check(request.operation, res.status, res.headers, body);
   if (res.status >= 500) problems.unshift(`server error ${res.status}`);
   return problems.length > 0
-    ? { request: { ...request, path }, status: res.status, problems, body }
-    : { status: res.status };
+    ? { request: { ...request, path }, status: res.status, problems, body, retried }
+    : { status: res.status, retried };
 }
 
 /** One checkout POST: the payer's form on a link page, or the test-mode "simulate" button. */
@@ -352,7 +369,9 @@ export async function fuzz(
   const checkout = target.checkout
     ? fc.sample(checkoutArbitrary(), { seed: options.seed, numRuns: Math.max(1, Math.floor(options.requests / 20)) })
     : [];
-  const jobs: (() => Promise<FuzzFailure | { status: number }>)[] = [...api.map((r) => () => send(target, r))];
+  const jobs: (() => Promise<(FuzzFailure | { status: number }) & { retried?: boolean }>)[] = [
+    ...api.map((r) => () => send(target, r)),
+  ];
   checkout.forEach((r, i) => jobs.splice(Math.min(jobs.length, (i + 1) * 21), 0, () => sendCheckout(target, r)));
   const report: FuzzReport = {
     target: target.name,
@@ -361,12 +380,14 @@ export async function fuzz(
     sent: jobs.length,
     statuses: {},
     failures: [],
+    retriedAfterReset: 0,
   };
   const concurrency = options.concurrency ?? 4;
   for (let i = 0; i < jobs.length; i += concurrency) {
     const results = await Promise.all(jobs.slice(i, i + concurrency).map((job) => job()));
     for (const result of results) {
       report.statuses[result.status] = (report.statuses[result.status] ?? 0) + 1;
+      if (result.retried) report.retriedAfterReset++;
       if ("problems" in result) report.failures.push(result);
     }
   }

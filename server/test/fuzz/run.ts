@@ -39,7 +39,7 @@ function summary(report: FuzzReport): string {
   const statuses = Object.entries(report.statuses)
     .map(([status, n]) => `${status}×${n}`)
     .join(" ");
-  return `fuzz ${values.document} ${report.target}: seed ${report.seed}, ${report.sent} requests, ${report.failures.length} failures (${statuses})`;
+  return `fuzz ${values.document} ${report.target}: seed ${report.seed}, ${report.sent} requests, ${report.failures.length} failures, ${report.retriedAfterReset} sent again after a reset (${statuses})`;
 }
 
 async function onMemory(): Promise<FuzzReport> {
