@@ -9,6 +9,10 @@ import { LogIn } from "./pages/auth/LogIn";
 import { CompletePasswordReset, RequestPasswordReset } from "./pages/auth/PasswordReset";
 import { SignUp } from "./pages/auth/SignUp";
 import { Balance } from "./pages/Balance";
+import { Developers } from "./pages/developers/Developers";
+import { Events } from "./pages/developers/Events";
+import { Keys } from "./pages/developers/Keys";
+import { Webhooks } from "./pages/developers/Webhooks";
 import { Home } from "./pages/Home";
 import { NotFound } from "./pages/NotFound";
 import { PaymentLinkPage, PaymentLinks } from "./pages/PaymentLinks";
@@ -55,6 +59,16 @@ const router = createBrowserRouter(
                     { path: "links", element: <PaymentLinks /> },
                     { path: "links/:id", element: <PaymentLinkPage /> },
                     { path: "saldo", element: <Balance /> },
+                    {
+                      path: "desenvolvedores",
+                      element: <Developers />,
+                      children: [
+                        { index: true, element: <Navigate to="chaves" replace /> },
+                        { path: "chaves", element: <Keys /> },
+                        { path: "webhooks", element: <Webhooks /> },
+                        { path: "eventos", element: <Events /> },
+                      ],
+                    },
                     {
                       path: "configuracoes",
                       element: <SettingsLayout />,

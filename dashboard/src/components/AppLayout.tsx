@@ -41,6 +41,7 @@ const sections: { path: string; label: string; end?: boolean }[] = [
   { path: "transacoes", label: "Transações" },
   { path: "links", label: "Links de pagamento" },
   { path: "saldo", label: "Saldo e saques" },
+  { path: "desenvolvedores", label: "Desenvolvedores" },
   { path: "configuracoes", label: "Configurações" },
 ];
 

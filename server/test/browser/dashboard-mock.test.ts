@@ -74,6 +74,12 @@ describe.skipIf(!hasChromium)(
       await page.locator("canvas").first().waitFor();
       wrong.push(...(await lookAt(page, "mock-inicio")));
       const screens: [string, string][] = [
+        ["transacoes", "Transações"],
+        ["links", "Links de pagamento"],
+        ["saldo", "Saldo e saques"],
+        ["desenvolvedores/chaves", "Chaves de API"],
+        ["desenvolvedores/webhooks", "Endpoints de webhook"],
+        ["desenvolvedores/eventos", "Eventos"],
         ["configuracoes/perfil", "Você"],
         ["configuracoes/sessoes", "Sessões abertas"],
         ["configuracoes/equipe", "Membros"],
@@ -86,7 +92,7 @@ describe.skipIf(!hasChromium)(
         await page.getByRole("heading", { name: heading }).waitFor();
         await expect.poll(() => page.getByText("Carregando…").count()).toBe(0);
         expect(await page.getByRole("alert").count(), path).toBe(0);
-        wrong.push(...(await lookAt(page, `mock-${path.replace("/", "-")}`)));
+        wrong.push(...(await lookAt(page, `mock-${path.replaceAll("/", "-")}`)));
       }
       expect(wrong).toEqual([]);
       expect(problems).toEqual([]);

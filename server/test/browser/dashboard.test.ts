@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { allPermissions, createApiKey } from "../../src/domain/accounts.js";
 import { chargeBody, operatorApi, publicApi, startTestServer, testAdminToken, type TestServer } from "../harness.js";
 import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.js";
+import { startReceiver } from "../support/receiver.js";
+import { pino } from "pino";
+import { DeliveryWorker } from "../../src/webhooks/worker.js";
 import { buildPanel, freePort, lookAt, openBrowserTab, type WatchedPage } from "../support/panel.js";
 
 // The merchant dashboard's web app (issue 26) in Debian's Chromium against the real server (memory
@@ -111,7 +114,7 @@ describe.skipIf(!hasChromium)(
     beforeAll(async () => {
       const [dir, port] = await Promise.all([buildPanel(), freePort()]);
       origin = `http://localhost:${port}`;
-      server = await startTestServer({ port, publicBaseUrl: origin, panelDirectory: dir });
+      server = await startTestServer({ port, publicBaseUrl: origin, panelDirectory: dir, allowLocalWebhooks: true });
       browser = await launchChromium();
     }, 60_000);
 
@@ -369,8 +372,9 @@ describe.skipIf(!hasChromium)(
       await page.clock.setFixedTime(server.clock.now());
       await page.getByRole("button", { name: "Este mês" }).click();
       await expect.poll(() => page.url()).toMatch(/de=\d{4}-\d{2}-01&ate=/);
-      const csvHref = await page.getByRole("link", { name: "Exportar CSV" }).getAttribute("href");
-      expect(csvHref).toMatch(/transactions\.csv\?status=PAID&createdFrom=/);
+      const csvLink = page.getByRole("link", { name: "Exportar CSV" });
+      await expect.poll(() => csvLink.getAttribute("href")).toMatch(/transactions\.csv\?status=PAID&createdFrom=/);
+      const csvHref = await csvLink.getAttribute("href");
       const csv = (await page.evaluate(`fetch(${JSON.stringify(csvHref)}).then((r) => r.text())`)) as string;
       expect(csv).toContain("Ana Pagadora");
       expect(csv).toContain(";");
@@ -399,6 +403,68 @@ describe.skipIf(!hasChromium)(
       await page.getByRole("link", { name: "Início" }).click();
       await expect.poll(() => read(page.getByRole("region", { name: "Recebido hoje" }))).toContain("R$ 219,80");
       expect(owner.tab.problems).toEqual([]);
+    });
+
+    test("when a developer's screens are used, then a test key's secret is shown once to copy, and an endpoint gets a test event whose delivery is listed and resent", async () => {
+      if (!owner) throw new Error("the first test's owner is missing");
+      const { page } = owner.tab;
+      const receiver = await startReceiver([500, 200]);
+      try {
+        await page.getByRole("link", { name: "Desenvolvedores" }).click();
+        await page.getByLabel("Nome").fill("Loja virtual");
+        await page.getByRole("button", { name: "Criar chave" }).click();
+        const secret = page.getByLabel("o segredo da chave");
+        await secret.waitFor();
+        expect(await secret.innerText()).toMatch(/^svc_test_/);
+        await page.getByRole("button", { name: "Copiar" }).click();
+        expect(await page.evaluate("navigator.clipboard.readText()")).toBe(await secret.innerText());
+        await look(page, "desenvolvedores-chave-criada");
+        await page.getByRole("button", { name: "Já copiei" }).click();
+        await page.getByRole("region", { name: "Lista de chaves" }).getByText("Loja virtual").waitFor();
+        expect(await page.getByLabel("o segredo da chave").count()).toBe(0);
+
+        await page.getByRole("link", { name: "Webhooks" }).click();
+        await page.getByLabel("Endereço (URL)").fill(receiver.url);
+        await page.getByRole("button", { name: "Cadastrar endpoint" }).click();
+        await page.getByLabel("o segredo de assinatura").waitFor();
+        expect(await page.getByLabel("o segredo de assinatura").innerText()).toMatch(/^whsec_/);
+        await page.getByRole("button", { name: "Já copiei" }).click();
+        await page.getByRole("button", { name: "Enviar evento de teste" }).click();
+        const deliveries = page.getByRole("region", { name: "Entregas do endpoint" });
+        await deliveries.getByRole("row").nth(1).waitFor();
+        // The delivery worker's pass (the test server runs none by itself): the receiver answers 500 first.
+        const worker = new DeliveryWorker({
+          store: server.store,
+          clock: server.clock,
+          logger: pino({ level: "silent" }),
+          allowLoopbackForTest: true,
+        });
+        await worker.runOnce();
+        expect(receiver.received.length).toBe(1);
+        const reopen = async () => {
+          await page.getByRole("button", { name: "Esconder entregas" }).click();
+          await page.getByRole("button", { name: "Ver entregas" }).click();
+        };
+        await reopen();
+        await deliveries.getByText(/: 500/).waitFor();
+        await page.getByRole("button", { name: "Reenviar" }).first().click();
+        await worker.runOnce();
+        await expect.poll(() => receiver.received.length).toBe(2);
+        await reopen();
+        await deliveries.getByText(/: 200/).first().waitFor();
+        await look(page, "desenvolvedores-webhooks");
+        await page.getByRole("link", { name: "Eventos" }).click();
+        await page.getByRole("region", { name: "Lista de eventos" }).getByText("transaction.paid").first().waitFor();
+        await page.getByRole("region", { name: "Lista de eventos" }).getByRole("button").first().click();
+        await page
+          .getByText(/"type": "/)
+          .first()
+          .waitFor();
+        await look(page, "desenvolvedores-eventos");
+        expect(owner.tab.problems).toEqual([]);
+      } finally {
+        await receiver.close();
+      }
     });
 
     test("when the owner changes the account's rule, then the step-up dialog asks the authenticator's code and the change goes through", async () => {
