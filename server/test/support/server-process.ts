@@ -16,11 +16,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // build's entry). One build serves every test file of the run (`serverBuildDir`, made by the
 // global setup, removed at its end): the first file that needs it builds it, holding a lock
 // directory; the others wait for its `ready` mark.
-const buildDir = inject("serverBuildDir");
 let built: Promise<string> | undefined;
-/** The built server's entry, building it on first use in the run. */
+/**
+ * The built server's entry, building it on first use in the run. `inject` is asked here, not when
+ * the module loads: the contract suite's global setup imports this module (`listensOn`), and a
+ * global setup has no test context to inject from.
+ */
 function serverEntry(): Promise<string> {
   built ??= (async () => {
+    const buildDir = inject("serverBuildDir");
     const entry = join(buildDir, "server/src/main.js");
     const ready = join(buildDir, "ready");
     const failed = join(buildDir, "failed");
