@@ -11,7 +11,8 @@
  * 3. Webhook latency, sandbox pay → loopback receiver, on both stores.
  * 4. Memory store: heap bytes per stored charge. 5. Start-up to the first /health. 6. BR Code.
  * 7. Create-charge throughput on PostgreSQL with 1 and 2 server processes (WEB_CONCURRENCY; info).
- * 8. The dashboard web app: the JavaScript of its first load, gzip (the chart and QR code on demand).
+ * 8. The dashboard web app: the JavaScript of its first load, gzip (the chart and QR code on demand),
+ *    and the transactions screen's page of 100 on the screen after its answer, in Chromium.
  *
  * `--quick` shortens every measurement (a smoke run). Exits non-zero when a target is missed.
  * Everything stays on 127.0.0.1, is bounded, and leaves no process behind.
@@ -23,6 +24,7 @@ import { createPool, PostgresStore } from "../server/src/store/postgres/index.js
 import { defaultLoad } from "./lib/load.js";
 import { listScaleMemory, listScalePostgres } from "./sections/list-scale.js";
 import { dashboardFirstLoad } from "./sections/dashboard.js";
+import { transactionsScreenRender } from "./sections/dashboard-render.js";
 import { bytesPerStoredChargeInChild } from "./sections/memory-footprint.js";
 import { startupToHealth } from "./sections/startup.js";
 import { throughputByProcesses } from "./sections/processes.js";
@@ -230,10 +232,22 @@ try {
 
   // 8. The dashboard web app.
   if (runs("dashboard")) {
-    const app = await dashboardFirstLoad();
+    let render: { median: number; worst: number } | null = null;
+    const app = await dashboardFirstLoad(async (built) => {
+      render = await transactionsScreenRender(built, quick ? 3 : 9);
+    });
     const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
     record("dashboard: first-load JavaScript, gzip", kb(app.firstLoadGzip), "< 200 KB", app.firstLoadGzip < 200 * 1024);
     record("dashboard: JavaScript loaded on demand, gzip", kb(app.lazyGzip), "info", null);
+    const shown = render as { median: number; worst: number } | null;
+    if (shown) {
+      record(
+        "dashboard: transactions screen, page of 100 after its answer",
+        `${shown.median.toFixed(0)} ms (worst ${shown.worst.toFixed(0)})`,
+        "< 300 ms",
+        shown.median < 300,
+      );
+    }
   }
 } finally {
   await cluster?.stop();

@@ -26,7 +26,8 @@ export interface FirstLoad {
   chunks: number;
 }
 
-export async function dashboardFirstLoad(): Promise<FirstLoad> {
+/** Builds the app, measures its first load, and hands the build to `more` before removing it. */
+export async function dashboardFirstLoad(more?: (outDir: string) => Promise<void>): Promise<FirstLoad> {
   const outDir = mkdtempSync(join(tmpdir(), "painel-bench-"));
   try {
     const { build } = await import("vite");
@@ -54,6 +55,7 @@ export async function dashboardFirstLoad(): Promise<FirstLoad> {
       if (first.has(key)) firstLoadGzip += gzip(chunk.file);
       else lazyGzip += gzip(chunk.file);
     }
+    await more?.(outDir);
     return { firstLoadGzip, lazyGzip, chunks: Object.keys(manifest).length };
   } finally {
     rmSync(outDir, { recursive: true, force: true });
