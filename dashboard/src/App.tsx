@@ -9,6 +9,8 @@ import { LogIn } from "./pages/auth/LogIn";
 import { CompletePasswordReset, RequestPasswordReset } from "./pages/auth/PasswordReset";
 import { SignUp } from "./pages/auth/SignUp";
 import { Balance } from "./pages/Balance";
+import { CustomerPage, Customers } from "./pages/Customers";
+import { Disputes } from "./pages/Disputes";
 import { Developers } from "./pages/developers/Developers";
 import { Events } from "./pages/developers/Events";
 import { Keys } from "./pages/developers/Keys";
@@ -58,7 +60,10 @@ const router = createBrowserRouter(
                     { path: "transacoes/:id", element: <TransactionPage /> },
                     { path: "links", element: <PaymentLinks /> },
                     { path: "links/:id", element: <PaymentLinkPage /> },
+                    { path: "clientes", element: <Customers /> },
+                    { path: "clientes/:id", element: <CustomerPage /> },
                     { path: "saldo", element: <Balance /> },
+                    { path: "disputas", element: <Disputes /> },
                     {
                       path: "desenvolvedores",
                       element: <Developers />,

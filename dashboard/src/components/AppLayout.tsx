@@ -40,7 +40,9 @@ const sections: { path: string; label: string; end?: boolean }[] = [
   { path: "", label: "Início", end: true },
   { path: "transacoes", label: "Transações" },
   { path: "links", label: "Links de pagamento" },
+  { path: "clientes", label: "Clientes" },
   { path: "saldo", label: "Saldo e saques" },
+  { path: "disputas", label: "Disputas" },
   { path: "desenvolvedores", label: "Desenvolvedores" },
   { path: "configuracoes", label: "Configurações" },
 ];

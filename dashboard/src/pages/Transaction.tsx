@@ -135,7 +135,9 @@ export function TransactionPage() {
         {Object.keys(t.metadata ?? {}).length === 0 ? (
           <p>Nenhum metadado.</p>
         ) : (
-          <pre className={styles.json}>{JSON.stringify(t.metadata, null, 2)}</pre>
+          <pre className={styles.json} tabIndex={0} aria-label="Metadados em JSON">
+            {JSON.stringify(t.metadata, null, 2)}
+          </pre>
         )}
       </Card>
     </Page>

@@ -92,6 +92,8 @@ describe.skipIf(!hasChromium)(
         ["transacoes", "Transações"],
         ["links", "Links de pagamento"],
         ["saldo", "Saldo e saques"],
+        ["clientes", "Clientes"],
+        ["disputas", "Disputas (MED)"],
         ["desenvolvedores/chaves", "Chaves de API"],
         ["desenvolvedores/webhooks", "Endpoints de webhook"],
         ["desenvolvedores/eventos", "Eventos"],

@@ -400,6 +400,25 @@ describe.skipIf(!hasChromium)(
       await timeline.getByText(/Reembolso de R\$\s10,00/).waitFor();
       expect(await read(page.getByRole("region", { name: "Valores" }))).toContain("Reembolsado\nR$ 10,00");
       await look(page, "transacao");
+
+      // Test mode's MED: a dispute opened on the charge, listed in Disputes.
+      await page.getByRole("button", { name: "Abrir disputa (MED)" }).click();
+      await page.getByText("disputa aberta").waitFor();
+      await page.getByRole("link", { name: "Disputas", exact: true }).click();
+      await page.getByRole("region", { name: "Lista de disputas" }).getByText("Ana Pagadora").waitFor();
+      await look(page, "disputas");
+      await page.goBack();
+
+      // The payer as a customer: internal notes and tags.
+      await page.getByRole("region", { name: "Pagador" }).getByRole("link").click();
+      await page.getByLabel("Notas", { exact: true }).fill("Prefere contato por e-mail");
+      await page.getByLabel("Etiquetas", { exact: true }).fill("vip, curso");
+      await page.getByRole("button", { name: "Salvar" }).click();
+      await page.getByText("Notas salvas.").waitFor();
+      await look(page, "cliente");
+      await page.getByRole("link", { name: "Clientes", exact: true }).click();
+      await page.getByRole("region", { name: "Lista de clientes" }).getByText("vip").first().waitFor();
+      await look(page, "clientes");
       await page.getByRole("link", { name: "Início" }).click();
       await expect.poll(() => read(page.getByRole("region", { name: "Recebido hoje" }))).toContain("R$ 219,80");
       expect(owner.tab.problems).toEqual([]);

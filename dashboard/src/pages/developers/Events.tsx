@@ -47,7 +47,9 @@ export function Events() {
           ) : one.isError ? (
             <ErrorMessage error={one.error} />
           ) : (
-            <pre className={ui.json}>{JSON.stringify(one.data, null, 2)}</pre>
+            <pre className={ui.json} tabIndex={0} aria-label="JSON do evento">
+              {JSON.stringify(one.data, null, 2)}
+            </pre>
           )}
           <button type="button" className="secondary" onClick={() => setShown(null)}>
             Fechar

@@ -1,0 +1,176 @@
+import { useState } from "react";
+import { Link, useParams, useSearchParams } from "react-router";
+import { api, type paths } from "../api/client";
+import { fieldErrors } from "../api/errors";
+import { can, useCurrentSession } from "../api/session";
+import { type Column, CursorPager, DataTable, useCursor } from "../components/DataTable";
+import { Field, TextField } from "../components/Field";
+import { FormError } from "../components/FormError";
+import { Alert, Badge, Card, Details, EmptyState, ErrorMessage, Loading, Page, ui } from "../components/ui";
+import { formatDateTime, formatDocument } from "../lib/format";
+import { withFilters } from "../lib/filters";
+import { useMode, useModePath } from "../lib/useMode";
+
+type Customer =
+  paths["/dashboard/v1/modes/{mode}/customers/{id}"]["get"]["responses"][200]["content"]["application/json"];
+
+/** Customers of the mode: search by CPF/CNPJ (in the address), cursor pages. */
+export function Customers() {
+  const mode = useMode();
+  const to = useModePath();
+  const [search, setSearch] = useSearchParams();
+  const cursor = useCursor();
+  const document = (search.get("documento") ?? "").replace(/\D/g, "");
+  const [typed, setTyped] = useState(document);
+  const list = api.useQuery("get", "/dashboard/v1/modes/{mode}/customers", {
+    params: {
+      path: { mode },
+      query: {
+        limit: 50,
+        ...(document ? { document } : {}),
+        ...(cursor.startingAfter ? { startingAfter: cursor.startingAfter } : {}),
+      },
+    },
+  });
+  const columns: Column<Customer>[] = [
+    {
+      header: "Cliente",
+      cell: (c) => (
+        <>
+          <Link to={to(`clientes/${c.id}`)}>{c.name ?? c.id}</Link>
+          <br />
+          <span className={ui.hint}>{c.email}</span>
+        </>
+      ),
+    },
+    { header: "Documento", cell: (c) => `${c.documentType} ${formatDocument(c.document)}` },
+    { header: "Etiquetas", cell: (c) => (c.tags.length ? c.tags.map((t) => <Badge key={t}>{t}</Badge>) : "—") },
+    { header: "Desde", cell: (c) => formatDateTime(c.createdAt) },
+  ];
+  const rows = list.data?.data ?? [];
+  return (
+    <Page title="Clientes" subtitle="Quem pagou ou preencheu um checkout neste modo.">
+      <form
+        className={ui.filters}
+        aria-label="Buscar cliente"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setSearch(withFilters(search, { documento: typed.replace(/\D/g, "") }));
+        }}
+      >
+        <Field label="CPF ou CNPJ">
+          <input type="search" inputMode="numeric" value={typed} onChange={(event) => setTyped(event.target.value)} />
+        </Field>
+        <div className={ui.formActions}>
+          <button type="submit" className="secondary">
+            Buscar
+          </button>
+        </div>
+      </form>
+      {list.isPending ? (
+        <Loading />
+      ) : list.isError ? (
+        <ErrorMessage error={list.error} retry={() => void list.refetch()} />
+      ) : rows.length === 0 ? (
+        <EmptyState title={document ? "Nenhum cliente com este documento" : "Nenhum cliente ainda"}>
+          <p>
+            {document
+              ? "Confira os números, ou limpe a busca."
+              : "Clientes aparecem quando alguém paga uma cobrança ou um link."}
+          </p>
+        </EmptyState>
+      ) : (
+        <>
+          <DataTable caption="Lista de clientes" columns={columns} rows={rows} rowKey={(c) => c.id} />
+          <CursorPager hasMore={list.data.hasMore} lastId={rows.at(-1)?.id} count={rows.length} />
+        </>
+      )}
+    </Page>
+  );
+}
+
+/** One customer: details, and the internal notes and tags (owners and admins edit them). */
+export function CustomerPage() {
+  const { id = "" } = useParams();
+  const mode = useMode();
+  const to = useModePath();
+  const customer = api.useQuery("get", "/dashboard/v1/modes/{mode}/customers/{id}", { params: { path: { mode, id } } });
+  if (customer.isPending) return <Loading />;
+  if (customer.isError) return <ErrorMessage error={customer.error} retry={() => void customer.refetch()} />;
+  const c = customer.data;
+  return (
+    <Page title={c.name ?? c.id} subtitle={`Cliente ${c.id}`}>
+      <p>
+        <Link to={to("clientes")}>← Clientes</Link>
+      </p>
+      <Card title="Dados" id="dados">
+        <Details
+          items={[
+            ["E-mail", c.email],
+            ["Celular", c.phone],
+            [c.documentType, formatDocument(c.document)],
+            ["Desde", formatDateTime(c.createdAt)],
+          ]}
+        />
+      </Card>
+      <Notes key={c.updatedAt} customer={c} onSaved={() => void customer.refetch()} />
+    </Page>
+  );
+}
+
+function Notes(props: { customer: Customer; onSaved: () => void }) {
+  const mode = useMode();
+  const { user } = useCurrentSession();
+  const update = api.useMutation("patch", "/dashboard/v1/modes/{mode}/customers/{id}/notes");
+  const [notes, setNotes] = useState(props.customer.notes ?? "");
+  const [tags, setTags] = useState(props.customer.tags.join(", "));
+  const editable = can.manageTeam(user.role);
+  const { byField, rest } = fieldErrors(update.error, ["notes", "tags"]);
+  return (
+    <Card title="Notas internas e etiquetas" id="notas">
+      <p className={ui.hint}>Só a sua equipe vê: nunca aparecem na API pública nem para o cliente.</p>
+      <form
+        className={ui.form}
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          update.mutate(
+            {
+              params: { path: { mode, id: props.customer.id } },
+              body: {
+                notes: notes.trim(),
+                tags: tags
+                  .split(",")
+                  .map((t) => t.trim())
+                  .filter(Boolean),
+              },
+            },
+            { onSuccess: props.onSaved },
+          );
+        }}
+      >
+        <Field label="Notas" error={byField.notes}>
+          <textarea rows={4} value={notes} readOnly={!editable} onChange={(event) => setNotes(event.target.value)} />
+        </Field>
+        <TextField
+          label="Etiquetas"
+          name="tags"
+          hint="Separadas por vírgula, como: vip, atacado"
+          readOnly={!editable}
+          value={tags}
+          onChange={(event) => setTags(event.target.value)}
+          error={byField.tags}
+        />
+        <FormError error={update.error} rest={rest} />
+        {update.isSuccess ? <Alert tone="ok">Notas salvas.</Alert> : null}
+        {editable ? (
+          <div className={ui.formActions}>
+            <button type="submit" disabled={update.isPending}>
+              Salvar
+            </button>
+          </div>
+        ) : null}
+      </form>
+    </Card>
+  );
+}
