@@ -249,6 +249,20 @@ describe.skipIf(!hasChromium)(
       expect(await viewer.page.getByRole("combobox").count()).toBe(0);
       expect(await viewer.page.getByRole("link", { name: "Auditoria" }).count()).toBe(0);
       await look(viewer.page, "configuracoes-equipe-leitura");
+      // Nor a way to create anything elsewhere.
+      for (const [section, heading] of [
+        ["Links de pagamento", "Links de pagamento"],
+        ["Desenvolvedores", "Chaves de API"],
+        ["Saldo e saques", "Saldo e saques"],
+      ] as const) {
+        await viewer.page.getByRole("link", { name: section, exact: true }).click();
+        await viewer.page.getByRole("heading", { name: heading, exact: true }).first().waitFor();
+        await expect.poll(() => viewer.page.getByText("Carregando…").count()).toBe(0);
+        expect(
+          await viewer.page.getByRole("button", { name: /Criar|Sacar|Cadastrar|Liberar|Revogar|Trocar/ }).count(),
+          section,
+        ).toBe(0);
+      }
       const forced = await viewer.page.evaluate(async () => {
         const session = (await (await fetch("/dashboard/v1/session")).json()) as { csrfToken: string };
         const answer = await fetch("/dashboard/v1/team/invitations", {
