@@ -500,6 +500,30 @@ describe.skipIf(!hasChromium)(
       }
     });
 
+    test("when the owner withdraws, then the fee is shown before, the code is asked, and the withdrawal is listed", async () => {
+      if (!owner) throw new Error("the first test's owner is missing");
+      const { page } = owner.tab;
+      server.clock.advance(11 * 60);
+      await page.getByRole("link", { name: "Saldo e saques" }).click();
+      await page.getByLabel("Chave Pix", { exact: true }).fill("52998224725");
+      await page.getByLabel("Valor (R$)").fill("50,00");
+      expect(await read(page.getByText(/A tarifa de R\$/))).toContain("chegam R$ 49,20");
+      await page.getByRole("button", { name: "Sacar" }).click();
+      const dialog = page.getByRole("dialog", { name: "Confirme que é você" });
+      await dialog.getByLabel("Código de 6 dígitos ou de recuperação").fill(authenticatorCode(owner.secret));
+      await dialog.getByRole("button", { name: "Confirmar" }).click();
+      const done = page.getByRole("region", { name: "Sacar" }).getByRole("status");
+      await expect.poll(() => read(done)).toBe("Saque de R$ 50,00 pedido.");
+      await page
+        .getByRole("region", { name: "Lista de saques" })
+        .getByText("R$ 50,00")
+        .or(page.getByRole("region", { name: "Lista de saques" }).getByText("R$\u00a050,00"))
+        .first()
+        .waitFor();
+      await look(page, "saldo-saque");
+      expect(owner.tab.problems).toEqual([]);
+    });
+
     test("when the owner changes the account's rule, then the step-up dialog asks the authenticator's code and the change goes through", async () => {
       const tab = await newTab((status, url) => status === 403 && url.endsWith("/account/security"));
       const { page } = tab;
