@@ -38,18 +38,24 @@ try {
 
 // The web app is rebuilt only when what it is built from changed (`--if-needed`, as `npm start`
 // runs it): a digest of those files' contents is kept beside the built app.
+// `--without-panel`, or a copy of the tree without dashboard/ (the process tests' scratch copy):
+// the server alone.
 const ifNeeded = process.argv.includes("--if-needed");
+const withPanel = !process.argv.includes("--without-panel") && existsSync(join(root, "dashboard"));
 const panelDir = join(dist, "painel");
 const panelStampFile = join(panelDir, ".inputs-digest");
-const panelInputs = [
-  ...walk(join(root, "dashboard")),
-  join(root, "generated/dashboard-api.d.ts"),
-  join(root, "package-lock.json"),
-].sort();
+const panelInputs = withPanel
+  ? [
+      ...walk(join(root, "dashboard")),
+      join(root, "generated/dashboard-api.d.ts"),
+      join(root, "package-lock.json"),
+    ].sort()
+  : [];
 const panelDigest = createHash("sha256");
 for (const file of panelInputs) panelDigest.update(`${relative(root, file)}\0`).update(readFileSync(file));
 const panelStamp = panelDigest.digest("hex");
-const panelFresh = ifNeeded && existsSync(panelStampFile) && readFileSync(panelStampFile, "utf8") === panelStamp;
+const panelFresh =
+  withPanel && ifNeeded && existsSync(panelStampFile) && readFileSync(panelStampFile, "utf8") === panelStamp;
 
 const sources = walk(join(root, "server/src"));
 const isCode = (path) => path.endsWith(".ts") && !path.endsWith(".d.ts") && !path.endsWith(".test.ts");
@@ -126,9 +132,9 @@ for (const file of walk(join(root, "generated")).filter((path) => path.endsWith(
   writeFileSync(target.replace(/\.yaml$/, ".json"), JSON.stringify(parseYaml(readFileSync(file, "utf8"))));
 }
 
-// The dashboard's web app: dashboard/vite.config.ts, into <dist>/painel. `--without-panel`: the
-// server alone (the tests' server processes, which never open /painel).
-if (!panelFresh && !process.argv.includes("--without-panel")) {
+// The dashboard's web app: dashboard/vite.config.ts, into <dist>/painel (not with `withPanel`
+// false: the tests' server processes never open /painel).
+if (withPanel && !panelFresh) {
   const { build } = await import("vite");
   await build({
     configFile: join(root, "dashboard/vite.config.ts"),
