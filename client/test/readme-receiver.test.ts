@@ -60,7 +60,9 @@ function workspaceCopy(dir: string): void {
   ])
     cpSync(join(clientDir, entry), join(dir, "client", entry), { recursive: true });
   mkdirSync(join(dir, "generated"));
-  cpSync(join(repoRoot, "generated", "api.d.ts"), join(dir, "generated", "api.d.ts"));
+  for (const file of ["api.d.ts", "dashboard-api.d.ts"]) {
+    cpSync(join(repoRoot, "generated", file), join(dir, "generated", file));
+  }
 }
 
 describe("the README's webhook receiver", () => {
