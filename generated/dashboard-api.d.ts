@@ -674,7 +674,8 @@ export interface paths {
         /**
          * List transactions
          * @description The mode's Pix charges, newest first, with the public list's filters and cursor
-         *     (`GET /api/v1/transactions`); `paymentLinkId` lists a payment link's charges.
+         *     (`GET /api/v1/transactions`); `paymentLinkId` lists a payment link's charges, `customerId` a
+         *     customer's, and `search` finds a charge by its id or its payer's document.
          */
         get: operations["listDashboardTransactions"];
         put?: never;
@@ -1309,6 +1310,12 @@ export interface components {
             /** @description The most a key's withdrawals may take per Brasília day, in cents; null for no limit. */
             dailyWithdrawLimitCents: number | null;
             /**
+             * @description What the key's withdrawals may still take this Brasília day: the daily limit minus the day's
+             *     withdrawals of the key that did not fail (0 once it is reached); null when the key has no
+             *     limit. A withdrawal above it answers `403 WITHDRAW_DAILY_LIMIT`.
+             */
+            dailyWithdrawLeftCents: number | null;
+            /**
              * Format: date-time
              * @description When the key last authenticated a public API request, to the minute: each server process
              *     writes a key's use at most once a minute, so the latest use may be up to 60 seconds later than
@@ -1355,6 +1362,12 @@ export interface components {
             allowedIps: components["schemas"]["PixAdmin.IpRule"][];
             /** @description The most a key's withdrawals may take per Brasília day, in cents; null for no limit. */
             dailyWithdrawLimitCents: number | null;
+            /**
+             * @description What the key's withdrawals may still take this Brasília day: the daily limit minus the day's
+             *     withdrawals of the key that did not fail (0 once it is reached); null when the key has no
+             *     limit. A withdrawal above it answers `403 WITHDRAW_DAILY_LIMIT`.
+             */
+            dailyWithdrawLeftCents: number | null;
             /**
              * Format: date-time
              * @description When the key last authenticated a public API request, to the minute: each server process
@@ -2939,6 +2952,14 @@ export interface components {
         "AuditLogQuery.createdFrom": components["schemas"]["PixService.UtcTimestamp"];
         /** @description Made before this instant. */
         "AuditLogQuery.createdTo": components["schemas"]["PixService.UtcTimestamp"];
+        /** @description Only the charges of this customer (`cus_…`), as kept in each charge's `customer.id`. */
+        "DashboardTransactionListQuery.customerId": string;
+        /**
+         * @description Text search, combined with the other filters: a charge's whole id (`txn_…`), or its payer's
+         *     whole CPF or CNPJ, with or without punctuation (`529.982.247-25`). Leading and trailing spaces
+         *     are ignored, and an empty text searches nothing; any other text matches no charge.
+         */
+        "DashboardTransactionListQuery.search": string;
         /** @description Only disputes in this state: `OPEN`, or closed as `WON` or `LOST`. Default: all of them. */
         "DisputeListQuery.status": components["schemas"]["PixService.DisputeStatus"];
         IdPath: string;
@@ -11374,6 +11395,14 @@ export interface operations {
                 createdFrom?: components["parameters"]["PixService.TransactionListQuery.createdFrom"];
                 /** @description Created before this instant. */
                 createdTo?: components["parameters"]["PixService.TransactionListQuery.createdTo"];
+                /** @description Only the charges of this customer (`cus_…`), as kept in each charge's `customer.id`. */
+                customerId?: components["parameters"]["DashboardTransactionListQuery.customerId"];
+                /**
+                 * @description Text search, combined with the other filters: a charge's whole id (`txn_…`), or its payer's
+                 *     whole CPF or CNPJ, with or without punctuation (`529.982.247-25`). Leading and trailing spaces
+                 *     are ignored, and an empty text searches nothing; any other text matches no charge.
+                 */
+                search?: components["parameters"]["DashboardTransactionListQuery.search"];
             };
             header?: never;
             path: {
@@ -11585,6 +11614,14 @@ export interface operations {
                 createdFrom?: components["parameters"]["PixService.TransactionListQuery.createdFrom"];
                 /** @description Created before this instant. */
                 createdTo?: components["parameters"]["PixService.TransactionListQuery.createdTo"];
+                /** @description Only the charges of this customer (`cus_…`), as kept in each charge's `customer.id`. */
+                customerId?: components["parameters"]["DashboardTransactionListQuery.customerId"];
+                /**
+                 * @description Text search, combined with the other filters: a charge's whole id (`txn_…`), or its payer's
+                 *     whole CPF or CNPJ, with or without punctuation (`529.982.247-25`). Leading and trailing spaces
+                 *     are ignored, and an empty text searches nothing; any other text matches no charge.
+                 */
+                search?: components["parameters"]["DashboardTransactionListQuery.search"];
             };
             header?: never;
             path: {

@@ -31,6 +31,19 @@ describe("transaction filters", () => {
     expect(transactionsCsvHref("production", {})).toBe("/dashboard/v1/modes/production/transactions.csv");
   });
 
+  test("when a customer and a search are in the address, then they reach the API and the CSV, and text over the API's bound is dropped", () => {
+    const search = new URLSearchParams("cliente=cus_8Kd2&busca=+529.982.247-25+");
+    const filters = filtersFromAddress(search);
+    expect(filters).toEqual({ customerId: "cus_8Kd2", search: "529.982.247-25" });
+    expect(addressFromFilters(filters).toString()).toBe("cliente=cus_8Kd2&busca=529.982.247-25");
+    expect(transactionQuery(filters)).toEqual({ customerId: "cus_8Kd2", search: "529.982.247-25" });
+    expect(transactionsCsvHref("test", filters)).toBe(
+      "/dashboard/v1/modes/test/transactions.csv?customerId=cus_8Kd2&search=529.982.247-25",
+    );
+    expect(filtersFromAddress(new URLSearchParams(`cliente=txn_1&busca=${"9".repeat(65)}`))).toEqual({});
+    expect(filtersFromAddress(new URLSearchParams("busca=+++"))).toEqual({});
+  });
+
   test("when the month of a day is asked, then it runs from the 1st to its last day", () => {
     expect(monthOf("2026-11-24")).toEqual({ from: "2026-11-01", to: "2026-11-30" });
     expect(monthOf("2028-02-10")).toEqual({ from: "2028-02-01", to: "2028-02-29" });

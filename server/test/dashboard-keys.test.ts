@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { keyUseResolutionMs } from "../src/domain/authentication.js";
 import { chargeBody, expectStatus, operatorApi, publicApi, type TestServer, testAdminToken } from "./harness.js";
-import { codeOf, type DashboardBrowser, signedUp, turnOnTwoFactor } from "./support/dashboard.js";
+import { codeOf, type DashboardBrowser, dashboardBrowser, signedUp, turnOnTwoFactor } from "./support/dashboard.js";
 import { member } from "./support/members.js";
 import { eachStore, serverOn } from "./support/stores.js";
 
@@ -234,6 +234,58 @@ for (const store of eachStore("dashboard_keys")) {
       expect(fromElsewhere.body.code).toBe("API_KEY_IP");
       expectStatus(badIp, 400);
       expect(badIp.body.errors).toEqual([{ path: "allowedIps.0", message: expect.any(String) }]);
+    });
+
+    test("when a key with a daily limit withdraws, then the list shows what is left today, a failed withdrawal gives its part back, and the next Brasília day starts whole", async () => {
+      const { browser, person } = await signedUp(server);
+      const made = await browser.api.POST("/dashboard/v1/modes/{mode}/api-keys", {
+        ...inMode("test"),
+        body: {
+          name: "saques",
+          permissions: ["charges:write", "withdrawals:write", "balance:read"],
+          dailyWithdrawLimitCents: 5_000,
+        },
+      });
+      expectStatus(made, 201);
+      const api = publicApi(server.baseUrl, { key: made.body.secret });
+      const noLimit = await createdKey(browser, { name: "sem-limite" });
+      const charge = await api.POST("/api/v1/charges/pix", { body: chargeBody({ amountCents: 20_000 }) });
+      expectStatus(charge, 201);
+      expectStatus(
+        await api.POST("/api/v1/sandbox/transactions/{id}/pay", { params: { path: { id: charge.body.id } } }),
+        200,
+      );
+      expectStatus(await api.POST("/api/v1/sandbox/balance/release"), 200);
+      const withdraw = (amountCents: number, pixKey = "loja@example.com.br") =>
+        api.POST("/api/v1/withdrawals", { body: { amountCents, pixKey, pixKeyType: "EMAIL" } });
+
+      const whole = await listed(browser, "test", made.body.id);
+      const paid = await withdraw(2_000);
+      const failed = await withdraw(1_000, "falha@sandbox.pix");
+      const afterTwo = await listed(browser, "test", made.body.id);
+      const over = await withdraw(3_500);
+      const last = await withdraw(3_000);
+      const spent = await listed(browser, "test", made.body.id);
+      // A day later the session has lapsed: the owner logs in again.
+      server.clock.advance(24 * 3600);
+      const again = dashboardBrowser(server.baseUrl);
+      const { email, password } = person;
+      expectStatus(await again.api.POST("/dashboard/v1/session", { body: { email, password } }), 201);
+      const nextDay = await listed(again, "test", made.body.id);
+
+      expect(made.body).toMatchObject({ dailyWithdrawLimitCents: 5_000, dailyWithdrawLeftCents: 5_000 });
+      expect(noLimit).toMatchObject({ dailyWithdrawLimitCents: null, dailyWithdrawLeftCents: null });
+      expect(whole?.dailyWithdrawLeftCents).toBe(5_000);
+      expectStatus(paid, 201);
+      expectStatus(failed, 201);
+      expect(failed.body.status).toBe("FAILED");
+      expect(afterTwo?.dailyWithdrawLeftCents).toBe(3_000);
+      expectStatus(over, 403);
+      expect(over.body.code).toBe("WITHDRAW_DAILY_LIMIT");
+      expectStatus(last, 201);
+      expect(spent?.dailyWithdrawLeftCents).toBe(0);
+      expect(nextDay?.dailyWithdrawLeftCents).toBe(5_000);
+      expect((await listed(again, "test", noLimit.id))?.dailyWithdrawLeftCents).toBeNull();
     });
 
     test("when a viewer or finance member manages keys, then 403 ROLE_FORBIDDEN, while each may list them", async () => {

@@ -6,6 +6,7 @@ import type { Role } from "../src/domain/identity-model.js";
 import { newId } from "../src/domain/ids.js";
 import { hashPassword } from "../src/domain/passwords.js";
 import { DeliveryWorker } from "../src/webhooks/worker.js";
+import { chargePayer } from "./support/fixtures.js";
 import { byId, chargeBody, expectStatus, operatorApi, publicApi, type TestServer, testAdminToken } from "./harness.js";
 import { type DashboardBrowser, dashboardBrowser, signedUp } from "./support/dashboard.js";
 import { startReceiver } from "./support/receiver.js";
@@ -499,6 +500,65 @@ for (const store of eachStore("dashboard_money")) {
       expect(active.body.data).toEqual([]);
       expectStatus(inactive, 200);
       expect(inactive.body.data.map((l) => l.id)).toEqual([created.body.id]);
+    });
+
+    test("when the transaction list is searched by id or payer document, or narrowed to a customer, then it finds exactly their charges, in the list and the CSV", async () => {
+      const { browser, api } = await merchant(server);
+      const other = { ...chargePayer, name: "Ana Souza", document: "11144477735" };
+      const maria = [await paidCharge(api)];
+      server.clock.advance(1);
+      maria.push(await paidCharge(api, 2_000));
+      server.clock.advance(1);
+      const ana = await api.POST("/api/v1/charges/pix", { body: chargeBody({ customer: other }) });
+      expectStatus(ana, 201);
+      const list = (query: { search?: string; customerId?: string; status?: string; limit?: number }) =>
+        browser.api.GET("/dashboard/v1/modes/{mode}/transactions", { params: { path: { mode: "test" }, query } });
+      const ids = async (query: Parameters<typeof list>[0]) => {
+        const page = await list(query);
+        expectStatus(page, 200);
+        return page.body.data.map((t) => t.id);
+      };
+      const newestMaria = [maria[1]?.id, maria[0]?.id];
+
+      expect(await ids({ search: ana.body.id })).toEqual([ana.body.id]);
+      expect(await ids({ search: ` ${maria[0]?.id} ` })).toEqual([maria[0]?.id]);
+      expect(await ids({ search: "529.982.247-25" })).toEqual(newestMaria);
+      expect(await ids({ search: "111.444.777-35", status: "PAID" })).toEqual([]);
+      expect(await ids({ search: "111.444.777-35", status: "WAITING_PAYMENT" })).toEqual([ana.body.id]);
+      expect(await ids({ search: "txn_NaoExiste" })).toEqual([]);
+      expect(await ids({ search: "Maria" })).toEqual([]);
+      // A valid CPF nobody paid with, and a customer and a document that disagree: nothing.
+      expect(await ids({ search: "39053344705" })).toEqual([]);
+      expect(await ids({ search: "52998224725", customerId: ana.body.customer.id })).toEqual([]);
+      expect(await ids({ search: "   " })).toHaveLength(3);
+      expect(await ids({ customerId: ana.body.customer.id })).toEqual([ana.body.id]);
+      expect(await ids({ customerId: "cus_NaoExiste" })).toEqual([]);
+
+      // Pages of a customer's charges walk on with the cursor; a search matching nothing still
+      // checks it.
+      const first = await list({ search: "52998224725", limit: 1 });
+      expectStatus(first, 200);
+      expect(first.body).toMatchObject({ hasMore: true, data: [{ id: maria[1]?.id }] });
+      const second = await browser.api.GET("/dashboard/v1/modes/{mode}/transactions", {
+        params: { path: { mode: "test" }, query: { search: "52998224725", limit: 1, startingAfter: maria[1]?.id } },
+      });
+      expectStatus(second, 200);
+      expect(second.body).toMatchObject({ hasMore: false, data: [{ id: maria[0]?.id }] });
+      const badCursor = await browser.api.GET("/dashboard/v1/modes/{mode}/transactions", {
+        params: { path: { mode: "test" }, query: { search: "Maria", startingAfter: "txn_NaoExiste" } },
+      });
+      expectStatus(badCursor, 400);
+
+      const csvIds = async (search: string) => {
+        const answer = await fetch(`${server.baseUrl}/dashboard/v1/modes/test/transactions.csv?search=${search}`, {
+          headers: { cookie: `__Host-pix_session=${browser.cookie}` },
+        });
+        expect(answer.status).toBe(200);
+        const [, ...rows] = (await answer.text()).trim().split("\r\n");
+        return rows.map((row) => row.split(";")[0]);
+      };
+      expect(await csvIds("52998224725")).toEqual(newestMaria);
+      expect(await csvIds("Maria")).toEqual([]);
     });
   });
 }

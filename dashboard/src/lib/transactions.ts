@@ -2,7 +2,8 @@ import { dayRangeQuery, isDay, oneOf } from "./filters";
 import type { Mode } from "./mode";
 
 // The transaction list's filters as the address keeps them (`?situacao=PAID&de=2026-11-01&ate=
-// 2026-11-30&link=plk_…`), as the API's query, and as the CSV export's address for the same view.
+// 2026-11-30&link=plk_…&cliente=cus_…&busca=529.982.247-25`), as the API's query, and as the CSV
+// export's address for the same view.
 
 export const transactionStatuses = [
   "WAITING_PAYMENT",
@@ -22,7 +23,14 @@ export interface TransactionFilters {
   /** Last Brasília day, included. */
   to?: string;
   paymentLinkId?: string;
+  /** Only this customer's charges (`cus_…`). */
+  customerId?: string;
+  /** The search box's text: a charge's id or its payer's CPF/CNPJ (the server decides). */
+  search?: string;
 }
+
+/** The API's bound on the search text (`search`, spec/dashboard/money.tsp). */
+export const searchMaxLength = 64;
 
 /** The filters of an address; anything unknown or malformed is left out. */
 export function filtersFromAddress(search: URLSearchParams): TransactionFilters {
@@ -35,6 +43,10 @@ export function filtersFromAddress(search: URLSearchParams): TransactionFilters 
   if (isDay(to)) filters.to = to;
   const link = search.get("link");
   if (link && /^plk_[A-Za-z0-9]{1,60}$/.test(link)) filters.paymentLinkId = link;
+  const customer = search.get("cliente");
+  if (customer && /^cus_[A-Za-z0-9]{1,60}$/.test(customer)) filters.customerId = customer;
+  const text = search.get("busca")?.trim();
+  if (text && text.length <= searchMaxLength) filters.search = text;
   return filters;
 }
 
@@ -45,6 +57,8 @@ export function addressFromFilters(filters: TransactionFilters): URLSearchParams
   if (filters.from) search.set("de", filters.from);
   if (filters.to) search.set("ate", filters.to);
   if (filters.paymentLinkId) search.set("link", filters.paymentLinkId);
+  if (filters.customerId) search.set("cliente", filters.customerId);
+  if (filters.search) search.set("busca", filters.search);
   return search;
 }
 
@@ -53,6 +67,8 @@ export function transactionQuery(filters: TransactionFilters) {
   return {
     ...(filters.status ? { status: filters.status } : {}),
     ...(filters.paymentLinkId ? { paymentLinkId: filters.paymentLinkId } : {}),
+    ...(filters.customerId ? { customerId: filters.customerId } : {}),
+    ...(filters.search ? { search: filters.search } : {}),
     ...dayRangeQuery(filters.from, filters.to),
   };
 }

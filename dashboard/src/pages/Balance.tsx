@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { Link } from "react-router";
 import { api, type paths } from "../api/client";
 import { fieldErrors } from "../api/errors";
 import { can, useCurrentSession } from "../api/session";
@@ -8,7 +9,7 @@ import { FormError } from "../components/FormError";
 import { useStepUp } from "../components/StepUp";
 import { Alert, Badge, Card, Details, EmptyState, ErrorMessage, Loading, Page, ui } from "../components/ui";
 import { formatDateTime, formatMoney, parseMoneyInput } from "../lib/format";
-import { useMode } from "../lib/useMode";
+import { useMode, useModePath } from "../lib/useMode";
 
 type Withdrawal =
   paths["/dashboard/v1/modes/{mode}/withdrawals/{id}"]["get"]["responses"][200]["content"]["application/json"];
@@ -29,6 +30,57 @@ const withdrawalStatus: Record<string, { text: string; tone: "ok" | "warn" | "da
   PARTIALLY_PAID: { text: "pago em parte", tone: "warn" },
   FAILED: { text: "falhou", tone: "danger" },
 };
+
+type ApiKey =
+  paths["/dashboard/v1/modes/{mode}/api-keys"]["get"]["responses"][200]["content"]["application/json"]["data"][number];
+
+/**
+ * The daily withdrawal limits of the mode's keys that may withdraw through the API, with what each
+ * leaves today. A withdrawal made here has no key, so none of them binds it.
+ */
+function KeyLimits() {
+  const mode = useMode();
+  const to = useModePath();
+  const keys = api.useQuery("get", "/dashboard/v1/modes/{mode}/api-keys", {
+    params: { path: { mode }, query: { limit: 100 } },
+  });
+  const columns: Column<ApiKey>[] = [
+    { header: "Chave", cell: (k) => `${k.name} (${k.prefix}…)` },
+    {
+      header: "Limite diário",
+      numeric: true,
+      cell: (k) => (k.dailyWithdrawLimitCents === null ? "sem limite" : formatMoney(k.dailyWithdrawLimitCents)),
+    },
+    {
+      header: "Resta hoje",
+      numeric: true,
+      cell: (k) => (k.dailyWithdrawLeftCents === null ? "—" : formatMoney(k.dailyWithdrawLeftCents)),
+    },
+  ];
+  const withdrawing = (keys.data?.data ?? []).filter(
+    (k) => k.revokedAt === null && k.permissions.includes("withdrawals:write"),
+  );
+  return (
+    <Card title="Limites diários das chaves de API" id="limites">
+      <p className={ui.hint}>
+        Saques pela API contam no limite da chave usada, por dia no horário de Brasília. Saques feitos aqui no painel
+        não usam chave, e não contam em nenhum limite.
+      </p>
+      {keys.isPending ? (
+        <Loading />
+      ) : keys.isError ? (
+        <ErrorMessage error={keys.error} retry={() => void keys.refetch()} />
+      ) : withdrawing.length === 0 ? (
+        <p>
+          Nenhuma chave deste modo pode sacar pela API. A permissão de saque e o limite se definem ao criar a chave, em{" "}
+          <Link to={to("desenvolvedores")}>Desenvolvedores</Link>.
+        </p>
+      ) : (
+        <DataTable caption="Limites das chaves" columns={columns} rows={withdrawing} rowKey={(k) => k.id} />
+      )}
+    </Card>
+  );
+}
 
 /** Balance and withdrawals of the mode: figures, a withdrawal with its fee and step-up, the list. */
 export function Balance() {
@@ -106,6 +158,7 @@ export function Balance() {
       {can.moveMoney(user.role) && balance.data ? (
         <WithdrawalForm fee={balance.data.withdrawFeeCents} max={balance.data.withdrawableNowCents} onDone={refresh} />
       ) : null}
+      <KeyLimits />
       <Card title="Saques" id="saques">
         {withdrawals.isPending ? (
           <Loading />

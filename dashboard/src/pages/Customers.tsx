@@ -9,6 +9,8 @@ import { FormError } from "../components/FormError";
 import { Alert, Badge, Card, Details, EmptyState, ErrorMessage, Loading, Page, ui } from "../components/ui";
 import { formatDateTime, formatDocument } from "../lib/format";
 import { withFilters } from "../lib/filters";
+import { addressFromFilters } from "../lib/transactions";
+import { TransactionTable } from "./Transactions";
 import { useMode, useModePath } from "../lib/useMode";
 
 type Customer =
@@ -113,8 +115,42 @@ export function CustomerPage() {
           ]}
         />
       </Card>
+      <CustomerCharges customerId={c.id} />
       <Notes key={c.updatedAt} customer={c} onSaved={() => void customer.refetch()} />
     </Page>
+  );
+}
+
+/** How many of a customer's charges its page shows; the rest are one link away, in Transações. */
+const customerChargesShown = 10;
+
+/** The customer's newest charges, and the transaction list filtered to them. */
+function CustomerCharges(props: { customerId: string }) {
+  const mode = useMode();
+  const to = useModePath();
+  const charges = api.useQuery("get", "/dashboard/v1/modes/{mode}/transactions", {
+    params: { path: { mode }, query: { customerId: props.customerId, limit: customerChargesShown } },
+  });
+  const all = to(`transacoes?${addressFromFilters({ customerId: props.customerId }).toString()}`);
+  return (
+    <Card title="Cobranças" id="cobrancas">
+      {charges.isPending ? (
+        <Loading label="Carregando cobranças…" />
+      ) : charges.isError ? (
+        <ErrorMessage error={charges.error} retry={() => void charges.refetch()} />
+      ) : charges.data.data.length === 0 ? (
+        <p>Nenhuma cobrança deste cliente neste modo.</p>
+      ) : (
+        <>
+          <TransactionTable rows={charges.data.data} caption="Cobranças do cliente" />
+          {charges.data.hasMore ? (
+            <p>
+              <Link to={all}>Ver todas as cobranças deste cliente</Link>
+            </p>
+          ) : null}
+        </>
+      )}
+    </Card>
   );
 }
 

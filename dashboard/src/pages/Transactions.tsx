@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { api, type paths } from "../api/client";
 import { type Column, CursorPager, DataTable, useCursor } from "../components/DataTable";
 import { Field } from "../components/Field";
@@ -12,6 +12,7 @@ import {
   addressFromFilters,
   filtersFromAddress,
   monthOf,
+  searchMaxLength,
   transactionQuery,
   transactionStatuses,
   transactionsCsvHref,
@@ -29,10 +30,9 @@ export function Transactions() {
   const mode = useMode();
   const to = useModePath();
   const [search, setSearch] = useSearchParams();
-  const navigate = useNavigate();
   const cursor = useCursor();
   const filters = filtersFromAddress(search);
-  const [lookup, setLookup] = useState("");
+  const [lookup, setLookup] = useState(filters.search ?? "");
   const list = api.useQuery("get", "/dashboard/v1/modes/{mode}/transactions", {
     params: {
       path: { mode },
@@ -61,9 +61,11 @@ export function Transactions() {
         onSubmit={(event) => {
           event.preventDefault();
           const text = lookup.trim();
-          if (/^txn_[A-Za-z0-9]+$/.test(text)) navigate(to(`transacoes/${text}`));
-          else if (/^plk_[A-Za-z0-9]+$/.test(text)) apply({ paymentLinkId: text });
-          else if (/^[\d.\-/]{11,18}$/.test(text)) navigate(to(`clientes?documento=${text.replace(/\D/g, "")}`));
+          // A payment link's id is its own filter; anything else the server searches for.
+          if (/^plk_[A-Za-z0-9]+$/.test(text)) {
+            setLookup("");
+            apply({ paymentLinkId: text, search: undefined });
+          } else apply({ search: text || undefined });
         }}
       >
         <Field label="Situação">
@@ -94,8 +96,18 @@ export function Transactions() {
           />
         </Field>
         <Field label="Buscar" hint="Id da transação (txn_…), de um link (plk_…) ou CPF/CNPJ do pagador">
-          <input type="search" value={lookup} onChange={(event) => setLookup(event.target.value)} />
+          <input
+            type="search"
+            maxLength={searchMaxLength}
+            value={lookup}
+            onChange={(event) => setLookup(event.target.value)}
+          />
         </Field>
+        <div className={ui.formActions}>
+          <button type="submit" className="secondary">
+            Buscar
+          </button>
+        </div>
       </form>
       <div className={ui.actions}>
         <button type="button" className="secondary" onClick={() => apply(monthOf(brasiliaDay(new Date())))}>
@@ -106,8 +118,32 @@ export function Transactions() {
             Link {filters.paymentLinkId} ✕
           </button>
         ) : null}
+        {filters.customerId ? (
+          <button type="button" className="secondary" onClick={() => apply({ customerId: undefined })}>
+            Cliente {filters.customerId} ✕
+          </button>
+        ) : null}
+        {filters.search ? (
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => {
+              setLookup("");
+              apply({ search: undefined });
+            }}
+          >
+            Busca “{filters.search}” ✕
+          </button>
+        ) : null}
         {Object.keys(filters).length > 0 ? (
-          <button type="button" className="link" onClick={() => setSearch(new URLSearchParams())}>
+          <button
+            type="button"
+            className="link"
+            onClick={() => {
+              setLookup("");
+              setSearch(new URLSearchParams());
+            }}
+          >
             Limpar filtros
           </button>
         ) : null}
@@ -122,7 +158,11 @@ export function Transactions() {
         >
           <p>
             {Object.keys(filters).length ? (
-              "Mude ou limpe os filtros."
+              filters.search ? (
+                "A busca acha uma transação pelo id inteiro (txn_…) ou as de um pagador pelo CPF/CNPJ inteiro. Confira o texto, ou limpe os filtros."
+              ) : (
+                "Mude ou limpe os filtros."
+              )
             ) : (
               <>
                 Crie um <Link to={to("links")}>link de pagamento</Link> e pague-o, ou crie cobranças pela API com uma{" "}

@@ -1,8 +1,9 @@
 import { buildBrCode } from "../pix/brcode.js";
+import { parseDocument } from "../pix/documents.js";
 import { brCodeMerchant } from "./merchant-identity.js";
 import { checkAmountCents } from "./amounts.js";
 import type { Authentication, Credentials } from "./authentication.js";
-import type { StoreTx, TransactionFilter } from "./ports/store.js";
+import { type StoreReads, type StoreTx, type TransactionFilter, UnknownCursorError } from "./ports/store.js";
 import { requireDocument, upsertCustomerRecord } from "./customers.js";
 import { type ScopedCaller, addSeconds, type DomainConfig, type DomainDeps, formatBRL } from "./deps.js";
 import { DomainError, fieldError, notFound } from "./errors.js";
@@ -191,6 +192,10 @@ export interface ListFilter {
   createdTo?: string | undefined;
   /** Only disputed charges (the dashboard's dispute list). */
   dispute?: TransactionFilter["dispute"];
+  /** The dashboard's: only a customer's charges. */
+  customerId?: string | undefined;
+  /** The dashboard's search box: a charge's whole id, or its payer's whole CPF or CNPJ. */
+  search?: string | undefined;
 }
 
 /** The store's filter: dates as ISO instants, and the instant that decides expiry. */
@@ -201,10 +206,48 @@ export function storeFilter(filter: ListFilter, at: string): TransactionFilter {
     paymentLinkId: filter.paymentLinkId,
     recurrenceId: filter.recurrenceId,
     dispute: filter.dispute,
+    customerId: filter.customerId,
     createdFrom: iso(filter.createdFrom),
     createdTo: iso(filter.createdTo),
     now: at,
   };
+}
+
+/**
+ * The empty page of a search that matches nothing; a cursor still has to be a charge of the scope,
+ * as with any other filter.
+ */
+export async function noCharges(
+  read: StoreReads,
+  scope: Scope,
+  page: PageRequest,
+): Promise<PageResult<TransactionRecord>> {
+  if (page.startingAfter !== undefined && !(await read.transactions.get(scope, page.startingAfter))) {
+    throw new UnknownCursorError();
+  }
+  return { items: [], hasMore: false };
+}
+
+/**
+ * `storeFilter` with the dashboard's `search` resolved: a `txn_…` text is the charge's id; a CPF or
+ * CNPJ is the customer the mode keeps for it (one per document, and a charge's payer is always
+ * that customer). Null when the text can match no charge: neither, or a document nobody paid with.
+ */
+export async function resolvedFilter(
+  read: StoreReads,
+  scope: Scope,
+  filter: ListFilter,
+  at: string,
+): Promise<TransactionFilter | null> {
+  const where = storeFilter(filter, at);
+  const text = filter.search?.trim() ?? "";
+  if (text === "") return where;
+  if (text.startsWith("txn_")) return { ...where, id: text };
+  const document = parseDocument(text);
+  if (!document.ok) return null;
+  const customer = await read.customers.getByDocument(scope, document.document);
+  if (!customer || (filter.customerId !== undefined && filter.customerId !== customer.id)) return null;
+  return { ...where, customerId: customer.id };
 }
 
 const presentPage = (result: PageResult<TransactionRecord>, at: string) => ({
@@ -216,8 +259,9 @@ export function chargeUseCases(deps: DomainDeps, authentication: Authentication)
   const now = () => deps.clock.now().toISOString();
   const list = async (scope: Scope, filter: ListFilter, page: PageRequest) => {
     const at = now();
+    const where = await resolvedFilter(deps.store.read, scope, filter, at);
     const result = await pageOrInvalidCursor(() =>
-      deps.store.read.transactions.list(scope, storeFilter(filter, at), page),
+      where === null ? noCharges(deps.store.read, scope, page) : deps.store.read.transactions.list(scope, where, page),
     );
     return presentPage(result, at);
   };

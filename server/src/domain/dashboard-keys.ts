@@ -11,6 +11,7 @@ import { keyFields, presentApiKey } from "./operator-presenters.js";
 import { isPermission, maxKeyRollGraceSeconds } from "./policy.js";
 import type { StoreTx } from "./ports/store.js";
 import { type DashboardActor, requireStepUp } from "./sessions.js";
+import { remainingDailyLimit } from "./withdrawals.js";
 
 // The account's API keys in the dashboard (issue 25 §2), per mode: the same records, and the same
 // changes (`api-keys.ts`), as the operator API's. Production keys need a verified account and a
@@ -20,8 +21,14 @@ import { type DashboardActor, requireStepUp } from "./sessions.js";
 
 type Schemas = components["schemas"];
 
+/** What the dashboard shows of a key besides its record: its last use and what its daily limit leaves today. */
+interface KeyUsage {
+  lastUsedAt: string | null;
+  dailyWithdrawLeftCents: number | null;
+}
+
 /** A key as the dashboard shows it: never its secret; the secret before a roll only while it is accepted. */
-function presentKey(key: ApiKeyRecord, lastUsedAt: string | null, now: string): Schemas["ApiKey"] {
+function presentKey(key: ApiKeyRecord, usage: KeyUsage, now: string): Schemas["ApiKey"] {
   const grace = secretInGrace(key, now);
   return {
     id: key.id,
@@ -32,7 +39,8 @@ function presentKey(key: ApiKeyRecord, lastUsedAt: string | null, now: string): 
     permissions: key.permissions.filter(isPermission),
     allowedIps: [...key.allowedIps],
     dailyWithdrawLimitCents: key.dailyWithdrawLimitCents,
-    lastUsedAt,
+    dailyWithdrawLeftCents: usage.dailyWithdrawLeftCents,
+    lastUsedAt: usage.lastUsedAt,
     revokedAt: key.revokedAt,
     previousSecretPrefix: grace?.prefix ?? null,
     previousSecretExpiresAt: grace?.expiresAt ?? null,
@@ -52,10 +60,23 @@ export function dashboardKeyUseCases(deps: DomainDeps) {
     return key;
   }
 
-  /** A key as answered after a change: with when it was last used. */
-  async function presented(key: ApiKeyRecord, at: string) {
-    const uses = await store.read.apiKeys.lastUses([key.id]);
-    return presentKey(key, uses.get(key.id) ?? null, at);
+  /** Keys as the dashboard shows them: with their last use and what each daily limit leaves today. */
+  async function presentAll(keys: readonly ApiKeyRecord[], at: string): Promise<Schemas["ApiKey"][]> {
+    const uses = await store.read.apiKeys.lastUses(keys.map((k) => k.id));
+    const presented: Schemas["ApiKey"][] = [];
+    for (const key of keys) {
+      // One sum per key with a limit: a page holds few of them.
+      const dailyWithdrawLeftCents = await remainingDailyLimit(store.read, key, new Date(at));
+      presented.push(presentKey(key, { lastUsedAt: uses.get(key.id) ?? null, dailyWithdrawLeftCents }, at));
+    }
+    return presented;
+  }
+
+  /** A key as answered after a change. */
+  async function presented(key: ApiKeyRecord, at: string): Promise<Schemas["ApiKey"]> {
+    const [shown] = await presentAll([key], at);
+    if (!shown) throw new Error(`key ${key.id} not presented`);
+    return shown;
   }
 
   /**
@@ -73,9 +94,8 @@ export function dashboardKeyUseCases(deps: DomainDeps) {
     async list(actor: DashboardActor, mode: DashboardMode, page: PageRequest): Promise<Schemas["ApiKeyPage"]> {
       const caller = inMode(actor, mode);
       const result = await pageOrInvalidCursor(() => store.read.apiKeys.list(caller.scope, page));
-      const uses = await store.read.apiKeys.lastUses(result.items.map((k) => k.id));
       const at = now();
-      return { data: result.items.map((k) => presentKey(k, uses.get(k.id) ?? null, at)), hasMore: result.hasMore };
+      return { data: await presentAll(result.items, at), hasMore: result.hasMore };
     },
 
     /** A new key of the mode; its secret is in this answer only. */
@@ -114,7 +134,8 @@ export function dashboardKeyUseCases(deps: DomainDeps) {
         });
         return made;
       });
-      return { ...presentKey(key, null, at), secret };
+      const usage = { lastUsedAt: null, dailyWithdrawLeftCents: key.dailyWithdrawLimitCents };
+      return { ...presentKey(key, usage, at), secret };
     },
 
     /** Changes the permissions, the IP list or the daily limit; the key's next request obeys them. */

@@ -1,4 +1,4 @@
-import { type ListFilter, storeFilter } from "./charges.js";
+import { type ListFilter, noCharges, resolvedFilter } from "./charges.js";
 import type { DomainDeps } from "./deps.js";
 import type { PageRequest, PageResult, Schemas, Scope } from "./model.js";
 import { pageOrInvalidCursor } from "./pagination.js";
@@ -51,9 +51,12 @@ export function exportUseCases(deps: DomainDeps) {
      */
     async transactions(scope: Scope, filter: ListFilter): Promise<Export<Schemas["Transaction"]>> {
       const at = deps.clock.now().toISOString();
-      const where = storeFilter(filter, at);
+      const where = await resolvedFilter(deps.store.read, scope, filter, at);
       const pages = await everyPage(
-        (page) => deps.store.read.transactions.list(scope, where, page),
+        (page) =>
+          where === null
+            ? noCharges(deps.store.read, scope, page)
+            : deps.store.read.transactions.list(scope, where, page),
         (t) => presentTransaction(t, at),
       );
       return { asOf: at, pages };

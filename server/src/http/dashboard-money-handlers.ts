@@ -48,8 +48,8 @@ export function dashboardMoneyHandlers(domain: Domain): WithReplays<Pick<Handler
     }),
 
     listDashboardTransactions: async ({ params, query }, ctx) => {
-      const { status, paymentLinkId, recurrenceId, createdFrom, createdTo } = query;
-      const filter = { status, paymentLinkId, recurrenceId, createdFrom, createdTo };
+      const { status, paymentLinkId, recurrenceId, customerId, search, createdFrom, createdTo } = query;
+      const filter = { status, paymentLinkId, recurrenceId, customerId, search, createdFrom, createdTo };
       return { status: 200, body: await charges.list(callerIn(ctx, params.mode), filter, pageFromQuery(query)) };
     },
     getDashboardTransaction: async ({ params }, ctx) => ({

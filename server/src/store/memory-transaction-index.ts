@@ -60,6 +60,7 @@ export class TransactionIndex {
   private readonly byStatus = new Map<string, SortedEntries>();
   private readonly byLink = new Map<string, SortedEntries>();
   private readonly byRecurrence = new Map<string, SortedEntries>();
+  private readonly byCustomer = new Map<string, SortedEntries>();
   private readonly disputed = new Map<string, SortedEntries>();
   private readonly waitingByExpiry = new Map<string, SortedEntries>();
 
@@ -78,6 +79,7 @@ export class TransactionIndex {
     apply(this.bucket(this.byStatus, `${scope}\u0000${t.status}`), created);
     if (t.paymentLinkId) apply(this.bucket(this.byLink, `${scope}\u0000${t.paymentLinkId}`), created);
     if (t.recurrenceId) apply(this.bucket(this.byRecurrence, `${scope}\u0000${t.recurrenceId}`), created);
+    apply(this.bucket(this.byCustomer, `${scope}\u0000${t.customer.id}`), created);
     if (t.dispute) apply(this.bucket(this.disputed, scope), created);
     if (t.status === "WAITING_PAYMENT") apply(this.bucket(this.waitingByExpiry, scope), { at: t.expiresAt, id: t.id });
   }
@@ -102,6 +104,8 @@ export class TransactionIndex {
       (f.status === undefined || statusMatches(t, f.status, f.now)) &&
       (f.paymentLinkId === undefined || t.paymentLinkId === f.paymentLinkId) &&
       (f.recurrenceId === undefined || t.recurrenceId === f.recurrenceId) &&
+      (f.id === undefined || t.id === f.id) &&
+      (f.customerId === undefined || t.customer.id === f.customerId) &&
       (f.dispute === undefined || disputeMatches(t, f.dispute)) &&
       (f.createdFrom === undefined || t.createdAt >= f.createdFrom) &&
       (f.createdTo === undefined || t.createdAt < f.createdTo);
@@ -130,7 +134,12 @@ export class TransactionIndex {
 
   /** Candidates newest first, strictly below `bound`, from the narrowest index for the filter. */
   private *newestFirst(scope: string, f: TransactionFilter, bound: Entry | null): Generator<TransactionRecord> {
-    if (f.status === "EXPIRED" && f.paymentLinkId === undefined) {
+    if (f.id !== undefined) {
+      const row = this.rows.get(f.id);
+      if (row && scopeKey(row) === scope && (!bound || before(entryOf(row), bound))) yield row;
+      return;
+    }
+    if (f.status === "EXPIRED" && f.paymentLinkId === undefined && f.customerId === undefined) {
       // EXPIRED charges, merged with the WAITING_PAYMENT ones already past their expiry.
       const overdue = this.overdue(scope, f.now).filter((t) => !bound || before(entryOf(t), bound));
       overdue.sort((a, b) => (before(entryOf(a), entryOf(b)) ? 1 : -1));
@@ -149,11 +158,13 @@ export class TransactionIndex {
         ? this.byLink.get(`${scope}\u0000${f.paymentLinkId}`)
         : f.recurrenceId !== undefined
           ? this.byRecurrence.get(`${scope}\u0000${f.recurrenceId}`)
-          : f.dispute !== undefined
-            ? this.disputed.get(scope)
-            : f.status !== undefined
-              ? this.byStatus.get(`${scope}\u0000${f.status}`)
-              : this.byScope.get(scope);
+          : f.customerId !== undefined
+            ? this.byCustomer.get(`${scope}\u0000${f.customerId}`)
+            : f.dispute !== undefined
+              ? this.disputed.get(scope)
+              : f.status !== undefined
+                ? this.byStatus.get(`${scope}\u0000${f.status}`)
+                : this.byScope.get(scope);
     yield* this.walk(index, bound);
   }
 

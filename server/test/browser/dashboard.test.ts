@@ -429,10 +429,25 @@ describe.skipIf(!hasChromium)(
       await page.getByLabel("Etiquetas", { exact: true }).fill("vip, curso");
       await page.getByRole("button", { name: "Salvar" }).click();
       await page.getByText("Notas salvas.").waitFor();
+      const customerCharges = page.getByRole("region", { name: "Cobranças do cliente" });
+      await customerCharges.getByText("Curso de fotografia").waitFor();
       await look(page, "cliente");
       await page.getByRole("link", { name: "Clientes", exact: true }).click();
       await page.getByRole("region", { name: "Lista de clientes" }).getByText("vip").first().waitFor();
       await look(page, "clientes");
+
+      // The search box: the payer's CPF finds the charge (kept in the address); another CPF, nothing.
+      await page.getByRole("link", { name: "Transações" }).click();
+      await list.getByText("Ana Pagadora").waitFor();
+      await page.getByRole("searchbox", { name: "Buscar" }).fill("529.982.247-25");
+      await page.getByRole("button", { name: "Buscar" }).click();
+      await expect.poll(() => page.url()).toContain("busca=529.982.247-25");
+      await list.getByText("Ana Pagadora").waitFor();
+      await page.getByRole("searchbox", { name: "Buscar" }).fill("111.444.777-35");
+      await page.getByRole("button", { name: "Buscar" }).click();
+      await page.getByText("Nenhuma transação com estes filtros").waitFor();
+      await page.getByRole("button", { name: "Limpar filtros" }).click();
+      await list.getByText("Ana Pagadora").waitFor();
       await page.getByRole("link", { name: "Início" }).click();
       await expect.poll(() => read(page.getByRole("region", { name: "Recebido hoje" }))).toContain("R$ 219,80");
       expect(owner.tab.problems).toEqual([]);
@@ -453,8 +468,23 @@ describe.skipIf(!hasChromium)(
         expect(await page.evaluate("navigator.clipboard.readText()")).toBe(await secret.innerText());
         await look(page, "desenvolvedores-chave-criada");
         await page.getByRole("button", { name: "Já copiei" }).click();
-        await page.getByRole("region", { name: "Lista de chaves" }).getByText("Loja virtual").waitFor();
+        const keys = page.getByRole("region", { name: "Lista de chaves" });
+        await keys.getByText("Loja virtual").waitFor();
         expect(await page.getByLabel("o segredo da chave").count()).toBe(0);
+
+        // Its rules change: a limit that is not an amount is refused by the form, then a daily limit is set.
+        await keys.getByRole("row").filter({ hasText: "Loja virtual" }).getByRole("button", { name: "Alterar" }).click();
+        const edit = page.getByRole("region", { name: "Alterar a chave Loja virtual" });
+        const limit = edit.getByLabel("Limite diário de saque (R$, opcional)");
+        await limit.fill("mil reais");
+        await edit.getByRole("button", { name: "Salvar alterações" }).click();
+        await edit.getByText("Informe um valor em reais").waitFor();
+        await limit.fill("1.000,00");
+        await edit.getByRole("button", { name: "Salvar alterações" }).click();
+        await edit.waitFor({ state: "detached" });
+        await expect
+          .poll(() => read(keys.getByRole("row").filter({ hasText: "Loja virtual" })))
+          .toMatch(/R\$\s1\.000,00\s+restam hoje R\$\s1\.000,00/);
 
         await page.getByRole("link", { name: "Webhooks" }).click();
         await page.getByLabel("Endereço (URL)").fill(receiver.url);
@@ -520,6 +550,9 @@ describe.skipIf(!hasChromium)(
         .or(page.getByRole("region", { name: "Lista de saques" }).getByText("R$\u00a050,00"))
         .first()
         .waitFor();
+      // The key made in the developers' screen may withdraw through the API, up to its daily limit.
+      const limits = page.getByRole("region", { name: "Limites das chaves" });
+      await expect.poll(() => read(limits)).toMatch(/Loja virtual.*R\$\s1\.000,00/s);
       await look(page, "saldo-saque");
       expect(owner.tab.problems).toEqual([]);
     });

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { api, type paths } from "../../api/client";
 import { fieldErrors } from "../../api/errors";
 import { can, useCurrentSession } from "../../api/session";
@@ -15,20 +15,22 @@ type Key =
   paths["/dashboard/v1/modes/{mode}/api-keys"]["get"]["responses"][200]["content"]["application/json"]["data"][number];
 type Permission = Key["permissions"][number];
 
-const permissions: { value: Permission; label: string }[] = [
-  { value: "transactions:read", label: "Ler transações" },
-  { value: "charges:write", label: "Criar cobranças" },
-  { value: "payment_links:read", label: "Ler links de pagamento" },
-  { value: "payment_links:write", label: "Criar links de pagamento" },
-  { value: "customers:read", label: "Ler clientes" },
-  { value: "customers:write", label: "Alterar clientes" },
-  { value: "balance:read", label: "Ler saldo" },
-  { value: "withdrawals:read", label: "Ler saques" },
-  { value: "withdrawals:write", label: "Sacar" },
-  { value: "refunds:write", label: "Reembolsar" },
-  { value: "recurrences:read", label: "Ler recorrências" },
-  { value: "recurrences:write", label: "Criar recorrências" },
-];
+/** Every permission of the spec, named: a new one fails the build until it has its label here. */
+const permissionLabels: Record<Permission, string> = {
+  "transactions:read": "Ler transações",
+  "charges:write": "Criar cobranças",
+  "payment_links:read": "Ler links de pagamento",
+  "payment_links:write": "Criar links de pagamento",
+  "customers:read": "Ler clientes",
+  "customers:write": "Alterar clientes",
+  "balance:read": "Ler saldo",
+  "withdrawals:read": "Ler saques",
+  "withdrawals:write": "Sacar",
+  "refunds:write": "Reembolsar",
+  "recurrences:read": "Ler recorrências",
+  "recurrences:write": "Criar recorrências",
+};
+const permissions = Object.entries(permissionLabels).map(([value, label]) => ({ value: value as Permission, label }));
 
 /** The secret of a key or endpoint, shown once, with its warning and a copy button. */
 export function SecretOnce(props: { secret: string; what: string; onDone: () => void }) {
@@ -61,6 +63,7 @@ export function Keys() {
   const revoke = api.useMutation("post", "/dashboard/v1/modes/{mode}/api-keys/{id}/revoke");
   const [secret, setSecret] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<string | null>(null);
+  const [editing, setEditing] = useState<Key | null>(null);
   const columns: Column<Key>[] = [
     {
       header: "Chave",
@@ -77,9 +80,15 @@ export function Keys() {
     {
       header: "Limite diário de saque",
       cell: (k) =>
-        k.dailyWithdrawLimitCents === null || k.dailyWithdrawLimitCents === undefined
-          ? "padrão"
-          : formatMoney(k.dailyWithdrawLimitCents),
+        k.dailyWithdrawLimitCents === null ? (
+          "sem limite"
+        ) : (
+          <>
+            {formatMoney(k.dailyWithdrawLimitCents)}
+            <br />
+            <span className={ui.hint}>restam hoje {formatMoney(k.dailyWithdrawLeftCents ?? 0)}</span>
+          </>
+        ),
     },
     { header: "Último uso", cell: (k) => (k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "nunca") },
   ];
@@ -89,6 +98,9 @@ export function Keys() {
       cell: (k) =>
         k.revokedAt ? null : (
           <span className={ui.actions}>
+            <button type="button" className="secondary" onClick={() => setEditing(k)}>
+              Alterar
+            </button>
             <button
               type="button"
               className="secondary"
@@ -129,7 +141,17 @@ export function Keys() {
   return (
     <div className="stack">
       {secret ? <SecretOnce secret={secret} what="o segredo da chave" onDone={() => setSecret(null)} /> : null}
-      {manage && !secret ? (
+      {manage && editing ? (
+        <EditKey
+          key={editing.id}
+          apiKey={editing}
+          onDone={(changed) => {
+            setEditing(null);
+            if (changed) void list.refetch();
+          }}
+        />
+      ) : null}
+      {manage && !secret && !editing ? (
         <CreateKey
           onCreated={(s) => {
             setSecret(s);
@@ -165,14 +187,141 @@ export function Keys() {
   );
 }
 
+/** What a key may do, from where, and how much it may withdraw a day: as typed in a form. */
+interface KeyRules {
+  chosen: Set<Permission>;
+  ips: string;
+  limit: string;
+}
+
+const rulesOf = (key: Key): KeyRules => ({
+  chosen: new Set(key.permissions),
+  ips: key.allowedIps.join("\n"),
+  limit: key.dailyWithdrawLimitCents === null ? "" : formatMoney(key.dailyWithdrawLimitCents).replace(/^R\$\s*/, ""),
+});
+
+/**
+ * The rules as the API's body: the IP list split, the limit in cents (null when left empty), or the
+ * message for a limit that is not an amount.
+ */
+function bodyOf(rules: KeyRules) {
+  const allowedIps = rules.ips.split(/[\s,]+/).filter(Boolean);
+  const typed = rules.limit.trim();
+  const cents = typed ? parseMoneyInput(typed) : null;
+  const limitError = typed && cents === null ? "Informe um valor em reais, como 5.000,00, ou deixe vazio." : undefined;
+  return { body: { permissions: [...rules.chosen], allowedIps, dailyWithdrawLimitCents: cents }, limitError };
+}
+
+/** The permission boxes, the IP list and the daily limit, shared by creating and changing a key. */
+function KeyRulesFields(props: {
+  rules: KeyRules;
+  onChange: (rules: KeyRules) => void;
+  errors: Partial<Record<"permissions" | "allowedIps" | "dailyWithdrawLimitCents", string>>;
+}) {
+  const { rules, onChange, errors } = props;
+  return (
+    <>
+      <fieldset className={ui.fieldset}>
+        <legend>Permissões</legend>
+        {permissions.map((p) => (
+          <label key={p.value} className={ui.check}>
+            <input
+              type="checkbox"
+              checked={rules.chosen.has(p.value)}
+              onChange={(event) => {
+                const next = new Set(rules.chosen);
+                if (event.target.checked) next.add(p.value);
+                else next.delete(p.value);
+                onChange({ ...rules, chosen: next });
+              }}
+            />
+            {p.label}
+          </label>
+        ))}
+        {errors.permissions ? <p className={ui.fieldError}>{errors.permissions}</p> : null}
+      </fieldset>
+      <Field
+        label="IPs permitidos (opcional)"
+        hint="Um por linha ou separados por vírgula; vazio: qualquer IP."
+        error={errors.allowedIps}
+      >
+        <textarea rows={2} value={rules.ips} onChange={(event) => onChange({ ...rules, ips: event.target.value })} />
+      </Field>
+      <TextField
+        label="Limite diário de saque (R$, opcional)"
+        name="limit"
+        inputMode="decimal"
+        hint="Vazio: sem limite."
+        value={rules.limit}
+        onChange={(event) => onChange({ ...rules, limit: event.target.value })}
+        error={errors.dailyWithdrawLimitCents}
+      />
+    </>
+  );
+}
+
+/** Changes a key's permissions, IP list and daily limit; its next request obeys them. */
+function EditKey(props: { apiKey: Key; onDone: (changed: boolean) => void }) {
+  const mode = useMode();
+  const update = api.useMutation("patch", "/dashboard/v1/modes/{mode}/api-keys/{id}");
+  const [rules, setRules] = useState<KeyRules>(() => rulesOf(props.apiKey));
+  const [limitError, setLimitError] = useState<string | undefined>();
+  const { byField, rest } = fieldErrors(update.error, ["permissions", "allowedIps", "dailyWithdrawLimitCents"]);
+  // The form opens above the list: it takes the focus, so the keyboard and the eye go there.
+  const place = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    place.current?.scrollIntoView({ block: "start" });
+    place.current?.focus();
+  }, []);
+  return (
+    <div ref={place} tabIndex={-1}>
+      <Card title={`Alterar a chave ${props.apiKey.name}`} id="alterar-chave">
+        <p className={ui.hint}>A próxima chamada da chave já segue as novas regras.</p>
+        <form
+          className={ui.form}
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            const { body, limitError } = bodyOf(rules);
+            setLimitError(limitError);
+            if (limitError) return;
+            update.mutate(
+              { params: { path: { mode, id: props.apiKey.id } }, body },
+              { onSuccess: () => props.onDone(true) },
+            );
+          }}
+        >
+          <KeyRulesFields
+            rules={rules}
+            onChange={setRules}
+            errors={{ ...byField, dailyWithdrawLimitCents: limitError ?? byField.dailyWithdrawLimitCents }}
+          />
+          <FormError error={update.error} rest={rest} />
+          <div className={ui.formActions}>
+            <button type="submit" disabled={update.isPending}>
+              {update.isPending ? "Salvando…" : "Salvar alterações"}
+            </button>
+            <button type="button" className="secondary" onClick={() => props.onDone(false)}>
+              Cancelar
+            </button>
+          </div>
+        </form>
+      </Card>
+    </div>
+  );
+}
+
 function CreateKey(props: { onCreated: (secret: string) => void }) {
   const mode = useMode();
   const guard = useStepUp();
   const create = api.useMutation("post", "/dashboard/v1/modes/{mode}/api-keys");
   const [name, setName] = useState("");
-  const [chosen, setChosen] = useState<Set<Permission>>(new Set(permissions.map((p) => p.value)));
-  const [ips, setIps] = useState("");
-  const [limit, setLimit] = useState("");
+  const [rules, setRules] = useState<KeyRules>({
+    chosen: new Set(permissions.map((p) => p.value)),
+    ips: "",
+    limit: "",
+  });
+  const [limitError, setLimitError] = useState<string | undefined>();
   const { byField, rest } = fieldErrors(create.error, ["name", "permissions", "allowedIps", "dailyWithdrawLimitCents"]);
   return (
     <Card title="Criar chave de API" id="criar-chave">
@@ -181,16 +330,19 @@ function CreateKey(props: { onCreated: (secret: string) => void }) {
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          const allowedIps = ips.split(/[\s,]+/).filter(Boolean);
-          const cents = limit.trim() ? parseMoneyInput(limit) : null;
+          const { body, limitError } = bodyOf(rules);
+          setLimitError(limitError);
+          if (limitError) return;
           guard(() =>
             create.mutateAsync({
               params: { path: { mode } },
               body: {
                 name: name.trim(),
-                permissions: [...chosen],
-                allowedIps,
-                ...(cents !== null ? { dailyWithdrawLimitCents: cents } : {}),
+                permissions: body.permissions,
+                allowedIps: body.allowedIps,
+                ...(body.dailyWithdrawLimitCents !== null
+                  ? { dailyWithdrawLimitCents: body.dailyWithdrawLimitCents }
+                  : {}),
               },
             }),
           ).then(
@@ -211,39 +363,10 @@ function CreateKey(props: { onCreated: (secret: string) => void }) {
           onChange={(event) => setName(event.target.value)}
           error={byField.name}
         />
-        <fieldset className={ui.fieldset}>
-          <legend>Permissões</legend>
-          {permissions.map((p) => (
-            <label key={p.value} className={ui.check}>
-              <input
-                type="checkbox"
-                checked={chosen.has(p.value)}
-                onChange={(event) => {
-                  const next = new Set(chosen);
-                  if (event.target.checked) next.add(p.value);
-                  else next.delete(p.value);
-                  setChosen(next);
-                }}
-              />
-              {p.label}
-            </label>
-          ))}
-          {byField.permissions ? <p className={ui.fieldError}>{byField.permissions}</p> : null}
-        </fieldset>
-        <Field
-          label="IPs permitidos (opcional)"
-          hint="Um por linha ou separados por vírgula; vazio: qualquer IP."
-          error={byField.allowedIps}
-        >
-          <textarea rows={2} value={ips} onChange={(event) => setIps(event.target.value)} />
-        </Field>
-        <TextField
-          label="Limite diário de saque (R$, opcional)"
-          name="limit"
-          inputMode="decimal"
-          value={limit}
-          onChange={(event) => setLimit(event.target.value)}
-          error={byField.dailyWithdrawLimitCents}
+        <KeyRulesFields
+          rules={rules}
+          onChange={setRules}
+          errors={{ ...byField, dailyWithdrawLimitCents: limitError ?? byField.dailyWithdrawLimitCents }}
         />
         <FormError error={create.error} rest={rest} />
         <div className={ui.formActions}>

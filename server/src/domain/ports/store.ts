@@ -47,6 +47,10 @@ export interface TransactionFilter {
   status?: string | undefined;
   paymentLinkId?: string | undefined;
   recurrenceId?: string | undefined;
+  /** Only the charge with this id (the dashboard's search by id). */
+  id?: string | undefined;
+  /** Only the charges whose payer is this customer (`customer.id`). */
+  customerId?: string | undefined;
   createdFrom?: string | undefined;
   createdTo?: string | undefined;
   /** Only disputed charges (the dashboard's dispute list): any of them, or those whose dispute is in this state. */
