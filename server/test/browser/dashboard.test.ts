@@ -473,7 +473,11 @@ describe.skipIf(!hasChromium)(
         expect(await page.getByLabel("o segredo da chave").count()).toBe(0);
 
         // Its rules change: a limit that is not an amount is refused by the form, then a daily limit is set.
-        await keys.getByRole("row").filter({ hasText: "Loja virtual" }).getByRole("button", { name: "Alterar" }).click();
+        await keys
+          .getByRole("row")
+          .filter({ hasText: "Loja virtual" })
+          .getByRole("button", { name: "Alterar" })
+          .click();
         const edit = page.getByRole("region", { name: "Alterar a chave Loja virtual" });
         const limit = edit.getByLabel("Limite diário de saque (R$, opcional)");
         await limit.fill("mil reais");
