@@ -82,6 +82,12 @@ function KeyLimits() {
   );
 }
 
+const transferStatus: Record<Withdrawal["transfers"][number]["status"], string> = {
+  PENDING: "em andamento",
+  PAID: "paga",
+  FAILED: "falhou",
+};
+
 /** Balance and withdrawals of the mode: figures, a withdrawal with its fee and step-up, the list. */
 export function Balance() {
   const mode = useMode();
@@ -112,7 +118,8 @@ export function Balance() {
     },
     {
       header: "Transferências",
-      cell: (w) => w.transfers.map((t) => `${formatMoney(t.amountCents)} ${t.status}`).join(", ") || "—",
+      cell: (w) =>
+        w.transfers.map((t) => `${formatMoney(t.amountCents)} ${transferStatus[t.status]}`).join(", ") || "—",
     },
     { header: "Valor", numeric: true, cell: (w) => formatMoney(w.amountCents) },
   ];

@@ -95,14 +95,16 @@ export function Transactions() {
             onChange={(event) => apply({ to: event.target.value || undefined })}
           />
         </Field>
-        <Field label="Buscar" hint="Id da transação (txn_…), de um link (plk_…) ou CPF/CNPJ do pagador">
-          <input
-            type="search"
-            maxLength={searchMaxLength}
-            value={lookup}
-            onChange={(event) => setLookup(event.target.value)}
-          />
-        </Field>
+        <div className={ui.wideFilter}>
+          <Field label="Buscar" hint="Id da transação (txn_…), de um link (plk_…) ou CPF/CNPJ do pagador">
+            <input
+              type="search"
+              maxLength={searchMaxLength}
+              value={lookup}
+              onChange={(event) => setLookup(event.target.value)}
+            />
+          </Field>
+        </div>
         <div className={ui.formActions}>
           <button type="submit" className="secondary">
             Buscar
