@@ -199,7 +199,7 @@ export interface ListFilter {
 }
 
 /** The store's filter: dates as ISO instants, and the instant that decides expiry. */
-export function storeFilter(filter: ListFilter, at: string): TransactionFilter {
+function storeFilter(filter: ListFilter, at: string): TransactionFilter {
   const iso = (v: string | undefined) => (v === undefined ? undefined : new Date(v).toISOString());
   return {
     status: filter.status,
