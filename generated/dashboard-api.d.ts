@@ -284,7 +284,9 @@ export interface paths {
         head?: never;
         /**
          * Update an API key
-         * @description Changes the permissions, the IP list or the daily withdrawal limit; the next request obeys them.
+         * @description Changes the permissions, the IP list or the daily withdrawal limit; the next request obeys
+         *     them. A production key's change needs a step-up in the last 10 minutes
+         *     (`403 STEP_UP_REQUIRED`), as creating or rolling one does: its rules can let it move real money.
          */
         patch: operations["updateDashboardApiKey"];
         trace?: never;

@@ -318,7 +318,7 @@ for (const store of eachStore("dashboard_keys")) {
       expectStatus(developerCreates, 201);
     });
 
-    test("when a production key is asked, then the account must be verified and the user stepped up", async () => {
+    test("when a production key is asked or changed, then the account must be verified and the user stepped up", async () => {
       const unverified = await owner(server);
       const refused = await unverified.browser.api.POST("/dashboard/v1/modes/{mode}/api-keys", {
         ...inMode("production"),
@@ -349,6 +349,20 @@ for (const store of eachStore("dashboard_keys")) {
         ...keyIn("production", created.body.id),
         body: { gracePeriodSeconds: 60 },
       });
+      const widen = { permissions: ["balance:read" as const, "withdrawals:write" as const] };
+      const updateWithoutStepUp = await browser.api.PATCH("/dashboard/v1/modes/{mode}/api-keys/{id}", {
+        ...keyIn("production", created.body.id),
+        body: widen,
+      });
+      const unchanged = await listed(browser, "production", created.body.id);
+      expectStatus(
+        await browser.api.POST("/dashboard/v1/session/step-up", { body: { code: codeOf(server, totpSecret) } }),
+        201,
+      );
+      const updated = await browser.api.PATCH("/dashboard/v1/modes/{mode}/api-keys/{id}", {
+        ...keyIn("production", created.body.id),
+        body: widen,
+      });
       const revoke = await browser.api.POST(
         "/dashboard/v1/modes/{mode}/api-keys/{id}/revoke",
         keyIn("production", created.body.id),
@@ -368,6 +382,11 @@ for (const store of eachStore("dashboard_keys")) {
       expect(works).toBe(200);
       expectStatus(rollWithoutStepUp, 403);
       expect(rollWithoutStepUp.body.code).toBe("STEP_UP_REQUIRED");
+      expectStatus(updateWithoutStepUp, 403);
+      expect(updateWithoutStepUp.body.code).toBe("STEP_UP_REQUIRED");
+      expect(unchanged?.permissions).not.toContain("withdrawals:write");
+      expectStatus(updated, 200);
+      expect(updated.body.permissions).toEqual(["balance:read", "withdrawals:write"]);
       expectStatus(revoke, 200);
       expectStatus(otherMode, 404);
     });

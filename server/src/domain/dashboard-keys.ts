@@ -148,6 +148,10 @@ export function dashboardKeyUseCases(deps: DomainDeps) {
       const caller = inMode(actor, mode);
       checkAllowedIps(body.allowedIps);
       const at = now();
+      // A production key's rules can let it move real money (`withdrawals:write`, a higher or no
+      // daily limit, any address): a step-up, as to create or roll one. No verification check: an
+      // account that lost it may still narrow the keys it has.
+      if (caller.scope.livemode) requireStepUp(actor, at);
       const updated = await store.transaction(async (tx) => {
         const key = await keyInScope(tx, caller, id);
         const changed = changedApiKey(key, body, at);

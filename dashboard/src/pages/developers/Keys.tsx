@@ -263,6 +263,7 @@ function KeyRulesFields(props: {
 /** Changes a key's permissions, IP list and daily limit; its next request obeys them. */
 function EditKey(props: { apiKey: Key; onDone: (changed: boolean) => void }) {
   const mode = useMode();
+  const guard = useStepUp();
   const update = api.useMutation("patch", "/dashboard/v1/modes/{mode}/api-keys/{id}");
   const [rules, setRules] = useState<KeyRules>(() => rulesOf(props.apiKey));
   const [limitError, setLimitError] = useState<string | undefined>();
@@ -285,9 +286,10 @@ function EditKey(props: { apiKey: Key; onDone: (changed: boolean) => void }) {
             const { body, limitError } = bodyOf(rules);
             setLimitError(limitError);
             if (limitError) return;
-            update.mutate(
-              { params: { path: { mode, id: props.apiKey.id } }, body },
-              { onSuccess: () => props.onDone(true) },
+            // A production key's change asks for the authenticator's code (step-up), as creating one does.
+            guard(() => update.mutateAsync({ params: { path: { mode, id: props.apiKey.id } }, body })).then(
+              () => props.onDone(true),
+              () => undefined,
             );
           }}
         >
