@@ -622,6 +622,23 @@ export interface components {
             dailyWithdrawLimitCents: number | null;
             /** Format: date-time */
             revokedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the key last authenticated a public API request, to the minute: each server process
+             *     writes a key's use at most once a minute, so the latest use may be up to 60 seconds later than
+             *     this. Null when the key was never used.
+             */
+            lastUsedAt: string | null;
+            /**
+             * @description After a roll in the dashboard, while the secret before it is still accepted: that secret's
+             *     visible start; null otherwise (never rolled, grace over, or revoked).
+             */
+            previousSecretPrefix: string | null;
+            /**
+             * Format: date-time
+             * @description Until when the secret before the last roll is accepted; null with `previousSecretPrefix`.
+             */
+            previousSecretExpiresAt: string | null;
             createdAt: components["schemas"]["PixService.UtcTimestamp"];
             updatedAt: components["schemas"]["PixService.UtcTimestamp"];
         };
@@ -648,6 +665,23 @@ export interface components {
             dailyWithdrawLimitCents: number | null;
             /** Format: date-time */
             revokedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the key last authenticated a public API request, to the minute: each server process
+             *     writes a key's use at most once a minute, so the latest use may be up to 60 seconds later than
+             *     this. Null when the key was never used.
+             */
+            lastUsedAt: string | null;
+            /**
+             * @description After a roll in the dashboard, while the secret before it is still accepted: that secret's
+             *     visible start; null otherwise (never rolled, grace over, or revoked).
+             */
+            previousSecretPrefix: string | null;
+            /**
+             * Format: date-time
+             * @description Until when the secret before the last roll is accepted; null with `previousSecretPrefix`.
+             */
+            previousSecretExpiresAt: string | null;
             createdAt: components["schemas"]["PixService.UtcTimestamp"];
             updatedAt: components["schemas"]["PixService.UtcTimestamp"];
             /** @description The secret, shown once. Store it now: only its SHA-256 digest is kept. */

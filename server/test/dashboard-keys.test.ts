@@ -104,7 +104,7 @@ for (const store of eachStore("dashboard_keys")) {
     });
 
     test("when a key is used on the public API, then the list shows when, written at most once a minute", async () => {
-      const { browser } = await owner(server);
+      const { browser, accountId } = await owner(server);
       const key = await createdKey(browser, { name: "uso" });
       const firstUse = server.clock.now().toISOString();
 
@@ -119,10 +119,16 @@ for (const store of eachStore("dashboard_keys")) {
 
       expect(withinTheMinute).toBe(firstUse);
       await expect.poll(async () => (await listed(browser, "test", key.id))?.lastUsedAt).toBe(laterUse);
+      // The operator's view of the same key says the same.
+      const byOperator = await operator(server).GET("/admin/v1/accounts/{id}/api-keys", {
+        params: { path: { id: accountId } },
+      });
+      expectStatus(byOperator, 200);
+      expect(byOperator.body.data.find((k) => k.id === key.id)?.lastUsedAt).toBe(laterUse);
     });
 
     test("when a key is rolled with a grace, then both secrets work until it ends, then only the new one", async () => {
-      const { browser } = await owner(server);
+      const { browser, accountId } = await owner(server);
       const key = await createdKey(browser, { name: "rolar" });
       expect(await listStatus(server, key.secret)).toBe(200);
 
@@ -139,6 +145,9 @@ for (const store of eachStore("dashboard_keys")) {
         new: [await balanceStatus(server, rolled.body.secret), await listStatus(server, rolled.body.secret)],
       };
       const listedDuring = await listed(browser, "test", key.id);
+      const operatorDuring = await operator(server).GET("/admin/v1/accounts/{id}/api-keys", {
+        params: { path: { id: accountId } },
+      });
       server.clock.advance(grace);
       const after = {
         old: [await balanceStatus(server, key.secret), await listStatus(server, key.secret)],
@@ -152,6 +161,11 @@ for (const store of eachStore("dashboard_keys")) {
       expect(during).toEqual({ old: [200, 200], new: [200, 200] });
       expect(listedDuring).toMatchObject({
         prefix: rolled.body.prefix,
+        previousSecretPrefix: key.prefix,
+        previousSecretExpiresAt: graceEnds,
+      });
+      expectStatus(operatorDuring, 200);
+      expect(operatorDuring.body.data.find((k) => k.id === key.id)).toMatchObject({
         previousSecretPrefix: key.prefix,
         previousSecretExpiresAt: graceEnds,
       });

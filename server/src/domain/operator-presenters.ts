@@ -1,5 +1,6 @@
 import type { components } from "../../../generated/admin-api.js";
 import type { Account, ApiKeyRecord, DeliveryRecord, WebhookEndpointRecord } from "./model.js";
+import { secretInGrace } from "./api-keys.js";
 import { isPermission } from "./policy.js";
 import { presentAttempt } from "./webhook-endpoints.js";
 
@@ -23,7 +24,10 @@ export const presentAccount = (a: Account): Admin["Account"] => ({
   updatedAt: a.updatedAt,
 });
 
-export const presentApiKey = (k: ApiKeyRecord): Admin["ApiKey"] => ({
+/** What the audit log compares of a key (`keyFields`), and the operator's view without its uses. */
+type KeyRecordView = Omit<Admin["ApiKey"], "lastUsedAt" | "previousSecretPrefix" | "previousSecretExpiresAt">;
+
+export const presentApiKey = (k: ApiKeyRecord): KeyRecordView => ({
   id: k.id,
   accountId: k.accountId,
   name: k.name,
@@ -37,6 +41,20 @@ export const presentApiKey = (k: ApiKeyRecord): Admin["ApiKey"] => ({
   createdAt: k.createdAt,
   updatedAt: k.updatedAt,
 });
+
+/**
+ * A key as the operator API answers it: with when it was last used, and the secret before its
+ * last roll while that is still accepted (the dashboard's view of the same key, `dashboard-keys.ts`).
+ */
+export function presentOperatorKey(k: ApiKeyRecord, lastUsedAt: string | null, now: string): Admin["ApiKey"] {
+  const grace = secretInGrace(k, now);
+  return {
+    ...presentApiKey(k),
+    lastUsedAt,
+    previousSecretPrefix: grace?.prefix ?? null,
+    previousSecretExpiresAt: grace?.expiresAt ?? null,
+  };
+}
 
 export const presentEndpoint = (e: WebhookEndpointRecord): Admin["WebhookEndpoint"] => ({
   id: e.id,

@@ -12,7 +12,7 @@ import { createAccount, createApiKey, merchantDocument } from "./accounts.js";
 import type { DomainDeps } from "./deps.js";
 import { notFound } from "./errors.js";
 import { queueDeliveries } from "./events.js";
-import type { Account, PageRequest } from "./model.js";
+import type { Account, ApiKeyRecord, PageRequest } from "./model.js";
 import { pageOrInvalidCursor } from "./pagination.js";
 import { checkMerchantIdentity } from "./merchant-identity.js";
 import {
@@ -23,6 +23,7 @@ import {
   presentApiKey,
   presentDelivery,
   presentEndpoint,
+  presentOperatorKey,
 } from "./operator-presenters.js";
 import { settleVerificationRequest } from "./verification.js";
 import { checkCustomerTags } from "./customers.js";
@@ -39,6 +40,11 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
     const found = await deps.store.read.accounts.get(id);
     if (!found) throw notFound();
     return found;
+  };
+  /** A key as answered after a change: with when it was last used (read after the change commits). */
+  const operatorKey = async (key: ApiKeyRecord) => {
+    const uses = await deps.store.read.apiKeys.lastUses([key.id]);
+    return presentOperatorKey(key, uses.get(key.id) ?? null, now());
   };
   return {
     async createAccount(body: Admin["CreateAccountRequest"], by: AuditedBy) {
@@ -126,17 +132,19 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
           changes: changedFields(null, presentApiKey(key), keyFields),
           at: key.createdAt,
         });
-        return { ...presentApiKey(key), secret };
+        return { ...presentOperatorKey(key, null, now()), secret };
       });
     },
     async listApiKeys(accountId: string) {
       await account(accountId);
       const keys = await deps.store.read.apiKeys.listByAccount(accountId);
-      return { data: keys.map(presentApiKey), hasMore: false };
+      const uses = await deps.store.read.apiKeys.lastUses(keys.map((k) => k.id));
+      const at = now();
+      return { data: keys.map((k) => presentOperatorKey(k, uses.get(k.id) ?? null, at)), hasMore: false };
     },
     async updateApiKey(id: string, body: Admin["UpdateApiKeyRequest"], by: AuditedBy) {
       checkAllowedIps(body.allowedIps);
-      return deps.store.transaction(async (tx) => {
+      const changed = await deps.store.transaction(async (tx) => {
         const key = await tx.apiKeys.get(id);
         if (!key) throw notFound();
         const updated = changedApiKey(key, body, now());
@@ -150,11 +158,12 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
           changes: changedFields(presentApiKey(key), presentApiKey(updated), keyFields),
           at: updated.updatedAt,
         });
-        return presentApiKey(updated);
+        return updated;
       });
+      return operatorKey(changed);
     },
     async revokeApiKey(id: string, by: AuditedBy) {
-      return deps.store.transaction(async (tx) => {
+      const revoked = await deps.store.transaction(async (tx) => {
         const key = await tx.apiKeys.get(id);
         if (!key) throw notFound();
         const at = now();
@@ -171,8 +180,9 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
             at,
           });
         }
-        return presentApiKey(updated);
+        return updated;
       });
+      return operatorKey(revoked);
     },
 
     async createWebhookEndpoint(accountId: string, body: Admin["CreateWebhookEndpointRequest"], by: AuditedBy) {
