@@ -214,14 +214,16 @@ function storeFilter(filter: ListFilter, at: string): TransactionFilter {
 }
 
 /**
- * The empty page of a search that matches nothing; a cursor still has to be a charge of the scope,
- * as with any other filter.
+ * A page of the scope's charges matching `where` (from `resolvedFilter`); null matches none, but a
+ * cursor still has to be a charge of the scope, as with any other filter.
  */
-export async function noCharges(
+export async function chargesPage(
   read: StoreReads,
   scope: Scope,
+  where: TransactionFilter | null,
   page: PageRequest,
 ): Promise<PageResult<TransactionRecord>> {
+  if (where !== null) return read.transactions.list(scope, where, page);
   if (page.startingAfter !== undefined && !(await read.transactions.get(scope, page.startingAfter))) {
     throw new UnknownCursorError();
   }
@@ -260,9 +262,7 @@ export function chargeUseCases(deps: DomainDeps, authentication: Authentication)
   const list = async (scope: Scope, filter: ListFilter, page: PageRequest) => {
     const at = now();
     const where = await resolvedFilter(deps.store.read, scope, filter, at);
-    const result = await pageOrInvalidCursor(() =>
-      where === null ? noCharges(deps.store.read, scope, page) : deps.store.read.transactions.list(scope, where, page),
-    );
+    const result = await pageOrInvalidCursor(() => chargesPage(deps.store.read, scope, where, page));
     return presentPage(result, at);
   };
   return {

@@ -1,14 +1,14 @@
 import type { components } from "../../../generated/dashboard-api.js";
 import { createApiKey } from "./accounts.js";
 import { byUser, changedFields, recordAudit, recordAuditIfChanged } from "./audit.js";
-import { changedApiKey, checkAllowedIps, revokedApiKey, rolledApiKey, secretInGrace } from "./api-keys.js";
+import { changedApiKey, checkAllowedIps, revokedApiKey, rolledApiKey } from "./api-keys.js";
 import { type DashboardMode, inMode, type ModeCaller, requireActiveForProduction } from "./dashboard-scope.js";
 import type { DomainDeps } from "./deps.js";
 import { fieldError, notFound } from "./errors.js";
 import type { ApiKeyRecord, PageRequest } from "./model.js";
 import { pageOrInvalidCursor } from "./pagination.js";
-import { keyFields, presentApiKey } from "./operator-presenters.js";
-import { isPermission, maxKeyRollGraceSeconds } from "./policy.js";
+import { keyFields, presentApiKey, presentOperatorKey } from "./operator-presenters.js";
+import { maxKeyRollGraceSeconds } from "./policy.js";
 import type { StoreTx } from "./ports/store.js";
 import { type DashboardActor, requireStepUp } from "./sessions.js";
 import { remainingDailyLimit } from "./withdrawals.js";
@@ -27,26 +27,14 @@ interface KeyUsage {
   dailyWithdrawLeftCents: number | null;
 }
 
-/** A key as the dashboard shows it: never its secret; the secret before a roll only while it is accepted. */
+/**
+ * A key as the dashboard shows it: the operator's view of the same key (never its secret; the
+ * secret before a roll only while it is accepted), without the account it is in, with what its
+ * daily limit leaves today.
+ */
 function presentKey(key: ApiKeyRecord, usage: KeyUsage, now: string): Schemas["ApiKey"] {
-  const grace = secretInGrace(key, now);
-  return {
-    id: key.id,
-    name: key.name,
-    mode: key.livemode ? "production" : "test",
-    prefix: key.prefix,
-    // Only what the spec's `Permission` names: a key stored with anything else shows without it.
-    permissions: key.permissions.filter(isPermission),
-    allowedIps: [...key.allowedIps],
-    dailyWithdrawLimitCents: key.dailyWithdrawLimitCents,
-    dailyWithdrawLeftCents: usage.dailyWithdrawLeftCents,
-    lastUsedAt: usage.lastUsedAt,
-    revokedAt: key.revokedAt,
-    previousSecretPrefix: grace?.prefix ?? null,
-    previousSecretExpiresAt: grace?.expiresAt ?? null,
-    createdAt: key.createdAt,
-    updatedAt: key.updatedAt,
-  };
+  const { accountId: _account, ...shown } = presentOperatorKey(key, usage.lastUsedAt, now);
+  return { ...shown, dailyWithdrawLeftCents: usage.dailyWithdrawLeftCents };
 }
 
 export function dashboardKeyUseCases(deps: DomainDeps) {

@@ -1,4 +1,4 @@
-import { type ListFilter, noCharges, resolvedFilter } from "./charges.js";
+import { chargesPage, type ListFilter, resolvedFilter } from "./charges.js";
 import type { DomainDeps } from "./deps.js";
 import type { PageRequest, PageResult, Schemas, Scope } from "./model.js";
 import { pageOrInvalidCursor } from "./pagination.js";
@@ -53,10 +53,7 @@ export function exportUseCases(deps: DomainDeps) {
       const at = deps.clock.now().toISOString();
       const where = await resolvedFilter(deps.store.read, scope, filter, at);
       const pages = await everyPage(
-        (page) =>
-          where === null
-            ? noCharges(deps.store.read, scope, page)
-            : deps.store.read.transactions.list(scope, where, page),
+        (page) => chargesPage(deps.store.read, scope, where, page),
         (t) => presentTransaction(t, at),
       );
       return { asOf: at, pages };
