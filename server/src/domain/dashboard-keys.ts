@@ -1,7 +1,7 @@
 import type { components } from "../../../generated/dashboard-api.js";
 import { createApiKey } from "./accounts.js";
-import { byUser, changedFields, recordAudit, recordAuditIfChanged } from "./audit.js";
-import { changedApiKey, checkAllowedIps, revokedApiKey, rolledApiKey } from "./api-keys.js";
+import { byUser, changedFields, recordAudit } from "./audit.js";
+import { checkAllowedIps, rolledApiKey } from "./api-keys.js";
 import { type DashboardMode, inMode, type ModeCaller, requireActiveForProduction } from "./dashboard-scope.js";
 import type { DomainDeps } from "./deps.js";
 import { fieldError, notFound } from "./errors.js";
@@ -10,6 +10,7 @@ import { pageOrInvalidCursor } from "./pagination.js";
 import { keyFields, presentApiKey, presentOperatorKey } from "./operator-presenters.js";
 import { maxKeyRollGraceSeconds } from "./policy.js";
 import type { StoreTx } from "./ports/store.js";
+import { revokeKeyAudited, updateKeyAudited } from "./key-changes.js";
 import { type DashboardActor, requireStepUp } from "./sessions.js";
 import { remainingDailyLimit } from "./withdrawals.js";
 
@@ -140,21 +141,9 @@ export function dashboardKeyUseCases(deps: DomainDeps) {
       // daily limit, any address): a step-up, as to create or roll one. No verification check: an
       // account that lost it may still narrow the keys it has.
       if (caller.scope.livemode) requireStepUp(actor, at);
-      const updated = await store.transaction(async (tx) => {
-        const key = await keyInScope(tx, caller, id);
-        const changed = changedApiKey(key, body, at);
-        await tx.apiKeys.update(changed);
-        await recordAuditIfChanged(tx, {
-          accountId: key.accountId,
-          by: byUser(actor),
-          action: "api_key.updated",
-          target: { type: "api_key", id },
-          livemode: key.livemode,
-          changes: changedFields(presentApiKey(key), presentApiKey(changed), keyFields),
-          at,
-        });
-        return changed;
-      });
+      const updated = await store.transaction(async (tx) =>
+        updateKeyAudited(tx, await keyInScope(tx, caller, id), body, byUser(actor), at),
+      );
       return presented(updated, at);
     },
 
@@ -197,23 +186,9 @@ export function dashboardKeyUseCases(deps: DomainDeps) {
     async revoke(actor: DashboardActor, mode: DashboardMode, id: string): Promise<Schemas["ApiKey"]> {
       const caller = inMode(actor, mode);
       const at = now();
-      const revoked = await store.transaction(async (tx) => {
-        const before = await keyInScope(tx, caller, id);
-        const key = revokedApiKey(before, at);
-        await tx.apiKeys.update(key);
-        if (before.revokedAt === null) {
-          await recordAudit(tx, {
-            accountId: before.accountId,
-            by: byUser(actor),
-            action: "api_key.revoked",
-            target: { type: "api_key", id },
-            livemode: before.livemode,
-            changes: changedFields(before, key, ["revokedAt"]),
-            at,
-          });
-        }
-        return key;
-      });
+      const revoked = await store.transaction(async (tx) =>
+        revokeKeyAudited(tx, await keyInScope(tx, caller, id), byUser(actor), at),
+      );
       return presented(revoked, at);
     },
   };

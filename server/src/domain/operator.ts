@@ -1,6 +1,7 @@
 import type { components } from "../../../generated/admin-api.js";
 import { type AuditedBy, changedFields, recordAudit, recordAuditIfChanged } from "./audit.js";
-import { changedApiKey, checkAllowedIps, revokedApiKey } from "./api-keys.js";
+import { checkAllowedIps } from "./api-keys.js";
+import { revokeKeyAudited, updateKeyAudited } from "./key-changes.js";
 import {
   changedEndpoint,
   httpsForProduction,
@@ -147,18 +148,7 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
       const changed = await deps.store.transaction(async (tx) => {
         const key = await tx.apiKeys.get(id);
         if (!key) throw notFound();
-        const updated = changedApiKey(key, body, now());
-        await tx.apiKeys.update(updated);
-        await recordAuditIfChanged(tx, {
-          accountId: key.accountId,
-          by,
-          action: "api_key.updated",
-          target: { type: "api_key", id },
-          livemode: key.livemode,
-          changes: changedFields(presentApiKey(key), presentApiKey(updated), keyFields),
-          at: updated.updatedAt,
-        });
-        return updated;
+        return updateKeyAudited(tx, key, body, by, now());
       });
       return operatorKey(changed);
     },
@@ -166,21 +156,7 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
       const revoked = await deps.store.transaction(async (tx) => {
         const key = await tx.apiKeys.get(id);
         if (!key) throw notFound();
-        const at = now();
-        const updated = revokedApiKey(key, at);
-        await tx.apiKeys.update(updated);
-        if (key.revokedAt === null) {
-          await recordAudit(tx, {
-            accountId: key.accountId,
-            by,
-            action: "api_key.revoked",
-            target: { type: "api_key", id },
-            livemode: key.livemode,
-            changes: changedFields(key, updated, ["revokedAt"]),
-            at,
-          });
-        }
-        return updated;
+        return revokeKeyAudited(tx, key, by, now());
       });
       return operatorKey(revoked);
     },

@@ -1,0 +1,53 @@
+import { type ApiKeyChanges, changedApiKey, revokedApiKey } from "./api-keys.js";
+import { type AuditedBy, changedFields, recordAudit, recordAuditIfChanged } from "./audit.js";
+import type { ApiKeyRecord } from "./model.js";
+import { keyFields, presentApiKey } from "./operator-presenters.js";
+import type { StoreTx } from "./ports/store.js";
+
+// The changes of a key that the operator API (`operator.ts`) and the dashboard (`dashboard-keys.ts`)
+// both make, each written with its audit entry in the caller's transaction: one way, whoever asks.
+
+/** Writes `changes` to the key and records what changed (no entry when nothing did). */
+export async function updateKeyAudited(
+  tx: StoreTx,
+  key: ApiKeyRecord,
+  changes: ApiKeyChanges,
+  by: AuditedBy,
+  at: string,
+): Promise<ApiKeyRecord> {
+  const changed = changedApiKey(key, changes, at);
+  await tx.apiKeys.update(changed);
+  await recordAuditIfChanged(tx, {
+    accountId: key.accountId,
+    by,
+    action: "api_key.updated",
+    target: { type: "api_key", id: key.id },
+    livemode: key.livemode,
+    changes: changedFields(presentApiKey(key), presentApiKey(changed), keyFields),
+    at,
+  });
+  return changed;
+}
+
+/** Revokes the key; the audit log has one entry, from the first revocation. */
+export async function revokeKeyAudited(
+  tx: StoreTx,
+  key: ApiKeyRecord,
+  by: AuditedBy,
+  at: string,
+): Promise<ApiKeyRecord> {
+  const revoked = revokedApiKey(key, at);
+  await tx.apiKeys.update(revoked);
+  if (key.revokedAt === null) {
+    await recordAudit(tx, {
+      accountId: key.accountId,
+      by,
+      action: "api_key.revoked",
+      target: { type: "api_key", id: key.id },
+      livemode: key.livemode,
+      changes: changedFields(key, revoked, ["revokedAt"]),
+      at,
+    });
+  }
+  return revoked;
+}
