@@ -120,6 +120,39 @@ describeFaults("PostgreSQL connection loss under load", () => {
     }
   });
 
+  test("when a connection is lost while checked out before its borrower listens (a hand-over inside a read of the socket), then the process lives and the next statements run on a fresh connection", async () => {
+    const pool = createPool(cluster.databaseUrl, { max: 1 });
+    const store = new PostgresStore(pool);
+    const killer = new pg.Pool({ connectionString: cluster.databaseUrl, max: 1 });
+    try {
+      // The window: the pool stopped listening when it handed the connection over, and the
+      // borrower has not started to. The server's FATAL arrives then, with no statement running.
+      const client = await pool.connect();
+      let lost: unknown;
+      try {
+        const pid = (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]?.pid;
+        await killer.query("SELECT pg_terminate_backend($1)", [pid]);
+        for (let waited = 0; waited < 5_000; waited += 50) {
+          lost = await client.query("SELECT 1").then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+          if (lost) break;
+          await sleep(50);
+        }
+        expect(String(lost)).toMatch(/not queryable|terminat/);
+      } finally {
+        client.release(lost instanceof Error ? lost : true);
+      }
+
+      expect(await store.read.accounts.count()).toBeGreaterThan(0);
+      expect(await store.transaction((tx) => tx.accounts.count())).toBeGreaterThan(0);
+    } finally {
+      await killer.end();
+      await store.close();
+    }
+  });
+
   test("when the server ends a transaction's connection between two statements, then the process lives and the transaction fails with SERVICE_UNAVAILABLE", async () => {
     const warnings: string[] = [];
     const logger = {

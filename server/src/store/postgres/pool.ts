@@ -43,6 +43,9 @@ export interface PoolOptions {
   Client?: typeof pg.Client;
 }
 
+/** An error of a connection that its borrower, or the pool, handles (see `createPool`). */
+const ignoreHere = () => undefined;
+
 /**
  * A pool for the store. Its 'error' listener keeps an idle connection that the server dropped
  * (a restart, a failover) from crashing the process: the pool discards it and dials anew.
@@ -59,5 +62,13 @@ export function createPool(databaseUrl: string, options: PoolOptions = {}): pg.P
     ...(options.Client ? { Client: options.Client } : {}),
   });
   pool.on("error", connectionLostListener(options.logger ?? silentLogger));
+  // The pool listens to a connection only while it is idle, and a borrower from when it adds its
+  // own listener. A connection handed from one borrower to the next as the last answer is read
+  // (the pool's queue runs inside that read of the socket) is between the two until the next
+  // borrower's code runs: a shutdown's FATAL in the same packet was an 'error' event with nobody
+  // listening, which ends the process. This listener is the connection's own from its first
+  // moment: pg marks the connection unusable, so its next statement fails as a lost connection
+  // (a 503, or the transaction's one retry on a fresh connection), and the pool drops it.
+  pool.on("connect", (client) => client.on("error", ignoreHere));
   return pool;
 }
