@@ -7,7 +7,7 @@ import { insertRow, pageQuery } from "./statements.js";
 // The accounts' audit log (issue 25; migration 1764500000000): appended, never changed (a trigger
 // refuses UPDATE, DELETE and TRUNCATE).
 
-const auditTable: TableDef<AuditEntryRecord> = {
+export const auditTable: TableDef<AuditEntryRecord> = {
   name: "audit_log",
   columns: [
     ["id", (e) => e.id],

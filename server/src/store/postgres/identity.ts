@@ -14,7 +14,7 @@ import { insertRow, pageQuery, selectMany, selectOne, updateRow } from "./statem
 // The dashboard's people (issue 25; migrations 1764300000000-1): users, sessions, e-mail tokens,
 // accounts' security rules.
 
-const usersTable: TableDef<UserRecord> = {
+export const usersTable: TableDef<UserRecord> = {
   name: "users",
   columns: [
     ["id", (u) => u.id],
@@ -34,7 +34,7 @@ const usersTable: TableDef<UserRecord> = {
   ],
 };
 
-const sessionsTable: TableDef<SessionRecord> = {
+export const sessionsTable: TableDef<SessionRecord> = {
   name: "dashboard_sessions",
   columns: [
     ["id", (s) => s.id],
@@ -52,7 +52,7 @@ const sessionsTable: TableDef<SessionRecord> = {
   ],
 };
 
-const emailTokensTable: TableDef<EmailTokenRecord> = {
+export const emailTokensTable: TableDef<EmailTokenRecord> = {
   name: "email_tokens",
   columns: [
     ["id", (t) => t.id],
@@ -64,7 +64,7 @@ const emailTokensTable: TableDef<EmailTokenRecord> = {
   ],
 };
 
-const accountSecurityTable: TableDef<AccountSecurityRecord> = {
+export const accountSecurityTable: TableDef<AccountSecurityRecord> = {
   name: "account_security",
   columns: [
     ["id", (a) => a.id],
@@ -73,7 +73,7 @@ const accountSecurityTable: TableDef<AccountSecurityRecord> = {
   ],
 };
 
-const invitationsTable: TableDef<InvitationRecord> = {
+export const invitationsTable: TableDef<InvitationRecord> = {
   name: "invitations",
   columns: [
     ["id", (i) => i.id],
@@ -89,7 +89,7 @@ const invitationsTable: TableDef<InvitationRecord> = {
   ],
 };
 
-const verificationRequestsTable: TableDef<VerificationRequestRecord> = {
+export const verificationRequestsTable: TableDef<VerificationRequestRecord> = {
   name: "verification_requests",
   columns: [
     ["id", (v) => v.id],

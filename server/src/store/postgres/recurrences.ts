@@ -6,7 +6,7 @@ import { insertRow, pageQuery, selectMany, selectOne, updateRow } from "./statem
 
 // Recurrences (Pix Automático, issue 27; migration 1764400000000) and the charges of one.
 
-const recurrencesTable: TableDef<RecurrenceRecord> = {
+export const recurrencesTable: TableDef<RecurrenceRecord> = {
   name: "recurrences",
   columns: [
     ["id", (r) => r.id],

@@ -6,7 +6,7 @@ import { insertRow, pageQuery, selectOne, updateRow } from "./statements.js";
 
 // Refunds and the public event list's filters (issue 13; migration 1764000000013).
 
-const refundsTable: TableDef<RefundRecord> = {
+export const refundsTable: TableDef<RefundRecord> = {
   name: "refunds",
   columns: [
     ["id", (r) => r.id],

@@ -2,10 +2,12 @@ import pg from "pg";
 import { isConnectionError, toStoreError } from "./connection-errors.js";
 
 // Values in and out. BIGINT becomes a JS number (refused past 2^53), timestamptz an ISO string
-// with milliseconds exactly as `Date#toISOString` writes it. Given per query, so a pool made
-// elsewhere (or the global `pg.types`) cannot change what the store returns.
+// with milliseconds exactly as `Date#toISOString` writes it, json a value (whole rows are read as
+// one: `jsonRow` in rows.ts). Given per query, so a pool made elsewhere (or the global `pg.types`)
+// cannot change what the store returns.
 
 const INT8 = 20;
+const JSON_OID = 114;
 const TIMESTAMPTZ = 1184;
 const parseTimestamp = pg.types.getTypeParser(TIMESTAMPTZ) as (value: string) => Date;
 
@@ -45,6 +47,7 @@ const storeTypes: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: "text" | "binary") => {
     if (oid === INT8) return safeInteger;
     if (oid === TIMESTAMPTZ) return isoTimestamp;
+    if (oid === JSON_OID) return JSON.parse;
     return pg.types.getTypeParser(oid, format ?? "text");
   }) as pg.CustomTypesConfig["getTypeParser"],
 };

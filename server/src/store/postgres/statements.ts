@@ -1,16 +1,10 @@
 import type { PageRequest, PageResult } from "../../domain/model.js";
 import { type KeyWithAccount, type TransactionFilter, UnknownCursorError } from "../../domain/ports/store.js";
-import {
-  accountsTable,
-  apiKeysTable,
-  perTable,
-  prefixedSelectList,
-  selectList,
-  type TableDef,
-  toRecord,
-  unprefixed,
-} from "./rows.js";
+import { accountsTable, apiKeysTable, jsonRow, perTable, type TableDef, toRecord } from "./rows.js";
 import { execute, type Queryable, query, type Row } from "./sql.js";
+
+/** A statement's row holding one table row as JSON (`jsonRow`). */
+type JsonRow = { row: Row };
 
 export async function selectOne<R>(
   db: Queryable,
@@ -18,9 +12,13 @@ export async function selectOne<R>(
   where: string,
   values: unknown[],
 ): Promise<R | null> {
-  const text = perTable(def, `one:${where}`, () => `SELECT ${selectList(def)} FROM ${def.name} WHERE ${where} LIMIT 1`);
-  const rows = await query(db, text, values);
-  return rows[0] ? toRecord(def, rows[0]) : null;
+  const text = perTable(
+    def,
+    `one:${where}`,
+    () => `SELECT ${jsonRow(def)} AS row FROM ${def.name} WHERE ${where} LIMIT 1`,
+  );
+  const rows = await query<JsonRow>(db, text, values);
+  return rows[0] ? toRecord(def, rows[0].row) : null;
 }
 
 export async function selectMany<R>(
@@ -30,8 +28,12 @@ export async function selectMany<R>(
   values: unknown[],
   orderBy: string,
 ): Promise<R[]> {
-  const rows = await query(db, `SELECT ${selectList(def)} FROM ${def.name} WHERE ${where} ORDER BY ${orderBy}`, values);
-  return rows.map((row) => toRecord(def, row));
+  const rows = await query<JsonRow>(
+    db,
+    `SELECT ${jsonRow(def)} AS row FROM ${def.name} WHERE ${where} ORDER BY ${orderBy}`,
+    values,
+  );
+  return rows.map(({ row }) => toRecord(def, row));
 }
 
 export async function insertRow<R>(db: Queryable, def: TableDef<R>, record: R): Promise<void> {
@@ -109,11 +111,14 @@ export async function pageQuery<R>(
   const text = perTable(
     def,
     `page:${where}:${after}:${args.length}`,
-    () => `SELECT ${selectList(def)} FROM ${def.name} WHERE ${where} ${after}
+    () => `SELECT ${jsonRow(def)} AS row FROM ${def.name} WHERE ${where} ${after}
      ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT $${args.length}`,
   );
-  const rows = await query(db, text, args, { prepare: !(options.selective ?? filters !== "") });
-  return { items: rows.slice(0, page.limit).map((row) => toRecord(def, row)), hasMore: rows.length > page.limit };
+  const rows = await query<JsonRow>(db, text, args, { prepare: !(options.selective ?? filters !== "") });
+  return {
+    items: rows.slice(0, page.limit).map(({ row }) => toRecord(def, row)),
+    hasMore: rows.length > page.limit,
+  };
 }
 
 /** The SQL of `statusMatches` (port.ts): `EXPIRED` includes `WAITING_PAYMENT` past `expiresAt`. */
@@ -157,24 +162,24 @@ const keyVersionSql = `k.xmin::text || ':' || coalesce(a.xmin::text, '-')`;
 
 /** The key with its account, out of a row selected by `keyWithAccountSelect`. */
 export function keyWithAccountOf(row: Row): KeyWithAccount {
-  const account = unprefixed(row, accountsTable, "a");
   return {
-    key: toRecord(apiKeysTable, unprefixed(row, apiKeysTable, "k")),
-    account: account.id === null ? null : toRecord(accountsTable, account),
+    key: toRecord(apiKeysTable, row.key as Row),
+    account: row.account === null ? null : toRecord(accountsTable, row.account as Row),
     version: row.version as string,
   };
 }
 
 /**
  * The key whose digest (or, with `previous_digest`, whose secret before its last roll) is `$1`,
- * with its account (`"a.*"`, NULL when the account is gone) and their version: `keyWithAccountOf`
- * reads a row of it.
+ * with its account (NULL when the account is gone) and their version, each row as JSON
+ * (`jsonRow`): `keyWithAccountOf` reads a row of it.
  */
 export const keyWithAccountSelect = (column: "digest" | "previous_digest" = "digest") =>
   perTable(
     apiKeysTable,
     `with-account:${column}`,
-    () => `SELECT ${prefixedSelectList(apiKeysTable, "k")}, ${prefixedSelectList(accountsTable, "a")},
+    () => `SELECT ${jsonRow(apiKeysTable, "k.")} AS key,
+       CASE WHEN a.id IS NULL THEN NULL ELSE ${jsonRow(accountsTable, "a.")} END AS account,
        ${keyVersionSql} AS version
      FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id WHERE k.${column} = $1 LIMIT 1`,
   );
