@@ -17,11 +17,13 @@
  * `--quick` shortens every measurement (a smoke run). Exits non-zero when a target is missed.
  * Everything stays on 127.0.0.1, is bounded, and leaves no process behind.
  */
+import { join } from "node:path";
 import { findPostgresBin, startThrowawayCluster } from "../scripts/pg-cluster.js";
 import { maxSharedTransactionViews } from "../server/src/domain/presenters.js";
 import { buildBrCode } from "../server/src/pix/brcode.js";
 import { createPool, PostgresStore } from "../server/src/store/postgres/index.js";
 import { defaultLoad } from "./lib/load.js";
+import { pinCluster } from "./lib/process.js";
 import { listScaleMemory, listScalePostgres } from "./sections/list-scale.js";
 import { dashboardFirstLoad } from "./sections/dashboard.js";
 import { transactionsScreenRender } from "./sections/dashboard-render.js";
@@ -67,6 +69,12 @@ async function settleAfterBulkLoad(adminUrl: string, database: string): Promise<
 
 const cluster = (await findPostgresBin()) ? await startThrowawayCluster() : null;
 if (!cluster) console.warn("No PostgreSQL server binaries: the PostgreSQL measurements are skipped.");
+// PostgreSQL runs on the load's core, as it runs on a host of its own in production, so the
+// server's core is the server's alone, as every section measures it. Left free, the scheduler put
+// its backends on the server's core too, and a statement that asked more of the database cost
+// the server's figure as much as work in the server itself (docs/decisions.md, "Rate limits on
+// the deployed path").
+if (cluster) pinCluster(join(cluster.dir, "data"), 1);
 try {
   // Heap per charge is measured in a child process: in this one, the shared views the other
   // sections' in-process servers create count toward the same bound (so the figure depended on

@@ -1,4 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { waitForHttp } from "../../scripts/wait-for-http.js";
 
 /** Whether a process with this pid still exists. */
@@ -22,6 +24,25 @@ export function pin(pid: number, cpu: number): void {
   } catch {
     // No taskset, or one core: measured unpinned.
   }
+}
+
+/**
+ * Pins a PostgreSQL cluster (its postmaster, from `<data>/postmaster.pid`, and every process it
+ * has started) to one CPU; the backends it forks later inherit the postmaster's.
+ */
+export function pinCluster(dataDir: string, cpu: number): void {
+  const postmaster = Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+  if (!Number.isInteger(postmaster) || postmaster <= 0) return;
+  pin(postmaster, cpu);
+  let children: string[] = [];
+  try {
+    children = execFileSync("pgrep", ["-P", String(postmaster)], { encoding: "utf8" })
+      .trim()
+      .split("\n");
+  } catch {
+    // No children yet, or no pgrep: the postmaster's affinity reaches what it forks next.
+  }
+  for (const child of children) if (child) pin(Number(child), cpu);
 }
 
 export interface Running {
