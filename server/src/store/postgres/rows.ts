@@ -61,7 +61,8 @@ const isoTimestampSql = (expression: string) =>
  * a key with its account) take a row this way: `pg` then describes and parses one column per row
  * instead of one per field, which was half of the driver's time on a list of charges (its
  * `Result.addFields` runs for every statement, over every column). `alias` is a table alias with
- * its dot (`"k."`). Amounts are integers far below 2^53 (the spec's maximums), so a JSON number
+ * its dot (`"k."`). A table may have at most 50 columns (`json_build_object` takes 100 arguments;
+ * the test above checks every table). Amounts are integers far below 2^53 (the spec's maximums), so a JSON number
  * holds them exactly; sums of them are read through `query`, whose BIGINT parser refuses more.
  */
 export const jsonRow = <R>(def: TableDef<R>, alias = "") =>
