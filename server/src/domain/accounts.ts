@@ -80,7 +80,7 @@ export function newKeySecret(livemode: boolean): { secret: string; prefix: strin
   return { secret, prefix: secret.slice(0, modePrefix.length + 4), digest: digestSecret(secret) };
 }
 
-/** Creates a key and returns its secret, which exists only in this return value. */
+/** Creates a key (each permission once) and returns its secret, which exists only in this return value. */
 export async function createApiKey(
   tx: StoreTx,
   account: Account,
@@ -98,7 +98,7 @@ export async function createApiKey(
     livemode: input.livemode,
     prefix,
     digest,
-    permissions: [...(input.permissions ?? defaultPermissions)],
+    permissions: [...new Set(input.permissions ?? defaultPermissions)],
     allowedIps: [...(input.allowedIps ?? [])],
     dailyWithdrawLimitCents: input.dailyWithdrawLimitCents ?? null,
     revokedAt: null,

@@ -1,16 +1,15 @@
 import type { components } from "../../../generated/dashboard-api.js";
-import { createApiKey } from "./accounts.js";
-import { byUser, changedFields, recordAudit } from "./audit.js";
+import { byUser, recordAudit } from "./audit.js";
 import { checkAllowedIps, rolledApiKey } from "./api-keys.js";
 import { type DashboardMode, inMode, type ModeCaller, requireActiveForProduction } from "./dashboard-scope.js";
 import type { DomainDeps } from "./deps.js";
 import { fieldError, notFound } from "./errors.js";
 import type { ApiKeyRecord, PageRequest } from "./model.js";
 import { pageOrInvalidCursor } from "./pagination.js";
-import { keyFields, presentApiKey, presentOperatorKey } from "./operator-presenters.js";
+import { presentOperatorKey } from "./operator-presenters.js";
 import { maxKeyRollGraceSeconds } from "./policy.js";
 import type { StoreTx } from "./ports/store.js";
-import { revokeKeyAudited, updateKeyAudited } from "./key-changes.js";
+import { createKeyAudited, revokeKeyAudited, updateKeyAudited } from "./key-changes.js";
 import { type DashboardActor, requireStepUp } from "./sessions.js";
 import { remainingDailyLimit } from "./withdrawals.js";
 
@@ -100,28 +99,19 @@ export function dashboardKeyUseCases(deps: DomainDeps) {
       const { key, secret } = await store.transaction(async (tx) => {
         const account = await tx.accounts.get(caller.scope.accountId);
         if (!account) throw notFound();
-        const made = await createApiKey(
+        return createKeyAudited(
           tx,
           account,
           {
             name: body.name,
             livemode: caller.scope.livemode,
-            permissions: body.permissions ? [...new Set(body.permissions)] : undefined,
+            permissions: body.permissions,
             allowedIps: body.allowedIps,
             dailyWithdrawLimitCents: body.dailyWithdrawLimitCents,
           },
+          byUser(actor),
           at,
         );
-        await recordAudit(tx, {
-          accountId: account.id,
-          by: byUser(actor),
-          action: "api_key.created",
-          target: { type: "api_key", id: made.key.id },
-          livemode: made.key.livemode,
-          changes: changedFields(null, presentApiKey(made.key), keyFields),
-          at,
-        });
-        return made;
       });
       const usage = { lastUsedAt: null, dailyWithdrawLeftCents: key.dailyWithdrawLimitCents };
       return { ...presentKey(key, usage, at), secret };

@@ -1,24 +1,22 @@
 import type { components } from "../../../generated/dashboard-api.js";
-import { byUser, changedFields, recordAudit, recordAuditIfChanged } from "./audit.js";
+import { byUser, recordAudit } from "./audit.js";
 import { type DashboardMode, inMode, type ModeCaller, requireActiveForProduction } from "./dashboard-scope.js";
 import type { DomainDeps } from "./deps.js";
 import { DomainError, notFound } from "./errors.js";
 import { eventApiVersion } from "./events.js";
 import { newId } from "./ids.js";
 import type { DeliveryRecord, PageRequest, WebhookEndpointRecord } from "./model.js";
-import { endpointFields, presentEndpoint as presentForAudit } from "./operator-presenters.js";
 import { pageOrInvalidCursor } from "./pagination.js";
 import type { StoreReads } from "./ports/store.js";
 import { type DashboardActor, requireStepUp } from "./sessions.js";
 import {
-  changedEndpoint,
   httpsForProduction,
   newEndpoint,
   pendingDelivery,
   presentAttempt,
-  rotatedEndpointSecret,
   type UrlGuard,
 } from "./webhook-endpoints.js";
+import { insertEndpointAudited, rotateEndpointSecretAudited, updateEndpointAudited } from "./endpoint-changes.js";
 
 // The account's webhook endpoints in the dashboard (issue 25 §2), per mode: the same records, and
 // the same changes (`webhook-endpoints.ts`), as the operator API's. Production endpoints need a
@@ -120,16 +118,7 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
       const at = now();
       const endpoint = newEndpoint({ ...caller.scope, url: body.url, events: body.events }, at);
       await store.transaction(async (tx) => {
-        await tx.webhookEndpoints.insert(endpoint);
-        await recordAudit(tx, {
-          accountId: endpoint.accountId,
-          by: byUser(actor),
-          action: "webhook_endpoint.created",
-          target: { type: "webhook_endpoint", id: endpoint.id },
-          livemode: endpoint.livemode,
-          changes: changedFields(null, presentForAudit(endpoint), endpointFields),
-          at,
-        });
+        await insertEndpointAudited(tx, endpoint, byUser(actor), at);
       });
       return { ...presentEndpoint(endpoint), secret: endpoint.secret };
     },
@@ -148,19 +137,7 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
       if (body.url !== undefined) await guardUrl(body.url, caller.scope.livemode);
       const updated = await store.transaction(async (tx) => {
         const endpoint = await endpointInScope(tx, caller, id);
-        const at = now();
-        const changed = changedEndpoint(endpoint, body, at);
-        await tx.webhookEndpoints.update(changed);
-        await recordAuditIfChanged(tx, {
-          accountId: endpoint.accountId,
-          by: byUser(actor),
-          action: "webhook_endpoint.updated",
-          target: { type: "webhook_endpoint", id },
-          livemode: endpoint.livemode,
-          changes: changedFields(presentForAudit(endpoint), presentForAudit(changed), endpointFields),
-          at,
-        });
-        return changed;
+        return updateEndpointAudited(tx, endpoint, body, byUser(actor), now());
       });
       return presentEndpoint(updated);
     },
@@ -193,18 +170,7 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
       const caller = inMode(actor, mode);
       guardSecret(actor, caller);
       const rotated = await store.transaction(async (tx) => {
-        const at = now();
-        const changed = rotatedEndpointSecret(await endpointInScope(tx, caller, id), at);
-        await tx.webhookEndpoints.update(changed);
-        await recordAudit(tx, {
-          accountId: changed.accountId,
-          by: byUser(actor),
-          action: "webhook_endpoint.secret_rotated",
-          target: { type: "webhook_endpoint", id },
-          livemode: changed.livemode,
-          at,
-        });
-        return changed;
+        return rotateEndpointSecretAudited(tx, await endpointInScope(tx, caller, id), byUser(actor), now());
       });
       return { ...presentEndpoint(rotated), secret: rotated.secret };
     },

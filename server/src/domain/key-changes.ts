@@ -1,11 +1,33 @@
 import { type ApiKeyChanges, changedApiKey, revokedApiKey } from "./api-keys.js";
 import { type AuditedBy, changedFields, recordAudit, recordAuditIfChanged } from "./audit.js";
-import type { ApiKeyRecord } from "./model.js";
+import { createApiKey, type NewApiKey } from "./accounts.js";
+import type { Account, ApiKeyRecord } from "./model.js";
 import { keyFields, presentApiKey } from "./operator-presenters.js";
 import type { StoreTx } from "./ports/store.js";
 
-// The changes of a key that the operator API (`operator.ts`) and the dashboard (`dashboard-keys.ts`)
+// The creation and changes of a key that the operator API (`operator.ts`) and the dashboard (`dashboard-keys.ts`)
 // both make, each written with its audit entry in the caller's transaction: one way, whoever asks.
+
+/** Creates the account's key and records its fields; the secret is only in the return value. */
+export async function createKeyAudited(
+  tx: StoreTx,
+  account: Account,
+  input: NewApiKey,
+  by: AuditedBy,
+  at: string,
+): Promise<{ key: ApiKeyRecord; secret: string }> {
+  const made = await createApiKey(tx, account, input, at);
+  await recordAudit(tx, {
+    accountId: account.id,
+    by,
+    action: "api_key.created",
+    target: { type: "api_key", id: made.key.id },
+    livemode: made.key.livemode,
+    changes: changedFields(null, presentApiKey(made.key), keyFields),
+    at,
+  });
+  return made;
+}
 
 /** Writes `changes` to the key and records what changed (no entry when nothing did). */
 export async function updateKeyAudited(

@@ -1,15 +1,10 @@
 import type { components } from "../../../generated/admin-api.js";
 import { type AuditedBy, changedFields, recordAudit, recordAuditIfChanged } from "./audit.js";
 import { checkAllowedIps } from "./api-keys.js";
-import { revokeKeyAudited, updateKeyAudited } from "./key-changes.js";
-import {
-  changedEndpoint,
-  httpsForProduction,
-  newEndpoint,
-  rotatedEndpointSecret,
-  type UrlGuard,
-} from "./webhook-endpoints.js";
-import { createAccount, createApiKey, merchantDocument } from "./accounts.js";
+import { createKeyAudited, revokeKeyAudited, updateKeyAudited } from "./key-changes.js";
+import { httpsForProduction, newEndpoint, type UrlGuard } from "./webhook-endpoints.js";
+import { insertEndpointAudited, rotateEndpointSecretAudited, updateEndpointAudited } from "./endpoint-changes.js";
+import { createAccount, merchantDocument } from "./accounts.js";
 import type { DomainDeps } from "./deps.js";
 import { notFound } from "./errors.js";
 import { queueDeliveries } from "./events.js";
@@ -19,9 +14,7 @@ import { checkMerchantIdentity } from "./merchant-identity.js";
 import {
   accountFields,
   endpointFields,
-  keyFields,
   presentAccount,
-  presentApiKey,
   presentDelivery,
   presentEndpoint,
   presentOperatorKey,
@@ -112,27 +105,19 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
       return deps.store.transaction(async (tx) => {
         const acc = await tx.accounts.get(accountId);
         if (!acc) throw notFound();
-        const { key, secret } = await createApiKey(
+        const { key, secret } = await createKeyAudited(
           tx,
           acc,
           {
             name: body.name,
             livemode: body.mode === "production",
-            permissions: body.permissions ? [...new Set(body.permissions)] : undefined,
+            permissions: body.permissions,
             allowedIps: body.allowedIps,
             dailyWithdrawLimitCents: body.dailyWithdrawLimitCents,
           },
+          by,
           now(),
         );
-        await recordAudit(tx, {
-          accountId,
-          by,
-          action: "api_key.created",
-          target: { type: "api_key", id: key.id },
-          livemode: key.livemode,
-          changes: changedFields(null, presentApiKey(key), keyFields),
-          at: key.createdAt,
-        });
         return { ...presentOperatorKey(key, null, now()), secret };
       });
     },
@@ -168,16 +153,7 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
         if (!(await tx.accounts.get(accountId))) throw notFound();
         const at = now();
         const endpoint = newEndpoint({ accountId, livemode, url: body.url, events: body.events }, at);
-        await tx.webhookEndpoints.insert(endpoint);
-        await recordAudit(tx, {
-          accountId,
-          by,
-          action: "webhook_endpoint.created",
-          target: { type: "webhook_endpoint", id: endpoint.id },
-          livemode,
-          changes: changedFields(null, presentEndpoint(endpoint), endpointFields),
-          at,
-        });
+        await insertEndpointAudited(tx, endpoint, by, at);
         return { ...presentEndpoint(endpoint), secret: endpoint.secret };
       });
     },
@@ -193,18 +169,7 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
       return deps.store.transaction(async (tx) => {
         const endpoint = await tx.webhookEndpoints.get(id);
         if (!endpoint) throw notFound();
-        const at = now();
-        const updated = changedEndpoint(endpoint, body, at);
-        await tx.webhookEndpoints.update(updated);
-        await recordAuditIfChanged(tx, {
-          accountId: endpoint.accountId,
-          by,
-          action: "webhook_endpoint.updated",
-          target: { type: "webhook_endpoint", id },
-          livemode: endpoint.livemode,
-          changes: changedFields(presentEndpoint(endpoint), presentEndpoint(updated), endpointFields),
-          at,
-        });
+        const updated = await updateEndpointAudited(tx, endpoint, body, by, now());
         return presentEndpoint(updated);
       });
     },
@@ -228,17 +193,7 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
       return deps.store.transaction(async (tx) => {
         const endpoint = await tx.webhookEndpoints.get(id);
         if (!endpoint) throw notFound();
-        const at = now();
-        const updated = rotatedEndpointSecret(endpoint, at);
-        await tx.webhookEndpoints.update(updated);
-        await recordAudit(tx, {
-          accountId: endpoint.accountId,
-          by,
-          action: "webhook_endpoint.secret_rotated",
-          target: { type: "webhook_endpoint", id },
-          livemode: endpoint.livemode,
-          at,
-        });
+        const updated = await rotateEndpointSecretAudited(tx, endpoint, by, now());
         return { ...presentEndpoint(updated), secret: updated.secret };
       });
     },
