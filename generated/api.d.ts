@@ -736,7 +736,8 @@ export interface paths {
         /**
          * Liveness
          * @description Answers `200` while the process is up (liveness); it does not touch the database. Paths are
-         *     case-sensitive: another spelling (`/Health`, `/health/`) is a `404 NOT_FOUND`.
+         *     case-sensitive: another spelling (`/Health`, `/health/`) is a `404 NOT_FOUND`. It takes no
+         *     query parameter: any (`/health?x=1`) is a `400 VALIDATION_ERROR` naming it.
          */
         get: operations["getHealth"];
         put?: never;
@@ -758,7 +759,7 @@ export interface paths {
          * Readiness
          * @description Answers `200` when the process can serve requests: its database answers a cheap query.
          *     While it does not, `503 SERVICE_UNAVAILABLE` with `Retry-After: 5`; the process keeps running
-         *     and becomes ready again by itself.
+         *     and becomes ready again by itself. It takes no query parameter: any is a `400 VALIDATION_ERROR`.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -11180,6 +11181,21 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
                 headers: {
@@ -11219,6 +11235,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
-import type { IRouter } from "express";
+import type { IRouter, RequestHandler } from "express";
 import { escapeHtml } from "../checkout/html.js";
+import { unknownQueryParameterMessage } from "../web/validation-messages.js";
 import { sendError } from "./errors.js";
 
 import { notReadyRetryAfterSeconds } from "../domain/policy.js";
@@ -9,13 +10,14 @@ const icon = readFileSync(new URL("../checkout/assets/icon.svg", import.meta.url
 
 /**
  * What answers without a key, before rate limits and authentication: the probes (`/health`
- * liveness, `/ready` readiness, declared in spec/health.tsp), the home page and the favicon.
+ * liveness, `/ready` readiness, declared in spec/health.tsp), the home page (linking the dashboard
+ * and the docs), `/docs/` sent to `/docs`, and the favicon.
  */
 export function mountProbes(app: IRouter, ready: () => Promise<void>): void {
-  app.get("/health", (_req, res) => {
+  app.get("/health", noQuery, (_req, res) => {
     res.json({ ok: true });
   });
-  app.get("/ready", async (req, res) => {
+  app.get("/ready", noQuery, async (req, res) => {
     try {
       await ready();
     } catch {
@@ -27,8 +29,13 @@ export function mountProbes(app: IRouter, ready: () => Promise<void>): void {
   app.get("/favicon.ico", (_req, res) => {
     res.type("image/svg+xml").setHeader("cache-control", "public, max-age=86400").send(icon);
   });
+  // `/docs/` is a spelling people type: sent to the one address of the API reference.
+  app.get("/docs/", (_req, res) => {
+    res.redirect(301, "/docs");
+  });
   app.get("/", (req, res) => {
     const links = {
+      dashboard: "/painel",
       docs: "/docs",
       openapi: "/openapi.yaml",
       health: "/health",
@@ -38,6 +45,7 @@ export function mountProbes(app: IRouter, ready: () => Promise<void>): void {
       res.json({
         ok: true,
         service: "Pix Charging Service",
+        dashboard: links.dashboard,
         docs: links.docs,
         openapi: links.openapi,
         health: links.health,
@@ -49,6 +57,13 @@ export function mountProbes(app: IRouter, ready: () => Promise<void>): void {
     res.type("html").send(homePage(escapeHtml(base)));
   });
 }
+
+/** The probes take no query parameter: any is refused by its name, as on every other operation. */
+const noQuery: RequestHandler = (req, res, next) => {
+  const [name] = Object.keys(req.query as Record<string, unknown>);
+  if (name === undefined) return next();
+  sendError(req, res, "VALIDATION_ERROR", undefined, [{ path: name, message: unknownQueryParameterMessage }]);
+};
 
 function homePage(base: string): string {
   return `<!doctype html>
@@ -64,6 +79,7 @@ function homePage(base: string): string {
 <h1>Pix Charging Service</h1>
 <p>API de cobranças Pix: cobranças com BR Code, links de pagamento com checkout, clientes, saldo, saques e webhooks.</p>
 <ul>
+<li><a href="/painel">Painel do lojista</a>: cadastre-se, entre e acompanhe cobranças, saldo, chaves e webhooks</li>
 <li><a href="/docs">Referência da API</a> (Swagger UI)</li>
 <li><a href="/openapi.yaml">Documento OpenAPI</a> (<a href="/admin-openapi.yaml">API de operador</a>)</li>
 <li><a href="/health">/health</a> (processo no ar) e <a href="/ready">/ready</a> (banco de dados respondendo)</li>

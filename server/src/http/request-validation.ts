@@ -64,6 +64,7 @@ export function requestValidation(options: RequestValidationOptions): (RequestHa
   if (!options.developmentChecks) {
     const check: RequestHandler = (req, res, next) => {
       if (ignored(req.path)) return next();
+      checks.refuseUndeclaredQuery(req, res.locals.route as RouteMatch | undefined);
       const checked = checks.check(req as never, res.locals.route as RouteMatch | undefined);
       if (checked) admit(req, res, checked);
       next();
@@ -75,6 +76,9 @@ export function requestValidation(options: RequestValidationOptions): (RequestHa
   let reference: express.Router | null = null;
   const lazily: RequestHandler = (req, res, next) => {
     if (ignored(req.path)) return next();
+    // Before both checks: the reference reads `__proto__[x]` or `[]=1` by brackets and admits or
+    // drops them; an undeclared name is refused as sent, in every mode alike.
+    checks.refuseUndeclaredQuery(req, res.locals.route as RouteMatch | undefined);
     if (!reference) {
       reference = express.Router();
       reference.use(

@@ -1,6 +1,9 @@
 // The validator's (Ajv's) English messages and paths as the seed's field errors in Portuguese:
 // for the API's error body (`http/errors.ts`) and the hosted checkout's form (`checkout/payer.ts`).
 
+/** What a query parameter the operation does not declare is told, under its name as sent. */
+export const unknownQueryParameterMessage = "parâmetro de consulta desconhecido nesta operação";
+
 /** The bounds of the text field an error is about, when the caller has its schema. */
 export interface TextBounds {
   minLength?: number;
@@ -50,7 +53,7 @@ export function translateValidationMessage(message: string, bounds?: TextBounds)
     [/^must be equal to one of the allowed values:?\s*(.*)/, (m) => oneOf(m[1] ?? "")],
     [/^must be equal to constant/, () => "valor não permitido"],
     [/must be url encoded/i, () => "deve ser codificado para URL (por exemplo, / como %2F)"],
-    [/^Unknown query parameter/, () => "parâmetro de consulta desconhecido nesta operação"],
+    [/^Unknown query parameter/, () => unknownQueryParameterMessage],
     [/^Empty value found for query parameter/, () => "não pode ser vazio"],
     [/^format is unsupported|unknown format/i, () => "formato inválido"],
   ];

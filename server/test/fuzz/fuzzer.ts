@@ -101,7 +101,20 @@ function queryArbitrary(info: OperationInfo): fc.Arbitrary<(request: GeneratedRe
     raw: fc.boolean(),
     times: fc.oneof({ weight: 9, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.constant(2) }),
   });
-  const unknown = sometimes(fc.constantFrom("foo=1", "limit[]=1", "a=%00", "__proto__=x", "LIMIT=5"), 15);
+  const unknown = sometimes(
+    fc.constantFrom(
+      "foo=1",
+      "limit[]=1",
+      "a=%00",
+      "__proto__=x",
+      "LIMIT=5",
+      "__proto__%5Bpolluted%5D=1",
+      "constructor%5Bprototype%5D%5Bpolluted%5D=1",
+      "%5B%5D=1",
+      "=1",
+    ),
+    15,
+  );
   return fc
     .tuple(fc.array(damage, { minLength: info.query.length + 1, maxLength: info.query.length + 1 }), unknown)
     .map(([damages, extra]) => (request) => {
