@@ -14,8 +14,8 @@
  * (`rotateWebhookEndpointSecret`), the request path's limits at each document's root
  * (`x-request-limits`, `x-service-unavailable-retry-after-seconds`, `x-auth-failures-per-minute`),
  * `x-retry-after-seconds` (`getReadiness`), and the dashboard's sessions (`x-failed-log-ins` on
- * `logIn`, `x-step-up-seconds` on `stepUp`, `x-idle-seconds` and `x-seconds-after-log-in` on
- * `Session`).
+ * `logIn`, `x-step-up-seconds` and `x-failed-step-ups` on `stepUp`, `x-idle-seconds` and
+ * `x-seconds-after-log-in` on `Session`).
  *
  * Where the documents' prose states one of these numbers ("at most 64 KiB (65 536 bytes)"), the
  * phrase is listed in `prose` below and must be found in the document with the number read: the
@@ -40,6 +40,7 @@ function prose(v: Record<string, Record<string, number>>): { document: DocumentN
   const body = v.requestLimits!;
   const perMinute = v.rateLimitsPerMinute!;
   const logIns = v.failedLogIns!;
+  const stepUps = v.failedStepUps!;
   const session = v.sessionLifetime!;
   const single = v.singles!;
   const bodyPhrase = `at most ${body.maxBodyBytes! / 1024} KiB (${spaced(body.maxBodyBytes!)} bytes)`;
@@ -80,6 +81,10 @@ function prose(v: Record<string, Record<string, number>>): { document: DocumentN
     { document: "dashboard", phrase: `for the dangerous operations of the next ${stepUpMinutes} minutes` },
     { document: "dashboard", phrase: `No step-up in the last ${stepUpMinutes} minutes.` },
     { document: "dashboard", phrase: `stepped up for ${stepUpMinutes} minutes.` },
+    {
+      document: "dashboard",
+      phrase: `the ${stepUps.perUser}th within ${stepUps.windowSeconds! / 60} minutes ends every session of the user and answers \`429 RATE_LIMITED\`; then, for ${stepUps.lockSeconds! / 60} minutes,`,
+    },
   ];
 }
 

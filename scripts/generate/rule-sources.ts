@@ -136,6 +136,14 @@ export const groups: Record<string, Group> = {
       windowSeconds: dsh("/paths/~1dashboard~1v1~1session/post/x-failed-log-ins/windowSeconds"),
     },
   },
+  failedStepUps: {
+    doc: "Dashboard step-up: wrong codes per user within `windowSeconds`; the last one ends the user's sessions and refuses step-up for `lockSeconds`.",
+    values: {
+      perUser: dsh("/paths/~1dashboard~1v1~1session~1step-up/post/x-failed-step-ups/perUser"),
+      windowSeconds: dsh("/paths/~1dashboard~1v1~1session~1step-up/post/x-failed-step-ups/windowSeconds"),
+      lockSeconds: dsh("/paths/~1dashboard~1v1~1session~1step-up/post/x-failed-step-ups/lockSeconds"),
+    },
+  },
   sessionLifetime: {
     doc: "A dashboard session ends `idleSeconds` after its last request, or `absoluteSeconds` after log-in.",
     values: {

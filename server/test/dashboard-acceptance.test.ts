@@ -102,13 +102,19 @@ describe("a new merchant through the dashboard API with the generated clients (i
     expect(session.data?.user.emailConfirmed).toBe(true);
 
     // Two-factor authentication on, with the authenticator's code.
-    const started = await dashboard.POST("/dashboard/v1/me/two-factor");
+    const started = await dashboard.POST("/dashboard/v1/me/two-factor", { body: { currentPassword: owner.password } });
     expect(started.response.status).toBe(200);
     const turnedOn = await dashboard.POST("/dashboard/v1/me/two-factor/confirm", {
       body: { code: codeOf(started.data!.secret) },
     });
     expect(turnedOn.response.status).toBe(200);
     expect(turnedOn.data?.recoveryCodes).toHaveLength(10);
+    // Turning it on is no step-up: the first dangerous operation asks for a code (here a recovery
+    // code, the authenticator's having just been taken).
+    const steppedUp = await dashboard.POST("/dashboard/v1/session/step-up", {
+      body: { code: turnedOn.data!.recoveryCodes[0]! },
+    });
+    expect(steppedUp.response.status, JSON.stringify(steppedUp.error)).toBe(201);
 
     // A test key (its secret in this answer only), a charge made with it through the public API,
     // paid in the sandbox.
@@ -172,7 +178,7 @@ describe("a new merchant through the dashboard API with the generated clients (i
     expect(row).toContain("129,90");
     expect(row).toContain("12990");
 
-    // Invite a viewer (a change of the team: the log-in's step-up still holds), who accepts from
+    // Invite a viewer (a change of the team: the step-up above still holds), who accepts from
     // the e-mail, reads the account, and is refused what its role does not allow.
     const viewerEmail = "bruno.lima@loja-acceptance.example.com";
     const invited = await dashboard.POST("/dashboard/v1/team/invitations", {

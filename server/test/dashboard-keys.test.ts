@@ -18,14 +18,14 @@ const operator = (server: TestServer) => operatorApi(server.baseUrl, { token: te
 
 /** A new merchant's owner, signed up: its browser and account id. */
 async function owner(server: TestServer) {
-  const { browser, session } = await signedUp(server);
-  return { browser, accountId: session.account.id };
+  const { browser, session, person } = await signedUp(server);
+  return { browser, accountId: session.account.id, password: person.password };
 }
 
-/** An owner with two-factor authentication on (so stepped up for the next 10 minutes), of a verified account. */
+/** An owner with two-factor authentication on (and stepped up for the next 10 minutes), of a verified account. */
 async function verifiedOwnerWithTwoFactor(server: TestServer) {
-  const { browser, accountId } = await owner(server);
-  const { secret } = await turnOnTwoFactor(server, browser);
+  const { browser, accountId, password } = await owner(server);
+  const { secret } = await turnOnTwoFactor(server, browser, password);
   const verified = await operator(server).PATCH("/admin/v1/accounts/{id}", {
     params: { path: { id: accountId } },
     body: { verified: true },

@@ -8,7 +8,7 @@ import { hashPassword } from "../src/domain/passwords.js";
 import { DeliveryWorker } from "../src/webhooks/worker.js";
 import { chargePayer } from "./support/fixtures.js";
 import { byId, chargeBody, expectStatus, operatorApi, publicApi, type TestServer, testAdminToken } from "./harness.js";
-import { type DashboardBrowser, dashboardBrowser, signedUp } from "./support/dashboard.js";
+import { type DashboardBrowser, dashboardBrowser, signedUp, turnOnTwoFactor } from "./support/dashboard.js";
 import { startReceiver } from "./support/receiver.js";
 import { eachStore, serverOn } from "./support/stores.js";
 
@@ -75,14 +75,9 @@ async function member(server: TestServer, accountId: string, role: Role): Promis
 const codeOf = (server: TestServer, secret: string) =>
   new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: server.clock.now().getTime() });
 
-/** Turns two-factor authentication on (the session counts as stepped up for 10 minutes): its secret. */
-async function steppedUp(server: TestServer, browser: DashboardBrowser): Promise<string> {
-  const started = await browser.api.POST("/dashboard/v1/me/two-factor");
-  expectStatus(started, 200);
-  const code = codeOf(server, started.body.secret);
-  expectStatus(await browser.api.POST("/dashboard/v1/me/two-factor/confirm", { body: { code } }), 200);
-  server.clock.advance(30);
-  return started.body.secret;
+/** Turns two-factor authentication on and steps up (for the next 10 minutes): its secret. */
+async function steppedUp(server: TestServer, browser: DashboardBrowser, password: string): Promise<string> {
+  return (await turnOnTwoFactor(server, browser, password)).secret;
 }
 
 const release = (browser: DashboardBrowser) =>
@@ -193,7 +188,7 @@ for (const store of eachStore("dashboard_money")) {
         ...mode("test"),
         body: withdrawal,
       });
-      await steppedUp(server, browser);
+      await steppedUp(server, browser, person.password);
       const ask = () =>
         browser.api.POST("/dashboard/v1/modes/{mode}/withdrawals", {
           ...mode("test"),
@@ -242,7 +237,7 @@ for (const store of eachStore("dashboard_money")) {
 
     test("when a production withdrawal is asked before and after verification, then 403 ACCOUNT_NOT_ACTIVE, then paid out and the owner e-mailed once", async () => {
       const { browser, person, accountId } = await merchant(server);
-      const secret = await steppedUp(server, browser);
+      const secret = await steppedUp(server, browser, person.password);
       const ask = (asker: DashboardBrowser) =>
         asker.api.POST("/dashboard/v1/modes/{mode}/withdrawals", {
           ...mode("production"),

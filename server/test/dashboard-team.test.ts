@@ -100,7 +100,7 @@ for (const store of eachStore("dashboard_team")) {
       const owner = await withTwoFactor(server);
       const viewer = await member(server, owner.browser, "viewer");
       const admin = await member(server, owner.browser, "admin");
-      await turnOnTwoFactor(server, admin.browser);
+      await turnOnTwoFactor(server, admin.browser, admin.password);
       const ownerId = owner.session.user.id;
 
       const byViewer = await viewer.browser.api.POST("/dashboard/v1/team/invitations", {

@@ -1,4 +1,5 @@
 import { expect, test } from "vitest";
+import { failedStepUps } from "../src/domain/policy.js";
 import { expectStatus } from "./harness.js";
 import { eachStore, serverOn } from "./support/stores.js";
 import {
@@ -21,9 +22,12 @@ for (const store of eachStore("dashboard_two_factor")) {
   store.describe(`dashboard two-factor authentication on the ${store.name} store`, () => {
     const server = serverOn(store);
 
-    test("when a user sets it up, then a wrong code changes nothing and the right one turns it on with ten recovery codes", async () => {
-      const { browser } = await signedUp(server);
-      const started = await browser.api.POST("/dashboard/v1/me/two-factor");
+    // Issue 33 changed this on purpose: confirming no longer steps the session up, and the user is e-mailed.
+    test("when a user sets it up with its password, then a wrong code changes nothing, the right one turns it on with ten recovery codes without a step-up, and the user is e-mailed", async () => {
+      const { browser, person } = await signedUp(server);
+      const started = await browser.api.POST("/dashboard/v1/me/two-factor", {
+        body: { currentPassword: person.password },
+      });
       expectStatus(started, 200);
       expect(started.body.otpauthUri).toMatch(/^otpauth:\/\/totp\/Pix%20Charging%20Service:maria.*secret=[A-Z2-7]+/);
 
@@ -43,7 +47,39 @@ for (const store of eachStore("dashboard_two_factor")) {
       const session = await browser.api.GET("/dashboard/v1/session");
       expectStatus(session, 200);
       expect(session.body.user.twoFactorEnabled).toBe(true);
-      expect(session.body.stepUpExpiresAt).toBe(new Date(server.clock.now().getTime() + 600_000).toISOString());
+      expect(session.body.stepUpExpiresAt).toBeNull();
+      const gated = await browser.api.POST("/dashboard/v1/me/two-factor/recovery-codes");
+      expectStatus(gated, 403);
+      expect(gated.body.code).toBe("STEP_UP_REQUIRED");
+      const mails = server.mail.filter(
+        (m) => m.to === person.email && m.subject === "Verificação em duas etapas ativada",
+      );
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.text).toContain("A verificação em duas etapas acaba de ser ativada");
+      expect(mails[0]!.text).toContain("/painel/recuperar-senha");
+      for (const secret of [started.body.secret, ...right.body.recoveryCodes])
+        expect(mails[0]!.text).not.toContain(secret);
+    });
+
+    test("when the set-up starts without the password or with a wrong one, then 400 on currentPassword and no secret is made", async () => {
+      const { browser } = await signedUp(server);
+
+      const bare = await browser.api.POST("/dashboard/v1/me/two-factor", { body: {} as never });
+      const wrong = await browser.api.POST("/dashboard/v1/me/two-factor", {
+        body: { currentPassword: "senha que não é a dela" },
+      });
+      const confirm = await browser.api.POST("/dashboard/v1/me/two-factor/confirm", { body: { code: "123456" } });
+
+      expectStatus(bare, 400);
+      expect(bare.body.errors?.map((e) => e.path)).toEqual(["currentPassword"]);
+      expectStatus(wrong, 400);
+      expect(wrong.body.errors).toEqual([{ path: "currentPassword", message: "não confere com a senha atual" }]);
+      expect("secret" in (wrong.body as object)).toBe(false);
+      expectStatus(confirm, 400);
+      expect(confirm.body.code).toBe("REQUEST_ERROR");
+      const session = await browser.api.GET("/dashboard/v1/session");
+      expectStatus(session, 200);
+      expect(session.body.user.twoFactorEnabled).toBe(false);
     });
 
     test("when such a user logs in, then the code is asked, a wrong or replayed one refused, and a recovery code works once", async () => {
@@ -120,6 +156,88 @@ for (const store of eachStore("dashboard_two_factor")) {
       expect((await logIn(dashboardBrowser(server.baseUrl), person.email, person.password)).status).toBe(201);
     });
 
+    test("when a session sends wrong step-up codes, then each is a 400 and an audit entry, and the 5th answers 429, ends every session of the user and locks step-up for 15 minutes", async () => {
+      const { browser, person, secret } = await withTwoFactor(server);
+      const other = dashboardBrowser(server.baseUrl);
+      expectStatus(await logIn(other, person.email, person.password, codeOf(server, secret)), 201);
+      server.clock.advance(30);
+      const wrong = () => browser.api.POST("/dashboard/v1/session/step-up", { body: { code: "000000" } });
+
+      const first = [];
+      for (let i = 1; i < failedStepUps.perUser; i++) first.push(await wrong());
+      const last = await wrong();
+
+      for (const answer of first) {
+        expectStatus(answer, 400);
+        expect(answer.body.errors).toEqual([{ path: "code", message: "código incorreto ou expirado" }]);
+      }
+      expectStatus(last, 429);
+      expect(last.body.code).toBe("RATE_LIMITED");
+      expect(last.body.message).toContain("todas as suas sessões foram encerradas");
+      expect(last.headers.get("retry-after")).toBe(String(failedStepUps.lockSeconds));
+      expect((await browser.api.GET("/dashboard/v1/session")).status).toBe(401);
+      expect((await other.api.GET("/dashboard/v1/session")).status).toBe(401);
+      const warned = server.mail.filter((m) => m.to === person.email && m.subject.startsWith("Sessões encerradas"));
+      expect(warned).toHaveLength(1);
+      expect(warned[0]!.text).not.toContain(secret);
+
+      // Log-in (password and code) still works; step-up stays locked, whatever the code, until 15 minutes pass.
+      const again = dashboardBrowser(server.baseUrl);
+      expectStatus(await logIn(again, person.email, person.password, codeOf(server, secret)), 201);
+      server.clock.advance(30);
+      const locked = await again.api.POST("/dashboard/v1/session/step-up", { body: { code: codeOf(server, secret) } });
+      expectStatus(locked, 429);
+      expect(locked.headers.get("retry-after")).toBe(String(failedStepUps.lockSeconds - 30));
+      const log = await again.api.GET("/dashboard/v1/audit-log", {
+        params: { query: { limit: 10 } },
+      });
+      expectStatus(log, 200);
+      const actions = log.body.data.map((e) => e.action).filter((a) => a.startsWith("user.step_up"));
+      expect(actions).toEqual([
+        "user.step_up_locked",
+        ...Array<string>(failedStepUps.perUser).fill("user.step_up_failed"),
+      ]);
+      expect(log.body.data.find((e) => e.action === "user.step_up_locked")?.changes).toEqual({
+        stepUpLockedUntil: {
+          from: null,
+          to: new Date(server.clock.now().getTime() - 30_000 + failedStepUps.lockSeconds * 1000).toISOString(),
+        },
+        openSessions: { from: 2, to: 0 },
+      });
+      for (const entry of log.body.data.filter((e) => e.action === "user.step_up_failed")) {
+        expect(Object.keys(entry.changes)).toEqual(["stepUpFailures"]);
+        expect(JSON.stringify(entry)).not.toContain("000000");
+      }
+
+      server.clock.advance(failedStepUps.lockSeconds);
+      const unlocked = await again.api.POST("/dashboard/v1/session/step-up", {
+        body: { code: codeOf(server, secret) },
+      });
+      expectStatus(unlocked, 201);
+    });
+
+    test("when wrong step-up codes are more than 15 minutes apart, or a right one comes between, then the count starts over", async () => {
+      const { browser, secret } = await withTwoFactor(server);
+      const wrong = () => browser.api.POST("/dashboard/v1/session/step-up", { body: { code: "999999" } });
+      const statuses = async (times: number) => {
+        const answers: number[] = [];
+        for (let i = 0; i < times; i++) answers.push((await wrong()).status);
+        return answers;
+      };
+      const almost = failedStepUps.perUser - 1;
+
+      const early = await statuses(almost);
+      server.clock.advance(failedStepUps.windowSeconds + 1);
+      const afterWindow = await statuses(almost);
+      const right = await browser.api.POST("/dashboard/v1/session/step-up", { body: { code: codeOf(server, secret) } });
+      const afterRight = await statuses(almost);
+      const over = await wrong();
+
+      expect([...early, ...afterWindow, ...afterRight]).toEqual(Array<number>(3 * almost).fill(400));
+      expectStatus(right, 201);
+      expect(over.status).toBe(429);
+    });
+
     test("when the owner requires it of every member, then a member without it can only set it up, and the owner cannot turn its own off", async () => {
       const owner = await withTwoFactor(server);
       const required = await owner.browser.api.PATCH("/dashboard/v1/account/security", {
@@ -134,7 +252,9 @@ for (const store of eachStore("dashboard_two_factor")) {
       const memberSession = await browser.api.GET("/dashboard/v1/session");
       const blocked = await browser.api.POST("/dashboard/v1/me/two-factor/recovery-codes");
       const rules = await browser.api.GET("/dashboard/v1/account/security");
-      const setUp = await browser.api.POST("/dashboard/v1/me/two-factor");
+      const setUp = await browser.api.POST("/dashboard/v1/me/two-factor", {
+        body: { currentPassword: member.password },
+      });
       const ownerOff = await owner.browser.api.DELETE("/dashboard/v1/me/two-factor");
 
       expectStatus(required, 200);

@@ -6,6 +6,7 @@ import {
   emailTokensTable,
   invitationsTable,
   sessionsTable,
+  stepUpFailuresTable,
   usersTable,
   verificationRequestsTable,
 } from "../src/store/postgres/identity.js";
@@ -52,6 +53,7 @@ const tables: { name: string; columns: ReadonlyArray<readonly [column: string, .
   sessionsTable,
   emailTokensTable,
   accountSecurityTable,
+  stepUpFailuresTable,
   invitationsTable,
   verificationRequestsTable,
   recurrencesTable,

@@ -63,9 +63,11 @@ export class DomainError extends Error {
   readonly status: number;
   readonly errors: FieldError[] | undefined;
 
-  constructor(code: ErrorCode, message?: string, options: { errors?: FieldError[] } = {}) {
+  constructor(code: ErrorCode, message?: string, options: { errors?: FieldError[]; retryAfterSeconds?: number } = {}) {
     super(message ?? errorCatalogue[code].message);
     this.name = "DomainError";
+  /** `Retry-After` in seconds, for a refusal that lasts (a `RATE_LIMITED` the domain decides). */
+  readonly retryAfterSeconds: number | undefined;
     this.code = code;
     this.status = errorCatalogue[code].status;
     this.errors = options.errors;
@@ -73,6 +75,7 @@ export class DomainError extends Error {
 }
 
 /** A `VALIDATION_ERROR` naming one field. */
+    this.retryAfterSeconds = options.retryAfterSeconds;
 export function fieldError(path: string, message: string): DomainError {
   return new DomainError("VALIDATION_ERROR", "Dados inválidos.", { errors: [{ path, message }] });
 }

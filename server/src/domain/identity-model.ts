@@ -54,6 +54,22 @@ export interface SessionRecord {
   steppedUpAt: string | null;
 }
 
+/**
+ * A user's wrong step-up codes (docs/decisions.md "Step-up failures"); a user without a row has
+ * none. Counted per user, whichever session sent them.
+ */
+export interface StepUpFailuresRecord {
+  /** The user's id. */
+  id: string;
+  /** Wrong codes since `windowStartedAt`. */
+  failures: number;
+  /** The first wrong code of the current window. */
+  windowStartedAt: string;
+  /** Step-up is refused until then; null when it is not locked. */
+  lockedUntil: string | null;
+  updatedAt: string;
+}
+
 /** An account's security rules, set by its owner; an account without a row has the defaults. */
 export interface AccountSecurityRecord {
   /** The account's id. */

@@ -1,6 +1,6 @@
 import { hash, type Options, verify } from "@node-rs/argon2";
 import { dictionary } from "@zxcvbn-ts/language-common";
-import { fieldError } from "./errors.js";
+import { DomainError, fieldError } from "./errors.js";
 
 // Passwords of the dashboard's users (issue 25; OWASP ASVS V2): argon2id at OWASP's parameters,
 // a list of common passwords, and a verification that takes the same time whether the user exists.
@@ -34,6 +34,25 @@ export async function passwordMatches(passwordHash: string | null, password: str
   const against = passwordHash ?? (await prepareAbsentUserHash());
   const ok = await verify(against, password).catch(() => false);
   return ok && passwordHash !== null;
+}
+
+/** The refusal of a wrong current password: its own class, so the HTTP layer counts it as a failed log-in. */
+export class WrongCurrentPassword extends DomainError {
+  constructor() {
+    super("VALIDATION_ERROR", "Dados inválidos.", {
+      errors: [{ path: "currentPassword", message: "não confere com a senha atual" }],
+    });
+  }
+}
+
+/**
+ * Refuses (`400 VALIDATION_ERROR` on `currentPassword`) a password that is not the user's, where
+ * a session asks for it again before a change (password change, turning on two-factor
+ * authentication). The HTTP layer counts each refusal in the log-in's failure budgets
+ * (docs/decisions.md "Passwords asked again").
+ */
+export async function checkCurrentPassword(user: { passwordHash: string }, presented: string): Promise<void> {
+  if (!(await passwordMatches(user.passwordHash, presented))) throw new WrongCurrentPassword();
 }
 
 /** Brazilian passwords the (mostly English) list lacks. */

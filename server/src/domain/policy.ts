@@ -16,6 +16,8 @@ export {
   /** Dashboard log-in failures per e-mail address and per IP address within a window. */
   failedLogIns,
   descriptionLength,
+  /** Dashboard step-up: wrong codes per user within a window, and how long step-up is refused past them. */
+  failedStepUps,
   /** How long an idempotency key replays its first response, in seconds. */
   idempotencyWindowSeconds,
   isPermission,

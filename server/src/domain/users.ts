@@ -6,7 +6,7 @@ import { addSeconds } from "./deps.js";
 import { DomainError, fieldError } from "./errors.js";
 import type { EmailTokenPurpose, UserRecord } from "./identity-model.js";
 import { newId } from "./ids.js";
-import { checkNewPassword, hashPassword, passwordMatches } from "./passwords.js";
+import { checkCurrentPassword, checkNewPassword, hashPassword } from "./passwords.js";
 import type { StoreTx } from "./ports/store.js";
 import { type ClientInfo, type DashboardActor, normaliseEmail, openSession, type StartedSession } from "./sessions.js";
 
@@ -177,9 +177,7 @@ export function userUseCases(deps: DomainDeps) {
     /** A new password, the current one checked; the user's other sessions end. */
     async changePassword(actor: DashboardActor, input: { currentPassword: string; newPassword: string }) {
       const { user } = actor;
-      if (!(await passwordMatches(user.passwordHash, input.currentPassword))) {
-        throw fieldError("currentPassword", "não confere com a senha atual");
-      }
+      await checkCurrentPassword(user, input.currentPassword);
       checkNewPassword(input.newPassword, "newPassword", user);
       const passwordHash = await hashPassword(input.newPassword);
       await store.transaction(async (tx) => {

@@ -55,7 +55,10 @@ export function dashboardHandlers(domain: Domain): WithReplays<Handlers<Dashboar
       await users.changePassword(actorOf(ctx), body);
       return { status: 204, body: undefined };
     },
-    startTwoFactor: async (_request, ctx) => ({ status: 200, body: await twoFactor.start(actorOf(ctx)) }),
+    startTwoFactor: async ({ body }, ctx) => ({
+      status: 200,
+      body: await twoFactor.start(actorOf(ctx), body.currentPassword),
+    }),
     confirmTwoFactor: async ({ body }, ctx) => ({
       status: 200,
       body: await twoFactor.confirm(actorOf(ctx), body.code),

@@ -1,12 +1,13 @@
 import { timingSafeEqual } from "node:crypto";
 import { join } from "node:path";
-import express, { type IRouter, type Request, type RequestHandler } from "express";
+import express, { type ErrorRequestHandler, type IRouter, type Request, type RequestHandler } from "express";
 import type { Store as RateLimitStore } from "express-rate-limit";
 import { type OperationId, operationTable } from "../../../generated/dashboard-operations.js";
 import type { RateLimits } from "../domain/rate-limits.js";
 import type { Domain } from "../domain/service.js";
 import { type ClientInfo, type DashboardActor, normaliseEmail, sessionLifetime } from "../domain/sessions.js";
 import { DomainError } from "../domain/errors.js";
+import { WrongCurrentPassword } from "../domain/passwords.js";
 import { failedLogIns as failedLogInRules } from "../domain/policy.js";
 import { perMinuteLimiter } from "../web/rate-limit.js";
 import { refuseUnsafeInput } from "./control-chars.js";
@@ -188,6 +189,7 @@ export function mountDashboard(app: IRouter, domain: Domain, options: DashboardO
       validateResponses: options.validateResponses,
     },
   );
+  dashboard.use(noteWrongPassword);
   app.use((req, res, next) => {
     if (req.path !== "/dashboard" && !req.path.startsWith("/dashboard/")) return next();
     dashboard(req, res, (err?: unknown) => {
@@ -201,33 +203,56 @@ export function mountDashboard(app: IRouter, domain: Domain, options: DashboardO
 }
 
 /**
- * The failed-log-in budgets: a log-in answered 401 counts against its e-mail address and its IP
- * address; past either budget, log-in answers 429 until the window ends, the right password
- * included (counted before the password is compared, so guessing faster learns nothing more).
+ * The operations of a session that ask for the user's password again: a wrong one counts in the
+ * failed-log-in budgets, as a failed log-in of the user's address (docs/decisions.md "Passwords
+ * asked again").
+ */
+const asksPassword: readonly string[] = [operationTable.changePassword.path, operationTable.startTwoFactor.path];
+
+/**
+ * The failed-log-in budgets: a log-in answered 401, and a wrong current password of a session
+ * (`WrongCurrentPassword`, marked by `noteWrongPassword`), count against the e-mail address and the
+ * IP address; past either budget, log-in and those operations answer 429 until the window ends,
+ * the right password included (counted before the password is compared, so guessing faster learns
+ * nothing more).
  */
 function logInLimiters(makeStore: DashboardOptions["rateLimitStore"]): RequestHandler[] {
   const isLogIn = (req: Request) => req.method === "POST" && req.path === operationTable.logIn.path;
+  const checksPassword = (req: Request) => isLogIn(req) || (req.method === "POST" && asksPassword.includes(req.path));
   const tooMany = (req: Request, res: Parameters<RequestHandler>[1], seconds: number) =>
     sendError(
       req,
       res,
       "RATE_LIMITED",
-      `Muitas tentativas de entrada malsucedidas. Tente novamente em ${Math.ceil(seconds / 60)} minutos.`,
+      isLogIn(req)
+        ? `Muitas tentativas de entrada malsucedidas. Tente novamente em ${Math.ceil(seconds / 60)} minutos.`
+        : `Muitas tentativas com a senha incorreta. Tente novamente em ${Math.ceil(seconds / 60)} minutos.`,
     );
   const common = {
     windowMs: failedLogIns.windowMs,
-    applies: isLogIn,
-    keepsCount: (_req: Request, res: Parameters<RequestHandler>[1]) => res.statusCode === 401,
+    applies: checksPassword,
+    keepsCount: (req: Request, res: Parameters<RequestHandler>[1]) =>
+      isLogIn(req) ? res.statusCode === 401 : res.locals.wrongPassword === true,
     makeStore,
     tooMany,
   };
+  const emailOf = (req: Request, res: Parameters<RequestHandler>[1]) =>
+    isLogIn(req)
+      ? String((req.body as { email?: unknown } | undefined)?.email ?? "")
+      : ((res.locals.dashboard as DashboardContext | undefined)?.actor?.user.email ?? "");
   return [
     perMinuteLimiter({ ...common, name: "dashboard-login-ip", limit: failedLogIns.perIp }),
     perMinuteLimiter({
       ...common,
       name: "dashboard-login-email",
       limit: failedLogIns.perEmail,
-      key: (req) => `email:${normaliseEmail(String((req.body as { email?: unknown } | undefined)?.email ?? ""))}`,
+      key: (req, res) => `email:${normaliseEmail(emailOf(req, res))}`,
     }),
   ];
 }
+
+/** Marks a wrong current password for the failed-log-in budgets (`keepsCount` reads the mark when answered). */
+const noteWrongPassword: ErrorRequestHandler = (err, _req, res, next) => {
+  if (err instanceof WrongCurrentPassword) res.locals.wrongPassword = true;
+  next(err);
+};

@@ -115,6 +115,7 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (err instanceof DomainError) {
+      if (err.retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(err.retryAfterSeconds));
       return sendError(req, res, err.code, err.message, err.errors);
     }
     const answer = validatorAnswer(err);

@@ -3,6 +3,7 @@ import type {
   EmailTokenRecord,
   InvitationRecord,
   SessionRecord,
+  StepUpFailuresRecord,
   UserRecord,
   VerificationRequestRecord,
 } from "../domain/identity-model.js";
@@ -19,6 +20,7 @@ export class IdentityTables {
   private readonly sessions: Table<SessionRecord>;
   private readonly emailTokens: Table<EmailTokenRecord>;
   private readonly accountSecurity: Table<AccountSecurityRecord>;
+  private readonly stepUpFailures: Table<StepUpFailuresRecord>;
   private readonly invitations: Table<InvitationRecord>;
   private readonly verificationRequests: Table<VerificationRequestRecord>;
 
@@ -27,6 +29,7 @@ export class IdentityTables {
     this.sessions = new Table<SessionRecord>(journal);
     this.emailTokens = new Table<EmailTokenRecord>(journal);
     this.accountSecurity = new Table<AccountSecurityRecord>(journal);
+    this.stepUpFailures = new Table<StepUpFailuresRecord>(journal);
     this.invitations = new Table<InvitationRecord>(journal);
     this.verificationRequests = new Table<VerificationRequestRecord>(journal);
   }
@@ -75,6 +78,7 @@ export class IdentityTables {
       },
       verificationRequests: {
         get: async (accountId) => this.verificationRequests.get(accountId),
+      stepUpFailures: { get: async (userId) => this.stepUpFailures.get(userId) },
         list: async (filter, page) =>
           pageOf(
             this.verificationRequests.all(),
@@ -111,6 +115,7 @@ export class IdentityTables {
           return open.length;
         },
       },
+          this.deleteWhere(this.stepUpFailures, (f) => f.id === id);
       emailTokens: {
         ...r.emailTokens,
         insert: async (token) => this.emailTokens.insert(token),
@@ -134,3 +139,8 @@ export class IdentityTables {
     };
   }
 }
+      stepUpFailures: {
+        ...r.stepUpFailures,
+        insert: async (failures) => this.stepUpFailures.insert(failures),
+        update: async (failures) => this.stepUpFailures.update(failures),
+      },

@@ -26,7 +26,7 @@ export interface PerMinuteLimit {
   /** The window; default one minute. */
   windowMs?: number | undefined;
   /** Whose count a request adds to; default its IP address (the dashboard's log-in counts per e-mail too). */
-  key?: ((req: Request) => string) | undefined;
+  key?: ((req: Request, res: Response) => string) | undefined;
 }
 
 /**

@@ -121,17 +121,26 @@ export const codeOf = (server: TestServer, secret: string) =>
 /** Signs up and turns two-factor authentication on: the browser, the person, the secret, the recovery codes. */
 export async function withTwoFactor(server: TestServer) {
   const { browser, person, session } = await signedUp(server);
-  return { browser, person, session, ...(await turnOnTwoFactor(server, browser)) };
+  return { browser, person, session, ...(await turnOnTwoFactor(server, browser, person.password)) };
 }
 
-/** Turns two-factor authentication on for the browser's user (its session stepped up): the secret, the recovery codes. */
-export async function turnOnTwoFactor(server: TestServer, browser: DashboardBrowser) {
-  const started = await browser.api.POST("/dashboard/v1/me/two-factor");
+/**
+ * Turns two-factor authentication on for the browser's user (with its password), then steps up
+ * with a code of the new secret, as the app asks before a dangerous operation: the session is
+ * renewed and stepped up. The secret, the recovery codes.
+ */
+export async function turnOnTwoFactor(server: TestServer, browser: DashboardBrowser, password: string) {
+  const started = await browser.api.POST("/dashboard/v1/me/two-factor", { body: { currentPassword: password } });
   expectStatus(started, 200);
   const confirmed = await browser.api.POST("/dashboard/v1/me/two-factor/confirm", {
     body: { code: codeOf(server, started.body.secret) },
   });
   expectStatus(confirmed, 200);
+  server.clock.advance(30);
+  const steppedUp = await browser.api.POST("/dashboard/v1/session/step-up", {
+    body: { code: codeOf(server, started.body.secret) },
+  });
+  expectStatus(steppedUp, 201);
   server.clock.advance(30);
   rememberSecret(started.body.secret, ...confirmed.body.recoveryCodes);
   return { secret: started.body.secret, recoveryCodes: confirmed.body.recoveryCodes };

@@ -4,6 +4,7 @@ import type {
   InvitationRecord,
   SessionRecord,
   UserRecord,
+  StepUpFailuresRecord,
   VerificationRequestRecord,
   VerificationStatus,
 } from "../identity-model.js";
@@ -47,6 +48,10 @@ export interface IdentityReads {
     /** Every account's latest request, newest first on (createdAt, id); the cursor is any request. */
     list(
       filter: { status?: VerificationStatus | undefined },
+  stepUpFailures: {
+    /** By the user's id; null: none. */
+    get(userId: string): Promise<StepUpFailuresRecord | null>;
+  };
       page: PageRequest,
     ): Promise<PageResult<VerificationRequestRecord>>;
   };
@@ -85,3 +90,7 @@ export interface IdentityWrites {
     update(request: VerificationRequestRecord): Promise<void>;
   };
 }
+  stepUpFailures: IdentityReads["stepUpFailures"] & {
+    insert(failures: StepUpFailuresRecord): Promise<void>;
+    update(failures: StepUpFailuresRecord): Promise<void>;
+  };

@@ -3,6 +3,7 @@ import type {
   EmailTokenRecord,
   InvitationRecord,
   SessionRecord,
+  StepUpFailuresRecord,
   UserRecord,
   VerificationRequestRecord,
 } from "../../domain/identity-model.js";
@@ -70,6 +71,17 @@ export const accountSecurityTable: TableDef<AccountSecurityRecord> = {
     ["id", (a) => a.id],
     ["require_two_factor", (a) => a.requireTwoFactor],
     ["updated_at", (a) => a.updatedAt],
+  ],
+};
+
+export const stepUpFailuresTable: TableDef<StepUpFailuresRecord> = {
+  name: "step_up_failures",
+  columns: [
+    ["id", (f) => f.id],
+    ["failures", (f) => f.failures],
+    ["window_started_at", (f) => f.windowStartedAt],
+    ["locked_until", (f) => f.lockedUntil],
+    ["updated_at", (f) => f.updatedAt],
   ],
 };
 
@@ -150,6 +162,7 @@ export function identityReads(db: Queryable): IdentityReads {
               values.push(filter.status);
               return ` AND status = $${values.length}`;
             },
+    stepUpFailures: { get: (userId) => selectOne(db, stepUpFailuresTable, "id = $1", [userId]) },
           },
           page,
         ),
@@ -204,3 +217,8 @@ export function identityWrites(client: Queryable): IdentityWrites {
     },
   };
 }
+    stepUpFailures: {
+      ...r.stepUpFailures,
+      insert: (failures) => insertRow(client, stepUpFailuresTable, failures),
+      update: (failures) => updateRow(client, stepUpFailuresTable, failures),
+    },
