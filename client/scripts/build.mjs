@@ -42,9 +42,10 @@ let tscBin;
 try {
   tscBin = require.resolve("typescript/bin/tsc");
 } catch {
-  // `prepare` runs this on every install of the repository, also one without devDependencies
-  // (`npm ci --omit=dev` to run a server built beforehand), which needs no client and must not fail.
-  // `npm pack` runs `prepare` too, and a tarball without dist/ must fail instead.
+  // The repository's root `prepare` runs this on every install of the repository, also one without
+  // devDependencies (`npm ci --omit=dev` to run a server built beforehand), which needs no client and
+  // must not fail. `npm pack` runs it as the client's `prepack` (the published package has no
+  // install-time script), and a tarball without dist/ must fail instead.
   const installing = ["ci", "install"].includes(process.env.npm_command ?? "");
   if (installing && process.argv.includes("--skip-without-typescript")) {
     console.log("build: client not built (typescript, a devDependency, is not installed)");

@@ -28,9 +28,9 @@ async function freePort(): Promise<number> {
   return typeof address === "object" && address ? address.port : 0;
 }
 
-/** The README's receiver: its one `js` block that calls verifyWebhook. */
+/** The docs' receiver (docs/webhooks.md): its one `js` block that calls verifyWebhook. */
 function readmeReceiver(): string {
-  const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+  const readme = readFileSync(join(repoRoot, "docs/webhooks.md"), "utf8");
   const blocks = [...readme.matchAll(/```js\n([\s\S]*?)```/g)]
     .map((match) => match[1] ?? "")
     .filter((block) => block.includes("verifyWebhook("));
@@ -42,13 +42,22 @@ function readmeReceiver(): string {
 function workspaceCopy(dir: string): void {
   const rootPackage = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
     devDependencies: Record<string, string>;
+    scripts: Record<string, string>;
   };
   const devDependencies = Object.fromEntries(
     ["typescript", "@types/node"].map((name) => [name, rootPackage.devDependencies[name]]),
   );
   writeFileSync(
     join(dir, "package.json"),
-    JSON.stringify({ name: "workspace-copy", private: true, type: "module", workspaces: ["client"], devDependencies }),
+    JSON.stringify({
+      name: "workspace-copy",
+      private: true,
+      type: "module",
+      workspaces: ["client"],
+      // The root's `prepare` builds the client on install (the client itself has no install script).
+      scripts: { prepare: rootPackage.scripts.prepare },
+      devDependencies,
+    }),
   );
   for (const entry of [
     "package.json",
