@@ -47,7 +47,9 @@ export interface paths {
         /**
          * Update an account
          * @description Verifies an account, changes its plan, release period or document. Only the fields sent
-         *     change; `document: null` removes the document.
+         *     change; `document: null` removes the document. Verifying an account whose merchant asked for
+         *     it names the request's version reviewed (`verificationRequestVersion`): a request replaced
+         *     since, or one waiting that the change does not name, answers `400 REQUEST_ERROR`.
          */
         patch: operations["updateAccount"];
         trace?: never;
@@ -132,7 +134,8 @@ export interface paths {
         /**
          * Reject a verification request
          * @description Rejects the request waiting, with a reason the merchant sees; the account stays unverified and
-         *     may ask again. A request not waiting answers `400 REQUEST_ERROR`.
+         *     may ask again. A request not waiting, or replaced since the `version` reviewed, answers
+         *     `400 REQUEST_ERROR` and nothing changes.
          */
         post: operations["rejectVerificationRequest"];
         delete?: never;
@@ -1341,6 +1344,12 @@ export interface components {
         };
         /** @description Body of a rejection. */
         RejectVerificationRequest: {
+            /**
+             * @description The version of the request reviewed (`VerificationRequest.version`). When the merchant has
+             *     replaced the request since, the rejection is refused (`400 REQUEST_ERROR`) and nothing changes:
+             *     read it again.
+             */
+            version: components["schemas"]["VerificationRequestVersion"];
             /** @description Why, in words the merchant reads in its dashboard: 1 to 500 characters. */
             reason: string;
         };
@@ -1401,6 +1410,13 @@ export interface components {
             /** Format: email */
             ownerEmail?: string;
             verified?: boolean;
+            /**
+             * @description With `verified: true`, the version of the merchant's verification request the operator reviewed
+             *     (`GET /admin/v1/accounts/{id}/verification-request` → `version`). Required while a request
+             *     waits: without it, or when the merchant replaced the request since, the change answers
+             *     `400 REQUEST_ERROR` and nothing changes. Not taken without `verified: true`.
+             */
+            verificationRequestVersion?: components["schemas"]["VerificationRequestVersion"];
             plan?: components["schemas"]["PlanInput"];
             releasePeriodDays?: components["schemas"]["ReleasePeriodDays"];
             /** @description As on create: 1 to 60 characters, with a Latin letter or a digit among what the BR Code prints. */
@@ -1431,6 +1447,11 @@ export interface components {
         VerificationRequest: {
             /** @description The account, `acc_…`. */
             accountId: string;
+            /**
+             * @description The request's version: name it when verifying (`verificationRequestVersion` of
+             *     `PATCH /admin/v1/accounts/{id}`) or rejecting, so that the decision is on what was reviewed.
+             */
+            version: components["schemas"]["VerificationRequestVersion"];
             /** @description The account's name, as the BR Code prints it. */
             accountName: string;
             /** @description The legal name the merchant gave (razão social, or the person's full name). */
@@ -1460,6 +1481,13 @@ export interface components {
             /** @description True when more items exist: ask again with `startingAfter` = the id of the last item. */
             hasMore: boolean;
         };
+        /**
+         * Format: int32
+         * @description A request's version: 1 when the merchant first asks, one more each time it replaces the request
+         *     (asking again, while waiting or after a rejection). The operator names the version it reviewed
+         *     when it verifies or rejects; a request replaced meanwhile is refused.
+         */
+        VerificationRequestVersion: number;
         /** @description The user who asked. */
         VerificationRequester: {
             /** @description `usr_…`. */

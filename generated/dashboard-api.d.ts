@@ -167,7 +167,10 @@ export interface paths {
         /**
          * Change my password
          * @description Changes the user's password, checking the current one (a wrong one answers
-         *     `400 VALIDATION_ERROR` on `currentPassword`), and ends every other session of the user.
+         *     `400 VALIDATION_ERROR` on `currentPassword`), and ends every other session of the user. A wrong
+         *     current password counts as a failed log-in of the user's address (and of the IP address): past
+         *     the log-in's budgets (`x-failed-log-ins` of `logIn`), `429 RATE_LIMITED` with `Retry-After`,
+         *     the right password included.
          */
         post: operations["changePassword"];
         delete?: never;
@@ -187,9 +190,12 @@ export interface paths {
         put?: never;
         /**
          * Start two-factor authentication
-         * @description Starts turning on two-factor authentication: a new secret for the authenticator app. It takes
-         *     effect once a code made from it is confirmed (`POST /dashboard/v1/me/two-factor/confirm`); a
-         *     user who has it already answers `400 REQUEST_ERROR`.
+         * @description Starts turning on two-factor authentication, with the user's password: a new secret for the
+         *     authenticator app. It takes effect once a code made from it is confirmed
+         *     (`POST /dashboard/v1/me/two-factor/confirm`); a user who has it already answers
+         *     `400 REQUEST_ERROR`. A wrong password answers `400 VALIDATION_ERROR` on `currentPassword` and
+         *     counts against the log-in's budgets (`x-failed-log-ins` of `logIn`): past them,
+         *     `429 RATE_LIMITED` with `Retry-After`, the right password included.
          */
         post: operations["startTwoFactor"];
         /**
@@ -215,7 +221,9 @@ export interface paths {
         /**
          * Confirm two-factor authentication
          * @description Turns two-factor authentication on with a code of the new secret, and answers the ten recovery
-         *     codes, shown this once. The session counts as stepped up.
+         *     codes, shown this once. Turning it on is not a step-up: the session's `stepUpExpiresAt` stays
+         *     as it was, and a dangerous operation asks for a step-up with the new authenticator. The user is
+         *     told by e-mail that it was turned on.
          */
         post: operations["confirmTwoFactor"];
         delete?: never;
@@ -772,7 +780,8 @@ export interface paths {
         /**
          * Create a webhook endpoint
          * @description Registers an endpoint of the mode and answers its `whsec_` secret. A production endpoint needs
-         *     a verified account (`403 ACCOUNT_NOT_ACTIVE`).
+         *     a verified account (`403 ACCOUNT_NOT_ACTIVE`), then a step-up in the last 10 minutes
+         *     (`403 STEP_UP_REQUIRED`), as revealing its secret does: the answer holds the secret.
          */
         post: operations["createDashboardWebhookEndpoint"];
         delete?: never;
@@ -797,7 +806,9 @@ export interface paths {
         /**
          * Update a webhook endpoint
          * @description Changes the address or the kinds, disables the endpoint (`enabled: false`) or enables it again.
-         *     In production, anything but disabling needs a verified account.
+         *     In production, anything but disabling needs a verified account (`403 ACCOUNT_NOT_ACTIVE`), and
+         *     a new `url` a step-up in the last 10 minutes (`403 STEP_UP_REQUIRED`): re-pointing an endpoint
+         *     sends its events, signed, to another server.
          */
         patch: operations["updateDashboardWebhookEndpoint"];
         trace?: never;
@@ -1067,6 +1078,10 @@ export interface paths {
          *     the next 10 minutes (production keys, webhook secrets, withdrawals, the team, turning two-factor
          *     authentication off). The session is renewed: a new cookie, a new CSRF token. A wrong code
          *     answers `400 VALIDATION_ERROR`; a user without two-factor authentication `400 REQUEST_ERROR`.
+         *     Wrong codes are counted per user, whichever session sent them: the 5th within 15 minutes ends
+         *     every session of the user and answers `429 RATE_LIMITED`; then, for 15 minutes, step-up
+         *     answers `429 RATE_LIMITED` with `Retry-After` without looking at the code. Each wrong code and
+         *     the lock are written to the audit log (`user.step_up_failed`, `user.step_up_locked`).
          */
         post: operations["stepUp"];
         delete?: never;
@@ -1406,7 +1421,7 @@ export interface components {
          *     settlement simulator (production), always by the operator.
          * @enum {string}
          */
-        AuditAction: "user.logged_in_from_new_ip" | "user.password_changed" | "user.password_reset" | "user.two_factor_enabled" | "user.two_factor_disabled" | "user.recovery_codes_regenerated" | "user.profile_updated" | "account.created" | "account.updated" | "account.security_updated" | "account.verification_requested" | "account.verification_rejected" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.updated" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_revealed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "event.resent" | "withdrawal.requested" | "refund.created" | "payment_link.created" | "payment_link.deactivated" | "customer.notes_updated" | "simulator.charge_paid" | "simulator.withdrawal_settled" | "simulator.refund_settled" | "simulator.dispute_opened" | "simulator.dispute_closed" | "simulator.recurrence_approved" | "simulator.recurrence_rejected" | "simulator.recurrence_cancelled" | "simulator.recurring_attempt_settled";
+        AuditAction: "user.logged_in_from_new_ip" | "user.password_changed" | "user.password_reset" | "user.two_factor_enabled" | "user.two_factor_disabled" | "user.step_up_failed" | "user.step_up_locked" | "user.recovery_codes_regenerated" | "user.profile_updated" | "account.created" | "account.updated" | "account.security_updated" | "account.verification_requested" | "account.verification_rejected" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.updated" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_revealed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "event.resent" | "withdrawal.requested" | "refund.created" | "payment_link.created" | "payment_link.deactivated" | "customer.notes_updated" | "simulator.charge_paid" | "simulator.withdrawal_settled" | "simulator.refund_settled" | "simulator.dispute_opened" | "simulator.dispute_closed" | "simulator.recurrence_approved" | "simulator.recurrence_rejected" | "simulator.recurrence_cancelled" | "simulator.recurring_attempt_settled";
         /** @description Who made a change: a user of the account, or the platform's operator (the operator API). */
         AuditActor: {
             /**
@@ -2705,6 +2720,14 @@ export interface components {
              */
             businessName: string;
         };
+        /** @description Body of the start of two-factor authentication: the password, so a session alone cannot turn it on. */
+        StartTwoFactorRequest: {
+            /**
+             * @description The user's password now. A wrong one answers `400 VALIDATION_ERROR` on `currentPassword` and
+             *     counts as a failed log-in of the user's address (and of the IP address), as log-in counts it.
+             */
+            currentPassword: components["schemas"]["PresentedPassword"];
+        };
         /**
          * @description One thing that happened to a transaction. `kind` says which one field is present: `event` (an
          *     event about the charge, its dispute or one of its refunds, as webhooks deliver it), `delivery`
@@ -3153,7 +3176,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -3350,7 +3373,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -3595,7 +3618,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -3840,7 +3863,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -4054,7 +4077,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -4275,7 +4298,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -4528,7 +4551,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -4773,7 +4796,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -5016,7 +5039,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -5095,7 +5118,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartTwoFactorRequest"];
+            };
+        };
         responses: {
             /** @description The request has succeeded. */
             200: {
@@ -5257,7 +5284,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -5496,7 +5523,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -5741,7 +5768,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -5982,7 +6009,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -6193,7 +6220,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -6441,7 +6468,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -6691,7 +6718,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -6937,7 +6964,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -7187,7 +7214,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -7387,7 +7414,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -7600,7 +7627,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -7802,7 +7829,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -8052,7 +8079,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -8265,7 +8292,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -8482,7 +8509,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -8684,7 +8711,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -8884,7 +8911,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -9097,7 +9124,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -9384,7 +9411,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -9586,7 +9613,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -9871,7 +9898,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -10154,7 +10181,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -10443,7 +10470,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -10732,7 +10759,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -11017,7 +11044,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -11302,7 +11329,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -11531,7 +11558,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -11752,7 +11779,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -11954,7 +11981,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -12243,7 +12270,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -12454,7 +12481,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -12702,7 +12729,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -12952,7 +12979,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -13165,7 +13192,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -13413,7 +13440,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -13659,7 +13686,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -13905,7 +13932,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -14151,7 +14178,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -14362,7 +14389,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -14649,7 +14676,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -14851,7 +14878,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -15053,7 +15080,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -15274,7 +15301,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -15495,7 +15522,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -15664,7 +15691,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -15914,7 +15941,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -16155,7 +16182,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -16405,7 +16432,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -16574,7 +16601,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -16815,7 +16842,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -17068,7 +17095,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -17265,7 +17292,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -17535,7 +17562,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -17776,7 +17803,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -17973,7 +18000,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -18239,7 +18266,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**
@@ -18511,7 +18538,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardErrorBody"];
                 };
             };
-            /** @description Too many requests from this IP address, or too many failed log-ins (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /**

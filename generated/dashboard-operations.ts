@@ -1905,7 +1905,7 @@ export interface StartTwoFactorInput {
   params: NoParams;
   query: NoParams;
   headers: NoParams;
-  body: undefined;
+  body: operations["startTwoFactor"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
 /** Every response `startTwoFactor` may answer. */

@@ -153,6 +153,16 @@ export const failedLogIns = {
   windowSeconds: 900,
 } as const;
 
+/** Dashboard step-up: wrong codes per user within `windowSeconds`; the last one ends the user's sessions and refuses step-up for `lockSeconds`. */
+export const failedStepUps = {
+  /** dashboard-openapi.yaml#/paths/~1dashboard~1v1~1session~1step-up/post/x-failed-step-ups/perUser */
+  perUser: 5,
+  /** dashboard-openapi.yaml#/paths/~1dashboard~1v1~1session~1step-up/post/x-failed-step-ups/windowSeconds */
+  windowSeconds: 900,
+  /** dashboard-openapi.yaml#/paths/~1dashboard~1v1~1session~1step-up/post/x-failed-step-ups/lockSeconds */
+  lockSeconds: 900,
+} as const;
+
 /** A dashboard session ends `idleSeconds` after its last request, or `absoluteSeconds` after log-in. */
 export const sessionLifetime = {
   /** dashboard-openapi.yaml#/components/schemas/Session/properties/idleExpiresAt/x-idle-seconds */

@@ -200,10 +200,20 @@ describe("admin accounts", { timeout: processTimeout }, () => {
 
     const waiting = await adminJson("accounts", "verification-requests", "--status", "requested");
     const listed = await adminText("accounts", "verification-requests", "--status", "requested");
-    const rejected = await adminText("accounts", "reject-verification", accountId, "--reason", "CNPJ inapto.");
+    const rejected = await adminText(
+      "accounts",
+      "reject-verification",
+      accountId,
+      "--request-version",
+      "1",
+      "--reason",
+      "CNPJ inapto.",
+    );
 
     expect(waiting.data.map((r: { accountId: string }) => r.accountId)).toContain(accountId);
-    expect(listed.split("\n")[0]).toMatch(/^accountId\s+accountName\s+documentType\s+document\s+status\s+requestedAt$/);
+    expect(listed.split("\n")[0]).toMatch(
+      /^accountId\s+version\s+accountName\s+documentType\s+document\s+status\s+requestedAt$/,
+    );
     expect(rejected).toMatch(/^status\s+rejected$/m);
     expect(rejected).toMatch(/^rejectionReason\s+CNPJ inapto\.$/m);
     const account = await browser.api.GET("/dashboard/v1/account");

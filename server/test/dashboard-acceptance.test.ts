@@ -227,11 +227,13 @@ describe("a new merchant through the dashboard API with the generated clients (i
     const operator = { authorization: `Bearer ${adminToken}`, "content-type": "application/json" };
     const pending = await fetch(`${server.baseUrl}/admin/v1/verification-requests`, { headers: operator });
     expect(pending.status).toBe(200);
-    expect(JSON.stringify(await pending.json())).toContain(account.data!.id);
+    const waiting = (await pending.json()) as { data: { accountId: string; version: number }[] };
+    const reviewed = waiting.data.find((r) => r.accountId === account.data!.id);
+    expect(reviewed?.version).toBe(1);
     const verified = await fetch(`${server.baseUrl}/admin/v1/accounts/${account.data!.id}`, {
       method: "PATCH",
       headers: operator,
-      body: JSON.stringify({ verified: true }),
+      body: JSON.stringify({ verified: true, verificationRequestVersion: reviewed?.version }),
     });
     expect(verified.status).toBe(200);
     const afterwards = await dashboard.GET("/dashboard/v1/account");

@@ -1,4 +1,4 @@
-import { expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { byId, expectStatus, operatorApi, publicApi, testAdminToken } from "./harness.js";
 import { expectNoSecretInAuditLog, rememberSecret } from "./support/audit.js";
 import { addMember, dashboardBrowser, signedUp } from "./support/dashboard.js";
@@ -89,7 +89,7 @@ for (const store of eachStore("dashboard_verification")) {
       });
       const verified = await operator().PATCH("/admin/v1/accounts/{id}", {
         ...byId(accountId),
-        body: { verified: true },
+        body: { verified: true, verificationRequestVersion: 1 },
       });
       const keyAfter = await operator().POST("/admin/v1/accounts/{id}/api-keys", {
         ...byId(accountId),
@@ -125,7 +125,7 @@ for (const store of eachStore("dashboard_verification")) {
         requestedBy: { userId: session.user.id, email: session.user.email },
       });
       expectStatus(oneRequest, 200);
-      expect(oneRequest.body.document).toBe("11222333000181");
+      expect(oneRequest.body).toMatchObject({ version: 1, document: "11222333000181" });
       expectStatus(keyBefore, 403);
       expect(keyBefore.body.code).toBe("ACCOUNT_NOT_ACTIVE");
       expectStatus(verified, 200);
@@ -171,11 +171,11 @@ for (const store of eachStore("dashboard_verification")) {
 
       const rejected = await operator().POST("/admin/v1/accounts/{id}/verification-request/reject", {
         ...byId(accountId),
-        body: { reason },
+        body: { version: 1, reason },
       });
       const twice = await operator().POST("/admin/v1/accounts/{id}/verification-request/reject", {
         ...byId(accountId),
-        body: { reason },
+        body: { version: 1, reason },
       });
       const seen = await browser.api.GET("/dashboard/v1/account");
       const stillRefused = await operator().POST("/admin/v1/accounts/{id}/api-keys", {
@@ -204,6 +204,9 @@ for (const store of eachStore("dashboard_verification")) {
         legalName: "Maria Souza Lima",
         rejectionReason: null,
       });
+      const secondVersion = await operator().GET("/admin/v1/accounts/{id}/verification-request", byId(accountId));
+      expectStatus(secondVersion, 200);
+      expect(secondVersion.body).toMatchObject({ version: 2, status: "requested", legalName: "Maria Souza Lima" });
       expectStatus(none, 404);
       const log = await browser.api.GET("/dashboard/v1/audit-log", {
         params: { query: { action: "account.verification_rejected" } },
@@ -232,6 +235,134 @@ for (const store of eachStore("dashboard_verification")) {
       expect(log.body.data[0]).toMatchObject({
         action: "user.profile_updated",
         changes: { name: { from: "Maria Souza", to: "Maria Souza Lima" } },
+      });
+    });
+
+    describe("a decision on the version reviewed (issue 33, finding 5)", () => {
+      /** A merchant that asked with a CNPJ, then replaced it with a CPF after the operator read the first version. */
+      async function replacedAfterReview() {
+        const { browser, session } = await signedUp(server);
+        const accountId = session.account.id;
+        expectStatus(
+          await browser.api.POST("/dashboard/v1/account/verification", {
+            body: { legalName: "Loja Exemplo Comércio de Roupas Ltda", document: validCnpj },
+          }),
+          201,
+        );
+        const reviewed = await operator().GET("/admin/v1/accounts/{id}/verification-request", byId(accountId));
+        expectStatus(reviewed, 200);
+        expectStatus(
+          await browser.api.POST("/dashboard/v1/account/verification", {
+            body: { legalName: "Receita Federal do Brasil", document: validCpf },
+          }),
+          201,
+        );
+        return { browser, accountId, reviewed: reviewed.body };
+      }
+
+      test("when the merchant replaces its request after the operator read it, then verifying the version read is refused and changes nothing", async () => {
+        const { browser, accountId, reviewed } = await replacedAfterReview();
+
+        const verify = await operator().PATCH("/admin/v1/accounts/{id}", {
+          ...byId(accountId),
+          body: { verified: true, verificationRequestVersion: reviewed.version },
+        });
+
+        expect(reviewed).toMatchObject({ version: 1, document: "11222333000181" });
+        expectStatus(verify, 400);
+        expect(verify.body).toMatchObject({
+          code: "REQUEST_ERROR",
+          message:
+            "O pedido de verificação mudou depois da revisão (versão revisada: 1, atual: 2). Revise-o de novo antes de decidir.",
+        });
+        const account = await operator().GET("/admin/v1/accounts/{id}", byId(accountId));
+        expectStatus(account, 200);
+        expect(account.body).toMatchObject({ verified: false, documentType: null, document: null });
+        const request = await operator().GET("/admin/v1/accounts/{id}/verification-request", byId(accountId));
+        expectStatus(request, 200);
+        expect(request.body).toMatchObject({ version: 2, status: "requested", document: "52998224725" });
+        const seen = await browser.api.GET("/dashboard/v1/account");
+        expectStatus(seen, 200);
+        expect(seen.body.verification.status).toBe("requested");
+      });
+
+      test("when the operator verifies the current version, then the account is verified with that version's document", async () => {
+        const { accountId } = await replacedAfterReview();
+        const current = await operator().GET("/admin/v1/verification-requests", {
+          params: { query: { status: "requested" } },
+        });
+        expectStatus(current, 200);
+        const listed = current.body.data.find((r) => r.accountId === accountId);
+
+        const verify = await operator().PATCH("/admin/v1/accounts/{id}", {
+          ...byId(accountId),
+          body: { verified: true, verificationRequestVersion: listed?.version ?? 0 },
+        });
+
+        expect(listed).toMatchObject({ version: 2, document: "52998224725" });
+        expectStatus(verify, 200);
+        expect(verify.body).toMatchObject({ verified: true, documentType: "CPF", document: "52998224725" });
+      });
+
+      test("when a request waits and the operator verifies without naming its version, then it is refused and changes nothing", async () => {
+        const { accountId } = await replacedAfterReview();
+
+        const verify = await operator().PATCH("/admin/v1/accounts/{id}", {
+          ...byId(accountId),
+          body: { verified: true },
+        });
+        const versionWithoutVerify = await operator().PATCH("/admin/v1/accounts/{id}", {
+          ...byId(accountId),
+          body: { name: "Outro Nome Ltda", verificationRequestVersion: 2 },
+        });
+
+        expectStatus(verify, 400);
+        expect(verify.body).toMatchObject({
+          code: "REQUEST_ERROR",
+          message:
+            "A conta tem um pedido de verificação aguardando (versão 2): revise-o e informe verificationRequestVersion.",
+        });
+        expectStatus(versionWithoutVerify, 400);
+        expect(versionWithoutVerify.body.message).toBe("verificationRequestVersion só acompanha verified: true.");
+        const account = await operator().GET("/admin/v1/accounts/{id}", byId(accountId));
+        expectStatus(account, 200);
+        expect(account.body).toMatchObject({ verified: false, name: "Loja Exemplo Ltda", document: null });
+      });
+
+      test("when the merchant replaces its request after the operator read it, then rejecting the version read is refused and the request still waits", async () => {
+        const { browser, accountId, reviewed } = await replacedAfterReview();
+
+        const reject = await operator().POST("/admin/v1/accounts/{id}/verification-request/reject", {
+          ...byId(accountId),
+          body: { version: reviewed.version, reason: "CNPJ inapto." },
+        });
+
+        expectStatus(reject, 400);
+        expect(reject.body.message).toBe(
+          "O pedido de verificação mudou depois da revisão (versão revisada: 1, atual: 2). Revise-o de novo antes de decidir.",
+        );
+        const seen = await browser.api.GET("/dashboard/v1/account");
+        expectStatus(seen, 200);
+        expect(seen.body.verification).toMatchObject({ status: "requested", rejectionReason: null });
+      });
+
+      test("when an account never asked, then the operator verifies it without a version, and naming one is refused", async () => {
+        const { session } = await signedUp(server);
+        const other = await signedUp(server);
+
+        const named = await operator().PATCH("/admin/v1/accounts/{id}", {
+          ...byId(other.session.account.id),
+          body: { verified: true, verificationRequestVersion: 1 },
+        });
+        const plain = await operator().PATCH("/admin/v1/accounts/{id}", {
+          ...byId(session.account.id),
+          body: { verified: true },
+        });
+
+        expectStatus(named, 400);
+        expect(named.body.message).toBe("Não há pedido de verificação aguardando decisão nesta conta.");
+        expectStatus(plain, 200);
+        expect(plain.body.verified).toBe(true);
       });
     });
 

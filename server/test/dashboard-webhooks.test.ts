@@ -297,8 +297,8 @@ for (const store of eachStore("dashboard_webhooks")) {
       }
     });
 
-    test("when production endpoints are managed, then a verified account and a public https address are required, and a step-up for the secret", async () => {
-      const { browser, session } = await signedUp(server);
+    test("when production endpoints are managed, then a verified account, a public https address and a step-up are required, and a step-up for the secret", async () => {
+      const { browser, session, person } = await signedUp(server);
       const accountId = session.account.id;
       // A public address written as such: registration resolves names, and this network has no DNS.
       const body = { url: "https://8.8.8.8/webhooks/pix", events: ["transaction.paid" as const] };
@@ -321,11 +321,17 @@ for (const store of eachStore("dashboard_webhooks")) {
         ...inMode("production"),
         body: { ...body, url: "http://8.8.8.8/webhooks" },
       });
+      const withoutStepUp = await browser.api.POST("/dashboard/v1/modes/{mode}/webhook-endpoints", {
+        ...inMode("production"),
+        body,
+      });
+      await turnOnTwoFactor(server, browser, person.password);
       const created = await browser.api.POST("/dashboard/v1/modes/{mode}/webhook-endpoints", {
         ...inMode("production"),
         body,
       });
       expectStatus(created, 201);
+      server.clock.advance(601);
       const reveal = await browser.api.POST(
         "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/reveal-secret",
         endpointIn("production", created.body.id),
@@ -342,6 +348,8 @@ for (const store of eachStore("dashboard_webhooks")) {
       expect(loopback.body.errors?.[0]?.path).toBe("url");
       expectStatus(plainHttp, 400);
       expect(plainHttp.body.errors?.[0]?.path).toBe("url");
+      expectStatus(withoutStepUp, 403);
+      expect(withoutStepUp.body.code).toBe("STEP_UP_REQUIRED");
       expect(created.body).toMatchObject({ mode: "production", enabled: true, url: body.url });
       expect(created.body.secret).toMatch(/^whsec_/);
       for (const refused of [reveal, rotate]) {
@@ -350,12 +358,65 @@ for (const store of eachStore("dashboard_webhooks")) {
       }
       expectStatus(inTestMode, 200);
       expect(inTestMode.body.data).toEqual([]);
+      const listed = await browser.api.GET("/dashboard/v1/modes/{mode}/webhook-endpoints", inMode("production"));
+      expectStatus(listed, 200);
+      expect(listed.body.data.map((e) => e.id)).toEqual([created.body.id]);
+    });
+
+    test("when a production endpoint is re-pointed, then only within a step-up, and its events or disabling need none", async () => {
+      const { browser, session, person } = await signedUp(server);
+      expectStatus(
+        await operator(server).PATCH("/admin/v1/accounts/{id}", {
+          ...byId(session.account.id),
+          body: { verified: true },
+        }),
+        200,
+      );
+      await turnOnTwoFactor(server, browser, person.password);
+      const created = await browser.api.POST("/dashboard/v1/modes/{mode}/webhook-endpoints", {
+        ...inMode("production"),
+        body: { url: "https://8.8.8.8/webhooks/pix", events: ["transaction.paid"] },
+      });
+      expectStatus(created, 201);
+      server.clock.advance(601);
+      const path = endpointIn("production", created.body.id);
+
+      const repointed = await browser.api.PATCH("/dashboard/v1/modes/{mode}/webhook-endpoints/{id}", {
+        ...path,
+        body: { url: "https://8.8.4.4/captura" },
+      });
+      const events = await browser.api.PATCH("/dashboard/v1/modes/{mode}/webhook-endpoints/{id}", {
+        ...path,
+        body: { events: ["transaction.paid", "withdrawal.paid"] },
+      });
+      const disabled = await browser.api.PATCH("/dashboard/v1/modes/{mode}/webhook-endpoints/{id}", {
+        ...path,
+        body: { enabled: false },
+      });
+      const testEndpoint = await browser.api.POST("/dashboard/v1/modes/{mode}/webhook-endpoints", {
+        ...inMode("test"),
+        body: { url: "https://8.8.8.8/webhooks/teste", events: ["transaction.paid"] },
+      });
+
+      expectStatus(repointed, 403);
+      expect(repointed.body.code).toBe("STEP_UP_REQUIRED");
+      expectStatus(events, 200);
+      expect(events.body).toMatchObject({
+        url: "https://8.8.8.8/webhooks/pix",
+        events: ["transaction.paid", "withdrawal.paid"],
+      });
+      expectStatus(disabled, 200);
+      expect(disabled.body.enabled).toBe(false);
+      expectStatus(testEndpoint, 201);
+      const listed = await browser.api.GET("/dashboard/v1/modes/{mode}/webhook-endpoints", inMode("production"));
+      expectStatus(listed, 200);
+      expect(listed.body.data[0]?.url).toBe("https://8.8.8.8/webhooks/pix");
     });
 
     test("when a production secret is revealed, then only within a step-up; a viewer sees endpoints but no secret", async () => {
-      const { browser, session } = await signedUp(server);
+      const { browser, session, person } = await signedUp(server);
       const accountId = session.account.id;
-      await turnOnTwoFactor(server, browser);
+      await turnOnTwoFactor(server, browser, person.password);
       expectStatus(
         await operator(server).PATCH("/admin/v1/accounts/{id}", {
           params: { path: { id: accountId } },

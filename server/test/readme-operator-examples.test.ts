@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { runCli } from "../src/admin/cli.js";
 import { startTestServer, type TestServer, testAdminToken } from "./harness.js";
+import { expectStatus } from "./support/client.js";
+import { signedUp } from "./support/dashboard.js";
 
 // The README's commands are run as written by newcomers: an address in them that cannot work (a
 // `.example` host never resolves, and webhook endpoints must resolve) is a defect of the README.
@@ -68,4 +70,37 @@ describe("the README's example commands", () => {
       ["test", "http://127.0.0.1:4000/webhook"],
     ]);
   });
+
+  test.each([
+    { command: "verify", status: "verified" },
+    { command: "reject-verification", status: "rejected" },
+  ])(
+    "when the operator example `accounts $command` runs as written on a merchant's first request, then the request is $status",
+    async ({ command, status }) => {
+      // Arrange
+      const lines = shellBlocks
+        .flatMap((block) => block.split("\n"))
+        .filter((l) => l.includes(`admin -- accounts ${command} `));
+      expect(lines).toHaveLength(1);
+      const words = [...(lines[0] ?? "").replace(/\s#.*$/, "").matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]);
+      expect(words.slice(0, 4)).toEqual(["npm", "run", "admin", "--"]);
+      const { browser, session } = await signedUp(server);
+      expectStatus(
+        await browser.api.POST("/dashboard/v1/account/verification", {
+          body: { legalName: "Loja Exemplo Comércio Ltda", document: "11.222.333/0001-81" },
+        }),
+        201,
+      );
+      const args = words.slice(4).map((word) => (word === "acc_…" ? session.account.id : (word ?? "")));
+      expect(args).toContain(session.account.id);
+
+      // Act
+      const decided = await cli(args);
+
+      // Assert
+      expect(decided.code, decided.output).toBe(0);
+      const request = await cli(["--json", "accounts", "verification-request", session.account.id]);
+      expect(JSON.parse(request.output)).toMatchObject({ version: 1, status });
+    },
+  );
 });

@@ -22,7 +22,7 @@ import { insertEndpointAudited, rotateEndpointSecretAudited, updateEndpointAudit
 // the same changes (`webhook-endpoints.ts`), as the operator API's. Production endpoints need a
 // verified account to be created or changed, and a step-up to reveal or rotate their secret. Every
 // change, a reveal and a test sent included, is in the account's audit log, as the operator API
-// writes it (never the secret). docs/decisions.md "Webhook endpoints in the dashboard".
+// writes it (never the secret). docs/decisions/0032-webhook-endpoints-in-the-dashboard.md.
 
 type Schemas = components["schemas"];
 
@@ -94,7 +94,10 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
     }
   }
 
-  /** A production endpoint's secret (reveal, rotate) needs a step-up in the last 10 minutes. */
+  /**
+   * What hands a production endpoint's secret or events to someone (create, which answers the
+   * secret; a new URL; reveal; rotate) needs a step-up in the last 10 minutes (issue 33, finding 9).
+   */
   function guardSecret(actor: DashboardActor, caller: ModeCaller) {
     if (caller.scope.livemode) requireStepUp(actor, now());
   }
@@ -106,7 +109,7 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
       return { data: result.items.map(presentEndpoint), hasMore: result.hasMore };
     },
 
-    /** A new endpoint of the mode with its `whsec_` secret; production needs a verified account. */
+    /** A new endpoint of the mode with its `whsec_` secret; production needs a verified account, then a step-up. */
     async create(
       actor: DashboardActor,
       mode: DashboardMode,
@@ -115,6 +118,7 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
       const caller = inMode(actor, mode);
       requireActiveForProduction(caller);
       await guardUrl(body.url, caller.scope.livemode);
+      guardSecret(actor, caller);
       const at = now();
       const endpoint = newEndpoint({ ...caller.scope, url: body.url, events: body.events }, at);
       await store.transaction(async (tx) => {
@@ -123,7 +127,10 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
       return { ...presentEndpoint(endpoint), secret: endpoint.secret };
     },
 
-    /** Changes the address or kinds, disables or enables; in production anything but disabling needs a verified account. */
+    /**
+     * Changes the address or kinds, disables or enables; in production anything but disabling
+     * needs a verified account, and a new address a step-up.
+     */
     async update(
       actor: DashboardActor,
       mode: DashboardMode,
@@ -134,7 +141,10 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
       const onlyDisables = body.url === undefined && body.events === undefined && body.enabled !== true;
       if (!onlyDisables) requireActiveForProduction(caller);
       await endpointInScope(store.read, caller, id);
-      if (body.url !== undefined) await guardUrl(body.url, caller.scope.livemode);
+      if (body.url !== undefined) {
+        await guardUrl(body.url, caller.scope.livemode);
+        guardSecret(actor, caller);
+      }
       const updated = await store.transaction(async (tx) => {
         const endpoint = await endpointInScope(tx, caller, id);
         return updateEndpointAudited(tx, endpoint, body, byUser(actor), now());

@@ -104,6 +104,8 @@ export type VerificationStatus = "requested" | "verified" | "rejected";
 export interface VerificationRequestRecord {
   /** The account's id. */
   id: string;
+  /** 1 when first asked, one more on each replacement: what the operator names when it decides. */
+  version: number;
   legalName: string;
   documentType: "CPF" | "CNPJ";
   /** Digits only (an alphanumeric CNPJ in upper case). */

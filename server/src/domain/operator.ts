@@ -6,7 +6,7 @@ import { httpsForProduction, newEndpoint, type UrlGuard } from "./webhook-endpoi
 import { insertEndpointAudited, rotateEndpointSecretAudited, updateEndpointAudited } from "./endpoint-changes.js";
 import { createAccount, merchantDocument } from "./accounts.js";
 import type { DomainDeps } from "./deps.js";
-import { notFound } from "./errors.js";
+import { DomainError, notFound } from "./errors.js";
 import { queueDeliveries } from "./events.js";
 import type { Account, ApiKeyRecord, PageRequest } from "./model.js";
 import { pageOrInvalidCursor } from "./pagination.js";
@@ -66,6 +66,9 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
     },
     async updateAccount(id: string, body: Admin["UpdateAccountRequest"], by: AuditedBy) {
       checkMerchantIdentity(body);
+      if (body.verificationRequestVersion !== undefined && body.verified !== true) {
+        throw new DomainError("REQUEST_ERROR", "verificationRequestVersion só acompanha verified: true.");
+      }
       return deps.store.transaction(async (tx) => {
         const current = await tx.accounts.get(id);
         if (!current) throw notFound();
@@ -84,7 +87,7 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
           tx,
           current,
           changed,
-          body.document !== undefined,
+          { documentSent: body.document !== undefined, reviewedVersion: body.verificationRequestVersion },
           changed.updatedAt,
         );
         await tx.accounts.update(updated);

@@ -15,7 +15,8 @@ import type { DashboardActor } from "./sessions.js";
 // verifies an account as before (`PATCH /admin/v1/accounts/{id}` with `verified: true`) or rejects
 // a request with a reason. Whether production works stays `Account.verified` alone
 // (`requireActiveForProduction`): the request only says what was asked and decided.
-// docs/decisions.md "Verification request".
+// docs/decisions/0030-account-verification-and-profile.md. Each replacement of a request is a new `version`; a
+// decision names the version the operator reviewed (issue 33): "Verification versions".
 
 type Schemas = components["schemas"];
 type Admin = AdminComponents["schemas"];
@@ -43,6 +44,7 @@ export function presentVerification(
 
 const presentRequest = (r: VerificationRequestRecord, account: Account): Admin["VerificationRequest"] => ({
   accountId: r.id,
+  version: r.version,
   accountName: account.name,
   legalName: r.legalName,
   documentType: r.documentType,
@@ -54,24 +56,55 @@ const presentRequest = (r: VerificationRequestRecord, account: Account): Admin["
   rejectionReason: r.rejectionReason,
 });
 
+const notWaiting = () =>
+  new DomainError("REQUEST_ERROR", "Não há pedido de verificação aguardando decisão nesta conta.");
+
+/**
+ * Refuses a decision on a request other than the one reviewed: the merchant replaced it (a new
+ * `version`) after the operator read it. Nothing changes; the operator reads it again.
+ */
+function requireReviewed(request: VerificationRequestRecord, reviewedVersion: number): void {
+  if (request.version === reviewedVersion) return;
+  throw new DomainError(
+    "REQUEST_ERROR",
+    `O pedido de verificação mudou depois da revisão (versão revisada: ${reviewedVersion}, atual: ${request.version}). Revise-o de novo antes de decidir.`,
+  );
+}
+
+/** Takes the account's verification lock: a request is replaced or decided one at a time. */
+const lockVerification = (tx: StoreTx, accountId: string) =>
+  tx.lockScope({ accountId: `verification:${accountId}`, livemode: false });
+
 /**
  * What verifying an account does to its request, inside the operator's update: a request waiting
- * becomes `verified`, and its document becomes the account's when the account has none and the
- * update sends none. Answers the account as it is to be written.
+ * must be the version the operator reviewed (`reviewedVersion`), and becomes `verified`; its
+ * document becomes the account's when the account has none and the update sends none. Without a
+ * request waiting, verifying names none (one named answers `400`). Answers the account as it is to
+ * be written.
  */
 export async function settleVerificationRequest(
   tx: StoreTx,
   before: Account,
   after: Account,
-  documentSent: boolean,
+  change: { documentSent: boolean; reviewedVersion: number | undefined },
   at: string,
 ): Promise<Account> {
   if (before.verified || !after.verified) return after;
+  await lockVerification(tx, after.id);
   const request = await tx.verificationRequests.get(after.id);
-  if (!request || request.status !== "requested") return after;
-  await tx.verificationRequests.update({ ...request, status: "verified", decidedAt: at, updatedAt: at });
-  if (after.document !== null || documentSent) return after;
-  return { ...after, documentType: request.documentType, document: request.document };
+  const waiting = request?.status === "requested" ? request : null;
+  if (change.reviewedVersion === undefined) {
+    if (!waiting) return after;
+    throw new DomainError(
+      "REQUEST_ERROR",
+      `A conta tem um pedido de verificação aguardando (versão ${waiting.version}): revise-o e informe verificationRequestVersion.`,
+    );
+  }
+  if (!waiting) throw notWaiting();
+  requireReviewed(waiting, change.reviewedVersion);
+  await tx.verificationRequests.update({ ...waiting, status: "verified", decidedAt: at, updatedAt: at });
+  if (after.document !== null || change.documentSent) return after;
+  return { ...after, documentType: waiting.documentType, document: waiting.document };
 }
 
 export function verificationUseCases(deps: DomainDeps) {
@@ -79,7 +112,7 @@ export function verificationUseCases(deps: DomainDeps) {
   const now = () => clock.now().toISOString();
 
   return {
-    /** Asks for verification (owners and admins); a request waiting is replaced. */
+    /** Asks for verification (owners and admins); a request before is replaced by the next version. */
     async request(
       actor: DashboardActor,
       input: { legalName: string; document: string },
@@ -87,7 +120,7 @@ export function verificationUseCases(deps: DomainDeps) {
       const parsed = requireDocument(input.document);
       const legalName = input.legalName.trim();
       return store.transaction(async (tx) => {
-        await tx.lockScope({ accountId: `verification:${actor.account.id}`, livemode: false });
+        await lockVerification(tx, actor.account.id);
         const account = await tx.accounts.get(actor.account.id);
         if (!account) throw notFound();
         if (account.verified) throw new DomainError("REQUEST_ERROR", "A conta já está verificada.");
@@ -95,6 +128,7 @@ export function verificationUseCases(deps: DomainDeps) {
         const before = await tx.verificationRequests.get(account.id);
         const request: VerificationRequestRecord = {
           id: account.id,
+          version: (before?.version ?? 0) + 1,
           legalName,
           documentType: parsed.documentType,
           document: parsed.document,
@@ -113,7 +147,7 @@ export function verificationUseCases(deps: DomainDeps) {
           by: byUser(actor),
           action: "account.verification_requested",
           target: { type: "account", id: account.id },
-          changes: changedFields(before, request, ["legalName", "documentType", "document", "status"]),
+          changes: changedFields(before, request, ["version", "legalName", "documentType", "document", "status"]),
           at,
         });
         return presentVerification(account, request);
@@ -141,24 +175,26 @@ export function verificationUseCases(deps: DomainDeps) {
       return presentRequest(request, account);
     },
 
-    /** Rejects the request waiting, with the reason the merchant sees (the operator). */
-    async reject(accountId: string, reason: string, by: AuditedBy) {
+    /**
+     * Rejects the request waiting, with the reason the merchant sees (the operator), when it is
+     * still the version reviewed.
+     */
+    async reject(accountId: string, decision: { reason: string; version: number }, by: AuditedBy) {
       return store.transaction(async (tx) => {
-        await tx.lockScope({ accountId: `verification:${accountId}`, livemode: false });
+        await lockVerification(tx, accountId);
         const [account, request] = await Promise.all([
           tx.accounts.get(accountId),
           tx.verificationRequests.get(accountId),
         ]);
         if (!account || !request) throw notFound();
-        if (request.status !== "requested" || account.verified) {
-          throw new DomainError("REQUEST_ERROR", "Não há pedido de verificação aguardando decisão nesta conta.");
-        }
+        if (request.status !== "requested" || account.verified) throw notWaiting();
+        requireReviewed(request, decision.version);
         const at = now();
         const rejected: VerificationRequestRecord = {
           ...request,
           status: "rejected",
           decidedAt: at,
-          rejectionReason: reason,
+          rejectionReason: decision.reason,
           updatedAt: at,
         };
         await tx.verificationRequests.update(rejected);

@@ -212,7 +212,7 @@ function adminHandlers(domain: Domain, clock: ManualClock | null): Handlers<Audi
     getVerificationRequest: async ({ params }) => ({ status: 200, body: await domain.verification.get(params.id) }),
     rejectVerificationRequest: async ({ params, body }, by) => ({
       status: 200,
-      body: await domain.verification.reject(params.id, body.reason, by),
+      body: await domain.verification.reject(params.id, body, by),
     }),
     getClock: async () => ({ status: 200, body: { now: requireClock().now().toISOString() } }),
     advanceClock: async ({ body }) => ({

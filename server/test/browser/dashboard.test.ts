@@ -2,7 +2,15 @@ import { Secret, TOTP } from "otpauth";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { allPermissions, createApiKey } from "../../src/domain/accounts.js";
-import { chargeBody, operatorApi, publicApi, startTestServer, testAdminToken, type TestServer } from "../harness.js";
+import {
+  bodyOf,
+  chargeBody,
+  operatorApi,
+  publicApi,
+  startTestServer,
+  testAdminToken,
+  type TestServer,
+} from "../harness.js";
 import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.js";
 import { startReceiver } from "../support/receiver.js";
 import { pino } from "pino";
@@ -325,9 +333,13 @@ describe.skipIf(!hasChromium)(
       await look(page, "configuracoes-conta");
 
       const operator = operatorApi(server.baseUrl, { token: testAdminToken });
+      const reviewed = await bodyOf(
+        operator.GET("/admin/v1/accounts/{id}/verification-request", { params: { path: { id: accountId } } }),
+        200,
+      );
       const verified = await operator.PATCH("/admin/v1/accounts/{id}", {
         params: { path: { id: accountId } },
-        body: { verified: true },
+        body: { verified: true, verificationRequestVersion: reviewed.version },
       });
       expect(verified.status).toBe(200);
       await page.reload();

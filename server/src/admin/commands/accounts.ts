@@ -21,9 +21,10 @@ const fields = [
   "updatedAt",
 ];
 
-const requestColumns = ["accountId", "accountName", "documentType", "document", "status", "requestedAt"];
+const requestColumns = ["accountId", "version", "accountName", "documentType", "document", "status", "requestedAt"];
 const requestFields = [
   "accountId",
+  "version",
   "accountName",
   "legalName",
   "documentType",
@@ -121,12 +122,33 @@ export function registerAccounts(program: Command, ctx: CliContext): void {
 
   accounts
     .command("verify")
-    .description("verify a merchant account: it may then operate in production")
+    .description(
+      "verify a merchant account: it may then operate in production. When the merchant asked, name the version of its request you reviewed",
+    )
     .argument("<accountId>", "the account (acc_…)")
-    .action(async (id: string) => {
-      const body = { verified: true };
+    .option(
+      "--request-version <n>",
+      "the version of the verification request reviewed (see verification-request); refused if the merchant replaced it since",
+      int,
+    )
+    .action(async (id: string, o: { requestVersion?: number }) => {
+      const body = {
+        verified: true,
+        ...(o.requestVersion !== undefined ? { verificationRequestVersion: o.requestVersion } : {}),
+      };
       const updated = unwrap(await ctx.operator().PATCH("/admin/v1/accounts/{id}", { params: { path: { id } }, body }));
       ctx.out.record(updated, fields);
+    });
+
+  accounts
+    .command("verification-request")
+    .description("show a merchant's latest request for verification, with its version")
+    .argument("<accountId>", "the account (acc_…)")
+    .action(async (id: string) => {
+      const request = unwrap(
+        await ctx.operator().GET("/admin/v1/accounts/{id}/verification-request", { params: { path: { id } } }),
+      );
+      ctx.out.record(request, requestFields);
     });
 
   withPageOptions(
@@ -146,12 +168,17 @@ export function registerAccounts(program: Command, ctx: CliContext): void {
     .command("reject-verification")
     .description("reject a merchant's request for verification, with the reason it reads in its dashboard")
     .argument("<accountId>", "the account (acc_…)")
+    .requiredOption(
+      "--request-version <n>",
+      "the version of the request reviewed; refused if the merchant replaced it since",
+      int,
+    )
     .requiredOption("--reason <text>", "why, in words the merchant reads")
-    .action(async (id: string, o: { reason: string }) => {
+    .action(async (id: string, o: { reason: string; requestVersion: number }) => {
       const rejected = unwrap(
         await ctx.operator().POST("/admin/v1/accounts/{id}/verification-request/reject", {
           params: { path: { id } },
-          body: { reason: o.reason },
+          body: { version: o.requestVersion, reason: o.reason },
         }),
       );
       ctx.out.record(rejected, requestFields);

@@ -105,6 +105,7 @@ export const verificationRequestsTable: TableDef<VerificationRequestRecord> = {
   name: "verification_requests",
   columns: [
     ["id", (v) => v.id],
+    ["version", (v) => v.version],
     ["legal_name", (v) => v.legalName],
     ["document_type", (v) => v.documentType],
     ["document", (v) => v.document],
