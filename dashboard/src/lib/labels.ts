@@ -6,6 +6,8 @@ export const auditActionLabel: Record<string, string> = {
   "user.password_reset": "Senha redefinida",
   "user.two_factor_enabled": "Verificação em duas etapas ativada",
   "user.two_factor_disabled": "Verificação em duas etapas desativada",
+  "user.step_up_failed": "Código de confirmação incorreto",
+  "user.step_up_locked": "Confirmação por código bloqueada; sessões encerradas",
   "user.recovery_codes_regenerated": "Novos códigos de recuperação",
   "user.profile_updated": "Perfil alterado",
   "account.created": "Conta criada",

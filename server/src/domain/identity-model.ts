@@ -55,8 +55,8 @@ export interface SessionRecord {
 }
 
 /**
- * A user's wrong step-up codes (docs/decisions.md "Step-up failures"); a user without a row has
- * none. Counted per user, whichever session sent them.
+ * A user's wrong step-up codes (docs/decisions/0040-enrolment-asks-the-password-and-step-up-failures-lock.md);
+ * a user without a row has none. Counted per user, whichever session sent them.
  */
 export interface StepUpFailuresRecord {
   /** The user's id. */

@@ -49,7 +49,7 @@ export class WrongCurrentPassword extends DomainError {
  * Refuses (`400 VALIDATION_ERROR` on `currentPassword`) a password that is not the user's, where
  * a session asks for it again before a change (password change, turning on two-factor
  * authentication). The HTTP layer counts each refusal in the log-in's failure budgets
- * (docs/decisions.md "Passwords asked again").
+ * (docs/decisions/0040-enrolment-asks-the-password-and-step-up-failures-lock.md).
  */
 export async function checkCurrentPassword(user: { passwordHash: string }, presented: string): Promise<void> {
   if (!(await passwordMatches(user.passwordHash, presented))) throw new WrongCurrentPassword();

@@ -20,7 +20,7 @@ import { requireConfirmedEmail } from "./users.js";
 
 // Two-factor authentication of the dashboard's users (issue 25): turning it on (the password, a
 // secret, then a code of it), recovery codes, step-up and its failure budget, turning it off, and
-// the owner's rule that every member use it. docs/decisions.md "Enrolment and step-up failures".
+// the owner's rule that every member use it. docs/decisions/0040-enrolment-asks-the-password-and-step-up-failures-lock.md.
 
 type Schemas = components["schemas"];
 

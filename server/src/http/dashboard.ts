@@ -204,8 +204,8 @@ export function mountDashboard(app: IRouter, domain: Domain, options: DashboardO
 
 /**
  * The operations of a session that ask for the user's password again: a wrong one counts in the
- * failed-log-in budgets, as a failed log-in of the user's address (docs/decisions.md "Passwords
- * asked again").
+ * failed-log-in budgets, as a failed log-in of the user's address
+ * (docs/decisions/0040-enrolment-asks-the-password-and-step-up-failures-lock.md).
  */
 const asksPassword: readonly string[] = [operationTable.changePassword.path, operationTable.startTwoFactor.path];
 

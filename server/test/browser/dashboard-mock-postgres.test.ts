@@ -163,6 +163,7 @@ onPostgres.describe("dashboard web app on the PostgreSQL store", { timeout: 60_0
       await page.getByText("E-mail confirmado. Obrigado!").waitFor();
 
       await page.goto(`${pgOrigin}/painel/teste/configuracoes/seguranca`);
+      await page.getByLabel("Sua senha").fill(password);
       await page.getByRole("button", { name: "Ativar a verificação em duas etapas" }).click();
       const secret = (await page.getByText(/^[A-Z2-7]{16,}$/).innerText()).trim();
       const code = () => {

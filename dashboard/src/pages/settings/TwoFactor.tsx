@@ -24,8 +24,10 @@ function SetUp(props: { onCodes: (codes: string[]) => void }) {
   const start = api.useMutation("post", "/dashboard/v1/me/two-factor");
   const confirm = api.useMutation("post", "/dashboard/v1/me/two-factor/confirm");
   const [code, setCode] = useState("");
+  const [password, setPassword] = useState("");
   const enrollment = start.data;
   const { byField, rest } = fieldErrors(confirm.error, ["code"]);
+  const startErrors = fieldErrors(start.error, ["currentPassword"]);
   if (!enrollment) {
     return (
       <Card title="Verificação em duas etapas" id="dois-fatores">
@@ -36,10 +38,32 @@ function SetUp(props: { onCodes: (codes: string[]) => void }) {
           Além da senha, o painel pedirá um código de 6 dígitos do seu aplicativo autenticador (Google Authenticator,
           Microsoft Authenticator, 1Password, Authy…) ao entrar e antes de operações sensíveis, como saques.
         </p>
-        <FormError error={start.error} />
-        <button type="button" disabled={start.isPending} onClick={() => start.mutate({})}>
-          {start.isPending ? "Preparando…" : "Ativar a verificação em duas etapas"}
-        </button>
+        <form
+          className={ui.form}
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            start.mutate({ body: { currentPassword: password } }, { onSuccess: () => setPassword("") });
+          }}
+        >
+          <TextField
+            label="Sua senha"
+            name="currentPassword"
+            type="password"
+            autoComplete="current-password"
+            required
+            hint="Para ativar, confirme que é você."
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            error={startErrors.byField.currentPassword}
+          />
+          <FormError error={start.error} rest={startErrors.rest} />
+          <div className={ui.formActions}>
+            <button type="submit" disabled={start.isPending}>
+              {start.isPending ? "Preparando…" : "Ativar a verificação em duas etapas"}
+            </button>
+          </div>
+        </form>
       </Card>
     );
   }
