@@ -848,6 +848,16 @@ export interface components {
             amountCents?: components["schemas"]["PixService.AmountCents"];
         };
         /**
+         * @description A `RateLimit-Policy` value of the failed-authentication budget.
+         * @example 20;w=60
+         */
+        OperatorRateLimitPolicyValue: string;
+        /**
+         * @description A `RateLimit` value of the failed-authentication budget (an example the mock sends).
+         * @example limit=20, remaining=19, reset=60
+         */
+        OperatorRateLimitValue: string;
+        /**
          * @description A permission of an API key: what a route requires (`x-permission` in the public API).
          * @enum {string}
          */
@@ -1158,6 +1168,17 @@ export interface components {
          * @enum {string}
          */
         "PixService.RefundStatus": "PENDING" | "COMPLETED" | "FAILED";
+        /**
+         * @description A request id: the one the client sent, or a new UUID.
+         * @example 5f0c6a9e-2b1d-4c8e-9a7f-3d2e1b0c4a6f
+         */
+        "PixService.RequestIdValue": string;
+        /**
+         * Format: int32
+         * @description Seconds to wait before trying again.
+         * @example 60
+         */
+        "PixService.RetryAfterSeconds": number;
         /**
          * @description What happens after a failed attempt, the Central Bank's `politicaRetentativa`: `NO_RETRY`
          *     (`NAO_PERMITE`), the cycle's charge fails with its attempt; `RETRY_3_IN_7_DAYS`
@@ -1609,15 +1630,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1632,15 +1653,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1655,15 +1676,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1678,15 +1699,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1705,17 +1726,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1730,15 +1751,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1753,17 +1774,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1793,15 +1814,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1816,15 +1837,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1839,15 +1860,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1862,15 +1883,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1888,15 +1909,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1911,15 +1932,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1938,17 +1959,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1963,15 +1984,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1986,17 +2007,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2024,15 +2045,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2047,15 +2068,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2070,15 +2091,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2093,15 +2114,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2120,17 +2141,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2145,15 +2166,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2168,17 +2189,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2210,15 +2231,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2233,15 +2254,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2256,15 +2277,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2279,15 +2300,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2305,15 +2326,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2328,15 +2349,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2355,17 +2376,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2380,15 +2401,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2403,17 +2424,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2441,15 +2462,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2464,15 +2485,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2487,15 +2508,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2510,15 +2531,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2537,17 +2558,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2562,15 +2583,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2585,17 +2606,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2627,15 +2648,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2650,15 +2671,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2673,15 +2694,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2696,15 +2717,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2719,15 +2740,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2745,15 +2766,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2768,15 +2789,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2795,17 +2816,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2820,15 +2841,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2843,17 +2864,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2894,15 +2915,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2917,15 +2938,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2940,15 +2961,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2963,15 +2984,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2990,17 +3011,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3015,15 +3036,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3038,17 +3059,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3076,15 +3097,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3099,15 +3120,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3122,15 +3143,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3145,15 +3166,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3172,17 +3193,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3197,15 +3218,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3220,17 +3241,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3262,15 +3283,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3285,15 +3306,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3308,15 +3329,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3331,15 +3352,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3357,15 +3378,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3380,15 +3401,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3407,17 +3428,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3432,15 +3453,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3455,17 +3476,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3493,15 +3514,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3516,15 +3537,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3539,15 +3560,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3562,15 +3583,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3589,17 +3610,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3614,15 +3635,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3637,17 +3658,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3679,15 +3700,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3702,15 +3723,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3725,15 +3746,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3748,15 +3769,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3774,15 +3795,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3797,15 +3818,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3824,17 +3845,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3849,15 +3870,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3872,17 +3893,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3914,15 +3935,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3937,15 +3958,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3960,15 +3981,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3983,15 +4004,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4009,15 +4030,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4032,15 +4053,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4059,17 +4080,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4084,15 +4105,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4107,17 +4128,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4145,15 +4166,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4168,15 +4189,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4191,15 +4212,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4214,15 +4235,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4241,17 +4262,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4266,15 +4287,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4289,17 +4310,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4325,15 +4346,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4348,15 +4369,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4371,15 +4392,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4394,15 +4415,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4421,17 +4442,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4446,15 +4467,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4469,17 +4490,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4509,15 +4530,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4532,15 +4553,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4555,15 +4576,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4578,15 +4599,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4604,15 +4625,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4627,15 +4648,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4654,17 +4675,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4679,15 +4700,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4702,17 +4723,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4740,15 +4761,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4763,15 +4784,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4786,15 +4807,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4809,15 +4830,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4836,17 +4857,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4861,15 +4882,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4884,17 +4905,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4926,15 +4947,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4949,15 +4970,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4972,15 +4993,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4995,15 +5016,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5021,15 +5042,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5044,15 +5065,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5071,17 +5092,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5096,15 +5117,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5119,17 +5140,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5157,15 +5178,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5180,15 +5201,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5203,15 +5224,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5226,15 +5247,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5253,17 +5274,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5278,15 +5299,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5301,17 +5322,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5343,15 +5364,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5366,15 +5387,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5389,15 +5410,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5412,15 +5433,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5438,15 +5459,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5461,15 +5482,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5488,17 +5509,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5513,15 +5534,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5536,17 +5557,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5578,15 +5599,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5601,15 +5622,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5624,15 +5645,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5647,15 +5668,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5673,15 +5694,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5696,15 +5717,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5723,17 +5744,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5748,15 +5769,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5771,17 +5792,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5813,15 +5834,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5836,15 +5857,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5859,15 +5880,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5882,15 +5903,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5908,15 +5929,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5931,15 +5952,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5958,17 +5979,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5983,15 +6004,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6006,17 +6027,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6048,15 +6069,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6071,15 +6092,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6094,15 +6115,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6117,15 +6138,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6143,15 +6164,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6166,15 +6187,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6193,17 +6214,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6218,15 +6239,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6241,17 +6262,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6283,15 +6304,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6306,15 +6327,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6329,15 +6350,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6352,15 +6373,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6378,15 +6399,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6401,15 +6422,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6428,17 +6449,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6453,15 +6474,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6476,17 +6497,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6518,15 +6539,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6541,15 +6562,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6564,15 +6585,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6587,15 +6608,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6613,15 +6634,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6636,15 +6657,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6663,17 +6684,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6688,15 +6709,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6711,17 +6732,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6749,15 +6770,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6772,15 +6793,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6795,15 +6816,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6818,15 +6839,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6845,17 +6866,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6870,15 +6891,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6893,17 +6914,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6935,15 +6956,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6958,15 +6979,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6981,15 +7002,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7004,15 +7025,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7030,15 +7051,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7053,15 +7074,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7080,17 +7101,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7105,15 +7126,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7128,17 +7149,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7170,15 +7191,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7193,15 +7214,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7216,15 +7237,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7239,15 +7260,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7265,15 +7286,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7288,15 +7309,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7315,17 +7336,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7340,15 +7361,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7363,17 +7384,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7412,15 +7433,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7435,15 +7456,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7458,15 +7479,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7481,15 +7502,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7508,17 +7529,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7533,15 +7554,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7556,17 +7577,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7594,15 +7615,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7615,15 +7636,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7638,15 +7659,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7661,15 +7682,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7688,17 +7709,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7713,15 +7734,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7736,17 +7757,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7778,15 +7799,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7801,15 +7822,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7824,15 +7845,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7847,15 +7868,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7873,15 +7894,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7896,15 +7917,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7923,17 +7944,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7948,15 +7969,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7971,17 +7992,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8020,15 +8041,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8043,15 +8064,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8066,15 +8087,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8089,15 +8110,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8116,17 +8137,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8141,15 +8162,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8164,17 +8185,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8202,15 +8223,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8225,15 +8246,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8248,15 +8269,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8271,15 +8292,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8298,17 +8319,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8323,15 +8344,15 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8346,17 +8367,17 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
                      *     in it (this request counted, and given back unless it failed authentication), and `reset`
                      *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
                     /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {

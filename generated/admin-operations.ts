@@ -337,9 +337,9 @@ export type AdvanceClockResult =
   | { status: 404; body: Json<operations["advanceClock"]["responses"][404]> }
   | { status: 413; body: Json<operations["advanceClock"]["responses"][413]> }
   | { status: 415; body: Json<operations["advanceClock"]["responses"][415]> }
-  | { status: 429; body: Json<operations["advanceClock"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["advanceClock"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["advanceClock"]["responses"][500]> }
-  | { status: 503; body: Json<operations["advanceClock"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["advanceClock"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /admin/v1/simulator/recurrences/{id}/approve: input of `approveProductionRecurrence`, after validation. */
 export interface ApproveProductionRecurrenceInput {
@@ -357,9 +357,9 @@ export type ApproveProductionRecurrenceResult =
   | { status: 404; body: Json<operations["approveProductionRecurrence"]["responses"][404]> }
   | { status: 413; body: Json<operations["approveProductionRecurrence"]["responses"][413]> }
   | { status: 415; body: Json<operations["approveProductionRecurrence"]["responses"][415]> }
-  | { status: 429; body: Json<operations["approveProductionRecurrence"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["approveProductionRecurrence"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["approveProductionRecurrence"]["responses"][500]> }
-  | { status: 503; body: Json<operations["approveProductionRecurrence"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["approveProductionRecurrence"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /admin/v1/simulator/recurrences/{id}/cancel: input of `cancelProductionRecurrence`, after validation. */
 export interface CancelProductionRecurrenceInput {
@@ -377,9 +377,9 @@ export type CancelProductionRecurrenceResult =
   | { status: 404; body: Json<operations["cancelProductionRecurrence"]["responses"][404]> }
   | { status: 413; body: Json<operations["cancelProductionRecurrence"]["responses"][413]> }
   | { status: 415; body: Json<operations["cancelProductionRecurrence"]["responses"][415]> }
-  | { status: 429; body: Json<operations["cancelProductionRecurrence"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["cancelProductionRecurrence"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["cancelProductionRecurrence"]["responses"][500]> }
-  | { status: 503; body: Json<operations["cancelProductionRecurrence"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["cancelProductionRecurrence"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /admin/v1/simulator/disputes/{id}/close: input of `closeDispute`, after validation. */
 export interface CloseDisputeInput {
@@ -397,9 +397,9 @@ export type CloseDisputeResult =
   | { status: 404; body: Json<operations["closeDispute"]["responses"][404]> }
   | { status: 413; body: Json<operations["closeDispute"]["responses"][413]> }
   | { status: 415; body: Json<operations["closeDispute"]["responses"][415]> }
-  | { status: 429; body: Json<operations["closeDispute"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["closeDispute"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["closeDispute"]["responses"][500]> }
-  | { status: 503; body: Json<operations["closeDispute"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["closeDispute"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /admin/v1/accounts: input of `createAccount`, after validation. */
 export interface CreateAccountInput {
@@ -417,9 +417,9 @@ export type CreateAccountResult =
   | { status: 404; body: Json<operations["createAccount"]["responses"][404]> }
   | { status: 413; body: Json<operations["createAccount"]["responses"][413]> }
   | { status: 415; body: Json<operations["createAccount"]["responses"][415]> }
-  | { status: 429; body: Json<operations["createAccount"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["createAccount"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["createAccount"]["responses"][500]> }
-  | { status: 503; body: Json<operations["createAccount"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["createAccount"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /admin/v1/accounts/{id}/api-keys: input of `createApiKey`, after validation. */
 export interface CreateApiKeyInput {
@@ -438,9 +438,9 @@ export type CreateApiKeyResult =
   | { status: 404; body: Json<operations["createApiKey"]["responses"][404]> }
   | { status: 413; body: Json<operations["createApiKey"]["responses"][413]> }
   | { status: 415; body: Json<operations["createApiKey"]["responses"][415]> }
-  | { status: 429; body: Json<operations["createApiKey"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["createApiKey"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["createApiKey"]["responses"][500]> }
-  | { status: 503; body: Json<operations["createApiKey"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["createApiKey"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /admin/v1/accounts/{id}/webhook-endpoints: input of `createWebhookEndpoint`, after validation. */
 export interface CreateWebhookEndpointInput {
@@ -458,9 +458,9 @@ export type CreateWebhookEndpointResult =
   | { status: 404; body: Json<operations["createWebhookEndpoint"]["responses"][404]> }
   | { status: 413; body: Json<operations["createWebhookEndpoint"]["responses"][413]> }
   | { status: 415; body: Json<operations["createWebhookEndpoint"]["responses"][415]> }
-  | { status: 429; body: Json<operations["createWebhookEndpoint"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["createWebhookEndpoint"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["createWebhookEndpoint"]["responses"][500]> }
-  | { status: 503; body: Json<operations["createWebhookEndpoint"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["createWebhookEndpoint"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** DELETE /admin/v1/webhook-endpoints/{id}: input of `deleteWebhookEndpoint`, after validation. */
 export interface DeleteWebhookEndpointInput {
@@ -476,9 +476,9 @@ export type DeleteWebhookEndpointResult =
   | { status: 400; body: Json<operations["deleteWebhookEndpoint"]["responses"][400]> }
   | { status: 401; body: Json<operations["deleteWebhookEndpoint"]["responses"][401]> }
   | { status: 404; body: Json<operations["deleteWebhookEndpoint"]["responses"][404]> }
-  | { status: 429; body: Json<operations["deleteWebhookEndpoint"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["deleteWebhookEndpoint"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["deleteWebhookEndpoint"]["responses"][500]> }
-  | { status: 503; body: Json<operations["deleteWebhookEndpoint"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["deleteWebhookEndpoint"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /admin/v1/accounts/{id}: input of `getAccount`, after validation. */
 export interface GetAccountInput {
@@ -494,9 +494,9 @@ export type GetAccountResult =
   | { status: 400; body: Json<operations["getAccount"]["responses"][400]> }
   | { status: 401; body: Json<operations["getAccount"]["responses"][401]> }
   | { status: 404; body: Json<operations["getAccount"]["responses"][404]> }
-  | { status: 429; body: Json<operations["getAccount"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["getAccount"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getAccount"]["responses"][500]> }
-  | { status: 503; body: Json<operations["getAccount"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["getAccount"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /admin/v1/clock: input of `getClock`, after validation. */
 export interface GetClockInput {
@@ -512,9 +512,9 @@ export type GetClockResult =
   | { status: 400; body: Json<operations["getClock"]["responses"][400]> }
   | { status: 401; body: Json<operations["getClock"]["responses"][401]> }
   | { status: 404; body: Json<operations["getClock"]["responses"][404]> }
-  | { status: 429; body: Json<operations["getClock"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["getClock"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getClock"]["responses"][500]> }
-  | { status: 503; body: Json<operations["getClock"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["getClock"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /admin/v1/customers/{id}/notes: input of `getCustomerNotes`, after validation. */
 export interface GetCustomerNotesInput {
@@ -530,9 +530,9 @@ export type GetCustomerNotesResult =
   | { status: 400; body: Json<operations["getCustomerNotes"]["responses"][400]> }
   | { status: 401; body: Json<operations["getCustomerNotes"]["responses"][401]> }
   | { status: 404; body: Json<operations["getCustomerNotes"]["responses"][404]> }
-  | { status: 429; body: Json<operations["getCustomerNotes"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["getCustomerNotes"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getCustomerNotes"]["responses"][500]> }
-  | { status: 503; body: Json<operations["getCustomerNotes"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["getCustomerNotes"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /admin/v1/accounts/{id}/verification-request: input of `getVerificationRequest`, after validation. */
 export interface GetVerificationRequestInput {
@@ -548,9 +548,9 @@ export type GetVerificationRequestResult =
   | { status: 400; body: Json<operations["getVerificationRequest"]["responses"][400]> }
   | { status: 401; body: Json<operations["getVerificationRequest"]["responses"][401]> }
   | { status: 404; body: Json<operations["getVerificationRequest"]["responses"][404]> }
-  | { status: 429; body: Json<operations["getVerificationRequest"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["getVerificationRequest"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getVerificationRequest"]["responses"][500]> }
-  | { status: 503; body: Json<operations["getVerificationRequest"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["getVerificationRequest"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /admin/v1/accounts: input of `listAccounts`, after validation. */
 export interface ListAccountsInput {
@@ -566,9 +566,9 @@ export type ListAccountsResult =
   | { status: 400; body: Json<operations["listAccounts"]["responses"][400]> }
   | { status: 401; body: Json<operations["listAccounts"]["responses"][401]> }
   | { status: 404; body: Json<operations["listAccounts"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listAccounts"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listAccounts"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listAccounts"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listAccounts"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listAccounts"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /admin/v1/accounts/{id}/api-keys: input of `listApiKeys`, after validation. */
 export interface ListApiKeysInput {
@@ -584,9 +584,9 @@ export type ListApiKeysResult =
   | { status: 400; body: Json<operations["listApiKeys"]["responses"][400]> }
   | { status: 401; body: Json<operations["listApiKeys"]["responses"][401]> }
   | { status: 404; body: Json<operations["listApiKeys"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listApiKeys"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listApiKeys"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listApiKeys"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listApiKeys"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listApiKeys"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /admin/v1/webhook-endpoints/{id}/deliveries: input of `listDeliveries`, after validation. */
 export interface ListDeliveriesInput {
@@ -602,9 +602,9 @@ export type ListDeliveriesResult =
   | { status: 400; body: Json<operations["listDeliveries"]["responses"][400]> }
   | { status: 401; body: Json<operations["listDeliveries"]["responses"][401]> }
   | { status: 404; body: Json<operations["listDeliveries"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listDeliveries"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listDeliveries"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listDeliveries"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listDeliveries"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listDeliveries"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /admin/v1/accounts/{id}/events: input of `listEvents`, after validation. */
 export interface ListEventsInput {
@@ -620,9 +620,9 @@ export type ListEventsResult =
   | { status: 400; body: Json<operations["listEvents"]["responses"][400]> }
   | { status: 401; body: Json<operations["listEvents"]["responses"][401]> }
   | { status: 404; body: Json<operations["listEvents"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listEvents"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listEvents"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listEvents"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listEvents"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listEvents"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /admin/v1/verification-requests: input of `listVerificationRequests`, after validation. */
 export interface ListVerificationRequestsInput {
@@ -638,9 +638,9 @@ export type ListVerificationRequestsResult =
   | { status: 400; body: Json<operations["listVerificationRequests"]["responses"][400]> }
   | { status: 401; body: Json<operations["listVerificationRequests"]["responses"][401]> }
   | { status: 404; body: Json<operations["listVerificationRequests"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listVerificationRequests"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listVerificationRequests"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listVerificationRequests"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listVerificationRequests"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listVerificationRequests"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /admin/v1/accounts/{id}/webhook-endpoints: input of `listWebhookEndpoints`, after validation. */
 export interface ListWebhookEndpointsInput {
@@ -656,9 +656,9 @@ export type ListWebhookEndpointsResult =
   | { status: 400; body: Json<operations["listWebhookEndpoints"]["responses"][400]> }
   | { status: 401; body: Json<operations["listWebhookEndpoints"]["responses"][401]> }
   | { status: 404; body: Json<operations["listWebhookEndpoints"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listWebhookEndpoints"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listWebhookEndpoints"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listWebhookEndpoints"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listWebhookEndpoints"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listWebhookEndpoints"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /admin/v1/simulator/transactions/{id}/disputes: input of `openDispute`, after validation. */
 export interface OpenDisputeInput {
@@ -676,9 +676,9 @@ export type OpenDisputeResult =
   | { status: 404; body: Json<operations["openDispute"]["responses"][404]> }
   | { status: 413; body: Json<operations["openDispute"]["responses"][413]> }
   | { status: 415; body: Json<operations["openDispute"]["responses"][415]> }
-  | { status: 429; body: Json<operations["openDispute"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["openDispute"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["openDispute"]["responses"][500]> }
-  | { status: 503; body: Json<operations["openDispute"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["openDispute"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /admin/v1/simulator/recurrences/{id}/reject: input of `rejectProductionRecurrence`, after validation. */
 export interface RejectProductionRecurrenceInput {
@@ -696,9 +696,9 @@ export type RejectProductionRecurrenceResult =
   | { status: 404; body: Json<operations["rejectProductionRecurrence"]["responses"][404]> }
   | { status: 413; body: Json<operations["rejectProductionRecurrence"]["responses"][413]> }
   | { status: 415; body: Json<operations["rejectProductionRecurrence"]["responses"][415]> }
-  | { status: 429; body: Json<operations["rejectProductionRecurrence"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["rejectProductionRecurrence"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["rejectProductionRecurrence"]["responses"][500]> }
-  | { status: 503; body: Json<operations["rejectProductionRecurrence"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["rejectProductionRecurrence"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /admin/v1/accounts/{id}/verification-request/reject: input of `rejectVerificationRequest`, after validation. */
 export interface RejectVerificationRequestInput {
@@ -716,9 +716,9 @@ export type RejectVerificationRequestResult =
   | { status: 404; body: Json<operations["rejectVerificationRequest"]["responses"][404]> }
   | { status: 413; body: Json<operations["rejectVerificationRequest"]["responses"][413]> }
   | { status: 415; body: Json<operations["rejectVerificationRequest"]["responses"][415]> }
-  | { status: 429; body: Json<operations["rejectVerificationRequest"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["rejectVerificationRequest"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["rejectVerificationRequest"]["responses"][500]> }
-  | { status: 503; body: Json<operations["rejectVerificationRequest"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["rejectVerificationRequest"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /admin/v1/events/{id}/replay: input of `replayEvent`, after validation. */
 export interface ReplayEventInput {
@@ -734,9 +734,9 @@ export type ReplayEventResult =
   | { status: 400; body: Json<operations["replayEvent"]["responses"][400]> }
   | { status: 401; body: Json<operations["replayEvent"]["responses"][401]> }
   | { status: 404; body: Json<operations["replayEvent"]["responses"][404]> }
-  | { status: 429; body: Json<operations["replayEvent"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["replayEvent"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["replayEvent"]["responses"][500]> }
-  | { status: 503; body: Json<operations["replayEvent"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["replayEvent"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /admin/v1/api-keys/{id}/revoke: input of `revokeApiKey`, after validation. */
 export interface RevokeApiKeyInput {
@@ -752,9 +752,9 @@ export type RevokeApiKeyResult =
   | { status: 400; body: Json<operations["revokeApiKey"]["responses"][400]> }
   | { status: 401; body: Json<operations["revokeApiKey"]["responses"][401]> }
   | { status: 404; body: Json<operations["revokeApiKey"]["responses"][404]> }
-  | { status: 429; body: Json<operations["revokeApiKey"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["revokeApiKey"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["revokeApiKey"]["responses"][500]> }
-  | { status: 503; body: Json<operations["revokeApiKey"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["revokeApiKey"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /admin/v1/webhook-endpoints/{id}/rotate-secret: input of `rotateWebhookEndpointSecret`, after validation. */
 export interface RotateWebhookEndpointSecretInput {
@@ -770,9 +770,9 @@ export type RotateWebhookEndpointSecretResult =
   | { status: 400; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][400]> }
   | { status: 401; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][401]> }
   | { status: 404; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][404]> }
-  | { status: 429; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][500]> }
-  | { status: 503; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** PUT /admin/v1/customers/{id}/notes: input of `setCustomerNotes`, after validation. */
 export interface SetCustomerNotesInput {
@@ -790,9 +790,9 @@ export type SetCustomerNotesResult =
   | { status: 404; body: Json<operations["setCustomerNotes"]["responses"][404]> }
   | { status: 413; body: Json<operations["setCustomerNotes"]["responses"][413]> }
   | { status: 415; body: Json<operations["setCustomerNotes"]["responses"][415]> }
-  | { status: 429; body: Json<operations["setCustomerNotes"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["setCustomerNotes"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["setCustomerNotes"]["responses"][500]> }
-  | { status: 503; body: Json<operations["setCustomerNotes"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["setCustomerNotes"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /admin/v1/simulator/transactions/{id}/settle-attempt: input of `settleRecurringAttempt`, after validation. */
 export interface SettleRecurringAttemptInput {
@@ -810,9 +810,9 @@ export type SettleRecurringAttemptResult =
   | { status: 404; body: Json<operations["settleRecurringAttempt"]["responses"][404]> }
   | { status: 413; body: Json<operations["settleRecurringAttempt"]["responses"][413]> }
   | { status: 415; body: Json<operations["settleRecurringAttempt"]["responses"][415]> }
-  | { status: 429; body: Json<operations["settleRecurringAttempt"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["settleRecurringAttempt"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["settleRecurringAttempt"]["responses"][500]> }
-  | { status: 503; body: Json<operations["settleRecurringAttempt"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["settleRecurringAttempt"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /admin/v1/simulator/refunds/{id}/settle: input of `settleRefund`, after validation. */
 export interface SettleRefundInput {
@@ -830,9 +830,9 @@ export type SettleRefundResult =
   | { status: 404; body: Json<operations["settleRefund"]["responses"][404]> }
   | { status: 413; body: Json<operations["settleRefund"]["responses"][413]> }
   | { status: 415; body: Json<operations["settleRefund"]["responses"][415]> }
-  | { status: 429; body: Json<operations["settleRefund"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["settleRefund"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["settleRefund"]["responses"][500]> }
-  | { status: 503; body: Json<operations["settleRefund"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["settleRefund"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /admin/v1/simulator/withdrawals/{id}/settle: input of `settleWithdrawal`, after validation. */
 export interface SettleWithdrawalInput {
@@ -850,9 +850,9 @@ export type SettleWithdrawalResult =
   | { status: 404; body: Json<operations["settleWithdrawal"]["responses"][404]> }
   | { status: 413; body: Json<operations["settleWithdrawal"]["responses"][413]> }
   | { status: 415; body: Json<operations["settleWithdrawal"]["responses"][415]> }
-  | { status: 429; body: Json<operations["settleWithdrawal"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["settleWithdrawal"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["settleWithdrawal"]["responses"][500]> }
-  | { status: 503; body: Json<operations["settleWithdrawal"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["settleWithdrawal"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /admin/v1/simulator/transactions/{id}/pay: input of `simulateProductionPayment`, after validation. */
 export interface SimulateProductionPaymentInput {
@@ -868,9 +868,9 @@ export type SimulateProductionPaymentResult =
   | { status: 400; body: Json<operations["simulateProductionPayment"]["responses"][400]> }
   | { status: 401; body: Json<operations["simulateProductionPayment"]["responses"][401]> }
   | { status: 404; body: Json<operations["simulateProductionPayment"]["responses"][404]> }
-  | { status: 429; body: Json<operations["simulateProductionPayment"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["simulateProductionPayment"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["simulateProductionPayment"]["responses"][500]> }
-  | { status: 503; body: Json<operations["simulateProductionPayment"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["simulateProductionPayment"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** PATCH /admin/v1/accounts/{id}: input of `updateAccount`, after validation. */
 export interface UpdateAccountInput {
@@ -888,9 +888,9 @@ export type UpdateAccountResult =
   | { status: 404; body: Json<operations["updateAccount"]["responses"][404]> }
   | { status: 413; body: Json<operations["updateAccount"]["responses"][413]> }
   | { status: 415; body: Json<operations["updateAccount"]["responses"][415]> }
-  | { status: 429; body: Json<operations["updateAccount"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["updateAccount"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["updateAccount"]["responses"][500]> }
-  | { status: 503; body: Json<operations["updateAccount"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["updateAccount"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** PATCH /admin/v1/api-keys/{id}: input of `updateApiKey`, after validation. */
 export interface UpdateApiKeyInput {
@@ -908,9 +908,9 @@ export type UpdateApiKeyResult =
   | { status: 404; body: Json<operations["updateApiKey"]["responses"][404]> }
   | { status: 413; body: Json<operations["updateApiKey"]["responses"][413]> }
   | { status: 415; body: Json<operations["updateApiKey"]["responses"][415]> }
-  | { status: 429; body: Json<operations["updateApiKey"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["updateApiKey"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["updateApiKey"]["responses"][500]> }
-  | { status: 503; body: Json<operations["updateApiKey"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["updateApiKey"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** PATCH /admin/v1/webhook-endpoints/{id}: input of `updateWebhookEndpoint`, after validation. */
 export interface UpdateWebhookEndpointInput {
@@ -928,9 +928,9 @@ export type UpdateWebhookEndpointResult =
   | { status: 404; body: Json<operations["updateWebhookEndpoint"]["responses"][404]> }
   | { status: 413; body: Json<operations["updateWebhookEndpoint"]["responses"][413]> }
   | { status: 415; body: Json<operations["updateWebhookEndpoint"]["responses"][415]> }
-  | { status: 429; body: Json<operations["updateWebhookEndpoint"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["updateWebhookEndpoint"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["updateWebhookEndpoint"]["responses"][500]> }
-  | { status: 503; body: Json<operations["updateWebhookEndpoint"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["updateWebhookEndpoint"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** The handler contract: one typed function per operationId. */
 export interface Handlers<Ctx> {

@@ -1145,6 +1145,12 @@ export interface components {
             ok: true;
         };
         /**
+         * @description `true`: the replay of an earlier request with the same `idempotency-key`.
+         * @example true
+         * @enum {string}
+         */
+        IdempotentReplayedValue: "true";
+        /**
          * @description The integrator's own key/value data, returned unchanged on reads and in events. At most 50 keys,
          *     each key at most 40 characters, a string value at most 8 185 characters, and the whole object at
          *     most 8 KiB as JSON; a larger object answers `400 VALIDATION_ERROR` on the `metadata` field (a
@@ -1221,6 +1227,16 @@ export interface components {
          * @enum {string}
          */
         PixKeyType: "CPF" | "CNPJ" | "PHONE" | "EMAIL" | "EVP";
+        /**
+         * @description A `RateLimit-Policy` value (draft 7): `<limit>;w=<seconds>`.
+         * @example 120;w=60
+         */
+        RateLimitPolicyValue: string;
+        /**
+         * @description A `RateLimit` value (draft 7): `limit=<n>, remaining=<n>, reset=<seconds>`.
+         * @example limit=120, remaining=119, reset=60
+         */
+        RateLimitValue: string;
         /** @description The process can serve requests: its database answers. */
         Readiness: {
             /**
@@ -1602,6 +1618,11 @@ export interface components {
          * @enum {string}
          */
         RefundStatus: "PENDING" | "COMPLETED" | "FAILED";
+        /**
+         * @description A request id: the one the client sent, or a new UUID.
+         * @example 5f0c6a9e-2b1d-4c8e-9a7f-3d2e1b0c4a6f
+         */
+        RequestIdValue: string;
         /** @description Body of resolve dispute. */
         ResolveDisputeRequest: {
             /**
@@ -1610,6 +1631,12 @@ export interface components {
              */
             outcome: "WON" | "LOST";
         };
+        /**
+         * Format: int32
+         * @description Seconds to wait before trying again.
+         * @example 60
+         */
+        RetryAfterSeconds: number;
         /**
          * @description What happens after a failed attempt, the Central Bank's `politicaRetentativa`: `NO_RETRY`
          *     (`NAO_PERMITE`), the cycle's charge fails with its attempt; `RETRY_3_IN_7_DAYS`
@@ -2021,14 +2048,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2043,14 +2070,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2065,14 +2092,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2087,14 +2114,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2109,14 +2136,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2131,16 +2158,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2155,14 +2182,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2177,16 +2204,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2225,19 +2252,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2252,14 +2279,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2274,14 +2301,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2296,14 +2323,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2318,14 +2345,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2340,14 +2367,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2365,14 +2392,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2387,14 +2414,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2409,16 +2436,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2433,14 +2460,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2455,16 +2482,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2503,14 +2530,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2525,14 +2552,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2547,14 +2574,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2569,14 +2596,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2591,14 +2618,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2613,16 +2640,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2637,14 +2664,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2659,16 +2686,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2707,19 +2734,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2734,19 +2761,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2761,14 +2788,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2783,14 +2810,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2805,14 +2832,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2827,14 +2854,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2849,14 +2876,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2874,14 +2901,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2896,14 +2923,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2918,16 +2945,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2942,14 +2969,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2964,16 +2991,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3002,14 +3029,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3024,14 +3051,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3046,14 +3073,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3068,14 +3095,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3090,14 +3117,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3112,16 +3139,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3136,14 +3163,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3158,16 +3185,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3209,19 +3236,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3236,14 +3263,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3258,14 +3285,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3280,14 +3307,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3302,14 +3329,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3324,14 +3351,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3349,14 +3376,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3371,14 +3398,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3393,16 +3420,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3417,14 +3444,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3439,16 +3466,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3491,14 +3518,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3513,14 +3540,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3535,14 +3562,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3557,14 +3584,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3579,14 +3606,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3601,16 +3628,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3625,14 +3652,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3647,16 +3674,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3685,14 +3712,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3707,14 +3734,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3729,14 +3756,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3751,14 +3778,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3773,14 +3800,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3795,16 +3822,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3819,14 +3846,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3841,16 +3868,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3889,14 +3916,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3911,14 +3938,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3933,14 +3960,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3955,14 +3982,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3977,14 +4004,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3999,16 +4026,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4023,14 +4050,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4045,16 +4072,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4093,19 +4120,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4120,14 +4147,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4142,14 +4169,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4164,14 +4191,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4186,14 +4213,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4208,14 +4235,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4233,14 +4260,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4255,14 +4282,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4277,16 +4304,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4301,14 +4328,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4323,16 +4350,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4361,14 +4388,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4383,14 +4410,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4405,14 +4432,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4427,14 +4454,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4449,14 +4476,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4471,16 +4498,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4495,14 +4522,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4517,16 +4544,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4564,19 +4591,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4591,14 +4618,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4613,14 +4640,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4635,14 +4662,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4657,14 +4684,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4679,14 +4706,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4704,14 +4731,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4726,14 +4753,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4748,16 +4775,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4772,14 +4799,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4794,16 +4821,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4848,14 +4875,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4870,14 +4897,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4892,14 +4919,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4914,14 +4941,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4936,14 +4963,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4958,16 +4985,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4982,14 +5009,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5004,16 +5031,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5052,19 +5079,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5079,14 +5106,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5101,14 +5128,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5123,14 +5150,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5145,14 +5172,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5167,14 +5194,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5192,14 +5219,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5214,14 +5241,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5236,16 +5263,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5260,14 +5287,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5282,16 +5309,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5320,14 +5347,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5342,14 +5369,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5364,14 +5391,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5386,14 +5413,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5408,14 +5435,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5430,16 +5457,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5454,14 +5481,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5476,16 +5503,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5523,19 +5550,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5550,14 +5577,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5572,14 +5599,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5594,14 +5621,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5616,14 +5643,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5638,14 +5665,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5663,14 +5690,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5685,14 +5712,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5707,16 +5734,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5731,14 +5758,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5753,16 +5780,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5804,19 +5831,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5831,14 +5858,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5853,14 +5880,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5875,14 +5902,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5897,14 +5924,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5919,14 +5946,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5944,14 +5971,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5966,14 +5993,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5988,16 +6015,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6012,14 +6039,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6034,16 +6061,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6072,14 +6099,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6094,14 +6121,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6116,14 +6143,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6138,14 +6165,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6160,14 +6187,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6182,16 +6209,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6206,14 +6233,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6228,16 +6255,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6272,19 +6299,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6299,14 +6326,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6321,14 +6348,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6343,14 +6370,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6365,14 +6392,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6387,14 +6414,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6412,14 +6439,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6434,14 +6461,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6456,16 +6483,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6480,14 +6507,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6502,16 +6529,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6553,19 +6580,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6580,14 +6607,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6602,14 +6629,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6624,14 +6651,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6646,14 +6673,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6668,14 +6695,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6693,14 +6720,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6715,14 +6742,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6737,16 +6764,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6761,14 +6788,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6783,16 +6810,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6830,19 +6857,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6857,14 +6884,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6879,14 +6906,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6901,14 +6928,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6923,14 +6950,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6945,14 +6972,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6970,14 +6997,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6992,14 +7019,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7014,16 +7041,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7038,14 +7065,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7060,16 +7087,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7111,19 +7138,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7138,14 +7165,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7160,14 +7187,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7182,14 +7209,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7204,14 +7231,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7226,14 +7253,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7251,14 +7278,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7273,14 +7300,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7295,16 +7322,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7319,14 +7346,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7341,16 +7368,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7392,19 +7419,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7419,14 +7446,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7441,14 +7468,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7463,14 +7490,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7485,14 +7512,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7507,14 +7534,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7532,14 +7559,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7554,14 +7581,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7576,16 +7603,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7600,14 +7627,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7622,16 +7649,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7669,19 +7696,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7696,14 +7723,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7718,14 +7745,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7740,14 +7767,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7762,14 +7789,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7784,14 +7811,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7809,14 +7836,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7831,14 +7858,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7853,16 +7880,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7877,14 +7904,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7899,16 +7926,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7950,19 +7977,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7977,14 +8004,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7999,14 +8026,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8021,14 +8048,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8043,14 +8070,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8065,14 +8092,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8090,14 +8117,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8112,14 +8139,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8134,16 +8161,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8158,14 +8185,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8180,16 +8207,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8231,19 +8258,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8258,14 +8285,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8280,14 +8307,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8302,14 +8329,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8324,14 +8351,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8346,14 +8373,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8371,14 +8398,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8393,14 +8420,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8415,16 +8442,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8439,14 +8466,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8461,16 +8488,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8508,19 +8535,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8535,14 +8562,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8557,14 +8584,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8579,14 +8606,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8601,14 +8628,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8623,14 +8650,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8648,14 +8675,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8670,14 +8697,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8692,16 +8719,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8716,14 +8743,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8738,16 +8765,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8785,19 +8812,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8812,14 +8839,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8834,14 +8861,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8856,14 +8883,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8878,14 +8905,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8900,14 +8927,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8925,14 +8952,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8947,14 +8974,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8969,16 +8996,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8993,14 +9020,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9015,16 +9042,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9066,19 +9093,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9093,14 +9120,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9115,14 +9142,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9137,14 +9164,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9159,14 +9186,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9181,14 +9208,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9206,14 +9233,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9228,14 +9255,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9250,16 +9277,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9274,14 +9301,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9296,16 +9323,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9352,14 +9379,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9374,14 +9401,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9396,14 +9423,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9418,14 +9445,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9440,14 +9467,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9462,16 +9489,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9486,14 +9513,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9508,16 +9535,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9546,14 +9573,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9568,14 +9595,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9590,14 +9617,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9612,14 +9639,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9634,14 +9661,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9656,16 +9683,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9680,14 +9707,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9702,16 +9729,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9749,19 +9776,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9776,14 +9803,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9798,14 +9825,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9820,14 +9847,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9842,14 +9869,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9864,14 +9891,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9889,14 +9916,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9911,14 +9938,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9933,16 +9960,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9957,14 +9984,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9979,16 +10006,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10028,14 +10055,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10050,14 +10077,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10072,14 +10099,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10094,14 +10121,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10116,14 +10143,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10138,16 +10165,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10162,14 +10189,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10184,16 +10211,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10235,19 +10262,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10262,14 +10289,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10284,14 +10311,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10306,14 +10333,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10328,14 +10355,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10350,14 +10377,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10375,14 +10402,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10397,14 +10424,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10419,16 +10446,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10443,14 +10470,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10465,16 +10492,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10511,14 +10538,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10533,14 +10560,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10555,14 +10582,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10577,14 +10604,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10599,14 +10626,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10621,16 +10648,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10645,14 +10672,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10667,16 +10694,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10715,19 +10742,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10742,14 +10769,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10764,14 +10791,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10786,14 +10813,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10808,14 +10835,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10830,14 +10857,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10855,14 +10882,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10877,14 +10904,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10899,16 +10926,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10923,14 +10950,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10945,16 +10972,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10983,14 +11010,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11005,14 +11032,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11027,14 +11054,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11049,14 +11076,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11071,14 +11098,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11093,16 +11120,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11117,14 +11144,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11139,16 +11166,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11174,7 +11201,7 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11189,7 +11216,7 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11204,7 +11231,7 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11230,7 +11257,7 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11245,7 +11272,7 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11260,7 +11287,7 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11275,9 +11302,9 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {

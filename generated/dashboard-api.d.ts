@@ -60,7 +60,8 @@ export interface paths {
          * Ask for verification
          * @description Asks the platform to verify the account, with its legal name and CNPJ or CPF (owners and
          *     admins). A request waiting is replaced; a rejected account may ask again; a verified one answers
-         *     `400 REQUEST_ERROR`. The platform's operator decides through the operator API.
+         *     `400 REQUEST_ERROR`. The platform's operator decides through the operator API. A user who has
+         *     not confirmed its e-mail address answers `403 EMAIL_NOT_CONFIRMED`.
          */
         post: operations["requestVerification"];
         delete?: never;
@@ -195,7 +196,8 @@ export interface paths {
          *     (`POST /dashboard/v1/me/two-factor/confirm`); a user who has it already answers
          *     `400 REQUEST_ERROR`. A wrong password answers `400 VALIDATION_ERROR` on `currentPassword` and
          *     counts against the log-in's budgets (`x-failed-log-ins` of `logIn`): past them,
-         *     `429 RATE_LIMITED` with `Retry-After`, the right password included.
+         *     `429 RATE_LIMITED` with `Retry-After`, the right password included. A user whose e-mail address is
+         *     not confirmed yet answers `403 EMAIL_NOT_CONFIRMED` (it would keep the address's owner out).
          */
         post: operations["startTwoFactor"];
         /**
@@ -268,7 +270,9 @@ export interface paths {
         /**
          * Create an API key
          * @description Creates a key of the mode and answers its secret, this once. A production key needs a verified
-         *     account (`403 ACCOUNT_NOT_ACTIVE`) and a step-up in the last 10 minutes (`403 STEP_UP_REQUIRED`).
+         *     account (`403 ACCOUNT_NOT_ACTIVE`) and a step-up in the last 10 minutes (`403 STEP_UP_REQUIRED`),
+         *     and carries only the money permissions (`withdrawals:write`, `refunds:write`) the user's role
+         *     holds in the dashboard (`403 ROLE_FORBIDDEN`).
          */
         post: operations["createDashboardApiKey"];
         delete?: never;
@@ -295,6 +299,9 @@ export interface paths {
          * @description Changes the permissions, the IP list or the daily withdrawal limit; the next request obeys
          *     them. A production key's change needs a step-up in the last 10 minutes
          *     (`403 STEP_UP_REQUIRED`), as creating or rolling one does: its rules can let it move real money.
+         *     After the change a production key may carry only the money permissions the user's role holds
+         *     (`403 ROLE_FORBIDDEN`): a developer may take `withdrawals:write` away, not give it, nor change a
+         *     key that keeps it.
          */
         patch: operations["updateDashboardApiKey"];
         trace?: never;
@@ -333,7 +340,8 @@ export interface paths {
          * @description A new secret for the key, answered this once; the key keeps its id and settings. The secret
          *     before keeps working for `gracePeriodSeconds` (at most 24 hours), so the integration can move
          *     to the new one, then is refused. A revoked key answers `400 REQUEST_ERROR`. In production: a
-         *     verified account and a step-up, as for create.
+         *     verified account and a step-up, as for create, and a key whose money permissions the user's
+         *     role holds (`403 ROLE_FORBIDDEN`): the new secret is answered to whoever rolls.
          */
         post: operations["rollDashboardApiKey"];
         delete?: never;
@@ -525,7 +533,8 @@ export interface paths {
         put?: never;
         /**
          * Create a payment link
-         * @description Creates a payment link, as `POST /api/v1/payment-links` does.
+         * @description Creates a payment link, as `POST /api/v1/payment-links` does. In production only once the
+         *     account is verified (`403 ACCOUNT_NOT_ACTIVE`): its checkout takes real money.
          */
         post: operations["createDashboardPaymentLink"];
         delete?: never;
@@ -755,7 +764,8 @@ export interface paths {
         /**
          * Refund a charge
          * @description Returns part or all of a paid charge to its payer, as `POST /api/v1/transactions/{id}/refunds`
-         *     does (the same rules, amounts and outcomes).
+         *     does (the same rules, amounts and outcomes). In production only while the account is verified
+         *     (`403 ACCOUNT_NOT_ACTIVE`).
          */
         post: operations["createDashboardRefund"];
         delete?: never;
@@ -1099,7 +1109,8 @@ export interface paths {
         };
         /**
          * List my sessions
-         * @description The user's sessions that have not ended, newest first, the current one marked.
+         * @description The user's sessions that still last (not ended, not expired), newest first, the current one
+         *     marked; in pages, as every list.
          */
         get: operations["listSessions"];
         put?: never;
@@ -1171,7 +1182,11 @@ export interface paths {
          * @description Invites a person by e-mail with a role, after a step-up: an e-mail with a link to accept (valid
          *     7 days) goes to the address. An address that already has a user, in this account or another,
          *     answers `409 EMAIL_TAKEN` (one account per user). Inviting an address with an invitation
-         *     waiting replaces it: the old link stops working.
+         *     waiting replaces it: the old link stops working. A user who has not confirmed its own e-mail
+         *     address answers `403 EMAIL_NOT_CONFIRMED`. An invitation lasts as long as its inviter may make
+         *     it: removing the inviter revokes its waiting invitations, and so does a role change that no
+         *     longer allows them (to developer, finance or viewer: all of them; an owner made admin: those
+         *     for owners).
          */
         post: operations["inviteMember"];
         delete?: never;
@@ -1255,7 +1270,7 @@ export interface components {
         AcceptInvitationRequest: {
             /** @description The token of the link in the invitation e-mail (valid 7 days, once). */
             token: components["schemas"]["EmailToken"];
-            name: components["schemas"]["PixService.PersonName"];
+            name: components["schemas"]["UserName"];
             password: components["schemas"]["NewPassword"];
         };
         /** @description The user's account: its profile, verification, plan and fees, and release period (read only but the verification request). */
@@ -1503,7 +1518,12 @@ export interface components {
         CreateDashboardApiKeyRequest: {
             /** @description What the key is for, to recognise it in the list. */
             name: string;
-            /** @description Default: every permission but `withdrawals:write`. Each kept once. */
+            /**
+             * @description Default: every permission but `withdrawals:write`; in production, also without a money
+             *     permission the user's role does not hold (`refunds:write` for a developer). Each kept once. A
+             *     production key may carry `withdrawals:write` and `refunds:write` only when the user's role may
+             *     withdraw and refund in the dashboard (the `x-roles` of those operations): else `403 ROLE_FORBIDDEN`.
+             */
             permissions?: components["schemas"]["PixAdmin.Permission"][];
             /** @description One IPv4 or IPv6 address or CIDR range per item; empty or omitted = any address. */
             allowedIps?: components["schemas"]["PixAdmin.IpRule"][];
@@ -1522,6 +1542,17 @@ export interface components {
             /** @description The kinds it receives: any of them, each once. */
             events: components["schemas"]["PixAdmin.WebhookEventType"][];
         };
+        /**
+         * @description The session's CSRF token (`csrfToken` of `GET /dashboard/v1/session`, also in the answers that
+         *     start a session): 43 characters of base64url.
+         * @example q4Vd0sWm1nT8yR2xK6pL9bZ3cF7hJ5gA0eU4iO1wY2t
+         */
+        CsrfTokenValue: string;
+        /**
+         * @description `attachment; filename="…"` of an export (an example the mock sends).
+         * @example attachment; filename="transacoes-test-2026-11-24.csv"
+         */
+        CsvDisposition: string;
         /**
          * @description A CSV file for a spreadsheet set to pt-BR: UTF-8 with a byte order mark, `;` between fields,
          *     CRLF between records, a header line, fields quoted (`"`, doubled inside) when they hold `;`, a
@@ -1603,7 +1634,7 @@ export interface components {
          *     explanation in Portuguese.
          * @enum {string}
          */
-        DashboardErrorCode: "VALIDATION_ERROR" | "REQUEST_ERROR" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "TWO_FACTOR_REQUIRED" | "CSRF_REFUSED" | "ROLE_FORBIDDEN" | "STEP_UP_REQUIRED" | "TWO_FACTOR_SETUP_REQUIRED" | "ACCOUNT_NOT_ACTIVE" | "TEST_MODE_ONLY" | "INSUFFICIENT_BALANCE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "EMAIL_TAKEN" | "LAST_OWNER" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        DashboardErrorCode: "VALIDATION_ERROR" | "REQUEST_ERROR" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "TWO_FACTOR_REQUIRED" | "CSRF_REFUSED" | "ROLE_FORBIDDEN" | "STEP_UP_REQUIRED" | "TWO_FACTOR_SETUP_REQUIRED" | "ACCOUNT_NOT_ACTIVE" | "TEST_MODE_ONLY" | "EMAIL_NOT_CONFIRMED" | "INSUFFICIENT_BALANCE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "EMAIL_TAKEN" | "LAST_OWNER" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         /**
          * @description The mode an operation works in: `test` (test keys, test data, the sandbox; every account at
          *     once) or `production` (real money; a verified account). The data of one mode is never seen in
@@ -1996,6 +2027,12 @@ export interface components {
             message: string;
         };
         /**
+         * @description `true`: the replay of an earlier request with the same `idempotency-key`.
+         * @example true
+         * @enum {string}
+         */
+        "PixService.IdempotentReplayedValue": "true";
+        /**
          * @description The integrator's own key/value data, returned unchanged on reads and in events. At most 50 keys,
          *     each key at most 40 characters, a string value at most 8 185 characters, and the whole object at
          *     most 8 KiB as JSON; a larger object answers `400 VALIDATION_ERROR` on the `metadata` field (a
@@ -2065,6 +2102,16 @@ export interface components {
          * @enum {string}
          */
         "PixService.PixKeyType": "CPF" | "CNPJ" | "PHONE" | "EMAIL" | "EVP";
+        /**
+         * @description A `RateLimit-Policy` value (draft 7): `<limit>;w=<seconds>`.
+         * @example 120;w=60
+         */
+        "PixService.RateLimitPolicyValue": string;
+        /**
+         * @description A `RateLimit` value (draft 7): `limit=<n>, remaining=<n>, reset=<seconds>`.
+         * @example limit=120, remaining=119, reset=60
+         */
+        "PixService.RateLimitValue": string;
         /** @description A recurrence: the payer's authorisation of a merchant's recurring Pix debits (Pix Automático). */
         "PixService.Recurrence": {
             /** @description `rec_…`. */
@@ -2405,6 +2452,11 @@ export interface components {
          * @enum {string}
          */
         "PixService.RefundStatus": "PENDING" | "COMPLETED" | "FAILED";
+        /**
+         * @description A request id: the one the client sent, or a new UUID.
+         * @example 5f0c6a9e-2b1d-4c8e-9a7f-3d2e1b0c4a6f
+         */
+        "PixService.RequestIdValue": string;
         /** @description Body of resolve dispute. */
         "PixService.ResolveDisputeRequest": {
             /**
@@ -2413,6 +2465,12 @@ export interface components {
              */
             outcome: "WON" | "LOST";
         };
+        /**
+         * Format: int32
+         * @description Seconds to wait before trying again.
+         * @example 60
+         */
+        "PixService.RetryAfterSeconds": number;
         /**
          * @description What happens after a failed attempt, the Central Bank's `politicaRetentativa`: `NO_RETRY`
          *     (`NAO_PERMITE`), the cycle's charge fails with its attempt; `RETRY_3_IN_7_DAYS`
@@ -2687,6 +2745,16 @@ export interface components {
             /** @description True when the account requires two-factor authentication and this user has not turned it on yet. */
             twoFactorSetupRequired: boolean;
         };
+        /**
+         * @description The `Set-Cookie` that clears the session's cookie.
+         * @example __Host-pix_session=; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=0
+         */
+        SessionCookieCleared: string;
+        /**
+         * @description The `Set-Cookie` of a new session (an example the mock sends).
+         * @example __Host-pix_session=Jq8vT3nR6mW1xZ4bK7pL0sD9fH2gC5aE8uY1iO4wQ7t; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=43200
+         */
+        SessionCookieSet: string;
         /** @description One session of the user, as its list shows it (never its cookie or token). */
         SessionEntry: {
             /** @description `ses_…`. */
@@ -2703,20 +2771,24 @@ export interface components {
             /** @description The latest it can last. */
             expiresAt: components["schemas"]["PixService.UtcTimestamp"];
         };
-        /** @description The sessions of the user that have not ended, newest first. */
-        SessionList: {
+        /** @description One page of a list. */
+        SessionEntryPage: {
+            /** @description The items, newest first. */
             data: components["schemas"]["SessionEntry"][];
+            /** @description True when more items exist: ask again with `startingAfter` = the id of the last item. */
+            hasMore: boolean;
         };
         /** @description Body of sign-up. */
         SignUpRequest: {
             /** @description The person's name. */
-            name: components["schemas"]["PixService.PersonName"];
+            name: components["schemas"]["UserName"];
             /** @description The person's e-mail address: the log-in name, and where the confirmation link goes. */
             email: components["schemas"]["PixService.EmailAddress"];
             password: components["schemas"]["NewPassword"];
             /**
              * @description The merchant's name, printed (ASCII-folded, 25 characters) in the BR Code: 2 to 120
-             *     characters with a Latin letter (accented or not) or a digit among what the BR Code prints.
+             *     characters with a Latin letter (accented or not) or a digit among what the BR Code prints, and
+             *     no control character (a line break would reach the e-mails' text).
              */
             businessName: string;
         };
@@ -2834,7 +2906,7 @@ export interface components {
         };
         /** @description Body of a change of the user's own profile. */
         UpdateProfileRequest: {
-            name: components["schemas"]["PixService.PersonName"];
+            name: components["schemas"]["UserName"];
         };
         /** @description A person of the merchant, as the dashboard shows it: never its password. */
         User: {
@@ -2851,6 +2923,8 @@ export interface components {
             twoFactorEnabled: boolean;
             createdAt: components["schemas"]["PixService.UtcTimestamp"];
         };
+        /** @description A person's name as the dashboard takes it: 2 to 120 characters, no control character (a line break). */
+        UserName: string;
         /**
          * @description Where the account's verification stands: `none` (never asked, or asked again after the platform
          *     took it back), `requested` (waiting for the platform), `verified` (production works), `rejected`
@@ -2977,6 +3051,11 @@ export interface components {
         "AuditLogQuery.createdFrom": components["schemas"]["PixService.UtcTimestamp"];
         /** @description Made before this instant. */
         "AuditLogQuery.createdTo": components["schemas"]["PixService.UtcTimestamp"];
+        /**
+         * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+         *     answers `403 CSRF_REFUSED` before anything else is read.
+         */
+        CsrfHeader: components["schemas"]["CsrfTokenValue"];
         /** @description Only the charges of this customer (`cus_…`), as kept in each charge's `customer.id`. */
         "DashboardTransactionListQuery.customerId": string;
         /**
@@ -3068,14 +3147,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3090,14 +3169,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3112,14 +3191,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3131,7 +3210,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -3140,14 +3220,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3162,14 +3242,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3184,16 +3264,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3208,14 +3288,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3230,16 +3310,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3265,14 +3345,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3287,14 +3367,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3309,14 +3389,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3328,7 +3408,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -3337,14 +3418,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3359,14 +3440,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3381,16 +3462,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3405,14 +3486,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3427,16 +3508,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3448,7 +3529,13 @@ export interface operations {
     updateAccountSecurity: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3466,14 +3553,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3488,14 +3575,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3510,14 +3597,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3529,7 +3616,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -3538,14 +3626,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3560,14 +3648,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3582,14 +3670,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3604,14 +3692,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3626,16 +3714,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3650,14 +3738,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3672,16 +3760,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3693,7 +3781,13 @@ export interface operations {
     requestVerification: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3711,14 +3805,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3733,14 +3827,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3755,14 +3849,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3774,7 +3868,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -3783,14 +3878,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3805,14 +3900,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3827,14 +3922,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3849,14 +3944,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3871,16 +3966,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3895,14 +3990,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3917,16 +4012,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3969,14 +4064,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3991,14 +4086,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4013,14 +4108,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4032,7 +4127,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -4041,14 +4137,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4063,14 +4159,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4085,16 +4181,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4109,14 +4205,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4131,16 +4227,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4170,14 +4266,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4190,14 +4286,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4209,7 +4305,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -4218,14 +4315,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4240,14 +4337,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4262,14 +4359,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4284,14 +4381,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4306,16 +4403,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4330,14 +4427,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4352,16 +4449,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4391,19 +4488,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /**
                      * @description The session cookie,
                      *     `__Host-pix_session=<token>; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=43200`.
                      */
-                    "Set-Cookie": string;
+                    "Set-Cookie": components["schemas"]["SessionCookieSet"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4418,14 +4515,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4437,7 +4534,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -4446,14 +4544,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4468,14 +4566,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4493,14 +4591,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4515,14 +4613,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4537,14 +4635,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4559,16 +4657,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4583,14 +4681,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4605,16 +4703,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4626,7 +4724,13 @@ export interface operations {
     updateProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4644,14 +4748,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4666,14 +4770,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4688,14 +4792,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4707,7 +4811,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -4716,14 +4821,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4738,14 +4843,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4760,14 +4865,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4782,14 +4887,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4804,16 +4909,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4828,14 +4933,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4850,16 +4955,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4871,7 +4976,13 @@ export interface operations {
     changePassword: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4889,14 +5000,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4909,14 +5020,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4931,14 +5042,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4950,7 +5061,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -4959,14 +5071,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4981,14 +5093,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5003,14 +5115,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5025,14 +5137,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5047,16 +5159,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5071,14 +5183,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5093,16 +5205,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5114,7 +5226,13 @@ export interface operations {
     startTwoFactor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5132,14 +5250,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5154,14 +5272,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5176,14 +5294,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5195,7 +5313,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -5204,14 +5323,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5226,14 +5345,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5248,14 +5367,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5270,14 +5389,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5292,16 +5411,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5316,14 +5435,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5338,16 +5457,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5359,7 +5478,13 @@ export interface operations {
     disableTwoFactor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5373,14 +5498,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5393,14 +5518,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5415,14 +5540,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5434,7 +5559,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -5443,14 +5569,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5465,14 +5591,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5487,14 +5613,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5509,14 +5635,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5531,16 +5657,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5555,14 +5681,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5577,16 +5703,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5598,7 +5724,13 @@ export interface operations {
     confirmTwoFactor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5616,14 +5748,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5638,14 +5770,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5660,14 +5792,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5679,7 +5811,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -5688,14 +5821,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5710,14 +5843,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5732,14 +5865,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5754,14 +5887,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5776,16 +5909,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5800,14 +5933,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5822,16 +5955,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5843,7 +5976,13 @@ export interface operations {
     regenerateRecoveryCodes: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5857,14 +5996,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5879,14 +6018,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5901,14 +6040,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5920,7 +6059,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -5929,14 +6069,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5951,14 +6091,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5973,14 +6113,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5995,14 +6135,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6017,16 +6157,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6041,14 +6181,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6063,16 +6203,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6112,14 +6252,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6134,14 +6274,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6156,14 +6296,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6175,7 +6315,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -6184,14 +6325,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6206,14 +6347,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6228,16 +6369,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6252,14 +6393,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6274,16 +6415,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6295,7 +6436,13 @@ export interface operations {
     createDashboardApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path: {
                 /** @description `test` or `production`. */
                 mode: components["parameters"]["ModeParameter"];
@@ -6316,14 +6463,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6338,14 +6485,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6360,14 +6507,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6379,7 +6526,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -6388,14 +6536,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6410,14 +6558,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6432,14 +6580,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6454,14 +6602,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6476,16 +6624,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6500,14 +6648,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6522,16 +6670,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6543,7 +6691,13 @@ export interface operations {
     updateDashboardApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path: {
                 /** @description `test` or `production`. */
                 mode: components["parameters"]["ModeParameter"];
@@ -6566,14 +6720,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6588,14 +6742,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6610,14 +6764,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6629,7 +6783,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -6638,14 +6793,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6660,14 +6815,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6682,14 +6837,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6704,14 +6859,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6726,16 +6881,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6750,14 +6905,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6772,16 +6927,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6793,7 +6948,13 @@ export interface operations {
     revokeDashboardApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path: {
                 /** @description `test` or `production`. */
                 mode: components["parameters"]["ModeParameter"];
@@ -6812,14 +6973,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6834,14 +6995,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6856,14 +7017,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6875,7 +7036,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -6884,14 +7046,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6906,14 +7068,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6928,14 +7090,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6950,14 +7112,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6972,16 +7134,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6996,14 +7158,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7018,16 +7180,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7039,7 +7201,13 @@ export interface operations {
     rollDashboardApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path: {
                 /** @description `test` or `production`. */
                 mode: components["parameters"]["ModeParameter"];
@@ -7062,14 +7230,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7084,14 +7252,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7106,14 +7274,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7125,7 +7293,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -7134,14 +7303,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7156,14 +7325,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7178,14 +7347,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7200,14 +7369,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7222,16 +7391,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7246,14 +7415,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7268,16 +7437,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7306,14 +7475,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7328,14 +7497,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7350,14 +7519,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7369,7 +7538,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -7378,14 +7548,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7400,14 +7570,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7422,16 +7592,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7446,14 +7616,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7468,16 +7638,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7519,14 +7689,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7541,14 +7711,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7563,14 +7733,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7582,7 +7752,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -7591,14 +7762,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7613,14 +7784,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7635,16 +7806,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7659,14 +7830,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7681,16 +7852,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7721,14 +7892,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7743,14 +7914,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7765,14 +7936,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7784,7 +7955,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -7793,14 +7965,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7815,14 +7987,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7837,16 +8009,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7861,14 +8033,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7883,16 +8055,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7904,7 +8076,13 @@ export interface operations {
     updateDashboardCustomerNotes: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path: {
                 /** @description `test` or `production`. */
                 mode: components["parameters"]["ModeParameter"];
@@ -7927,14 +8105,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7949,14 +8127,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7971,14 +8149,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7990,7 +8168,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -7999,14 +8178,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8021,14 +8200,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8043,14 +8222,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8065,14 +8244,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8087,16 +8266,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8111,14 +8290,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8133,16 +8312,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8184,14 +8363,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8206,14 +8385,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8228,14 +8407,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8247,7 +8426,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -8256,14 +8436,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8278,14 +8458,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8300,16 +8480,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8324,14 +8504,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8346,16 +8526,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8401,14 +8581,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8423,14 +8603,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8445,14 +8625,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8464,7 +8644,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -8473,14 +8654,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8495,14 +8676,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8517,16 +8698,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8541,14 +8722,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8563,16 +8744,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8603,14 +8784,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8625,14 +8806,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8647,14 +8828,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8666,7 +8847,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -8675,14 +8857,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8697,14 +8879,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8719,16 +8901,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8743,14 +8925,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8765,16 +8947,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8803,14 +8985,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8825,14 +9007,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8847,14 +9029,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8866,7 +9048,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -8875,14 +9058,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8897,14 +9080,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8919,16 +9102,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8943,14 +9126,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8965,16 +9148,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9016,14 +9199,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9038,14 +9221,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9060,14 +9243,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9079,7 +9262,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -9088,14 +9272,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9110,14 +9294,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9132,16 +9316,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9156,14 +9340,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9178,16 +9362,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9200,6 +9384,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
                 /**
                  * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
                  *     request (body and path) returns the first response byte for byte, with the header
@@ -9229,19 +9418,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["PixService.IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9256,14 +9445,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9278,14 +9467,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9297,7 +9486,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -9306,14 +9496,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9328,14 +9518,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9353,14 +9543,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9375,14 +9565,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9397,14 +9587,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9419,16 +9609,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9443,14 +9633,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9465,16 +9655,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9505,14 +9695,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9527,14 +9717,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9549,14 +9739,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9568,7 +9758,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -9577,14 +9768,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9599,14 +9790,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9621,16 +9812,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9645,14 +9836,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9667,16 +9858,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9689,6 +9880,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
                 /**
                  * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
                  *     request (body and path) returns the first response byte for byte, with the header
@@ -9716,19 +9912,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["PixService.IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9743,14 +9939,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9765,14 +9961,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9784,7 +9980,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -9793,14 +9990,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9815,14 +10012,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9840,14 +10037,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9862,14 +10059,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9884,14 +10081,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9906,16 +10103,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9930,14 +10127,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9952,16 +10149,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9974,6 +10171,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
                 /**
                  * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
                  *     request (body and path) returns the first response byte for byte, with the header
@@ -9999,19 +10201,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["PixService.IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10026,14 +10228,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10048,14 +10250,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10067,7 +10269,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -10076,14 +10279,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10098,14 +10301,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10123,14 +10326,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10145,14 +10348,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10167,14 +10370,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10189,16 +10392,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10213,14 +10416,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10235,16 +10438,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10257,6 +10460,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
                 /**
                  * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
                  *     request (body and path) returns the first response byte for byte, with the header
@@ -10288,19 +10496,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["PixService.IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10315,14 +10523,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10337,14 +10545,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10356,7 +10564,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -10365,14 +10574,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10387,14 +10596,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10412,14 +10621,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10434,14 +10643,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10456,14 +10665,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10478,16 +10687,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10502,14 +10711,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10524,16 +10733,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10546,6 +10755,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
                 /**
                  * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
                  *     request (body and path) returns the first response byte for byte, with the header
@@ -10577,19 +10791,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["PixService.IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10604,14 +10818,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10626,14 +10840,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10645,7 +10859,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -10654,14 +10869,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10676,14 +10891,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10701,14 +10916,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10723,14 +10938,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10745,14 +10960,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10767,16 +10982,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10791,14 +11006,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10813,16 +11028,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10836,290 +11051,10 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
-                 *     request (body and path) returns the first response byte for byte, with the header
-                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
-                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
-                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
                  */
-                "idempotency-key"?: components["parameters"]["PixService.IdempotencyHeader"];
-            };
-            path: {
-                /** @description `test` or `production`. */
-                mode: components["parameters"]["ModeParameter"];
-                /** @description The `txn_…` of the transaction. */
-                id: components["parameters"]["PixService.TransactionIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A change that takes an `idempotency-key` answered: 200, possibly a replay. */
-            200: {
-                headers: {
-                    /**
-                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
-                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
-                     *     new UUID.
-                     */
-                    "x-request-id"?: string;
-                    /**
-                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
-                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
-                     */
-                    RateLimit?: string;
-                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description `true` when this response is the replay of an earlier request with the same
-                     *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
-                     */
-                    "Idempotent-Replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PixService.Transaction"];
-                };
-            };
-            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`): a query parameter the operation does not take, a field out of its bounds. */
-            400: {
-                headers: {
-                    /**
-                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
-                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
-                     *     new UUID.
-                     */
-                    "x-request-id"?: string;
-                    /**
-                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
-                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
-                     */
-                    RateLimit?: string;
-                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DashboardErrorBody"];
-                };
-            };
-            /** @description No session, or one that expired or was ended (`UNAUTHORIZED`); wrong e-mail or password at log-in (`INVALID_CREDENTIALS`). */
-            401: {
-                headers: {
-                    /**
-                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
-                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
-                     *     new UUID.
-                     */
-                    "x-request-id"?: string;
-                    /**
-                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
-                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
-                     */
-                    RateLimit?: string;
-                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DashboardErrorBody"];
-                };
-            };
-            /**
-             * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
-             *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
-             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
-             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
-             */
-            403: {
-                headers: {
-                    /**
-                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
-                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
-                     *     new UUID.
-                     */
-                    "x-request-id"?: string;
-                    /**
-                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
-                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
-                     */
-                    RateLimit?: string;
-                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DashboardErrorBody"];
-                };
-            };
-            /** @description Not found (`NOT_FOUND`): no such object in this account, or no such route (paths are case-sensitive, without a trailing slash). */
-            404: {
-                headers: {
-                    /**
-                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
-                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
-                     *     new UUID.
-                     */
-                    "x-request-id"?: string;
-                    /**
-                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
-                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
-                     */
-                    RateLimit?: string;
-                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DashboardErrorBody"];
-                };
-            };
-            /**
-             * @description Conflict: an e-mail address that has a user (`EMAIL_TAKEN`), the account's last owner
-             *     (`LAST_OWNER`), an `idempotency-key` used with another request (`IDEMPOTENCY_KEY_REUSED`).
-             */
-            409: {
-                headers: {
-                    /**
-                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
-                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
-                     *     new UUID.
-                     */
-                    "x-request-id"?: string;
-                    /**
-                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
-                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
-                     */
-                    RateLimit?: string;
-                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DashboardErrorBody"];
-                };
-            };
-            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
-            413: {
-                headers: {
-                    /**
-                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
-                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
-                     *     new UUID.
-                     */
-                    "x-request-id"?: string;
-                    /**
-                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
-                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
-                     */
-                    RateLimit?: string;
-                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DashboardErrorBody"];
-                };
-            };
-            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
-            415: {
-                headers: {
-                    /**
-                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
-                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
-                     *     new UUID.
-                     */
-                    "x-request-id"?: string;
-                    /**
-                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
-                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
-                     */
-                    RateLimit?: string;
-                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DashboardErrorBody"];
-                };
-            };
-            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /**
-                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
-                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
-                     *     new UUID.
-                     */
-                    "x-request-id"?: string;
-                    /**
-                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
-                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
-                     */
-                    RateLimit?: string;
-                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DashboardErrorBody"];
-                };
-            };
-            /** @description A failure on the service's side (`INTERNAL_ERROR`). */
-            500: {
-                headers: {
-                    /**
-                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
-                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
-                     *     new UUID.
-                     */
-                    "x-request-id"?: string;
-                    /**
-                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
-                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
-                     */
-                    RateLimit?: string;
-                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DashboardErrorBody"];
-                };
-            };
-            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`); retry after `Retry-After`. */
-            503: {
-                headers: {
-                    /**
-                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
-                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
-                     *     new UUID.
-                     */
-                    "x-request-id"?: string;
-                    /**
-                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
-                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
-                     */
-                    RateLimit?: string;
-                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DashboardErrorBody"];
-                };
-            };
-        };
-    };
-    dashboardSandboxPay: {
-        parameters: {
-            query?: never;
-            header?: {
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
                 /**
                  * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
                  *     request (body and path) returns the first response byte for byte, with the header
@@ -11147,19 +11082,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["PixService.IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11174,14 +11109,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11196,14 +11131,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11215,7 +11150,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -11224,14 +11160,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11246,14 +11182,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11271,14 +11207,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11293,14 +11229,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11315,14 +11251,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11337,16 +11273,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11361,14 +11297,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11383,16 +11319,307 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+        };
+    };
+    dashboardSandboxPay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["PixService.IdempotencyHeader"];
+            };
+            path: {
+                /** @description `test` or `production`. */
+                mode: components["parameters"]["ModeParameter"];
+                /** @description The `txn_…` of the transaction. */
+                id: components["parameters"]["PixService.TransactionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A change that takes an `idempotency-key` answered: 200, possibly a replay. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    /**
+                     * @description `true` when this response is the replay of an earlier request with the same
+                     *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
+                     */
+                    "Idempotent-Replayed"?: components["schemas"]["PixService.IdempotentReplayedValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.Transaction"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`): a query parameter the operation does not take, a field out of its bounds. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description No session, or one that expired or was ended (`UNAUTHORIZED`); wrong e-mail or password at log-in (`INVALID_CREDENTIALS`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /**
+             * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
+             *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
+             */
+            403: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account, or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: an e-mail address that has a user (`EMAIL_TAKEN`), the account's last owner
+             *     (`LAST_OWNER`), an `idempotency-key` used with another request (`IDEMPOTENCY_KEY_REUSED`).
+             */
+            409: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`). */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`); retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11450,14 +11677,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11472,14 +11699,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11494,14 +11721,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11513,7 +11740,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -11522,14 +11750,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11544,14 +11772,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11566,16 +11794,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11590,14 +11818,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11612,16 +11840,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11669,16 +11897,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description `attachment; filename="transacoes-test-2026-11-24.csv"`: the kind, the mode and the Brasília date of the export. */
-                    "Content-Disposition": string;
+                    "Content-Disposition": components["schemas"]["CsvDisposition"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11693,14 +11921,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11715,14 +11943,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11734,7 +11962,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -11743,14 +11972,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11765,14 +11994,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11787,16 +12016,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11811,14 +12040,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11833,16 +12062,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11873,14 +12102,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11895,14 +12124,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11917,14 +12146,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11936,7 +12165,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -11945,14 +12175,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11967,14 +12197,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11989,16 +12219,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12013,14 +12243,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12035,16 +12265,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12057,6 +12287,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
                 /**
                  * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
                  *     request (body and path) returns the first response byte for byte, with the header
@@ -12088,19 +12323,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["PixService.IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12115,14 +12350,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12137,14 +12372,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12156,7 +12391,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -12165,14 +12401,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12187,14 +12423,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12212,14 +12448,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12234,14 +12470,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12256,14 +12492,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12278,16 +12514,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12302,14 +12538,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12324,16 +12560,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12373,14 +12609,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12395,14 +12631,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12417,14 +12653,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12436,7 +12672,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -12445,14 +12682,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12467,14 +12704,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12489,16 +12726,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12513,14 +12750,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12535,16 +12772,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12556,7 +12793,13 @@ export interface operations {
     createDashboardWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path: {
                 /** @description `test` or `production`. */
                 mode: components["parameters"]["ModeParameter"];
@@ -12577,14 +12820,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12599,14 +12842,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12621,14 +12864,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12640,7 +12883,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -12649,14 +12893,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12671,14 +12915,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12693,14 +12937,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12715,14 +12959,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12737,16 +12981,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12761,14 +13005,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12783,16 +13027,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12804,7 +13048,13 @@ export interface operations {
     updateDashboardWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path: {
                 /** @description `test` or `production`. */
                 mode: components["parameters"]["ModeParameter"];
@@ -12827,14 +13077,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12849,14 +13099,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12871,14 +13121,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12890,7 +13140,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -12899,14 +13150,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12921,14 +13172,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12943,14 +13194,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12965,14 +13216,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12987,16 +13238,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13011,14 +13262,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13033,16 +13284,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13084,14 +13335,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13106,14 +13357,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13128,14 +13379,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13147,7 +13398,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -13156,14 +13408,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13178,14 +13430,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13200,16 +13452,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13224,14 +13476,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13246,16 +13498,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13267,7 +13519,13 @@ export interface operations {
     resendDashboardWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path: {
                 /** @description `test` or `production`. */
                 mode: components["parameters"]["ModeParameter"];
@@ -13288,14 +13546,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13310,14 +13568,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13332,14 +13590,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13351,7 +13609,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -13360,14 +13619,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13382,14 +13641,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13404,14 +13663,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13426,14 +13685,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13448,16 +13707,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13472,14 +13731,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13494,16 +13753,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13515,7 +13774,13 @@ export interface operations {
     revealDashboardWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path: {
                 /** @description `test` or `production`. */
                 mode: components["parameters"]["ModeParameter"];
@@ -13534,14 +13799,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13556,14 +13821,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13578,14 +13843,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13597,7 +13862,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -13606,14 +13872,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13628,14 +13894,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13650,14 +13916,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13672,14 +13938,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13694,16 +13960,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13718,14 +13984,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13740,16 +14006,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13761,7 +14027,13 @@ export interface operations {
     rotateDashboardWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path: {
                 /** @description `test` or `production`. */
                 mode: components["parameters"]["ModeParameter"];
@@ -13780,14 +14052,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13802,14 +14074,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13824,14 +14096,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13843,7 +14115,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -13852,14 +14125,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13874,14 +14147,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13896,14 +14169,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13918,14 +14191,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13940,16 +14213,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13964,14 +14237,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13986,16 +14259,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14007,7 +14280,13 @@ export interface operations {
     sendDashboardWebhookTestEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path: {
                 /** @description `test` or `production`. */
                 mode: components["parameters"]["ModeParameter"];
@@ -14026,14 +14305,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14048,14 +14327,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14070,14 +14349,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14089,7 +14368,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -14098,14 +14378,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14120,14 +14400,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14142,14 +14422,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14164,14 +14444,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14186,16 +14466,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14210,14 +14490,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14232,16 +14512,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14281,14 +14561,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14303,14 +14583,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14325,14 +14605,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14344,7 +14624,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -14353,14 +14634,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14375,14 +14656,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14397,16 +14678,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14421,14 +14702,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14443,16 +14724,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14465,6 +14746,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
                 /**
                  * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
                  *     request (body and path) returns the first response byte for byte, with the header
@@ -14494,19 +14780,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /**
                      * @description `true` when this response is the replay of an earlier request with the same
                      *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
                      */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed"?: components["schemas"]["PixService.IdempotentReplayedValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14521,14 +14807,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14543,14 +14829,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14562,7 +14848,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -14571,14 +14858,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14593,14 +14880,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14618,14 +14905,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14640,14 +14927,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14662,14 +14949,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14684,16 +14971,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14708,14 +14995,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14730,16 +15017,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14768,16 +15055,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description `attachment; filename="transacoes-test-2026-11-24.csv"`: the kind, the mode and the Brasília date of the export. */
-                    "Content-Disposition": string;
+                    "Content-Disposition": components["schemas"]["CsvDisposition"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14792,14 +15079,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14814,14 +15101,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14833,7 +15120,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -14842,14 +15130,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14864,14 +15152,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14886,16 +15174,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14910,14 +15198,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14932,16 +15220,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14972,14 +15260,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14994,14 +15282,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15016,14 +15304,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15035,7 +15323,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -15044,14 +15333,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15066,14 +15355,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15088,16 +15377,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15112,14 +15401,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15134,16 +15423,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15173,14 +15462,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15193,14 +15482,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15212,7 +15501,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -15221,14 +15511,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15243,14 +15533,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15265,14 +15555,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15287,14 +15577,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15309,16 +15599,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15333,14 +15623,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15355,16 +15645,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15394,14 +15684,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15414,14 +15704,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15433,7 +15723,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -15442,14 +15733,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15464,14 +15755,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15486,14 +15777,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15508,14 +15799,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15530,16 +15821,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15554,14 +15845,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15576,16 +15867,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15611,14 +15902,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15633,14 +15924,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15655,14 +15946,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15677,14 +15968,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15699,16 +15990,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15723,14 +16014,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15745,16 +16036,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15784,19 +16075,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /**
                      * @description The session cookie,
                      *     `__Host-pix_session=<token>; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=43200`.
                      */
-                    "Set-Cookie": string;
+                    "Set-Cookie": components["schemas"]["SessionCookieSet"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15811,14 +16102,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15833,14 +16124,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15852,7 +16143,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -15861,14 +16153,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15883,14 +16175,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15905,14 +16197,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15927,14 +16219,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15949,16 +16241,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15973,14 +16265,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15995,16 +16287,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16016,7 +16308,13 @@ export interface operations {
     logOut: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16030,16 +16328,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Clears the cookie: `__Host-pix_session=; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=0`. */
-                    "Set-Cookie": string;
+                    "Set-Cookie": components["schemas"]["SessionCookieCleared"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -16052,14 +16350,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16074,14 +16372,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16093,7 +16391,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -16102,14 +16401,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16124,14 +16423,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16146,14 +16445,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16168,14 +16467,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16190,16 +16489,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16214,14 +16513,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16236,16 +16535,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16257,7 +16556,13 @@ export interface operations {
     stepUp: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16275,19 +16580,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /**
                      * @description The session cookie,
                      *     `__Host-pix_session=<token>; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=43200`.
                      */
-                    "Set-Cookie": string;
+                    "Set-Cookie": components["schemas"]["SessionCookieSet"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16302,14 +16607,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16324,14 +16629,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16343,7 +16648,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -16352,14 +16658,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16374,14 +16680,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16396,14 +16702,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16418,14 +16724,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16440,16 +16746,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16464,14 +16770,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16486,16 +16792,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16506,7 +16812,18 @@ export interface operations {
     };
     listSessions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100. Default 20. */
+                limit?: components["parameters"]["PixService.PageQuery.limit"];
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. Filters do not bind
+                 *     it: an item that has left them since its page was read (a charge paid, or expired, while
+                 *     `status=WAITING_PAYMENT` is paged) still marks the place. An id that names no item of this
+                 *     list's account and mode (and parent: the charge of its refunds, the endpoint of its
+                 *     deliveries) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
+                startingAfter?: components["parameters"]["PixService.PageQuery.startingAfter"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -16521,18 +16838,18 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionList"];
+                    "application/json": components["schemas"]["SessionEntryPage"];
                 };
             };
             /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`): a query parameter the operation does not take, a field out of its bounds. */
@@ -16543,14 +16860,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16565,14 +16882,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16587,14 +16904,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16609,16 +16926,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16633,14 +16950,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16655,16 +16972,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16676,7 +16993,13 @@ export interface operations {
     endSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -16692,14 +17015,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -16712,14 +17035,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16734,14 +17057,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16753,7 +17076,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -16762,14 +17086,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16784,14 +17108,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16806,14 +17130,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16828,14 +17152,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16850,16 +17174,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16874,14 +17198,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16896,16 +17220,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16935,19 +17259,19 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /**
                      * @description The session cookie,
                      *     `__Host-pix_session=<token>; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=43200`.
                      */
-                    "Set-Cookie": string;
+                    "Set-Cookie": components["schemas"]["SessionCookieSet"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16962,14 +17286,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16981,7 +17305,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -16990,14 +17315,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17012,14 +17337,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17037,14 +17362,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17059,14 +17384,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17081,14 +17406,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17103,16 +17428,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17127,14 +17452,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17149,16 +17474,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17184,14 +17509,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17206,14 +17531,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17228,14 +17553,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17247,7 +17572,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -17256,14 +17582,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17278,14 +17604,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17300,16 +17626,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17324,14 +17650,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17346,16 +17672,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17367,7 +17693,13 @@ export interface operations {
     inviteMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17385,14 +17717,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17407,14 +17739,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17429,14 +17761,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17448,7 +17780,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -17457,14 +17790,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17479,14 +17812,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17504,14 +17837,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17526,14 +17859,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17548,14 +17881,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17570,16 +17903,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17594,14 +17927,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17616,16 +17949,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17637,7 +17970,13 @@ export interface operations {
     revokeInvitation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -17653,14 +17992,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -17673,14 +18012,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17695,14 +18034,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17714,7 +18053,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -17723,14 +18063,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17745,14 +18085,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17767,14 +18107,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17789,14 +18129,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17811,16 +18151,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17835,14 +18175,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17857,16 +18197,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17892,14 +18232,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17914,14 +18254,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17936,14 +18276,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17955,7 +18295,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -17964,14 +18305,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17986,14 +18327,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18008,16 +18349,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18032,14 +18373,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18054,16 +18395,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18075,7 +18416,13 @@ export interface operations {
     removeMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -18091,14 +18438,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -18111,14 +18458,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18133,14 +18480,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18152,7 +18499,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -18161,14 +18509,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18183,14 +18531,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18208,14 +18556,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18230,14 +18578,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18252,14 +18600,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18274,16 +18622,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18298,14 +18646,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18320,16 +18668,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18341,7 +18689,13 @@ export interface operations {
     changeMemberRole: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
+                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -18361,14 +18715,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18383,14 +18737,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18405,14 +18759,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18424,7 +18778,8 @@ export interface operations {
              *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
              *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
              *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
-             *     (`ACCOUNT_NOT_ACTIVE`), or a sandbox control in production (`TEST_MODE_ONLY`).
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
              */
             403: {
                 headers: {
@@ -18433,14 +18788,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18455,14 +18810,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18480,14 +18835,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18502,14 +18857,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18524,14 +18879,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18546,16 +18901,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18570,14 +18925,14 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18592,16 +18947,16 @@ export interface operations {
                      *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
                      *     new UUID.
                      */
-                    "x-request-id"?: string;
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
                     /**
                      * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
                      *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
                      */
-                    RateLimit?: string;
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
                     [name: string]: unknown;
                 };
                 content: {

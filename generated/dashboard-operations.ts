@@ -721,15 +721,15 @@ export type AcceptInvitationResult =
   | { status: 409; body: Json<operations["acceptInvitation"]["responses"][409]> }
   | { status: 413; body: Json<operations["acceptInvitation"]["responses"][413]> }
   | { status: 415; body: Json<operations["acceptInvitation"]["responses"][415]> }
-  | { status: 429; body: Json<operations["acceptInvitation"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["acceptInvitation"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["acceptInvitation"]["responses"][500]> }
-  | { status: 503; body: Json<operations["acceptInvitation"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["acceptInvitation"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** PATCH /dashboard/v1/team/members/{id}: input of `changeMemberRole`, after validation. */
 export interface ChangeMemberRoleInput {
   params: operations["changeMemberRole"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["changeMemberRole"]["parameters"]["header"]>;
   body: operations["changeMemberRole"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -743,15 +743,15 @@ export type ChangeMemberRoleResult =
   | { status: 409; body: Json<operations["changeMemberRole"]["responses"][409]> }
   | { status: 413; body: Json<operations["changeMemberRole"]["responses"][413]> }
   | { status: 415; body: Json<operations["changeMemberRole"]["responses"][415]> }
-  | { status: 429; body: Json<operations["changeMemberRole"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["changeMemberRole"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["changeMemberRole"]["responses"][500]> }
-  | { status: 503; body: Json<operations["changeMemberRole"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["changeMemberRole"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/me/password: input of `changePassword`, after validation. */
 export interface ChangePasswordInput {
   params: NoParams;
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["changePassword"]["parameters"]["header"]>;
   body: operations["changePassword"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -764,9 +764,9 @@ export type ChangePasswordResult =
   | { status: 404; body: Json<operations["changePassword"]["responses"][404]> }
   | { status: 413; body: Json<operations["changePassword"]["responses"][413]> }
   | { status: 415; body: Json<operations["changePassword"]["responses"][415]> }
-  | { status: 429; body: Json<operations["changePassword"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["changePassword"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["changePassword"]["responses"][500]> }
-  | { status: 503; body: Json<operations["changePassword"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["changePassword"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/password-resets/complete: input of `completePasswordReset`, after validation. */
 export interface CompletePasswordResetInput {
@@ -784,9 +784,9 @@ export type CompletePasswordResetResult =
   | { status: 404; body: Json<operations["completePasswordReset"]["responses"][404]> }
   | { status: 413; body: Json<operations["completePasswordReset"]["responses"][413]> }
   | { status: 415; body: Json<operations["completePasswordReset"]["responses"][415]> }
-  | { status: 429; body: Json<operations["completePasswordReset"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["completePasswordReset"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["completePasswordReset"]["responses"][500]> }
-  | { status: 503; body: Json<operations["completePasswordReset"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["completePasswordReset"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/email-confirmations: input of `confirmEmail`, after validation. */
 export interface ConfirmEmailInput {
@@ -804,15 +804,15 @@ export type ConfirmEmailResult =
   | { status: 404; body: Json<operations["confirmEmail"]["responses"][404]> }
   | { status: 413; body: Json<operations["confirmEmail"]["responses"][413]> }
   | { status: 415; body: Json<operations["confirmEmail"]["responses"][415]> }
-  | { status: 429; body: Json<operations["confirmEmail"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["confirmEmail"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["confirmEmail"]["responses"][500]> }
-  | { status: 503; body: Json<operations["confirmEmail"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["confirmEmail"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/me/two-factor/confirm: input of `confirmTwoFactor`, after validation. */
 export interface ConfirmTwoFactorInput {
   params: NoParams;
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["confirmTwoFactor"]["parameters"]["header"]>;
   body: operations["confirmTwoFactor"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -825,15 +825,15 @@ export type ConfirmTwoFactorResult =
   | { status: 404; body: Json<operations["confirmTwoFactor"]["responses"][404]> }
   | { status: 413; body: Json<operations["confirmTwoFactor"]["responses"][413]> }
   | { status: 415; body: Json<operations["confirmTwoFactor"]["responses"][415]> }
-  | { status: 429; body: Json<operations["confirmTwoFactor"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["confirmTwoFactor"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["confirmTwoFactor"]["responses"][500]> }
-  | { status: 503; body: Json<operations["confirmTwoFactor"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["confirmTwoFactor"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/modes/{mode}/api-keys: input of `createDashboardApiKey`, after validation. */
 export interface CreateDashboardApiKeyInput {
   params: operations["createDashboardApiKey"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["createDashboardApiKey"]["parameters"]["header"]>;
   body: operations["createDashboardApiKey"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -846,9 +846,9 @@ export type CreateDashboardApiKeyResult =
   | { status: 404; body: Json<operations["createDashboardApiKey"]["responses"][404]> }
   | { status: 413; body: Json<operations["createDashboardApiKey"]["responses"][413]> }
   | { status: 415; body: Json<operations["createDashboardApiKey"]["responses"][415]> }
-  | { status: 429; body: Json<operations["createDashboardApiKey"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["createDashboardApiKey"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["createDashboardApiKey"]["responses"][500]> }
-  | { status: 503; body: Json<operations["createDashboardApiKey"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["createDashboardApiKey"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/modes/{mode}/payment-links: input of `createDashboardPaymentLink`, after validation. */
 export interface CreateDashboardPaymentLinkInput {
@@ -868,9 +868,9 @@ export type CreateDashboardPaymentLinkResult =
   | { status: 409; body: Json<operations["createDashboardPaymentLink"]["responses"][409]> }
   | { status: 413; body: Json<operations["createDashboardPaymentLink"]["responses"][413]> }
   | { status: 415; body: Json<operations["createDashboardPaymentLink"]["responses"][415]> }
-  | { status: 429; body: Json<operations["createDashboardPaymentLink"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["createDashboardPaymentLink"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["createDashboardPaymentLink"]["responses"][500]> }
-  | { status: 503; body: Json<operations["createDashboardPaymentLink"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["createDashboardPaymentLink"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/modes/{mode}/transactions/{id}/refunds: input of `createDashboardRefund`, after validation. */
 export interface CreateDashboardRefundInput {
@@ -890,15 +890,15 @@ export type CreateDashboardRefundResult =
   | { status: 409; body: Json<operations["createDashboardRefund"]["responses"][409]> }
   | { status: 413; body: Json<operations["createDashboardRefund"]["responses"][413]> }
   | { status: 415; body: Json<operations["createDashboardRefund"]["responses"][415]> }
-  | { status: 429; body: Json<operations["createDashboardRefund"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["createDashboardRefund"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["createDashboardRefund"]["responses"][500]> }
-  | { status: 503; body: Json<operations["createDashboardRefund"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["createDashboardRefund"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/modes/{mode}/webhook-endpoints: input of `createDashboardWebhookEndpoint`, after validation. */
 export interface CreateDashboardWebhookEndpointInput {
   params: operations["createDashboardWebhookEndpoint"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["createDashboardWebhookEndpoint"]["parameters"]["header"]>;
   body: operations["createDashboardWebhookEndpoint"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -911,9 +911,9 @@ export type CreateDashboardWebhookEndpointResult =
   | { status: 404; body: Json<operations["createDashboardWebhookEndpoint"]["responses"][404]> }
   | { status: 413; body: Json<operations["createDashboardWebhookEndpoint"]["responses"][413]> }
   | { status: 415; body: Json<operations["createDashboardWebhookEndpoint"]["responses"][415]> }
-  | { status: 429; body: Json<operations["createDashboardWebhookEndpoint"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["createDashboardWebhookEndpoint"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["createDashboardWebhookEndpoint"]["responses"][500]> }
-  | { status: 503; body: Json<operations["createDashboardWebhookEndpoint"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["createDashboardWebhookEndpoint"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/modes/{mode}/withdrawals: input of `createDashboardWithdrawal`, after validation. */
 export interface CreateDashboardWithdrawalInput {
@@ -933,9 +933,9 @@ export type CreateDashboardWithdrawalResult =
   | { status: 409; body: Json<operations["createDashboardWithdrawal"]["responses"][409]> }
   | { status: 413; body: Json<operations["createDashboardWithdrawal"]["responses"][413]> }
   | { status: 415; body: Json<operations["createDashboardWithdrawal"]["responses"][415]> }
-  | { status: 429; body: Json<operations["createDashboardWithdrawal"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["createDashboardWithdrawal"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["createDashboardWithdrawal"]["responses"][500]> }
-  | { status: 503; body: Json<operations["createDashboardWithdrawal"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["createDashboardWithdrawal"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/dispute: input of `dashboardSandboxDispute`, after validation. */
 export interface DashboardSandboxDisputeInput {
@@ -955,9 +955,9 @@ export type DashboardSandboxDisputeResult =
   | { status: 409; body: Json<operations["dashboardSandboxDispute"]["responses"][409]> }
   | { status: 413; body: Json<operations["dashboardSandboxDispute"]["responses"][413]> }
   | { status: 415; body: Json<operations["dashboardSandboxDispute"]["responses"][415]> }
-  | { status: 429; body: Json<operations["dashboardSandboxDispute"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["dashboardSandboxDispute"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["dashboardSandboxDispute"]["responses"][500]> }
-  | { status: 503; body: Json<operations["dashboardSandboxDispute"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["dashboardSandboxDispute"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/expire: input of `dashboardSandboxExpire`, after validation. */
 export interface DashboardSandboxExpireInput {
@@ -977,9 +977,9 @@ export type DashboardSandboxExpireResult =
   | { status: 409; body: Json<operations["dashboardSandboxExpire"]["responses"][409]> }
   | { status: 413; body: Json<operations["dashboardSandboxExpire"]["responses"][413]> }
   | { status: 415; body: Json<operations["dashboardSandboxExpire"]["responses"][415]> }
-  | { status: 429; body: Json<operations["dashboardSandboxExpire"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["dashboardSandboxExpire"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["dashboardSandboxExpire"]["responses"][500]> }
-  | { status: 503; body: Json<operations["dashboardSandboxExpire"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["dashboardSandboxExpire"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/pay: input of `dashboardSandboxPay`, after validation. */
 export interface DashboardSandboxPayInput {
@@ -999,9 +999,9 @@ export type DashboardSandboxPayResult =
   | { status: 409; body: Json<operations["dashboardSandboxPay"]["responses"][409]> }
   | { status: 413; body: Json<operations["dashboardSandboxPay"]["responses"][413]> }
   | { status: 415; body: Json<operations["dashboardSandboxPay"]["responses"][415]> }
-  | { status: 429; body: Json<operations["dashboardSandboxPay"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["dashboardSandboxPay"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["dashboardSandboxPay"]["responses"][500]> }
-  | { status: 503; body: Json<operations["dashboardSandboxPay"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["dashboardSandboxPay"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/modes/{mode}/sandbox/balance/release: input of `dashboardSandboxReleaseBalance`, after validation. */
 export interface DashboardSandboxReleaseBalanceInput {
@@ -1021,9 +1021,9 @@ export type DashboardSandboxReleaseBalanceResult =
   | { status: 409; body: Json<operations["dashboardSandboxReleaseBalance"]["responses"][409]> }
   | { status: 413; body: Json<operations["dashboardSandboxReleaseBalance"]["responses"][413]> }
   | { status: 415; body: Json<operations["dashboardSandboxReleaseBalance"]["responses"][415]> }
-  | { status: 429; body: Json<operations["dashboardSandboxReleaseBalance"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["dashboardSandboxReleaseBalance"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["dashboardSandboxReleaseBalance"]["responses"][500]> }
-  | { status: 503; body: Json<operations["dashboardSandboxReleaseBalance"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["dashboardSandboxReleaseBalance"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/modes/{mode}/sandbox/disputes/{id}/resolve: input of `dashboardSandboxResolveDispute`, after validation. */
 export interface DashboardSandboxResolveDisputeInput {
@@ -1043,9 +1043,9 @@ export type DashboardSandboxResolveDisputeResult =
   | { status: 409; body: Json<operations["dashboardSandboxResolveDispute"]["responses"][409]> }
   | { status: 413; body: Json<operations["dashboardSandboxResolveDispute"]["responses"][413]> }
   | { status: 415; body: Json<operations["dashboardSandboxResolveDispute"]["responses"][415]> }
-  | { status: 429; body: Json<operations["dashboardSandboxResolveDispute"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["dashboardSandboxResolveDispute"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["dashboardSandboxResolveDispute"]["responses"][500]> }
-  | { status: 503; body: Json<operations["dashboardSandboxResolveDispute"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["dashboardSandboxResolveDispute"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/modes/{mode}/payment-links/{id}/deactivate: input of `deactivateDashboardPaymentLink`, after validation. */
 export interface DeactivateDashboardPaymentLinkInput {
@@ -1065,15 +1065,15 @@ export type DeactivateDashboardPaymentLinkResult =
   | { status: 409; body: Json<operations["deactivateDashboardPaymentLink"]["responses"][409]> }
   | { status: 413; body: Json<operations["deactivateDashboardPaymentLink"]["responses"][413]> }
   | { status: 415; body: Json<operations["deactivateDashboardPaymentLink"]["responses"][415]> }
-  | { status: 429; body: Json<operations["deactivateDashboardPaymentLink"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["deactivateDashboardPaymentLink"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["deactivateDashboardPaymentLink"]["responses"][500]> }
-  | { status: 503; body: Json<operations["deactivateDashboardPaymentLink"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["deactivateDashboardPaymentLink"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** DELETE /dashboard/v1/me/two-factor: input of `disableTwoFactor`, after validation. */
 export interface DisableTwoFactorInput {
   params: NoParams;
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["disableTwoFactor"]["parameters"]["header"]>;
   body: undefined;
 }
 
@@ -1086,15 +1086,15 @@ export type DisableTwoFactorResult =
   | { status: 404; body: Json<operations["disableTwoFactor"]["responses"][404]> }
   | { status: 413; body: Json<operations["disableTwoFactor"]["responses"][413]> }
   | { status: 415; body: Json<operations["disableTwoFactor"]["responses"][415]> }
-  | { status: 429; body: Json<operations["disableTwoFactor"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["disableTwoFactor"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["disableTwoFactor"]["responses"][500]> }
-  | { status: 503; body: Json<operations["disableTwoFactor"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["disableTwoFactor"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** DELETE /dashboard/v1/sessions/{id}: input of `endSession`, after validation. */
 export interface EndSessionInput {
   params: operations["endSession"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["endSession"]["parameters"]["header"]>;
   body: undefined;
 }
 
@@ -1107,9 +1107,9 @@ export type EndSessionResult =
   | { status: 404; body: Json<operations["endSession"]["responses"][404]> }
   | { status: 413; body: Json<operations["endSession"]["responses"][413]> }
   | { status: 415; body: Json<operations["endSession"]["responses"][415]> }
-  | { status: 429; body: Json<operations["endSession"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["endSession"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["endSession"]["responses"][500]> }
-  | { status: 503; body: Json<operations["endSession"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["endSession"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/modes/{mode}/transactions.csv: input of `exportDashboardTransactions`, after validation. */
 export interface ExportDashboardTransactionsInput {
@@ -1126,9 +1126,9 @@ export type ExportDashboardTransactionsResult =
   | { status: 401; body: Json<operations["exportDashboardTransactions"]["responses"][401]> }
   | { status: 403; body: Json<operations["exportDashboardTransactions"]["responses"][403]> }
   | { status: 404; body: Json<operations["exportDashboardTransactions"]["responses"][404]> }
-  | { status: 429; body: Json<operations["exportDashboardTransactions"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["exportDashboardTransactions"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["exportDashboardTransactions"]["responses"][500]> }
-  | { status: 503; body: Json<operations["exportDashboardTransactions"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["exportDashboardTransactions"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/modes/{mode}/withdrawals.csv: input of `exportDashboardWithdrawals`, after validation. */
 export interface ExportDashboardWithdrawalsInput {
@@ -1145,9 +1145,9 @@ export type ExportDashboardWithdrawalsResult =
   | { status: 401; body: Json<operations["exportDashboardWithdrawals"]["responses"][401]> }
   | { status: 403; body: Json<operations["exportDashboardWithdrawals"]["responses"][403]> }
   | { status: 404; body: Json<operations["exportDashboardWithdrawals"]["responses"][404]> }
-  | { status: 429; body: Json<operations["exportDashboardWithdrawals"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["exportDashboardWithdrawals"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["exportDashboardWithdrawals"]["responses"][500]> }
-  | { status: 503; body: Json<operations["exportDashboardWithdrawals"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["exportDashboardWithdrawals"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/account: input of `getAccountProfile`, after validation. */
 export interface GetAccountProfileInput {
@@ -1164,9 +1164,9 @@ export type GetAccountProfileResult =
   | { status: 401; body: Json<operations["getAccountProfile"]["responses"][401]> }
   | { status: 403; body: Json<operations["getAccountProfile"]["responses"][403]> }
   | { status: 404; body: Json<operations["getAccountProfile"]["responses"][404]> }
-  | { status: 429; body: Json<operations["getAccountProfile"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["getAccountProfile"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getAccountProfile"]["responses"][500]> }
-  | { status: 503; body: Json<operations["getAccountProfile"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["getAccountProfile"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/account/security: input of `getAccountSecurity`, after validation. */
 export interface GetAccountSecurityInput {
@@ -1183,9 +1183,9 @@ export type GetAccountSecurityResult =
   | { status: 401; body: Json<operations["getAccountSecurity"]["responses"][401]> }
   | { status: 403; body: Json<operations["getAccountSecurity"]["responses"][403]> }
   | { status: 404; body: Json<operations["getAccountSecurity"]["responses"][404]> }
-  | { status: 429; body: Json<operations["getAccountSecurity"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["getAccountSecurity"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getAccountSecurity"]["responses"][500]> }
-  | { status: 503; body: Json<operations["getAccountSecurity"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["getAccountSecurity"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/modes/{mode}/balance: input of `getDashboardBalance`, after validation. */
 export interface GetDashboardBalanceInput {
@@ -1202,9 +1202,9 @@ export type GetDashboardBalanceResult =
   | { status: 401; body: Json<operations["getDashboardBalance"]["responses"][401]> }
   | { status: 403; body: Json<operations["getDashboardBalance"]["responses"][403]> }
   | { status: 404; body: Json<operations["getDashboardBalance"]["responses"][404]> }
-  | { status: 429; body: Json<operations["getDashboardBalance"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["getDashboardBalance"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getDashboardBalance"]["responses"][500]> }
-  | { status: 503; body: Json<operations["getDashboardBalance"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["getDashboardBalance"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/modes/{mode}/customers/{id}: input of `getDashboardCustomer`, after validation. */
 export interface GetDashboardCustomerInput {
@@ -1221,9 +1221,9 @@ export type GetDashboardCustomerResult =
   | { status: 401; body: Json<operations["getDashboardCustomer"]["responses"][401]> }
   | { status: 403; body: Json<operations["getDashboardCustomer"]["responses"][403]> }
   | { status: 404; body: Json<operations["getDashboardCustomer"]["responses"][404]> }
-  | { status: 429; body: Json<operations["getDashboardCustomer"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["getDashboardCustomer"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getDashboardCustomer"]["responses"][500]> }
-  | { status: 503; body: Json<operations["getDashboardCustomer"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["getDashboardCustomer"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/modes/{mode}/events/{id}: input of `getDashboardEvent`, after validation. */
 export interface GetDashboardEventInput {
@@ -1240,9 +1240,9 @@ export type GetDashboardEventResult =
   | { status: 401; body: Json<operations["getDashboardEvent"]["responses"][401]> }
   | { status: 403; body: Json<operations["getDashboardEvent"]["responses"][403]> }
   | { status: 404; body: Json<operations["getDashboardEvent"]["responses"][404]> }
-  | { status: 429; body: Json<operations["getDashboardEvent"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["getDashboardEvent"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getDashboardEvent"]["responses"][500]> }
-  | { status: 503; body: Json<operations["getDashboardEvent"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["getDashboardEvent"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/modes/{mode}/payment-links/{id}: input of `getDashboardPaymentLink`, after validation. */
 export interface GetDashboardPaymentLinkInput {
@@ -1259,9 +1259,9 @@ export type GetDashboardPaymentLinkResult =
   | { status: 401; body: Json<operations["getDashboardPaymentLink"]["responses"][401]> }
   | { status: 403; body: Json<operations["getDashboardPaymentLink"]["responses"][403]> }
   | { status: 404; body: Json<operations["getDashboardPaymentLink"]["responses"][404]> }
-  | { status: 429; body: Json<operations["getDashboardPaymentLink"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["getDashboardPaymentLink"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getDashboardPaymentLink"]["responses"][500]> }
-  | { status: 503; body: Json<operations["getDashboardPaymentLink"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["getDashboardPaymentLink"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/modes/{mode}/transactions/{id}: input of `getDashboardTransaction`, after validation. */
 export interface GetDashboardTransactionInput {
@@ -1278,9 +1278,9 @@ export type GetDashboardTransactionResult =
   | { status: 401; body: Json<operations["getDashboardTransaction"]["responses"][401]> }
   | { status: 403; body: Json<operations["getDashboardTransaction"]["responses"][403]> }
   | { status: 404; body: Json<operations["getDashboardTransaction"]["responses"][404]> }
-  | { status: 429; body: Json<operations["getDashboardTransaction"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["getDashboardTransaction"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getDashboardTransaction"]["responses"][500]> }
-  | { status: 503; body: Json<operations["getDashboardTransaction"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["getDashboardTransaction"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/modes/{mode}/withdrawals/{id}: input of `getDashboardWithdrawal`, after validation. */
 export interface GetDashboardWithdrawalInput {
@@ -1297,9 +1297,9 @@ export type GetDashboardWithdrawalResult =
   | { status: 401; body: Json<operations["getDashboardWithdrawal"]["responses"][401]> }
   | { status: 403; body: Json<operations["getDashboardWithdrawal"]["responses"][403]> }
   | { status: 404; body: Json<operations["getDashboardWithdrawal"]["responses"][404]> }
-  | { status: 429; body: Json<operations["getDashboardWithdrawal"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["getDashboardWithdrawal"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getDashboardWithdrawal"]["responses"][500]> }
-  | { status: 503; body: Json<operations["getDashboardWithdrawal"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["getDashboardWithdrawal"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/modes/{mode}/home: input of `getHomeFigures`, after validation. */
 export interface GetHomeFiguresInput {
@@ -1316,9 +1316,9 @@ export type GetHomeFiguresResult =
   | { status: 401; body: Json<operations["getHomeFigures"]["responses"][401]> }
   | { status: 403; body: Json<operations["getHomeFigures"]["responses"][403]> }
   | { status: 404; body: Json<operations["getHomeFigures"]["responses"][404]> }
-  | { status: 429; body: Json<operations["getHomeFigures"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["getHomeFigures"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getHomeFigures"]["responses"][500]> }
-  | { status: 503; body: Json<operations["getHomeFigures"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["getHomeFigures"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/session: input of `getSession`, after validation. */
 export interface GetSessionInput {
@@ -1334,15 +1334,15 @@ export type GetSessionResult =
   | { status: 400; body: Json<operations["getSession"]["responses"][400]> }
   | { status: 401; body: Json<operations["getSession"]["responses"][401]> }
   | { status: 404; body: Json<operations["getSession"]["responses"][404]> }
-  | { status: 429; body: Json<operations["getSession"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["getSession"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getSession"]["responses"][500]> }
-  | { status: 503; body: Json<operations["getSession"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["getSession"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/team/invitations: input of `inviteMember`, after validation. */
 export interface InviteMemberInput {
   params: NoParams;
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["inviteMember"]["parameters"]["header"]>;
   body: operations["inviteMember"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -1356,9 +1356,9 @@ export type InviteMemberResult =
   | { status: 409; body: Json<operations["inviteMember"]["responses"][409]> }
   | { status: 413; body: Json<operations["inviteMember"]["responses"][413]> }
   | { status: 415; body: Json<operations["inviteMember"]["responses"][415]> }
-  | { status: 429; body: Json<operations["inviteMember"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["inviteMember"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["inviteMember"]["responses"][500]> }
-  | { status: 503; body: Json<operations["inviteMember"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["inviteMember"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/audit-log: input of `listAuditLog`, after validation. */
 export interface ListAuditLogInput {
@@ -1375,9 +1375,9 @@ export type ListAuditLogResult =
   | { status: 401; body: Json<operations["listAuditLog"]["responses"][401]> }
   | { status: 403; body: Json<operations["listAuditLog"]["responses"][403]> }
   | { status: 404; body: Json<operations["listAuditLog"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listAuditLog"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listAuditLog"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listAuditLog"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listAuditLog"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listAuditLog"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/modes/{mode}/api-keys: input of `listDashboardApiKeys`, after validation. */
 export interface ListDashboardApiKeysInput {
@@ -1394,9 +1394,9 @@ export type ListDashboardApiKeysResult =
   | { status: 401; body: Json<operations["listDashboardApiKeys"]["responses"][401]> }
   | { status: 403; body: Json<operations["listDashboardApiKeys"]["responses"][403]> }
   | { status: 404; body: Json<operations["listDashboardApiKeys"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listDashboardApiKeys"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listDashboardApiKeys"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listDashboardApiKeys"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listDashboardApiKeys"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listDashboardApiKeys"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/modes/{mode}/customers: input of `listDashboardCustomers`, after validation. */
 export interface ListDashboardCustomersInput {
@@ -1413,9 +1413,9 @@ export type ListDashboardCustomersResult =
   | { status: 401; body: Json<operations["listDashboardCustomers"]["responses"][401]> }
   | { status: 403; body: Json<operations["listDashboardCustomers"]["responses"][403]> }
   | { status: 404; body: Json<operations["listDashboardCustomers"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listDashboardCustomers"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listDashboardCustomers"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listDashboardCustomers"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listDashboardCustomers"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listDashboardCustomers"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/modes/{mode}/disputes: input of `listDashboardDisputes`, after validation. */
 export interface ListDashboardDisputesInput {
@@ -1432,9 +1432,9 @@ export type ListDashboardDisputesResult =
   | { status: 401; body: Json<operations["listDashboardDisputes"]["responses"][401]> }
   | { status: 403; body: Json<operations["listDashboardDisputes"]["responses"][403]> }
   | { status: 404; body: Json<operations["listDashboardDisputes"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listDashboardDisputes"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listDashboardDisputes"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listDashboardDisputes"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listDashboardDisputes"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listDashboardDisputes"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/modes/{mode}/events: input of `listDashboardEvents`, after validation. */
 export interface ListDashboardEventsInput {
@@ -1451,9 +1451,9 @@ export type ListDashboardEventsResult =
   | { status: 401; body: Json<operations["listDashboardEvents"]["responses"][401]> }
   | { status: 403; body: Json<operations["listDashboardEvents"]["responses"][403]> }
   | { status: 404; body: Json<operations["listDashboardEvents"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listDashboardEvents"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listDashboardEvents"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listDashboardEvents"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listDashboardEvents"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listDashboardEvents"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/modes/{mode}/payment-links: input of `listDashboardPaymentLinks`, after validation. */
 export interface ListDashboardPaymentLinksInput {
@@ -1470,9 +1470,9 @@ export type ListDashboardPaymentLinksResult =
   | { status: 401; body: Json<operations["listDashboardPaymentLinks"]["responses"][401]> }
   | { status: 403; body: Json<operations["listDashboardPaymentLinks"]["responses"][403]> }
   | { status: 404; body: Json<operations["listDashboardPaymentLinks"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listDashboardPaymentLinks"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listDashboardPaymentLinks"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listDashboardPaymentLinks"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listDashboardPaymentLinks"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listDashboardPaymentLinks"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/modes/{mode}/transactions: input of `listDashboardTransactions`, after validation. */
 export interface ListDashboardTransactionsInput {
@@ -1489,9 +1489,9 @@ export type ListDashboardTransactionsResult =
   | { status: 401; body: Json<operations["listDashboardTransactions"]["responses"][401]> }
   | { status: 403; body: Json<operations["listDashboardTransactions"]["responses"][403]> }
   | { status: 404; body: Json<operations["listDashboardTransactions"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listDashboardTransactions"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listDashboardTransactions"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listDashboardTransactions"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listDashboardTransactions"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listDashboardTransactions"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/deliveries: input of `listDashboardWebhookDeliveries`, after validation. */
 export interface ListDashboardWebhookDeliveriesInput {
@@ -1508,9 +1508,9 @@ export type ListDashboardWebhookDeliveriesResult =
   | { status: 401; body: Json<operations["listDashboardWebhookDeliveries"]["responses"][401]> }
   | { status: 403; body: Json<operations["listDashboardWebhookDeliveries"]["responses"][403]> }
   | { status: 404; body: Json<operations["listDashboardWebhookDeliveries"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listDashboardWebhookDeliveries"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listDashboardWebhookDeliveries"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listDashboardWebhookDeliveries"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listDashboardWebhookDeliveries"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listDashboardWebhookDeliveries"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/modes/{mode}/webhook-endpoints: input of `listDashboardWebhookEndpoints`, after validation. */
 export interface ListDashboardWebhookEndpointsInput {
@@ -1527,9 +1527,9 @@ export type ListDashboardWebhookEndpointsResult =
   | { status: 401; body: Json<operations["listDashboardWebhookEndpoints"]["responses"][401]> }
   | { status: 403; body: Json<operations["listDashboardWebhookEndpoints"]["responses"][403]> }
   | { status: 404; body: Json<operations["listDashboardWebhookEndpoints"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listDashboardWebhookEndpoints"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listDashboardWebhookEndpoints"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listDashboardWebhookEndpoints"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listDashboardWebhookEndpoints"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listDashboardWebhookEndpoints"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/modes/{mode}/withdrawals: input of `listDashboardWithdrawals`, after validation. */
 export interface ListDashboardWithdrawalsInput {
@@ -1546,9 +1546,9 @@ export type ListDashboardWithdrawalsResult =
   | { status: 401; body: Json<operations["listDashboardWithdrawals"]["responses"][401]> }
   | { status: 403; body: Json<operations["listDashboardWithdrawals"]["responses"][403]> }
   | { status: 404; body: Json<operations["listDashboardWithdrawals"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listDashboardWithdrawals"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listDashboardWithdrawals"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listDashboardWithdrawals"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listDashboardWithdrawals"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listDashboardWithdrawals"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/team/invitations: input of `listInvitations`, after validation. */
 export interface ListInvitationsInput {
@@ -1565,9 +1565,9 @@ export type ListInvitationsResult =
   | { status: 401; body: Json<operations["listInvitations"]["responses"][401]> }
   | { status: 403; body: Json<operations["listInvitations"]["responses"][403]> }
   | { status: 404; body: Json<operations["listInvitations"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listInvitations"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listInvitations"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listInvitations"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listInvitations"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listInvitations"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/team/members: input of `listMembers`, after validation. */
 export interface ListMembersInput {
@@ -1584,14 +1584,14 @@ export type ListMembersResult =
   | { status: 401; body: Json<operations["listMembers"]["responses"][401]> }
   | { status: 403; body: Json<operations["listMembers"]["responses"][403]> }
   | { status: 404; body: Json<operations["listMembers"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listMembers"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listMembers"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listMembers"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listMembers"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listMembers"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/sessions: input of `listSessions`, after validation. */
 export interface ListSessionsInput {
   params: NoParams;
-  query: NoParams;
+  query: NonNullable<operations["listSessions"]["parameters"]["query"]>;
   headers: NoParams;
   body: undefined;
 }
@@ -1602,9 +1602,9 @@ export type ListSessionsResult =
   | { status: 400; body: Json<operations["listSessions"]["responses"][400]> }
   | { status: 401; body: Json<operations["listSessions"]["responses"][401]> }
   | { status: 404; body: Json<operations["listSessions"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listSessions"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listSessions"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listSessions"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listSessions"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listSessions"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/session: input of `logIn`, after validation. */
 export interface LogInInput {
@@ -1623,15 +1623,15 @@ export type LogInResult =
   | { status: 404; body: Json<operations["logIn"]["responses"][404]> }
   | { status: 413; body: Json<operations["logIn"]["responses"][413]> }
   | { status: 415; body: Json<operations["logIn"]["responses"][415]> }
-  | { status: 429; body: Json<operations["logIn"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["logIn"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["logIn"]["responses"][500]> }
-  | { status: 503; body: Json<operations["logIn"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["logIn"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** DELETE /dashboard/v1/session: input of `logOut`, after validation. */
 export interface LogOutInput {
   params: NoParams;
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["logOut"]["parameters"]["header"]>;
   body: undefined;
 }
 
@@ -1644,15 +1644,15 @@ export type LogOutResult =
   | { status: 404; body: Json<operations["logOut"]["responses"][404]> }
   | { status: 413; body: Json<operations["logOut"]["responses"][413]> }
   | { status: 415; body: Json<operations["logOut"]["responses"][415]> }
-  | { status: 429; body: Json<operations["logOut"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["logOut"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["logOut"]["responses"][500]> }
-  | { status: 503; body: Json<operations["logOut"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["logOut"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/me/two-factor/recovery-codes: input of `regenerateRecoveryCodes`, after validation. */
 export interface RegenerateRecoveryCodesInput {
   params: NoParams;
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["regenerateRecoveryCodes"]["parameters"]["header"]>;
   body: undefined;
 }
 
@@ -1665,15 +1665,15 @@ export type RegenerateRecoveryCodesResult =
   | { status: 404; body: Json<operations["regenerateRecoveryCodes"]["responses"][404]> }
   | { status: 413; body: Json<operations["regenerateRecoveryCodes"]["responses"][413]> }
   | { status: 415; body: Json<operations["regenerateRecoveryCodes"]["responses"][415]> }
-  | { status: 429; body: Json<operations["regenerateRecoveryCodes"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["regenerateRecoveryCodes"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["regenerateRecoveryCodes"]["responses"][500]> }
-  | { status: 503; body: Json<operations["regenerateRecoveryCodes"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["regenerateRecoveryCodes"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** DELETE /dashboard/v1/team/members/{id}: input of `removeMember`, after validation. */
 export interface RemoveMemberInput {
   params: operations["removeMember"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["removeMember"]["parameters"]["header"]>;
   body: undefined;
 }
 
@@ -1687,9 +1687,9 @@ export type RemoveMemberResult =
   | { status: 409; body: Json<operations["removeMember"]["responses"][409]> }
   | { status: 413; body: Json<operations["removeMember"]["responses"][413]> }
   | { status: 415; body: Json<operations["removeMember"]["responses"][415]> }
-  | { status: 429; body: Json<operations["removeMember"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["removeMember"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["removeMember"]["responses"][500]> }
-  | { status: 503; body: Json<operations["removeMember"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["removeMember"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/password-resets: input of `requestPasswordReset`, after validation. */
 export interface RequestPasswordResetInput {
@@ -1707,15 +1707,15 @@ export type RequestPasswordResetResult =
   | { status: 404; body: Json<operations["requestPasswordReset"]["responses"][404]> }
   | { status: 413; body: Json<operations["requestPasswordReset"]["responses"][413]> }
   | { status: 415; body: Json<operations["requestPasswordReset"]["responses"][415]> }
-  | { status: 429; body: Json<operations["requestPasswordReset"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["requestPasswordReset"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["requestPasswordReset"]["responses"][500]> }
-  | { status: 503; body: Json<operations["requestPasswordReset"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["requestPasswordReset"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/account/verification: input of `requestVerification`, after validation. */
 export interface RequestVerificationInput {
   params: NoParams;
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["requestVerification"]["parameters"]["header"]>;
   body: operations["requestVerification"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -1728,15 +1728,15 @@ export type RequestVerificationResult =
   | { status: 404; body: Json<operations["requestVerification"]["responses"][404]> }
   | { status: 413; body: Json<operations["requestVerification"]["responses"][413]> }
   | { status: 415; body: Json<operations["requestVerification"]["responses"][415]> }
-  | { status: 429; body: Json<operations["requestVerification"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["requestVerification"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["requestVerification"]["responses"][500]> }
-  | { status: 503; body: Json<operations["requestVerification"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["requestVerification"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/deliveries/{deliveryId}/resend: input of `resendDashboardWebhookDelivery`, after validation. */
 export interface ResendDashboardWebhookDeliveryInput {
   params: operations["resendDashboardWebhookDelivery"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["resendDashboardWebhookDelivery"]["parameters"]["header"]>;
   body: undefined;
 }
 
@@ -1749,15 +1749,15 @@ export type ResendDashboardWebhookDeliveryResult =
   | { status: 404; body: Json<operations["resendDashboardWebhookDelivery"]["responses"][404]> }
   | { status: 413; body: Json<operations["resendDashboardWebhookDelivery"]["responses"][413]> }
   | { status: 415; body: Json<operations["resendDashboardWebhookDelivery"]["responses"][415]> }
-  | { status: 429; body: Json<operations["resendDashboardWebhookDelivery"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["resendDashboardWebhookDelivery"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["resendDashboardWebhookDelivery"]["responses"][500]> }
-  | { status: 503; body: Json<operations["resendDashboardWebhookDelivery"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["resendDashboardWebhookDelivery"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/reveal-secret: input of `revealDashboardWebhookSecret`, after validation. */
 export interface RevealDashboardWebhookSecretInput {
   params: operations["revealDashboardWebhookSecret"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["revealDashboardWebhookSecret"]["parameters"]["header"]>;
   body: undefined;
 }
 
@@ -1770,15 +1770,15 @@ export type RevealDashboardWebhookSecretResult =
   | { status: 404; body: Json<operations["revealDashboardWebhookSecret"]["responses"][404]> }
   | { status: 413; body: Json<operations["revealDashboardWebhookSecret"]["responses"][413]> }
   | { status: 415; body: Json<operations["revealDashboardWebhookSecret"]["responses"][415]> }
-  | { status: 429; body: Json<operations["revealDashboardWebhookSecret"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["revealDashboardWebhookSecret"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["revealDashboardWebhookSecret"]["responses"][500]> }
-  | { status: 503; body: Json<operations["revealDashboardWebhookSecret"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["revealDashboardWebhookSecret"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/modes/{mode}/api-keys/{id}/revoke: input of `revokeDashboardApiKey`, after validation. */
 export interface RevokeDashboardApiKeyInput {
   params: operations["revokeDashboardApiKey"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["revokeDashboardApiKey"]["parameters"]["header"]>;
   body: undefined;
 }
 
@@ -1791,15 +1791,15 @@ export type RevokeDashboardApiKeyResult =
   | { status: 404; body: Json<operations["revokeDashboardApiKey"]["responses"][404]> }
   | { status: 413; body: Json<operations["revokeDashboardApiKey"]["responses"][413]> }
   | { status: 415; body: Json<operations["revokeDashboardApiKey"]["responses"][415]> }
-  | { status: 429; body: Json<operations["revokeDashboardApiKey"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["revokeDashboardApiKey"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["revokeDashboardApiKey"]["responses"][500]> }
-  | { status: 503; body: Json<operations["revokeDashboardApiKey"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["revokeDashboardApiKey"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** DELETE /dashboard/v1/team/invitations/{id}: input of `revokeInvitation`, after validation. */
 export interface RevokeInvitationInput {
   params: operations["revokeInvitation"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["revokeInvitation"]["parameters"]["header"]>;
   body: undefined;
 }
 
@@ -1812,15 +1812,15 @@ export type RevokeInvitationResult =
   | { status: 404; body: Json<operations["revokeInvitation"]["responses"][404]> }
   | { status: 413; body: Json<operations["revokeInvitation"]["responses"][413]> }
   | { status: 415; body: Json<operations["revokeInvitation"]["responses"][415]> }
-  | { status: 429; body: Json<operations["revokeInvitation"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["revokeInvitation"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["revokeInvitation"]["responses"][500]> }
-  | { status: 503; body: Json<operations["revokeInvitation"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["revokeInvitation"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/modes/{mode}/api-keys/{id}/roll: input of `rollDashboardApiKey`, after validation. */
 export interface RollDashboardApiKeyInput {
   params: operations["rollDashboardApiKey"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["rollDashboardApiKey"]["parameters"]["header"]>;
   body: operations["rollDashboardApiKey"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -1833,15 +1833,15 @@ export type RollDashboardApiKeyResult =
   | { status: 404; body: Json<operations["rollDashboardApiKey"]["responses"][404]> }
   | { status: 413; body: Json<operations["rollDashboardApiKey"]["responses"][413]> }
   | { status: 415; body: Json<operations["rollDashboardApiKey"]["responses"][415]> }
-  | { status: 429; body: Json<operations["rollDashboardApiKey"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["rollDashboardApiKey"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["rollDashboardApiKey"]["responses"][500]> }
-  | { status: 503; body: Json<operations["rollDashboardApiKey"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["rollDashboardApiKey"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/rotate-secret: input of `rotateDashboardWebhookSecret`, after validation. */
 export interface RotateDashboardWebhookSecretInput {
   params: operations["rotateDashboardWebhookSecret"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["rotateDashboardWebhookSecret"]["parameters"]["header"]>;
   body: undefined;
 }
 
@@ -1854,15 +1854,15 @@ export type RotateDashboardWebhookSecretResult =
   | { status: 404; body: Json<operations["rotateDashboardWebhookSecret"]["responses"][404]> }
   | { status: 413; body: Json<operations["rotateDashboardWebhookSecret"]["responses"][413]> }
   | { status: 415; body: Json<operations["rotateDashboardWebhookSecret"]["responses"][415]> }
-  | { status: 429; body: Json<operations["rotateDashboardWebhookSecret"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["rotateDashboardWebhookSecret"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["rotateDashboardWebhookSecret"]["responses"][500]> }
-  | { status: 503; body: Json<operations["rotateDashboardWebhookSecret"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["rotateDashboardWebhookSecret"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/test-events: input of `sendDashboardWebhookTestEvent`, after validation. */
 export interface SendDashboardWebhookTestEventInput {
   params: operations["sendDashboardWebhookTestEvent"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["sendDashboardWebhookTestEvent"]["parameters"]["header"]>;
   body: undefined;
 }
 
@@ -1875,9 +1875,9 @@ export type SendDashboardWebhookTestEventResult =
   | { status: 404; body: Json<operations["sendDashboardWebhookTestEvent"]["responses"][404]> }
   | { status: 413; body: Json<operations["sendDashboardWebhookTestEvent"]["responses"][413]> }
   | { status: 415; body: Json<operations["sendDashboardWebhookTestEvent"]["responses"][415]> }
-  | { status: 429; body: Json<operations["sendDashboardWebhookTestEvent"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["sendDashboardWebhookTestEvent"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["sendDashboardWebhookTestEvent"]["responses"][500]> }
-  | { status: 503; body: Json<operations["sendDashboardWebhookTestEvent"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["sendDashboardWebhookTestEvent"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/sign-up: input of `signUp`, after validation. */
 export interface SignUpInput {
@@ -1896,15 +1896,15 @@ export type SignUpResult =
   | { status: 409; body: Json<operations["signUp"]["responses"][409]> }
   | { status: 413; body: Json<operations["signUp"]["responses"][413]> }
   | { status: 415; body: Json<operations["signUp"]["responses"][415]> }
-  | { status: 429; body: Json<operations["signUp"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["signUp"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["signUp"]["responses"][500]> }
-  | { status: 503; body: Json<operations["signUp"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["signUp"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/me/two-factor: input of `startTwoFactor`, after validation. */
 export interface StartTwoFactorInput {
   params: NoParams;
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["startTwoFactor"]["parameters"]["header"]>;
   body: operations["startTwoFactor"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -1917,15 +1917,15 @@ export type StartTwoFactorResult =
   | { status: 404; body: Json<operations["startTwoFactor"]["responses"][404]> }
   | { status: 413; body: Json<operations["startTwoFactor"]["responses"][413]> }
   | { status: 415; body: Json<operations["startTwoFactor"]["responses"][415]> }
-  | { status: 429; body: Json<operations["startTwoFactor"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["startTwoFactor"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["startTwoFactor"]["responses"][500]> }
-  | { status: 503; body: Json<operations["startTwoFactor"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["startTwoFactor"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/session/step-up: input of `stepUp`, after validation. */
 export interface StepUpInput {
   params: NoParams;
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["stepUp"]["parameters"]["header"]>;
   body: operations["stepUp"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -1938,15 +1938,15 @@ export type StepUpResult =
   | { status: 404; body: Json<operations["stepUp"]["responses"][404]> }
   | { status: 413; body: Json<operations["stepUp"]["responses"][413]> }
   | { status: 415; body: Json<operations["stepUp"]["responses"][415]> }
-  | { status: 429; body: Json<operations["stepUp"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["stepUp"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["stepUp"]["responses"][500]> }
-  | { status: 503; body: Json<operations["stepUp"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["stepUp"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** PATCH /dashboard/v1/account/security: input of `updateAccountSecurity`, after validation. */
 export interface UpdateAccountSecurityInput {
   params: NoParams;
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["updateAccountSecurity"]["parameters"]["header"]>;
   body: operations["updateAccountSecurity"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -1959,15 +1959,15 @@ export type UpdateAccountSecurityResult =
   | { status: 404; body: Json<operations["updateAccountSecurity"]["responses"][404]> }
   | { status: 413; body: Json<operations["updateAccountSecurity"]["responses"][413]> }
   | { status: 415; body: Json<operations["updateAccountSecurity"]["responses"][415]> }
-  | { status: 429; body: Json<operations["updateAccountSecurity"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["updateAccountSecurity"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["updateAccountSecurity"]["responses"][500]> }
-  | { status: 503; body: Json<operations["updateAccountSecurity"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["updateAccountSecurity"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** PATCH /dashboard/v1/modes/{mode}/api-keys/{id}: input of `updateDashboardApiKey`, after validation. */
 export interface UpdateDashboardApiKeyInput {
   params: operations["updateDashboardApiKey"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["updateDashboardApiKey"]["parameters"]["header"]>;
   body: operations["updateDashboardApiKey"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -1980,15 +1980,15 @@ export type UpdateDashboardApiKeyResult =
   | { status: 404; body: Json<operations["updateDashboardApiKey"]["responses"][404]> }
   | { status: 413; body: Json<operations["updateDashboardApiKey"]["responses"][413]> }
   | { status: 415; body: Json<operations["updateDashboardApiKey"]["responses"][415]> }
-  | { status: 429; body: Json<operations["updateDashboardApiKey"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["updateDashboardApiKey"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["updateDashboardApiKey"]["responses"][500]> }
-  | { status: 503; body: Json<operations["updateDashboardApiKey"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["updateDashboardApiKey"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** PATCH /dashboard/v1/modes/{mode}/customers/{id}/notes: input of `updateDashboardCustomerNotes`, after validation. */
 export interface UpdateDashboardCustomerNotesInput {
   params: operations["updateDashboardCustomerNotes"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["updateDashboardCustomerNotes"]["parameters"]["header"]>;
   body: operations["updateDashboardCustomerNotes"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -2001,15 +2001,15 @@ export type UpdateDashboardCustomerNotesResult =
   | { status: 404; body: Json<operations["updateDashboardCustomerNotes"]["responses"][404]> }
   | { status: 413; body: Json<operations["updateDashboardCustomerNotes"]["responses"][413]> }
   | { status: 415; body: Json<operations["updateDashboardCustomerNotes"]["responses"][415]> }
-  | { status: 429; body: Json<operations["updateDashboardCustomerNotes"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["updateDashboardCustomerNotes"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["updateDashboardCustomerNotes"]["responses"][500]> }
-  | { status: 503; body: Json<operations["updateDashboardCustomerNotes"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["updateDashboardCustomerNotes"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** PATCH /dashboard/v1/modes/{mode}/webhook-endpoints/{id}: input of `updateDashboardWebhookEndpoint`, after validation. */
 export interface UpdateDashboardWebhookEndpointInput {
   params: operations["updateDashboardWebhookEndpoint"]["parameters"]["path"];
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["updateDashboardWebhookEndpoint"]["parameters"]["header"]>;
   body: operations["updateDashboardWebhookEndpoint"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -2022,15 +2022,15 @@ export type UpdateDashboardWebhookEndpointResult =
   | { status: 404; body: Json<operations["updateDashboardWebhookEndpoint"]["responses"][404]> }
   | { status: 413; body: Json<operations["updateDashboardWebhookEndpoint"]["responses"][413]> }
   | { status: 415; body: Json<operations["updateDashboardWebhookEndpoint"]["responses"][415]> }
-  | { status: 429; body: Json<operations["updateDashboardWebhookEndpoint"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["updateDashboardWebhookEndpoint"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["updateDashboardWebhookEndpoint"]["responses"][500]> }
-  | { status: 503; body: Json<operations["updateDashboardWebhookEndpoint"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["updateDashboardWebhookEndpoint"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** PATCH /dashboard/v1/me: input of `updateProfile`, after validation. */
 export interface UpdateProfileInput {
   params: NoParams;
   query: NoParams;
-  headers: NoParams;
+  headers: NonNullable<operations["updateProfile"]["parameters"]["header"]>;
   body: operations["updateProfile"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
 }
 
@@ -2043,9 +2043,9 @@ export type UpdateProfileResult =
   | { status: 404; body: Json<operations["updateProfile"]["responses"][404]> }
   | { status: 413; body: Json<operations["updateProfile"]["responses"][413]> }
   | { status: 415; body: Json<operations["updateProfile"]["responses"][415]> }
-  | { status: 429; body: Json<operations["updateProfile"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["updateProfile"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["updateProfile"]["responses"][500]> }
-  | { status: 503; body: Json<operations["updateProfile"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["updateProfile"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** The handler contract: one typed function per operationId. */
 export interface Handlers<Ctx> {

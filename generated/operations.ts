@@ -384,9 +384,9 @@ export type CancelRecurrenceResult =
   | { status: 409; body: Json<operations["cancelRecurrence"]["responses"][409]> }
   | { status: 413; body: Json<operations["cancelRecurrence"]["responses"][413]> }
   | { status: 415; body: Json<operations["cancelRecurrence"]["responses"][415]> }
-  | { status: 429; body: Json<operations["cancelRecurrence"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["cancelRecurrence"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["cancelRecurrence"]["responses"][500]> }
-  | { status: 503; body: Json<operations["cancelRecurrence"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["cancelRecurrence"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /api/v1/transactions/{id}/cancel: input of `cancelTransaction`, after validation. */
 export interface CancelTransactionInput {
@@ -406,9 +406,9 @@ export type CancelTransactionResult =
   | { status: 409; body: Json<operations["cancelTransaction"]["responses"][409]> }
   | { status: 413; body: Json<operations["cancelTransaction"]["responses"][413]> }
   | { status: 415; body: Json<operations["cancelTransaction"]["responses"][415]> }
-  | { status: 429; body: Json<operations["cancelTransaction"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["cancelTransaction"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["cancelTransaction"]["responses"][500]> }
-  | { status: 503; body: Json<operations["cancelTransaction"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["cancelTransaction"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /api/v1/payment-links: input of `createPaymentLink`, after validation. */
 export interface CreatePaymentLinkInput {
@@ -428,9 +428,9 @@ export type CreatePaymentLinkResult =
   | { status: 409; body: Json<operations["createPaymentLink"]["responses"][409]> }
   | { status: 413; body: Json<operations["createPaymentLink"]["responses"][413]> }
   | { status: 415; body: Json<operations["createPaymentLink"]["responses"][415]> }
-  | { status: 429; body: Json<operations["createPaymentLink"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["createPaymentLink"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["createPaymentLink"]["responses"][500]> }
-  | { status: 503; body: Json<operations["createPaymentLink"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["createPaymentLink"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /api/v1/charges/pix: input of `createPixCharge`, after validation. */
 export interface CreatePixChargeInput {
@@ -450,9 +450,9 @@ export type CreatePixChargeResult =
   | { status: 409; body: Json<operations["createPixCharge"]["responses"][409]> }
   | { status: 413; body: Json<operations["createPixCharge"]["responses"][413]> }
   | { status: 415; body: Json<operations["createPixCharge"]["responses"][415]> }
-  | { status: 429; body: Json<operations["createPixCharge"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["createPixCharge"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["createPixCharge"]["responses"][500]> }
-  | { status: 503; body: Json<operations["createPixCharge"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["createPixCharge"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /api/v1/recurrences: input of `createRecurrence`, after validation. */
 export interface CreateRecurrenceInput {
@@ -472,9 +472,9 @@ export type CreateRecurrenceResult =
   | { status: 409; body: Json<operations["createRecurrence"]["responses"][409]> }
   | { status: 413; body: Json<operations["createRecurrence"]["responses"][413]> }
   | { status: 415; body: Json<operations["createRecurrence"]["responses"][415]> }
-  | { status: 429; body: Json<operations["createRecurrence"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["createRecurrence"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["createRecurrence"]["responses"][500]> }
-  | { status: 503; body: Json<operations["createRecurrence"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["createRecurrence"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /api/v1/recurrences/{id}/charges: input of `createRecurringCharge`, after validation. */
 export interface CreateRecurringChargeInput {
@@ -494,9 +494,9 @@ export type CreateRecurringChargeResult =
   | { status: 409; body: Json<operations["createRecurringCharge"]["responses"][409]> }
   | { status: 413; body: Json<operations["createRecurringCharge"]["responses"][413]> }
   | { status: 415; body: Json<operations["createRecurringCharge"]["responses"][415]> }
-  | { status: 429; body: Json<operations["createRecurringCharge"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["createRecurringCharge"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["createRecurringCharge"]["responses"][500]> }
-  | { status: 503; body: Json<operations["createRecurringCharge"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["createRecurringCharge"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /api/v1/transactions/{id}/refunds: input of `createRefund`, after validation. */
 export interface CreateRefundInput {
@@ -516,9 +516,9 @@ export type CreateRefundResult =
   | { status: 409; body: Json<operations["createRefund"]["responses"][409]> }
   | { status: 413; body: Json<operations["createRefund"]["responses"][413]> }
   | { status: 415; body: Json<operations["createRefund"]["responses"][415]> }
-  | { status: 429; body: Json<operations["createRefund"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["createRefund"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["createRefund"]["responses"][500]> }
-  | { status: 503; body: Json<operations["createRefund"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["createRefund"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /api/v1/withdrawals: input of `createWithdrawal`, after validation. */
 export interface CreateWithdrawalInput {
@@ -538,9 +538,9 @@ export type CreateWithdrawalResult =
   | { status: 409; body: Json<operations["createWithdrawal"]["responses"][409]> }
   | { status: 413; body: Json<operations["createWithdrawal"]["responses"][413]> }
   | { status: 415; body: Json<operations["createWithdrawal"]["responses"][415]> }
-  | { status: 429; body: Json<operations["createWithdrawal"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["createWithdrawal"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["createWithdrawal"]["responses"][500]> }
-  | { status: 503; body: Json<operations["createWithdrawal"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["createWithdrawal"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /api/v1/payment-links/{id}/deactivate: input of `deactivatePaymentLink`, after validation. */
 export interface DeactivatePaymentLinkInput {
@@ -560,9 +560,9 @@ export type DeactivatePaymentLinkResult =
   | { status: 409; body: Json<operations["deactivatePaymentLink"]["responses"][409]> }
   | { status: 413; body: Json<operations["deactivatePaymentLink"]["responses"][413]> }
   | { status: 415; body: Json<operations["deactivatePaymentLink"]["responses"][415]> }
-  | { status: 429; body: Json<operations["deactivatePaymentLink"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["deactivatePaymentLink"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["deactivatePaymentLink"]["responses"][500]> }
-  | { status: 503; body: Json<operations["deactivatePaymentLink"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["deactivatePaymentLink"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /api/v1/balance: input of `getBalance`, after validation. */
 export interface GetBalanceInput {
@@ -579,9 +579,9 @@ export type GetBalanceResult =
   | { status: 401; body: Json<operations["getBalance"]["responses"][401]> }
   | { status: 403; body: Json<operations["getBalance"]["responses"][403]> }
   | { status: 404; body: Json<operations["getBalance"]["responses"][404]> }
-  | { status: 429; body: Json<operations["getBalance"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["getBalance"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getBalance"]["responses"][500]> }
-  | { status: 503; body: Json<operations["getBalance"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["getBalance"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /api/v1/customers/{id}: input of `getCustomer`, after validation. */
 export interface GetCustomerInput {
@@ -598,9 +598,9 @@ export type GetCustomerResult =
   | { status: 401; body: Json<operations["getCustomer"]["responses"][401]> }
   | { status: 403; body: Json<operations["getCustomer"]["responses"][403]> }
   | { status: 404; body: Json<operations["getCustomer"]["responses"][404]> }
-  | { status: 429; body: Json<operations["getCustomer"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["getCustomer"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getCustomer"]["responses"][500]> }
-  | { status: 503; body: Json<operations["getCustomer"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["getCustomer"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /api/v1/events/{id}: input of `getEvent`, after validation. */
 export interface GetEventInput {
@@ -617,9 +617,9 @@ export type GetEventResult =
   | { status: 401; body: Json<operations["getEvent"]["responses"][401]> }
   | { status: 403; body: Json<operations["getEvent"]["responses"][403]> }
   | { status: 404; body: Json<operations["getEvent"]["responses"][404]> }
-  | { status: 429; body: Json<operations["getEvent"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["getEvent"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getEvent"]["responses"][500]> }
-  | { status: 503; body: Json<operations["getEvent"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["getEvent"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /api/v1/payment-links/{id}: input of `getPaymentLink`, after validation. */
 export interface GetPaymentLinkInput {
@@ -636,9 +636,9 @@ export type GetPaymentLinkResult =
   | { status: 401; body: Json<operations["getPaymentLink"]["responses"][401]> }
   | { status: 403; body: Json<operations["getPaymentLink"]["responses"][403]> }
   | { status: 404; body: Json<operations["getPaymentLink"]["responses"][404]> }
-  | { status: 429; body: Json<operations["getPaymentLink"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["getPaymentLink"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getPaymentLink"]["responses"][500]> }
-  | { status: 503; body: Json<operations["getPaymentLink"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["getPaymentLink"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /api/v1/recurrences/{id}: input of `getRecurrence`, after validation. */
 export interface GetRecurrenceInput {
@@ -655,9 +655,9 @@ export type GetRecurrenceResult =
   | { status: 401; body: Json<operations["getRecurrence"]["responses"][401]> }
   | { status: 403; body: Json<operations["getRecurrence"]["responses"][403]> }
   | { status: 404; body: Json<operations["getRecurrence"]["responses"][404]> }
-  | { status: 429; body: Json<operations["getRecurrence"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["getRecurrence"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getRecurrence"]["responses"][500]> }
-  | { status: 503; body: Json<operations["getRecurrence"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["getRecurrence"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /api/v1/refunds/{id}: input of `getRefund`, after validation. */
 export interface GetRefundInput {
@@ -674,9 +674,9 @@ export type GetRefundResult =
   | { status: 401; body: Json<operations["getRefund"]["responses"][401]> }
   | { status: 403; body: Json<operations["getRefund"]["responses"][403]> }
   | { status: 404; body: Json<operations["getRefund"]["responses"][404]> }
-  | { status: 429; body: Json<operations["getRefund"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["getRefund"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getRefund"]["responses"][500]> }
-  | { status: 503; body: Json<operations["getRefund"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["getRefund"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /api/v1/transactions/{id}: input of `getTransaction`, after validation. */
 export interface GetTransactionInput {
@@ -693,9 +693,9 @@ export type GetTransactionResult =
   | { status: 401; body: Json<operations["getTransaction"]["responses"][401]> }
   | { status: 403; body: Json<operations["getTransaction"]["responses"][403]> }
   | { status: 404; body: Json<operations["getTransaction"]["responses"][404]> }
-  | { status: 429; body: Json<operations["getTransaction"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["getTransaction"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getTransaction"]["responses"][500]> }
-  | { status: 503; body: Json<operations["getTransaction"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["getTransaction"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /api/v1/withdrawals/{id}: input of `getWithdrawal`, after validation. */
 export interface GetWithdrawalInput {
@@ -712,9 +712,9 @@ export type GetWithdrawalResult =
   | { status: 401; body: Json<operations["getWithdrawal"]["responses"][401]> }
   | { status: 403; body: Json<operations["getWithdrawal"]["responses"][403]> }
   | { status: 404; body: Json<operations["getWithdrawal"]["responses"][404]> }
-  | { status: 429; body: Json<operations["getWithdrawal"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["getWithdrawal"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getWithdrawal"]["responses"][500]> }
-  | { status: 503; body: Json<operations["getWithdrawal"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["getWithdrawal"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /api/v1/customers: input of `listCustomers`, after validation. */
 export interface ListCustomersInput {
@@ -731,9 +731,9 @@ export type ListCustomersResult =
   | { status: 401; body: Json<operations["listCustomers"]["responses"][401]> }
   | { status: 403; body: Json<operations["listCustomers"]["responses"][403]> }
   | { status: 404; body: Json<operations["listCustomers"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listCustomers"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listCustomers"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listCustomers"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listCustomers"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listCustomers"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /api/v1/events: input of `listEvents`, after validation. */
 export interface ListEventsInput {
@@ -750,9 +750,9 @@ export type ListEventsResult =
   | { status: 401; body: Json<operations["listEvents"]["responses"][401]> }
   | { status: 403; body: Json<operations["listEvents"]["responses"][403]> }
   | { status: 404; body: Json<operations["listEvents"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listEvents"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listEvents"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listEvents"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listEvents"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listEvents"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /api/v1/payment-links: input of `listPaymentLinks`, after validation. */
 export interface ListPaymentLinksInput {
@@ -769,9 +769,9 @@ export type ListPaymentLinksResult =
   | { status: 401; body: Json<operations["listPaymentLinks"]["responses"][401]> }
   | { status: 403; body: Json<operations["listPaymentLinks"]["responses"][403]> }
   | { status: 404; body: Json<operations["listPaymentLinks"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listPaymentLinks"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listPaymentLinks"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listPaymentLinks"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listPaymentLinks"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listPaymentLinks"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /api/v1/recurrences: input of `listRecurrences`, after validation. */
 export interface ListRecurrencesInput {
@@ -788,9 +788,9 @@ export type ListRecurrencesResult =
   | { status: 401; body: Json<operations["listRecurrences"]["responses"][401]> }
   | { status: 403; body: Json<operations["listRecurrences"]["responses"][403]> }
   | { status: 404; body: Json<operations["listRecurrences"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listRecurrences"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listRecurrences"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listRecurrences"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listRecurrences"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listRecurrences"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /api/v1/transactions/{id}/refunds: input of `listTransactionRefunds`, after validation. */
 export interface ListTransactionRefundsInput {
@@ -807,9 +807,9 @@ export type ListTransactionRefundsResult =
   | { status: 401; body: Json<operations["listTransactionRefunds"]["responses"][401]> }
   | { status: 403; body: Json<operations["listTransactionRefunds"]["responses"][403]> }
   | { status: 404; body: Json<operations["listTransactionRefunds"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listTransactionRefunds"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listTransactionRefunds"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listTransactionRefunds"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listTransactionRefunds"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listTransactionRefunds"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /api/v1/transactions: input of `listTransactions`, after validation. */
 export interface ListTransactionsInput {
@@ -826,9 +826,9 @@ export type ListTransactionsResult =
   | { status: 401; body: Json<operations["listTransactions"]["responses"][401]> }
   | { status: 403; body: Json<operations["listTransactions"]["responses"][403]> }
   | { status: 404; body: Json<operations["listTransactions"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listTransactions"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listTransactions"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listTransactions"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listTransactions"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listTransactions"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /api/v1/withdrawals: input of `listWithdrawals`, after validation. */
 export interface ListWithdrawalsInput {
@@ -845,9 +845,9 @@ export type ListWithdrawalsResult =
   | { status: 401; body: Json<operations["listWithdrawals"]["responses"][401]> }
   | { status: 403; body: Json<operations["listWithdrawals"]["responses"][403]> }
   | { status: 404; body: Json<operations["listWithdrawals"]["responses"][404]> }
-  | { status: 429; body: Json<operations["listWithdrawals"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["listWithdrawals"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listWithdrawals"]["responses"][500]> }
-  | { status: 503; body: Json<operations["listWithdrawals"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["listWithdrawals"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /api/v1/sandbox/balance/release: input of `simulateBalanceRelease`, after validation. */
 export interface SimulateBalanceReleaseInput {
@@ -867,9 +867,9 @@ export type SimulateBalanceReleaseResult =
   | { status: 409; body: Json<operations["simulateBalanceRelease"]["responses"][409]> }
   | { status: 413; body: Json<operations["simulateBalanceRelease"]["responses"][413]> }
   | { status: 415; body: Json<operations["simulateBalanceRelease"]["responses"][415]> }
-  | { status: 429; body: Json<operations["simulateBalanceRelease"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["simulateBalanceRelease"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["simulateBalanceRelease"]["responses"][500]> }
-  | { status: 503; body: Json<operations["simulateBalanceRelease"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["simulateBalanceRelease"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /api/v1/sandbox/transactions/{id}/dispute: input of `simulateDispute`, after validation. */
 export interface SimulateDisputeInput {
@@ -889,9 +889,9 @@ export type SimulateDisputeResult =
   | { status: 409; body: Json<operations["simulateDispute"]["responses"][409]> }
   | { status: 413; body: Json<operations["simulateDispute"]["responses"][413]> }
   | { status: 415; body: Json<operations["simulateDispute"]["responses"][415]> }
-  | { status: 429; body: Json<operations["simulateDispute"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["simulateDispute"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["simulateDispute"]["responses"][500]> }
-  | { status: 503; body: Json<operations["simulateDispute"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["simulateDispute"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /api/v1/sandbox/disputes/{id}/resolve: input of `simulateDisputeResolution`, after validation. */
 export interface SimulateDisputeResolutionInput {
@@ -911,9 +911,9 @@ export type SimulateDisputeResolutionResult =
   | { status: 409; body: Json<operations["simulateDisputeResolution"]["responses"][409]> }
   | { status: 413; body: Json<operations["simulateDisputeResolution"]["responses"][413]> }
   | { status: 415; body: Json<operations["simulateDisputeResolution"]["responses"][415]> }
-  | { status: 429; body: Json<operations["simulateDisputeResolution"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["simulateDisputeResolution"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["simulateDisputeResolution"]["responses"][500]> }
-  | { status: 503; body: Json<operations["simulateDisputeResolution"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["simulateDisputeResolution"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /api/v1/sandbox/transactions/{id}/expire: input of `simulateExpiry`, after validation. */
 export interface SimulateExpiryInput {
@@ -933,9 +933,9 @@ export type SimulateExpiryResult =
   | { status: 409; body: Json<operations["simulateExpiry"]["responses"][409]> }
   | { status: 413; body: Json<operations["simulateExpiry"]["responses"][413]> }
   | { status: 415; body: Json<operations["simulateExpiry"]["responses"][415]> }
-  | { status: 429; body: Json<operations["simulateExpiry"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["simulateExpiry"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["simulateExpiry"]["responses"][500]> }
-  | { status: 503; body: Json<operations["simulateExpiry"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["simulateExpiry"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /api/v1/sandbox/transactions/{id}/pay: input of `simulatePayment`, after validation. */
 export interface SimulatePaymentInput {
@@ -955,9 +955,9 @@ export type SimulatePaymentResult =
   | { status: 409; body: Json<operations["simulatePayment"]["responses"][409]> }
   | { status: 413; body: Json<operations["simulatePayment"]["responses"][413]> }
   | { status: 415; body: Json<operations["simulatePayment"]["responses"][415]> }
-  | { status: 429; body: Json<operations["simulatePayment"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["simulatePayment"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["simulatePayment"]["responses"][500]> }
-  | { status: 503; body: Json<operations["simulatePayment"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["simulatePayment"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /api/v1/sandbox/recurrences/{id}/advance: input of `simulateRecurrenceAdvance`, after validation. */
 export interface SimulateRecurrenceAdvanceInput {
@@ -977,9 +977,9 @@ export type SimulateRecurrenceAdvanceResult =
   | { status: 409; body: Json<operations["simulateRecurrenceAdvance"]["responses"][409]> }
   | { status: 413; body: Json<operations["simulateRecurrenceAdvance"]["responses"][413]> }
   | { status: 415; body: Json<operations["simulateRecurrenceAdvance"]["responses"][415]> }
-  | { status: 429; body: Json<operations["simulateRecurrenceAdvance"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["simulateRecurrenceAdvance"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["simulateRecurrenceAdvance"]["responses"][500]> }
-  | { status: 503; body: Json<operations["simulateRecurrenceAdvance"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["simulateRecurrenceAdvance"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /api/v1/sandbox/recurrences/{id}/approve: input of `simulateRecurrenceApproval`, after validation. */
 export interface SimulateRecurrenceApprovalInput {
@@ -999,9 +999,9 @@ export type SimulateRecurrenceApprovalResult =
   | { status: 409; body: Json<operations["simulateRecurrenceApproval"]["responses"][409]> }
   | { status: 413; body: Json<operations["simulateRecurrenceApproval"]["responses"][413]> }
   | { status: 415; body: Json<operations["simulateRecurrenceApproval"]["responses"][415]> }
-  | { status: 429; body: Json<operations["simulateRecurrenceApproval"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["simulateRecurrenceApproval"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["simulateRecurrenceApproval"]["responses"][500]> }
-  | { status: 503; body: Json<operations["simulateRecurrenceApproval"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["simulateRecurrenceApproval"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /api/v1/sandbox/recurrences/{id}/cancel-by-payer: input of `simulateRecurrenceCancellationByPayer`, after validation. */
 export interface SimulateRecurrenceCancellationByPayerInput {
@@ -1021,9 +1021,9 @@ export type SimulateRecurrenceCancellationByPayerResult =
   | { status: 409; body: Json<operations["simulateRecurrenceCancellationByPayer"]["responses"][409]> }
   | { status: 413; body: Json<operations["simulateRecurrenceCancellationByPayer"]["responses"][413]> }
   | { status: 415; body: Json<operations["simulateRecurrenceCancellationByPayer"]["responses"][415]> }
-  | { status: 429; body: Json<operations["simulateRecurrenceCancellationByPayer"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["simulateRecurrenceCancellationByPayer"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["simulateRecurrenceCancellationByPayer"]["responses"][500]> }
-  | { status: 503; body: Json<operations["simulateRecurrenceCancellationByPayer"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["simulateRecurrenceCancellationByPayer"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /api/v1/sandbox/recurrences/{id}/expire: input of `simulateRecurrenceExpiry`, after validation. */
 export interface SimulateRecurrenceExpiryInput {
@@ -1043,9 +1043,9 @@ export type SimulateRecurrenceExpiryResult =
   | { status: 409; body: Json<operations["simulateRecurrenceExpiry"]["responses"][409]> }
   | { status: 413; body: Json<operations["simulateRecurrenceExpiry"]["responses"][413]> }
   | { status: 415; body: Json<operations["simulateRecurrenceExpiry"]["responses"][415]> }
-  | { status: 429; body: Json<operations["simulateRecurrenceExpiry"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["simulateRecurrenceExpiry"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["simulateRecurrenceExpiry"]["responses"][500]> }
-  | { status: 503; body: Json<operations["simulateRecurrenceExpiry"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["simulateRecurrenceExpiry"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /api/v1/sandbox/recurrences/{id}/reject: input of `simulateRecurrenceRejection`, after validation. */
 export interface SimulateRecurrenceRejectionInput {
@@ -1065,9 +1065,9 @@ export type SimulateRecurrenceRejectionResult =
   | { status: 409; body: Json<operations["simulateRecurrenceRejection"]["responses"][409]> }
   | { status: 413; body: Json<operations["simulateRecurrenceRejection"]["responses"][413]> }
   | { status: 415; body: Json<operations["simulateRecurrenceRejection"]["responses"][415]> }
-  | { status: 429; body: Json<operations["simulateRecurrenceRejection"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["simulateRecurrenceRejection"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["simulateRecurrenceRejection"]["responses"][500]> }
-  | { status: 503; body: Json<operations["simulateRecurrenceRejection"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["simulateRecurrenceRejection"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /api/v1/sandbox/transactions/{id}/settle-attempt: input of `simulateRecurringAttempt`, after validation. */
 export interface SimulateRecurringAttemptInput {
@@ -1087,9 +1087,9 @@ export type SimulateRecurringAttemptResult =
   | { status: 409; body: Json<operations["simulateRecurringAttempt"]["responses"][409]> }
   | { status: 413; body: Json<operations["simulateRecurringAttempt"]["responses"][413]> }
   | { status: 415; body: Json<operations["simulateRecurringAttempt"]["responses"][415]> }
-  | { status: 429; body: Json<operations["simulateRecurringAttempt"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["simulateRecurringAttempt"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["simulateRecurringAttempt"]["responses"][500]> }
-  | { status: 503; body: Json<operations["simulateRecurringAttempt"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["simulateRecurringAttempt"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** PATCH /api/v1/customers/{id}: input of `updateCustomer`, after validation. */
 export interface UpdateCustomerInput {
@@ -1109,9 +1109,9 @@ export type UpdateCustomerResult =
   | { status: 409; body: Json<operations["updateCustomer"]["responses"][409]> }
   | { status: 413; body: Json<operations["updateCustomer"]["responses"][413]> }
   | { status: 415; body: Json<operations["updateCustomer"]["responses"][415]> }
-  | { status: 429; body: Json<operations["updateCustomer"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["updateCustomer"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["updateCustomer"]["responses"][500]> }
-  | { status: 503; body: Json<operations["updateCustomer"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["updateCustomer"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /api/v1/customers: input of `upsertCustomer`, after validation. */
 export interface UpsertCustomerInput {
@@ -1132,9 +1132,9 @@ export type UpsertCustomerResult =
   | { status: 409; body: Json<operations["upsertCustomer"]["responses"][409]> }
   | { status: 413; body: Json<operations["upsertCustomer"]["responses"][413]> }
   | { status: 415; body: Json<operations["upsertCustomer"]["responses"][415]> }
-  | { status: 429; body: Json<operations["upsertCustomer"]["responses"][429]>; headers: { "Retry-After": number } }
+  | { status: 429; body: Json<operations["upsertCustomer"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["upsertCustomer"]["responses"][500]> }
-  | { status: 503; body: Json<operations["upsertCustomer"]["responses"][503]>; headers: { "Retry-After": number } };
+  | { status: 503; body: Json<operations["upsertCustomer"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** The handler contract: one typed function per operationId. */
 export interface Handlers<Ctx> {
