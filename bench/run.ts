@@ -72,8 +72,8 @@ if (!cluster) console.warn("No PostgreSQL server binaries: the PostgreSQL measur
 // PostgreSQL runs on the load's core, as it runs on a host of its own in production, so the
 // server's core is the server's alone, as every section measures it. Left free, the scheduler put
 // its backends on the server's core too, and a statement that asked more of the database cost
-// the server's figure as much as work in the server itself (docs/decisions.md, "Rate limits on
-// the deployed path").
+// the server's figure as much as work in the server itself (docs/benchmarks.md,
+// "PostgreSQL on the load's core").
 if (cluster) pinCluster(join(cluster.dir, "data"), 1);
 try {
   // Heap per charge is measured in a child process: in this one, the shared views the other

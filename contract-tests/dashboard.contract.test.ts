@@ -137,9 +137,13 @@ describe.each(targets)("dashboard contract: $name", (target: Target) => {
       }
     });
 
-    test("two-factor set-up starts → 200 with the secret to enrol", async () => {
-      const session = await signUp();
-      const started = await call("startTwoFactor", "POST", "/dashboard/v1/me/two-factor", { session });
+    test("two-factor set-up starts with the password → 200 with the secret to enrol", async () => {
+      const person = newPerson();
+      const session = await signUp(person);
+      const started = await call("startTwoFactor", "POST", "/dashboard/v1/me/two-factor", {
+        session,
+        body: { currentPassword: person.password },
+      });
       expect(started.status).toBe(200);
       if (target.real) {
         const again = await call("getSession", "GET", "/dashboard/v1/session", { session });

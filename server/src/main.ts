@@ -133,7 +133,7 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
         ...(cfg.webhookClaimSeconds ? { claimSeconds: cfg.webhookClaimSeconds } : {}),
       })
     : null;
-  /** Idempotency records past the 24 h window are forgotten in the background (docs/decisions.md). */
+  /** Idempotency records past the 24 h window are forgotten in the background (docs/decisions/0005-idempotency.md). */
   const idempotencyPurge = startIdempotencyPurge({ purge: domain.idempotency.purgeExpired, logger });
   /** Recurrences' expiries and automatic cycle charges (Pix Automático), in the background. */
   const recurrenceDuties = startRecurrenceDuties({ duties: domain.recurrenceDuties, logger });

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 
-/** How often the server process does what time does to recurrences (docs/decisions.md "Pix Automático"). */
+/** How often the server process does what time does to recurrences (docs/decisions/0033-pix-automatico-recurrences.md). */
 const recurrenceDutiesIntervalMs = 60_000;
 
 /**

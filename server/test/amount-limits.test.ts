@@ -5,7 +5,7 @@ import { amountLimits } from "../src/domain/policy.js";
 import { chargeBody, type ErrorBody, expectStatus, publicApi, rawCall } from "./harness.js";
 import { eachStore, serverOn } from "./support/stores.js";
 
-// The largest amount (docs/decisions.md "Largest amount"): what BR Code field 54 can carry. Above
+// The largest amount (docs/decisions/0004-api-conventions-the-seed-leaves-open.md, "Largest amount"): what BR Code field 54 can carry. Above
 // it a charge used to answer 500, a payment link 201 and then 500 on every checkout, and `1e21`
 // failed the PostgreSQL BIGINT. Now the spec refuses it (400 VALIDATION_ERROR on `amountCents`),
 // and the domain refuses it again before any write, on both stores.

@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 
-// The shape the code keeps (README, "Layout"): requests flow http → domain → ports, adapters
+// The shape the code keeps (docs/architecture.md, "Layout"): requests flow http → domain → ports, adapters
 // implement the domain's ports, and no source file grows past what a newcomer can read at once.
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -34,7 +34,7 @@ function layerOf(path: string): string {
 }
 
 /**
- * What each layer may import besides itself: arrows run one way (README, "Layout"). The domain
+ * What each layer may import besides itself: arrows run one way (docs/architecture.md, "Layout"). The domain
  * knows only its ports and the Pix rules; adapters (store) and the web layers know the domain;
  * `web` holds what the API and the hosted checkout share, so neither imports the other's insides
  * (the API composes the checkout's router); the CLI speaks HTTP to the server and knows none of

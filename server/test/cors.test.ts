@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rawCall, startTestServer, type TestServer } from "./harness.js";
 
-// The API is server to server (README "The mock", spec/main.tsp): a key never belongs in a
+// The API is server to server (docs/quickstart.md, spec/main.tsp): a key never belongs in a
 // browser, so the server answers a CORS preflight as any other unknown method, and sends no CORS
 // header. Prism answers the preflight itself; this pins the server's side of that difference.
 

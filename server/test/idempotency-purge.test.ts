@@ -4,7 +4,7 @@ import { startIdempotencyPurge } from "../src/idempotency-purge.js";
 import { chargeBody, expectStatus, publicApi } from "./harness.js";
 import { eachStore, serverOn } from "./support/stores.js";
 
-// Idempotency records are remembered for 24 hours (docs/decisions.md "Idempotency"); past that a
+// Idempotency records are remembered for 24 hours (docs/decisions/0005-idempotency.md); past that a
 // key is new again, so the server process forgets older records in the background, on both stores.
 
 for (const store of eachStore("idempotency_purge")) {

@@ -10,7 +10,7 @@ import { eachStore, serverOn } from "./support/stores.js";
 import { brasiliaDate } from "../src/domain/recurrence-calendar.js";
 import { dateAfter, recurrenceBody } from "./support/recurrences.js";
 
-// docs/decisions.md "Idempotency everywhere": every POST of the public API that creates or changes
+// docs/decisions/0005-idempotency.md, "Idempotency everywhere": every POST of the public API that creates or changes
 // something (and the one PATCH) takes an `idempotency-key`. The same key and request replay the first answer byte for
 // byte with `Idempotent-Replayed: true` and do nothing more; another request under the key is a 409;
 // another key runs again. The operations come from the contract, so a new POST or PATCH without a

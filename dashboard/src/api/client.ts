@@ -5,8 +5,8 @@ import { ApiError } from "./errors";
 
 // The one way the app talks to the server: openapi-fetch typed by the generated types of
 // generated/dashboard-openapi.yaml (no hand-written request or response type), with TanStack Query
-// through openapi-react-query. Two rules added to every call (docs/decisions.md "Dashboard web
-// app"): a change carries the session's CSRF token, and any answer that is not 2xx throws an
+// through openapi-react-query. Two rules added to every call (docs/decisions/0036-dashboard-web-app.md):
+// a change carries the session's CSRF token, and any answer that is not 2xx throws an
 // ApiError with the server's code, message and field errors — openapi-fetch alone returns
 // `error: undefined` for an empty error body, and openapi-react-query then takes it for success.
 

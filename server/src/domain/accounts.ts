@@ -39,7 +39,7 @@ export interface NewAccount {
 
 /**
  * The merchant's document as an account keeps it: a valid CNPJ or CPF, digits only, or none (null).
- * An invalid one is a `REQUEST_ERROR`, as a payer's is (docs/decisions.md "Which 400").
+ * An invalid one is a `REQUEST_ERROR`, as a payer's is (docs/decisions/0004-api-conventions-the-seed-leaves-open.md, "Which 400").
  */
 export function merchantDocument(input: string | null): Pick<Account, "documentType" | "document"> {
   if (input === null) return { documentType: null, document: null };

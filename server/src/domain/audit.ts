@@ -12,7 +12,7 @@ import type { DashboardActor } from "./sessions.js";
 // neither does), with who, when, from which IP address, the object and what changed. Append-only:
 // the store port has no update or delete for it, and PostgreSQL refuses both by a trigger. Never a
 // secret: callers name the fields they record, and a field whose name is a secret's is written
-// as `[secreto]` whatever its value. docs/decisions.md "Audit log".
+// as `[secreto]` whatever its value. docs/decisions/0029-audit-log.md.
 
 type Schemas = components["schemas"];
 

@@ -84,7 +84,7 @@ const recalledKeys = 10_000;
 
 /**
  * A key's use is written at most once in this many milliseconds per process: "last used" is
- * exact to the minute (docs/decisions.md "Last used"), and the public request path writes nothing
+ * exact to the minute (docs/decisions/0031-api-keys-in-the-dashboard.md, "Last used"), and the public request path writes nothing
  * on all the other requests.
  */
 export const keyUseResolutionMs = 60_000;

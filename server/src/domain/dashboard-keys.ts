@@ -17,7 +17,7 @@ import { remainingDailyLimit } from "./withdrawals.js";
 // changes (`api-keys.ts`), as the operator API's. Production keys need a verified account and a
 // step-up to be created or rolled. Every change is in the account's audit log, in its own
 // transaction, as the operator API writes it (never a secret: a roll records the visible prefixes).
-// docs/decisions.md "API keys in the dashboard".
+// docs/decisions/0031-api-keys-in-the-dashboard.md.
 
 type Schemas = components["schemas"];
 

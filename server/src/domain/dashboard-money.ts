@@ -9,8 +9,8 @@ import { presentAttempt } from "./webhook-endpoints.js";
 import type { withdrawalUseCases } from "./withdrawals.js";
 
 // What the dashboard adds to the public API's use cases for money (issue 25 §2): the rules of a
-// withdrawal asked by a person, and one transaction with its timeline. docs/decisions.md "The
-// merchant dashboard API".
+// withdrawal asked by a person, and one transaction with its timeline.
+// docs/decisions/0023-dashboard-modes-and-callers.md.
 
 type Dashboard = components["schemas"];
 type TimelineEntry = Dashboard["TimelineEntry"];

@@ -8,8 +8,8 @@ import type { StoreTx } from "./ports/store.js";
 import type { DashboardActor } from "./sessions.js";
 
 // A dashboard user working in one mode of its account (issue 25): the scope the public API's use
-// cases take, made from the session instead of an API key. docs/decisions.md "The merchant
-// dashboard API".
+// cases take, made from the session instead of an API key.
+// docs/decisions/0023-dashboard-modes-and-callers.md.
 
 /** `test` or `production` (spec/dashboard/common.tsp `DashboardMode`). */
 export type DashboardMode = components["schemas"]["DashboardMode"];

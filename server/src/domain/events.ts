@@ -6,7 +6,7 @@ import type { DeliveryRecord, EventRecord, PageRequest, Schemas, Scope, WebhookE
 import { pageOrInvalidCursor } from "./pagination.js";
 import { pendingDelivery } from "./webhook-endpoints.js";
 
-/** The event format version (docs/decisions.md). */
+/** The event format version (docs/decisions/0006-webhook-events-and-delivery.md). */
 export const eventApiVersion = "1.0.0";
 
 /**

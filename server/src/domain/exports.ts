@@ -7,7 +7,7 @@ import { presentTransaction, presentWithdrawal } from "./presenters.js";
 
 // The dashboard's CSV exports (issue 25): every item of a list, with the list's filters, page by
 // page through the store's cursor, each page read only when the one before has been written out.
-// The HTTP layer writes them as CSV (http/csv.ts). docs/decisions.md, "CSV export".
+// The HTTP layer writes them as CSV (http/csv.ts). docs/decisions/0025-csv-export.md.
 
 /** Items per page read for an export: the largest page of the lists. */
 const exportPageSize = pageLimit.max;

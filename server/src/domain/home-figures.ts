@@ -5,8 +5,8 @@ import type { Scope, TransactionStatus } from "./model.js";
 // The dashboard's home figures (issue 25): what an account received, today and on each of the
 // last 30 Brasília days, its ticket médio, its charges by status, its open disputes and its
 // balance, in one mode. The store computes every sum (`transactions.paidPerDay`, `countByStatus`,
-// `openDisputes`, `ledger.totals`): nothing pages the charges through here. docs/decisions.md,
-// "Home figures".
+// `openDisputes`, `ledger.totals`): nothing pages the charges through here.
+// docs/decisions/0024-home-figures.md.
 
 /** How many Brasília days the figures cover, today included. */
 const homeFigureDays = 30;

@@ -2,8 +2,8 @@ import { brCodeMerchantCity, brCodeMerchantName } from "../pix/brcode.js";
 import { fieldError } from "./errors.js";
 import type { Account } from "./model.js";
 
-// The merchant's name and city as every BR Code of the account prints them (docs/decisions.md
-// "Merchant name and city"). One rule for every path that sets them: the operator API (and the
+// The merchant's name and city as every BR Code of the account prints them (docs/decisions/
+// 0010-br-code-and-merchant-identity.md). One rule for every path that sets them: the operator API (and the
 // CLI, which calls it) today, a merchant's own sign-up later.
 
 /** Whether the text the BR Code carries says something: at least one letter or digit. */

@@ -3,7 +3,7 @@ import type { Metadata } from "./model.js";
 import { metadataLimits } from "./policy.js";
 
 /**
- * Enforces the metadata limits (docs/decisions.md): the spec declares the key count, OpenAPI 3.0
+ * Enforces the metadata limits (docs/decisions/0004-api-conventions-the-seed-leaves-open.md): the spec declares the key count, OpenAPI 3.0
  * cannot declare the key length or the size, so all three are checked here.
  */
 export function checkMetadata(metadata: Metadata | undefined, path = "metadata"): void {

@@ -2,8 +2,9 @@
 // each is written once in the spec (spec/common/scalars.tsp and the resource files), and
 // `npm run generate` reads it back from the emitted documents into `generated/rules.ts`
 // (scripts/generate/emit-rules.ts), whose comments say where each one is. Why a number is what it
-// is: the seed spec, or docs/decisions.md ("Largest amount", "Fees", "Release period", "Refunds",
-// "Idempotency").
+// is: the seed spec, or the decision records docs/decisions/0004-api-conventions-the-seed-leaves-open.md
+// ("Largest amount"), 0007-fees-balance-refunds-and-disputes.md (fees, release period, refunds) and
+// 0005-idempotency.md.
 export {
   /** Bounds of `amountCents`: the largest is what BR Code field 54 (13 characters) can carry. */
   amountLimits,

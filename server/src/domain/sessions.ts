@@ -14,7 +14,7 @@ import type { StoreTx } from "./ports/store.js";
 
 // Sessions of the dashboard (issue 25; OWASP ASVS V3): held by the store, found by the digest of
 // the cookie's token, a new one at every log-in, ended by idle and absolute expiry, log-out, the
-// user, or a password change. docs/decisions.md "Dashboard sessions".
+// user, or a password change. docs/decisions/0020-dashboard-sessions-and-csrf.md.
 
 type Schemas = components["schemas"];
 

@@ -21,7 +21,7 @@ import {
 // The account's team (issue 25): invitations by e-mail with a role, accepting them, role changes
 // and removal. Every change needs a step-up and is audited. Owners manage everyone; admins everyone
 // but owners. The account always keeps an owner. One account per user: an address that has a user
-// cannot be invited (`409 EMAIL_TAKEN`). docs/decisions.md "Teams".
+// cannot be invited (`409 EMAIL_TAKEN`). docs/decisions/0028-teams-and-roles.md.
 
 type Schemas = components["schemas"];
 

@@ -5,7 +5,7 @@ import { stringify } from "csv-stringify/sync";
 // separator there), CRLF between records, quotes where a field needs them, and a text field that
 // starts a formula (`=`, `+`, `-`, `@`, a tab or a carriage return) prefixed with `'`, so a
 // payer's name cannot run in the merchant's spreadsheet (OWASP "CSV injection"; csv-stringify's
-// `escape_formulas`, which leaves numbers alone). docs/decisions.md, "CSV export".
+// `escape_formulas`, which leaves numbers alone). docs/decisions/0025-csv-export.md.
 
 /** One column: its header, and its value for a row (null: an empty field). */
 export interface CsvColumn<T> {

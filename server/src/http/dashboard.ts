@@ -21,7 +21,7 @@ import { bindOperations } from "./router.js";
 // request check as the others, in a router of its own. A request meets, in this order: the per-IP
 // budgets; for a change, the `Origin` check; the session (401) and, for a change, its CSRF token
 // (403), before its body is read; the request check; for log-in, the failed-log-in budgets.
-// docs/decisions.md "Dashboard sessions".
+// docs/decisions/0020-dashboard-sessions-and-csrf.md.
 
 export interface DashboardOptions {
   /** PUBLIC_BASE_URL: its origin is the only one a change may come from. */

@@ -6,7 +6,7 @@ import express, { type IRouter, type RequestHandler } from "express";
 // The merchant dashboard's web app (issue 26) under /painel: the files `vite build` wrote
 // (scripts/build.mjs → dist/painel), on the API's origin, with a history fallback (any /painel/…
 // that is not a file answers index.html, and the app's router reads the address), a strict CSP
-// (docs/decisions.md "Dashboard web app") and a year's cache for the hashed assets.
+// (docs/decisions/0036-dashboard-web-app.md) and a year's cache for the hashed assets.
 
 /** Where the app is served. */
 const panelBase = "/painel";

@@ -13,8 +13,8 @@ import { unknownQueryParameterMessage } from "../web/validation-messages.js";
 // table's matcher), then its path parameters, query, headers and body checked with Ajv against
 // the operation's schemas in the OpenAPI document. The rules are express-openapi-validator
 // 5.6.2's, the reference this check is held equal to: in development every request is checked by
-// both and a disagreement is a 500 (`validator-cross-check.ts`); docs/decisions.md, "Request
-// validation". Only public APIs of Ajv, ajv-formats and qs are used.
+// both and a disagreement is a 500 (`validator-cross-check.ts`);
+// docs/decisions/0015-request-validation-through-public-surfaces.md. Only public APIs of Ajv, ajv-formats and qs are used.
 
 type Node = Record<string, unknown>;
 

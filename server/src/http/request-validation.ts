@@ -6,7 +6,7 @@ import { validatorDocument } from "../web/openapi-document.js";
 import { requestLimits } from "../domain/policy.js";
 
 // How every API document (public, operator) reads and checks a request: one body parser and one
-// request check, so they cannot drift apart. docs/decisions.md, "Request validation".
+// request check, so they cannot drift apart. docs/decisions/0015-request-validation-through-public-surfaces.md.
 
 /**
  * JSON bodies up to the spec's size (64 KiB), parsed for POST, PUT and PATCH, and for DELETE where

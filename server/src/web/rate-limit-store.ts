@@ -21,7 +21,7 @@ interface Window {
  * most clients never cost a round trip, and the bound on overshoot: within one process the count
  * is exact; across N processes a client passes its budget only by the hits the other N − 1
  * processes admitted on their own, under half a budget each (at most (N − 1) × (⌈budget / 2⌉ −
- * 1)). docs/decisions.md, "Rate limits on the deployed path".
+ * 1)). docs/decisions/0017-rate-limits-with-shared-counters.md.
  */
 export function sharedRateLimitStore(counters: RateLimitCounters): (name: string) => RateLimitStore {
   return (name) => {

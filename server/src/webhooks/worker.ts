@@ -7,7 +7,7 @@ import { postEvent } from "./deliver.js";
 import { signDelivery } from "./signer.js";
 import type { GuardPolicy } from "./ssrf.js";
 
-/** Seconds after the first attempt at which each retry is due (docs/decisions.md, "Delivery"): 10 attempts in all. */
+/** Seconds after the first attempt at which each retry is due (docs/decisions/0006-webhook-events-and-delivery.md, "Delivery"): 10 attempts in all. */
 export const retrySchedule = [0, 5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
 
 /** The delay before attempt number `attempt` (0-based), ±10% jitter. */

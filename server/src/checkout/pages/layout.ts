@@ -25,7 +25,7 @@ export interface Payee {
 /**
  * "CNPJ 11.222.333/0001-81", "CPF ***.456.789-**", or "" when there is no document (or it is not
  * one). As the payer's bank shows the receiver of a Pix: a company's CNPJ in full, a person's CPF
- * with only its middle six digits (docs/decisions.md "Merchant document").
+ * with only its middle six digits (docs/decisions/0010-br-code-and-merchant-identity.md).
  */
 export function merchantDocumentLabel(payee: Payee): string {
   const document = payee.merchantDocument;

@@ -1,8 +1,8 @@
 import type { RecurrenceRecord, RefundRecord, TransactionRecord, WithdrawalRecord } from "../model.js";
 
 /**
- * The acquirer: the institution that moves the money of withdrawals and refunds (docs/decisions.md,
- * "Production money"). The domain reserves the money and records the request, then hands it over
+ * The acquirer: the institution that moves the money of withdrawals and refunds (docs/decisions/
+ * 0008-acquirer-port-and-settlement-simulator.md). The domain reserves the money and records the request, then hands it over
  * here, inside the same store transaction; the answer is either a final outcome, applied at once,
  * or `PENDING`, ended later through the settlement use cases (the operator's settlement simulator
  * today, a PSP's callback tomorrow). An adapter for a real PSP answers `PENDING` and must not wait

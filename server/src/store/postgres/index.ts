@@ -1,4 +1,4 @@
-/** The PostgreSQL adapter of the store port (docs/decisions.md, "Stores"), and of the HTTP layer's rate-limit counters. */
+/** The PostgreSQL adapter of the store port (docs/decisions/0003-two-stores-memory-and-postgresql.md), and of the HTTP layer's rate-limit counters. */
 export { isConnectionError, toStoreError } from "./connection-errors.js";
 export { migrateDatabase, migrationsDir } from "./migrate.js";
 export { createPool } from "./pool.js";

@@ -90,7 +90,7 @@ export interface PostgresStoreOptions {
 }
 
 /**
- * The production store (docs/decisions.md, "Stores"). Every `transaction` is one PostgreSQL transaction at READ
+ * The production store (docs/decisions/0003-two-stores-memory-and-postgresql.md). Every `transaction` is one PostgreSQL transaction at READ
  * COMMITTED on one pooled connection; `lockScope` takes a transaction-scoped advisory lock per
  * account and mode, so the balance read that follows it already sees every earlier committed debit.
  *
