@@ -1,5 +1,6 @@
 // `npm run build`: the server, the webhook worker and the operator CLI as plain JavaScript in dist/,
-// and the dashboard's web app (dashboard/, Vite) in dist/painel, which the server serves at /painel.
+// the dashboard's web app (dashboard/, Vite) in dist/painel, which the server serves at /painel,
+// and the documentation site (docs/, scripts/build-docs.mjs) in dist/docs, served at /docs.
 // one file per source file, so every path the code resolves from `import.meta.url` (the OpenAPI
 // documents, checkout assets, SQL migrations) keeps the layout it has in the source tree;
 // node_modules (swagger-ui-dist among them) resolves from the repository root as before.
@@ -57,14 +58,20 @@ const panelStamp = panelDigest.digest("hex");
 const panelFresh =
   withPanel && ifNeeded && existsSync(panelStampFile) && readFileSync(panelStampFile, "utf8") === panelStamp;
 
+// The documentation site likewise (`--without-docs`, or a tree without docs/: none), rebuilt only
+// when its inputs changed (scripts/build-docs.mjs keeps their digest beside the site).
+const withDocs = !process.argv.includes("--without-docs") && existsSync(join(root, "docs/.vitepress"));
+const docsDir = join(dist, "docs");
+const docsBuilder = withDocs ? await import("./build-docs.mjs") : null;
+const docsFresh = docsBuilder !== null && ifNeeded && docsBuilder.docsFresh(docsDir);
+
 const sources = walk(join(root, "server/src"));
 const isCode = (path) => path.endsWith(".ts") && !path.endsWith(".d.ts") && !path.endsWith(".test.ts");
 const entryPoints = [...sources.filter(isCode), ...walk(join(root, "generated")).filter(isCode)];
 
-if (panelFresh) {
-  for (const name of readdirSync(dist))
-    if (name !== "painel") rmSync(join(dist, name), { recursive: true, force: true });
-} else rmSync(dist, { recursive: true, force: true });
+const kept = new Set([...(panelFresh ? ["painel"] : []), ...(docsFresh ? ["docs"] : [])]);
+if (existsSync(dist))
+  for (const name of readdirSync(dist)) if (!kept.has(name)) rmSync(join(dist, name), { recursive: true, force: true });
 await esbuild.build({
   entryPoints,
   outdir: dist,
@@ -143,5 +150,17 @@ if (withPanel && !panelFresh) {
   });
   writeFileSync(panelStampFile, panelStamp);
 }
+// The documentation site. A failure here does not stop the server from starting: /docs then says,
+// in Portuguese, how to build it (`npm run docs:build`), and the API references are served anyway.
+if (docsBuilder && !docsFresh) {
+  try {
+    await docsBuilder.buildDocs(docsDir);
+  } catch (error) {
+    rmSync(docsDir, { recursive: true, force: true });
+    console.error(
+      `build: a documentação não foi construída (${error instanceof Error ? error.message : error}); /docs dirá como construí-la.`,
+    );
+  }
+}
 if (!process.argv.includes("--quiet"))
-  console.log(`build: ${entryPoints.length} arquivos e o painel em ${relative(root, dist)}/`);
+  console.log(`build: ${entryPoints.length} arquivos, o painel e a documentação em ${relative(root, dist)}/`);

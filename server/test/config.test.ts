@@ -198,10 +198,10 @@ describe("README environment table", () => {
       )
       .join("\n");
   }
-  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const readme = readFileSync(new URL("../../docs/configuration.md", import.meta.url), "utf8");
 
   test("when the README lists the environment, then its table is the one the declarations in config.ts make, row for row", () => {
-    // On a difference: copy environmentTable()'s text (the expected side below) into README.md.
+    // On a difference: copy environmentTable()'s text (the expected side below) into docs/configuration.md.
     expect(tableOf(readme)).toBe(environmentTable());
   });
 

@@ -116,6 +116,8 @@ export async function startTestServer(
     mailer?: Mailer;
     /** The built dashboard web app to serve at /painel (the browser tests build one). */
     panelDirectory?: string;
+    /** The built documentation site to serve at /docs (the docs test builds one). */
+    docsDirectory?: string | null;
   } = {},
 ): Promise<TestServer> {
   const store = options.store ?? new MemoryStore();
@@ -148,6 +150,7 @@ export async function startTestServer(
     validateResponses: options.validateResponses ?? true,
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
     ...(options.panelDirectory !== undefined ? { panelDirectory: options.panelDirectory } : {}),
+    ...(options.docsDirectory !== undefined ? { docsDirectory: options.docsDirectory } : {}),
   });
   const server = app.listen(options.port ?? 0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rawCall, startTestServer, type TestServer } from "./harness.js";
 
 // The home page a newcomer opens first (issue 33, "Found on the way"): it leads to the merchant
-// dashboard and the API reference, and the reference answers at `/docs/` too.
+// dashboard and the documentation, which answers at `/docs` and `/docs/` alike.
 
 let server: TestServer;
 beforeAll(async () => {
@@ -37,17 +37,19 @@ describe("GET /", () => {
   });
 });
 
-describe("GET /docs/", () => {
-  test("when the reference is asked with a trailing slash, then it is sent to /docs, which serves it", async () => {
-    const res = await fetch(`${server.baseUrl}/docs/`, { redirect: "manual" });
+describe("GET /docs", () => {
+  test("when the docs are asked without the trailing slash, then they are sent to /docs/, which serves them", async () => {
+    const res = await fetch(`${server.baseUrl}/docs`, { redirect: "manual" });
     await res.arrayBuffer();
-    const followed = await fetch(`${server.baseUrl}/docs/`);
+    const followed = await fetch(`${server.baseUrl}/docs`);
     const html = await followed.text();
 
     expect(res.status).toBe(301);
-    expect(res.headers.get("location")).toBe("/docs");
+    expect(res.headers.get("location")).toBe("/docs/");
     expect(followed.status).toBe(200);
-    expect(followed.url).toBe(`${server.baseUrl}/docs`);
-    expect(html).toContain('<div id="swagger-ui">');
+    expect(followed.url).toBe(`${server.baseUrl}/docs/`);
+    // The built site, or (not built in this run) the page saying how to build it; both name the API.
+    expect(html).toContain("Pix Charging Service");
+    expect(html).toContain("/docs/api/public/");
   });
 });

@@ -347,9 +347,9 @@ describe("GET /openapi.yaml", () => {
   });
 });
 
-describe("GET /docs", () => {
+describe("GET /docs/api/public/", () => {
   test("when called, then the HTML loads only local scripts and stylesheets, and each of them is served", async () => {
-    const res = await rawCall<string>(server.baseUrl, "GET", "/docs");
+    const res = await rawCall<string>(server.baseUrl, "GET", "/docs/api/public/");
     const html = String(res.body);
     const scripts = [...html.matchAll(/<script\b[^>]*\bsrc\s*=\s*["']([^"']+)["']/gi)].map((m) => m[1] as string);
     const styles = [...html.matchAll(/<link\b[^>]*\bhref\s*=\s*["']([^"']+)["']/gi)].map((m) => m[1] as string);

@@ -19,7 +19,7 @@ import {
 import { createTestDatabase, describePg, migrateUpToBefore, type TestDatabase } from "./support/pg.js";
 
 // Issue 14: the merchant's CNPJ (or CPF) on the account, set by the operator, and shown on the
-// hosted checkout and receipt beside the name (docs/decisions.md "Merchant document"). Through
+// hosted checkout and receipt beside the name (docs/decisions/0010-br-code-and-merchant-identity.md). Through
 // HTTP on both stores.
 
 const cnpj = { typed: "11.222.333/0001-81", digits: "11222333000181", shown: "CNPJ 11.222.333/0001-81" };

@@ -17,7 +17,7 @@ import { eachStore, serverOn } from "./support/stores.js";
 
 // An account's name and city are printed (ASCII-folded) in every BR Code of the account. A name
 // or city of which nothing survives the folding used to be accepted, and every charge of the
-// account then answered 500 (issue 24 §1). docs/decisions.md "Merchant name and city".
+// account then answered 500 (issue 24 §1). docs/decisions/0010-br-code-and-merchant-identity.md.
 
 const admin = (server: TestServer) => operatorApi(server.baseUrl, { token: testAdminToken });
 

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { runCli } from "../src/admin/cli.js";
@@ -9,8 +9,17 @@ import { signedUp } from "./support/dashboard.js";
 // The README's commands are run as written by newcomers: an address in them that cannot work (a
 // `.example` host never resolves, and webhook endpoints must resolve) is a defect of the README.
 
-const readme = readFileSync(join(process.cwd(), "README.md"), "utf8");
-/** Every fenced `sh` block of the README. */
+// The examples live in the README and the pages of docs/ (the operator's in docs/operator-and-cli.md).
+const docs = join(process.cwd(), "docs");
+const readme = [
+  "README.md",
+  ...readdirSync(docs)
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => join("docs", name)),
+]
+  .map((file) => readFileSync(join(process.cwd(), file), "utf8"))
+  .join("\n");
+/** Every fenced `sh` block of the README and the docs pages. */
 const shellBlocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] ?? "");
 
 let server: TestServer;

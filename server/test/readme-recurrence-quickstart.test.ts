@@ -4,13 +4,13 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startTestServer, type TestServer } from "./harness.js";
 
-// The README's Pix Automático quickstart, run as written (bash, curl, jq and GNU date) against a
+// The Pix Automático quickstart (docs/recurring-pix.md), run as written (bash, curl, jq and GNU date) against a
 // test server: only the address changes. From creation to the third paid cycle, then the payer's
 // cancellation, every step answers what its comment says.
 
 const run = promisify(execFile);
-const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-const section = readme.slice(readme.indexOf("### Quickstart: a subscription with Pix Automático"));
+const page = readFileSync(new URL("../../docs/recurring-pix.md", import.meta.url), "utf8");
+const section = page.slice(page.indexOf("## Início rápido: uma assinatura com Pix Automático"));
 const script = /```sh\n([\s\S]*?)\n```/.exec(section)?.[1] ?? "";
 
 let server: TestServer;
@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-test("when the README's subscription quickstart runs as written, then the subscription is approved, retried, paid three cycles and cancelled, and every event is listed", async () => {
+test("when the docs' subscription quickstart runs as written, then the subscription is approved, retried, paid three cycles and cancelled, and every event is listed", async () => {
   expect(script).toContain("API=http://127.0.0.1:3000/api/v1");
   const { testKey } = await server.newAccount();
 

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import express, { type Express, type IRouter, type Request, type Response } from "express";
+import express, { type Express, type Request, type Response } from "express";
 import type { Store as RateLimitStore } from "express-rate-limit";
 import type { Logger } from "pino";
 import { type CheckoutOptions, checkoutRouter } from "../checkout/router.js";
@@ -19,6 +18,7 @@ import { fastJson } from "./json.js";
 import { refuseUnsafeInput } from "./control-chars.js";
 import { jsonBodies, requestValidation } from "./request-validation.js";
 import { methodsFor, publicOperations } from "./operations.js";
+import { defaultDocsDirectory, mountDocs } from "./docs.js";
 import { defaultPanelDirectory, mountPanel } from "./panel.js";
 import { mountProbes } from "./probes.js";
 import type { RateLimits } from "../domain/rate-limits.js";
@@ -29,7 +29,6 @@ import { securityHeaders } from "./security-headers.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const publicDocumentPath = join(root, "generated/openapi.yaml");
-const require = createRequire(import.meta.url);
 
 export interface AppOptions {
   domain: Domain;
@@ -53,6 +52,8 @@ export interface AppOptions {
   admin?: { token: string | undefined; manualClock: ManualClock | null };
   /** The built dashboard web app served at /painel (default: dist/painel, when built). */
   panelDirectory?: string | null;
+  /** The built documentation site served at /docs (default: dist/docs, when built). */
+  docsDirectory?: string | null;
 }
 
 /** The reference server: Express 5, validated by the generated OpenAPI document. */
@@ -96,7 +97,11 @@ export function createApp(options: AppOptions): Express {
   site.get("/dashboard-openapi.yaml", (_req, res) => {
     res.type("application/yaml").sendFile(join(dirname(publicDocumentPath), "dashboard-openapi.yaml"));
   });
-  mountDocs(site);
+  mountDocs(
+    site,
+    options.docsDirectory === undefined ? defaultDocsDirectory() : options.docsDirectory,
+    dirname(publicDocumentPath),
+  );
   mountAdmin(site, domain, {
     token: options.admin?.token,
     manualClock: options.admin?.manualClock ?? null,
@@ -162,50 +167,4 @@ function unmatched(req: Request, res: Response): void {
   if (allowed.length === 0) return sendError(req, res, "NOT_FOUND", routeNotFoundMessage(req));
   res.setHeader("Allow", allowed.join(", "));
   sendError(req, res, "METHOD_NOT_ALLOWED");
-}
-
-/** The API reference at /docs, rendered by Swagger UI from assets we serve (no internet). */
-function mountDocs(app: IRouter): void {
-  const assets = dirname(require.resolve("swagger-ui-dist/package.json"));
-  app.use("/docs/assets", express.static(assets, { index: false }));
-  app.get("/docs/init.js", (_req, res) => {
-    res.type("application/javascript").send(
-      // "Try it out" calls the server that served this page: the document's `{baseUrl}` server
-      // variable is set to this page's origin once the document has loaded.
-      [
-        "window.onload = () => {",
-        "  window.ui = SwaggerUIBundle({",
-        '    url: "/openapi.yaml", dom_id: "#swagger-ui", deepLinking: true, layout: "StandaloneLayout",',
-        "    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],",
-        "    onComplete: () => {",
-        "      const system = window.ui.getSystem();",
-        "      const server = system.specSelectors.servers().first();",
-        "      if (!server) return;",
-        '      const url = server.get("url");',
-        "      system.oas3Actions.setSelectedServer(url);",
-        '      if (server.hasIn(["variables", "baseUrl"]))',
-        '        system.oas3Actions.setServerVariableValue({ server: url, key: "baseUrl", val: window.location.origin });',
-        "    },",
-        "  });",
-        "};",
-      ].join("\n"),
-    );
-  });
-  app.get("/docs", (_req, res) => {
-    res.type("html").send(`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Pix Charging Service — API reference</title>
-<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
-</head>
-<body>
-<div id="swagger-ui"></div>
-<script src="/docs/assets/swagger-ui-bundle.js"></script>
-<script src="/docs/assets/swagger-ui-standalone-preset.js"></script>
-<script src="/docs/init.js"></script>
-</body>
-</html>`);
-  });
 }

@@ -11,7 +11,7 @@ const icon = readFileSync(new URL("../checkout/assets/icon.svg", import.meta.url
 /**
  * What answers without a key, before rate limits and authentication: the probes (`/health`
  * liveness, `/ready` readiness, declared in spec/health.tsp), the home page (linking the dashboard
- * and the docs), `/docs/` sent to `/docs`, and the favicon.
+ * and the docs), and the favicon.
  */
 export function mountProbes(app: IRouter, ready: () => Promise<void>): void {
   app.get("/health", noQuery, (_req, res) => {
@@ -28,10 +28,6 @@ export function mountProbes(app: IRouter, ready: () => Promise<void>): void {
   });
   app.get("/favicon.ico", (_req, res) => {
     res.type("image/svg+xml").setHeader("cache-control", "public, max-age=86400").send(icon);
-  });
-  // `/docs/` is a spelling people type: sent to the one address of the API reference.
-  app.get("/docs/", (_req, res) => {
-    res.redirect(301, "/docs");
   });
   app.get("/", (req, res) => {
     const links = {
@@ -80,7 +76,7 @@ function homePage(base: string): string {
 <p>API de cobranças Pix: cobranças com BR Code, links de pagamento com checkout, clientes, saldo, saques e webhooks.</p>
 <ul>
 <li><a href="/painel">Painel do lojista</a>: cadastre-se, entre e acompanhe cobranças, saldo, chaves e webhooks</li>
-<li><a href="/docs">Referência da API</a> (Swagger UI)</li>
+<li><a href="/docs">Documentação</a> (guias e referências da API)</li>
 <li><a href="/openapi.yaml">Documento OpenAPI</a> (<a href="/admin-openapi.yaml">API de operador</a>)</li>
 <li><a href="/health">/health</a> (processo no ar) e <a href="/ready">/ready</a> (banco de dados respondendo)</li>
 </ul>

@@ -40,7 +40,7 @@ function serverEntry(): Promise<string> {
       try {
         await promisify(execFile)(
           process.execPath,
-          ["scripts/build.mjs", "--quiet", "--without-panel", `--outdir=${buildDir}`],
+          ["scripts/build.mjs", "--quiet", "--without-panel", "--without-docs", `--outdir=${buildDir}`],
           { cwd: root, timeout: 180_000 },
         );
         writeFileSync(ready, "");
