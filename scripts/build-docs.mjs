@@ -15,11 +15,11 @@ const documents = ["openapi.yaml", "dashboard-openapi.yaml", "admin-openapi.yaml
 const swaggerAssets = ["swagger-ui-bundle.js", "swagger-ui-standalone-preset.js", "swagger-ui.css"];
 const stampName = ".inputs-digest";
 
-/** Every file under `dir`, recursively, as absolute paths (VitePress's cache left out). */
+/** Every file under `dir`, recursively, as absolute paths (VitePress's cache and scratch left out). */
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (name === "cache" && dir.endsWith(".vitepress")) return [];
+    if ((name === "cache" || name === ".temp") && dir.endsWith(".vitepress")) return [];
     return statSync(path).isDirectory() ? walk(path) : [path];
   });
 }
