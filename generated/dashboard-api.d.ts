@@ -196,8 +196,8 @@ export interface paths {
          *     (`POST /dashboard/v1/me/two-factor/confirm`); a user who has it already answers
          *     `400 REQUEST_ERROR`. A wrong password answers `400 VALIDATION_ERROR` on `currentPassword` and
          *     counts against the log-in's budgets (`x-failed-log-ins` of `logIn`): past them,
-         *     `429 RATE_LIMITED` with `Retry-After`, the right password included. A user whose e-mail address is
-         *     not confirmed yet answers `403 EMAIL_NOT_CONFIRMED` (it would keep the address's owner out).
+         *     `429 RATE_LIMITED` with `Retry-After`, the right password included. A user whose e-mail address
+         *     is not confirmed yet answers `403 EMAIL_NOT_CONFIRMED` (it would keep the address's owner out).
          */
         post: operations["startTwoFactor"];
         /**

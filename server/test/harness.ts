@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import type { Store as RateLimitStore } from "express-rate-limit";
-import { pino } from "pino";
+import { type Logger, pino } from "pino";
 import {
   allPermissions,
   createAccount,
@@ -118,6 +118,8 @@ export async function startTestServer(
     panelDirectory?: string;
     /** The built documentation site to serve at /docs (the docs test builds one). */
     docsDirectory?: string | null;
+    /** The server's logger (a test reading the log lines); default: silent, or TEST_LOG_LEVEL. */
+    logger?: Logger;
   } = {},
 ): Promise<TestServer> {
   const store = options.store ?? new MemoryStore();
@@ -128,7 +130,7 @@ export async function startTestServer(
       mail.push(message);
     },
   };
-  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const deps: DomainDeps = {
     store,
     clock,

@@ -45,6 +45,10 @@ export const errorCatalogue = {
     status: 403,
     message: "Confirme com o código do autenticador (POST /dashboard/v1/session/step-up) para continuar.",
   },
+  EMAIL_NOT_CONFIRMED: {
+    status: 403,
+    message: "Confirme seu e-mail antes (o link enviado no cadastro, ou o de uma redefinição de senha).",
+  },
   TWO_FACTOR_SETUP_REQUIRED: {
     status: 403,
     message: "Esta conta exige verificação em duas etapas: ative-a (POST /dashboard/v1/me/two-factor) para continuar.",
@@ -62,20 +66,20 @@ export class DomainError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly errors: FieldError[] | undefined;
+  /** `Retry-After` in seconds, for a refusal that lasts (a `RATE_LIMITED` the domain decides). */
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(code: ErrorCode, message?: string, options: { errors?: FieldError[]; retryAfterSeconds?: number } = {}) {
     super(message ?? errorCatalogue[code].message);
     this.name = "DomainError";
-  /** `Retry-After` in seconds, for a refusal that lasts (a `RATE_LIMITED` the domain decides). */
-  readonly retryAfterSeconds: number | undefined;
     this.code = code;
     this.status = errorCatalogue[code].status;
     this.errors = options.errors;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 
 /** A `VALIDATION_ERROR` naming one field. */
-    this.retryAfterSeconds = options.retryAfterSeconds;
 export function fieldError(path: string, message: string): DomainError {
   return new DomainError("VALIDATION_ERROR", "Dados inválidos.", { errors: [{ path, message }] });
 }

@@ -16,12 +16,23 @@ const refusal = (what: string, maxLength: number) =>
   `deve conter uma letra do alfabeto latino (com ou sem acento) ou um dígito: o BR Code leva ${what} em ` +
   `ASCII, até ${maxLength} caracteres, e outros alfabetos, emojis e símbolos não são impressos nele`;
 
+/** A control character (C0, DEL, C1): a line break or tab of a name would reach the e-mails' text. */
+const controlCharacter = /\p{Cc}/u;
+
+/** Why a name with a control character is refused (the dashboard's spec says it as `noControlCharacters`). */
+export const controlCharacterRefusal = "não pode conter caracteres de controle (quebras de linha, tabulações)";
+
 /**
  * Refuses (`400 VALIDATION_ERROR` naming the field) a merchant name or city of which the BR Code
- * would carry no letter or digit: `東京商店`, `🙂🙂`, `—–`, a city `北京`. Fields left out are not
- * checked (an update that does not change them).
+ * would carry no letter or digit: `東京商店`, `🙂🙂`, `—–`, a city `北京`; and a name or city with a
+ * control character (on every path: the operator's too, whose document does not say it in a
+ * pattern). Fields left out are not checked (an update that does not change them).
  */
 export function checkMerchantIdentity(fields: { name?: string | undefined; merchantCity?: string | undefined }): void {
+  for (const field of ["name", "merchantCity"] as const) {
+    const text = fields[field];
+    if (text !== undefined && controlCharacter.test(text)) throw fieldError(field, controlCharacterRefusal);
+  }
   if (fields.name !== undefined && !carriesLetterOrDigit(brCodeMerchantName(fields.name))) {
     throw fieldError("name", refusal("o nome", 25));
   }

@@ -7,7 +7,8 @@ import { DomainError, notFound } from "./errors.js";
 import type { SessionRecord, UserRecord } from "./identity-model.js";
 import { newId } from "./ids.js";
 import { sessionLifetime } from "./policy.js";
-import type { Account } from "./model.js";
+import type { Account, PageRequest } from "./model.js";
+import { pageOrInvalidCursor } from "./pagination.js";
 import { passwordMatches, prepareAbsentUserHash } from "./passwords.js";
 import { spendSecondFactor, stepUpSeconds } from "./second-factor.js";
 import type { StoreTx } from "./ports/store.js";
@@ -216,22 +217,24 @@ export function sessionUseCases(deps: DomainDeps) {
       };
     },
 
-    /** The user's sessions that still last, newest first. */
-    async list(actor: DashboardActor): Promise<Schemas["SessionList"]> {
+    /** A page of the user's sessions that still last, newest first. */
+    async list(actor: DashboardActor, page: PageRequest): Promise<Schemas["SessionEntryPage"]> {
       const at = now();
-      const open = await store.read.sessions.listOpenByUser(actor.user.id);
+      const idleSince = addSeconds(at, -sessionLifetime.idleSeconds);
+      const lasting = await pageOrInvalidCursor(() =>
+        store.read.sessions.pageLastingOfUser(actor.user.id, { now: at, idleSince }, page),
+      );
       return {
-        data: open
-          .filter((s) => idleExpiry(s) > at)
-          .map((s) => ({
-            id: s.id,
-            current: s.id === actor.session.id,
-            ip: s.ip,
-            userAgent: s.userAgent,
-            createdAt: s.createdAt,
-            lastSeenAt: s.lastSeenAt,
-            expiresAt: s.expiresAt,
-          })),
+        hasMore: lasting.hasMore,
+        data: lasting.items.map((s) => ({
+          id: s.id,
+          current: s.id === actor.session.id,
+          ip: s.ip,
+          userAgent: s.userAgent,
+          createdAt: s.createdAt,
+          lastSeenAt: s.lastSeenAt,
+          expiresAt: s.expiresAt,
+        })),
       };
     },
 

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { components } from "../../../generated/dashboard-api.js";
+import { operationTable } from "../../../generated/dashboard-operations.js";
 import { byUser, recordAudit, recordAuditIfChanged } from "./audit.js";
 import type { DomainDeps } from "./deps.js";
 import { addSeconds } from "./deps.js";
@@ -7,6 +8,7 @@ import { DomainError, notFound } from "./errors.js";
 import type { InvitationRecord, Role, UserRecord } from "./identity-model.js";
 import { newId } from "./ids.js";
 import { checkNewPassword, hashPassword } from "./passwords.js";
+import { requireConfirmedEmail } from "./users.js";
 import type { StoreTx } from "./ports/store.js";
 import {
   type ClientInfo,
@@ -53,6 +55,14 @@ const presentInvitation = (i: InvitationRecord): Schemas["Invitation"] => ({
   expiresAt: i.expiresAt,
 });
 
+/**
+ * Whether a member of `role` may invite someone as `invitedRole`: the roles of `inviteMember`
+ * (`x-roles`), and only an owner invites an owner.
+ */
+const mayInvite = (role: Role, invitedRole: Role): boolean =>
+  (operationTable.inviteMember.roles as readonly Role[]).includes(role) &&
+  (role === "owner" || invitedRole !== "owner");
+
 /** Whether an invitation's link still works at `now`. */
 const usable = (i: InvitationRecord | null, now: string): i is InvitationRecord =>
   i !== null && i.acceptedAt === null && i.revokedAt === null && i.expiresAt > now;
@@ -83,6 +93,31 @@ export function teamUseCases(deps: DomainDeps) {
     if (target.role !== "owner") return;
     const owners = (await tx.users.listByAccount(target.accountId)).filter((u) => u.role === "owner");
     if (owners.length <= 1) throw lastOwner();
+  }
+
+  /**
+   * Revokes the waiting invitations `inviterId` made that `doomed` picks, each audited as a
+   * revocation by `actor`: an invitation lasts only while its inviter may make it.
+   */
+  async function revokeInvitationsOf(
+    tx: StoreTx,
+    actor: DashboardActor,
+    inviterId: string,
+    doomed: (invitation: InvitationRecord) => boolean,
+    at: string,
+  ): Promise<void> {
+    for (const invitation of await tx.invitations.listPending(actor.account.id, at)) {
+      if (invitation.invitedBy !== inviterId || !doomed(invitation)) continue;
+      await tx.invitations.update({ ...invitation, revokedAt: at });
+      await recordAudit(tx, {
+        accountId: actor.account.id,
+        by: byUser(actor),
+        action: "member.invitation_revoked",
+        target: { type: "invitation", id: invitation.id },
+        changes: { email: { from: invitation.email, to: null }, role: { from: invitation.role, to: null } },
+        at,
+      });
+    }
   }
 
   function sendInvitation(invitation: InvitationRecord, accountName: string, inviter: UserRecord, token: string) {
@@ -118,6 +153,7 @@ export function teamUseCases(deps: DomainDeps) {
 
     /** Invites an address with a role (after a step-up); a waiting invitation to it is replaced. */
     async invite(actor: DashboardActor, input: { email: string; role: Role }): Promise<Schemas["Invitation"]> {
+      requireConfirmedEmail(actor);
       requireStepUp(actor, now());
       if (actor.user.role !== "owner" && input.role === "owner") throw ownersOnly();
       const email = normaliseEmail(input.email);
@@ -196,6 +232,7 @@ export function teamUseCases(deps: DomainDeps) {
           changes: target.role === role ? {} : { role: { from: target.role, to: role } },
           at,
         });
+        await revokeInvitationsOf(tx, actor, target.id, (i) => !mayInvite(role, i.role), at);
         return presentUser(updated);
       });
     },
@@ -207,14 +244,16 @@ export function teamUseCases(deps: DomainDeps) {
         const target = await memberFor(tx, actor, id);
         await keepAnOwner(tx, target);
         await tx.users.remove(id);
+        const at = now();
         await recordAudit(tx, {
           accountId: actor.account.id,
           by: byUser(actor),
           action: "member.removed",
           target: { type: "user", id },
           changes: { email: { from: target.email, to: null }, role: { from: target.role, to: null } },
-          at: now(),
+          at,
         });
+        await revokeInvitationsOf(tx, actor, target.id, () => true, at);
       });
     },
 

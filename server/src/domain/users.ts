@@ -17,6 +17,35 @@ import { type ClientInfo, type DashboardActor, normaliseEmail, openSession, type
 /** How long an e-mail link works: confirmation 24 hours, password reset 1 hour. */
 const tokenLifetimeSeconds: Record<EmailTokenPurpose, number> = { confirm_email: 24 * 3600, reset_password: 3600 };
 
+/** Reset e-mails one user is sent in an hour at most; more requests answer alike and send nothing. */
+export const resetMailsPerHour = 3;
+
+/** Days a session is kept after its absolute expiry (for `user.logged_in_from_new_ip`), then deleted. */
+export const endedSessionDays = 30;
+
+/** A user's fields of two-factor authentication, all off. */
+const withoutSecondFactor = {
+  totpSecret: null,
+  totpPendingSecret: null,
+  totpEnabledAt: null,
+  totpLastStep: null,
+  recoveryCodeDigests: [],
+} satisfies Partial<UserRecord>;
+
+/**
+ * Refuses (`403 EMAIL_NOT_CONFIRMED`) what only the owner of the address may do: turn on two-factor
+ * authentication (which would keep the address's owner out), invite people, ask for verification
+ * (docs/decisions/0041-e-mail-links-ownership-and-identity-housekeeping.md).
+ */
+export function requireConfirmedEmail(actor: Pick<DashboardActor, "user">): void {
+  if (actor.user.emailConfirmedAt !== null) return;
+  throw new DomainError(
+    "EMAIL_NOT_CONFIRMED",
+    "Confirme seu e-mail antes: abra o link enviado no cadastro (válido por 24 horas) ou, se ele expirou, " +
+      "peça uma redefinição de senha, cujo link também confirma o endereço.",
+  );
+}
+
 const digest = (token: string) => createHash("sha256").update(token).digest("hex");
 const invalidLink = () => new DomainError("REQUEST_ERROR", "Link inválido, já usado ou expirado.");
 
@@ -132,13 +161,22 @@ export function userUseCases(deps: DomainDeps) {
       });
     },
 
-    /** Sends a reset link when the address has a user; says nothing either way. */
+    /**
+     * Sends a reset link when the address has a user and was sent fewer than
+     * `resetMailsPerHour` of them in the last hour; says nothing either way.
+     */
     async requestPasswordReset(emailInput: string): Promise<void> {
       const email = normaliseEmail(emailInput);
       const sent = await store.transaction(async (tx) => {
-        const user = await tx.users.getByEmail(email);
-        if (!user) return null;
-        return { user, token: await issueToken(tx, user, "reset_password", now()) };
+        const found = await tx.users.getByEmail(email);
+        if (!found) return null;
+        // Two requests for one user wait for each other here: the count below is exact.
+        await tx.lockScope({ accountId: `user:${found.id}`, livemode: false });
+        const at = now();
+        const hourAgo = addSeconds(at, -3600);
+        if ((await tx.emailTokens.countSentSince(found.id, "reset_password", hourAgo)) >= resetMailsPerHour)
+          return null;
+        return { user: found, token: await issueToken(tx, found, "reset_password", at) };
       });
       if (!sent) return;
       send({
@@ -155,22 +193,59 @@ export function userUseCases(deps: DomainDeps) {
       });
     },
 
-    /** A new password through a reset link: the address is confirmed, and every session ends. */
+    /**
+     * A new password through a reset link: the address is confirmed (the link reached it), every
+     * session and every other reset link of the user ends. On an address not confirmed before,
+     * two-factor authentication is turned off: whoever turned it on had not shown the mailbox was
+     * theirs, and the mailbox's owner must be able to enter
+     * (docs/decisions/0041-e-mail-links-ownership-and-identity-housekeeping.md).
+     */
     async completePasswordReset(input: { token: string; password: string }, client: ClientInfo): Promise<void> {
       const passwordHash = await hashPassword(input.password);
       await store.transaction(async (tx) => {
         const at = now();
         const user = await redeem(tx, input.token, "reset_password", at);
         checkNewPassword(input.password, "password", user);
-        await tx.users.update({ ...user, passwordHash, emailConfirmedAt: user.emailConfirmedAt ?? at, updatedAt: at });
+        const squatted =
+          user.emailConfirmedAt === null && (user.totpEnabledAt !== null || user.totpPendingSecret !== null);
+        await tx.users.update({
+          ...user,
+          ...(squatted ? withoutSecondFactor : {}),
+          passwordHash,
+          emailConfirmedAt: user.emailConfirmedAt ?? at,
+          updatedAt: at,
+        });
         await tx.sessions.endAllOfUser(user.id, at, null);
+        await tx.emailTokens.retireAllOfUser(user.id, "reset_password", at);
         await recordAudit(tx, {
           accountId: user.accountId,
           by: { actor: { type: "user", userId: user.id, email: user.email }, ip: client.ip ?? null },
           action: "user.password_reset",
           target: { type: "user", id: user.id },
+          ...(user.emailConfirmedAt === null
+            ? {
+                changes: {
+                  emailConfirmed: { from: false, to: true },
+                  ...(user.totpEnabledAt !== null ? { twoFactorEnabled: { from: true, to: false } } : {}),
+                },
+              }
+            : {}),
           at,
         });
+      });
+    },
+
+    /**
+     * Deletes what can no longer be used: e-mail tokens past their expiry, and sessions
+     * `endedSessionDays` after their absolute expiry (kept that long so a log-in from an address
+     * none of them came from is still told apart). Answers how many rows went.
+     */
+    async purgeExpired(): Promise<number> {
+      const at = now();
+      return store.transaction(async (tx) => {
+        const tokens = await tx.emailTokens.purgeExpiredBefore(at);
+        const sessions = await tx.sessions.purgeExpiredBefore(addSeconds(at, -endedSessionDays * 24 * 3600));
+        return tokens + sessions;
       });
     },
 
@@ -186,6 +261,7 @@ export function userUseCases(deps: DomainDeps) {
         if (!current) throw new DomainError("UNAUTHORIZED");
         await tx.users.update({ ...current, passwordHash, updatedAt: at });
         await tx.sessions.endAllOfUser(user.id, at, actor.session.id);
+        await tx.emailTokens.retireAllOfUser(user.id, "reset_password", at);
         await recordAudit(tx, {
           accountId: user.accountId,
           by: byUser(actor),

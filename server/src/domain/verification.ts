@@ -9,6 +9,7 @@ import type { Account, PageRequest } from "./model.js";
 import { pageOrInvalidCursor } from "./pagination.js";
 import type { StoreTx } from "./ports/store.js";
 import type { DashboardActor } from "./sessions.js";
+import { requireConfirmedEmail } from "./users.js";
 
 // The account's verification (issue 25): the merchant asks for it in the dashboard with a legal
 // name and a CNPJ or CPF (check digits verified); the platform's operator lists the requests and
@@ -117,6 +118,7 @@ export function verificationUseCases(deps: DomainDeps) {
       actor: DashboardActor,
       input: { legalName: string; document: string },
     ): Promise<Schemas["AccountVerification"]> {
+      requireConfirmedEmail(actor); // issue 33 §10
       const parsed = requireDocument(input.document);
       const legalName = input.legalName.trim();
       return store.transaction(async (tx) => {

@@ -1,6 +1,7 @@
 import type { Handlers } from "../../../generated/dashboard-operations.js";
 import type { Domain } from "../domain/service.js";
 import { actorOf } from "./dashboard-actor.js";
+import { pageFromQuery } from "./router.js";
 import { auditHandlers } from "./dashboard-audit-handlers.js";
 import { teamHandlers } from "./dashboard-team-handlers.js";
 import { accountHandlers } from "./dashboard-account-handlers.js";
@@ -46,7 +47,10 @@ export function dashboardHandlers(domain: Domain): WithReplays<Handlers<Dashboar
       await sessions.end(actor, actor.session.id);
       return { status: 204, body: undefined, headers: { "Set-Cookie": ctx.cookie.clear() } };
     },
-    listSessions: async (_request, ctx) => ({ status: 200, body: await sessions.list(actorOf(ctx)) }),
+    listSessions: async ({ query }, ctx) => ({
+      status: 200,
+      body: await sessions.list(actorOf(ctx), pageFromQuery(query)),
+    }),
     endSession: async ({ params }, ctx) => {
       await sessions.end(actorOf(ctx), params.id);
       return { status: 204, body: undefined };

@@ -1,9 +1,51 @@
 import type { RequestHandler } from "express";
 import type { Logger } from "pino";
 
+/** Query parameters whose value is a secret wherever they appear (`?token=` of the e-mails' links). */
+const secretParameter = /token|secret|password|senha/i;
+
+/** What a redacted query value is logged as. */
+export const redactedValue = "[redacted]";
+
+/** Whether every query value of `path` is kept out of the log: the web app's pages (links from e-mails). */
+const panelPath = (path: string) => path === "/painel" || path.startsWith("/painel/");
+
+const decodedName = (name: string) => {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, " "));
+  } catch {
+    return name;
+  }
+};
+
 /**
- * One log line per request, when its response is sent or the client goes away: method, URL,
- * status, time and request id, never headers (keys stay out). The same fields pino-http wrote
+ * The URL as the log shows it: the path, and the query with the value of every secret-named
+ * parameter (`token`, `secret`, `password`, …) replaced, and on `/painel` pages every value
+ * (issue 33 §7: the e-mails' links carry their one-time token in the address). Names stay, so a
+ * line still says what was asked.
+ */
+export function loggedUrl(url: string): string {
+  const start = url.indexOf("?");
+  if (start < 0) return url;
+  const path = url.slice(0, start);
+  const everyValue = panelPath(path);
+  const query = url
+    .slice(start + 1)
+    .split("&")
+    .map((pair) => {
+      const equals = pair.indexOf("=");
+      // A bare value (`?Zk3m…`) on a page is redacted too; elsewhere it is a name alone.
+      if (equals < 0) return everyValue && pair !== "" ? redactedValue : pair;
+      const name = pair.slice(0, equals);
+      return everyValue || secretParameter.test(decodedName(name)) ? `${name}=${redactedValue}` : pair;
+    })
+    .join("&");
+  return `${path}?${query}`;
+}
+
+/**
+ * One log line per request, when its response is sent or the client goes away: method, URL (its
+ * secrets redacted, `loggedUrl`), status, time and request id, never headers (keys stay out). The same fields pino-http wrote
  * (`req`, `res`, `responseTime`), without a child logger and serialisers per request, which cost
  * several percent of the server's time under load. Levels: `info` for answers, `warn` for a 503,
  * `error` for any other 5xx and for a client that went away before the answer.
@@ -11,7 +53,7 @@ import type { Logger } from "pino";
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = performance.now();
-    const url = req.originalUrl;
+    const url = loggedUrl(req.originalUrl);
     const write = (aborted: boolean) => {
       res.removeListener("finish", onFinish);
       res.removeListener("close", onClose);

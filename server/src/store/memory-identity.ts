@@ -34,12 +34,14 @@ export class IdentityTables {
     this.verificationRequests = new Table<VerificationRequestRecord>(journal);
   }
 
-  /** Deletes the rows of `table` that `doomed` picks, undone with the transaction. */
-  private deleteWhere<T extends { id: string }>(table: Table<T>, doomed: (row: T) => boolean): void {
-    for (const row of table.all().filter(doomed)) {
+  /** Deletes the rows of `table` that `doomed` picks, undone with the transaction; answers how many. */
+  private deleteWhere<T extends { id: string }>(table: Table<T>, doomed: (row: T) => boolean): number {
+    const rows = table.all().filter(doomed);
+    for (const row of rows) {
       table.rows.delete(row.id);
       this.journal()?.push(() => table.rows.set(row.id, row));
     }
+    return rows.length;
   }
 
   reads(): IdentityReads {
@@ -62,9 +64,21 @@ export class IdentityTables {
             .filter((s) => s.userId === userId && s.endedAt === null)
             .sort(newestFirst),
         anyOfUserFromIp: async (userId, ip) => this.sessions.all().some((s) => s.userId === userId && s.ip === ip),
+        pageLastingOfUser: async (userId, at, page) =>
+          pageOf(
+            this.sessions.all().filter((s) => s.userId === userId),
+            page,
+            (s) => s.endedAt === null && s.expiresAt > at.now && s.lastSeenAt > at.idleSince,
+          ),
       },
-      emailTokens: { get: async (digest) => this.emailTokens.get(digest) },
+      emailTokens: {
+        get: async (digest) => this.emailTokens.get(digest),
+        countSentSince: async (userId, purpose, since) =>
+          this.emailTokens.all().filter((t) => t.userId === userId && t.purpose === purpose && t.createdAt > since)
+            .length,
+      },
       accountSecurity: { get: async (accountId) => this.accountSecurity.get(accountId) },
+      stepUpFailures: { get: async (userId) => this.stepUpFailures.get(userId) },
       invitations: {
         get: async (id) => this.invitations.get(id),
         getByTokenDigest: async (digest) => this.invitations.all().find((i) => i.tokenDigest === digest) ?? null,
@@ -78,7 +92,6 @@ export class IdentityTables {
       },
       verificationRequests: {
         get: async (accountId) => this.verificationRequests.get(accountId),
-      stepUpFailures: { get: async (userId) => this.stepUpFailures.get(userId) },
         list: async (filter, page) =>
           pageOf(
             this.verificationRequests.all(),
@@ -102,6 +115,7 @@ export class IdentityTables {
         remove: async (id) => {
           this.deleteWhere(this.sessions, (s) => s.userId === id);
           this.deleteWhere(this.emailTokens, (t) => t.userId === id);
+          this.deleteWhere(this.stepUpFailures, (f) => f.id === id);
           this.deleteWhere(this.users, (u) => u.id === id);
         },
       },
@@ -114,17 +128,30 @@ export class IdentityTables {
           for (const session of open) this.sessions.update({ ...session, endedAt: at });
           return open.length;
         },
+        purgeExpiredBefore: async (before) => this.deleteWhere(this.sessions, (s) => s.expiresAt < before),
       },
-          this.deleteWhere(this.stepUpFailures, (f) => f.id === id);
       emailTokens: {
         ...r.emailTokens,
         insert: async (token) => this.emailTokens.insert(token),
         update: async (token) => this.emailTokens.update(token),
+        retireAllOfUser: async (userId, purpose, at) => {
+          const unused = this.emailTokens
+            .all()
+            .filter((t) => t.userId === userId && t.purpose === purpose && t.usedAt === null);
+          for (const token of unused) this.emailTokens.update({ ...token, usedAt: at });
+          return unused.length;
+        },
+        purgeExpiredBefore: async (before) => this.deleteWhere(this.emailTokens, (t) => t.expiresAt < before),
       },
       accountSecurity: {
         ...r.accountSecurity,
         insert: async (rules) => this.accountSecurity.insert(rules),
         update: async (rules) => this.accountSecurity.update(rules),
+      },
+      stepUpFailures: {
+        ...r.stepUpFailures,
+        insert: async (failures) => this.stepUpFailures.insert(failures),
+        update: async (failures) => this.stepUpFailures.update(failures),
       },
       invitations: {
         ...r.invitations,
@@ -139,8 +166,3 @@ export class IdentityTables {
     };
   }
 }
-      stepUpFailures: {
-        ...r.stepUpFailures,
-        insert: async (failures) => this.stepUpFailures.insert(failures),
-        update: async (failures) => this.stepUpFailures.update(failures),
-      },

@@ -95,12 +95,26 @@ export function newPerson(
   return person;
 }
 
-/** Signs a new person up through the API: the browser holds its session afterwards. */
-export async function signedUp(server: TestServer, headers: Record<string, string> = {}) {
+/**
+ * Signs a new person up through the API: the browser holds its session afterwards. The address is
+ * confirmed through the e-mailed link (two-factor set-up, invitations and verification need it,
+ * issue 33 §10), unless `confirmEmail: false`.
+ */
+export async function signedUp(
+  server: TestServer,
+  headers: Record<string, string> = {},
+  options: { confirmEmail?: boolean } = {},
+) {
   const browser = dashboardBrowser(server.baseUrl, headers);
   const person = newPerson();
   const answer = await browser.api.POST("/dashboard/v1/sign-up", { body: person });
   if (answer.status !== 201) throw new Error(`sign-up answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  if (options.confirmEmail !== false) {
+    const token = lastLinkToken(server, person.email);
+    rememberSecret(token);
+    const confirmed = await browser.api.POST("/dashboard/v1/email-confirmations", { body: { token } });
+    if (confirmed.status !== 204) throw new Error(`e-mail confirmation answered ${confirmed.status}`);
+  }
   return { browser, person, session: answer.body };
 }
 

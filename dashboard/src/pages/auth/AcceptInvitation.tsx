@@ -1,18 +1,18 @@
 import { useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { api } from "../../api/client";
 import { fieldErrors } from "../../api/errors";
 import { useRememberSession } from "../../api/session";
 import { TextField } from "../../components/Field";
 import { FormError } from "../../components/FormError";
 import { Alert } from "../../components/ui";
+import { useLinkToken } from "../../lib/linkToken";
 import { modePath } from "../../lib/mode";
 import { AuthLayout } from "./AuthLayout";
 
 /** The page the invitation e-mail links to (`/painel/aceitar-convite?token=…`): the new member's name and password. */
 export function AcceptInvitation() {
-  const [search] = useSearchParams();
-  const [token] = useState(() => search.get("token") ?? "");
+  const token = useLinkToken();
   const navigate = useNavigate();
   const remember = useRememberSession();
   const accept = api.useMutation("post", "/dashboard/v1/invitations/accept");

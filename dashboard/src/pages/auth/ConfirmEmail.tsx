@@ -1,27 +1,25 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
-import { Link, useSearchParams } from "react-router";
+import { useEffect, useRef } from "react";
+import { Link } from "react-router";
 import { api } from "../../api/client";
 import { sessionKey } from "../../api/session";
 import { FormError } from "../../components/FormError";
 import { Alert, Loading } from "../../components/ui";
+import { useLinkToken } from "../../lib/linkToken";
 import { modePath } from "../../lib/mode";
 import { AuthLayout } from "./AuthLayout";
 
 /** The page the confirmation e-mail links to (`/painel/confirmar-email?token=…`): confirms at once. */
 export function ConfirmEmail() {
-  const [search, setSearch] = useSearchParams();
-  const [token] = useState(() => search.get("token") ?? "");
+  const token = useLinkToken();
   const confirm = api.useMutation("post", "/dashboard/v1/email-confirmations");
   const client = useQueryClient();
   const sent = useRef(false);
   useEffect(() => {
     if (sent.current || !token) return;
     sent.current = true;
-    // The token leaves the address (and the history) once read.
-    setSearch({}, { replace: true });
     confirm.mutate({ body: { token } }, { onSuccess: () => void client.invalidateQueries({ queryKey: sessionKey }) });
-  }, [token, confirm, client, setSearch]);
+  }, [token, confirm, client]);
   return (
     <AuthLayout title="Confirmação de e-mail">
       {!token ? (

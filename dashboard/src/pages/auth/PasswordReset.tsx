@@ -1,10 +1,11 @@
 import { useState } from "react";
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
 import { api } from "../../api/client";
 import { fieldErrors } from "../../api/errors";
 import { TextField } from "../../components/Field";
 import { FormError } from "../../components/FormError";
 import { Alert } from "../../components/ui";
+import { useLinkToken } from "../../lib/linkToken";
 import { AuthLayout } from "./AuthLayout";
 
 /** "Esqueci minha senha": the reset link goes by e-mail. */
@@ -50,8 +51,7 @@ export function RequestPasswordReset() {
 
 /** The page the reset e-mail links to (`/painel/redefinir-senha?token=…`). */
 export function CompletePasswordReset() {
-  const [search] = useSearchParams();
-  const [token] = useState(() => search.get("token") ?? "");
+  const token = useLinkToken();
   const [password, setPassword] = useState("");
   const [repeat, setRepeat] = useState("");
   const [mismatch, setMismatch] = useState(false);

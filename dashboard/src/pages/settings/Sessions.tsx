@@ -2,17 +2,22 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { api, forgetCsrfToken } from "../../api/client";
 import { sessionKey } from "../../api/session";
-import { type Column, DataTable } from "../../components/DataTable";
+import { type Column, CursorPager, DataTable, useCursor } from "../../components/DataTable";
 import { FormError } from "../../components/FormError";
 import { Badge, Card, ErrorMessage, Loading } from "../../components/ui";
 import { describeUserAgent, formatDateTime } from "../../lib/format";
 
 type Entry = NonNullable<ReturnType<typeof useSessions>["data"]>["data"][number];
 
-const useSessions = () => api.useQuery("get", "/dashboard/v1/sessions");
+/** A page of the user's sessions that still last (50), from the address's cursor. */
+const useSessions = (startingAfter: string | undefined) =>
+  api.useQuery("get", "/dashboard/v1/sessions", {
+    params: { query: { limit: 50, ...(startingAfter ? { startingAfter } : {}) } },
+  });
 
 export function Sessions() {
-  const sessions = useSessions();
+  const cursor = useCursor();
+  const sessions = useSessions(cursor.startingAfter);
   const end = api.useMutation("delete", "/dashboard/v1/sessions/{id}");
   const client = useQueryClient();
   const navigate = useNavigate();
@@ -65,7 +70,14 @@ export function Sessions() {
       ) : sessions.isError ? (
         <ErrorMessage error={sessions.error} retry={() => void sessions.refetch()} />
       ) : (
-        <DataTable caption="Lista de sessões" columns={columns} rows={sessions.data.data} rowKey={(s) => s.id} />
+        <>
+          <DataTable caption="Lista de sessões" columns={columns} rows={sessions.data.data} rowKey={(s) => s.id} />
+          <CursorPager
+            hasMore={sessions.data.hasMore}
+            lastId={sessions.data.data.at(-1)?.id}
+            count={sessions.data.data.length}
+          />
+        </>
       )}
     </Card>
   );

@@ -1,10 +1,11 @@
 import type {
   AccountSecurityRecord,
+  EmailTokenPurpose,
   EmailTokenRecord,
   InvitationRecord,
   SessionRecord,
-  UserRecord,
   StepUpFailuresRecord,
+  UserRecord,
   VerificationRequestRecord,
   VerificationStatus,
 } from "../identity-model.js";
@@ -26,15 +27,30 @@ export interface IdentityReads {
     getByTokenDigest(digest: string): Promise<SessionRecord | null>;
     /** The user's sessions not ended (expired ones included), newest first. */
     listOpenByUser(userId: string): Promise<SessionRecord[]>;
+    /**
+     * A page of the user's sessions that still last at `now`: not ended, not past `expiresAt`, and
+     * seen after `idleSince`; newest first on (createdAt, id). The cursor is any session of the user.
+     */
+    pageLastingOfUser(
+      userId: string,
+      at: { now: string; idleSince: string },
+      page: PageRequest,
+    ): Promise<PageResult<SessionRecord>>;
     /** Whether any session of the user, ended or not, was opened from `ip`. */
     anyOfUserFromIp(userId: string, ip: string): Promise<boolean>;
   };
   emailTokens: {
     get(digest: string): Promise<EmailTokenRecord | null>;
+    /** How many tokens of `purpose` the user was sent after `since` (used ones included). */
+    countSentSince(userId: string, purpose: EmailTokenPurpose, since: string): Promise<number>;
   };
   accountSecurity: {
     /** By the account's id; null: the defaults. */
     get(accountId: string): Promise<AccountSecurityRecord | null>;
+  };
+  stepUpFailures: {
+    /** By the user's id; null: none. */
+    get(userId: string): Promise<StepUpFailuresRecord | null>;
   };
   invitations: {
     get(id: string): Promise<InvitationRecord | null>;
@@ -48,10 +64,6 @@ export interface IdentityReads {
     /** Every account's latest request, newest first on (createdAt, id); the cursor is any request. */
     list(
       filter: { status?: VerificationStatus | undefined },
-  stepUpFailures: {
-    /** By the user's id; null: none. */
-    get(userId: string): Promise<StepUpFailuresRecord | null>;
-  };
       page: PageRequest,
     ): Promise<PageResult<VerificationRequestRecord>>;
   };
@@ -72,14 +84,24 @@ export interface IdentityWrites {
     update(session: SessionRecord): Promise<void>;
     /** Ends every open session of the user at `at`, but `exceptId`'s; answers how many. */
     endAllOfUser(userId: string, at: string, exceptId: string | null): Promise<number>;
+    /** Deletes the sessions whose absolute expiry is before `before` (every session has ended by then); answers how many. */
+    purgeExpiredBefore(before: string): Promise<number>;
   };
   emailTokens: IdentityReads["emailTokens"] & {
     insert(token: EmailTokenRecord): Promise<void>;
     update(token: EmailTokenRecord): Promise<void>;
+    /** Marks every unused token of `purpose` of the user as used at `at`: no link of it works again; answers how many. */
+    retireAllOfUser(userId: string, purpose: EmailTokenPurpose, at: string): Promise<number>;
+    /** Deletes the tokens that expired before `before`, used or not; answers how many. */
+    purgeExpiredBefore(before: string): Promise<number>;
   };
   accountSecurity: IdentityReads["accountSecurity"] & {
     insert(rules: AccountSecurityRecord): Promise<void>;
     update(rules: AccountSecurityRecord): Promise<void>;
+  };
+  stepUpFailures: IdentityReads["stepUpFailures"] & {
+    insert(failures: StepUpFailuresRecord): Promise<void>;
+    update(failures: StepUpFailuresRecord): Promise<void>;
   };
   invitations: IdentityReads["invitations"] & {
     insert(invitation: InvitationRecord): Promise<void>;
@@ -90,7 +112,3 @@ export interface IdentityWrites {
     update(request: VerificationRequestRecord): Promise<void>;
   };
 }
-  stepUpFailures: IdentityReads["stepUpFailures"] & {
-    insert(failures: StepUpFailuresRecord): Promise<void>;
-    update(failures: StepUpFailuresRecord): Promise<void>;
-  };

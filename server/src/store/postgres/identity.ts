@@ -12,7 +12,7 @@ import type { TableDef } from "./rows.js";
 import { execute, type Queryable, query } from "./sql.js";
 import { insertRow, pageQuery, selectMany, selectOne, updateRow } from "./statements.js";
 
-// The dashboard's people (issue 25; migrations 1764300000000-1): users, sessions, e-mail tokens,
+// The dashboard's people (issue 25; migrations 1764300000000-1, 1764560000000): users, sessions, e-mail tokens,
 // accounts' security rules.
 
 export const usersTable: TableDef<UserRecord> = {
@@ -134,9 +134,35 @@ export function identityReads(db: Queryable): IdentityReads {
       anyOfUserFromIp: async (userId, ip) =>
         (await query(db, "SELECT 1 FROM dashboard_sessions WHERE user_id = $1 AND ip = $2 LIMIT 1", [userId, ip]))
           .length > 0,
+      pageLastingOfUser: (userId, at, page) =>
+        pageQuery(
+          db,
+          sessionsTable,
+          {
+            scope: "user_id = $1",
+            values: [userId],
+            filters: (values) => {
+              values.push(at.now, at.idleSince);
+              return ` AND ended_at IS NULL AND expires_at > $${values.length - 1} AND last_seen_at > $${values.length}`;
+            },
+          },
+          page,
+          { selective: false },
+        ),
     },
-    emailTokens: { get: (digest) => selectOne(db, emailTokensTable, "id = $1", [digest]) },
+    emailTokens: {
+      get: (digest) => selectOne(db, emailTokensTable, "id = $1", [digest]),
+      countSentSince: async (userId, purpose, since) => {
+        const [row] = await query<{ count: number }>(
+          db,
+          `SELECT count(*)::int AS count FROM email_tokens WHERE user_id = $1 AND purpose = $2 AND created_at > $3`,
+          [userId, purpose, since],
+        );
+        return row?.count ?? 0;
+      },
+    },
     accountSecurity: { get: (accountId) => selectOne(db, accountSecurityTable, "id = $1", [accountId]) },
+    stepUpFailures: { get: (userId) => selectOne(db, stepUpFailuresTable, "id = $1", [userId]) },
     invitations: {
       get: (id) => selectOne(db, invitationsTable, "id = $1", [id]),
       getByTokenDigest: (digest) => selectOne(db, invitationsTable, "token_digest = $1", [digest]),
@@ -163,7 +189,6 @@ export function identityReads(db: Queryable): IdentityReads {
               values.push(filter.status);
               return ` AND status = $${values.length}`;
             },
-    stepUpFailures: { get: (userId) => selectOne(db, stepUpFailuresTable, "id = $1", [userId]) },
           },
           page,
         ),
@@ -195,16 +220,29 @@ export function identityWrites(client: Queryable): IdentityWrites {
              WHERE user_id = $1 AND ended_at IS NULL AND ($3::text IS NULL OR id <> $3)`,
           [userId, at, exceptId],
         ),
+      purgeExpiredBefore: (before) => execute(client, "DELETE FROM dashboard_sessions WHERE expires_at < $1", [before]),
     },
     emailTokens: {
       ...r.emailTokens,
       insert: (token) => insertRow(client, emailTokensTable, token),
       update: (token) => updateRow(client, emailTokensTable, token),
+      retireAllOfUser: (userId, purpose, at) =>
+        execute(
+          client,
+          "UPDATE email_tokens SET used_at = $3 WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL",
+          [userId, purpose, at],
+        ),
+      purgeExpiredBefore: (before) => execute(client, "DELETE FROM email_tokens WHERE expires_at < $1", [before]),
     },
     accountSecurity: {
       ...r.accountSecurity,
       insert: (rules) => insertRow(client, accountSecurityTable, rules),
       update: (rules) => updateRow(client, accountSecurityTable, rules),
+    },
+    stepUpFailures: {
+      ...r.stepUpFailures,
+      insert: (failures) => insertRow(client, stepUpFailuresTable, failures),
+      update: (failures) => updateRow(client, stepUpFailuresTable, failures),
     },
     invitations: {
       ...r.invitations,
@@ -218,8 +256,3 @@ export function identityWrites(client: Queryable): IdentityWrites {
     },
   };
 }
-    stepUpFailures: {
-      ...r.stepUpFailures,
-      insert: (failures) => insertRow(client, stepUpFailuresTable, failures),
-      update: (failures) => updateRow(client, stepUpFailuresTable, failures),
-    },
