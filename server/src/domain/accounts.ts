@@ -26,6 +26,14 @@ export function modeOfSecret(secret: string): "test" | "production" | null {
   return null;
 }
 
+/**
+ * Whether the account may take and move money in the mode: test mode always; production only once
+ * the operator verified it.
+ * docs/decisions/0043-production-needs-a-verified-account-and-keys-carry-their-makers-money-powers.md.
+ */
+export const operatesIn = (account: Pick<Account, "verified">, livemode: boolean): boolean =>
+  !livemode || account.verified;
+
 export interface NewAccount {
   name: string;
   ownerEmail: string;

@@ -5,6 +5,7 @@ import { checkAmountCents } from "./amounts.js";
 import type { Authentication, Credentials } from "./authentication.js";
 import { type StoreReads, type StoreTx, type TransactionFilter, UnknownCursorError } from "./ports/store.js";
 import { requireDocument, upsertCustomerRecord } from "./customers.js";
+import { requireActiveForProduction } from "./dashboard-scope.js";
 import { type ScopedCaller, addSeconds, type DomainConfig, type DomainDeps, formatBRL } from "./deps.js";
 import { DomainError, fieldError, notFound } from "./errors.js";
 import { recordEvent } from "./events.js";
@@ -64,7 +65,9 @@ function prepareCharge(account: Account, input: NewCharge, now: string) {
 
 /**
  * Inserts a charge (and upserts its payer) inside `tx`. `scopeLocked`: whether the caller holds the
- * scope's lock; when it does not, the payer's upsert takes it if it must write.
+ * scope's lock; when it does not, the payer's upsert takes it if it must write. A production charge
+ * needs a verified account (`403 ACCOUNT_NOT_ACTIVE`), whoever asks: the public API, a payment
+ * link's checkout, a recurrence's immediate charge.
  */
 export async function insertCharge(
   deps: DomainDeps,
@@ -76,6 +79,7 @@ export async function insertCharge(
   link?: PaymentLinkRecord,
   options: { scopeLocked: boolean } = { scopeLocked: true },
 ): Promise<TransactionRecord> {
+  requireActiveForProduction({ scope, account });
   const { doc, expiresAt, feeCents } = prepareCharge(account, input, now);
   const { customer } = await upsertCustomerRecord(
     tx,

@@ -1,3 +1,4 @@
+import { operatesIn } from "./accounts.js";
 import { creditPaidCharge, insertCharge } from "./charges.js";
 import type { DomainDeps } from "./deps.js";
 import { DomainError, type FieldError, notFound } from "./errors.js";
@@ -9,19 +10,26 @@ import { findRecurrencePage } from "./recurrence-page.js";
 // The hosted checkout: a payer opens a payment link's `url`, fills in their
 // data, pays the Pix it generates and sees a receipt. The pages find a link by its id alone.
 
-/** Whether a link's checkout takes new payers, and if not, why. */
-export type CheckoutState = "open" | "unavailable" | "exhausted" | "expired";
+/**
+ * Whether a link's checkout takes new payers, and if not, why. `accountNotActive`: a production
+ * link of an account that is not verified (never, or no longer): it shows no code to pay.
+ */
+export type CheckoutState = "open" | "unavailable" | "exhausted" | "expired" | "accountNotActive";
 
-function checkoutState(link: PaymentLinkRecord, now: string): CheckoutState {
+/** Whether the link's charges may be paid: production takes money only for a verified account. */
+const payableFor = (link: PaymentLinkRecord, account: Account) => operatesIn(account, link.livemode);
+
+function checkoutState(link: PaymentLinkRecord, account: Account, now: string): CheckoutState {
   if (link.maxPayments !== null && link.paymentsCount >= link.maxPayments) return "exhausted";
   if (!link.active) return "unavailable";
   if (link.expiresAt !== null && link.expiresAt <= now) return "expired";
+  if (!payableFor(link, account)) return "accountNotActive";
   return "open";
 }
 
 /** A new payer arrived at a link that no longer takes them: deactivated, exhausted or expired. */
 export class CheckoutClosedError extends Error {
-  constructor(readonly state: Exclude<CheckoutState, "open">) {
+  constructor(readonly state: Exclude<CheckoutState, "open" | "accountNotActive">) {
     super(`payment link checkout is ${state}`);
     this.name = "CheckoutClosedError";
   }
@@ -48,6 +56,11 @@ export interface CheckoutView {
   /** Who is charging, as the payer sees it. */
   merchant: CheckoutMerchant;
   state: CheckoutState;
+  /**
+   * Whether the link's charges may be paid: false for a production link of an account that is not
+   * verified, whose pages then show no code to pay, not even of a charge generated before.
+   */
+  payable: boolean;
 }
 
 /** Who is charging: the account's name and, when the account has one, its CNPJ or CPF (digits). */
@@ -64,7 +77,8 @@ async function findCheckout(deps: DomainDeps, linkId: string): Promise<CheckoutV
   if (!link) return null;
   const account = await deps.store.read.accounts.get(link.accountId);
   if (!account) return null;
-  return { link, account, merchant: merchantOf(account), state: checkoutState(link, deps.clock.now().toISOString()) };
+  const state = checkoutState(link, account, deps.clock.now().toISOString());
+  return { link, account, merchant: merchantOf(account), state, payable: payableFor(link, account) };
 }
 
 /** A submission token as the checkout form issues it (random base62). */
@@ -80,6 +94,7 @@ const SUBMISSION_TOKEN = /^[A-Za-z0-9]{16,64}$/;
  * since been exhausted or deactivated. A new charge needs a freshly loaded form.
  *
  * Refuses with `CheckoutClosedError` a link that is deactivated, exhausted or expired, with
+ * `403 ACCOUNT_NOT_ACTIVE` a production link of an account that is not verified, with
  * `VALIDATION_ERROR` (one item per field) invalid payer data (as `readPayer` reads it), and with
  * `NOT_FOUND` an unknown link.
  */
@@ -101,12 +116,13 @@ async function startCheckout(
     const outcome = await once(tx, scope, "checkout", submissionToken, { paymentLinkId: linkId }, at, async () => {
       const link = await tx.paymentLinks.get(scope, linkId);
       if (!link) throw notFound();
-      const state = checkoutState(link, at);
+      const account = await tx.accounts.get(link.accountId);
+      if (!account) throw notFound();
+      const state = checkoutState(link, account, at);
+      if (state === "accountNotActive") throw new DomainError("ACCOUNT_NOT_ACTIVE");
       if (state !== "open") throw new CheckoutClosedError(state);
       const read = readPayer(link.askAddress);
       if (!read.ok) throw new DomainError("VALIDATION_ERROR", "Dados inválidos.", { errors: read.errors });
-      const account = await tx.accounts.get(link.accountId);
-      if (!account) throw notFound();
       const charge = await insertCharge(
         deps,
         tx,

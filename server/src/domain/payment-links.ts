@@ -2,7 +2,7 @@ import { checkAmountCents } from "./amounts.js";
 import type { ScopedCaller, DomainDeps } from "./deps.js";
 import { addSeconds } from "./deps.js";
 import { fieldError, notFound } from "./errors.js";
-import { auditChange } from "./dashboard-scope.js";
+import { auditChange, requireActiveForProduction } from "./dashboard-scope.js";
 import { once } from "./idempotency.js";
 import { newId } from "./ids.js";
 import { checkMetadata } from "./metadata.js";
@@ -14,7 +14,9 @@ import { presentPaymentLink } from "./presenters.js";
 export function paymentLinkUseCases(deps: DomainDeps) {
   const now = () => deps.clock.now().toISOString();
   return {
+    /** A new link; in production only for a verified account (`403 ACCOUNT_NOT_ACTIVE`): its checkout takes real money. */
     async create(actor: ScopedCaller, body: Schemas["CreatePaymentLinkRequest"], idempotencyKey?: string) {
+      requireActiveForProduction(actor);
       checkAmountCents(body.amountCents, amountLimits.minChargeCents);
       checkMetadata(body.metadata);
       const at = now();

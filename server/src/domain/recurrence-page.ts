@@ -1,3 +1,4 @@
+import { operatesIn } from "./accounts.js";
 import type { DomainDeps } from "./deps.js";
 import type { Account, RecurrenceRecord, RecurrenceStatus } from "./model.js";
 import { effectiveStatus } from "./presenters.js";
@@ -9,6 +10,11 @@ export interface RecurrencePage {
   account: Account;
   /** As a client sees it now: a CREATED one past `expiresAt` is EXPIRED. */
   status: RecurrenceStatus;
+  /**
+   * Whether the payer may approve or pay it: false for a production recurrence of an account that
+   * is not verified (never, or no longer), whose page then shows no code.
+   */
+  payable: boolean;
   /** Journey 3: the immediate charge's amount, and whether it still waits for payment. */
   initialPayment: { amountCents: number; waiting: boolean } | null;
 }
@@ -27,6 +33,7 @@ export async function findRecurrencePage(deps: DomainDeps, id: string): Promise<
     recurrence,
     account,
     status: effectiveRecurrenceStatus(recurrence, now),
+    payable: operatesIn(account, recurrence.livemode),
     initialPayment: charge
       ? { amountCents: charge.amountCents, waiting: effectiveStatus(charge, now) === "WAITING_PAYMENT" }
       : null,

@@ -1,6 +1,7 @@
 import { buildRecurrenceBrCode, withRecurrence } from "../pix/recurrence-brcode.js";
 import { chargeFee, insertCharge } from "./charges.js";
 import { requireDocument, upsertCustomerRecord } from "./customers.js";
+import { requireActiveForProduction } from "./dashboard-scope.js";
 import { type Actor, acquirerFor, addSeconds, type DomainDeps, formatBRL } from "./deps.js";
 import { DomainError, fieldError, notFound } from "./errors.js";
 import { recordEvent } from "./events.js";
@@ -67,9 +68,11 @@ export function recurrenceUseCases(deps: DomainDeps) {
   return {
     /**
      * Creates a recurrence CREATED with its QR code (field 80 with the recurrence's location);
-     * journey 3 also creates the immediate charge, whose code carries the recurrence too.
+     * journey 3 also creates the immediate charge, whose code carries the recurrence too. Production
+     * only for a verified account (`403 ACCOUNT_NOT_ACTIVE`): it lets the account debit the payer.
      */
     async create(actor: Actor, body: CreateRecurrence, idempotencyKey?: string) {
+      requireActiveForProduction(actor);
       const at = now();
       const { doc, expiresAt: asked } = prepareRecurrence(actor.account, body, at);
       const expiresAt = asked ?? addSeconds(at, deps.config.chargeExpirySeconds);

@@ -1,6 +1,7 @@
 import { buildBrCode } from "../pix/brcode.js";
 import type { StoreTx } from "./ports/store.js";
 import { chargeFee, creditPaidCharge } from "./charges.js";
+import { requireActiveForProduction } from "./dashboard-scope.js";
 import { acquirerFor, type DomainDeps, formatBRL } from "./deps.js";
 import { DomainError, fieldError } from "./errors.js";
 import { recordEvent } from "./events.js";
@@ -117,6 +118,9 @@ export async function insertCycleCharge(
   input: NewCycleCharge,
   at: string,
 ): Promise<TransactionRecord> {
+  // A cycle's charge debits the payer: in production only for a verified account, whether the
+  // merchant sends it or the background pass does (which then skips it and logs why).
+  requireActiveForProduction({ scope: r, account });
   requireRecurrenceStatus(r, at, ["APPROVED"], (s) => `A recorrência não está aprovada: status atual ${s}.`);
   checkMetadata(input.metadata);
   checkDueDate(r, input.dueDate, recurrenceToday(r, at));

@@ -3,7 +3,7 @@ import type { RefundDecision } from "./ports/acquirer.js";
 import { type ScopedCaller, acquirerFor, addSeconds, type DomainDeps, formatBRL } from "./deps.js";
 import { DomainError, notFound } from "./errors.js";
 import { recordEvent } from "./events.js";
-import { auditChange } from "./dashboard-scope.js";
+import { auditChange, requireActiveForProduction } from "./dashboard-scope.js";
 import { once } from "./idempotency.js";
 import { newId, randomBase62 } from "./ids.js";
 import type { PageRequest, RefundRecord, Schemas, TransactionRecord } from "./model.js";
@@ -121,7 +121,8 @@ export function refundUseCases(deps: DomainDeps) {
     /**
      * Refunds part or all of a paid charge: checks the rules, takes the amount from the available
      * balance, records `refund.created`, and hands it to the mode's acquirer (the sandbox decides
-     * at once; production waits for the settlement).
+     * at once; production waits for the settlement). Production only for a verified account
+     * (`403 ACCOUNT_NOT_ACTIVE`).
      */
     async create(
       actor: ScopedCaller,
@@ -129,6 +130,7 @@ export function refundUseCases(deps: DomainDeps) {
       body: Schemas["CreateRefundRequest"],
       idempotencyKey?: string,
     ) {
+      requireActiveForProduction(actor);
       const at = now();
       return deps.store.transaction(async (tx) => {
         await tx.lockScope(actor.scope);

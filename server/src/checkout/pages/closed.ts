@@ -6,8 +6,9 @@ import { checkoutPath } from "../paths.js";
 import { formatBrasiliaDateTime } from "./format.js";
 import { layout, type PageFrame, type Payee, summary } from "./layout.js";
 
-// Pages of a link or a charge that takes no payment: the link unavailable (deactivated),
-// exhausted or expired, and a charge expired, cancelled or failed.
+// Pages of a link or a charge that takes no payment: the link unavailable (deactivated, or of an
+// account not verified for production), exhausted or expired, and a charge expired, cancelled or
+// failed.
 
 const closedTexts: Record<Exclude<CheckoutState, "open">, { title: string; text: string }> = {
   unavailable: {
@@ -22,12 +23,19 @@ const closedTexts: Record<Exclude<CheckoutState, "open">, { title: string; text:
     title: "Link de pagamento expirado",
     text: "O prazo deste link terminou e ele não aceita mais pagamentos. Fale com quem enviou o link.",
   },
+  accountNotActive: {
+    title: "Link de pagamento indisponível",
+    text: "Este link não está aceitando pagamentos no momento. Nenhum valor foi cobrado. Fale com quem enviou o link.",
+  },
 };
 
-/** A link that takes no new payer: deactivated ("indisponível"), exhausted ("esgotado") or expired. */
+/**
+ * A link that takes no new payer: deactivated or of an account not verified for production
+ * ("indisponível"), exhausted ("esgotado") or expired.
+ */
 export function renderClosedPage(
   frame: PageFrame,
-  page: { link: PaymentLinkRecord; payee: Payee; state: Exclude<CheckoutState, "open"> },
+  page: { link: PaymentLinkRecord; payee: Payee | null; state: Exclude<CheckoutState, "open"> },
 ): string {
   const { title, text } = closedTexts[page.state];
   const when =
@@ -37,7 +45,12 @@ export function renderClosedPage(
   const body = html`<section class="card notice" aria-labelledby="titulo-aviso" data-link-state="${page.state}">
     <h1 id="titulo-aviso">${title}</h1>
     <p>${text}${when}</p>
-    <p class="muted">${page.link.description} · ${formatBRL(page.link.amountCents)}</p>
+    ${
+      // The merchant's own words are not shown for an account nobody verified.
+      page.state === "accountNotActive"
+        ? ""
+        : html`<p class="muted">${page.link.description} · ${formatBRL(page.link.amountCents)}</p>`
+    }
   </section>`;
   return layout(frame, page.payee, title, body);
 }

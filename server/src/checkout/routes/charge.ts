@@ -11,8 +11,9 @@ import { formBody } from "./form.js";
 /**
  * A charge the link generated:
  *
- * - `GET  /checkout/{plk}/t/{txn}` — the Pix to pay, then the receipt once paid;
- * - `GET  /checkout/{plk}/t/{txn}/qr.png` — the QR code of the BR Code;
+ * - `GET  /checkout/{plk}/t/{txn}` — the Pix to pay, then the receipt once paid; while the link's
+ *   account may not take production payments, the "indisponível" page (`403`) instead of the Pix;
+ * - `GET  /checkout/{plk}/t/{txn}/qr.png` — the QR code of the BR Code (not while unpayable);
  * - `GET  /checkout/{plk}/t/{txn}/status` — `{ status, remainingSeconds }`, polled by the page;
  * - `POST /checkout/{plk}/t/{txn}/simulate` — test links only: "Simular pagamento".
  */
@@ -34,6 +35,8 @@ export function chargeRoutes(router: Router, ctx: CheckoutContext): void {
       return ctx.send(res, 200, renderReceiptPage(frame, { link, transaction, payee }));
     }
     if (status === "WAITING_PAYMENT" || status === "PENDING" || status === "PROCESSING") {
+      // A charge made before its account lost the verification (or never had it) shows no code.
+      if (!found.payable) return ctx.closedPage(res, found, "accountNotActive");
       const simulateCsrfToken = link.livemode ? null : ctx.csrf.issue(req, res, `${link.id}/${transaction.id}`);
       return ctx.send(
         res,
@@ -55,6 +58,7 @@ export function chargeRoutes(router: Router, ctx: CheckoutContext): void {
   router.get("/:linkId/t/:transactionId/qr.png", async (req, res) => {
     const found = await chargeOf(req);
     if (!found) return ctx.notFoundPage(res);
+    if (!found.payable) return ctx.closedPage(res, found, "accountNotActive");
     const png = await QRCode.toBuffer(found.transaction.brCode, {
       type: "png",
       errorCorrectionLevel: "M",

@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import type { CheckoutClosedError, CheckoutUseCases, CheckoutView } from "../../domain/checkout.js";
+import type { CheckoutState, CheckoutUseCases, CheckoutView } from "../../domain/checkout.js";
 import { checkoutPath } from "../paths.js";
 import { renderClosedPage } from "../pages/closed.js";
 import type { PageFrame, Payee } from "../pages/layout.js";
@@ -39,6 +39,14 @@ export class CheckoutContext {
     };
   }
 
+  /**
+   * Who a notice names as the payee: nobody for a link whose charges may not be paid (a production
+   * link of an account not verified): a name nobody verified lends a page no credit.
+   */
+  noticePayeeOf(view: CheckoutView): Payee | null {
+    return view.payable ? this.payeeOf(view) : null;
+  }
+
   /** A page, never cached: it shows a payment's state. */
   send(res: Response, status: number, page: string): void {
     res.status(status).setHeader("Cache-Control", "no-store");
@@ -64,14 +72,20 @@ export class CheckoutContext {
       renderMessagePage(this.frame(res), {
         title: "Sessão expirada",
         text: "Por segurança, recarregue a página e envie novamente. Nenhum pagamento foi gerado.",
-        payee: this.payeeOf(view),
+        payee: this.noticePayeeOf(view),
         action: { href: checkoutPath(view.link.id), label: "Recarregar" },
       }),
     );
   }
 
-  closedPage(res: Response, view: CheckoutView, state: CheckoutClosedError["state"]): void {
-    this.send(res, 410, renderClosedPage(this.frame(res), { link: view.link, payee: this.payeeOf(view), state }));
+  /**
+   * A link that takes no new payer: `410` when it never will again (deactivated, exhausted,
+   * expired); `403` while its account may not take production payments (`ACCOUNT_NOT_ACTIVE`).
+   */
+  closedPage(res: Response, view: CheckoutView, state: Exclude<CheckoutState, "open">): void {
+    const status = state === "accountNotActive" ? 403 : 410;
+    const payee = this.noticePayeeOf(view);
+    this.send(res, status, renderClosedPage(this.frame(res), { link: view.link, payee, state }));
   }
 }
 

@@ -54,9 +54,11 @@ function readSubmission(body: unknown): { values: FormValues; submission: Checko
 /**
  * The payer's form of a link:
  *
- * - `GET  /checkout/{plk}` — the form, or the link's "indisponível" / "esgotado" / expired page;
+ * - `GET  /checkout/{plk}` — the form, or the link's "indisponível" / "esgotado" / expired page
+ *   (`403` "indisponível" for a production link of an account not verified: no form, no code);
  * - `POST /checkout/{plk}` — creates the charge (once per form) and redirects (303) to its page;
- *   invalid data answers 422 with the form, the values kept and one error per field.
+ *   invalid data answers 422 with the form, the values kept and one error per field; a production
+ *   link of an account not verified, `403` (`ACCOUNT_NOT_ACTIVE`) with the "indisponível" page.
  */
 export function formRoutes(router: Router, ctx: CheckoutContext): void {
   const formPage = (
@@ -104,6 +106,9 @@ export function formRoutes(router: Router, ctx: CheckoutContext): void {
       res.redirect(303, chargePath(linkId, transaction.id));
     } catch (error) {
       if (error instanceof CheckoutClosedError) return ctx.closedPage(res, view, error.state);
+      if (error instanceof DomainError && error.code === "ACCOUNT_NOT_ACTIVE") {
+        return ctx.closedPage(res, view, "accountNotActive");
+      }
       if (error instanceof DomainError && error.code === "VALIDATION_ERROR") {
         return formPage(req, res, view, 422, { submissionToken, values, errors: error.errors ?? [] });
       }
