@@ -1,13 +1,16 @@
 import type { components } from "../../../generated/dashboard-api.js";
+import { operationTable } from "../../../generated/dashboard-operations.js";
 import { byUser, recordAudit } from "./audit.js";
-import { checkAllowedIps, rolledApiKey } from "./api-keys.js";
+import { defaultPermissions } from "./accounts.js";
+import { changedApiKey, checkAllowedIps, rolledApiKey } from "./api-keys.js";
 import { type DashboardMode, inMode, type ModeCaller, requireActiveForProduction } from "./dashboard-scope.js";
 import type { DomainDeps } from "./deps.js";
-import { fieldError, notFound } from "./errors.js";
+import { DomainError, fieldError, notFound } from "./errors.js";
+import type { Role } from "./identity-model.js";
 import type { ApiKeyRecord, PageRequest } from "./model.js";
 import { pageOrInvalidCursor } from "./pagination.js";
 import { presentOperatorKey } from "./operator-presenters.js";
-import { maxKeyRollGraceSeconds } from "./policy.js";
+import { maxKeyRollGraceSeconds, type Permission } from "./policy.js";
 import type { StoreTx } from "./ports/store.js";
 import { createKeyAudited, revokeKeyAudited, updateKeyAudited } from "./key-changes.js";
 import { type DashboardActor, requireStepUp } from "./sessions.js";
@@ -35,6 +38,51 @@ interface KeyUsage {
 function presentKey(key: ApiKeyRecord, usage: KeyUsage, now: string): Schemas["ApiKey"] {
   const { accountId: _account, ...shown } = presentOperatorKey(key, usage.lastUsedAt, now);
   return { ...shown, dailyWithdrawLeftCents: usage.dailyWithdrawLeftCents };
+}
+
+/**
+ * The permissions that move an account's money out, each with the roles that hold that power in
+ * the dashboard: the generated `x-roles` of the dashboard's own operation (spec/dashboard/money.tsp).
+ */
+const moneyPowers: ReadonlyMap<Permission, readonly Role[]> = new Map<Permission, readonly Role[]>([
+  ["withdrawals:write", operationTable.createDashboardWithdrawal.roles],
+  ["refunds:write", operationTable.createDashboardRefund.roles],
+]);
+
+/** The money permissions among `permissions` that `role` does not hold. */
+const moneyPowersBeyond = (role: Role, permissions: readonly string[]): Permission[] =>
+  [...moneyPowers].filter(([p, roles]) => permissions.includes(p) && !roles.includes(role)).map(([p]) => p);
+
+/**
+ * A production key made, changed or rolled by a user may carry only the money permissions the
+ * user's role holds in the dashboard (`403 ROLE_FORBIDDEN` otherwise): a key is a way to act, and
+ * a role that may not withdraw or refund must not hand itself one that may. Test keys move sandbox
+ * money only: free.
+ * docs/decisions/0043-production-needs-a-verified-account-and-keys-carry-their-makers-money-powers.md.
+ */
+function requireMoneyPowers(caller: ModeCaller, permissions: readonly string[], act: "dar" | "renovar"): void {
+  if (!caller.scope.livemode) return;
+  const beyond = moneyPowersBeyond(caller.user.role, permissions);
+  if (beyond.length === 0) return;
+  const which = beyond.join(", ");
+  throw new DomainError(
+    "ROLE_FORBIDDEN",
+    act === "dar"
+      ? `Seu papel nesta conta não pode dar a uma chave de produção a permissão ${which}: ela move dinheiro que o seu papel não move.`
+      : `Seu papel nesta conta não pode renovar o segredo de uma chave de produção com a permissão ${which}: ela move dinheiro que o seu papel não move.`,
+  );
+}
+
+/**
+ * The permissions of a new key: the ones asked, or the default set (every permission but
+ * `withdrawals:write`), which in production leaves out the money permissions the maker's role does
+ * not hold, so a key made with the defaults is one the maker may make.
+ */
+function newKeyPermissions(caller: ModeCaller, asked: readonly Permission[] | undefined): Permission[] {
+  if (asked !== undefined) return [...new Set(asked)];
+  if (!caller.scope.livemode) return [...defaultPermissions];
+  const beyond = moneyPowersBeyond(caller.user.role, defaultPermissions);
+  return defaultPermissions.filter((p) => !beyond.includes(p));
 }
 
 export function dashboardKeyUseCases(deps: DomainDeps) {
@@ -96,6 +144,8 @@ export function dashboardKeyUseCases(deps: DomainDeps) {
       const at = now();
       guardProduction(actor, caller, at);
       checkAllowedIps(body.allowedIps);
+      const permissions = newKeyPermissions(caller, body.permissions);
+      requireMoneyPowers(caller, permissions, "dar");
       const { key, secret } = await store.transaction(async (tx) => {
         const account = await tx.accounts.get(caller.scope.accountId);
         if (!account) throw notFound();
@@ -105,7 +155,7 @@ export function dashboardKeyUseCases(deps: DomainDeps) {
           {
             name: body.name,
             livemode: caller.scope.livemode,
-            permissions: body.permissions,
+            permissions,
             allowedIps: body.allowedIps,
             dailyWithdrawLimitCents: body.dailyWithdrawLimitCents,
           },
@@ -131,9 +181,14 @@ export function dashboardKeyUseCases(deps: DomainDeps) {
       // daily limit, any address): a step-up, as to create or roll one. No verification check: an
       // account that lost it may still narrow the keys it has.
       if (caller.scope.livemode) requireStepUp(actor, at);
-      const updated = await store.transaction(async (tx) =>
-        updateKeyAudited(tx, await keyInScope(tx, caller, id), body, byUser(actor), at),
-      );
+      const updated = await store.transaction(async (tx) => {
+        const before = await keyInScope(tx, caller, id);
+        // What the key carries after the change, whatever the change is: a role that may not
+        // withdraw may take `withdrawals:write` away, never give it or loosen the rules of a key
+        // that has it (its IP list, its daily limit).
+        requireMoneyPowers(caller, changedApiKey(before, body, at).permissions, "dar");
+        return updateKeyAudited(tx, before, body, byUser(actor), at);
+      });
       return presented(updated, at);
     },
 
@@ -152,6 +207,8 @@ export function dashboardKeyUseCases(deps: DomainDeps) {
       }
       const { key, secret } = await store.transaction(async (tx) => {
         const before = await keyInScope(tx, caller, id);
+        // The new secret is answered to the one who rolls: it may not be a power its role lacks.
+        requireMoneyPowers(caller, before.permissions, "renovar");
         const rolled = rolledApiKey(before, body.gracePeriodSeconds, at);
         await tx.apiKeys.update(rolled.key);
         await recordAudit(tx, {
