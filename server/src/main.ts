@@ -16,7 +16,7 @@ import { defaultDomainConfig } from "./domain/deps.js";
 import { createDomain } from "./domain/service.js";
 import { createApp } from "./http/app.js";
 import { sharedRateLimitStore } from "./web/rate-limit-store.js";
-import { startIdempotencyPurge, startPeriodicPurge } from "./idempotency-purge.js";
+import { startIdempotencyPurge } from "./idempotency-purge.js";
 import { startRecurrenceDuties } from "./recurrence-duties.js";
 import { createLogger } from "./logger.js";
 import { logMailer, smtpMailer } from "./mail.js";
@@ -42,8 +42,18 @@ type WorkerMessage = { type: "started"; started: Started } | { type: "failed"; m
 /** The development account; its CNPJ (a test number) shows on the checkout as a real merchant's would. */
 const DEV_ACCOUNT = { name: "Loja de Desenvolvimento", ownerEmail: "dev@example.com", document: "11222333000181" };
 
-/** On an empty store: a verified development account and a test key with every permission. */
-async function bootstrap(store: Store, clock: Clock): Promise<{ accountId: string | null; devKey: string | null }> {
+/**
+ * Outside production, on an empty store: a verified development account and a test key with every
+ * permission. Production seeds nothing: its accounts are sign-ups the operator verifies, and no key
+ * is ever written to its log.
+ * docs/decisions/0043-production-needs-a-verified-account-and-keys-carry-their-makers-money-powers.md.
+ */
+async function bootstrap(
+  store: Store,
+  clock: Clock,
+  production: boolean,
+): Promise<{ accountId: string | null; devKey: string | null }> {
+  if (production) return { accountId: null, devKey: null };
   if ((await store.read.accounts.count()) > 0) return { accountId: await findDevAccount(store), devKey: null };
   return store.transaction(async (tx) => {
     // Several processes starting on one empty database: one creates the account, the others see it.
@@ -135,12 +145,6 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
     : null;
   /** Idempotency records past the 24 h window are forgotten in the background (docs/decisions/0005-idempotency.md). */
   const idempotencyPurge = startIdempotencyPurge({ purge: domain.idempotency.purgeExpired, logger });
-  /** Expired dashboard sessions and e-mail links are deleted in the background (docs/decisions/0041-e-mail-links-ownership-and-identity-housekeeping.md). */
-  const identityPurge = startPeriodicPurge({
-    purge: domain.users.purgeExpired,
-    logger,
-    what: "expired dashboard sessions and e-mail links",
-  });
   /** Recurrences' expiries and automatic cycle charges (Pix Automático), in the background. */
   const recurrenceDuties = startRecurrenceDuties({ duties: domain.recurrenceDuties, logger });
   // A cluster worker stops on its primary's SIGTERM only: the terminal's Ctrl+C reaches the whole
@@ -159,11 +163,11 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
       const idle = setInterval(() => server.closeIdleConnections(), 50);
       await closed;
       clearInterval(idle);
-      await Promise.all([worker?.stop(), idempotencyPurge.stop(), identityPurge.stop(), recurrenceDuties.stop()]);
+      await Promise.all([worker?.stop(), idempotencyPurge.stop(), recurrenceDuties.stop()]);
       await store.close();
     },
   });
-  const { accountId, devKey } = await bootstrap(store, clock);
+  const { accountId, devKey } = await bootstrap(store, clock, cfg.production);
   worker?.start();
   return { port: (server.address() as AddressInfo).port, storeKind: opened.kind, devKey, accountId };
 }
