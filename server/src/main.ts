@@ -16,7 +16,7 @@ import { defaultDomainConfig } from "./domain/deps.js";
 import { createDomain } from "./domain/service.js";
 import { createApp } from "./http/app.js";
 import { sharedRateLimitStore } from "./web/rate-limit-store.js";
-import { startIdempotencyPurge } from "./idempotency-purge.js";
+import { startIdempotencyPurge, startPeriodicPurge } from "./idempotency-purge.js";
 import { startRecurrenceDuties } from "./recurrence-duties.js";
 import { createLogger } from "./logger.js";
 import { logMailer, smtpMailer } from "./mail.js";
@@ -145,6 +145,12 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
     : null;
   /** Idempotency records past the 24 h window are forgotten in the background (docs/decisions/0005-idempotency.md). */
   const idempotencyPurge = startIdempotencyPurge({ purge: domain.idempotency.purgeExpired, logger });
+  /** Expired dashboard sessions and e-mail links are deleted in the background (docs/decisions/0041-e-mail-links-ownership-and-identity-housekeeping.md). */
+  const identityPurge = startPeriodicPurge({
+    purge: domain.users.purgeExpired,
+    logger,
+    what: "expired dashboard sessions and e-mail links",
+  });
   /** Recurrences' expiries and automatic cycle charges (Pix Automático), in the background. */
   const recurrenceDuties = startRecurrenceDuties({ duties: domain.recurrenceDuties, logger });
   // A cluster worker stops on its primary's SIGTERM only: the terminal's Ctrl+C reaches the whole
@@ -163,7 +169,7 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
       const idle = setInterval(() => server.closeIdleConnections(), 50);
       await closed;
       clearInterval(idle);
-      await Promise.all([worker?.stop(), idempotencyPurge.stop(), recurrenceDuties.stop()]);
+      await Promise.all([worker?.stop(), idempotencyPurge.stop(), identityPurge.stop(), recurrenceDuties.stop()]);
       await store.close();
     },
   });
