@@ -144,11 +144,13 @@ const variables = {
   PIX_ALLOW_LOCAL_WEBHOOKS: variable({
     key: "allowLocalWebhooks",
     readBy: ["server", "worker"],
-    parse: flag("1", "0").default(false),
+    // Unset: on outside production, off in production, filled in by loadConfig and loadWorkerConfig.
+    parse: flag("1", "0").optional(),
     inProduction: (on) => (on ? refusedInProduction("PIX_ALLOW_LOCAL_WEBHOOKS=1") : undefined),
     readme: {
-      default: "0",
-      meaning: "`1`: test-mode webhook endpoints may be on loopback (refused in production)",
+      default: "`1`, `0` in production",
+      meaning:
+        "`1`: test-mode webhook endpoints may be on loopback (`http://127.0.0.1:…`), so a receiver on this machine works; `0`: public addresses only (`1` is refused in production)",
     },
   }),
   PIX_WEBHOOK_WORKER: variable({
@@ -326,11 +328,13 @@ function read<P extends Reader>(
   return settings as Settings<P>;
 }
 
-export type ServerConfig = Omit<Settings<"server">, "publicBaseUrl" | "validateResponses"> & {
+export type ServerConfig = Omit<Settings<"server">, "publicBaseUrl" | "validateResponses" | "allowLocalWebhooks"> & {
   /** PUBLIC_BASE_URL, or `http://localhost:$PORT`. */
   publicBaseUrl: string;
   /** Whether responses are checked against the document (default: outside production). */
   validateResponses: boolean;
+  /** Whether test-mode webhook endpoints may be on loopback (default: outside production). */
+  allowLocalWebhooks: boolean;
 };
 
 /** The server's configuration; refuses (ConfigError) invalid values and what production forbids. */
@@ -346,14 +350,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     ...settings,
     publicBaseUrl: settings.publicBaseUrl ?? `http://localhost:${settings.port}`,
     validateResponses: settings.validateResponses ?? !settings.production,
+    allowLocalWebhooks: settings.allowLocalWebhooks ?? !settings.production,
   };
 }
 
-export type WorkerConfig = Settings<"worker">;
+export type WorkerConfig = Omit<Settings<"worker">, "allowLocalWebhooks"> & {
+  /** Whether test-mode webhook endpoints may be on loopback (default: outside production). */
+  allowLocalWebhooks: boolean;
+};
 
 /** `npm run worker`: only what the delivery worker reads. */
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
-  return read(env, "worker");
+  const settings = read(env, "worker");
+  return { ...settings, allowLocalWebhooks: settings.allowLocalWebhooks ?? !settings.production };
 }
 
 /** The CLI: the server it talks to, the operator token and the partner API key (flags override them). */

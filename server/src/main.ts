@@ -210,6 +210,17 @@ function printBanner(cfg: ServerConfig, started: Started, adminTokenGenerated: b
     console.log("Operador (ADMIN_TOKEN configurado); para `npm run admin`, cole no terminal também:");
     console.log(`export ${adminUrl}`);
   } else console.log("API de operador desligada (sem ADMIN_TOKEN).");
+  // Where webhooks may go: a receiver on this machine works out of the box outside production.
+  if (cfg.allowLocalWebhooks)
+    console.log(
+      "Webhooks de teste podem ir para esta máquina (http://127.0.0.1:…, localhost); PIX_ALLOW_LOCAL_WEBHOOKS=0 os limita a endereços públicos.",
+    );
+  else if (cfg.production)
+    console.log("Webhooks só para endereços públicos: endereços locais (loopback) recusados em produção.");
+  else
+    console.log(
+      "Webhooks só para endereços públicos (PIX_ALLOW_LOCAL_WEBHOOKS=0); sem essa variável, os de teste podem ir para esta máquina.",
+    );
   if (cfg.manualClock) console.log("Relógio manual (PIX_MANUAL_CLOCK=1): avance com POST /admin/v1/clock/advance");
   if (started.accountId) console.log(`Conta de desenvolvimento (para os comandos de operador): ${started.accountId}`);
   if (started.devKey) {

@@ -31,7 +31,7 @@ describe("loadConfig", () => {
       databaseUrl: undefined,
       adminToken: undefined,
       manualClock: false,
-      allowLocalWebhooks: false,
+      allowLocalWebhooks: true,
       webhookWorker: true,
       webConcurrency: 1,
       shutdownTimeoutMs: 10_000,
@@ -138,6 +138,19 @@ describe("loadConfig", () => {
     expect(config.production).toBe(true);
     expect(config.validateResponses).toBe(false);
     expect(config.publicBaseUrl).toBe("https://pix.example.com.br");
+  });
+
+  test("when PIX_ALLOW_LOCAL_WEBHOOKS is unset, then loopback endpoints are allowed outside production only, for the server and the worker", () => {
+    const productionEnv = { ...production, ADMIN_TOKEN: "adm_" + "x".repeat(32) };
+
+    expect(loadConfig({}).allowLocalWebhooks).toBe(true);
+    expect(loadWorkerConfig({}).allowLocalWebhooks).toBe(true);
+    expect(loadConfig(productionEnv).allowLocalWebhooks).toBe(false);
+    expect(loadWorkerConfig({ NODE_ENV: "production" }).allowLocalWebhooks).toBe(false);
+    expect(loadConfig({ PIX_ALLOW_LOCAL_WEBHOOKS: "0" }).allowLocalWebhooks).toBe(false);
+    expect(loadWorkerConfig({ PIX_ALLOW_LOCAL_WEBHOOKS: "0" }).allowLocalWebhooks).toBe(false);
+    expect(loadConfig({ PIX_ALLOW_LOCAL_WEBHOOKS: "1" }).allowLocalWebhooks).toBe(true);
+    expect(loadConfig({ ...productionEnv, PIX_ALLOW_LOCAL_WEBHOOKS: "0" }).allowLocalWebhooks).toBe(false);
   });
 
   test("when VALIDATE_RESPONSES is set, then it decides in either environment; another value is refused", () => {

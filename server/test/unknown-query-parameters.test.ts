@@ -7,8 +7,8 @@ import { eachStore, type StartedServer } from "./support/stores.js";
 // item naming it as it was sent, whatever the name (brackets, prototype names, empty, repeated),
 // on an operation of each API (public, dashboard, operator, the probes), with the development
 // checks on (NODE_ENV other than production: both request validators and their cross-check) and
-// off (production), and nothing reaches Object.prototype. docs/decisions.md, "Unknown query
-// parameters".
+// off (production), and nothing reaches Object.prototype.
+// docs/decisions/0042-unknown-query-parameters-and-a-newcomers-first-hour.md.
 
 const unknownMessage = "parâmetro de consulta desconhecido nesta operação";
 

@@ -191,7 +191,7 @@ export function requestChecks<Id extends string>(document: Node, matcher: Operat
      * request's operation does not declare, by its raw name: `a[b]`, `__proto__[x]`, `constructor`
      * and the empty name are refused as they are, before any reading of brackets. Run first, in
      * every mode, so neither check (nor the development cross-check) ever reads such a query;
-     * docs/decisions.md, "Unknown query parameters".
+     * docs/decisions/0042-unknown-query-parameters-and-a-newcomers-first-hour.md.
      */
     refuseUndeclaredQuery(req: { method: string; path: string; query: unknown }, found?: RouteMatch<Id>): void {
       const operation = found ?? matcher.match(req.method, req.path);
