@@ -67,7 +67,7 @@ describe("admin help", { timeout: processTimeout }, () => {
     for (const args of [["--help"], ["keys", "create", "--help"], ["help", "webhooks"]]) {
       const run = await runAdmin(args, { ADMIN_TOKEN: token, PIX_ADMIN_URL: "http://127.0.0.1:1" });
       expect(run.code).toBe(0);
-      expect(run.stdout).toContain("Usage: admin");
+      expect(run.stdout).toContain("Uso: admin");
       expect(run.stdout).toContain("ADMIN_TOKEN");
       expect(run.stdout).not.toContain(token);
       expect(run.stdout).not.toContain("127.0.0.1:1");
@@ -124,7 +124,7 @@ describe("admin help", { timeout: processTimeout }, () => {
   test("when no token is set, then the process exits 1 and says which variable is missing", async () => {
     const run = await runAdmin(["accounts", "list"], { PIX_ADMIN_URL: server.baseUrl, ADMIN_TOKEN: undefined });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("ADMIN_TOKEN is not set");
+    expect(run.stderr).toContain("ADMIN_TOKEN não está definido");
   });
 
   test("when the server cannot be reached, then the process exits 1 and points at --server", async () => {
@@ -139,13 +139,13 @@ describe("admin help", { timeout: processTimeout }, () => {
     });
 
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("error: cannot reach the server (ECONNREFUSED): check --server or PIX_ADMIN_URL");
+    expect(run.stderr).toContain("erro: o servidor não responde (ECONNREFUSED): confira --server ou PIX_ADMIN_URL");
   });
 
   test("when a number option is not an integer, then commander refuses before any request", async () => {
     const run = await admin("clock", "advance", "soon");
     expect(run.code).not.toBe(0);
-    expect(run.stderr).toContain("not an integer: soon");
+    expect(run.stderr).toContain("não é um número inteiro: soon");
   });
 });
 
@@ -185,7 +185,7 @@ describe("admin accounts", { timeout: processTimeout }, () => {
     expect(page.data).toHaveLength(1);
     expect(page.hasMore).toBe(true);
     const firstPage = await adminText("accounts", "list", "--limit", "1");
-    expect(firstPage).toContain(`More results: add --starting-after ${page.data[0].id}`);
+    expect(firstPage).toContain(`Há mais resultados: acrescente --starting-after ${page.data[0].id}`);
     const next = await adminJson("accounts", "list", "--limit", "1", "--starting-after", page.data[0].id);
     expect(next.data[0].id).not.toBe(page.data[0].id);
   });
@@ -274,7 +274,7 @@ describe("admin keys", { timeout: processTimeout }, () => {
     const secret = /^secret\s+(\S+)$/m.exec(out)?.[1] ?? "";
     expect(secret).toMatch(/^svc_test_[A-Za-z0-9]{32}$/);
     expect((await api(secret).GET("/api/v1/transactions")).status).not.toBe(401);
-    expect(out).toContain("not shown again");
+    expect(out).toContain("não é mostrado de novo");
   });
 
   test("when keys create and keys update get every permission, then the key holds them all", async () => {
@@ -481,7 +481,7 @@ describe("admin listen", { timeout: processTimeout }, () => {
           "1",
         ]),
         { PIX_ADMIN_URL: server.baseUrl, ADMIN_TOKEN: testAdminToken },
-        "Signing secret",
+        "Segredo de assinatura",
       );
       const charge = await newCharge(testKey);
       await pay(testKey, charge.id);
@@ -491,7 +491,7 @@ describe("admin listen", { timeout: processTimeout }, () => {
       ]);
 
       expect(result.code).toBe(0);
-      const secret = /Signing secret \(webhook-signature\): (\S+)/.exec(result.stderr)?.[1] ?? "";
+      const secret = /Segredo de assinatura \(webhook-signature\): (\S+)/.exec(result.stderr)?.[1] ?? "";
       const event = verifyWebhook(
         received[0]?.body ?? "",
         (received[0]?.headers ?? {}) as Record<string, string>,

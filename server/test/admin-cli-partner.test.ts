@@ -66,7 +66,7 @@ describe("partner acceptance: only a test key", { timeout: processTimeout }, () 
     const listening = await startAdmin(
       ["--json", "listen", "--forward-to", local.url, "--interval", "50"],
       { PIX_ADMIN_URL: server.baseUrl, PIX_API_KEY: testKey, ADMIN_TOKEN: undefined },
-      "Signing secret",
+      "Segredo de assinatura",
     );
     try {
       for (const kind of eventTypes) {
@@ -86,7 +86,7 @@ describe("partner acceptance: only a test key", { timeout: processTimeout }, () 
       await eventually(() => local.received.length >= all.length);
       listening.kill();
       const result = await listening.done;
-      const secret = /Signing secret \(webhook-signature\): (\S+)/.exec(result.stderr)?.[1] ?? "";
+      const secret = /Segredo de assinatura \(webhook-signature\): (\S+)/.exec(result.stderr)?.[1] ?? "";
       const got = local.received.map((r) => verified(r, secret));
       expect(new Set(got.map((e) => e.type))).toEqual(new Set(eventTypes));
       // Each once, oldest first: the same ids as the list, in reverse.
@@ -156,17 +156,17 @@ describe("partner listen", { timeout: processTimeout }, () => {
       const listening = await startAdmin(
         ["listen", "--forward-to", local.url, "--secret", secret, "--interval", "50", "--stop-after", "1"],
         { PIX_ADMIN_URL: server.baseUrl, PIX_API_KEY: testKey, ADMIN_TOKEN: undefined },
-        "Forwarding",
+        "Encaminhando",
       );
       const charge = await paidCharge(server.baseUrl, testKey);
       const result = await listening.done;
 
       expect(result.code, result.stderr).toBe(0);
       expect(local.received).toHaveLength(3);
-      expect(result.stderr).toContain("500, retrying (attempt 2 of 4)");
+      expect(result.stderr).toContain("500, tentando de novo (tentativa 2 de 4)");
       const ids = local.received.map((r) => verified(r, secret).id);
       expect(new Set(ids).size).toBe(1);
-      expect(result.stdout).toMatch(new RegExp(`transaction\\.paid  ${charge.id}  → 204 \\(attempt 3\\)`));
+      expect(result.stdout).toMatch(new RegExp(`transaction\\.paid  ${charge.id}  → 204 \\(tentativa 3\\)`));
       expect(widestLine(result.stdout)).toBeLessThanOrEqual(100);
     } finally {
       await local.close();
@@ -182,7 +182,7 @@ describe("partner listen", { timeout: processTimeout }, () => {
     const listening = await startAdmin(
       ["listen", "--forward-to", url, "--retries", "1", "--interval", "50", "--stop-after", "1"],
       { PIX_ADMIN_URL: server.baseUrl, PIX_API_KEY: testKey, ADMIN_TOKEN: undefined },
-      "Signing secret",
+      "Segredo de assinatura",
     );
     const run = await partner(testKey, "trigger", "transaction.paid");
     expect(run.code, run.stderr).toBe(0);
@@ -190,7 +190,7 @@ describe("partner listen", { timeout: processTimeout }, () => {
 
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(
-      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}transaction\.paid {2}txn_\w+ {2}→ ECONNREFUSED \(attempt 2\)\n$/,
+      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}transaction\.paid {2}txn_\w+ {2}→ ECONNREFUSED \(tentativa 2\)\n$/,
     );
   });
 
@@ -206,7 +206,7 @@ describe("partner listen", { timeout: processTimeout }, () => {
           "1",
         ]),
         { PIX_ADMIN_URL: server.baseUrl, PIX_API_KEY: testKey, ADMIN_TOKEN: undefined },
-        "Signing secret",
+        "Segredo de assinatura",
       );
       const fresh = await partner(testKey, "trigger", "refund.failed");
       expect(fresh.code, fresh.stderr).toBe(0);
@@ -230,7 +230,7 @@ describe("partner listen", { timeout: processTimeout }, () => {
       const listening = await startAdmin(
         ["listen", "--forward-to", local.url, "--interval", "50", "--stop-after", "1"],
         { PIX_ADMIN_URL: first.baseUrl, PIX_API_KEY: testKey, ADMIN_TOKEN: undefined },
-        "Signing secret",
+        "Segredo de assinatura",
       );
       await first.close();
       // Longer than the client's own retries of a GET (0.3 s + 0.6 s): a poll does fail.
@@ -240,7 +240,7 @@ describe("partner listen", { timeout: processTimeout }, () => {
       const result = await listening.done;
 
       expect(result.code, result.stderr).toBe(0);
-      expect(result.stderr).toContain("polling failed (fetch failed), trying again");
+      expect(result.stderr).toContain("a consulta falhou (fetch failed), tentando de novo");
       expect(result.stdout).toContain(`transaction.paid  ${charge.id}  → 204`);
     } finally {
       await second?.close();
@@ -251,7 +251,7 @@ describe("partner listen", { timeout: processTimeout }, () => {
   test("when --events names an unknown kind, then the process exits non-zero and names it", async () => {
     const run = await partner("svc_test_x", "listen", "--forward-to", "http://127.0.0.1:1/", "--events", "nope");
     expect(run.code).not.toBe(0);
-    expect(run.stderr).toContain("unknown event kind: nope");
+    expect(run.stderr).toContain("tipo de evento desconhecido: nope");
   });
 });
 
@@ -260,7 +260,7 @@ describe("partner trigger", { timeout: processTimeout }, () => {
     const { liveKey } = await server.newAccount();
     const run = await partner(liveKey ?? "", "trigger", "transaction.paid");
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("trigger works in test mode only and this is a production key");
+    expect(run.stderr).toContain("trigger só funciona no modo de teste e esta é uma chave de produção");
     expect(await transactions(server.baseUrl, liveKey ?? "")).toEqual([]);
   });
 
@@ -321,7 +321,7 @@ describe("partner trigger", { timeout: processTimeout }, () => {
     const { secret } = await addKey({ permissions: [...defaultPermissions] });
     const run = await partner(secret, "trigger", "withdrawal.paid");
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("lacks the withdrawals:write permission");
+    expect(run.stderr).toContain("não tem a permissão withdrawals:write");
   });
 
   test("when no API key is set, then trigger says which variable is missing", async () => {
@@ -330,14 +330,14 @@ describe("partner trigger", { timeout: processTimeout }, () => {
       PIX_API_KEY: undefined,
     });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("PIX_API_KEY is not set");
+    expect(run.stderr).toContain("PIX_API_KEY não está definida");
   });
 
   test("when trigger runs with text output, then it prints what it created within 100 columns", async () => {
     const { testKey } = await server.newAccount();
     const run = await partner(testKey, "trigger", "dispute.closed");
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^Triggered dispute\.closed:\n {2}charge\s+txn_\w+\s+PAID\n/);
+    expect(run.stdout).toMatch(/^Evento dispute\.closed disparado:\n {2}charge\s+txn_\w+\s+PAID\n/);
     expect(run.stdout).toMatch(/dispute\s+dsp_\w+\s+WON/);
     expect(widestLine(run.stdout)).toBeLessThanOrEqual(100);
   });

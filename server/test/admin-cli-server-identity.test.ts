@@ -124,7 +124,7 @@ describe("a server that does not identify itself as this service", () => {
     });
 
     expect(operator.code).toBe(1);
-    expect(operator.stderr).toContain(`error: ${foreignUrl} não é o Pix Charging Service`);
+    expect(operator.stderr).toContain(`erro: ${foreignUrl} não é o Pix Charging Service`);
     expect(partner.code).toBe(1);
     expect(partner.stderr).toContain("não é o Pix Charging Service");
     expect(received.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /", "GET /"]);
@@ -181,7 +181,7 @@ describe("the clock of a server without PIX_MANUAL_CLOCK=1", () => {
 
     expect(advanced.code).toBe(1);
     expect(advanced.stderr).toMatch(
-      /^error: 404 NOT_FOUND O relógio manual está desligado neste servidor: .*PIX_MANUAL_CLOCK=1/,
+      /^erro: 404 NOT_FOUND O relógio manual está desligado neste servidor: .*PIX_MANUAL_CLOCK=1/,
     );
   });
 });

@@ -21,21 +21,21 @@ import { registerTrigger } from "./commands/trigger.js";
 import { registerWebhooks } from "./commands/webhooks.js";
 import { createContext, type GlobalOptions } from "./context.js";
 import { createOutput } from "./output.js";
+import { inPortuguese } from "./portuguese.js";
 
 const defaultServer = "http://127.0.0.1:3000";
 
 export function buildProgram(): Command {
-  const program = new Command("admin")
+  const program = inPortuguese(new Command("admin"), { showGlobalOptions: true, helpWidth: 100 })
     .description(
-      "CLI of the Pix Charging Service: operator commands (--token) and the partner commands " +
-        "listen and trigger (--api-key only)",
+      "CLI do Pix Charging Service: comandos de operador (--token) e os comandos do parceiro " +
+        "listen e trigger (só --api-key)",
     )
     // Values from the environment are read when a command runs, never shown as defaults in help.
-    .addOption(new Option("--server <url>", "the service's base address").env("PIX_ADMIN_URL").default(defaultServer))
-    .addOption(new Option("--token <token>", "operator token (operator commands)").env("ADMIN_TOKEN"))
-    .addOption(new Option("--api-key <key>", "partner API key (listen, trigger)").env("PIX_API_KEY"))
-    .option("--json", "print JSON instead of text (on any command)")
-    .configureHelp({ showGlobalOptions: true, helpWidth: 100 })
+    .addOption(new Option("--server <url>", "o endereço base do serviço").env("PIX_ADMIN_URL").default(defaultServer))
+    .addOption(new Option("--token <token>", "token de operador (comandos de operador)").env("ADMIN_TOKEN"))
+    .addOption(new Option("--api-key <key>", "chave de API do parceiro (listen, trigger)").env("PIX_API_KEY"))
+    .option("--json", "imprime JSON em vez de texto (em qualquer comando)")
     .showHelpAfterError()
     .exitOverride();
   // Settings above are copied into every subcommand created below. The program takes its options
@@ -63,7 +63,7 @@ export function buildProgram(): Command {
 function describeFailure(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   if (error instanceof TypeError && error.message === "fetch failed") {
-    return `cannot reach the server (${cause?.code ?? cause?.message ?? "no answer"}): check --server or PIX_ADMIN_URL`;
+    return `o servidor não responde (${cause?.code ?? cause?.message ?? "sem resposta"}): confira --server ou PIX_ADMIN_URL`;
   }
   return (error as Error).message;
 }
@@ -75,12 +75,12 @@ export async function runCli(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof CliError) {
-      console.error(`error: ${error.message}`);
+      console.error(`erro: ${error.message}`);
       return 1;
     }
     const exitCode = (error as { exitCode?: number }).exitCode;
     if (exitCode !== undefined) return exitCode;
-    console.error(`error: ${describeFailure(error)}`);
+    console.error(`erro: ${describeFailure(error)}`);
     return 1;
   }
 }

@@ -31,14 +31,14 @@ export function createContext(program: Command, out: Output): CliContext {
   const server = () => program.opts<GlobalOptions>().server;
   const apiKey = () => {
     const key = program.opts<GlobalOptions>().apiKey;
-    if (!key) throw new CliError("PIX_API_KEY is not set: export the partner API key or pass --api-key.");
+    if (!key) throw new CliError("PIX_API_KEY não está definida: exporte a chave de API do parceiro ou use --api-key.");
     return key;
   };
   return {
     out,
     operator() {
       const { token } = program.opts<GlobalOptions>();
-      if (!token) throw new CliError("ADMIN_TOKEN is not set: export it or pass --token.");
+      if (!token) throw new CliError("ADMIN_TOKEN não está definido: exporte-o ou use --token.");
       return operatorClient(server(), token);
     },
     apiKey,
@@ -49,7 +49,8 @@ export function createContext(program: Command, out: Output): CliContext {
 /** Option parser: a safe integer. */
 export function int(value: string): number {
   const n = Number(value);
-  if (value.trim() === "" || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`not an integer: ${value}`);
+  if (value.trim() === "" || !Number.isSafeInteger(n))
+    throw new InvalidArgumentError(`não é um número inteiro: ${value}`);
   return n;
 }
 
@@ -63,8 +64,8 @@ export const list = (value: string): string[] =>
 /** Adds `--limit` and `--starting-after` to a list command. */
 export function withPageOptions(command: Command): Command {
   return command
-    .option("--limit <n>", "how many items to fetch (1-100)", int, 100)
-    .option("--starting-after <id>", "continue after this id (cursor of the previous page)");
+    .option("--limit <n>", "quantos itens buscar (1 a 100)", int, 100)
+    .option("--starting-after <id>", "continua depois deste id (o cursor da página anterior)");
 }
 
 export interface PageOptions {

@@ -107,7 +107,7 @@ export function createOutput(json: () => boolean): Output {
       out.print(value, () => table(rows, columns));
       const last = rows.at(-1) as { id?: string } | undefined;
       const hasMore = (value as { hasMore?: boolean }).hasMore === true;
-      if (hasMore && last?.id) out.note(`More results: add --starting-after ${last.id}`);
+      if (hasMore && last?.id) out.note(`Há mais resultados: acrescente --starting-after ${last.id}`);
     },
     note(line) {
       if (!json()) console.log(line);

@@ -68,29 +68,29 @@ function accountBody(o: AccountOptions) {
 
 const withSettings = (command: Command) =>
   command
-    .option("--release-period-days <days>", "days a sale stays pending before it can be withdrawn", int)
-    .option("--merchant-city <city>", "city written into the account's BR Codes")
-    .option("--document <cnpj-or-cpf>", "the merchant's CNPJ (or CPF), shown on the checkout and receipt")
-    .option("--charge-fee-cents <cents>", "fixed fee per charge, in cents", int)
-    .option("--charge-fee-bps <bps>", "proportional fee per charge, in basis points", int)
-    .option("--withdraw-fee-cents <cents>", "fee per withdrawal, in cents", int);
+    .option("--release-period-days <days>", "dias que uma venda fica pendente antes de poder ser sacada", int)
+    .option("--merchant-city <city>", "cidade escrita nos BR Codes da conta")
+    .option("--document <cnpj-or-cpf>", "o CNPJ (ou CPF) do lojista, mostrado no checkout e no comprovante")
+    .option("--charge-fee-cents <cents>", "tarifa fixa por cobrança, em centavos", int)
+    .option("--charge-fee-bps <bps>", "tarifa proporcional por cobrança, em pontos-base (1/100 de 1%)", int)
+    .option("--withdraw-fee-cents <cents>", "tarifa por saque, em centavos", int);
 
 export function registerAccounts(program: Command, ctx: CliContext): void {
-  const accounts = program.command("accounts").description("merchant accounts");
+  const accounts = program.command("accounts").description("contas de lojistas");
 
   withSettings(
     accounts
       .command("create")
-      .description("create a merchant account")
-      .requiredOption("--name <name>", "the merchant's name")
-      .requiredOption("--owner-email <email>", "the owner's e-mail address")
-      .option("--verified", "operate in production at once"),
+      .description("cria uma conta de lojista")
+      .requiredOption("--name <name>", "o nome do lojista")
+      .requiredOption("--owner-email <email>", "o e-mail do dono")
+      .option("--verified", "já opera em produção"),
   ).action(async (o: AccountOptions) => {
     const body = { ...accountBody(o), name: o.name ?? "", ownerEmail: o.ownerEmail ?? "" };
     ctx.out.record(unwrap(await ctx.operator().POST("/admin/v1/accounts", { body })), fields);
   });
 
-  withPageOptions(accounts.command("list").description("list merchant accounts, newest first")).action(
+  withPageOptions(accounts.command("list").description("lista as contas de lojistas, as mais novas primeiro")).action(
     async (o: PageOptions) => {
       const page = unwrap(await ctx.operator().GET("/admin/v1/accounts", { params: { query: pageQuery(o) } }));
       ctx.out.list(page, listColumns);
@@ -99,8 +99,8 @@ export function registerAccounts(program: Command, ctx: CliContext): void {
 
   accounts
     .command("get")
-    .description("show one merchant account")
-    .argument("<accountId>", "the account (acc_…)")
+    .description("mostra uma conta de lojista")
+    .argument("<accountId>", "a conta (acc_…)")
     .action(async (id: string) => {
       ctx.out.record(unwrap(await ctx.operator().GET("/admin/v1/accounts/{id}", { params: { path: { id } } })), fields);
     });
@@ -108,12 +108,12 @@ export function registerAccounts(program: Command, ctx: CliContext): void {
   withSettings(
     accounts
       .command("update")
-      .description("change a merchant account's name, owner, plan or settings")
-      .argument("<accountId>", "the account (acc_…)")
-      .option("--name <name>", "the merchant's name")
-      .option("--owner-email <email>", "the owner's e-mail address")
-      .option("--verified", "allow production")
-      .option("--no-verified", "back to test mode only"),
+      .description("muda o nome, o dono, o plano ou os ajustes de uma conta de lojista")
+      .argument("<accountId>", "a conta (acc_…)")
+      .option("--name <name>", "o nome do lojista")
+      .option("--owner-email <email>", "o e-mail do dono")
+      .option("--verified", "permite a produção")
+      .option("--no-verified", "volta a só o modo de teste"),
   ).action(async (id: string, o: AccountOptions) => {
     const body = accountBody(o);
     const updated = unwrap(await ctx.operator().PATCH("/admin/v1/accounts/{id}", { params: { path: { id } }, body }));
@@ -123,12 +123,12 @@ export function registerAccounts(program: Command, ctx: CliContext): void {
   accounts
     .command("verify")
     .description(
-      "verify a merchant account: it may then operate in production. When the merchant asked, name the version of its request you reviewed",
+      "verifica uma conta de lojista: ela passa a poder operar em produção. Se o lojista pediu, informe a versão do pedido que você analisou",
     )
-    .argument("<accountId>", "the account (acc_…)")
+    .argument("<accountId>", "a conta (acc_…)")
     .option(
       "--request-version <n>",
-      "the version of the verification request reviewed (see verification-request); refused if the merchant replaced it since",
+      "a versão do pedido de verificação analisada (veja verification-request); recusado se o lojista o substituiu desde então",
       int,
     )
     .action(async (id: string, o: { requestVersion?: number }) => {
@@ -142,8 +142,8 @@ export function registerAccounts(program: Command, ctx: CliContext): void {
 
   accounts
     .command("verification-request")
-    .description("show a merchant's latest request for verification, with its version")
-    .argument("<accountId>", "the account (acc_…)")
+    .description("mostra o último pedido de verificação de um lojista, com a versão")
+    .argument("<accountId>", "a conta (acc_…)")
     .action(async (id: string) => {
       const request = unwrap(
         await ctx.operator().GET("/admin/v1/accounts/{id}/verification-request", { params: { path: { id } } }),
@@ -154,26 +154,26 @@ export function registerAccounts(program: Command, ctx: CliContext): void {
   withPageOptions(
     accounts
       .command("verification-requests")
-      .description("list merchants' requests for verification, newest first")
-      .option("--status <status>", "only requested (waiting), verified or rejected ones"),
+      .description("lista os pedidos de verificação dos lojistas, os mais novos primeiro")
+      .option("--status <status>", "só os requested (aguardando), verified ou rejected"),
   ).action(async (o: PageOptions & { status?: "requested" | "verified" | "rejected" }) => {
     const query = { ...pageQuery(o), ...(o.status !== undefined ? { status: o.status } : {}) };
     const page = unwrap(await ctx.operator().GET("/admin/v1/verification-requests", { params: { query } }));
     ctx.out.list(page, requestColumns);
     const last = page.data.at(-1);
-    if (page.hasMore && last) ctx.out.note(`More results: add --starting-after ${last.accountId}`);
+    if (page.hasMore && last) ctx.out.note(`Há mais resultados: acrescente --starting-after ${last.accountId}`);
   });
 
   accounts
     .command("reject-verification")
-    .description("reject a merchant's request for verification, with the reason it reads in its dashboard")
-    .argument("<accountId>", "the account (acc_…)")
+    .description("recusa o pedido de verificação de um lojista, com o motivo que ele lê no painel")
+    .argument("<accountId>", "a conta (acc_…)")
     .requiredOption(
       "--request-version <n>",
-      "the version of the request reviewed; refused if the merchant replaced it since",
+      "a versão do pedido analisada; recusado se o lojista o substituiu desde então",
       int,
     )
-    .requiredOption("--reason <text>", "why, in words the merchant reads")
+    .requiredOption("--reason <text>", "o motivo, em palavras que o lojista lê")
     .action(async (id: string, o: { reason: string; requestVersion: number }) => {
       const rejected = unwrap(
         await ctx.operator().POST("/admin/v1/accounts/{id}/verification-request/reject", {

@@ -4,19 +4,19 @@ import { unwrap } from "../clients.js";
 import { type CliContext, int } from "../context.js";
 
 export function registerClock(program: Command, ctx: CliContext): void {
-  const clock = program.command("clock").description("the manual clock (server started with PIX_MANUAL_CLOCK=1)");
+  const clock = program.command("clock").description("o relógio manual (servidor iniciado com PIX_MANUAL_CLOCK=1)");
 
   clock
     .command("get")
-    .description("show the server's current time")
+    .description("mostra a hora atual do servidor")
     .action(async () => {
       ctx.out.record(unwrap(await ctx.operator().GET("/admin/v1/clock")), ["now"]);
     });
 
   clock
     .command("advance")
-    .description("move the clock forward, running whatever falls due")
-    .argument("<seconds>", "how many seconds", int)
+    .description("adianta o relógio, executando o que vencer no caminho")
+    .argument("<seconds>", "quantos segundos", int)
     .action(async (seconds: number) => {
       ctx.out.record(unwrap(await ctx.operator().POST("/admin/v1/clock/advance", { body: { seconds } })), ["now"]);
     });

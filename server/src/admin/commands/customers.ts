@@ -6,12 +6,12 @@ import { type CliContext, list } from "../context.js";
 const fields = ["customerId", "tags", "notes"];
 
 export function registerCustomers(program: Command, ctx: CliContext): void {
-  const customers = program.command("customers").description("operator notes and tags on customers");
+  const customers = program.command("customers").description("notas e etiquetas do operador sobre clientes");
 
   customers
     .command("notes")
-    .description("show a customer's notes and tags")
-    .argument("<customerId>", "the customer (cus_…)")
+    .description("mostra as notas e etiquetas de um cliente")
+    .argument("<customerId>", "o cliente (cus_…)")
     .action(async (id: string) => {
       const notes = unwrap(await ctx.operator().GET("/admin/v1/customers/{id}/notes", { params: { path: { id } } }));
       ctx.out.record(notes, fields);
@@ -19,10 +19,10 @@ export function registerCustomers(program: Command, ctx: CliContext): void {
 
   customers
     .command("set-notes")
-    .description("replace a customer's notes and tags")
-    .argument("<customerId>", "the customer (cus_…)")
-    .option("--notes <text>", "free text (omit to clear)")
-    .option("--tags <list>", "comma-separated tags (omit to clear)", list)
+    .description("substitui as notas e etiquetas de um cliente")
+    .argument("<customerId>", "o cliente (cus_…)")
+    .option("--notes <text>", "texto livre (omita para apagar)")
+    .option("--tags <list>", "etiquetas separadas por vírgula (omita para apagar)", list)
     .action(async (id: string, o: { notes?: string; tags?: string[] }) => {
       const body = { notes: o.notes ?? null, tags: o.tags ?? [] };
       const notes = unwrap(

@@ -12,13 +12,13 @@ const replayColumns = ["id", "endpointId", "status", "nextAttemptAt"];
 const eventColumns = ["id", "type", "livemode", "createdAt"];
 
 export function registerDeliveries(program: Command, ctx: CliContext): void {
-  const deliveries = program.command("deliveries").description("webhook deliveries and replays");
+  const deliveries = program.command("deliveries").description("entregas de webhook e reenvios");
 
   withPageOptions(
     deliveries
       .command("list")
-      .description("list a webhook endpoint's deliveries, newest first")
-      .argument("<endpointId>", "the endpoint (we_…)"),
+      .description("lista as entregas de um endpoint de webhook, as mais novas primeiro")
+      .argument("<endpointId>", "o endpoint (we_…)"),
   ).action(async (id: string, o: PageOptions) => {
     const page = unwrap(
       await ctx.operator().GET("/admin/v1/webhook-endpoints/{id}/deliveries", {
@@ -30,8 +30,8 @@ export function registerDeliveries(program: Command, ctx: CliContext): void {
 
   deliveries
     .command("replay")
-    .description("deliver an event again to every endpoint of its account that subscribes to it")
-    .argument("<eventId>", "the event (evt_…)")
+    .description("entrega um evento de novo a cada endpoint da conta inscrito nele")
+    .argument("<eventId>", "o evento (evt_…)")
     .action(async (id: string) => {
       const result = unwrap(await ctx.operator().POST("/admin/v1/events/{id}/replay", { params: { path: { id } } }));
       ctx.out.print(result, () => table(result.deliveries, replayColumns));
@@ -39,14 +39,16 @@ export function registerDeliveries(program: Command, ctx: CliContext): void {
 }
 
 export function registerEvents(program: Command, ctx: CliContext): void {
-  const events = program.command("events").description("events of merchant accounts");
+  const events = program.command("events").description("eventos das contas de lojistas");
 
   withPageOptions(
     events
       .command("list")
-      .description("list an account's events of one mode, newest first")
-      .argument("<accountId>", "the account (acc_…)")
-      .addOption(new Option("--mode <mode>", "which mode's events").choices(["test", "production"]).default("test")),
+      .description("lista os eventos de uma conta em um modo, os mais novos primeiro")
+      .argument("<accountId>", "a conta (acc_…)")
+      .addOption(
+        new Option("--mode <mode>", "os eventos de qual modo").choices(["test", "production"]).default("test"),
+      ),
   ).action(async (id: string, o: PageOptions & { mode: Mode }) => {
     const page = unwrap(
       await ctx.operator().GET("/admin/v1/accounts/{id}/events", {

@@ -37,30 +37,32 @@ const keyBody = (o: KeyOptions) => ({
 });
 
 export function registerKeys(program: Command, ctx: CliContext): void {
-  const keys = program.command("keys").description("API keys of merchant accounts");
+  const keys = program.command("keys").description("chaves de API das contas de lojistas");
 
   keys
     .command("create")
-    .description("create an API key; its secret is printed this once")
-    .argument("<accountId>", "the account (acc_…)")
-    .requiredOption("--name <name>", "a name to recognise the key by")
-    .addOption(new Option("--mode <mode>", "test or production key").choices(["test", "production"]).default("test"))
-    .option("--permissions <list>", "comma-separated permissions (default: all but withdrawals:write)", list)
-    .option("--allowed-ips <list>", "comma-separated addresses or CIDR ranges (default: any)", list)
-    .option("--daily-limit <cents>", "daily withdrawal limit in cents, or 'none'", dailyLimit)
+    .description("cria uma chave de API; o segredo é impresso só esta vez")
+    .argument("<accountId>", "a conta (acc_…)")
+    .requiredOption("--name <name>", "um nome para reconhecer a chave")
+    .addOption(
+      new Option("--mode <mode>", "chave de teste ou de produção").choices(["test", "production"]).default("test"),
+    )
+    .option("--permissions <list>", "permissões separadas por vírgula (padrão: todas menos withdrawals:write)", list)
+    .option("--allowed-ips <list>", "endereços ou faixas CIDR separados por vírgula (padrão: qualquer um)", list)
+    .option("--daily-limit <cents>", "limite diário de saques em centavos, ou 'none' (sem limite)", dailyLimit)
     .action(async (accountId: string, o: KeyOptions & { name: string; mode: Mode }) => {
       const body = { name: o.name, mode: o.mode, ...keyBody(o) };
       const created = unwrap(
         await ctx.operator().POST("/admin/v1/accounts/{id}/api-keys", { params: { path: { id: accountId } }, body }),
       );
       ctx.out.record(created, [...fields, "secret"]);
-      ctx.out.note("Store the secret now: it is not shown again.");
+      ctx.out.note("Guarde o segredo agora: ele não é mostrado de novo.");
     });
 
   keys
     .command("list")
-    .description("list an account's API keys (without secrets)")
-    .argument("<accountId>", "the account (acc_…)")
+    .description("lista as chaves de API de uma conta (sem os segredos)")
+    .argument("<accountId>", "a conta (acc_…)")
     .action(async (id: string) => {
       const page = unwrap(await ctx.operator().GET("/admin/v1/accounts/{id}/api-keys", { params: { path: { id } } }));
       ctx.out.list(page, listColumns);
@@ -68,11 +70,13 @@ export function registerKeys(program: Command, ctx: CliContext): void {
 
   keys
     .command("update")
-    .description("change a key's permissions, IP allow-list or daily limit (effective on the next request)")
-    .argument("<keyId>", "the key (key_…)")
-    .option("--permissions <list>", "comma-separated permissions", list)
-    .option("--allowed-ips <list>", "comma-separated addresses or CIDR ranges; '' allows any", list)
-    .option("--daily-limit <cents>", "daily withdrawal limit in cents, or 'none'", dailyLimit)
+    .description(
+      "muda as permissões, a lista de IPs permitidos ou o limite diário de uma chave (vale já na próxima requisição)",
+    )
+    .argument("<keyId>", "a chave (key_…)")
+    .option("--permissions <list>", "permissões separadas por vírgula", list)
+    .option("--allowed-ips <list>", "endereços ou faixas CIDR separados por vírgula; '' permite qualquer um", list)
+    .option("--daily-limit <cents>", "limite diário de saques em centavos, ou 'none' (sem limite)", dailyLimit)
     .action(async (id: string, o: KeyOptions) => {
       const body = keyBody(o);
       ctx.out.record(
@@ -83,8 +87,8 @@ export function registerKeys(program: Command, ctx: CliContext): void {
 
   keys
     .command("revoke")
-    .description("revoke an API key at once")
-    .argument("<keyId>", "the key (key_…)")
+    .description("revoga uma chave de API na hora")
+    .argument("<keyId>", "a chave (key_…)")
     .action(async (id: string) => {
       ctx.out.record(
         unwrap(await ctx.operator().POST("/admin/v1/api-keys/{id}/revoke", { params: { path: { id } } })),

@@ -69,7 +69,7 @@ async function forward(url: string, signer: Webhook, event: Event, retries: numb
   for (;;) {
     const result = await forwardOnce(url, signer, event);
     if (result.ok || attempt > retries) return { ...result, attempts: attempt };
-    console.error(`${event.id}: ${result.status}, retrying (attempt ${attempt + 1} of ${retries + 1})`);
+    console.error(`${event.id}: ${result.status}, tentando de novo (tentativa ${attempt + 1} de ${retries + 1})`);
     await sleep(retryDelayMs(attempt));
     attempt++;
   }
@@ -147,22 +147,30 @@ function operatorSource(ctx: CliContext, accountId: string): () => Promise<Event
 export function registerListen(program: Command, ctx: CliContext): void {
   program
     .command("listen")
-    .description("forward the API key's new events to a local URL, signed like real deliveries")
-    .requiredOption("--forward-to <url>", "where to POST each event, e.g. http://localhost:4000/webhook")
-    .option("--account <accountId>", "an account's events through the operator API (token, not API key)")
-    .option("--events <list>", "only these comma-separated event kinds (see trigger --help)", eventTypeList)
-    .option("--secret <whsec>", "signing secret (default: a new one, printed at start)")
-    .option("--interval <ms>", "how often to poll, in milliseconds", int, 1000)
-    .option("--retries <n>", "retries of a failed forward, with backoff (0.5 s, 1 s, 2 s, …)", int, 3)
-    .option("--stop-after <n>", "exit after forwarding n events", int)
+    .description("encaminha os novos eventos da chave de API a uma URL local, assinados como entregas reais")
+    .requiredOption(
+      "--forward-to <url>",
+      "para onde enviar cada evento por POST, por exemplo http://localhost:4000/webhook",
+    )
+    .option("--account <accountId>", "os eventos de uma conta pela API de operador (token, não chave de API)")
+    .option("--events <list>", "só estes tipos de evento, separados por vírgula (veja trigger --help)", eventTypeList)
+    .option("--secret <whsec>", "segredo de assinatura (padrão: um novo, impresso no início)")
+    .option("--interval <ms>", "a cada quanto tempo consultar, em milissegundos", int, 1000)
+    .option(
+      "--retries <n>",
+      "novas tentativas de um encaminhamento que falhou, com espera (0,5 s, 1 s, 2 s, …)",
+      int,
+      3,
+    )
+    .option("--stop-after <n>", "sai depois de encaminhar n eventos", int)
     .action(async (o: ListenOptions) => {
       const poll = o.account === undefined ? partnerSource(ctx) : operatorSource(ctx, o.account);
       await poll();
       const secret = o.secret ?? `whsec_${randomBytes(24).toString("base64")}`;
       const signer = new Webhook(secret);
-      const whose = o.account === undefined ? "the API key's" : `the test events of ${o.account}`;
-      console.error(`Forwarding ${whose} new events to ${o.forwardTo}`);
-      if (!o.secret) console.error(`Signing secret (webhook-signature): ${secret}`);
+      const whose = o.account === undefined ? "da chave de API" : `de teste de ${o.account}`;
+      console.error(`Encaminhando os novos eventos ${whose} para ${o.forwardTo}`);
+      if (!o.secret) console.error(`Segredo de assinatura (webhook-signature): ${secret}`);
       let forwarded = 0;
       for (;;) {
         await sleep(o.interval);
@@ -171,7 +179,7 @@ export function registerListen(program: Command, ctx: CliContext): void {
           fresh = await poll();
         } catch (error) {
           if (!isTransient(error)) throw error;
-          console.error(`polling failed (${(error as Error).message}), trying again`);
+          console.error(`a consulta falhou (${(error as Error).message}), tentando de novo`);
           continue;
         }
         for (const event of fresh) {
@@ -182,7 +190,7 @@ export function registerListen(program: Command, ctx: CliContext): void {
             const line = { id: event.id, type: event.type, createdAt: event.createdAt, objectId, status, attempts };
             console.log(JSON.stringify(line));
           } else {
-            const after = attempts > 1 ? ` (attempt ${attempts})` : "";
+            const after = attempts > 1 ? ` (tentativa ${attempts})` : "";
             const time = event.createdAt.slice(0, 19).replace("T", " ");
             const line = `${time}  ${event.type}  ${objectId}  → ${status}${after}`;
             console.log(line.length > maxWidth ? `${line.slice(0, maxWidth - 1)}…` : line);

@@ -25,12 +25,14 @@ const withdrawalFields = [
 ];
 
 export function registerSimulate(program: Command, ctx: CliContext): void {
-  const simulate = program.command("simulate").description("settlement simulator (pays, settles, refunds, disputes)");
+  const simulate = program
+    .command("simulate")
+    .description("simulador de liquidação (pagamentos, saques, estornos, disputas)");
 
   simulate
     .command("pay")
-    .description("pay a production charge as the payer's bank would")
-    .argument("<transactionId>", "the charge (txn_…)")
+    .description("paga uma cobrança de produção como o banco do pagador faria")
+    .argument("<transactionId>", "a cobrança (txn_…)")
     .action(async (id: string) => {
       const paid = unwrap(
         await ctx.operator().POST("/admin/v1/simulator/transactions/{id}/pay", { params: { path: { id } } }),
@@ -40,15 +42,15 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
 
   simulate
     .command("settle")
-    .description("settle a withdrawal fully, partly or not at all")
-    .argument("<withdrawalId>", "the withdrawal (wdr_…)")
+    .description("liquida um saque por inteiro, em parte ou não o liquida")
+    .argument("<withdrawalId>", "o saque (wdr_…)")
     .addOption(
-      new Option("--outcome <outcome>", "how it ends")
+      new Option("--outcome <outcome>", "como termina")
         .choices(["PAID", "PARTIALLY_PAID", "FAILED"])
         .makeOptionMandatory(),
     )
-    .option("--paid <cents>", "with PARTIALLY_PAID: cents paid", int)
-    .option("--failure-reason <text>", "with FAILED: why")
+    .option("--paid <cents>", "com PARTIALLY_PAID: centavos pagos", int)
+    .option("--failure-reason <text>", "com FAILED: o motivo")
     .action(async (id: string, o: { outcome: SettleOutcome; paid?: number; failureReason?: string }) => {
       const body = {
         outcome: o.outcome,
@@ -63,10 +65,10 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
 
   simulate
     .command("settle-refund")
-    .description("complete or fail a production refund")
-    .argument("<refundId>", "the refund (rfd_…)")
-    .addOption(new Option("--outcome <outcome>", "how it ends").choices(["COMPLETED", "FAILED"]).makeOptionMandatory())
-    .option("--failure-reason <text>", "with FAILED: why")
+    .description("conclui ou faz falhar um estorno de produção")
+    .argument("<refundId>", "o estorno (rfd_…)")
+    .addOption(new Option("--outcome <outcome>", "como termina").choices(["COMPLETED", "FAILED"]).makeOptionMandatory())
+    .option("--failure-reason <text>", "com FAILED: o motivo")
     .action(async (id: string, o: { outcome: RefundOutcome; failureReason?: string }) => {
       const body = { outcome: o.outcome, ...(o.failureReason !== undefined ? { failureReason: o.failureReason } : {}) };
       const settled = unwrap(
@@ -77,9 +79,9 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
 
   simulate
     .command("dispute")
-    .description("open a MED (special return) on a paid transaction")
-    .argument("<transactionId>", "the transaction (txn_…)")
-    .option("--amount <cents>", "contested amount in cents (default: all)", int)
+    .description("abre um MED (devolução especial) sobre uma transação paga")
+    .argument("<transactionId>", "a transação (txn_…)")
+    .option("--amount <cents>", "valor contestado em centavos (padrão: tudo)", int)
     .action(async (id: string, o: { amount?: number }) => {
       const body = o.amount !== undefined ? { amountCents: o.amount } : {};
       const disputed = unwrap(
@@ -90,9 +92,9 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
 
   simulate
     .command("approve-recurrence")
-    .description("the payer approves a production recurrence (Pix Automático, journey 2)")
-    .argument("<recurrenceId>", "the recurrence (rec_…)")
-    .option("--ceiling <cents>", "a variable recurrence's ceiling set by the payer", int)
+    .description("o pagador aprova uma recorrência de produção (Pix Automático, jornada 2)")
+    .argument("<recurrenceId>", "a recorrência (rec_…)")
+    .option("--ceiling <cents>", "o teto de uma recorrência variável, definido pelo pagador", int)
     .action(async (id: string, o: { ceiling?: number }) => {
       const body = o.ceiling !== undefined ? { payerMaximumAmountCents: o.ceiling } : {};
       const approved = unwrap(
@@ -103,10 +105,10 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
 
   simulate
     .command("reject-recurrence")
-    .description("the payer's side refuses a production recurrence")
-    .argument("<recurrenceId>", "the recurrence (rec_…)")
-    .addOption(new Option("--code <code>", "the BCB's rejection code").choices(["AP13", "AP14"]))
-    .option("--reason <text>", "why")
+    .description("o lado do pagador recusa uma recorrência de produção")
+    .argument("<recurrenceId>", "a recorrência (rec_…)")
+    .addOption(new Option("--code <code>", "o código de rejeição do BCB").choices(["AP13", "AP14"]))
+    .option("--reason <text>", "o motivo")
     .action(async (id: string, o: { code?: "AP13" | "AP14"; reason?: string }) => {
       const body = { ...(o.code ? { code: o.code } : {}), ...(o.reason ? { reason: o.reason } : {}) };
       const rejected = unwrap(
@@ -117,10 +119,10 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
 
   simulate
     .command("cancel-recurrence")
-    .description("the payer, their bank or this service cancels a production recurrence")
-    .argument("<recurrenceId>", "the recurrence (rec_…)")
-    .addOption(new Option("--by <who>", "who cancels").choices(["PAYER", "PAYER_PSP", "RECEIVER_PSP"]))
-    .option("--reason <text>", "why")
+    .description("o pagador, o banco dele ou este serviço cancela uma recorrência de produção")
+    .argument("<recurrenceId>", "a recorrência (rec_…)")
+    .addOption(new Option("--by <who>", "quem cancela").choices(["PAYER", "PAYER_PSP", "RECEIVER_PSP"]))
+    .option("--reason <text>", "o motivo")
     .action(async (id: string, o: { by?: "PAYER" | "PAYER_PSP" | "RECEIVER_PSP"; reason?: string }) => {
       const body = { ...(o.by ? { requestedBy: o.by } : {}), ...(o.reason ? { reason: o.reason } : {}) };
       const cancelled = unwrap(
@@ -131,10 +133,10 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
 
   simulate
     .command("settle-attempt")
-    .description("the payer's bank plays a production cycle charge's scheduled attempt")
-    .argument("<transactionId>", "the cycle charge (txn_…)")
-    .addOption(new Option("--outcome <outcome>", "how it ends").choices(["PAID", "FAILED"]).makeOptionMandatory())
-    .option("--reason-code <code>", "with FAILED: the BCB's reason code (AM04: insufficient balance)")
+    .description("o banco do pagador executa a tentativa agendada de uma cobrança de ciclo de produção")
+    .argument("<transactionId>", "a cobrança do ciclo (txn_…)")
+    .addOption(new Option("--outcome <outcome>", "como termina").choices(["PAID", "FAILED"]).makeOptionMandatory())
+    .option("--reason-code <code>", "com FAILED: o código de motivo do BCB (AM04: saldo insuficiente)")
     .action(async (id: string, o: { outcome: "PAID" | "FAILED"; reasonCode?: string }) => {
       const body =
         o.outcome === "FAILED"
@@ -151,9 +153,9 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
 
   simulate
     .command("close-dispute")
-    .description("close a MED: WON releases the blocked amount, LOST returns it to the payer")
-    .argument("<disputeId>", "the dispute (dsp_…)")
-    .addOption(new Option("--outcome <outcome>", "how it ends").choices(["WON", "LOST"]).makeOptionMandatory())
+    .description("encerra um MED: WON libera o valor bloqueado, LOST o devolve ao pagador")
+    .argument("<disputeId>", "a disputa (dsp_…)")
+    .addOption(new Option("--outcome <outcome>", "como termina").choices(["WON", "LOST"]).makeOptionMandatory())
     .action(async (id: string, o: { outcome: CloseOutcome }) => {
       const body = { outcome: o.outcome };
       const closed = unwrap(

@@ -87,7 +87,7 @@ export function recurrenceSteps(api: PartnerClient, created: Created[]) {
       await api.GET("/api/v1/transactions", { params: { query: { recurrenceId: advanced.id, limit: 1 } } }),
     );
     const charge = list.data[0];
-    if (!charge) throw new Error(`no cycle charge after advancing ${advanced.id}`);
+    if (!charge) throw new Error(`nenhuma cobrança de ciclo depois de adiantar ${advanced.id}`);
     record("charge", charge);
     return charge;
   };

@@ -53,7 +53,7 @@ function steps(api: PartnerClient, created: Created[]) {
   };
   const releaseBalance = async () => {
     const balance = unwrap(await api.POST("/api/v1/sandbox/balance/release", { params: idempotent() }));
-    created.push({ object: "balance", id: "-", status: `available ${balance.availableCents} cents` });
+    created.push({ object: "balance", id: "-", status: `disponível ${balance.availableCents} centavos` });
   };
   const withdraw = async (pixKey: string, pixKeyType: "CPF" | "EMAIL") => {
     await paidCharge();
@@ -64,8 +64,8 @@ function steps(api: PartnerClient, created: Created[]) {
     });
     if (result.response.status === 403 && result.error?.code === "API_KEY_PERMISSION") {
       throw new CliError(
-        "this API key lacks the withdrawals:write permission (new keys lack it by default): use a key " +
-          "that has it, or have the operator add it (admin keys update key_… --permissions …,withdrawals:write).",
+        "esta chave de API não tem a permissão withdrawals:write (chaves novas não a têm por padrão): use uma " +
+          "chave que a tenha, ou peça ao operador que a acrescente (admin keys update key_… --permissions …,withdrawals:write).",
       );
     }
     const withdrawal = unwrap(result);
@@ -140,7 +140,7 @@ export function eventTypeList(value: string): EventType[] {
     .map((s) => s.trim())
     .filter(Boolean);
   const unknown = kinds.filter((k) => !(eventTypes as string[]).includes(k));
-  if (unknown.length > 0) throw new InvalidArgumentError(`unknown event kind: ${unknown.join(", ")}`);
+  if (unknown.length > 0) throw new InvalidArgumentError(`tipo de evento desconhecido: ${unknown.join(", ")}`);
   return kinds as EventType[];
 }
 
@@ -149,18 +149,18 @@ function requireTestKey(key: string): void {
   if (key.startsWith("svc_test_")) return;
   throw new CliError(
     key.startsWith("svc_")
-      ? "trigger works in test mode only and this is a production key (svc_…): use a test key (svc_test_…)."
-      : "trigger needs a test API key (svc_test_…).",
+      ? "trigger só funciona no modo de teste e esta é uma chave de produção (svc_…): use uma chave de teste (svc_test_…)."
+      : "trigger precisa de uma chave de API de teste (svc_test_…).",
   );
 }
 
 export function registerTrigger(program: Command, ctx: CliContext): void {
   program
     .command("trigger")
-    .description("make an event happen in test mode with real objects (needs a test API key)")
-    .argument("<event>", `the event kind: ${eventTypes.join(", ")}`, (value: string) => {
+    .description("faz um evento acontecer no modo de teste com objetos reais (precisa de uma chave de API de teste)")
+    .argument("<event>", `o tipo de evento: ${eventTypes.join(", ")}`, (value: string) => {
       const [kind] = eventTypeList(value);
-      if (kind === undefined) throw new InvalidArgumentError("an event kind is required");
+      if (kind === undefined) throw new InvalidArgumentError("informe um tipo de evento");
       return kind;
     })
     .action(async (event: EventType) => {
@@ -168,7 +168,9 @@ export function registerTrigger(program: Command, ctx: CliContext): void {
       const created: Created[] = [];
       await triggers[event](steps(ctx.partner(), created));
       ctx.out.print({ event, created }, () =>
-        [`Triggered ${event}:`, ...created.map((c) => `  ${c.object.padEnd(10)}  ${c.id}  ${c.status}`)].join("\n"),
+        [`Evento ${event} disparado:`, ...created.map((c) => `  ${c.object.padEnd(10)}  ${c.id}  ${c.status}`)].join(
+          "\n",
+        ),
       );
     });
 }

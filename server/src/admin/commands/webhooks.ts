@@ -11,15 +11,15 @@ const listColumns = ["id", "mode", "enabled", "url", "events"];
 const fields = ["id", "accountId", "mode", "url", "events", "enabled", "createdAt", "updatedAt"];
 
 export function registerWebhooks(program: Command, ctx: CliContext): void {
-  const webhooks = program.command("webhooks").description("webhook endpoints of merchant accounts");
+  const webhooks = program.command("webhooks").description("endpoints de webhook das contas de lojistas");
 
   webhooks
     .command("create")
-    .description("register a webhook endpoint; its signing secret is printed this once")
-    .argument("<accountId>", "the account (acc_…)")
-    .requiredOption("--url <url>", "where events are POSTed (https and public in production)")
-    .requiredOption("--events <list>", "comma-separated event kinds, e.g. transaction.paid", list)
-    .addOption(new Option("--mode <mode>", "which mode's events").choices(["test", "production"]).default("test"))
+    .description("cadastra um endpoint de webhook; o segredo de assinatura é impresso só esta vez")
+    .argument("<accountId>", "a conta (acc_…)")
+    .requiredOption("--url <url>", "para onde os eventos são enviados por POST (https e público em produção)")
+    .requiredOption("--events <list>", "tipos de evento separados por vírgula, por exemplo transaction.paid", list)
+    .addOption(new Option("--mode <mode>", "os eventos de qual modo").choices(["test", "production"]).default("test"))
     .action(async (accountId: string, o: { url: string; events: EventType[]; mode: Mode }) => {
       const body = { url: o.url, mode: o.mode, events: o.events };
       const created = unwrap(
@@ -29,13 +29,13 @@ export function registerWebhooks(program: Command, ctx: CliContext): void {
         }),
       );
       ctx.out.record(created, [...fields, "secret"]);
-      ctx.out.note("Store the secret now: it is not shown again.");
+      ctx.out.note("Guarde o segredo agora: ele não é mostrado de novo.");
     });
 
   webhooks
     .command("list")
-    .description("list an account's webhook endpoints")
-    .argument("<accountId>", "the account (acc_…)")
+    .description("lista os endpoints de webhook de uma conta")
+    .argument("<accountId>", "a conta (acc_…)")
     .action(async (id: string) => {
       const page = unwrap(
         await ctx.operator().GET("/admin/v1/accounts/{id}/webhook-endpoints", { params: { path: { id } } }),
@@ -45,12 +45,12 @@ export function registerWebhooks(program: Command, ctx: CliContext): void {
 
   webhooks
     .command("update")
-    .description("change an endpoint's URL or event kinds, or enable or disable it")
-    .argument("<endpointId>", "the endpoint (we_…)")
-    .option("--url <url>", "where events are POSTed")
-    .option("--events <list>", "comma-separated event kinds", list)
-    .option("--enable", "deliver to it again")
-    .option("--disable", "stop delivering to it")
+    .description("muda a URL ou os tipos de evento de um endpoint, ou o liga ou desliga")
+    .argument("<endpointId>", "o endpoint (we_…)")
+    .option("--url <url>", "para onde os eventos são enviados por POST")
+    .option("--events <list>", "tipos de evento separados por vírgula", list)
+    .option("--enable", "volta a entregar a ele")
+    .option("--disable", "para de entregar a ele")
     .action(async (id: string, o: { url?: string; events?: EventType[]; enable?: boolean; disable?: boolean }) => {
       const body = {
         ...(o.url !== undefined ? { url: o.url } : {}),
@@ -65,8 +65,8 @@ export function registerWebhooks(program: Command, ctx: CliContext): void {
 
   webhooks
     .command("delete")
-    .description("delete a webhook endpoint")
-    .argument("<endpointId>", "the endpoint (we_…)")
+    .description("exclui um endpoint de webhook")
+    .argument("<endpointId>", "o endpoint (we_…)")
     .action(async (id: string) => {
       const res = await ctx.operator().DELETE("/admin/v1/webhook-endpoints/{id}", { params: { path: { id } } });
       if (!res.response.ok) unwrap(res);
@@ -75,8 +75,8 @@ export function registerWebhooks(program: Command, ctx: CliContext): void {
 
   webhooks
     .command("rotate-secret")
-    .description("issue a new signing secret; the old one keeps signing for 24 hours")
-    .argument("<endpointId>", "the endpoint (we_…)")
+    .description("emite um novo segredo de assinatura; o antigo continua assinando por 24 horas")
+    .argument("<endpointId>", "o endpoint (we_…)")
     .action(async (id: string) => {
       const rotated = unwrap(
         await ctx.operator().POST("/admin/v1/webhook-endpoints/{id}/rotate-secret", { params: { path: { id } } }),
