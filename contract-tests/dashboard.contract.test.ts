@@ -175,6 +175,14 @@ describe.each(targets)("dashboard contract: $name", (target: Target) => {
       });
       expect(res.body.code).toBe("UNAUTHORIZED");
     });
+    test("a change without the CSRF token → 403 CSRF_REFUSED, on the mock as on the servers (issue 33)", async () => {
+      const session = await signUp();
+      const bare = await call("endSession", "DELETE", "/dashboard/v1/sessions/ses_0Fq9ZtR2mXwP8LkA3cD7", {
+        session,
+        csrf: false,
+      });
+      expect([bare.status, bare.body.code]).toEqual([403, "CSRF_REFUSED"]);
+    });
     realOnly("a change without the CSRF token → 403 CSRF_REFUSED; from another origin → 403 CSRF_REFUSED", async () => {
       const session = await signUp();
       const bare = await call("startTwoFactor", "POST", "/dashboard/v1/me/two-factor", { session, csrf: false });

@@ -1543,12 +1543,6 @@ export interface components {
             events: components["schemas"]["PixAdmin.WebhookEventType"][];
         };
         /**
-         * @description The session's CSRF token (`csrfToken` of `GET /dashboard/v1/session`, also in the answers that
-         *     start a session): 43 characters of base64url.
-         * @example q4Vd0sWm1nT8yR2xK6pL9bZ3cF7hJ5gA0eU4iO1wY2t
-         */
-        CsrfTokenValue: string;
-        /**
          * @description `attachment; filename="…"` of an export (an example the mock sends).
          * @example attachment; filename="transacoes-test-2026-11-24.csv"
          */
@@ -3052,10 +3046,11 @@ export interface components {
         /** @description Made before this instant. */
         "AuditLogQuery.createdTo": components["schemas"]["PixService.UtcTimestamp"];
         /**
-         * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-         *     answers `403 CSRF_REFUSED` before anything else is read.
+         * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+         *     session), 43 characters of base64url. Without it, or with another than the session's, the
+         *     operation answers `403 CSRF_REFUSED` before anything else is read.
          */
-        CsrfHeader: components["schemas"]["CsrfTokenValue"];
+        CsrfHeader: string;
         /** @description Only the charges of this customer (`cus_…`), as kept in each charge's `customer.id`. */
         "DashboardTransactionListQuery.customerId": string;
         /**
@@ -3531,8 +3526,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -3783,8 +3779,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -4726,8 +4723,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -4978,8 +4976,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -5228,8 +5227,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -5480,8 +5480,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -5726,8 +5727,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -5978,8 +5980,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -6438,8 +6441,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -6693,8 +6697,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -6950,8 +6955,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -7203,8 +7209,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -8078,8 +8085,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -9385,8 +9393,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
                 /**
@@ -9881,8 +9890,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
                 /**
@@ -10172,8 +10182,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
                 /**
@@ -10461,8 +10472,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
                 /**
@@ -10756,8 +10768,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
                 /**
@@ -11051,8 +11064,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
                 /**
@@ -11342,8 +11356,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
                 /**
@@ -12288,8 +12303,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
                 /**
@@ -12795,8 +12811,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -13050,8 +13067,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -13521,8 +13539,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -13776,8 +13795,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -14029,8 +14049,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -14282,8 +14303,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -14747,8 +14769,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
                 /**
@@ -16310,8 +16333,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -16558,8 +16582,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -16995,8 +17020,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -17695,8 +17721,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -17972,8 +17999,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -18418,8 +18446,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };
@@ -18691,8 +18720,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The session's `csrfToken`. Without it, or with another than the session's, the operation
-                 *     answers `403 CSRF_REFUSED` before anything else is read.
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
                  */
                 "x-csrf-token"?: components["parameters"]["CsrfHeader"];
             };

@@ -1,7 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { createServer, request as forward, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { refusalFor, refusalRules } from "./mock-refusals.js";
 import { waitForHttp } from "./wait-for-http.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -11,6 +14,8 @@ export interface RunningPrism {
   baseUrl: string;
   /** The Prism process itself. */
   pid: number;
+  /** The process listening on `baseUrl`'s port: Prism, or this one when a front answers there. */
+  listenerPid: number;
   stop(): Promise<void>;
 }
 
@@ -22,6 +27,10 @@ export interface RunningPrism {
  * `500` `application/problem+json` body of type `…#VIOLATIONS`, and every finding (also warnings,
  * such as an undeclared status) is listed in the `sl-violations` response header. See
  * `proxyVerdict`.
+ *
+ * A mock of a document whose required headers carry an `x-refusal` (the dashboard's CSRF token)
+ * runs behind a small front on `port` that answers a request without such a header as the
+ * document says, and forwards everything else to Prism on a port of its own (./mock-refusals.ts).
  */
 export async function startPrism(options: {
   port: number;
@@ -31,10 +40,13 @@ export async function startPrism(options: {
   proxy?: string;
 }): Promise<RunningPrism> {
   const cli = join(dirname(require.resolve("@stoplight/prism-cli/package.json")), "dist/index.js");
+  const rules = options.proxy ? [] : refusalRules(join(root, options.document));
+  const front = rules.length > 0 ? await startFront(options.port, rules) : null;
+  const prismPort = front ? front.prismPort : options.port;
   const mode = options.proxy
     ? ["proxy", join(root, options.document), options.proxy, "--errors"]
     : ["mock", join(root, options.document)];
-  const child: ChildProcess = spawn(process.execPath, [cli, ...mode, "-h", "127.0.0.1", "-p", String(options.port)], {
+  const child: ChildProcess = spawn(process.execPath, [cli, ...mode, "-h", "127.0.0.1", "-p", String(prismPort)], {
     cwd: root,
     stdio: options.inheritOutput ? "inherit" : "ignore",
   });
@@ -44,16 +56,20 @@ export async function startPrism(options: {
   });
   const baseUrl = `http://127.0.0.1:${options.port}`;
   try {
-    await waitForHttp(`${baseUrl}/api/v1`, 60_000, () => !exited);
+    await waitForHttp(`http://127.0.0.1:${prismPort}/api/v1`, 60_000, () => !exited);
   } catch (error) {
     child.kill("SIGKILL");
+    front?.server.close();
     throw error;
   }
   return {
     baseUrl,
     pid: child.pid ?? -1,
+    listenerPid: front ? process.pid : (child.pid ?? -1),
     stop: () =>
       new Promise((done) => {
+        front?.server.close();
+        front?.server.closeAllConnections();
         if (exited) return done();
         child.once("exit", () => done());
         child.kill("SIGTERM");
@@ -93,4 +109,45 @@ export function proxyVerdict(headers: Headers, body: unknown): ProxyVerdict {
   }
   if (type?.startsWith("https://stoplight.io/prism/errors#")) return { kind: "request-refused", type };
   return { kind: "clean" };
+}
+
+/** A free port on 127.0.0.1 (asked of the system, then released for Prism to take). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((ready) => probe.listen(0, "127.0.0.1", ready));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((closed) => probe.close(closed));
+  return port;
+}
+
+/** The front of a mock with refusals: answers those, and pipes every other exchange to Prism. */
+async function startFront(
+  port: number,
+  rules: ReturnType<typeof refusalRules>,
+): Promise<{ server: Server; prismPort: number }> {
+  const prismPort = await freePort();
+  const server = createServer((req, res) => {
+    const pathname = new URL(req.url ?? "/", "http://mock").pathname;
+    const refusal = refusalFor(rules, req.method ?? "GET", pathname, req.headers);
+    if (refusal) {
+      req.resume();
+      res.writeHead(refusal.status, { "content-type": "application/json" });
+      res.end(JSON.stringify(refusal.body));
+      return;
+    }
+    const upstream = forward(
+      { host: "127.0.0.1", port: prismPort, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on("error", () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((ready) => server.listen(port, "127.0.0.1", ready));
+  return { server, prismPort };
 }

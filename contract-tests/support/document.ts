@@ -295,7 +295,8 @@ function load(name: DocumentName): ApiDocument {
         keyless,
         // A role-less document: every operation with a key asks for a permission.
         refusesLeast: roles ? !roles.includes("viewer") : !keyless,
-        csrf: security.some((requirement) => "CsrfToken" in requirement),
+        // The CSRF token is a required header parameter of every change of a session (issue 33).
+        csrf: params.some((p) => p.in === "header" && p.name === "x-csrf-token" && p.required === true),
         ...(roles ? { roles } : {}),
         query: params.filter((p) => p.in === "query"),
         pathParams: params.filter((p) => p.in === "path" && p.name !== "id"),

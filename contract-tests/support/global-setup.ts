@@ -26,7 +26,7 @@ async function startPrismOnFreePort(options: { document: string; proxy?: string 
     try {
       const prism = await startPrism({ ...options, port });
       // Someone else's server on that port would have answered the readiness probe too.
-      if ((await listensOn(prism.pid, port)) !== false) return prism;
+      if ((await listensOn(prism.listenerPid, port)) !== false) return prism;
       await prism.stop();
       lastError = new Error(`port ${port} was taken by another process`);
     } catch (error) {
