@@ -1,0 +1,56 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import YAML from "yaml";
+
+// A request example is what a reader copies and sends: a date in it that has passed makes it fail
+// (issue 33: the public document's `POST /api/v1/recurrences` example, `firstDate: "2026-11-04"`,
+// answered 400 from that day on). The spec writes such dates far ahead (2030); this test fails the
+// day one of them is in the past, before a reader finds it.
+
+const documents = ["openapi.yaml", "admin-openapi.yaml", "dashboard-openapi.yaml"] as const;
+const methods = ["get", "put", "post", "delete", "patch"] as const;
+const date = /^\d{4}-\d{2}-\d{2}(T[0-9:.]+Z)?$/;
+
+type Json = Record<string, any>;
+
+/** Every date in a value, with where it is. */
+function datesIn(value: unknown, where: string): { where: string; date: string }[] {
+  if (typeof value === "string") return date.test(value) ? [{ where, date: value }] : [];
+  if (Array.isArray(value)) return value.flatMap((item, i) => datesIn(item, `${where}[${i}]`));
+  if (value && typeof value === "object")
+    return Object.entries(value).flatMap(([key, item]) => datesIn(item, `${where}.${key}`));
+  return [];
+}
+
+/** The dates of every request example of a document: bodies, and parameters that carry examples. */
+function requestExampleDates(name: string) {
+  const doc = YAML.parse(readFileSync(`generated/${name}`, "utf8")) as Json;
+  const found: { where: string; date: string }[] = [];
+  for (const [path, item] of Object.entries(doc.paths as Json))
+    for (const method of methods) {
+      const operation = (item as Json)[method] as Json | undefined;
+      if (!operation) continue;
+      const at = `${method.toUpperCase()} ${path}`;
+      for (const [type, content] of Object.entries((operation.requestBody?.content ?? {}) as Json))
+        for (const [title, example] of Object.entries((content.examples ?? {}) as Json))
+          found.push(...datesIn(example.value, `${at} ${type} ${title}`));
+      for (const parameter of (operation.parameters ?? []) as Json[])
+        for (const [title, example] of Object.entries((parameter.examples ?? {}) as Json))
+          found.push(...datesIn(example.value, `${at} ${parameter.in}:${parameter.name} ${title}`));
+    }
+  return found;
+}
+
+describe.each(documents)("the request examples of %s", (name) => {
+  test("when their dates are read, then none is in the past (an example that has expired answers 400)", () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const past = requestExampleDates(name).filter((d) => d.date.slice(0, 10) < today);
+    expect(past).toEqual([]);
+  });
+});
+
+test("when the public document's request examples are read, then the walk finds their dates (the recurrence's firstDate)", () => {
+  expect(requestExampleDates("openapi.yaml").map((d) => d.where)).toContainEqual(
+    "POST /api/v1/recurrences application/json created.firstDate",
+  );
+});
