@@ -16,9 +16,9 @@ export {
   defaultPlan,
   /** Dashboard log-in failures per e-mail address and per IP address within a window. */
   failedLogIns,
-  descriptionLength,
   /** Dashboard step-up: wrong codes per user within a window, and how long step-up is refused past them. */
   failedStepUps,
+  descriptionLength,
   /** How long an idempotency key replays its first response, in seconds. */
   idempotencyWindowSeconds,
   isPermission,
