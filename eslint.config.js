@@ -5,6 +5,10 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   { ignores: ["generated/**", "**/dist/**", "**/node_modules/**", "test-artifacts/**"] },
+  {
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -19,7 +19,7 @@
  */
 import { join } from "node:path";
 import { findPostgresBin, startThrowawayCluster } from "../scripts/pg-cluster.js";
-import { maxSharedTransactionViews } from "../server/src/domain/presenters.js";
+import { maxSharedTransactionViews } from "../server/src/domain/payments/index.js";
 import { buildBrCode } from "../server/src/pix/brcode.js";
 import { createPool, PostgresStore } from "../server/src/store/postgres/index.js";
 import { defaultLoad } from "./lib/load.js";

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, inject, test } from "vitest";
 import { chargeBody } from "../server/test/support/fixtures.js";
 import { recurrenceBody } from "../server/test/support/recurrences.js";
-import { addDays, brasiliaDate } from "../server/src/domain/recurrence-calendar.js";
+import { addDays, brasiliaDate } from "../server/src/domain/payments/index.js";
 import { checkResponse, documentedOperations } from "./support/openapi.js";
 import type { Target } from "./support/targets.js";
 

@@ -11,7 +11,7 @@ import {
 import { idPrefixes, type IdKind, operationInfos } from "./support/document.js";
 import { type GeneratedRequest, type RefusedState, requestsFor } from "./support/requests.js";
 import { freshChargeCents, freshCycleDatePlaceholder, recurringChargeCents } from "./support/values.js";
-import { addDays, brasiliaDate } from "../server/src/domain/recurrence-calendar.js";
+import { addDays, brasiliaDate } from "../server/src/domain/payments/index.js";
 import { recurrenceBody } from "../server/test/support/recurrences.js";
 import type { Target } from "./support/targets.js";
 

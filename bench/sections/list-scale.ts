@@ -1,6 +1,6 @@
 import pg from "pg";
 import { bodyOf, chargeBody, publicApi, startTestServer } from "../../server/test/harness.js";
-import type { TransactionRecord } from "../../server/src/domain/model.js";
+import type { TransactionRecord } from "../../server/src/domain/core/model.js";
 import { medianLatency } from "../lib/load.js";
 import { startOurServer } from "./throughput.js";
 

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
-import type { TransactionRecord } from "../../server/src/domain/model.js";
-import { presentTransaction } from "../../server/src/domain/presenters.js";
+import type { TransactionRecord } from "../../server/src/domain/core/model.js";
+import { presentTransaction } from "../../server/src/domain/payments/index.js";
 import { jsonText } from "../../server/src/http/json.js";
-import { MemoryStore } from "../../server/src/store/memory.js";
+import { MemoryStore } from "../../server/src/store/memory/index.js";
 import { bodyOf, chargeBody, publicApi, startTestServer } from "../../server/test/harness.js";
 
 /** `bytesPerStoredCharge` in a child process of its own (see memory-footprint-child.ts). */

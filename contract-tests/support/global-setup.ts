@@ -6,7 +6,7 @@ import {
   freePort,
   startThrowawayCluster,
 } from "../../scripts/pg-cluster.js";
-import { createApiKey } from "../../server/src/domain/accounts.js";
+import { createApiKey } from "../../server/src/domain/accounts/index.js";
 import { createPool, migrateDatabase, PostgresStore } from "../../server/src/store/postgres/index.js";
 import type { Store } from "../../server/src/domain/ports/store.js";
 import { chargeBody, startTestServer, type TestServer } from "../../server/test/harness.js";

@@ -7,8 +7,8 @@
  * README by a test) all follow from the declarations; nothing else reads `process.env`.
  */
 import { z } from "zod";
-import { defaultRateLimits, type RateLimits } from "./domain/rate-limits.js";
-import { baseAddressFitsRecurrences } from "./domain/recurrence-rules.js";
+import { defaultRateLimits, type RateLimits } from "./domain/core/rate-limits.js";
+import { baseAddressFitsRecurrences } from "./domain/payments/index.js";
 
 /** The processes that read the environment. */
 type Reader = "server" | "worker" | "cli";

@@ -3,9 +3,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Command } from "commander";
 import { verifyWebhook } from "../../client/src/index.js";
-import { buildProgram } from "../src/admin/cli.js";
-import { allPermissions } from "../src/domain/accounts.js";
-import { record, table } from "../src/admin/output.js";
+import { buildProgram } from "../src/cli/cli.js";
+import { allPermissions } from "../src/domain/accounts/index.js";
+import { record, table } from "../src/cli/output.js";
 import {
   bodyOf,
   byId,

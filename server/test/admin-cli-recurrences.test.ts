@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { brasiliaDate } from "../src/domain/recurrence-calendar.js";
+import { brasiliaDate } from "../src/domain/payments/index.js";
 import { byId, expectStatus, publicApi, startTestServer, type TestServer, testAdminToken } from "./harness.js";
 import { runAdmin, widestLine } from "./support/admin-process.js";
 import { dateAfter, recurrenceBody } from "./support/recurrences.js";

@@ -62,7 +62,7 @@ describe("the start-up banner", () => {
 
   test("when that line is pasted into a shell, then the operator CLI reaches this server (not the default port) with that token", async () => {
     const tsx = join(process.cwd(), "node_modules/tsx/dist/cli.mjs");
-    const script = `${exportLine}\nexec "${process.execPath}" "${tsx}" server/src/admin/main.ts --json accounts list`;
+    const script = `${exportLine}\nexec "${process.execPath}" "${tsx}" server/src/cli/main.ts --json accounts list`;
 
     const { stdout } = await run("sh", ["-c", script], { env: cleanEnv(), timeout: 30_000 });
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { verifyWebhook } from "../../client/src/index.js";
-import { runCli } from "../src/admin/cli.js";
+import { runCli } from "../src/cli/cli.js";
 import { chargeBody, startTestServer, type TestServer, testAdminToken } from "./harness.js";
 import { startReceiver } from "./support/receiver.js";
 
@@ -36,7 +36,7 @@ describe("npm run admin", () => {
       process.execPath,
       [
         tsx,
-        "server/src/admin/main.ts",
+        "server/src/cli/main.ts",
         "--json",
         "accounts",
         "create",
@@ -54,7 +54,7 @@ describe("npm run admin", () => {
 
   test("when the token is wrong, then the process exits non-zero with the API's message", async () => {
     const tsx = join(process.cwd(), "node_modules/tsx/dist/cli.mjs");
-    const failed = await run(process.execPath, [tsx, "server/src/admin/main.ts", "accounts", "list"], {
+    const failed = await run(process.execPath, [tsx, "server/src/cli/main.ts", "accounts", "list"], {
       env: { ...process.env, PIX_ADMIN_URL: server.baseUrl, ADMIN_TOKEN: "adm_wrong" },
     }).catch((e: { code: number; stderr: string }) => e);
     expect("code" in failed && failed.code).toBe(1);

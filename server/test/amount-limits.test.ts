@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import type { Actor } from "../src/domain/deps.js";
-import { DomainError } from "../src/domain/errors.js";
-import { amountLimits } from "../src/domain/policy.js";
+import { DomainError } from "../src/domain/core/errors.js";
+import { amountLimits } from "../src/domain/core/policy.js";
 import { chargeBody, type ErrorBody, expectStatus, publicApi, rawCall } from "./harness.js";
 import { eachStore, serverOn } from "./support/stores.js";
 

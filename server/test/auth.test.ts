@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type OperationId, operationIds, operationTable } from "../../generated/operations.js";
-import type { ApiKeyRecord } from "../src/domain/model.js";
-import { MemoryStore } from "../src/store/memory.js";
+import type { ApiKeyRecord } from "../src/domain/core/model.js";
+import { MemoryStore } from "../src/store/memory/index.js";
 import {
   chargeBody,
   type ErrorBody,

@@ -5,7 +5,7 @@ import {
   isPending,
   ledgerSums,
   remainingOfDailyLimit,
-} from "../src/domain/balance-rules.js";
+} from "../src/domain/balance/index.js";
 
 // The rules both stores call (PostgreSQL computes the same sums in SQL, see the store
 // conformance suite, which runs both stores through one set of cases).

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { allPermissions } from "../src/domain/accounts.js";
-import { creditPaidCharge, insertCharge, type NewCharge } from "../src/domain/charges.js";
-import type { Account } from "../src/domain/model.js";
+import { allPermissions } from "../src/domain/accounts/index.js";
+import { creditPaidCharge, insertCharge, type NewCharge } from "../src/domain/payments/index.js";
+import type { Account } from "../src/domain/core/model.js";
 import type { components } from "../../generated/api.js";
 import {
   byId,

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest"
 import { renderFormPage } from "../src/checkout/pages/form.js";
 import type { PageFrame } from "../src/checkout/pages/layout.js";
 import { renderReceiptPage, returnAddress } from "../src/checkout/pages/receipt.js";
-import { translateValidationMessage } from "../src/web/validation-messages.js";
-import { addSeconds } from "../src/domain/deps.js";
+import { translateValidationMessage } from "../src/http/kit/validation-messages.js";
+import { addSeconds } from "../src/domain/core/time.js";
 import type { components } from "../../generated/api.js";
 import {
   byId as withId,

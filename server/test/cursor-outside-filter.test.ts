@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { addSeconds } from "../src/domain/deps.js";
+import { addSeconds } from "../src/domain/core/time.js";
 import type { paths } from "../../generated/api.js";
 import { byId, chargeBody, expectStatus, publicApi, type TestServer } from "./harness.js";
 import type { CreatePixChargeRequest } from "./support/fixtures.js";

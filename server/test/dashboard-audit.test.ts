@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { byOperator, hiddenSecret, recordAudit } from "../src/domain/audit.js";
+import { byOperator, hiddenSecret, recordAudit } from "../src/domain/audit/index.js";
 import { byId, chargeBody, expectStatus, operatorApi, publicApi, testAdminToken } from "./harness.js";
 import { expectNoSecretInAuditLog, rememberSecret } from "./support/audit.js";
 import { addMember, codeOf, dashboardBrowser, signedUp, withTwoFactor } from "./support/dashboard.js";

@@ -1,7 +1,7 @@
 import { parse } from "csv-parse/sync";
 import { beforeAll, expect, test } from "vitest";
 import type { Store } from "../src/domain/ports/store.js";
-import { MemoryStore } from "../src/store/memory.js";
+import { MemoryStore } from "../src/store/memory/index.js";
 import { chargePayer, startTestServer, type TestServer } from "./harness.js";
 import { withdrawalRecord } from "./store-contract.js";
 import { dashboardUser, memberOf, storedCharges } from "./support/merchant.js";

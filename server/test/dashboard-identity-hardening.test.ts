@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { expect, test } from "vitest";
-import type { Role } from "../src/domain/identity-model.js";
+import type { Role } from "../src/domain/identity/model.js";
 import { byId, expectStatus, operatorApi, type TestServer, testAdminToken } from "./harness.js";
 import { rememberSecret } from "./support/audit.js";
 import {

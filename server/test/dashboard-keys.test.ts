@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { keyUseResolutionMs } from "../src/domain/authentication.js";
+import { keyUseResolutionMs } from "../src/domain/keys/index.js";
 import { chargeBody, expectStatus, operatorApi, publicApi, type TestServer, testAdminToken } from "./harness.js";
 import { codeOf, type DashboardBrowser, dashboardBrowser, signedUp, turnOnTwoFactor } from "./support/dashboard.js";
 import { member } from "./support/members.js";

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { failedLogIns } from "../src/http/dashboard.js";
+import { failedLogIns } from "../src/http/dashboard/mount.js";
 import { eachStore, serverOn } from "./support/stores.js";
 import { codeOf, dashboardBrowser, signedUp, withTwoFactor } from "./support/dashboard.js";
 import { expectStatus } from "./harness.js";

@@ -1,10 +1,10 @@
 import { Secret, TOTP } from "otpauth";
 import { pino } from "pino";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { insertCharge, type NewCharge } from "../src/domain/charges.js";
-import type { Role } from "../src/domain/identity-model.js";
-import { newId } from "../src/domain/ids.js";
-import { hashPassword } from "../src/domain/passwords.js";
+import { insertCharge, type NewCharge } from "../src/domain/payments/index.js";
+import type { Role } from "../src/domain/identity/model.js";
+import { newId } from "../src/domain/core/ids.js";
+import { hashPassword } from "../src/domain/identity/index.js";
 import { DeliveryWorker } from "../src/webhooks/worker.js";
 import { chargePayer } from "./support/fixtures.js";
 import { byId, chargeBody, expectStatus, operatorApi, publicApi, type TestServer, testAdminToken } from "./harness.js";

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import type { Role } from "../src/domain/identity-model.js";
+import type { Role } from "../src/domain/identity/model.js";
 import { byId, expectStatus, type TestServer } from "./harness.js";
 import { expectNoSecretInAuditLog, rememberSecret } from "./support/audit.js";
 import {

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { failedStepUps } from "../src/domain/policy.js";
+import { failedStepUps } from "../src/domain/core/policy.js";
 import { expectStatus } from "./harness.js";
 import { eachStore, serverOn } from "./support/stores.js";
 import {

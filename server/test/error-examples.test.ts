@@ -3,7 +3,7 @@ import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parse } from "yaml";
 import { type ErrorExample, errorExample, samplePath } from "../../scripts/generate/error-examples.js";
-import { errorCatalogue, type ErrorCode } from "../src/domain/errors.js";
+import { errorCatalogue, type ErrorCode } from "../src/domain/core/errors.js";
 import { rawCall, startTestServer, type TestServer, testAdminToken } from "./harness.js";
 import { signedUp, testOrigin } from "./support/dashboard.js";
 

@@ -7,15 +7,15 @@ import {
   createApiKey,
   type NewAccount,
   type NewApiKey,
-} from "../src/domain/accounts.js";
+} from "../src/domain/accounts/index.js";
 import { ManualClock } from "../src/domain/ports/clock.js";
 import { defaultDomainConfig, type DomainDeps } from "../src/domain/deps.js";
 import type { Mailer } from "../src/domain/ports/mailer.js";
-import type { Account } from "../src/domain/model.js";
+import type { Account } from "../src/domain/core/model.js";
 import { createDomain, type Domain } from "../src/domain/service.js";
 import { createApp } from "../src/http/app.js";
-import type { RateLimits } from "../src/domain/rate-limits.js";
-import { MemoryStore } from "../src/store/memory.js";
+import type { RateLimits } from "../src/domain/core/rate-limits.js";
+import { MemoryStore } from "../src/store/memory/index.js";
 import { registrationGuard } from "../src/webhooks/guard.js";
 import type { Store } from "../src/domain/ports/store.js";
 

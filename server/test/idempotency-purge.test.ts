@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { describe, expect, test, vi } from "vitest";
-import { startIdempotencyPurge } from "../src/idempotency-purge.js";
+import { startIdempotencyPurge } from "../src/jobs/idempotency-purge.js";
 import { chargeBody, expectStatus, publicApi } from "./harness.js";
 import { eachStore, serverOn } from "./support/stores.js";
 

@@ -7,7 +7,7 @@ import { createPool, migrateDatabase, PostgresStore } from "../src/store/postgre
 import { bodyOf, chargeBody, publicApi, type TestServer } from "./harness.js";
 import { createTestDatabase, describePg, migrateUpToBefore } from "./support/pg.js";
 import { eachStore, serverOn } from "./support/stores.js";
-import { brasiliaDate } from "../src/domain/recurrence-calendar.js";
+import { brasiliaDate } from "../src/domain/payments/index.js";
 import { dateAfter, recurrenceBody } from "./support/recurrences.js";
 
 // docs/decisions/0005-idempotency.md, "Idempotency everywhere": every POST of the public API that creates or changes

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import type { Account, ApiKeyRecord } from "../src/domain/model.js";
+import type { Account, ApiKeyRecord } from "../src/domain/core/model.js";
 import { createPool, PostgresStore } from "../src/store/postgres/index.js";
 import type { paths } from "../../generated/api.js";
 import {

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import type { Role } from "../src/domain/identity-model.js";
+import type { Role } from "../src/domain/identity/model.js";
 import { byId, expectStatus, operatorApi, publicApi, type TestServer, testAdminToken } from "./harness.js";
 import { codeOf, type DashboardBrowser, dashboardBrowser, withTwoFactor } from "./support/dashboard.js";
 import { eachStore, serverOn } from "./support/stores.js";

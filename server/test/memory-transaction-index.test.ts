@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import type { Scope, TransactionRecord, TransactionStatus } from "../src/domain/model.js";
+import type { Scope, TransactionRecord, TransactionStatus } from "../src/domain/core/model.js";
 import { type TransactionFilter, statusMatches, UnknownCursorError } from "../src/domain/ports/store.js";
-import { MemoryStore } from "../src/store/memory.js";
+import { MemoryStore } from "../src/store/memory/index.js";
 import { transactionRecord } from "./store-contract.js";
 
 // The memory store lists transactions from per-scope, per-status and per-link indexes instead of

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Store } from "../src/domain/ports/store.js";
-import { MemoryStore } from "../src/store/memory.js";
+import { MemoryStore } from "../src/store/memory/index.js";
 import { createPool, migrateDatabase, PostgresStore } from "../src/store/postgres/index.js";
 import type { components } from "../../generated/admin-api.js";
 import {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test, vi } from "vitest";
-import { runCli } from "../src/admin/cli.js";
-import { createAccount } from "../src/domain/accounts.js";
+import { runCli } from "../src/cli/cli.js";
+import { createAccount } from "../src/domain/accounts/index.js";
 import { parseBrCode } from "../src/pix/brcode.js";
 import {
   bodyOf,

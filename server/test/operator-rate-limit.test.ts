@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parse } from "yaml";
-import { defaultRateLimits } from "../src/domain/rate-limits.js";
-import { operatorAuthFailuresPerMinute } from "../src/http/admin.js";
+import { defaultRateLimits } from "../src/domain/core/rate-limits.js";
+import { operatorAuthFailuresPerMinute } from "../src/http/operator/handlers.js";
 import { createPool, PostgresStore, pgRateLimitCounters } from "../src/store/postgres/index.js";
-import { sharedRateLimitStore } from "../src/web/rate-limit-store.js";
+import { sharedRateLimitStore } from "../src/http/kit/rate-limit-store.js";
 import { expectStatus, operatorApi, startTestServer, type TestServer, testAdminToken } from "./harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { allPermissions } from "../src/domain/accounts.js";
+import { allPermissions } from "../src/domain/accounts/index.js";
 import {
   byId,
   chargeBody,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { insertCharge, type NewCharge } from "../src/domain/charges.js";
-import { addSeconds } from "../src/domain/deps.js";
-import type { Account } from "../src/domain/model.js";
+import { insertCharge, type NewCharge } from "../src/domain/payments/index.js";
+import { addSeconds } from "../src/domain/core/time.js";
+import type { Account } from "../src/domain/core/model.js";
 import type { components } from "../../generated/api.js";
 import {
   byId,

@@ -21,7 +21,7 @@ import {
   refundLimits,
   releasePeriodDays,
   secretOverlapSeconds,
-} from "../src/domain/policy.js";
+} from "../src/domain/core/policy.js";
 import { MAX_AMOUNT_CENTS } from "../src/pix/brcode.js";
 
 // The numbers of the rules are written once, in the spec; `domain/policy.ts` exports what

@@ -2,7 +2,7 @@ import { readdir } from "node:fs/promises";
 import { createConnection } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { allPermissions, createAccount, createApiKey } from "../src/domain/accounts.js";
+import { allPermissions, createAccount, createApiKey } from "../src/domain/accounts/index.js";
 import { createPool, migrationsDir, PostgresStore } from "../src/store/postgres/index.js";
 import { bodyOf, byId, chargeBody, publicApi } from "./harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";

@@ -1,11 +1,11 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findPostgresBin, type ThrowawayCluster } from "../../scripts/pg-cluster.js";
-import { DomainError } from "../src/domain/errors.js";
+import { DomainError } from "../src/domain/core/errors.js";
 import type { Logger } from "pino";
 import { systemClock } from "../src/domain/ports/clock.js";
 import type { Store } from "../src/domain/ports/store.js";
-import { MemoryStore } from "../src/store/memory.js";
+import { MemoryStore } from "../src/store/memory/index.js";
 import { createPool, isConnectionError, PostgresStore, toStoreError } from "../src/store/postgres/index.js";
 import { DeliveryWorker } from "../src/webhooks/worker.js";
 import {

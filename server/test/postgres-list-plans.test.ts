@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import type { Scope } from "../src/domain/model.js";
+import type { Scope } from "../src/domain/core/model.js";
 import type { StoreReads } from "../src/domain/ports/store.js";
 import { createPool, PostgresStore } from "../src/store/postgres/index.js";
 import { reads } from "../src/store/postgres/reads.js";

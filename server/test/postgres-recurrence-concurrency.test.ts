@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { allPermissions, createAccount, createApiKey } from "../src/domain/accounts.js";
-import { addDays, brasiliaDate } from "../src/domain/recurrence-calendar.js";
+import { allPermissions, createAccount, createApiKey } from "../src/domain/accounts/index.js";
+import { addDays, brasiliaDate } from "../src/domain/payments/index.js";
 import { createPool, PostgresStore } from "../src/store/postgres/index.js";
 import { rawCall } from "./harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "./support/pg.js";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { RateLimitCounters, WindowCount } from "../src/domain/ports/rate-limit-counters.js";
-import { sharedRateLimitStore } from "../src/web/rate-limit-store.js";
+import { sharedRateLimitStore } from "../src/http/kit/rate-limit-store.js";
 
 // The shared rate-limit counters' local path (web/rate-limit-store.ts), against counters in
 // memory that record every round trip: under half a budget a client costs none; from half on,

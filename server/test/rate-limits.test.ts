@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "vitest";
 import { loadConfig } from "../src/config.js";
-import type { RateLimits } from "../src/domain/rate-limits.js";
+import type { RateLimits } from "../src/domain/core/rate-limits.js";
 import { chargeBody, type ErrorBody, expectStatus, publicApi, startTestServer, type TestServer } from "./harness.js";
 
 // Counters are per IP and every test calls from 127.0.0.1, so each test gets its own server.

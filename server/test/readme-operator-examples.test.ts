@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { runCli } from "../src/admin/cli.js";
+import { runCli } from "../src/cli/cli.js";
 import { loadConfig } from "../src/config.js";
 import { startTestServer, type TestServer, testAdminToken } from "./harness.js";
 import { expectStatus } from "./support/client.js";

@@ -7,7 +7,7 @@ import {
   isBusinessDay,
   isCycleDate,
   nextBusinessDay,
-} from "../src/domain/recurrence-calendar.js";
+} from "../src/domain/payments/index.js";
 
 // The calendar of recurrences (Pix Automático): cycle dates per periodicity, the business days of
 // the financial system, and the Brasília day.

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { createPixClient, paginate, type Recurrence, type WebhookEvent } from "../../client/src/index.js";
-import { brasiliaDate } from "../src/domain/recurrence-calendar.js";
+import { brasiliaDate } from "../src/domain/payments/index.js";
 import { dateAfter, recurrenceBody } from "./support/recurrences.js";
 import { eachStore, serverOn } from "./support/stores.js";
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { pino } from "pino";
 import { verifyWebhook } from "../../client/src/index.js";
 import type { components } from "../../generated/api.js";
-import { brasiliaDate, cycleDate } from "../src/domain/recurrence-calendar.js";
+import { brasiliaDate, cycleDate } from "../src/domain/payments/index.js";
 import { DeliveryWorker } from "../src/webhooks/worker.js";
 import { byId, expectStatus, operatorApi, publicApi, testAdminToken } from "./harness.js";
 import { startReceiver } from "./support/receiver.js";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { brasiliaDate } from "../src/domain/recurrence-calendar.js";
+import { brasiliaDate } from "../src/domain/payments/index.js";
 import { byId, expectStatus, operatorApi, publicApi, testAdminToken } from "./harness.js";
 import { dateAfter, recurrenceBody } from "./support/recurrences.js";
 import { eachStore, serverOn, type StoreUnderTest } from "./support/stores.js";

@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import type { components } from "../../generated/api.js";
 import { parseBrCode } from "../src/pix/brcode.js";
 import { recurrenceLocation } from "../src/pix/recurrence-brcode.js";
-import { brasiliaDate } from "../src/domain/recurrence-calendar.js";
+import { brasiliaDate } from "../src/domain/payments/index.js";
 import { byId, type ErrorBody, expectStatus, publicApi, rawCall } from "./harness.js";
 import { dateAfter, recurrenceBody, type CreateRecurrenceRequest } from "./support/recurrences.js";
 import { eachStore, serverOn, type StoreUnderTest } from "./support/stores.js";

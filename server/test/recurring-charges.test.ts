@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { components } from "../../generated/api.js";
-import { brasiliaDate } from "../src/domain/recurrence-calendar.js";
+import { brasiliaDate } from "../src/domain/payments/index.js";
 import { byId, expectStatus, publicApi } from "./harness.js";
 import { dateAfter, recurrenceBody, type CreateRecurrenceRequest } from "./support/recurrences.js";
 import { eachStore, serverOn, type StoreUnderTest } from "./support/stores.js";

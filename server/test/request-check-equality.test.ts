@@ -6,7 +6,7 @@ import { publicOperations } from "../src/http/operations.js";
 import { requestChecks } from "../src/http/request-checks.js";
 import { jsonBodies } from "../src/http/request-validation.js";
 import { referenceValidator, ValidatorDisagreement } from "../src/http/validator-cross-check.js";
-import { validatorDocument } from "../src/web/openapi-document.js";
+import { validatorDocument } from "../src/http/kit/openapi-document.js";
 
 // The development cross-check (http/validator-cross-check.ts) is what holds our request check
 // equal to express-openapi-validator in every test run: here it is shown to fail when the two

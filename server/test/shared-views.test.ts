@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { addSeconds } from "../src/domain/deps.js";
-import { maxSharedTransactionViews, presentTransaction, sharedViews } from "../src/domain/presenters.js";
+import { addSeconds } from "../src/domain/core/time.js";
+import { maxSharedTransactionViews, presentTransaction, sharedViews } from "../src/domain/payments/index.js";
 import { ManualClock } from "../src/domain/ports/clock.js";
-import { deepFreeze } from "../src/domain/values.js";
+import { deepFreeze } from "../src/domain/core/values.js";
 import { jsonText } from "../src/http/json.js";
-import { MemoryStore } from "../src/store/memory.js";
+import { MemoryStore } from "../src/store/memory/index.js";
 import { byId, chargeBody, expectStatus, publicApi, startTestServer, type TestServer } from "./harness.js";
 
 // The memory store keeps its rows deep-frozen; a frozen charge's view is built once per effective

@@ -1,10 +1,10 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { byOperator, recordAudit } from "../src/domain/audit.js";
-import type { Scope, TransactionStatus } from "../src/domain/model.js";
-import { MemoryStore } from "../src/store/memory.js";
+import { byOperator, recordAudit } from "../src/domain/audit/index.js";
+import type { Scope, TransactionStatus } from "../src/domain/core/model.js";
+import { MemoryStore } from "../src/store/memory/index.js";
 import type { StoreTx } from "../src/domain/ports/store.js";
-import { sharedRateLimitStore } from "../src/web/rate-limit-store.js";
+import { sharedRateLimitStore } from "../src/http/kit/rate-limit-store.js";
 import { createPool, PostgresStore, pgRateLimitCounters } from "../src/store/postgres/index.js";
 import {
   accountRecord,

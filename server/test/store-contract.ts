@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { newId } from "../src/domain/ids.js";
+import { newId } from "../src/domain/core/ids.js";
 import type {
   Account,
   ApiKeyRecord,
@@ -14,7 +14,7 @@ import type {
   TransactionRecord,
   WebhookEndpointRecord,
   WithdrawalRecord,
-} from "../src/domain/model.js";
+} from "../src/domain/core/model.js";
 import { type Store, type StoreTx, UnknownCursorError } from "../src/domain/ports/store.js";
 
 // The one store conformance suite (STYLE.md): every adapter must pass it unchanged. Records are

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { newId } from "../src/domain/ids.js";
-import type { PageRequest, RecurrenceRecord, Scope } from "../src/domain/model.js";
+import { newId } from "../src/domain/core/ids.js";
+import type { PageRequest, RecurrenceRecord, Scope } from "../src/domain/core/model.js";
 import type { Store, StoreTx } from "../src/domain/ports/store.js";
-import { MemoryStore } from "../src/store/memory.js";
+import { MemoryStore } from "../src/store/memory/index.js";
 import { createPool, PostgresStore } from "../src/store/postgres/index.js";
 import { accountRecord, transactionRecord } from "./store-contract.js";
 import { createTestDatabase, pgAdminUrl, type TestDatabase } from "./support/pg.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { insertCharge, type NewCharge } from "../src/domain/charges.js";
-import { addSeconds } from "../src/domain/deps.js";
+import { insertCharge, type NewCharge } from "../src/domain/payments/index.js";
+import { addSeconds } from "../src/domain/core/time.js";
 import type { paths } from "../../generated/api.js";
 import { byId, chargeBody, expectStatus, publicApi, startTestServer, type TestServer } from "./harness.js";
 import type { CreatePixChargeRequest } from "./support/fixtures.js";

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { translateValidationMessage } from "../src/web/validation-messages.js";
+import { translateValidationMessage } from "../src/http/kit/validation-messages.js";
 import { startTestServer } from "./harness.js";
 import { signedUp } from "./support/dashboard.js";
 

@@ -1,9 +1,9 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
-import type { CheckoutPayer, PayerReading } from "../domain/checkout.js";
-import type { FieldError } from "../domain/errors.js";
-import { fieldPath, type TextBounds, translateValidationMessage } from "../web/validation-messages.js";
-import { readOpenApiDocument } from "../web/openapi-document.js";
+import type { CheckoutPayer, PayerReading } from "../domain/payments/index.js";
+import type { FieldError } from "../domain/core/errors.js";
+import { fieldPath, type TextBounds, translateValidationMessage } from "../http/kit/validation-messages.js";
+import { readOpenApiDocument } from "../http/kit/openapi-document.js";
 import { parseDocument } from "../pix/documents.js";
 
 // The payer's data, read from the checkout form with the spec's own rules: the `ChargeCustomerInput`

@@ -1,8 +1,8 @@
 import express, { type Router } from "express";
 import type { Store as RateLimitStore } from "express-rate-limit";
 import type { Logger } from "pino";
-import type { CheckoutUseCases } from "../domain/checkout.js";
-import { defaultRateLimits } from "../domain/rate-limits.js";
+import type { CheckoutUseCases } from "../domain/payments/index.js";
+import { defaultRateLimits } from "../domain/core/rate-limits.js";
 import { payerReader } from "./payer.js";
 import { CheckoutAssets } from "./routes/assets.js";
 import { chargeRoutes } from "./routes/charge.js";

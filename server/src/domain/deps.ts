@@ -3,9 +3,9 @@ import type { Store } from "./ports/store.js";
 import type { Clock } from "./ports/clock.js";
 import type { Mailer } from "./ports/mailer.js";
 import { type Acquirer, type Acquirers, builtInAcquirers } from "./ports/acquirer.js";
-import type { AuditedBy } from "./audit.js";
-import type { Role } from "./identity-model.js";
-import type { Account, ApiKeyRecord, Scope } from "./model.js";
+import type { AuditedBy } from "./audit/model.js";
+import type { Role } from "./identity/model.js";
+import type { Account, ApiKeyRecord, Scope } from "./core/model.js";
 
 export interface DomainConfig {
   /** Where the hosted checkout lives: payment link `url`s start with it. */
@@ -70,16 +70,3 @@ export interface ActingUser {
  * withdrawal limit apply) or a dashboard user (no key, so no key's limit; its role decides).
  */
 export type Caller = Actor | (ScopedCaller & { user: ActingUser; apiKey?: undefined });
-
-/** "R$ 1.234,56" */
-export function formatBRL(cents: number): string {
-  const sign = cents < 0 ? "-" : "";
-  const abs = Math.abs(cents);
-  const reais = Math.floor(abs / 100)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, ".");
-  return `${sign}R$ ${reais},${String(abs % 100).padStart(2, "0")}`;
-}
-
-export const addSeconds = (iso: string, seconds: number): string =>
-  new Date(new Date(iso).getTime() + seconds * 1000).toISOString();

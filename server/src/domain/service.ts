@@ -1,35 +1,36 @@
-import { auditUseCases } from "./audit.js";
-import { authenticationUseCases } from "./authentication.js";
-import { balanceUseCases } from "./balance.js";
-import { chargeUseCases } from "./charges.js";
-import { checkoutUseCases } from "./checkout.js";
-import { customerUseCases } from "./customers.js";
-import { dashboardMoneyUseCases } from "./dashboard-money.js";
-import { healthUseCases } from "./health.js";
-import { homeFigureUseCases } from "./home-figures.js";
-import { exportUseCases } from "./exports.js";
+import { auditUseCases } from "./audit/index.js";
+import { authenticationUseCases } from "./keys/index.js";
+import { balanceUseCases } from "./balance/index.js";
+import { chargeUseCases } from "./payments/index.js";
+import { checkoutUseCases } from "./payments/index.js";
+import { customerUseCases } from "./payments/index.js";
+import { dashboardMoneyUseCases } from "./balance/index.js";
+import { transactionTimelineUseCases } from "./payments/index.js";
+import { healthUseCases } from "./core/health.js";
+import { homeFigureUseCases } from "./reports/index.js";
+import { exportUseCases } from "./reports/index.js";
 import type { DomainDeps } from "./deps.js";
-import { idempotencyUseCases } from "./idempotency.js";
-import { operatorUseCases } from "./operator.js";
-import type { UrlGuard } from "./webhook-endpoints.js";
-import { eventUseCases } from "./events.js";
-import { paymentLinkUseCases } from "./payment-links.js";
-import { refundUseCases } from "./refunds.js";
-import { recurrenceUseCases } from "./recurrences.js";
-import { recurrenceSandboxUseCases } from "./recurrence-sandbox.js";
-import { recurrenceSettlementUseCases } from "./recurrence-settlement.js";
-import { recurrenceDutyUseCases } from "./recurrence-duties.js";
-import { sandboxUseCases } from "./sandbox.js";
-import { sessionUseCases } from "./sessions.js";
-import { dashboardKeyUseCases } from "./dashboard-keys.js";
-import { dashboardWebhookUseCases } from "./dashboard-webhooks.js";
-import { userUseCases } from "./users.js";
-import { twoFactorUseCases } from "./two-factor.js";
-import { settlementUseCases } from "./settlement.js";
-import { teamUseCases } from "./team.js";
-import { accountProfileUseCases } from "./account-profile.js";
-import { verificationUseCases } from "./verification.js";
-import { withdrawalUseCases } from "./withdrawals.js";
+import { idempotencyUseCases } from "./core/idempotency.js";
+import { operatorUseCases } from "./operator/index.js";
+import type { UrlGuard } from "./webhooks/index.js";
+import { eventUseCases } from "./webhooks/index.js";
+import { paymentLinkUseCases } from "./payments/index.js";
+import { refundUseCases } from "./payments/index.js";
+import { recurrenceUseCases } from "./payments/index.js";
+import { recurrenceSandboxUseCases } from "./payments/index.js";
+import { recurrenceSettlementUseCases } from "./payments/index.js";
+import { recurrenceDutyUseCases } from "./payments/index.js";
+import { sandboxUseCases } from "./payments/index.js";
+import { sessionUseCases } from "./identity/index.js";
+import { dashboardKeyUseCases } from "./keys/index.js";
+import { dashboardWebhookUseCases } from "./webhooks/index.js";
+import { userUseCases } from "./identity/index.js";
+import { twoFactorUseCases } from "./identity/index.js";
+import { settlementUseCases } from "./operator/index.js";
+import { teamUseCases } from "./identity/index.js";
+import { accountProfileUseCases } from "./accounts/index.js";
+import { verificationUseCases } from "./accounts/index.js";
+import { withdrawalUseCases } from "./balance/index.js";
 
 /** Every public use case, wired to one set of dependencies. */
 export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlGuard } = {}) {
@@ -64,6 +65,7 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     homeFigures: homeFigureUseCases(deps),
     exports: exportUseCases(deps),
     dashboardMoney: dashboardMoneyUseCases(deps, { withdrawals }),
+    timeline: transactionTimelineUseCases(deps),
     dashboardKeys: dashboardKeyUseCases(deps),
     dashboardWebhooks: dashboardWebhookUseCases(deps, options.webhookUrlGuard),
   };

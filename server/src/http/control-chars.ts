@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
-import { fieldError } from "../domain/errors.js";
-import { requestLimits } from "../domain/policy.js";
+import { fieldError } from "../domain/core/errors.js";
+import { requestLimits } from "../domain/core/policy.js";
 
 declare global {
   // ES2024, in Node 20; the project's lib is ES2023.

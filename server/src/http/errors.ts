@@ -1,5 +1,5 @@
-import { maxFieldErrors } from "../domain/policy.js";
-import { fieldPath, translateValidationMessage, type ValidatorErrorItem } from "../web/validation-messages.js";
+import { maxFieldErrors } from "../domain/core/policy.js";
+import { fieldPath, translateValidationMessage, type ValidatorErrorItem } from "./kit/validation-messages.js";
 import type { ErrorRequestHandler, Request, Response } from "express";
 import type { Logger } from "pino";
 import {
@@ -8,7 +8,7 @@ import {
   errorCatalogue,
   type FieldError,
   serviceUnavailableRetryAfterSeconds,
-} from "../domain/errors.js";
+} from "../domain/core/errors.js";
 
 /** Writes the seed's error body (§7). */
 export function sendError(

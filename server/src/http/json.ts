@@ -1,5 +1,5 @@
 import type { Express, Response } from "express";
-import { sharedViews } from "../domain/presenters.js";
+import { sharedViews } from "../domain/payments/index.js";
 
 /** The JSON of each shared view (deep-frozen, so its JSON cannot go stale while it lives). */
 const texts = new WeakMap<object, string>();

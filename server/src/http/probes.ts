@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import type { IRouter, RequestHandler } from "express";
 import { escapeHtml } from "../checkout/html.js";
-import { unknownQueryParameterMessage } from "../web/validation-messages.js";
+import { unknownQueryParameterMessage } from "./kit/validation-messages.js";
 import { sendError } from "./errors.js";
 
-import { notReadyRetryAfterSeconds } from "../domain/policy.js";
+import { notReadyRetryAfterSeconds } from "../domain/core/policy.js";
 
 const icon = readFileSync(new URL("../checkout/assets/icon.svg", import.meta.url));
 

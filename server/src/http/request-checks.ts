@@ -3,11 +3,11 @@ import type { ErrorObject, Options, ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { parse as parseQueryString } from "qs";
 import type { OperationMeta } from "../../../generated/operations.js";
-import { fieldError } from "../domain/errors.js";
+import { fieldError } from "../domain/core/errors.js";
 import { malformedUriMessage } from "./errors.js";
 import type { OperationMatcher, RouteMatch } from "./operations.js";
-import { validatorFormats } from "../web/openapi-document.js";
-import { unknownQueryParameterMessage } from "../web/validation-messages.js";
+import { validatorFormats } from "./kit/openapi-document.js";
+import { unknownQueryParameterMessage } from "./kit/validation-messages.js";
 
 // The request check of every API document: the operation of a request found once (the generated
 // table's matcher), then its path parameters, query, headers and body checked with Ajv against

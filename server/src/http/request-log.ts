@@ -5,7 +5,7 @@ import type { Logger } from "pino";
 const secretParameter = /token|secret|password|senha/i;
 
 /** What a redacted query value is logged as. */
-export const redactedValue = "[redacted]";
+const redactedValue = "[redacted]";
 
 /** Whether every query value of `path` is kept out of the log: the web app's pages (links from e-mails). */
 const panelPath = (path: string) => path === "/painel" || path.startsWith("/painel/");
@@ -24,7 +24,7 @@ const decodedName = (name: string) => {
  * (issue 33 §7: the e-mails' links carry their one-time token in the address). Names stay, so a
  * line still says what was asked.
  */
-export function loggedUrl(url: string): string {
+function loggedUrl(url: string): string {
   const start = url.indexOf("?");
   if (start < 0) return url;
   const path = url.slice(0, start);

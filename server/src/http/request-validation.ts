@@ -2,8 +2,8 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler, t
 import type { OperationMatcher, RouteMatch } from "./operations.js";
 import { type CheckedRequest, requestChecks } from "./request-checks.js";
 import { referenceValidator } from "./validator-cross-check.js";
-import { validatorDocument } from "../web/openapi-document.js";
-import { requestLimits } from "../domain/policy.js";
+import { validatorDocument } from "./kit/openapi-document.js";
+import { requestLimits } from "../domain/core/policy.js";
 
 // How every API document (public, operator) reads and checks a request: one body parser and one
 // request check, so they cannot drift apart. docs/decisions/0015-request-validation-through-public-surfaces.md.

@@ -1,8 +1,8 @@
 import { pipeline } from "node:stream/promises";
 import type { IRouter, NextFunction, Request, Response } from "express";
 import type { OperationMeta } from "../../../generated/operations.js";
-import { fieldError, notFound } from "../domain/errors.js";
-import { pageLimit } from "../domain/policy.js";
+import { fieldError, notFound } from "../domain/core/errors.js";
+import { pageLimit } from "../domain/core/policy.js";
 import { isUnstorableText } from "./control-chars.js";
 import { replayedHeader, StoredReply } from "./replay.js";
 import { dispatchOf } from "./request-validation.js";

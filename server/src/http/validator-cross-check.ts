@@ -4,7 +4,7 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response } from "exp
 import { validatorAnswer } from "./errors.js";
 import type { OperationMatcher, RouteMatch } from "./operations.js";
 import type { CheckedRequest, requestChecks } from "./request-checks.js";
-import { validatorFormats } from "../web/openapi-document.js";
+import { validatorFormats } from "./kit/openapi-document.js";
 
 // Development only (`VALIDATE_RESPONSES` on, as everywhere but production): express-openapi-validator
 // checks every request beside our own check (`request-checks.ts`) and every response. Each

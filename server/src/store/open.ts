@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Store } from "../domain/ports/store.js";
 import type { RateLimitCounters } from "../domain/ports/rate-limit-counters.js";
-import { MemoryStore } from "./memory.js";
+import { MemoryStore } from "./memory/index.js";
 
 export interface OpenedStore {
   store: Store;

@@ -1,6 +1,6 @@
 import http from "node:http";
 import https from "node:https";
-import { webhookResponseBodyBytes } from "../domain/policy.js";
+import { webhookResponseBodyBytes } from "../domain/core/policy.js";
 import { type GuardPolicy, checkWebhookUrl, guardedLookup } from "./ssrf.js";
 
 export interface PostResult {

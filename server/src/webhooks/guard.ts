@@ -1,5 +1,5 @@
-import { fieldError } from "../domain/errors.js";
-import type { UrlGuard } from "../domain/webhook-endpoints.js";
+import { fieldError } from "../domain/core/errors.js";
+import type { UrlGuard } from "../domain/webhooks/index.js";
 import { checkWebhookUrl } from "./ssrf.js";
 
 /** The SSRF guard at registration: a refused URL answers `400 VALIDATION_ERROR` on `url`. */

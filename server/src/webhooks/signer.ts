@@ -1,5 +1,5 @@
 import { Webhook } from "standardwebhooks";
-import type { WebhookEndpointRecord } from "../domain/model.js";
+import type { WebhookEndpointRecord } from "../domain/core/model.js";
 
 /**
  * Standard Webhooks v1 headers for one delivery: `webhook-id` (the event id, stable across

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Clock } from "../domain/ports/clock.js";
-import { addSeconds } from "../domain/deps.js";
-import type { DeliveryRecord } from "../domain/model.js";
+import { addSeconds } from "../domain/core/time.js";
+import type { DeliveryRecord } from "../domain/core/model.js";
 import type { Store } from "../domain/ports/store.js";
 import { postEvent } from "./deliver.js";
 import { signDelivery } from "./signer.js";

@@ -1,7 +1,7 @@
 import { Secret, TOTP } from "otpauth";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { allPermissions, createApiKey } from "../../src/domain/accounts.js";
+import { allPermissions, createApiKey } from "../../src/domain/accounts/index.js";
 import {
   bodyOf,
   chargeBody,

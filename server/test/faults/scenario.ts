@@ -1,6 +1,6 @@
 import pg from "pg";
 import { freePort, startThrowawayCluster, type ThrowawayCluster } from "../../../scripts/pg-cluster.js";
-import { allPermissions, createAccount, createApiKey } from "../../src/domain/accounts.js";
+import { allPermissions, createAccount, createApiKey } from "../../src/domain/accounts/index.js";
 import { createPool, PostgresStore } from "../../src/store/postgres/index.js";
 import { byId, chargeBody, type ErrorBody, operatorApi, publicApi } from "../harness.js";
 import { listensOn, type ServerProcess as BaseServerProcess, startServerProcess } from "../support/server-process.js";

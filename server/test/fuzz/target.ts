@@ -1,7 +1,7 @@
 import { bodyOf, byId, chargeBody, publicApi, type TestServer } from "../harness.js";
-import { allPermissions, createApiKey } from "../../src/domain/accounts.js";
-import type { Account } from "../../src/domain/model.js";
-import type { ClientInfo } from "../../src/domain/sessions.js";
+import { allPermissions, createApiKey } from "../../src/domain/accounts/index.js";
+import type { Account } from "../../src/domain/core/model.js";
+import type { ClientInfo } from "../../src/domain/identity/model.js";
 import type { FuzzCredential, FuzzTarget } from "./fuzzer.js";
 
 /** Records `id` under its prefix (`txn_…` under `txn`). */

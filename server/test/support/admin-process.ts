@@ -1,6 +1,6 @@
 /**
  * Runs the operator CLI as a real process: its own argv, environment, exit code and output. The
- * process runs one bundle of `server/src/admin/main.ts` (esbuild, the transform tsx applies too),
+ * process runs one bundle of `server/src/cli/main.ts` (esbuild, the transform tsx applies too),
  * built once per test file: starting `node --import tsx` compiled the CLI's modules again for each
  * run, where the bundle starts in a third of the time.
  */
@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { build } from "esbuild";
 import { afterAll } from "vitest";
 
-const main = join(process.cwd(), "server/src/admin/main.ts");
+const main = join(process.cwd(), "server/src/cli/main.ts");
 
 let bundled: Promise<string> | undefined;
 let bundleDir: string | undefined;

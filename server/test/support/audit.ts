@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { AuditEntryRecord } from "../../src/domain/audit-model.js";
+import type { AuditEntryRecord } from "../../src/domain/audit/model.js";
 import type { TestServer } from "../harness.js";
 
 // The audit log must never hold a secret (issue 25). Tests remember every secret they meet (the

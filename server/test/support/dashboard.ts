@@ -1,8 +1,8 @@
 import createClient from "openapi-fetch";
 import { Secret, TOTP } from "otpauth";
-import { newId } from "../../src/domain/ids.js";
-import type { Role } from "../../src/domain/identity-model.js";
-import { hashPassword } from "../../src/domain/passwords.js";
+import { newId } from "../../src/domain/core/ids.js";
+import type { Role } from "../../src/domain/identity/model.js";
+import { hashPassword } from "../../src/domain/identity/index.js";
 import { expectStatus } from "./client.js";
 import type { paths as DashboardPaths } from "../../../generated/dashboard-api.js";
 import type { TestServer } from "../harness.js";

@@ -1,4 +1,4 @@
-import type { Role } from "../../src/domain/identity-model.js";
+import type { Role } from "../../src/domain/identity/model.js";
 import { expectStatus, type TestServer } from "../harness.js";
 import { addMember, type DashboardBrowser, dashboardBrowser } from "./dashboard.js";
 

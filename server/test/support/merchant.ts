@@ -1,5 +1,5 @@
 import { byId, chargeBody, expectStatus, operatorApi, publicApi, type TestServer, testAdminToken } from "../harness.js";
-import type { TransactionRecord } from "../../src/domain/model.js";
+import type { TransactionRecord } from "../../src/domain/core/model.js";
 import { transactionRecord } from "../store-contract.js";
 import { signedUp } from "./dashboard.js";
 

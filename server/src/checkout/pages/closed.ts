@@ -1,6 +1,6 @@
-import type { CheckoutState } from "../../domain/checkout.js";
-import { formatBRL } from "../../domain/deps.js";
-import type { PaymentLinkRecord, TransactionRecord } from "../../domain/model.js";
+import type { CheckoutState } from "../../domain/payments/index.js";
+import { formatBRL } from "../../domain/core/money.js";
+import type { PaymentLinkRecord, TransactionRecord } from "../../domain/core/model.js";
 import { html } from "../html.js";
 import { checkoutPath } from "../paths.js";
 import { formatBrasiliaDateTime } from "./format.js";

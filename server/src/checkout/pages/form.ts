@@ -1,7 +1,7 @@
-import { formatBRL } from "../../domain/deps.js";
-import type { FieldError } from "../../domain/errors.js";
-import type { PaymentLinkRecord } from "../../domain/model.js";
-import { brazilianStates, checkoutFieldLengths } from "../../domain/policy.js";
+import { formatBRL } from "../../domain/core/money.js";
+import type { FieldError } from "../../domain/core/errors.js";
+import type { PaymentLinkRecord } from "../../domain/core/model.js";
+import { brazilianStates, checkoutFieldLengths } from "../../domain/core/policy.js";
 import { checkoutPath } from "../paths.js";
 import { type Html, html } from "../html.js";
 import { layout, merchantLine, type PageFrame, type Payee, summary } from "./layout.js";

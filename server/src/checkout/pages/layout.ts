@@ -1,5 +1,5 @@
-import { formatBRL } from "../../domain/deps.js";
-import type { PaymentLinkRecord } from "../../domain/model.js";
+import { formatBRL } from "../../domain/core/money.js";
+import type { PaymentLinkRecord } from "../../domain/core/model.js";
 import { formatDocument } from "../../pix/documents.js";
 import { type Html, html } from "../html.js";
 

@@ -1,5 +1,5 @@
-import { formatBRL } from "../../domain/deps.js";
-import type { PaymentLinkRecord, TransactionRecord } from "../../domain/model.js";
+import { formatBRL } from "../../domain/core/money.js";
+import type { PaymentLinkRecord, TransactionRecord } from "../../domain/core/model.js";
 import { html } from "../html.js";
 import { chargePath } from "../paths.js";
 import { formatCountdown } from "./format.js";

@@ -1,5 +1,5 @@
-import { formatBRL } from "../../domain/deps.js";
-import type { PaymentLinkRecord, TransactionRecord } from "../../domain/model.js";
+import { formatBRL } from "../../domain/core/money.js";
+import type { PaymentLinkRecord, TransactionRecord } from "../../domain/core/model.js";
 import { maskPixKey } from "../../pix/documents.js";
 import { type HtmlPart, html } from "../html.js";
 import { formatBrasiliaDateTime } from "./format.js";

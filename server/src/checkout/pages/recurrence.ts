@@ -1,5 +1,5 @@
-import { formatBRL } from "../../domain/deps.js";
-import type { RecurrencePage } from "../../domain/recurrence-page.js";
+import { formatBRL } from "../../domain/core/money.js";
+import type { RecurrencePage } from "../../domain/payments/index.js";
 import { type HtmlPart, html } from "../html.js";
 import { recurrencePath } from "../paths.js";
 import { formatBrasiliaDateTime } from "./format.js";

@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import type { CheckoutState, CheckoutUseCases, CheckoutView } from "../../domain/checkout.js";
+import type { CheckoutState, CheckoutUseCases, CheckoutView } from "../../domain/payments/index.js";
 import { checkoutPath } from "../paths.js";
 import { renderClosedPage } from "../pages/closed.js";
 import type { PageFrame, Payee } from "../pages/layout.js";

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
-import { DomainError, serviceUnavailableRetryAfterSeconds } from "../../domain/errors.js";
+import { DomainError, serviceUnavailableRetryAfterSeconds } from "../../domain/core/errors.js";
 import { renderMessagePage } from "../pages/message.js";
 import type { CheckoutContext } from "./context.js";
 

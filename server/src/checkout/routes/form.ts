@@ -1,7 +1,7 @@
 import express, { type Request, type Response, type Router } from "express";
-import { CheckoutClosedError, type CheckoutView } from "../../domain/checkout.js";
-import { DomainError } from "../../domain/errors.js";
-import { randomBase62 } from "../../domain/ids.js";
+import { CheckoutClosedError, type CheckoutView } from "../../domain/payments/index.js";
+import { DomainError } from "../../domain/core/errors.js";
+import { randomBase62 } from "../../domain/core/ids.js";
 import { type FormValues, renderFormPage } from "../pages/form.js";
 import { chargePath } from "../paths.js";
 import type { CheckoutSubmission } from "../payer.js";

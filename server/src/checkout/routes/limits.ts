@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from "express";
 import type { Store as RateLimitStore } from "express-rate-limit";
-import type { RateLimits } from "../../domain/rate-limits.js";
-import { perMinuteLimiter } from "../../web/rate-limit.js";
+import type { RateLimits } from "../../domain/core/rate-limits.js";
+import { perMinuteLimiter } from "../../http/kit/rate-limit.js";
 import { renderMessagePage } from "../pages/message.js";
 import type { CheckoutContext } from "./context.js";
 

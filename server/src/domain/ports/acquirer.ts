@@ -1,4 +1,4 @@
-import type { RecurrenceRecord, RefundRecord, TransactionRecord, WithdrawalRecord } from "../model.js";
+import type { RecurrenceRecord, RefundRecord, TransactionRecord, WithdrawalRecord } from "../core/model.js";
 
 /**
  * The acquirer: the institution that moves the money of withdrawals and refunds (docs/decisions/

@@ -1,5 +1,5 @@
-import type { AuditAction, AuditEntryRecord } from "../audit-model.js";
-import type { PageRequest, PageResult } from "../model.js";
+import type { AuditAction, AuditEntryRecord } from "../audit/model.js";
+import type { PageRequest, PageResult } from "../core/model.js";
 
 // The part of the Store port that keeps the audit log (issue 25): append-only. There is no update
 // and no delete here, on purpose; PostgreSQL also refuses them by a trigger (migration

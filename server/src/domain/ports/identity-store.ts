@@ -8,8 +8,8 @@ import type {
   UserRecord,
   VerificationRequestRecord,
   VerificationStatus,
-} from "../identity-model.js";
-import type { PageRequest, PageResult } from "../model.js";
+} from "../identity/model.js";
+import type { PageRequest, PageResult } from "../core/model.js";
 
 // The part of the Store port that keeps the dashboard's people (issue 25): both adapters implement
 // it (`store/memory-identity.ts`, `store/postgres/identity.ts`).

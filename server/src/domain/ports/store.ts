@@ -19,7 +19,7 @@ import type {
   TransactionStatus,
   WebhookEndpointRecord,
   WithdrawalRecord,
-} from "../model.js";
+} from "../core/model.js";
 import type { AuditReads, AuditWrites } from "./audit-store.js";
 import type { IdentityReads, IdentityWrites } from "./identity-store.js";
 

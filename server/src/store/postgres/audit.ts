@@ -1,4 +1,4 @@
-import type { AuditEntryRecord } from "../../domain/audit-model.js";
+import type { AuditEntryRecord } from "../../domain/audit/model.js";
 import type { AuditLogFilter, AuditReads, AuditWrites } from "../../domain/ports/audit-store.js";
 import type { TableDef } from "./rows.js";
 import { json, type Queryable, type Row } from "./sql.js";

@@ -1,4 +1,4 @@
-import type { TransactionStatus } from "../../domain/model.js";
+import type { TransactionStatus } from "../../domain/core/model.js";
 import type { StoreReads } from "../../domain/ports/store.js";
 import { type Queryable, query } from "./sql.js";
 

@@ -6,7 +6,7 @@ import type {
   StepUpFailuresRecord,
   UserRecord,
   VerificationRequestRecord,
-} from "../../domain/identity-model.js";
+} from "../../domain/identity/model.js";
 import type { IdentityReads, IdentityWrites } from "../../domain/ports/identity-store.js";
 import type { TableDef } from "./rows.js";
 import { execute, type Queryable, query } from "./sql.js";

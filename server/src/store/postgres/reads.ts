@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { balanceTotals, dailyLimitUsedCents, type LedgerSums } from "../../domain/balance-rules.js";
-import type { BalanceTotals, Scope } from "../../domain/model.js";
+import { balanceTotals, dailyLimitUsedCents, type LedgerSums } from "../../domain/balance/index.js";
+import type { BalanceTotals, Scope } from "../../domain/core/model.js";
 import type { StoreReads } from "../../domain/ports/store.js";
 import {
   accountsTable,

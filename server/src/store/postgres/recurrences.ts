@@ -1,4 +1,4 @@
-import type { RecurrenceRecord } from "../../domain/model.js";
+import type { RecurrenceRecord } from "../../domain/core/model.js";
 import type { RecurrenceFilter, StoreReads, StoreTx } from "../../domain/ports/store.js";
 import { json, jsonOrNull, type Queryable } from "./sql.js";
 import { type TableDef, transactionsTable } from "./rows.js";

@@ -1,4 +1,4 @@
-import type { RefundRecord } from "../../domain/model.js";
+import type { RefundRecord } from "../../domain/core/model.js";
 import type { EventFilter, StoreReads, StoreTx } from "../../domain/ports/store.js";
 import type { TableDef } from "./rows.js";
 import type { Queryable } from "./sql.js";

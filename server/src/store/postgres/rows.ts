@@ -10,7 +10,7 @@ import type {
   TransactionRecord,
   WebhookEndpointRecord,
   WithdrawalRecord,
-} from "../../domain/model.js";
+} from "../../domain/core/model.js";
 import { json, jsonOrNull, type Row } from "./sql.js";
 
 // Tables: each column with the record field it holds. The SELECT list names columns by their

@@ -1,4 +1,4 @@
-import type { PageRequest, PageResult } from "../../domain/model.js";
+import type { PageRequest, PageResult } from "../../domain/core/model.js";
 import { type KeyWithAccount, type TransactionFilter, UnknownCursorError } from "../../domain/ports/store.js";
 import { accountsTable, apiKeysTable, jsonRow, perTable, type TableDef, toRecord } from "./rows.js";
 import { execute, type Queryable, query, type Row } from "./sql.js";

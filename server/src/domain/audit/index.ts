@@ -1,0 +1,2 @@
+export * from "./log.js";
+export * from "./model.js";

@@ -1,0 +1,57 @@
+import { createHash, randomBytes } from "node:crypto";
+import { Secret, TOTP } from "otpauth";
+import type { UserRecord } from "./model.js";
+
+// The second factor of the dashboard's users (issue 25; OWASP ASVS V2.8): TOTP (RFC 6238: SHA-1,
+// 6 digits, 30 s, one step of drift either way, each code once) and single-use recovery codes.
+
+const issuer = "Pix Charging Service";
+const periodSeconds = 30;
+
+/** How long a log-in or step-up with the second factor allows dangerous operations. */
+export { stepUpSeconds } from "../core/policy.js";
+
+const totp = (secret: string, label: string) =>
+  new TOTP({ issuer, label, algorithm: "SHA1", digits: 6, period: periodSeconds, secret: Secret.fromBase32(secret) });
+
+/** A new TOTP secret (160 bits, base32) and the `otpauth://` URI an authenticator app reads. */
+export function newTotpSecret(email: string): { secret: string; otpauthUri: string } {
+  const secret = new Secret({ size: 20 }).base32;
+  return { secret, otpauthUri: totp(secret, email).toString() };
+}
+
+/** The time step of a TOTP code valid now (one step of drift either way), or null. */
+export function totpStep(secret: string, code: string, nowMs: number): number | null {
+  if (!/^[0-9]{6}$/.test(code)) return null;
+  const delta = totp(secret, "").validate({ token: code, timestamp: nowMs, window: 1 });
+  return delta === null ? null : Math.floor(nowMs / 1000 / periodSeconds) + delta;
+}
+
+/** Recovery codes are `XXXX-XXXX` of 32 unambiguous letters and digits (40 bits each). */
+const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+const recoveryDigest = (code: string) => createHash("sha256").update(code.replace("-", "").toUpperCase()).digest("hex");
+
+/** Ten new recovery codes, and what the user keeps of them (their digests). */
+export function newRecoveryCodes(): { codes: string[]; digests: string[] } {
+  const codes = Array.from({ length: 10 }, () => {
+    const chars = [...randomBytes(8)].map((byte) => alphabet[byte % alphabet.length]).join("");
+    return `${chars.slice(0, 4)}-${chars.slice(4)}`;
+  });
+  return { codes, digests: codes.map(recoveryDigest) };
+}
+
+/**
+ * Checks a second-factor code of `user`: the user as it stands once the code is spent (its TOTP
+ * step taken, or its recovery code gone), or null when the code is wrong or already used.
+ */
+export function spendSecondFactor(user: UserRecord, code: string, nowMs: number): UserRecord | null {
+  if (!user.totpSecret) return null;
+  const step = totpStep(user.totpSecret, code, nowMs);
+  if (step !== null) {
+    if (user.totpLastStep !== null && step <= user.totpLastStep) return null;
+    return { ...user, totpLastStep: step };
+  }
+  const digest = recoveryDigest(code);
+  if (!user.recoveryCodeDigests.includes(digest)) return null;
+  return { ...user, recoveryCodeDigests: user.recoveryCodeDigests.filter((d) => d !== digest) };
+}

@@ -1,0 +1,3 @@
+export * from "./operator.js";
+export * from "./presenters.js";
+export * from "./settlement.js";

@@ -1,0 +1,204 @@
+import type { StoreTx } from "../ports/store.js";
+import type { RefundDecision } from "../ports/acquirer.js";
+import { type ScopedCaller, acquirerFor, type DomainDeps } from "../deps.js";
+import { addSeconds } from "../core/time.js";
+import { formatBRL } from "../core/money.js";
+import { DomainError, notFound } from "../core/errors.js";
+import { recordEvent } from "../webhooks/index.js";
+import { auditChange, requireActiveForProduction } from "../identity/index.js";
+import { once } from "../core/idempotency.js";
+import { newId, randomBase62 } from "../core/ids.js";
+import type { PageRequest, RefundRecord, Schemas, TransactionRecord } from "../core/model.js";
+import { pageOrInvalidCursor } from "../core/pagination.js";
+import { refundLimits } from "../core/policy.js";
+import { effectiveStatus, presentRefund } from "./presenters.js";
+
+const refundWindowDays = refundLimits.windowDays;
+
+/** A Pix return id shaped like the BCB's: D + ISPB (8) + yyyyMMddHHmm + 11 characters. */
+const returnId = (at: string) => `D00000000${at.slice(0, 16).replace(/[-T:]/g, "")}${randomBase62(11)}`;
+
+/** What can still be refunded: the amount, minus refunds not failed, minus what a lost MED returned. */
+function refundableCents(charge: TransactionRecord): number {
+  const lost = charge.dispute?.status === "LOST" ? charge.dispute.amountCents : 0;
+  return Math.max(0, charge.amountCents - charge.refundedAmountCents - lost);
+}
+
+/**
+ * Checks every rule of a refund of `charge` at `at` and answers the amount to refund. Called under
+ * the scope lock, so the figures it reads cannot change before the refund is written.
+ */
+async function refundAmount(
+  tx: StoreTx,
+  charge: TransactionRecord,
+  requested: number | undefined,
+  at: string,
+): Promise<number> {
+  const status = effectiveStatus(charge, at);
+  if (status !== "PAID") {
+    throw new DomainError("REQUEST_ERROR", `Só cobranças pagas podem ser devolvidas: status atual ${status}.`);
+  }
+  if (charge.paidAt && addSeconds(charge.paidAt, refundWindowDays * 86_400) < at) {
+    throw new DomainError(
+      "REQUEST_ERROR",
+      `O prazo de devolução terminou: ${refundWindowDays} dias depois do pagamento (${charge.paidAt}).`,
+    );
+  }
+  if (charge.dispute?.status === "OPEN") {
+    throw new DomainError(
+      "REQUEST_ERROR",
+      "A cobrança tem uma contestação (MED) em aberto; devolva depois que ela for encerrada.",
+    );
+  }
+  const refundable = refundableCents(charge);
+  if (refundable === 0) throw new DomainError("REQUEST_ERROR", "Nada mais a devolver desta cobrança.");
+  const amount = requested ?? refundable;
+  if (amount > refundable) {
+    throw new DomainError(
+      "REQUEST_ERROR",
+      `O valor passa do que ainda pode ser devolvido desta cobrança (${formatBRL(refundable)}).`,
+    );
+  }
+  const totals = await tx.ledger.totals(charge, at);
+  if (amount > totals.availableCents) {
+    throw new DomainError(
+      "INSUFFICIENT_BALANCE",
+      `Saldo disponível insuficiente para a devolução: disponível ${formatBRL(totals.availableCents)}.`,
+    );
+  }
+  return amount;
+}
+
+/**
+ * Ends a `PENDING` refund with the acquirer's outcome. `FAILED` returns its amount to the
+ * available balance and takes it off the charge's `refundedAmountCents`. Records the event.
+ */
+export async function settleRefundRecord(
+  tx: StoreTx,
+  refund: RefundRecord,
+  decision: Exclude<RefundDecision, { outcome: "PENDING" }>,
+  at: string,
+): Promise<RefundRecord> {
+  if (refund.status !== "PENDING") {
+    throw new DomainError("REQUEST_ERROR", `A devolução não está pendente: status atual ${refund.status}.`);
+  }
+  let settled: RefundRecord;
+  if (decision.outcome === "COMPLETED") {
+    settled = { ...refund, status: "COMPLETED", endToEndId: returnId(at), updatedAt: at };
+  } else {
+    settled = {
+      ...refund,
+      status: "FAILED",
+      failureReason: decision.failureReason ?? "Devolução Pix recusada pela instituição do pagador.",
+      updatedAt: at,
+    };
+    const charge = await tx.transactions.get(refund, refund.transactionId);
+    if (!charge) throw new Error(`refund ${refund.id} without its charge`);
+    await tx.transactions.update({
+      ...charge,
+      refundedAmountCents: charge.refundedAmountCents - refund.amountCents,
+      updatedAt: at,
+    });
+    await tx.ledger.append({
+      id: newId("led"),
+      accountId: refund.accountId,
+      livemode: refund.livemode,
+      bucket: "available",
+      amountCents: refund.amountCents,
+      releaseAt: null,
+      kind: "refund_returned",
+      refId: refund.id,
+      createdAt: at,
+    });
+  }
+  await tx.refunds.update(settled);
+  const type = settled.status === "COMPLETED" ? "refund.completed" : "refund.failed";
+  await recordEvent(tx, refund, type, presentRefund(settled), at);
+  return settled;
+}
+
+export function refundUseCases(deps: DomainDeps) {
+  const now = () => deps.clock.now().toISOString();
+  return {
+    /**
+     * Refunds part or all of a paid charge: checks the rules, takes the amount from the available
+     * balance, records `refund.created`, and hands it to the mode's acquirer (the sandbox decides
+     * at once; production waits for the settlement). Production only for a verified account
+     * (`403 ACCOUNT_NOT_ACTIVE`).
+     */
+    async create(
+      actor: ScopedCaller,
+      transactionId: string,
+      body: Schemas["CreateRefundRequest"],
+      idempotencyKey?: string,
+    ) {
+      requireActiveForProduction(actor);
+      const at = now();
+      return deps.store.transaction(async (tx) => {
+        await tx.lockScope(actor.scope);
+        return once(tx, actor.scope, "createRefund", idempotencyKey, { transactionId, ...body }, at, async () => {
+          const charge = await tx.transactions.get(actor.scope, transactionId);
+          if (!charge) throw notFound();
+          const amount = await refundAmount(tx, charge, body.amountCents, at);
+          const refund: RefundRecord = {
+            id: newId("rfd"),
+            ...actor.scope,
+            transactionId: charge.id,
+            status: "PENDING",
+            amountCents: amount,
+            reason: body.reason ?? null,
+            endToEndId: null,
+            failureReason: null,
+            createdAt: at,
+            updatedAt: at,
+          };
+          await tx.refunds.insert(refund);
+          await auditChange(tx, actor, {
+            action: "refund.created",
+            target: { type: "refund", id: refund.id },
+            changes: {
+              transactionId: { from: null, to: charge.id },
+              amountCents: { from: null, to: amount },
+              reason: { from: null, to: refund.reason },
+            },
+            at,
+          });
+          await tx.transactions.update({
+            ...charge,
+            refundedAmountCents: charge.refundedAmountCents + amount,
+            updatedAt: at,
+          });
+          await tx.ledger.append({
+            id: newId("led"),
+            ...actor.scope,
+            bucket: "available",
+            amountCents: -amount,
+            releaseAt: null,
+            kind: "refund",
+            refId: refund.id,
+            createdAt: at,
+          });
+          await recordEvent(tx, actor.scope, "refund.created", presentRefund(refund), at);
+          const decision = await acquirerFor(deps, actor.scope.livemode).sendRefund(refund);
+          const final = decision.outcome === "PENDING" ? refund : await settleRefundRecord(tx, refund, decision, at);
+          return { status: 201, body: presentRefund(final) };
+        });
+      });
+    },
+
+    async get(actor: ScopedCaller, id: string) {
+      const refund = await deps.store.read.refunds.get(actor.scope, id);
+      if (!refund) throw notFound();
+      return presentRefund(refund);
+    },
+
+    async listForTransaction(actor: ScopedCaller, transactionId: string, page: PageRequest) {
+      const charge = await deps.store.read.transactions.get(actor.scope, transactionId);
+      if (!charge) throw notFound();
+      const result = await pageOrInvalidCursor(() =>
+        deps.store.read.refunds.listByTransaction(actor.scope, transactionId, page),
+      );
+      return { data: result.items.map(presentRefund), hasMore: result.hasMore };
+    },
+  };
+}

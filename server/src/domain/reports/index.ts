@@ -1,0 +1,2 @@
+export * from "./exports.js";
+export * from "./home-figures.js";

@@ -1,0 +1,80 @@
+import type { StoreTx } from "../ports/store.js";
+import type { ScopedCaller, DomainDeps } from "../deps.js";
+import { notFound } from "../core/errors.js";
+import { newId } from "../core/ids.js";
+import type { DeliveryRecord, EventRecord, PageRequest, Schemas, Scope, WebhookEventType } from "../core/model.js";
+import { pageOrInvalidCursor } from "../core/pagination.js";
+import { pendingDelivery } from "./endpoints.js";
+
+/** The event format version (docs/decisions/0006-webhook-events-and-delivery.md). */
+export const eventApiVersion = "1.0.0";
+
+/**
+ * Queues one delivery of an event to each enabled endpoint of its scope that selected its kind,
+ * due at once. Runs inside the caller's transaction (the outbox).
+ */
+export async function queueDeliveries(
+  tx: StoreTx,
+  event: { id: string; type: string; accountId: string; livemode: boolean },
+  now: string,
+): Promise<DeliveryRecord[]> {
+  const endpoints = await tx.webhookEndpoints.listForEvent(event, event.type);
+  const queued: DeliveryRecord[] = [];
+  for (const endpoint of endpoints) {
+    const delivery = pendingDelivery(endpoint, event, now);
+    await tx.deliveries.insert(delivery);
+    queued.push(delivery);
+  }
+  return queued;
+}
+
+/** Records an event in the outbox, inside the transaction that caused it. */
+export async function recordEvent(
+  tx: StoreTx,
+  scope: Scope,
+  type: WebhookEventType,
+  object: Record<string, unknown>,
+  now: string,
+): Promise<string> {
+  const id = newId("evt");
+  await tx.events.append({
+    id,
+    accountId: scope.accountId,
+    livemode: scope.livemode,
+    type,
+    createdAt: now,
+    payload: { id, type, createdAt: now, livemode: scope.livemode, apiVersion: eventApiVersion, data: { object } },
+  });
+  await queueDeliveries(tx, { id, type, accountId: scope.accountId, livemode: scope.livemode }, now);
+  return id;
+}
+
+/** The public events API: a key's mode's events, as its webhooks receive them. */
+export function eventUseCases(deps: DomainDeps) {
+  const present = (e: EventRecord) => e.payload as unknown as Schemas["Event"];
+  return {
+    async list(
+      actor: ScopedCaller,
+      filter: { type?: string | undefined; createdFrom?: string | undefined; createdTo?: string | undefined },
+      page: PageRequest,
+    ) {
+      const iso = (v: string | undefined) => (v === undefined ? undefined : new Date(v).toISOString());
+      const result = await pageOrInvalidCursor(() =>
+        deps.store.read.events.listPage(actor.scope, page, {
+          type: filter.type,
+          createdFrom: iso(filter.createdFrom),
+          createdTo: iso(filter.createdTo),
+        }),
+      );
+      return { data: result.items.map(present), hasMore: result.hasMore };
+    },
+
+    async get(actor: ScopedCaller, id: string) {
+      const event = await deps.store.read.events.get(id);
+      if (!event || event.accountId !== actor.scope.accountId || event.livemode !== actor.scope.livemode) {
+        throw notFound();
+      }
+      return present(event);
+    },
+  };
+}

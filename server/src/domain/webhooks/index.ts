@@ -1,0 +1,5 @@
+export * from "./audited.js";
+export * from "./dashboard.js";
+export * from "./endpoints.js";
+export * from "./events.js";
+export * from "./present.js";

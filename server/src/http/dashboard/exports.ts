@@ -1,0 +1,94 @@
+import type { Handlers } from "../../../../generated/dashboard-operations.js";
+import { brasiliaDate } from "../../domain/core/brasilia-day.js";
+import type { DashboardMode } from "../../domain/identity/index.js";
+import type { Schemas } from "../../domain/core/model.js";
+import type { Domain } from "../../domain/service.js";
+import { brasiliaDateTime, type CsvColumn, csvChunks, reais } from "./csv.js";
+import type { DashboardContext } from "./context.js";
+import { callerIn } from "./context.js";
+
+// The CSV exports of one mode (spec/dashboard/exports.tsp): the columns, in Portuguese as the
+// merchant's spreadsheet shows them, each amount in reais and in cents, each instant in Brasília
+// time and as the API's UTC instant.
+
+/** An amount's two columns: `Valor (R$)` = `129,90` and `Valor (centavos)` = `12990`. */
+function amount<T>(label: string, cents: (row: T) => number): CsvColumn<T>[] {
+  return [
+    { header: `${label} (R$)`, value: (row) => reais(cents(row)) },
+    { header: `${label} (centavos)`, value: cents },
+  ];
+}
+
+/** An instant's two columns: `24/11/2026 15:30` in Brasília, and the ISO instant. */
+function instant<T>(label: string, at: (row: T) => string | null): CsvColumn<T>[] {
+  return [
+    { header: label, value: (row) => brasiliaDateTime(at(row)) },
+    { header: `${label} (ISO)`, value: at },
+  ];
+}
+
+type Transaction = Schemas["Transaction"];
+type Withdrawal = Schemas["Withdrawal"];
+
+const transactionColumns: CsvColumn<Transaction>[] = [
+  { header: "ID", value: (t) => t.id },
+  { header: "Status", value: (t) => t.status },
+  ...amount<Transaction>("Valor", (t) => t.amountCents),
+  ...amount<Transaction>("Tarifa", (t) => t.feeCents),
+  ...amount<Transaction>("Líquido", (t) => t.netAmountCents),
+  ...amount<Transaction>("Devolvido", (t) => t.refundedAmountCents),
+  { header: "Descrição", value: (t) => t.description },
+  { header: "Cliente", value: (t) => t.customer.name },
+  { header: "E-mail do cliente", value: (t) => t.customer.email },
+  { header: "Documento do cliente", value: (t) => t.customer.document },
+  { header: "Link de pagamento", value: (t) => t.paymentLinkId ?? null },
+  { header: "Recorrência", value: (t) => t.recurrenceId ?? null },
+  { header: "Contestação", value: (t) => t.dispute?.status ?? null },
+  ...instant<Transaction>("Criada em", (t) => t.createdAt),
+  ...instant<Transaction>("Paga em", (t) => t.paidAt),
+  ...instant<Transaction>("Expira em", (t) => t.expiresAt),
+];
+
+const withdrawalColumns: CsvColumn<Withdrawal>[] = [
+  { header: "ID", value: (w) => w.id },
+  { header: "Status", value: (w) => w.status },
+  ...amount<Withdrawal>("Valor", (w) => w.amountCents),
+  ...amount<Withdrawal>("Tarifa", (w) => w.feeCents),
+  ...amount<Withdrawal>("Líquido", (w) => w.netAmountCents),
+  ...amount<Withdrawal>("Pago", (w) => w.paidAmountCents),
+  ...amount<Withdrawal>("Devolvido", (w) => w.returnedAmountCents),
+  { header: "Chave Pix", value: (w) => w.pixKey },
+  { header: "Tipo de chave", value: (w) => w.pixKeyType },
+  { header: "Motivo da falha", value: (w) => w.failureReason },
+  ...instant<Withdrawal>("Criado em", (w) => w.createdAt),
+  ...instant<Withdrawal>("Atualizado em", (w) => w.updatedAt),
+];
+
+/** `attachment; filename="transacoes-test-2026-11-24.csv"` (spec/dashboard/exports.tsp `CsvFile`). */
+const attachment = (kind: "transacoes" | "saques", mode: DashboardMode, asOf: string) =>
+  `attachment; filename="${kind}-${mode}-${brasiliaDate(asOf)}.csv"`;
+
+export function dashboardExportHandlers(
+  domain: Domain,
+): Pick<Handlers<DashboardContext>, "exportDashboardTransactions" | "exportDashboardWithdrawals"> {
+  return {
+    exportDashboardTransactions: async ({ params, query }, ctx) => {
+      const { scope } = callerIn(ctx, params.mode);
+      const { asOf, pages } = await domain.exports.transactions(scope, query);
+      return {
+        status: 200,
+        body: { mediaType: "text/csv", chunks: csvChunks(transactionColumns, pages) },
+        headers: { "Content-Disposition": attachment("transacoes", params.mode, asOf) },
+      };
+    },
+    exportDashboardWithdrawals: async ({ params }, ctx) => {
+      const { scope } = callerIn(ctx, params.mode);
+      const { asOf, pages } = await domain.exports.withdrawals(scope);
+      return {
+        status: 200,
+        body: { mediaType: "text/csv", chunks: csvChunks(withdrawalColumns, pages) },
+        headers: { "Content-Disposition": attachment("saques", params.mode, asOf) },
+      };
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { deepFreeze } from "../../domain/core/values.js";
+
+/**
+ * What a table keeps: its own deep copy of the row written, deep-frozen, so no caller holds a
+ * reference into the store that could change it. Reads hand out the stored object itself (a copy
+ * per read was most of a list's cost): rows are values here, changed only by writing a new one
+ * through `update` (the domain spreads a row into a new object to change it), and a write in
+ * place throws. Being frozen is also what lets a presenter share one view of a row between reads.
+ */
+const storedCopy = <T>(value: T): T => deepFreeze(structuredClone(value));
+
+export class Table<T extends { id: string }> {
+  readonly rows = new Map<string, T>();
+  constructor(
+    private readonly journal: () => Array<() => void> | null,
+    /** Told of every row change, undo included (the transaction lists' indexes). */
+    private readonly onChange?: (before: T | undefined, after: T | undefined) => void,
+  ) {}
+
+  get(id: string): T | null {
+    return this.rows.get(id) ?? null;
+  }
+  all(): T[] {
+    return [...this.rows.values()];
+  }
+  insert(row: T): void {
+    if (this.rows.has(row.id)) throw new Error(`duplicate id ${row.id}`);
+    const stored = storedCopy(row);
+    this.rows.set(row.id, stored);
+    this.onChange?.(undefined, stored);
+    this.journal()?.push(() => {
+      this.rows.delete(row.id);
+      this.onChange?.(stored, undefined);
+    });
+  }
+  update(row: T): void {
+    const before = this.rows.get(row.id);
+    if (!before) throw new Error(`no row ${row.id}`);
+    const stored = storedCopy(row);
+    this.rows.set(row.id, stored);
+    this.onChange?.(before, stored);
+    this.journal()?.push(() => {
+      this.rows.set(row.id, before);
+      this.onChange?.(stored, before);
+    });
+  }
+}
