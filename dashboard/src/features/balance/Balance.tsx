@@ -1,15 +1,15 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import { api, type paths } from "../api/client";
-import { fieldErrors } from "../api/errors";
-import { can, useCurrentSession } from "../api/session";
-import { type Column, CursorPager, DataTable, useCursor } from "../components/DataTable";
-import { Field, TextField } from "../components/Field";
-import { FormError } from "../components/FormError";
-import { useStepUp } from "../components/StepUp";
-import { Alert, Badge, Card, Details, EmptyState, ErrorMessage, Loading, Page, ui } from "../components/ui";
-import { formatDateTime, formatMoney, parseMoneyInput } from "../lib/format";
-import { useMode, useModePath } from "../lib/useMode";
+import { api, type paths } from "../../api/client";
+import { fieldErrors } from "../../api/errors";
+import { can, useCurrentSession } from "../../api/session";
+import { type Column, CursorPager, DataTable, useCursor } from "../../components/DataTable";
+import { Field, TextField } from "../../components/Field";
+import { FormError } from "../../components/FormError";
+import { useStepUp } from "../../components/StepUp";
+import { Alert, Badge, Card, Details, EmptyState, ErrorMessage, Loading, Page, ui } from "../../components/ui";
+import { formatDateTime, formatMoney, parseMoneyInput } from "../../lib/format";
+import { useMode, useModePath } from "../../lib/useMode";
 
 type Withdrawal =
   paths["/dashboard/v1/modes/{mode}/withdrawals/{id}"]["get"]["responses"][200]["content"]["application/json"];

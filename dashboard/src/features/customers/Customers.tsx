@@ -1,17 +1,17 @@
 import { useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
-import { api, type paths } from "../api/client";
-import { fieldErrors } from "../api/errors";
-import { can, useCurrentSession } from "../api/session";
-import { type Column, CursorPager, DataTable, useCursor } from "../components/DataTable";
-import { Field, TextField } from "../components/Field";
-import { FormError } from "../components/FormError";
-import { Alert, Badge, Card, Details, EmptyState, ErrorMessage, Loading, Page, ui } from "../components/ui";
-import { formatDateTime, formatDocument } from "../lib/format";
-import { withFilters } from "../lib/filters";
-import { addressFromFilters } from "../lib/transactions";
-import { TransactionTable } from "./Transactions";
-import { useMode, useModePath } from "../lib/useMode";
+import { api, type paths } from "../../api/client";
+import { fieldErrors } from "../../api/errors";
+import { can, useCurrentSession } from "../../api/session";
+import { type Column, CursorPager, DataTable, useCursor } from "../../components/DataTable";
+import { Field, TextField } from "../../components/Field";
+import { FormError } from "../../components/FormError";
+import { Alert, Badge, Card, Details, EmptyState, ErrorMessage, Loading, Page, ui } from "../../components/ui";
+import { formatDateTime, formatDocument } from "../../lib/format";
+import { withFilters } from "../../lib/filters";
+import { addressFromFilters } from "../../lib/transactions";
+import { TransactionTable } from "../transactions/Transactions";
+import { useMode, useModePath } from "../../lib/useMode";
 
 type Customer =
   paths["/dashboard/v1/modes/{mode}/customers/{id}"]["get"]["responses"][200]["content"]["application/json"];

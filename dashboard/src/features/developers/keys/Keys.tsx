@@ -1,15 +1,15 @@
 import { useEffect, useRef, useState } from "react";
-import { api, type paths } from "../../api/client";
-import { fieldErrors } from "../../api/errors";
-import { can, useCurrentSession } from "../../api/session";
-import { CopyButton } from "../../components/CopyButton";
-import { type Column, DataTable } from "../../components/DataTable";
-import { Field, TextField } from "../../components/Field";
-import { FormError } from "../../components/FormError";
-import { useStepUp } from "../../components/StepUp";
-import { Alert, Badge, Card, EmptyState, ErrorMessage, Loading, ui } from "../../components/ui";
-import { formatDateTime, formatMoney, parseMoneyInput } from "../../lib/format";
-import { useMode } from "../../lib/useMode";
+import { api, type paths } from "../../../api/client";
+import { fieldErrors } from "../../../api/errors";
+import { can, useCurrentSession } from "../../../api/session";
+import { CopyButton } from "../../../components/CopyButton";
+import { type Column, DataTable } from "../../../components/DataTable";
+import { Field, TextField } from "../../../components/Field";
+import { FormError } from "../../../components/FormError";
+import { useStepUp } from "../../../components/StepUp";
+import { Alert, Badge, Card, EmptyState, ErrorMessage, Loading, ui } from "../../../components/ui";
+import { formatDateTime, formatMoney, parseMoneyInput } from "../../../lib/format";
+import { useMode } from "../../../lib/useMode";
 
 type Key =
   paths["/dashboard/v1/modes/{mode}/api-keys"]["get"]["responses"][200]["content"]["application/json"]["data"][number];

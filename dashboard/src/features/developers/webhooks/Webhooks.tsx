@@ -1,15 +1,15 @@
 import { useState } from "react";
-import { api, type paths } from "../../api/client";
-import { fieldErrors } from "../../api/errors";
-import { can, useCurrentSession } from "../../api/session";
-import { type Column, DataTable } from "../../components/DataTable";
-import { TextField } from "../../components/Field";
-import { FormError } from "../../components/FormError";
-import { useStepUp } from "../../components/StepUp";
-import { Badge, Card, EmptyState, ErrorMessage, Loading, ui } from "../../components/ui";
-import { formatDateTime } from "../../lib/format";
-import { useMode } from "../../lib/useMode";
-import { SecretOnce } from "./Keys";
+import { api, type paths } from "../../../api/client";
+import { fieldErrors } from "../../../api/errors";
+import { can, useCurrentSession } from "../../../api/session";
+import { type Column, DataTable } from "../../../components/DataTable";
+import { TextField } from "../../../components/Field";
+import { FormError } from "../../../components/FormError";
+import { useStepUp } from "../../../components/StepUp";
+import { Badge, Card, EmptyState, ErrorMessage, Loading, ui } from "../../../components/ui";
+import { formatDateTime } from "../../../lib/format";
+import { useMode } from "../../../lib/useMode";
+import { SecretOnce } from "../keys/Keys";
 
 type Endpoint =
   paths["/dashboard/v1/modes/{mode}/webhook-endpoints"]["get"]["responses"][200]["content"]["application/json"]["data"][number];

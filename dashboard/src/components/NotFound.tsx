@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { Page } from "../components/ui";
+import { Page } from "./ui";
 import { useModePath } from "../lib/useMode";
 
 export function NotFound() {

@@ -1,15 +1,15 @@
 import { Suspense, lazy } from "react";
 import { Link, useLocation } from "react-router";
-import { api, type paths } from "../api/client";
-import { useCurrentSession } from "../api/session";
-import { Alert, Card, ErrorMessage, Loading, Page } from "../components/ui";
-import { formatCount, formatDate, formatDateTime, formatMoney } from "../lib/format";
-import { statusLabel } from "../lib/labels";
-import { useMode, useModePath } from "../lib/useMode";
+import { api, type paths } from "../../api/client";
+import { useCurrentSession } from "../../api/session";
+import { Alert, Card, ErrorMessage, Loading, Page } from "../../components/ui";
+import { formatCount, formatDate, formatDateTime, formatMoney } from "../../lib/format";
+import { statusLabel } from "../../lib/labels";
+import { useMode, useModePath } from "../../lib/useMode";
 import styles from "./Home.module.css";
 
 // uPlot comes with the chart only: the first load of the app carries no chart library.
-const DayChart = lazy(() => import("../components/DayChart"));
+const DayChart = lazy(() => import("../../components/DayChart"));
 
 /** Início: balances, today, the last 30 Brasília days with the chart, open disputes, ticket médio. */
 export function Home() {

@@ -1,17 +1,17 @@
 import { useState } from "react";
 import { Link, useParams } from "react-router";
-import { api, type paths } from "../api/client";
-import { fieldErrors } from "../api/errors";
-import { can, useCurrentSession } from "../api/session";
-import { CopyButton } from "../components/CopyButton";
-import { type Column, CursorPager, DataTable, useCursor } from "../components/DataTable";
-import { Field, TextField } from "../components/Field";
-import { FormError } from "../components/FormError";
-import { QrCode } from "../components/QrCode";
-import { Alert, Badge, Card, Details, EmptyState, ErrorMessage, Loading, Page, ui } from "../components/ui";
-import { formatDateTime, formatMoney, parseMoneyInput } from "../lib/format";
-import { useMode, useModePath } from "../lib/useMode";
-import { TransactionTable } from "./Transactions";
+import { api, type paths } from "../../api/client";
+import { fieldErrors } from "../../api/errors";
+import { can, useCurrentSession } from "../../api/session";
+import { CopyButton } from "../../components/CopyButton";
+import { type Column, CursorPager, DataTable, useCursor } from "../../components/DataTable";
+import { Field, TextField } from "../../components/Field";
+import { FormError } from "../../components/FormError";
+import { QrCode } from "../../components/QrCode";
+import { Alert, Badge, Card, Details, EmptyState, ErrorMessage, Loading, Page, ui } from "../../components/ui";
+import { formatDateTime, formatMoney, parseMoneyInput } from "../../lib/format";
+import { useMode, useModePath } from "../../lib/useMode";
+import { TransactionTable } from "../transactions/Transactions";
 
 type PaymentLink =
   paths["/dashboard/v1/modes/{mode}/payment-links/{id}"]["get"]["responses"][200]["content"]["application/json"];

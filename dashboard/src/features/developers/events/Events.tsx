@@ -1,9 +1,9 @@
 import { useState } from "react";
-import { api, type paths } from "../../api/client";
-import { type Column, CursorPager, DataTable, useCursor } from "../../components/DataTable";
-import { Card, EmptyState, ErrorMessage, Loading, ui } from "../../components/ui";
-import { formatDateTime } from "../../lib/format";
-import { useMode } from "../../lib/useMode";
+import { api, type paths } from "../../../api/client";
+import { type Column, CursorPager, DataTable, useCursor } from "../../../components/DataTable";
+import { Card, EmptyState, ErrorMessage, Loading, ui } from "../../../components/ui";
+import { formatDateTime } from "../../../lib/format";
+import { useMode } from "../../../lib/useMode";
 
 type Event =
   paths["/dashboard/v1/modes/{mode}/events"]["get"]["responses"][200]["content"]["application/json"]["data"][number];

@@ -1,12 +1,12 @@
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { api, type paths } from "../api/client";
-import { type Column, CursorPager, DataTable, useCursor } from "../components/DataTable";
-import { Field } from "../components/Field";
-import { StatusBadge } from "../components/StatusBadge";
-import { EmptyState, ErrorMessage, Loading, Page, ui } from "../components/ui";
-import { brasiliaDay, formatDateTime, formatDocument, formatMoney } from "../lib/format";
-import { statusLabel } from "../lib/labels";
+import { api, type paths } from "../../api/client";
+import { type Column, CursorPager, DataTable, useCursor } from "../../components/DataTable";
+import { Field } from "../../components/Field";
+import { StatusBadge } from "../../components/StatusBadge";
+import { EmptyState, ErrorMessage, Loading, Page, ui } from "../../components/ui";
+import { brasiliaDay, formatDateTime, formatDocument, formatMoney } from "../../lib/format";
+import { statusLabel } from "../../lib/labels";
 import {
   type TransactionFilters,
   addressFromFilters,
@@ -16,8 +16,8 @@ import {
   transactionQuery,
   transactionStatuses,
   transactionsCsvHref,
-} from "../lib/transactions";
-import { useMode, useModePath } from "../lib/useMode";
+} from "../../lib/transactions";
+import { useMode, useModePath } from "../../lib/useMode";
 
 export type Transaction =
   paths["/dashboard/v1/modes/{mode}/transactions/{id}"]["get"]["responses"][200]["content"]["application/json"]["transaction"];

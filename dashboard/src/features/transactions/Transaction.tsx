@@ -1,16 +1,16 @@
 import { useState } from "react";
 import { Link, useParams } from "react-router";
-import { api, type paths } from "../api/client";
-import { fieldErrors } from "../api/errors";
-import { can, useCurrentSession } from "../api/session";
-import { CopyButton } from "../components/CopyButton";
-import { TextField } from "../components/Field";
-import { FormError } from "../components/FormError";
-import { QrCode } from "../components/QrCode";
-import { StatusBadge } from "../components/StatusBadge";
-import { Alert, Badge, Card, Details, ErrorMessage, Loading, Page, ui } from "../components/ui";
-import { formatDateTime, formatDocument, formatMoney, parseMoneyInput } from "../lib/format";
-import { useMode, useModePath } from "../lib/useMode";
+import { api, type paths } from "../../api/client";
+import { fieldErrors } from "../../api/errors";
+import { can, useCurrentSession } from "../../api/session";
+import { CopyButton } from "../../components/CopyButton";
+import { TextField } from "../../components/Field";
+import { FormError } from "../../components/FormError";
+import { QrCode } from "../../components/QrCode";
+import { StatusBadge } from "../../components/StatusBadge";
+import { Alert, Badge, Card, Details, ErrorMessage, Loading, Page, ui } from "../../components/ui";
+import { formatDateTime, formatDocument, formatMoney, parseMoneyInput } from "../../lib/format";
+import { useMode, useModePath } from "../../lib/useMode";
 import styles from "./Transaction.module.css";
 
 type Timeline =

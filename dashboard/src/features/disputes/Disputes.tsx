@@ -1,12 +1,12 @@
 import { Link, useSearchParams } from "react-router";
-import { api } from "../api/client";
-import { type Column, CursorPager, DataTable, useCursor } from "../components/DataTable";
-import { Field } from "../components/Field";
-import { Badge, EmptyState, ErrorMessage, Loading, Page, ui } from "../components/ui";
-import { formatDateTime, formatMoney } from "../lib/format";
-import { oneOf, withFilters } from "../lib/filters";
-import { useMode, useModePath } from "../lib/useMode";
-import type { Transaction } from "./Transactions";
+import { api } from "../../api/client";
+import { type Column, CursorPager, DataTable, useCursor } from "../../components/DataTable";
+import { Field } from "../../components/Field";
+import { Badge, EmptyState, ErrorMessage, Loading, Page, ui } from "../../components/ui";
+import { formatDateTime, formatMoney } from "../../lib/format";
+import { oneOf, withFilters } from "../../lib/filters";
+import { useMode, useModePath } from "../../lib/useMode";
+import type { Transaction } from "../transactions/Transactions";
 
 const statuses = ["OPEN", "WON", "LOST"] as const;
 const statusText: Record<string, { text: string; tone: "warn" | "ok" | "danger" }> = {
