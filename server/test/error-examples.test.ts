@@ -111,8 +111,19 @@ describe("the error examples of both documents", () => {
           public: /^Muitas requisições\. Aguarde \d+ segundos e tente novamente\.$/,
           admin:
             /^Muitas tentativas com token de operador ausente ou inválido a partir deste endereço\. Aguarde \d+ segundos e tente novamente\.$/,
-          dashboard:
-            /^Muitas (requisições\. Aguarde \d+ segundos e tente novamente|tentativas de entrada malsucedidas\. Tente novamente em \d+ minutos)\.$/,
+          // The dashboard's budgets: requests, failed log-ins, wrong current passwords of a session
+          // (a password change or a two-factor set-up, counted with the log-ins; issue 33 §1.8),
+          // and wrong step-up codes of a user (the lock, and the answer that sets it; §1.4).
+          dashboard: new RegExp(
+            [
+              /^Muitas requisições\. Aguarde \d+ segundos e tente novamente\.$/,
+              /^Muitas tentativas (de entrada malsucedidas|com a senha incorreta)\. Tente novamente em \d+ minutos\.$/,
+              /^Muitos códigos incorretos: a confirmação por código está bloqueada\. Tente novamente em \d+ minutos\.$/,
+              /^Muitos códigos incorretos: a confirmação por código está bloqueada por \d+ minutos e todas as suas sessões foram encerradas\. Entre novamente\.$/,
+            ]
+              .map((r) => r.source)
+              .join("|"),
+          ),
         }[document],
       );
     }
@@ -166,8 +177,16 @@ describe("the generated error examples, provoked on a real server", () => {
       rawBody: JSON.stringify(value),
       headers: { ...auth.headers, "content-type": "application/json" },
     });
+    // An endpoint's body points at loopback (test mode), with the mode where the body takes one
+    // (the operator's create); the dashboard's mode is the path's, and its body refuses a `mode`.
+    const bodySchema = resolve(d.document, d.operation.requestBody?.content?.["application/json"]?.schema);
+    const takesMode = bodySchema?.properties?.mode !== undefined;
     const body = hasBody
-      ? json(validBody?.url ? { ...validBody, url: "http://127.0.0.1:4000/webhook", mode: "test" } : (validBody ?? {}))
+      ? json(
+          validBody?.url
+            ? { ...validBody, url: "http://127.0.0.1:4000/webhook", ...(takesMode ? { mode: "test" } : {}) }
+            : (validBody ?? {}),
+        )
       : {};
     // The required query parameters, with their first allowed value (`mode=test`).
     const required = ((d.operation.parameters ?? []) as Json[])
