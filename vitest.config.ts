@@ -1,33 +1,92 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+
+// Five projects, one per kind of test (docs/contributing.md, "Tests"):
+//   unit       pure code: no server, no database, no child process (`npm run test:fast`)
+//   spec       the tools over the documents (scripts/): breaking-change check, generators' checks
+//   component  the real HTTP stack on the memory store
+//   postgres   the same component suites on PostgreSQL, and the PostgreSQL-only suites
+//   browser    Chromium against the built app and pages
+//   contract   the contract suite against the Prism mock and the real server
+// A file's project follows from what it uses, read from its source below, so a new test file needs
+// no list: a suite made with `eachStore` runs in `component` on memory and in `postgres` on
+// PostgreSQL (support/stores.ts reads PIX_TEST_STORES).
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+
+function testFiles(dir: string): string[] {
+  return readdirSync(join(root, dir)).flatMap((name) => {
+    const path = `${dir}/${name}`;
+    if (name === "node_modules") return [];
+    if (statSync(join(root, path)).isDirectory()) return testFiles(path);
+    return /\.test\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+const sources = ["server", "scripts", "client/test", "dashboard/test"].flatMap(testFiles);
+const text = (file: string) => readFileSync(join(root, file), "utf8");
+const usesBothStores = (source: string) => /\beachStore\(/.test(source);
+const usesPostgres = (source: string) =>
+  /\b(postgresStore|describePg|createTestDatabase|startThrowawayCluster|findPostgresBin)\(|\bpgAdminUrl\b/.test(source);
+const usesProcessesOrServers = (source: string) =>
+  /\b(startTestServer|serverOn|spawn|execFile|execFileSync|fork|startServerProcess|startAdminProcess)\(|from "(\.\.?\/)+(support\/|harness)|\.listen\(/.test(
+    source,
+  );
+
+const browser = sources.filter((f) => f.startsWith("server/test/browser/"));
+const rest = sources.filter((f) => !browser.includes(f)).map((file) => ({ file, source: text(file) }));
+const postgres = rest.filter(({ source }) => usesBothStores(source) || usesPostgres(source)).map(({ file }) => file);
+const component = rest
+  .filter(({ source }) => usesBothStores(source) || (!usesPostgres(source) && usesProcessesOrServers(source)))
+  .map(({ file }) => file);
+const pure = rest.map(({ file }) => file).filter((file) => !postgres.includes(file) && !component.includes(file));
+const spec = pure.filter((file) => file.startsWith("scripts/"));
+const unit = pure.filter((file) => !spec.includes(file));
+
+const childProcessCheck = "server/test/support/child-process-check.ts";
+const pgSetup = "server/test/support/pg-global-setup.ts";
+const serverBuild = "server/test/support/server-build-setup.ts";
+
+// Hang guards, not speed checks (those are `npm run bench`): wide enough for a file that shares
+// the machine with another one.
+const hangGuards = { testTimeout: 40_000, hookTimeout: 60_000 };
 
 export default defineConfig({
   test: {
-    // Vitest's default is one file per core but one (on 2 cores: one at a time). Most files here
-    // wait on PostgreSQL, child processes or Chromium rather than compute, so two at a time on 2
-    // cores took the run from 17 to 11 minutes (docs/decisions.md, "Test run time").
+    // Most files wait on PostgreSQL, child processes or Chromium rather than compute: two at a time
+    // on 2 cores (docs/decisions/0038-two-test-files-at-once.md).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
+      { test: { name: "unit", include: unit, ...hangGuards } },
+      // The breaking-change check compares whole documents (seconds of CPU each): out of the fast loop.
+      { test: { name: "spec", include: spec, testTimeout: 300_000 } },
       {
         test: {
-          name: "unit",
-          include: [
-            "server/**/*.test.ts",
-            "client/test/**/*.test.ts",
-            "scripts/**/*.test.ts",
-            "dashboard/test/**/*.test.ts",
-          ],
-          // A throwaway PostgreSQL cluster for the PostgreSQL suites (unless DATABASE_URL is set).
-          // Fails the run when a child process outlives it (support/child-process-check.ts).
-          globalSetup: [
-            "server/test/support/child-process-check.ts",
-            "server/test/support/pg-global-setup.ts",
-            "server/test/support/server-build-setup.ts",
-          ],
-          // Hang guards, not speed checks (those are `npm run bench`): wide enough for a file that
-          // shares the machine with another one.
-          testTimeout: 40_000,
-          hookTimeout: 60_000,
+          name: "component",
+          include: component,
+          env: { PIX_TEST_STORES: "memory" },
+          globalSetup: [childProcessCheck, serverBuild],
+          ...hangGuards,
+        },
+      },
+      {
+        test: {
+          name: "postgres",
+          include: postgres,
+          env: { PIX_TEST_STORES: "postgres" },
+          globalSetup: [childProcessCheck, pgSetup, serverBuild],
+          ...hangGuards,
+        },
+      },
+      {
+        test: {
+          name: "browser",
+          include: browser,
+          globalSetup: [childProcessCheck, pgSetup, serverBuild],
+          ...hangGuards,
         },
       },
       {

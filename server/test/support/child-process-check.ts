@@ -29,14 +29,15 @@ async function leftovers(marker: string): Promise<Leftover[]> {
 }
 
 /**
- * Global setup of the "unit" project: marks the run (children inherit the marker through the
+ * Global setup of the projects that start processes: marks the run (children inherit the marker through the
  * environment), and at the end fails the run when a process it started still runs project code
  * (a test that killed a launcher and orphaned the real worker, a server never stopped). The
  * leftovers are killed, so the failure leaves nothing behind. Linux only (/proc); elsewhere a no-op.
  */
 export default function setup() {
-  const marker = randomBytes(8).toString("hex");
-  process.env[testRunMarker] = marker;
+  // One marker for the run, whichever project's setup comes first (vitest.config.ts gives it to
+  // every project that starts processes).
+  const marker = (process.env[testRunMarker] ??= randomBytes(8).toString("hex"));
   return async () => {
     let left = await leftovers(marker);
     // A process told to stop at the very end of a test may take a moment to go.

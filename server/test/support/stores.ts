@@ -61,9 +61,17 @@ export function postgresStore(label: string, { poolMax = 5 }: { poolMax?: number
   };
 }
 
-/** The memory store and PostgreSQL (see `postgresStore` for `label` and `poolMax`). */
+/**
+ * The memory store and PostgreSQL (see `postgresStore` for `label` and `poolMax`), or the one that
+ * PIX_TEST_STORES names (`memory` or `postgres`).
+ */
 export function eachStore(label: string, options: { poolMax?: number } = {}): StoreUnderTest[] {
-  return [memoryStore, postgresStore(label, options)];
+  const all = [memoryStore, postgresStore(label, options)];
+  // vitest.config.ts runs such a file in `component` on memory and in `postgres` on PostgreSQL.
+  const only = process.env.PIX_TEST_STORES;
+  if (only === "memory") return [memoryStore];
+  if (only === "postgres") return all.slice(1);
+  return all;
 }
 
 /**
