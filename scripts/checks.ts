@@ -1,0 +1,39 @@
+/**
+ * The checks `npm test` runs before the tests, in two lanes at once (each step is mostly one
+ * process on one core): the drift of generated/, the breaking-change check, the linters, the type
+ * checks and knip. Each step's output is printed when it ends; the run fails when any step fails.
+ *
+ *   npm run checks
+ */
+import { spawn } from "node:child_process";
+
+const lanes: string[][] = [
+  ["check:generated", "lint:spec", "lint:unused"],
+  ["check:breaking", "typecheck", "lint:code"],
+];
+
+function run(script: string): Promise<boolean> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn("npm", ["run", "-s", script], { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("close", (code) => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      process.stdout.write(
+        `\n── npm run ${script}: ${code === 0 ? "ok" : `failed (${code})`} in ${seconds} s\n${output}`,
+      );
+      resolve(code === 0);
+    });
+  });
+}
+
+async function lane(scripts: string[]): Promise<boolean> {
+  let ok = true;
+  for (const script of scripts) ok = (await run(script)) && ok;
+  return ok;
+}
+
+const results = await Promise.all(lanes.map(lane));
+if (results.includes(false)) process.exit(1);
