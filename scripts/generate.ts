@@ -5,6 +5,7 @@
  *   spec/main.tsp ──compile-typespec──▶ *.openapi.yaml ──seal, server audience, error examples──▶ openapi.yaml
  *   openapi.yaml ──emit-types (openapi-typescript)──▶ api.d.ts
  *   openapi.yaml ──emit-operations──────────────────▶ operations.ts
+ *   openapi.yaml ──emit-validators (Ajv standalone)─▶ request-validators.ts (the request check)
  *   both documents ──emit-rules─────────────────────▶ rules.ts (rule numbers, permissions)
  *
  * `operations.ts` is the handler contract: for every operationId its method, Express path and
@@ -25,6 +26,7 @@ import { type OpenApiDocument, readOperations, renderOperations } from "./genera
 import { emitRules } from "./generate/emit-rules.js";
 import { addErrorExamples } from "./generate/error-examples.js";
 import { emitTypes } from "./generate/emit-types.js";
+import { emitValidators } from "./generate/emit-validators.js";
 import { markServerAudience, sealAsFalse } from "./generate/seal.js";
 
 const root = resolve(fileURLToPath(import.meta.url), "../..");
@@ -44,6 +46,10 @@ export async function generate(outDir: string): Promise<void> {
       const ops = readOperations(parse(yamlText) as OpenApiDocument, doc.permissions, roles);
       const typesModule = `./${doc.types.replace(/\.d\.ts$/, ".js")}`;
       writeFileSync(join(outDir, doc.operations), renderOperations(ops, typesModule, roles));
+      writeFileSync(
+        join(outDir, doc.validators),
+        emitValidators(parse(yamlText) as Record<string, unknown>, doc.openapi),
+      );
     }
     emitRules(outDir);
   } finally {

@@ -11,6 +11,7 @@ export const documents = [
     openapi: "openapi.yaml",
     types: "api.d.ts",
     operations: "operations.ts",
+    validators: "request-validators.ts",
     /** Every public operation must declare its key permission. */
     permissions: true,
     /** Partners call it: its servers are marked `x-internal: false`. */
@@ -22,6 +23,7 @@ export const documents = [
     openapi: "admin-openapi.yaml",
     types: "admin-api.d.ts",
     operations: "admin-operations.ts",
+    validators: "admin-request-validators.ts",
     /** Operator routes are all behind the one ADMIN_TOKEN. */
     permissions: false,
     /** Operators only: its servers are marked `x-internal: true`. */
@@ -33,6 +35,7 @@ export const documents = [
     openapi: "dashboard-openapi.yaml",
     types: "dashboard-api.d.ts",
     operations: "dashboard-operations.ts",
+    validators: "dashboard-request-validators.ts",
     /** A session, not a key: each operation names the roles it admits (`x-roles`) instead. */
     permissions: false,
     /** Merchants' people call it from the dashboard: its servers are marked `x-internal: false`. */

@@ -1,8 +1,8 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import type { CheckoutPayer, PayerReading } from "../domain/payments/index.js";
 import type { FieldError } from "../domain/core/errors.js";
-import { fieldPath, type TextBounds, translateValidationMessage } from "../http/kit/validation-messages.js";
+import { fieldErrorsOf, validationPath } from "../http/kit/validation-messages.js";
 import { readOpenApiDocument } from "../http/kit/openapi-document.js";
 import { parseDocument } from "../pix/documents.js";
 
@@ -90,19 +90,6 @@ function compile(documentPath: string): PayerValidators {
   return validators;
 }
 
-/** One Ajv error in the API's words: the API's path and its Portuguese message. */
-function fieldErrorOf(error: ErrorObject): FieldError {
-  const params = error.params as { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[] };
-  const message =
-    error.keyword === "enum" && Array.isArray(params.allowedValues)
-      ? `${error.message ?? ""}: ${params.allowedValues.join(", ")}`
-      : (error.message ?? "");
-  return {
-    path: fieldPath({ path: `/body${error.instancePath}`, params }),
-    message: translateValidationMessage(message, error.parentSchema as TextBounds | undefined),
-  };
-}
-
 const fieldOrder = ["name", "email", "phone", "document", ...addressFields.map((f) => `address.${f}`)];
 /** Where a field is on the form, so errors are listed as the payer reads the page. */
 const formOrder = (path: string) => {
@@ -155,8 +142,14 @@ export function payerReader(documentPath: string) {
     };
     if (!document.ok) add({ path: "document", message: documentProblem(typedDocument) });
     if (!validate(candidate)) {
-      for (const error of validate.errors ?? []) {
-        const item = fieldErrorOf(error);
+      // Each Ajv error in the API's words: its path and Portuguese message, a length rule said
+      // whole from the field's schema ("de 2 a 120").
+      const items = (validate.errors ?? []).map((error) => ({
+        error,
+        path: validationPath(error),
+        bounds: error.parentSchema as { minLength?: number; maxLength?: number; pattern?: string } | undefined,
+      }));
+      for (const item of fieldErrorsOf(items, Number.POSITIVE_INFINITY)) {
         if (item.path !== "documentType") add(item);
       }
     }

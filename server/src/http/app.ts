@@ -17,6 +17,7 @@ import { publicHandlers } from "./public/handlers.js";
 import { fastJson } from "./json.js";
 import { refuseUnsafeInput } from "./control-chars.js";
 import { jsonBodies, requestValidation } from "./request-validation.js";
+import { requestValidators } from "../../../generated/request-validators.js";
 import { methodsFor, publicOperations } from "./operations.js";
 import { defaultDocsDirectory, mountDocs } from "./docs.js";
 import { defaultPanelDirectory, mountPanel } from "./panel.js";
@@ -106,14 +107,12 @@ export function createApp(options: AppOptions): Express {
     token: options.admin?.token,
     manualClock: options.admin?.manualClock ?? null,
     validateResponses: options.validateResponses,
-    documentsDir: dirname(publicDocumentPath),
     limitFailedAuthentications: options.rateLimits !== "off",
     rateLimitStore: options.rateLimitStore,
   });
   mountDashboard(site, domain, {
     publicBaseUrl: options.publicBaseUrl ?? defaultDomainConfig.publicBaseUrl,
     validateResponses: options.validateResponses,
-    documentsDir: dirname(publicDocumentPath),
     rateLimits: options.rateLimits,
     rateLimitStore: options.rateLimitStore,
   });
@@ -143,14 +142,7 @@ export function createApp(options: AppOptions): Express {
   app.use(authenticate(domain));
   app.use(jsonBodies());
   app.use(refuseUnsafeInput);
-  app.use(
-    requestValidation({
-      documentPath: publicDocumentPath,
-      matcher: publicOperations,
-      prefix: "/api/",
-      developmentChecks: options.validateResponses,
-    }),
-  );
+  app.use(requestValidation({ validators: requestValidators, matcher: publicOperations, prefix: "/api/" }));
   bindOperations(app, operationTable, publicHandlers(domain), (res) => res.locals.context as RequestContext, {
     validateResponses: options.validateResponses,
   });

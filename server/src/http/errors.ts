@@ -1,5 +1,3 @@
-import { maxFieldErrors } from "../domain/core/policy.js";
-import { fieldPath, translateValidationMessage, type ValidatorErrorItem } from "./kit/validation-messages.js";
 import type { ErrorRequestHandler, Request, Response } from "express";
 import type { Logger } from "pino";
 import {
@@ -37,19 +35,15 @@ export function routeNotFoundMessage(req: Request): string {
   return `Rota não encontrada: ${req.method} ${req.originalUrl.split("?")[0] ?? req.path}.`;
 }
 
-/** What express-openapi-validator (and our request check, alike) say of a path that `decodeURIComponent` refuses. */
-export const malformedUriMessage = "malformed uri'";
-
 type HttpishError = Error & {
   status?: number;
   statusCode?: number;
   type?: string;
-  errors?: ValidatorErrorItem[];
   headers?: Record<string, string>;
 };
 
-/** The answer to a request the body parser or the request check refused, or null for any other failure. */
-export interface RefusalAnswer {
+/** The answer to a request the body parser or Express refused, or null for any other failure. */
+interface RefusalAnswer {
   code: ErrorCode;
   message?: string;
   errors?: FieldError[];
@@ -58,11 +52,11 @@ export interface RefusalAnswer {
 }
 
 /**
- * What the seed's error body says of a failure of the body parser or of the request check (ours or
- * express-openapi-validator's, which share this shape): 400 with one item per field, 413, 415, 404,
- * 405. Null for anything else (a failure of ours: 500).
+ * What the seed's error body says of a failure of the body parser (400 for JSON it cannot read, 413,
+ * 415) or of Express itself (404, 405). The request check throws `DomainError`s. Null for anything
+ * else (a failure of ours: 500).
  */
-export function validatorAnswer(err: HttpishError): RefusalAnswer | null {
+function validatorAnswer(err: HttpishError): RefusalAnswer | null {
   const status = err.status ?? err.statusCode;
   if (err.type === "entity.parse.failed") {
     return {
@@ -77,27 +71,6 @@ export function validatorAnswer(err: HttpishError): RefusalAnswer | null {
   }
   if (status === 404) return { code: "NOT_FOUND" };
   if (status === 405) return { code: "METHOD_NOT_ALLOWED", ...(err.headers ? { headers: err.headers } : {}) };
-  if (status === 400 && err.errors?.length === 1 && err.errors[0]?.message === malformedUriMessage) {
-    // A percent-encoding that is not UTF-8 in the URL's path: no route matched yet, so no
-    // parameter to name; the validator's item names the raw path in English.
-    return {
-      code: "VALIDATION_ERROR",
-      message: "Dados inválidos.",
-      errors: [{ path: "path", message: "o caminho da URL tem uma codificação percentual (%) inválida" }],
-    };
-  }
-  if (status === 400 && Array.isArray(err.errors)) {
-    const seen = new Set<string>();
-    const errors: FieldError[] = [];
-    for (const item of err.errors) {
-      if (errors.length === maxFieldErrors) break;
-      const path = fieldPath(item);
-      if (seen.has(path)) continue;
-      seen.add(path);
-      errors.push({ path, message: translateValidationMessage(item.message ?? "") });
-    }
-    return { code: "VALIDATION_ERROR", message: "Dados inválidos.", errors };
-  }
   return null;
 }
 

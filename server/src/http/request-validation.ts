@@ -1,12 +1,11 @@
-import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
+import express, { type Request, type RequestHandler, type Response } from "express";
+import type { OperationValidators } from "../../../generated/request-validators.js";
 import type { OperationMatcher, RouteMatch } from "./operations.js";
 import { type CheckedRequest, requestChecks } from "./request-checks.js";
-import { referenceValidator } from "./validator-cross-check.js";
-import { validatorDocument } from "./kit/openapi-document.js";
 import { requestLimits } from "../domain/core/policy.js";
 
 // How every API document (public, operator) reads and checks a request: one body parser and one
-// request check, so they cannot drift apart. docs/decisions/0015-request-validation-through-public-surfaces.md.
+// request check, so they cannot drift apart. docs/decisions/0048-request-validation-owned-and-generated.md.
 
 /**
  * JSON bodies up to the spec's size (64 KiB), parsed for POST, PUT and PATCH, and for DELETE where
@@ -39,53 +38,27 @@ function admit(req: Request, res: Response, checked: CheckedRequest): void {
 }
 
 export interface RequestValidationOptions {
-  /** The OpenAPI document's path (`generated/*.yaml`). */
-  documentPath: string;
+  /** The document's generated validators (`generated/*request-validators.ts`). */
+  validators: Readonly<Record<string, OperationValidators>>;
   /** The document's operations. */
   matcher: OperationMatcher;
   /** Requests under this prefix, spelled exactly (`/x/` is no route), are checked; others pass on. */
   prefix: string;
-  /**
-   * Development checks: express-openapi-validator checks every request too (and every response),
-   * and a request on which it and our check disagree answers 500 with both verdicts logged.
-   */
-  developmentChecks: boolean;
 }
 
 /**
  * The request check of one document: path parameters, query, headers and body, against the
- * document. A request no operation has passes on (the app answers 404 or 405).
+ * document, one path in every mode. A request no operation has passes on (the app answers 404 or 405).
  */
-export function requestValidation(options: RequestValidationOptions): (RequestHandler | ErrorRequestHandler)[] {
+export function requestValidation(options: RequestValidationOptions): RequestHandler {
   const { prefix, matcher } = options;
-  const document = validatorDocument(options.documentPath);
-  const checks = requestChecks(document, matcher);
-  const ignored = (path: string) => !path.startsWith(prefix) || path.endsWith("/");
-  if (!options.developmentChecks) {
-    const check: RequestHandler = (req, res, next) => {
-      if (ignored(req.path)) return next();
-      checks.refuseUndeclaredQuery(req, res.locals.route as RouteMatch | undefined);
-      const checked = checks.check(req as never, res.locals.route as RouteMatch | undefined);
-      if (checked) admit(req, res, checked);
-      next();
-    };
-    return [check];
-  }
-  // Built at the first request it checks, not at start-up: loading and compiling the reference
-  // is most of a second, and not on the way to the first /health.
-  let reference: express.Router | null = null;
-  const lazily: RequestHandler = (req, res, next) => {
-    if (ignored(req.path)) return next();
-    // Before both checks: the reference reads `__proto__[x]` or `[]=1` by brackets and admits or
-    // drops them; an undeclared name is refused as sent, in every mode alike.
-    checks.refuseUndeclaredQuery(req, res.locals.route as RouteMatch | undefined);
-    if (!reference) {
-      reference = express.Router();
-      reference.use(
-        referenceValidator({ document: validatorDocument(options.documentPath), checks, matcher, ignored, admit }),
-      );
-    }
-    reference(req, res, next);
+  const checks = requestChecks(options.validators, matcher);
+  return (req, res, next) => {
+    if (!req.path.startsWith(prefix) || req.path.endsWith("/")) return next();
+    const route = res.locals.route as RouteMatch | undefined;
+    checks.refuseUndeclaredQuery(req, route);
+    const checked = checks.check(req as never, route);
+    if (checked) admit(req, res, checked);
+    next();
   };
-  return [lazily];
 }

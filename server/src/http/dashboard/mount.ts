@@ -1,5 +1,4 @@
 import { timingSafeEqual } from "node:crypto";
-import { join } from "node:path";
 import express, { type ErrorRequestHandler, type IRouter, type Request, type RequestHandler } from "express";
 import type { Store as RateLimitStore } from "express-rate-limit";
 import { type OperationId, operationTable } from "../../../../generated/dashboard-operations.js";
@@ -17,6 +16,7 @@ import type { DashboardContext, SessionCookie } from "./context.js";
 import { routeNotFoundMessage, sendError } from "../errors.js";
 import { operationMatcher } from "../operations.js";
 import { jsonBodies, requestValidation } from "../request-validation.js";
+import { requestValidators } from "../../../../generated/dashboard-request-validators.js";
 import { bindOperations } from "../router.js";
 
 // The merchant dashboard API under /dashboard/v1 (issue 25), a third document through the same
@@ -29,7 +29,6 @@ export interface DashboardOptions {
   /** PUBLIC_BASE_URL: its origin is the only one a change may come from. */
   publicBaseUrl: string;
   validateResponses: boolean;
-  documentsDir: string;
   /** The per-IP request budgets, or "off" (local test runs). The failed-log-in budgets are always on. */
   rateLimits: RateLimits | "off";
   rateLimitStore?: ((name: string) => RateLimitStore) | undefined;
@@ -148,22 +147,7 @@ export function mountDashboard(app: IRouter, domain: Domain, options: DashboardO
   dashboard.use(admit);
   dashboard.use(jsonBodies({ deletesToo: true }));
   dashboard.use(refuseUnsafeInput);
-  // Built at the first dashboard request: reading the document is not on the way to /health.
-  let validator: express.Router | null = null;
-  dashboard.use((req, res, next) => {
-    if (!validator) {
-      validator = express.Router();
-      validator.use(
-        requestValidation({
-          documentPath: join(options.documentsDir, "dashboard-openapi.yaml"),
-          matcher,
-          prefix: "/dashboard/",
-          developmentChecks: options.validateResponses,
-        }),
-      );
-    }
-    validator(req, res, next);
-  });
+  dashboard.use(requestValidation({ validators: requestValidators, matcher, prefix: "/dashboard/" }));
   for (const limiter of logInLimiters(options.rateLimitStore)) dashboard.use(limiter);
   bindOperations(
     dashboard,

@@ -1,5 +1,4 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { join } from "node:path";
 import express, { type IRouter } from "express";
 import type { Store as RateLimitStore } from "express-rate-limit";
 import { type Handlers, operationTable } from "../../../../generated/admin-operations.js";
@@ -12,6 +11,7 @@ import type { Domain } from "../../domain/service.js";
 import { refuseUnsafeInput } from "../control-chars.js";
 import { operationMatcher } from "../operations.js";
 import { jsonBodies, requestValidation } from "../request-validation.js";
+import { requestValidators } from "../../../../generated/admin-request-validators.js";
 import { routeNotFoundMessage, sendError } from "../errors.js";
 import { perMinuteLimiter } from "../kit/rate-limit.js";
 import { bindOperations, pageFromQuery } from "../router.js";
@@ -22,7 +22,6 @@ export interface AdminOptions {
   /** The manual clock when started with `PIX_MANUAL_CLOCK=1`; the clock routes answer 404 otherwise. */
   manualClock: ManualClock | null;
   validateResponses: boolean;
-  documentsDir: string;
   /** Limit failed authentications per IP (off only in local test runs, as the API's budgets). */
   limitFailedAuthentications: boolean;
   /** Counters shared by several processes (the PostgreSQL store's); default: in process memory. */
@@ -84,24 +83,9 @@ export function mountAdmin(app: IRouter, domain: Domain, options: AdminOptions):
   });
   admin.use("/admin", jsonBodies());
   admin.use("/admin", refuseUnsafeInput);
-  // Built at the first operator request, not at start-up: reading the operator document is not
-  // on the way to the first /health.
-  let validator: express.Router | null = null;
-  admin.use((req, res, next) => {
-    if (!req.path.startsWith("/admin/")) return next();
-    if (!validator) {
-      validator = express.Router();
-      validator.use(
-        requestValidation({
-          documentPath: join(options.documentsDir, "admin-openapi.yaml"),
-          matcher: operationMatcher(operationTable),
-          prefix: "/admin/",
-          developmentChecks: options.validateResponses,
-        }),
-      );
-    }
-    validator(req, res, next);
-  });
+  admin.use(
+    requestValidation({ validators: requestValidators, matcher: operationMatcher(operationTable), prefix: "/admin/" }),
+  );
   bindOperations(admin, operationTable, adminHandlers(domain, options.manualClock), (res) => byOperator(res.req.ip), {
     validateResponses: options.validateResponses,
   });
