@@ -2,7 +2,7 @@
  * Rebuilds everything in `generated/` from the TypeSpec in `spec/`, one step per module under
  * `scripts/generate/`:
  *
- *   spec/main.tsp ──compile-typespec──▶ *.openapi.yaml ──seal, server audience, error examples──▶ openapi.yaml
+ *   spec/main.tsp ──compile-typespec──▶ *.openapi.yaml ──example parameters, seal, server audience, error examples──▶ openapi.yaml
  *   openapi.yaml ──emit-types (openapi-typescript)──▶ api.d.ts
  *   openapi.yaml ──emit-operations──────────────────▶ operations.ts
  *   openapi.yaml ──emit-validators (Ajv standalone)─▶ request-validators.ts (the request check)
@@ -25,6 +25,7 @@ import { documents } from "./generate/documents.js";
 import { type OpenApiDocument, readOperations, renderOperations } from "./generate/emit-operations.js";
 import { emitRules } from "./generate/emit-rules.js";
 import { addErrorExamples } from "./generate/error-examples.js";
+import { carryExampleParameters, readExampleParameters } from "./generate/example-parameters.js";
 import { emitTypes } from "./generate/emit-types.js";
 import { emitValidators } from "./generate/emit-validators.js";
 import { markServerAudience, sealAsFalse } from "./generate/seal.js";
@@ -36,9 +37,15 @@ export async function generate(outDir: string): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const work = mkdtempSync(join(tmpdir(), "pix-tsp-"));
   try {
-    compileTypeSpec(root, work);
+    const program = await compileTypeSpec(root, work);
+    // The emitter drops each @opExample's parameters (the mode, the ids): carried onto its examples.
+    const exampleParameters = readExampleParameters(program);
     for (const doc of documents) {
-      const emitted = markServerAudience(sealAsFalse(readFileSync(join(work, doc.emitted), "utf8")), doc.internal);
+      const compiled = carryExampleParameters(
+        readFileSync(join(work, doc.emitted), "utf8"),
+        exampleParameters.get(doc.emitted.replace(/\.openapi\.yaml$/, "")),
+      );
+      const emitted = markServerAudience(sealAsFalse(compiled), doc.internal);
       const yamlText = addErrorExamples(emitted, doc.name);
       writeFileSync(join(outDir, doc.openapi), yamlText);
       writeFileSync(join(outDir, doc.types), await emitTypes(yamlText));

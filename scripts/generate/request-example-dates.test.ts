@@ -22,7 +22,7 @@ function datesIn(value: unknown, where: string): { where: string; date: string }
   return [];
 }
 
-/** The dates of every request example of a document: bodies, and parameters that carry examples. */
+/** The dates of every request example of a document: bodies, the examples' parameters (`x-example-requests`), and parameters that carry examples. */
 function requestExampleDates(name: string) {
   const doc = YAML.parse(readFileSync(`generated/${name}`, "utf8")) as Json;
   const found: { where: string; date: string }[] = [];
@@ -34,6 +34,8 @@ function requestExampleDates(name: string) {
       for (const [type, content] of Object.entries((operation.requestBody?.content ?? {}) as Json))
         for (const [title, example] of Object.entries((content.examples ?? {}) as Json))
           found.push(...datesIn(example.value, `${at} ${type} ${title}`));
+      for (const [title, request] of Object.entries((operation["x-example-requests"] ?? {}) as Json))
+        found.push(...datesIn(request.parameters, `${at} parameters ${title}`));
       for (const parameter of (operation.parameters ?? []) as Json[])
         for (const [title, example] of Object.entries((parameter.examples ?? {}) as Json))
           found.push(...datesIn(example.value, `${at} ${parameter.in}:${parameter.name} ${title}`));
