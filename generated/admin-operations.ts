@@ -8,8 +8,6 @@ export interface OperationMeta {
   readonly method: "get" | "post" | "put" | "patch" | "delete";
   /** The OpenAPI path, `{id}` style. */
   readonly path: string;
-  /** The same path in Express syntax, `:id` style. */
-  readonly expressPath: string;
   /** The API key permission the route requires (`x-permission`). */
   readonly permission: string;
   readonly summary: string;
@@ -23,7 +21,6 @@ export const operationTable = {
   advanceClock: {
     method: "post",
     path: "/admin/v1/clock/advance",
-    expressPath: "/admin/v1/clock/advance",
     permission: "admin",
     summary: "Advance the clock",
     tag: "Clock",
@@ -32,7 +29,6 @@ export const operationTable = {
   approveProductionRecurrence: {
     method: "post",
     path: "/admin/v1/simulator/recurrences/{id}/approve",
-    expressPath: "/admin/v1/simulator/recurrences/:id/approve",
     permission: "admin",
     summary: "Approve a production recurrence",
     tag: "Settlement simulator",
@@ -41,7 +37,6 @@ export const operationTable = {
   cancelProductionRecurrence: {
     method: "post",
     path: "/admin/v1/simulator/recurrences/{id}/cancel",
-    expressPath: "/admin/v1/simulator/recurrences/:id/cancel",
     permission: "admin",
     summary: "Cancel a production recurrence",
     tag: "Settlement simulator",
@@ -50,7 +45,6 @@ export const operationTable = {
   closeDispute: {
     method: "post",
     path: "/admin/v1/simulator/disputes/{id}/close",
-    expressPath: "/admin/v1/simulator/disputes/:id/close",
     permission: "admin",
     summary: "Close a dispute",
     tag: "Settlement simulator",
@@ -59,7 +53,6 @@ export const operationTable = {
   createAccount: {
     method: "post",
     path: "/admin/v1/accounts",
-    expressPath: "/admin/v1/accounts",
     permission: "admin",
     summary: "Create an account",
     tag: "Accounts",
@@ -68,7 +61,6 @@ export const operationTable = {
   createApiKey: {
     method: "post",
     path: "/admin/v1/accounts/{id}/api-keys",
-    expressPath: "/admin/v1/accounts/:id/api-keys",
     permission: "admin",
     summary: "Create an API key",
     tag: "API keys",
@@ -77,7 +69,6 @@ export const operationTable = {
   createWebhookEndpoint: {
     method: "post",
     path: "/admin/v1/accounts/{id}/webhook-endpoints",
-    expressPath: "/admin/v1/accounts/:id/webhook-endpoints",
     permission: "admin",
     summary: "Create a webhook endpoint",
     tag: "Webhook endpoints",
@@ -86,7 +77,6 @@ export const operationTable = {
   deleteWebhookEndpoint: {
     method: "delete",
     path: "/admin/v1/webhook-endpoints/{id}",
-    expressPath: "/admin/v1/webhook-endpoints/:id",
     permission: "admin",
     summary: "Delete a webhook endpoint",
     tag: "Webhook endpoints",
@@ -95,7 +85,6 @@ export const operationTable = {
   getAccount: {
     method: "get",
     path: "/admin/v1/accounts/{id}",
-    expressPath: "/admin/v1/accounts/:id",
     permission: "admin",
     summary: "Get an account",
     tag: "Accounts",
@@ -104,7 +93,6 @@ export const operationTable = {
   getClock: {
     method: "get",
     path: "/admin/v1/clock",
-    expressPath: "/admin/v1/clock",
     permission: "admin",
     summary: "Read the clock",
     tag: "Clock",
@@ -113,7 +101,6 @@ export const operationTable = {
   getCustomerNotes: {
     method: "get",
     path: "/admin/v1/customers/{id}/notes",
-    expressPath: "/admin/v1/customers/:id/notes",
     permission: "admin",
     summary: "Get customer notes",
     tag: "Customers",
@@ -122,7 +109,6 @@ export const operationTable = {
   getVerificationRequest: {
     method: "get",
     path: "/admin/v1/accounts/{id}/verification-request",
-    expressPath: "/admin/v1/accounts/:id/verification-request",
     permission: "admin",
     summary: "Get an account's verification request",
     tag: "Verification",
@@ -131,7 +117,6 @@ export const operationTable = {
   listAccounts: {
     method: "get",
     path: "/admin/v1/accounts",
-    expressPath: "/admin/v1/accounts",
     permission: "admin",
     summary: "List accounts",
     tag: "Accounts",
@@ -140,7 +125,6 @@ export const operationTable = {
   listApiKeys: {
     method: "get",
     path: "/admin/v1/accounts/{id}/api-keys",
-    expressPath: "/admin/v1/accounts/:id/api-keys",
     permission: "admin",
     summary: "List an account's API keys",
     tag: "API keys",
@@ -149,7 +133,6 @@ export const operationTable = {
   listDeliveries: {
     method: "get",
     path: "/admin/v1/webhook-endpoints/{id}/deliveries",
-    expressPath: "/admin/v1/webhook-endpoints/:id/deliveries",
     permission: "admin",
     summary: "List an endpoint's deliveries",
     tag: "Webhook endpoints",
@@ -158,7 +141,6 @@ export const operationTable = {
   listEvents: {
     method: "get",
     path: "/admin/v1/accounts/{id}/events",
-    expressPath: "/admin/v1/accounts/:id/events",
     permission: "admin",
     summary: "List an account's events",
     tag: "Webhook endpoints",
@@ -167,7 +149,6 @@ export const operationTable = {
   listVerificationRequests: {
     method: "get",
     path: "/admin/v1/verification-requests",
-    expressPath: "/admin/v1/verification-requests",
     permission: "admin",
     summary: "List verification requests",
     tag: "Verification",
@@ -176,7 +157,6 @@ export const operationTable = {
   listWebhookEndpoints: {
     method: "get",
     path: "/admin/v1/accounts/{id}/webhook-endpoints",
-    expressPath: "/admin/v1/accounts/:id/webhook-endpoints",
     permission: "admin",
     summary: "List webhook endpoints",
     tag: "Webhook endpoints",
@@ -185,7 +165,6 @@ export const operationTable = {
   openDispute: {
     method: "post",
     path: "/admin/v1/simulator/transactions/{id}/disputes",
-    expressPath: "/admin/v1/simulator/transactions/:id/disputes",
     permission: "admin",
     summary: "Open a dispute",
     tag: "Settlement simulator",
@@ -194,7 +173,6 @@ export const operationTable = {
   rejectProductionRecurrence: {
     method: "post",
     path: "/admin/v1/simulator/recurrences/{id}/reject",
-    expressPath: "/admin/v1/simulator/recurrences/:id/reject",
     permission: "admin",
     summary: "Reject a production recurrence",
     tag: "Settlement simulator",
@@ -203,7 +181,6 @@ export const operationTable = {
   rejectVerificationRequest: {
     method: "post",
     path: "/admin/v1/accounts/{id}/verification-request/reject",
-    expressPath: "/admin/v1/accounts/:id/verification-request/reject",
     permission: "admin",
     summary: "Reject a verification request",
     tag: "Verification",
@@ -212,7 +189,6 @@ export const operationTable = {
   replayEvent: {
     method: "post",
     path: "/admin/v1/events/{id}/replay",
-    expressPath: "/admin/v1/events/:id/replay",
     permission: "admin",
     summary: "Replay an event",
     tag: "Webhook endpoints",
@@ -221,7 +197,6 @@ export const operationTable = {
   revokeApiKey: {
     method: "post",
     path: "/admin/v1/api-keys/{id}/revoke",
-    expressPath: "/admin/v1/api-keys/:id/revoke",
     permission: "admin",
     summary: "Revoke an API key",
     tag: "API keys",
@@ -230,7 +205,6 @@ export const operationTable = {
   rotateWebhookEndpointSecret: {
     method: "post",
     path: "/admin/v1/webhook-endpoints/{id}/rotate-secret",
-    expressPath: "/admin/v1/webhook-endpoints/:id/rotate-secret",
     permission: "admin",
     summary: "Rotate a webhook endpoint's secret",
     tag: "Webhook endpoints",
@@ -239,7 +213,6 @@ export const operationTable = {
   setCustomerNotes: {
     method: "put",
     path: "/admin/v1/customers/{id}/notes",
-    expressPath: "/admin/v1/customers/:id/notes",
     permission: "admin",
     summary: "Set customer notes",
     tag: "Customers",
@@ -248,7 +221,6 @@ export const operationTable = {
   settleRecurringAttempt: {
     method: "post",
     path: "/admin/v1/simulator/transactions/{id}/settle-attempt",
-    expressPath: "/admin/v1/simulator/transactions/:id/settle-attempt",
     permission: "admin",
     summary: "Settle a production cycle charge's attempt",
     tag: "Settlement simulator",
@@ -257,7 +229,6 @@ export const operationTable = {
   settleRefund: {
     method: "post",
     path: "/admin/v1/simulator/refunds/{id}/settle",
-    expressPath: "/admin/v1/simulator/refunds/:id/settle",
     permission: "admin",
     summary: "Settle a refund",
     tag: "Settlement simulator",
@@ -266,7 +237,6 @@ export const operationTable = {
   settleWithdrawal: {
     method: "post",
     path: "/admin/v1/simulator/withdrawals/{id}/settle",
-    expressPath: "/admin/v1/simulator/withdrawals/:id/settle",
     permission: "admin",
     summary: "Settle a withdrawal",
     tag: "Settlement simulator",
@@ -275,7 +245,6 @@ export const operationTable = {
   simulateProductionPayment: {
     method: "post",
     path: "/admin/v1/simulator/transactions/{id}/pay",
-    expressPath: "/admin/v1/simulator/transactions/:id/pay",
     permission: "admin",
     summary: "Pay a production charge",
     tag: "Settlement simulator",
@@ -284,7 +253,6 @@ export const operationTable = {
   updateAccount: {
     method: "patch",
     path: "/admin/v1/accounts/{id}",
-    expressPath: "/admin/v1/accounts/:id",
     permission: "admin",
     summary: "Update an account",
     tag: "Accounts",
@@ -293,7 +261,6 @@ export const operationTable = {
   updateApiKey: {
     method: "patch",
     path: "/admin/v1/api-keys/{id}",
-    expressPath: "/admin/v1/api-keys/:id",
     permission: "admin",
     summary: "Update an API key",
     tag: "API keys",
@@ -302,7 +269,6 @@ export const operationTable = {
   updateWebhookEndpoint: {
     method: "patch",
     path: "/admin/v1/webhook-endpoints/{id}",
-    expressPath: "/admin/v1/webhook-endpoints/:id",
     permission: "admin",
     summary: "Update a webhook endpoint",
     tag: "Webhook endpoints",
@@ -999,3 +965,19 @@ export interface Handlers<Ctx> {
   /** PATCH /admin/v1/webhook-endpoints/{id}: Update a webhook endpoint (`admin`). */
   updateWebhookEndpoint(request: UpdateWebhookEndpointInput, ctx: Ctx): Promise<UpdateWebhookEndpointResult>;
 }
+
+/** The operations of each tag (the spec's `@tag`): what one handler file serves. */
+export interface OperationsByTag {
+  "Accounts": "createAccount" | "getAccount" | "listAccounts" | "updateAccount";
+  "API keys": "createApiKey" | "listApiKeys" | "revokeApiKey" | "updateApiKey";
+  "Clock": "advanceClock" | "getClock";
+  "Customers": "getCustomerNotes" | "setCustomerNotes";
+  "Settlement simulator": "approveProductionRecurrence" | "cancelProductionRecurrence" | "closeDispute" | "openDispute" | "rejectProductionRecurrence" | "settleRecurringAttempt" | "settleRefund" | "settleWithdrawal" | "simulateProductionPayment";
+  "Verification": "getVerificationRequest" | "listVerificationRequests" | "rejectVerificationRequest";
+  "Webhook endpoints": "createWebhookEndpoint" | "deleteWebhookEndpoint" | "listDeliveries" | "listEvents" | "listWebhookEndpoints" | "replayEvent" | "rotateWebhookEndpointSecret" | "updateWebhookEndpoint";
+}
+
+export type Tag = keyof OperationsByTag;
+
+/** The handlers of one tag's operations (or of a union of tags). */
+export type HandlersOfTag<T extends Tag, Ctx> = Pick<Handlers<Ctx>, OperationsByTag[T]>;

@@ -8,8 +8,6 @@ export interface OperationMeta {
   readonly method: "get" | "post" | "put" | "patch" | "delete";
   /** The OpenAPI path, `{id}` style. */
   readonly path: string;
-  /** The same path in Express syntax, `:id` style. */
-  readonly expressPath: string;
   /** The API key permission the route requires (`x-permission`). */
   readonly permission: string;
   /** The roles that may call it (`x-roles`); empty: no session needed (`permission` none). */
@@ -25,7 +23,6 @@ export const operationTable = {
   acceptInvitation: {
     method: "post",
     path: "/dashboard/v1/invitations/accept",
-    expressPath: "/dashboard/v1/invitations/accept",
     permission: "none",
     roles: [],
     summary: "Accept an invitation",
@@ -35,7 +32,6 @@ export const operationTable = {
   changeMemberRole: {
     method: "patch",
     path: "/dashboard/v1/team/members/{id}",
-    expressPath: "/dashboard/v1/team/members/:id",
     permission: "session",
     roles: ["owner","admin"],
     summary: "Change a member's role",
@@ -45,7 +41,6 @@ export const operationTable = {
   changePassword: {
     method: "post",
     path: "/dashboard/v1/me/password",
-    expressPath: "/dashboard/v1/me/password",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Change my password",
@@ -55,7 +50,6 @@ export const operationTable = {
   completePasswordReset: {
     method: "post",
     path: "/dashboard/v1/password-resets/complete",
-    expressPath: "/dashboard/v1/password-resets/complete",
     permission: "none",
     roles: [],
     summary: "Reset the password",
@@ -65,7 +59,6 @@ export const operationTable = {
   confirmEmail: {
     method: "post",
     path: "/dashboard/v1/email-confirmations",
-    expressPath: "/dashboard/v1/email-confirmations",
     permission: "none",
     roles: [],
     summary: "Confirm the e-mail address",
@@ -75,7 +68,6 @@ export const operationTable = {
   confirmTwoFactor: {
     method: "post",
     path: "/dashboard/v1/me/two-factor/confirm",
-    expressPath: "/dashboard/v1/me/two-factor/confirm",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Confirm two-factor authentication",
@@ -85,7 +77,6 @@ export const operationTable = {
   createDashboardApiKey: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/api-keys",
-    expressPath: "/dashboard/v1/modes/:mode/api-keys",
     permission: "session",
     roles: ["owner","admin","developer"],
     summary: "Create an API key",
@@ -95,7 +86,6 @@ export const operationTable = {
   createDashboardPaymentLink: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/payment-links",
-    expressPath: "/dashboard/v1/modes/:mode/payment-links",
     permission: "session",
     roles: ["owner","admin"],
     summary: "Create a payment link",
@@ -105,7 +95,6 @@ export const operationTable = {
   createDashboardRefund: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/transactions/{id}/refunds",
-    expressPath: "/dashboard/v1/modes/:mode/transactions/:id/refunds",
     permission: "session",
     roles: ["owner","admin","finance"],
     summary: "Refund a charge",
@@ -115,7 +104,6 @@ export const operationTable = {
   createDashboardWebhookEndpoint: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/webhook-endpoints",
-    expressPath: "/dashboard/v1/modes/:mode/webhook-endpoints",
     permission: "session",
     roles: ["owner","admin","developer"],
     summary: "Create a webhook endpoint",
@@ -125,7 +113,6 @@ export const operationTable = {
   createDashboardWithdrawal: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/withdrawals",
-    expressPath: "/dashboard/v1/modes/:mode/withdrawals",
     permission: "session",
     roles: ["owner","admin","finance"],
     summary: "Withdraw",
@@ -135,7 +122,6 @@ export const operationTable = {
   dashboardSandboxDispute: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/sandbox/transactions/{id}/dispute",
-    expressPath: "/dashboard/v1/modes/:mode/sandbox/transactions/:id/dispute",
     permission: "session",
     roles: ["owner","admin","developer","finance"],
     summary: "Dispute a test charge",
@@ -145,7 +131,6 @@ export const operationTable = {
   dashboardSandboxExpire: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/sandbox/transactions/{id}/expire",
-    expressPath: "/dashboard/v1/modes/:mode/sandbox/transactions/:id/expire",
     permission: "session",
     roles: ["owner","admin","developer","finance"],
     summary: "Expire a test charge",
@@ -155,7 +140,6 @@ export const operationTable = {
   dashboardSandboxPay: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/sandbox/transactions/{id}/pay",
-    expressPath: "/dashboard/v1/modes/:mode/sandbox/transactions/:id/pay",
     permission: "session",
     roles: ["owner","admin","developer","finance"],
     summary: "Pay a test charge",
@@ -165,7 +149,6 @@ export const operationTable = {
   dashboardSandboxReleaseBalance: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/sandbox/balance/release",
-    expressPath: "/dashboard/v1/modes/:mode/sandbox/balance/release",
     permission: "session",
     roles: ["owner","admin","developer","finance"],
     summary: "Release the pending test balance",
@@ -175,7 +158,6 @@ export const operationTable = {
   dashboardSandboxResolveDispute: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/sandbox/disputes/{id}/resolve",
-    expressPath: "/dashboard/v1/modes/:mode/sandbox/disputes/:id/resolve",
     permission: "session",
     roles: ["owner","admin","developer","finance"],
     summary: "Resolve a test dispute",
@@ -185,7 +167,6 @@ export const operationTable = {
   deactivateDashboardPaymentLink: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/payment-links/{id}/deactivate",
-    expressPath: "/dashboard/v1/modes/:mode/payment-links/:id/deactivate",
     permission: "session",
     roles: ["owner","admin"],
     summary: "Deactivate a payment link",
@@ -195,7 +176,6 @@ export const operationTable = {
   disableTwoFactor: {
     method: "delete",
     path: "/dashboard/v1/me/two-factor",
-    expressPath: "/dashboard/v1/me/two-factor",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Turn two-factor authentication off",
@@ -205,7 +185,6 @@ export const operationTable = {
   endSession: {
     method: "delete",
     path: "/dashboard/v1/sessions/{id}",
-    expressPath: "/dashboard/v1/sessions/:id",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "End a session",
@@ -215,7 +194,6 @@ export const operationTable = {
   exportDashboardTransactions: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/transactions.csv",
-    expressPath: "/dashboard/v1/modes/:mode/transactions.csv",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Export transactions as CSV",
@@ -225,7 +203,6 @@ export const operationTable = {
   exportDashboardWithdrawals: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/withdrawals.csv",
-    expressPath: "/dashboard/v1/modes/:mode/withdrawals.csv",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Export withdrawals as CSV",
@@ -235,7 +212,6 @@ export const operationTable = {
   getAccountProfile: {
     method: "get",
     path: "/dashboard/v1/account",
-    expressPath: "/dashboard/v1/account",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Read the account",
@@ -245,7 +221,6 @@ export const operationTable = {
   getAccountSecurity: {
     method: "get",
     path: "/dashboard/v1/account/security",
-    expressPath: "/dashboard/v1/account/security",
     permission: "session",
     roles: ["owner","admin"],
     summary: "Read the account's security rules",
@@ -255,7 +230,6 @@ export const operationTable = {
   getDashboardBalance: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/balance",
-    expressPath: "/dashboard/v1/modes/:mode/balance",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Get the balance",
@@ -265,7 +239,6 @@ export const operationTable = {
   getDashboardCustomer: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/customers/{id}",
-    expressPath: "/dashboard/v1/modes/:mode/customers/:id",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Get a customer",
@@ -275,7 +248,6 @@ export const operationTable = {
   getDashboardEvent: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/events/{id}",
-    expressPath: "/dashboard/v1/modes/:mode/events/:id",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Get an event",
@@ -285,7 +257,6 @@ export const operationTable = {
   getDashboardPaymentLink: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/payment-links/{id}",
-    expressPath: "/dashboard/v1/modes/:mode/payment-links/:id",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Get a payment link",
@@ -295,7 +266,6 @@ export const operationTable = {
   getDashboardTransaction: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/transactions/{id}",
-    expressPath: "/dashboard/v1/modes/:mode/transactions/:id",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Get a transaction and its timeline",
@@ -305,7 +275,6 @@ export const operationTable = {
   getDashboardWithdrawal: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/withdrawals/{id}",
-    expressPath: "/dashboard/v1/modes/:mode/withdrawals/:id",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Get a withdrawal",
@@ -315,7 +284,6 @@ export const operationTable = {
   getHomeFigures: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/home",
-    expressPath: "/dashboard/v1/modes/:mode/home",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Home figures",
@@ -325,7 +293,6 @@ export const operationTable = {
   getSession: {
     method: "get",
     path: "/dashboard/v1/session",
-    expressPath: "/dashboard/v1/session",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Read the session",
@@ -335,7 +302,6 @@ export const operationTable = {
   inviteMember: {
     method: "post",
     path: "/dashboard/v1/team/invitations",
-    expressPath: "/dashboard/v1/team/invitations",
     permission: "session",
     roles: ["owner","admin"],
     summary: "Invite a member",
@@ -345,7 +311,6 @@ export const operationTable = {
   listAuditLog: {
     method: "get",
     path: "/dashboard/v1/audit-log",
-    expressPath: "/dashboard/v1/audit-log",
     permission: "session",
     roles: ["owner","admin"],
     summary: "List the audit log",
@@ -355,7 +320,6 @@ export const operationTable = {
   listDashboardApiKeys: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/api-keys",
-    expressPath: "/dashboard/v1/modes/:mode/api-keys",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "List API keys",
@@ -365,7 +329,6 @@ export const operationTable = {
   listDashboardCustomers: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/customers",
-    expressPath: "/dashboard/v1/modes/:mode/customers",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "List customers",
@@ -375,7 +338,6 @@ export const operationTable = {
   listDashboardDisputes: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/disputes",
-    expressPath: "/dashboard/v1/modes/:mode/disputes",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "List disputes",
@@ -385,7 +347,6 @@ export const operationTable = {
   listDashboardEvents: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/events",
-    expressPath: "/dashboard/v1/modes/:mode/events",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "List events",
@@ -395,7 +356,6 @@ export const operationTable = {
   listDashboardPaymentLinks: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/payment-links",
-    expressPath: "/dashboard/v1/modes/:mode/payment-links",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "List payment links",
@@ -405,7 +365,6 @@ export const operationTable = {
   listDashboardTransactions: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/transactions",
-    expressPath: "/dashboard/v1/modes/:mode/transactions",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "List transactions",
@@ -415,7 +374,6 @@ export const operationTable = {
   listDashboardWebhookDeliveries: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/deliveries",
-    expressPath: "/dashboard/v1/modes/:mode/webhook-endpoints/:id/deliveries",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "List an endpoint's deliveries",
@@ -425,7 +383,6 @@ export const operationTable = {
   listDashboardWebhookEndpoints: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/webhook-endpoints",
-    expressPath: "/dashboard/v1/modes/:mode/webhook-endpoints",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "List webhook endpoints",
@@ -435,7 +392,6 @@ export const operationTable = {
   listDashboardWithdrawals: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/withdrawals",
-    expressPath: "/dashboard/v1/modes/:mode/withdrawals",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "List withdrawals",
@@ -445,7 +401,6 @@ export const operationTable = {
   listInvitations: {
     method: "get",
     path: "/dashboard/v1/team/invitations",
-    expressPath: "/dashboard/v1/team/invitations",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "List the invitations",
@@ -455,7 +410,6 @@ export const operationTable = {
   listMembers: {
     method: "get",
     path: "/dashboard/v1/team/members",
-    expressPath: "/dashboard/v1/team/members",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "List the members",
@@ -465,7 +419,6 @@ export const operationTable = {
   listSessions: {
     method: "get",
     path: "/dashboard/v1/sessions",
-    expressPath: "/dashboard/v1/sessions",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "List my sessions",
@@ -475,7 +428,6 @@ export const operationTable = {
   logIn: {
     method: "post",
     path: "/dashboard/v1/session",
-    expressPath: "/dashboard/v1/session",
     permission: "none",
     roles: [],
     summary: "Log in",
@@ -485,7 +437,6 @@ export const operationTable = {
   logOut: {
     method: "delete",
     path: "/dashboard/v1/session",
-    expressPath: "/dashboard/v1/session",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Log out",
@@ -495,7 +446,6 @@ export const operationTable = {
   regenerateRecoveryCodes: {
     method: "post",
     path: "/dashboard/v1/me/two-factor/recovery-codes",
-    expressPath: "/dashboard/v1/me/two-factor/recovery-codes",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Make new recovery codes",
@@ -505,7 +455,6 @@ export const operationTable = {
   removeMember: {
     method: "delete",
     path: "/dashboard/v1/team/members/{id}",
-    expressPath: "/dashboard/v1/team/members/:id",
     permission: "session",
     roles: ["owner","admin"],
     summary: "Remove a member",
@@ -515,7 +464,6 @@ export const operationTable = {
   requestPasswordReset: {
     method: "post",
     path: "/dashboard/v1/password-resets",
-    expressPath: "/dashboard/v1/password-resets",
     permission: "none",
     roles: [],
     summary: "Ask for a password reset",
@@ -525,7 +473,6 @@ export const operationTable = {
   requestVerification: {
     method: "post",
     path: "/dashboard/v1/account/verification",
-    expressPath: "/dashboard/v1/account/verification",
     permission: "session",
     roles: ["owner","admin"],
     summary: "Ask for verification",
@@ -535,7 +482,6 @@ export const operationTable = {
   resendDashboardWebhookDelivery: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/deliveries/{deliveryId}/resend",
-    expressPath: "/dashboard/v1/modes/:mode/webhook-endpoints/:id/deliveries/:deliveryId/resend",
     permission: "session",
     roles: ["owner","admin","developer"],
     summary: "Resend a delivery's event",
@@ -545,7 +491,6 @@ export const operationTable = {
   revealDashboardWebhookSecret: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/reveal-secret",
-    expressPath: "/dashboard/v1/modes/:mode/webhook-endpoints/:id/reveal-secret",
     permission: "session",
     roles: ["owner","admin","developer"],
     summary: "Reveal a webhook endpoint's secret",
@@ -555,7 +500,6 @@ export const operationTable = {
   revokeDashboardApiKey: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/api-keys/{id}/revoke",
-    expressPath: "/dashboard/v1/modes/:mode/api-keys/:id/revoke",
     permission: "session",
     roles: ["owner","admin","developer"],
     summary: "Revoke an API key",
@@ -565,7 +509,6 @@ export const operationTable = {
   revokeInvitation: {
     method: "delete",
     path: "/dashboard/v1/team/invitations/{id}",
-    expressPath: "/dashboard/v1/team/invitations/:id",
     permission: "session",
     roles: ["owner","admin"],
     summary: "Revoke an invitation",
@@ -575,7 +518,6 @@ export const operationTable = {
   rollDashboardApiKey: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/api-keys/{id}/roll",
-    expressPath: "/dashboard/v1/modes/:mode/api-keys/:id/roll",
     permission: "session",
     roles: ["owner","admin","developer"],
     summary: "Roll an API key",
@@ -585,7 +527,6 @@ export const operationTable = {
   rotateDashboardWebhookSecret: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/rotate-secret",
-    expressPath: "/dashboard/v1/modes/:mode/webhook-endpoints/:id/rotate-secret",
     permission: "session",
     roles: ["owner","admin","developer"],
     summary: "Rotate a webhook endpoint's secret",
@@ -595,7 +536,6 @@ export const operationTable = {
   sendDashboardWebhookTestEvent: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/test-events",
-    expressPath: "/dashboard/v1/modes/:mode/webhook-endpoints/:id/test-events",
     permission: "session",
     roles: ["owner","admin","developer"],
     summary: "Send a test event",
@@ -605,7 +545,6 @@ export const operationTable = {
   signUp: {
     method: "post",
     path: "/dashboard/v1/sign-up",
-    expressPath: "/dashboard/v1/sign-up",
     permission: "none",
     roles: [],
     summary: "Sign up",
@@ -615,7 +554,6 @@ export const operationTable = {
   startTwoFactor: {
     method: "post",
     path: "/dashboard/v1/me/two-factor",
-    expressPath: "/dashboard/v1/me/two-factor",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Start two-factor authentication",
@@ -625,7 +563,6 @@ export const operationTable = {
   stepUp: {
     method: "post",
     path: "/dashboard/v1/session/step-up",
-    expressPath: "/dashboard/v1/session/step-up",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Step up",
@@ -635,7 +572,6 @@ export const operationTable = {
   updateAccountSecurity: {
     method: "patch",
     path: "/dashboard/v1/account/security",
-    expressPath: "/dashboard/v1/account/security",
     permission: "session",
     roles: ["owner"],
     summary: "Change the account's security rules",
@@ -645,7 +581,6 @@ export const operationTable = {
   updateDashboardApiKey: {
     method: "patch",
     path: "/dashboard/v1/modes/{mode}/api-keys/{id}",
-    expressPath: "/dashboard/v1/modes/:mode/api-keys/:id",
     permission: "session",
     roles: ["owner","admin","developer"],
     summary: "Update an API key",
@@ -655,7 +590,6 @@ export const operationTable = {
   updateDashboardCustomerNotes: {
     method: "patch",
     path: "/dashboard/v1/modes/{mode}/customers/{id}/notes",
-    expressPath: "/dashboard/v1/modes/:mode/customers/:id/notes",
     permission: "session",
     roles: ["owner","admin"],
     summary: "Change a customer's notes and tags",
@@ -665,7 +599,6 @@ export const operationTable = {
   updateDashboardWebhookEndpoint: {
     method: "patch",
     path: "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}",
-    expressPath: "/dashboard/v1/modes/:mode/webhook-endpoints/:id",
     permission: "session",
     roles: ["owner","admin","developer"],
     summary: "Update a webhook endpoint",
@@ -675,7 +608,6 @@ export const operationTable = {
   updateProfile: {
     method: "patch",
     path: "/dashboard/v1/me",
-    expressPath: "/dashboard/v1/me",
     permission: "session",
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Change the user's profile",
@@ -2047,138 +1979,165 @@ export type UpdateProfileResult =
   | { status: 500; body: Json<operations["updateProfile"]["responses"][500]> }
   | { status: 503; body: Json<operations["updateProfile"]["responses"][503]>; headers: { "Retry-After": string } };
 
-/** The handler contract: one typed function per operationId. */
-export interface Handlers<Ctx> {
-  /** POST /dashboard/v1/invitations/accept: Accept an invitation (`none`). */
-  acceptInvitation(request: AcceptInvitationInput, ctx: Ctx): Promise<AcceptInvitationResult>;
-  /** PATCH /dashboard/v1/team/members/{id}: Change a member's role (`session`). */
-  changeMemberRole(request: ChangeMemberRoleInput, ctx: Ctx): Promise<ChangeMemberRoleResult>;
-  /** POST /dashboard/v1/me/password: Change my password (`session`). */
-  changePassword(request: ChangePasswordInput, ctx: Ctx): Promise<ChangePasswordResult>;
-  /** POST /dashboard/v1/password-resets/complete: Reset the password (`none`). */
-  completePasswordReset(request: CompletePasswordResetInput, ctx: Ctx): Promise<CompletePasswordResetResult>;
-  /** POST /dashboard/v1/email-confirmations: Confirm the e-mail address (`none`). */
-  confirmEmail(request: ConfirmEmailInput, ctx: Ctx): Promise<ConfirmEmailResult>;
-  /** POST /dashboard/v1/me/two-factor/confirm: Confirm two-factor authentication (`session`). */
-  confirmTwoFactor(request: ConfirmTwoFactorInput, ctx: Ctx): Promise<ConfirmTwoFactorResult>;
-  /** POST /dashboard/v1/modes/{mode}/api-keys: Create an API key (`session`). */
-  createDashboardApiKey(request: CreateDashboardApiKeyInput, ctx: Ctx): Promise<CreateDashboardApiKeyResult>;
-  /** POST /dashboard/v1/modes/{mode}/payment-links: Create a payment link (`session`). */
-  createDashboardPaymentLink(request: CreateDashboardPaymentLinkInput, ctx: Ctx): Promise<CreateDashboardPaymentLinkResult>;
-  /** POST /dashboard/v1/modes/{mode}/transactions/{id}/refunds: Refund a charge (`session`). */
-  createDashboardRefund(request: CreateDashboardRefundInput, ctx: Ctx): Promise<CreateDashboardRefundResult>;
-  /** POST /dashboard/v1/modes/{mode}/webhook-endpoints: Create a webhook endpoint (`session`). */
-  createDashboardWebhookEndpoint(request: CreateDashboardWebhookEndpointInput, ctx: Ctx): Promise<CreateDashboardWebhookEndpointResult>;
-  /** POST /dashboard/v1/modes/{mode}/withdrawals: Withdraw (`session`). */
-  createDashboardWithdrawal(request: CreateDashboardWithdrawalInput, ctx: Ctx): Promise<CreateDashboardWithdrawalResult>;
-  /** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/dispute: Dispute a test charge (`session`). */
-  dashboardSandboxDispute(request: DashboardSandboxDisputeInput, ctx: Ctx): Promise<DashboardSandboxDisputeResult>;
-  /** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/expire: Expire a test charge (`session`). */
-  dashboardSandboxExpire(request: DashboardSandboxExpireInput, ctx: Ctx): Promise<DashboardSandboxExpireResult>;
-  /** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/pay: Pay a test charge (`session`). */
-  dashboardSandboxPay(request: DashboardSandboxPayInput, ctx: Ctx): Promise<DashboardSandboxPayResult>;
-  /** POST /dashboard/v1/modes/{mode}/sandbox/balance/release: Release the pending test balance (`session`). */
-  dashboardSandboxReleaseBalance(request: DashboardSandboxReleaseBalanceInput, ctx: Ctx): Promise<DashboardSandboxReleaseBalanceResult>;
-  /** POST /dashboard/v1/modes/{mode}/sandbox/disputes/{id}/resolve: Resolve a test dispute (`session`). */
-  dashboardSandboxResolveDispute(request: DashboardSandboxResolveDisputeInput, ctx: Ctx): Promise<DashboardSandboxResolveDisputeResult>;
-  /** POST /dashboard/v1/modes/{mode}/payment-links/{id}/deactivate: Deactivate a payment link (`session`). */
-  deactivateDashboardPaymentLink(request: DeactivateDashboardPaymentLinkInput, ctx: Ctx): Promise<DeactivateDashboardPaymentLinkResult>;
-  /** DELETE /dashboard/v1/me/two-factor: Turn two-factor authentication off (`session`). */
-  disableTwoFactor(request: DisableTwoFactorInput, ctx: Ctx): Promise<DisableTwoFactorResult>;
-  /** DELETE /dashboard/v1/sessions/{id}: End a session (`session`). */
-  endSession(request: EndSessionInput, ctx: Ctx): Promise<EndSessionResult>;
-  /** GET /dashboard/v1/modes/{mode}/transactions.csv: Export transactions as CSV (`session`). */
-  exportDashboardTransactions(request: ExportDashboardTransactionsInput, ctx: Ctx): Promise<ExportDashboardTransactionsResult>;
-  /** GET /dashboard/v1/modes/{mode}/withdrawals.csv: Export withdrawals as CSV (`session`). */
-  exportDashboardWithdrawals(request: ExportDashboardWithdrawalsInput, ctx: Ctx): Promise<ExportDashboardWithdrawalsResult>;
-  /** GET /dashboard/v1/account: Read the account (`session`). */
-  getAccountProfile(request: GetAccountProfileInput, ctx: Ctx): Promise<GetAccountProfileResult>;
-  /** GET /dashboard/v1/account/security: Read the account's security rules (`session`). */
-  getAccountSecurity(request: GetAccountSecurityInput, ctx: Ctx): Promise<GetAccountSecurityResult>;
-  /** GET /dashboard/v1/modes/{mode}/balance: Get the balance (`session`). */
-  getDashboardBalance(request: GetDashboardBalanceInput, ctx: Ctx): Promise<GetDashboardBalanceResult>;
-  /** GET /dashboard/v1/modes/{mode}/customers/{id}: Get a customer (`session`). */
-  getDashboardCustomer(request: GetDashboardCustomerInput, ctx: Ctx): Promise<GetDashboardCustomerResult>;
-  /** GET /dashboard/v1/modes/{mode}/events/{id}: Get an event (`session`). */
-  getDashboardEvent(request: GetDashboardEventInput, ctx: Ctx): Promise<GetDashboardEventResult>;
-  /** GET /dashboard/v1/modes/{mode}/payment-links/{id}: Get a payment link (`session`). */
-  getDashboardPaymentLink(request: GetDashboardPaymentLinkInput, ctx: Ctx): Promise<GetDashboardPaymentLinkResult>;
-  /** GET /dashboard/v1/modes/{mode}/transactions/{id}: Get a transaction and its timeline (`session`). */
-  getDashboardTransaction(request: GetDashboardTransactionInput, ctx: Ctx): Promise<GetDashboardTransactionResult>;
-  /** GET /dashboard/v1/modes/{mode}/withdrawals/{id}: Get a withdrawal (`session`). */
-  getDashboardWithdrawal(request: GetDashboardWithdrawalInput, ctx: Ctx): Promise<GetDashboardWithdrawalResult>;
-  /** GET /dashboard/v1/modes/{mode}/home: Home figures (`session`). */
-  getHomeFigures(request: GetHomeFiguresInput, ctx: Ctx): Promise<GetHomeFiguresResult>;
-  /** GET /dashboard/v1/session: Read the session (`session`). */
-  getSession(request: GetSessionInput, ctx: Ctx): Promise<GetSessionResult>;
-  /** POST /dashboard/v1/team/invitations: Invite a member (`session`). */
-  inviteMember(request: InviteMemberInput, ctx: Ctx): Promise<InviteMemberResult>;
-  /** GET /dashboard/v1/audit-log: List the audit log (`session`). */
-  listAuditLog(request: ListAuditLogInput, ctx: Ctx): Promise<ListAuditLogResult>;
-  /** GET /dashboard/v1/modes/{mode}/api-keys: List API keys (`session`). */
-  listDashboardApiKeys(request: ListDashboardApiKeysInput, ctx: Ctx): Promise<ListDashboardApiKeysResult>;
-  /** GET /dashboard/v1/modes/{mode}/customers: List customers (`session`). */
-  listDashboardCustomers(request: ListDashboardCustomersInput, ctx: Ctx): Promise<ListDashboardCustomersResult>;
-  /** GET /dashboard/v1/modes/{mode}/disputes: List disputes (`session`). */
-  listDashboardDisputes(request: ListDashboardDisputesInput, ctx: Ctx): Promise<ListDashboardDisputesResult>;
-  /** GET /dashboard/v1/modes/{mode}/events: List events (`session`). */
-  listDashboardEvents(request: ListDashboardEventsInput, ctx: Ctx): Promise<ListDashboardEventsResult>;
-  /** GET /dashboard/v1/modes/{mode}/payment-links: List payment links (`session`). */
-  listDashboardPaymentLinks(request: ListDashboardPaymentLinksInput, ctx: Ctx): Promise<ListDashboardPaymentLinksResult>;
-  /** GET /dashboard/v1/modes/{mode}/transactions: List transactions (`session`). */
-  listDashboardTransactions(request: ListDashboardTransactionsInput, ctx: Ctx): Promise<ListDashboardTransactionsResult>;
-  /** GET /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/deliveries: List an endpoint's deliveries (`session`). */
-  listDashboardWebhookDeliveries(request: ListDashboardWebhookDeliveriesInput, ctx: Ctx): Promise<ListDashboardWebhookDeliveriesResult>;
-  /** GET /dashboard/v1/modes/{mode}/webhook-endpoints: List webhook endpoints (`session`). */
-  listDashboardWebhookEndpoints(request: ListDashboardWebhookEndpointsInput, ctx: Ctx): Promise<ListDashboardWebhookEndpointsResult>;
-  /** GET /dashboard/v1/modes/{mode}/withdrawals: List withdrawals (`session`). */
-  listDashboardWithdrawals(request: ListDashboardWithdrawalsInput, ctx: Ctx): Promise<ListDashboardWithdrawalsResult>;
-  /** GET /dashboard/v1/team/invitations: List the invitations (`session`). */
-  listInvitations(request: ListInvitationsInput, ctx: Ctx): Promise<ListInvitationsResult>;
-  /** GET /dashboard/v1/team/members: List the members (`session`). */
-  listMembers(request: ListMembersInput, ctx: Ctx): Promise<ListMembersResult>;
-  /** GET /dashboard/v1/sessions: List my sessions (`session`). */
-  listSessions(request: ListSessionsInput, ctx: Ctx): Promise<ListSessionsResult>;
-  /** POST /dashboard/v1/session: Log in (`none`). */
-  logIn(request: LogInInput, ctx: Ctx): Promise<LogInResult>;
-  /** DELETE /dashboard/v1/session: Log out (`session`). */
-  logOut(request: LogOutInput, ctx: Ctx): Promise<LogOutResult>;
-  /** POST /dashboard/v1/me/two-factor/recovery-codes: Make new recovery codes (`session`). */
-  regenerateRecoveryCodes(request: RegenerateRecoveryCodesInput, ctx: Ctx): Promise<RegenerateRecoveryCodesResult>;
-  /** DELETE /dashboard/v1/team/members/{id}: Remove a member (`session`). */
-  removeMember(request: RemoveMemberInput, ctx: Ctx): Promise<RemoveMemberResult>;
-  /** POST /dashboard/v1/password-resets: Ask for a password reset (`none`). */
-  requestPasswordReset(request: RequestPasswordResetInput, ctx: Ctx): Promise<RequestPasswordResetResult>;
-  /** POST /dashboard/v1/account/verification: Ask for verification (`session`). */
-  requestVerification(request: RequestVerificationInput, ctx: Ctx): Promise<RequestVerificationResult>;
-  /** POST /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/deliveries/{deliveryId}/resend: Resend a delivery's event (`session`). */
-  resendDashboardWebhookDelivery(request: ResendDashboardWebhookDeliveryInput, ctx: Ctx): Promise<ResendDashboardWebhookDeliveryResult>;
-  /** POST /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/reveal-secret: Reveal a webhook endpoint's secret (`session`). */
-  revealDashboardWebhookSecret(request: RevealDashboardWebhookSecretInput, ctx: Ctx): Promise<RevealDashboardWebhookSecretResult>;
-  /** POST /dashboard/v1/modes/{mode}/api-keys/{id}/revoke: Revoke an API key (`session`). */
-  revokeDashboardApiKey(request: RevokeDashboardApiKeyInput, ctx: Ctx): Promise<RevokeDashboardApiKeyResult>;
-  /** DELETE /dashboard/v1/team/invitations/{id}: Revoke an invitation (`session`). */
-  revokeInvitation(request: RevokeInvitationInput, ctx: Ctx): Promise<RevokeInvitationResult>;
-  /** POST /dashboard/v1/modes/{mode}/api-keys/{id}/roll: Roll an API key (`session`). */
-  rollDashboardApiKey(request: RollDashboardApiKeyInput, ctx: Ctx): Promise<RollDashboardApiKeyResult>;
-  /** POST /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/rotate-secret: Rotate a webhook endpoint's secret (`session`). */
-  rotateDashboardWebhookSecret(request: RotateDashboardWebhookSecretInput, ctx: Ctx): Promise<RotateDashboardWebhookSecretResult>;
-  /** POST /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/test-events: Send a test event (`session`). */
-  sendDashboardWebhookTestEvent(request: SendDashboardWebhookTestEventInput, ctx: Ctx): Promise<SendDashboardWebhookTestEventResult>;
-  /** POST /dashboard/v1/sign-up: Sign up (`none`). */
-  signUp(request: SignUpInput, ctx: Ctx): Promise<SignUpResult>;
-  /** POST /dashboard/v1/me/two-factor: Start two-factor authentication (`session`). */
-  startTwoFactor(request: StartTwoFactorInput, ctx: Ctx): Promise<StartTwoFactorResult>;
-  /** POST /dashboard/v1/session/step-up: Step up (`session`). */
-  stepUp(request: StepUpInput, ctx: Ctx): Promise<StepUpResult>;
-  /** PATCH /dashboard/v1/account/security: Change the account's security rules (`session`). */
-  updateAccountSecurity(request: UpdateAccountSecurityInput, ctx: Ctx): Promise<UpdateAccountSecurityResult>;
-  /** PATCH /dashboard/v1/modes/{mode}/api-keys/{id}: Update an API key (`session`). */
-  updateDashboardApiKey(request: UpdateDashboardApiKeyInput, ctx: Ctx): Promise<UpdateDashboardApiKeyResult>;
-  /** PATCH /dashboard/v1/modes/{mode}/customers/{id}/notes: Change a customer's notes and tags (`session`). */
-  updateDashboardCustomerNotes(request: UpdateDashboardCustomerNotesInput, ctx: Ctx): Promise<UpdateDashboardCustomerNotesResult>;
-  /** PATCH /dashboard/v1/modes/{mode}/webhook-endpoints/{id}: Update a webhook endpoint (`session`). */
-  updateDashboardWebhookEndpoint(request: UpdateDashboardWebhookEndpointInput, ctx: Ctx): Promise<UpdateDashboardWebhookEndpointResult>;
-  /** PATCH /dashboard/v1/me: Change the user's profile (`session`). */
-  updateProfile(request: UpdateProfileInput, ctx: Ctx): Promise<UpdateProfileResult>;
+/** The handler contract: one typed function per operationId, given a `Session` context when it declares `x-roles`. */
+export interface Handlers<Open, Session = Open> {
+  /** POST /dashboard/v1/invitations/accept: Accept an invitation (`no session`). */
+  acceptInvitation(request: AcceptInvitationInput, ctx: Open): Promise<AcceptInvitationResult>;
+  /** PATCH /dashboard/v1/team/members/{id}: Change a member's role (`session: owner, admin`). */
+  changeMemberRole(request: ChangeMemberRoleInput, ctx: Session): Promise<ChangeMemberRoleResult>;
+  /** POST /dashboard/v1/me/password: Change my password (`session: owner, admin, developer, finance, viewer`). */
+  changePassword(request: ChangePasswordInput, ctx: Session): Promise<ChangePasswordResult>;
+  /** POST /dashboard/v1/password-resets/complete: Reset the password (`no session`). */
+  completePasswordReset(request: CompletePasswordResetInput, ctx: Open): Promise<CompletePasswordResetResult>;
+  /** POST /dashboard/v1/email-confirmations: Confirm the e-mail address (`no session`). */
+  confirmEmail(request: ConfirmEmailInput, ctx: Open): Promise<ConfirmEmailResult>;
+  /** POST /dashboard/v1/me/two-factor/confirm: Confirm two-factor authentication (`session: owner, admin, developer, finance, viewer`). */
+  confirmTwoFactor(request: ConfirmTwoFactorInput, ctx: Session): Promise<ConfirmTwoFactorResult>;
+  /** POST /dashboard/v1/modes/{mode}/api-keys: Create an API key (`session: owner, admin, developer`). */
+  createDashboardApiKey(request: CreateDashboardApiKeyInput, ctx: Session): Promise<CreateDashboardApiKeyResult>;
+  /** POST /dashboard/v1/modes/{mode}/payment-links: Create a payment link (`session: owner, admin`). */
+  createDashboardPaymentLink(request: CreateDashboardPaymentLinkInput, ctx: Session): Promise<CreateDashboardPaymentLinkResult>;
+  /** POST /dashboard/v1/modes/{mode}/transactions/{id}/refunds: Refund a charge (`session: owner, admin, finance`). */
+  createDashboardRefund(request: CreateDashboardRefundInput, ctx: Session): Promise<CreateDashboardRefundResult>;
+  /** POST /dashboard/v1/modes/{mode}/webhook-endpoints: Create a webhook endpoint (`session: owner, admin, developer`). */
+  createDashboardWebhookEndpoint(request: CreateDashboardWebhookEndpointInput, ctx: Session): Promise<CreateDashboardWebhookEndpointResult>;
+  /** POST /dashboard/v1/modes/{mode}/withdrawals: Withdraw (`session: owner, admin, finance`). */
+  createDashboardWithdrawal(request: CreateDashboardWithdrawalInput, ctx: Session): Promise<CreateDashboardWithdrawalResult>;
+  /** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/dispute: Dispute a test charge (`session: owner, admin, developer, finance`). */
+  dashboardSandboxDispute(request: DashboardSandboxDisputeInput, ctx: Session): Promise<DashboardSandboxDisputeResult>;
+  /** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/expire: Expire a test charge (`session: owner, admin, developer, finance`). */
+  dashboardSandboxExpire(request: DashboardSandboxExpireInput, ctx: Session): Promise<DashboardSandboxExpireResult>;
+  /** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/pay: Pay a test charge (`session: owner, admin, developer, finance`). */
+  dashboardSandboxPay(request: DashboardSandboxPayInput, ctx: Session): Promise<DashboardSandboxPayResult>;
+  /** POST /dashboard/v1/modes/{mode}/sandbox/balance/release: Release the pending test balance (`session: owner, admin, developer, finance`). */
+  dashboardSandboxReleaseBalance(request: DashboardSandboxReleaseBalanceInput, ctx: Session): Promise<DashboardSandboxReleaseBalanceResult>;
+  /** POST /dashboard/v1/modes/{mode}/sandbox/disputes/{id}/resolve: Resolve a test dispute (`session: owner, admin, developer, finance`). */
+  dashboardSandboxResolveDispute(request: DashboardSandboxResolveDisputeInput, ctx: Session): Promise<DashboardSandboxResolveDisputeResult>;
+  /** POST /dashboard/v1/modes/{mode}/payment-links/{id}/deactivate: Deactivate a payment link (`session: owner, admin`). */
+  deactivateDashboardPaymentLink(request: DeactivateDashboardPaymentLinkInput, ctx: Session): Promise<DeactivateDashboardPaymentLinkResult>;
+  /** DELETE /dashboard/v1/me/two-factor: Turn two-factor authentication off (`session: owner, admin, developer, finance, viewer`). */
+  disableTwoFactor(request: DisableTwoFactorInput, ctx: Session): Promise<DisableTwoFactorResult>;
+  /** DELETE /dashboard/v1/sessions/{id}: End a session (`session: owner, admin, developer, finance, viewer`). */
+  endSession(request: EndSessionInput, ctx: Session): Promise<EndSessionResult>;
+  /** GET /dashboard/v1/modes/{mode}/transactions.csv: Export transactions as CSV (`session: owner, admin, developer, finance, viewer`). */
+  exportDashboardTransactions(request: ExportDashboardTransactionsInput, ctx: Session): Promise<ExportDashboardTransactionsResult>;
+  /** GET /dashboard/v1/modes/{mode}/withdrawals.csv: Export withdrawals as CSV (`session: owner, admin, developer, finance, viewer`). */
+  exportDashboardWithdrawals(request: ExportDashboardWithdrawalsInput, ctx: Session): Promise<ExportDashboardWithdrawalsResult>;
+  /** GET /dashboard/v1/account: Read the account (`session: owner, admin, developer, finance, viewer`). */
+  getAccountProfile(request: GetAccountProfileInput, ctx: Session): Promise<GetAccountProfileResult>;
+  /** GET /dashboard/v1/account/security: Read the account's security rules (`session: owner, admin`). */
+  getAccountSecurity(request: GetAccountSecurityInput, ctx: Session): Promise<GetAccountSecurityResult>;
+  /** GET /dashboard/v1/modes/{mode}/balance: Get the balance (`session: owner, admin, developer, finance, viewer`). */
+  getDashboardBalance(request: GetDashboardBalanceInput, ctx: Session): Promise<GetDashboardBalanceResult>;
+  /** GET /dashboard/v1/modes/{mode}/customers/{id}: Get a customer (`session: owner, admin, developer, finance, viewer`). */
+  getDashboardCustomer(request: GetDashboardCustomerInput, ctx: Session): Promise<GetDashboardCustomerResult>;
+  /** GET /dashboard/v1/modes/{mode}/events/{id}: Get an event (`session: owner, admin, developer, finance, viewer`). */
+  getDashboardEvent(request: GetDashboardEventInput, ctx: Session): Promise<GetDashboardEventResult>;
+  /** GET /dashboard/v1/modes/{mode}/payment-links/{id}: Get a payment link (`session: owner, admin, developer, finance, viewer`). */
+  getDashboardPaymentLink(request: GetDashboardPaymentLinkInput, ctx: Session): Promise<GetDashboardPaymentLinkResult>;
+  /** GET /dashboard/v1/modes/{mode}/transactions/{id}: Get a transaction and its timeline (`session: owner, admin, developer, finance, viewer`). */
+  getDashboardTransaction(request: GetDashboardTransactionInput, ctx: Session): Promise<GetDashboardTransactionResult>;
+  /** GET /dashboard/v1/modes/{mode}/withdrawals/{id}: Get a withdrawal (`session: owner, admin, developer, finance, viewer`). */
+  getDashboardWithdrawal(request: GetDashboardWithdrawalInput, ctx: Session): Promise<GetDashboardWithdrawalResult>;
+  /** GET /dashboard/v1/modes/{mode}/home: Home figures (`session: owner, admin, developer, finance, viewer`). */
+  getHomeFigures(request: GetHomeFiguresInput, ctx: Session): Promise<GetHomeFiguresResult>;
+  /** GET /dashboard/v1/session: Read the session (`session: owner, admin, developer, finance, viewer`). */
+  getSession(request: GetSessionInput, ctx: Session): Promise<GetSessionResult>;
+  /** POST /dashboard/v1/team/invitations: Invite a member (`session: owner, admin`). */
+  inviteMember(request: InviteMemberInput, ctx: Session): Promise<InviteMemberResult>;
+  /** GET /dashboard/v1/audit-log: List the audit log (`session: owner, admin`). */
+  listAuditLog(request: ListAuditLogInput, ctx: Session): Promise<ListAuditLogResult>;
+  /** GET /dashboard/v1/modes/{mode}/api-keys: List API keys (`session: owner, admin, developer, finance, viewer`). */
+  listDashboardApiKeys(request: ListDashboardApiKeysInput, ctx: Session): Promise<ListDashboardApiKeysResult>;
+  /** GET /dashboard/v1/modes/{mode}/customers: List customers (`session: owner, admin, developer, finance, viewer`). */
+  listDashboardCustomers(request: ListDashboardCustomersInput, ctx: Session): Promise<ListDashboardCustomersResult>;
+  /** GET /dashboard/v1/modes/{mode}/disputes: List disputes (`session: owner, admin, developer, finance, viewer`). */
+  listDashboardDisputes(request: ListDashboardDisputesInput, ctx: Session): Promise<ListDashboardDisputesResult>;
+  /** GET /dashboard/v1/modes/{mode}/events: List events (`session: owner, admin, developer, finance, viewer`). */
+  listDashboardEvents(request: ListDashboardEventsInput, ctx: Session): Promise<ListDashboardEventsResult>;
+  /** GET /dashboard/v1/modes/{mode}/payment-links: List payment links (`session: owner, admin, developer, finance, viewer`). */
+  listDashboardPaymentLinks(request: ListDashboardPaymentLinksInput, ctx: Session): Promise<ListDashboardPaymentLinksResult>;
+  /** GET /dashboard/v1/modes/{mode}/transactions: List transactions (`session: owner, admin, developer, finance, viewer`). */
+  listDashboardTransactions(request: ListDashboardTransactionsInput, ctx: Session): Promise<ListDashboardTransactionsResult>;
+  /** GET /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/deliveries: List an endpoint's deliveries (`session: owner, admin, developer, finance, viewer`). */
+  listDashboardWebhookDeliveries(request: ListDashboardWebhookDeliveriesInput, ctx: Session): Promise<ListDashboardWebhookDeliveriesResult>;
+  /** GET /dashboard/v1/modes/{mode}/webhook-endpoints: List webhook endpoints (`session: owner, admin, developer, finance, viewer`). */
+  listDashboardWebhookEndpoints(request: ListDashboardWebhookEndpointsInput, ctx: Session): Promise<ListDashboardWebhookEndpointsResult>;
+  /** GET /dashboard/v1/modes/{mode}/withdrawals: List withdrawals (`session: owner, admin, developer, finance, viewer`). */
+  listDashboardWithdrawals(request: ListDashboardWithdrawalsInput, ctx: Session): Promise<ListDashboardWithdrawalsResult>;
+  /** GET /dashboard/v1/team/invitations: List the invitations (`session: owner, admin, developer, finance, viewer`). */
+  listInvitations(request: ListInvitationsInput, ctx: Session): Promise<ListInvitationsResult>;
+  /** GET /dashboard/v1/team/members: List the members (`session: owner, admin, developer, finance, viewer`). */
+  listMembers(request: ListMembersInput, ctx: Session): Promise<ListMembersResult>;
+  /** GET /dashboard/v1/sessions: List my sessions (`session: owner, admin, developer, finance, viewer`). */
+  listSessions(request: ListSessionsInput, ctx: Session): Promise<ListSessionsResult>;
+  /** POST /dashboard/v1/session: Log in (`no session`). */
+  logIn(request: LogInInput, ctx: Open): Promise<LogInResult>;
+  /** DELETE /dashboard/v1/session: Log out (`session: owner, admin, developer, finance, viewer`). */
+  logOut(request: LogOutInput, ctx: Session): Promise<LogOutResult>;
+  /** POST /dashboard/v1/me/two-factor/recovery-codes: Make new recovery codes (`session: owner, admin, developer, finance, viewer`). */
+  regenerateRecoveryCodes(request: RegenerateRecoveryCodesInput, ctx: Session): Promise<RegenerateRecoveryCodesResult>;
+  /** DELETE /dashboard/v1/team/members/{id}: Remove a member (`session: owner, admin`). */
+  removeMember(request: RemoveMemberInput, ctx: Session): Promise<RemoveMemberResult>;
+  /** POST /dashboard/v1/password-resets: Ask for a password reset (`no session`). */
+  requestPasswordReset(request: RequestPasswordResetInput, ctx: Open): Promise<RequestPasswordResetResult>;
+  /** POST /dashboard/v1/account/verification: Ask for verification (`session: owner, admin`). */
+  requestVerification(request: RequestVerificationInput, ctx: Session): Promise<RequestVerificationResult>;
+  /** POST /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/deliveries/{deliveryId}/resend: Resend a delivery's event (`session: owner, admin, developer`). */
+  resendDashboardWebhookDelivery(request: ResendDashboardWebhookDeliveryInput, ctx: Session): Promise<ResendDashboardWebhookDeliveryResult>;
+  /** POST /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/reveal-secret: Reveal a webhook endpoint's secret (`session: owner, admin, developer`). */
+  revealDashboardWebhookSecret(request: RevealDashboardWebhookSecretInput, ctx: Session): Promise<RevealDashboardWebhookSecretResult>;
+  /** POST /dashboard/v1/modes/{mode}/api-keys/{id}/revoke: Revoke an API key (`session: owner, admin, developer`). */
+  revokeDashboardApiKey(request: RevokeDashboardApiKeyInput, ctx: Session): Promise<RevokeDashboardApiKeyResult>;
+  /** DELETE /dashboard/v1/team/invitations/{id}: Revoke an invitation (`session: owner, admin`). */
+  revokeInvitation(request: RevokeInvitationInput, ctx: Session): Promise<RevokeInvitationResult>;
+  /** POST /dashboard/v1/modes/{mode}/api-keys/{id}/roll: Roll an API key (`session: owner, admin, developer`). */
+  rollDashboardApiKey(request: RollDashboardApiKeyInput, ctx: Session): Promise<RollDashboardApiKeyResult>;
+  /** POST /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/rotate-secret: Rotate a webhook endpoint's secret (`session: owner, admin, developer`). */
+  rotateDashboardWebhookSecret(request: RotateDashboardWebhookSecretInput, ctx: Session): Promise<RotateDashboardWebhookSecretResult>;
+  /** POST /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/test-events: Send a test event (`session: owner, admin, developer`). */
+  sendDashboardWebhookTestEvent(request: SendDashboardWebhookTestEventInput, ctx: Session): Promise<SendDashboardWebhookTestEventResult>;
+  /** POST /dashboard/v1/sign-up: Sign up (`no session`). */
+  signUp(request: SignUpInput, ctx: Open): Promise<SignUpResult>;
+  /** POST /dashboard/v1/me/two-factor: Start two-factor authentication (`session: owner, admin, developer, finance, viewer`). */
+  startTwoFactor(request: StartTwoFactorInput, ctx: Session): Promise<StartTwoFactorResult>;
+  /** POST /dashboard/v1/session/step-up: Step up (`session: owner, admin, developer, finance, viewer`). */
+  stepUp(request: StepUpInput, ctx: Session): Promise<StepUpResult>;
+  /** PATCH /dashboard/v1/account/security: Change the account's security rules (`session: owner`). */
+  updateAccountSecurity(request: UpdateAccountSecurityInput, ctx: Session): Promise<UpdateAccountSecurityResult>;
+  /** PATCH /dashboard/v1/modes/{mode}/api-keys/{id}: Update an API key (`session: owner, admin, developer`). */
+  updateDashboardApiKey(request: UpdateDashboardApiKeyInput, ctx: Session): Promise<UpdateDashboardApiKeyResult>;
+  /** PATCH /dashboard/v1/modes/{mode}/customers/{id}/notes: Change a customer's notes and tags (`session: owner, admin`). */
+  updateDashboardCustomerNotes(request: UpdateDashboardCustomerNotesInput, ctx: Session): Promise<UpdateDashboardCustomerNotesResult>;
+  /** PATCH /dashboard/v1/modes/{mode}/webhook-endpoints/{id}: Update a webhook endpoint (`session: owner, admin, developer`). */
+  updateDashboardWebhookEndpoint(request: UpdateDashboardWebhookEndpointInput, ctx: Session): Promise<UpdateDashboardWebhookEndpointResult>;
+  /** PATCH /dashboard/v1/me: Change the user's profile (`session: owner, admin, developer, finance, viewer`). */
+  updateProfile(request: UpdateProfileInput, ctx: Session): Promise<UpdateProfileResult>;
 }
+
+/** The operations of each tag (the spec's `@tag`): what one handler file serves. */
+export interface OperationsByTag {
+  "Account": "getAccountProfile" | "getAccountSecurity" | "requestVerification" | "updateAccountSecurity" | "updateProfile";
+  "API keys": "createDashboardApiKey" | "listDashboardApiKeys" | "revokeDashboardApiKey" | "rollDashboardApiKey" | "updateDashboardApiKey";
+  "Audit log": "listAuditLog";
+  "Balance": "getDashboardBalance";
+  "Customers": "getDashboardCustomer" | "listDashboardCustomers" | "updateDashboardCustomerNotes";
+  "Disputes": "listDashboardDisputes";
+  "Events": "getDashboardEvent" | "listDashboardEvents";
+  "Exports": "exportDashboardTransactions" | "exportDashboardWithdrawals";
+  "Home": "getHomeFigures";
+  "Payment links": "createDashboardPaymentLink" | "deactivateDashboardPaymentLink" | "getDashboardPaymentLink" | "listDashboardPaymentLinks";
+  "Registration": "completePasswordReset" | "confirmEmail" | "requestPasswordReset" | "signUp";
+  "Sandbox": "dashboardSandboxDispute" | "dashboardSandboxExpire" | "dashboardSandboxPay" | "dashboardSandboxReleaseBalance" | "dashboardSandboxResolveDispute";
+  "Sessions": "changePassword" | "endSession" | "getSession" | "listSessions" | "logIn" | "logOut";
+  "Team": "acceptInvitation" | "changeMemberRole" | "inviteMember" | "listInvitations" | "listMembers" | "removeMember" | "revokeInvitation";
+  "Transactions": "createDashboardRefund" | "getDashboardTransaction" | "listDashboardTransactions";
+  "Two-factor authentication": "confirmTwoFactor" | "disableTwoFactor" | "regenerateRecoveryCodes" | "startTwoFactor" | "stepUp";
+  "Webhook endpoints": "createDashboardWebhookEndpoint" | "listDashboardWebhookDeliveries" | "listDashboardWebhookEndpoints" | "resendDashboardWebhookDelivery" | "revealDashboardWebhookSecret" | "rotateDashboardWebhookSecret" | "sendDashboardWebhookTestEvent" | "updateDashboardWebhookEndpoint";
+  "Withdrawals": "createDashboardWithdrawal" | "getDashboardWithdrawal" | "listDashboardWithdrawals";
+}
+
+export type Tag = keyof OperationsByTag;
+
+/** The handlers of one tag's operations (or of a union of tags). */
+export type HandlersOfTag<T extends Tag, Open, Session = Open> = Pick<Handlers<Open, Session>, OperationsByTag[T]>;

@@ -8,8 +8,6 @@ export interface OperationMeta {
   readonly method: "get" | "post" | "put" | "patch" | "delete";
   /** The OpenAPI path, `{id}` style. */
   readonly path: string;
-  /** The same path in Express syntax, `:id` style. */
-  readonly expressPath: string;
   /** The API key permission the route requires (`x-permission`). */
   readonly permission: string;
   readonly summary: string;
@@ -23,7 +21,6 @@ export const operationTable = {
   cancelRecurrence: {
     method: "post",
     path: "/api/v1/recurrences/{id}/cancel",
-    expressPath: "/api/v1/recurrences/:id/cancel",
     permission: "recurrences:write",
     summary: "Cancel a recurrence",
     tag: "Recurrences",
@@ -32,7 +29,6 @@ export const operationTable = {
   cancelTransaction: {
     method: "post",
     path: "/api/v1/transactions/{id}/cancel",
-    expressPath: "/api/v1/transactions/:id/cancel",
     permission: "charges:write",
     summary: "Cancel a charge",
     tag: "Transactions",
@@ -41,7 +37,6 @@ export const operationTable = {
   createPaymentLink: {
     method: "post",
     path: "/api/v1/payment-links",
-    expressPath: "/api/v1/payment-links",
     permission: "payment_links:write",
     summary: "Create a payment link",
     tag: "Payment links",
@@ -50,7 +45,6 @@ export const operationTable = {
   createPixCharge: {
     method: "post",
     path: "/api/v1/charges/pix",
-    expressPath: "/api/v1/charges/pix",
     permission: "charges:write",
     summary: "Create a Pix charge",
     tag: "Charges",
@@ -59,7 +53,6 @@ export const operationTable = {
   createRecurrence: {
     method: "post",
     path: "/api/v1/recurrences",
-    expressPath: "/api/v1/recurrences",
     permission: "recurrences:write",
     summary: "Create a recurrence",
     tag: "Recurrences",
@@ -68,7 +61,6 @@ export const operationTable = {
   createRecurringCharge: {
     method: "post",
     path: "/api/v1/recurrences/{id}/charges",
-    expressPath: "/api/v1/recurrences/:id/charges",
     permission: "recurrences:write",
     summary: "Charge a cycle of a recurrence",
     tag: "Recurrences",
@@ -77,7 +69,6 @@ export const operationTable = {
   createRefund: {
     method: "post",
     path: "/api/v1/transactions/{id}/refunds",
-    expressPath: "/api/v1/transactions/:id/refunds",
     permission: "refunds:write",
     summary: "Refund a charge",
     tag: "Refunds",
@@ -86,7 +77,6 @@ export const operationTable = {
   createWithdrawal: {
     method: "post",
     path: "/api/v1/withdrawals",
-    expressPath: "/api/v1/withdrawals",
     permission: "withdrawals:write",
     summary: "Create a withdrawal",
     tag: "Withdrawals",
@@ -95,7 +85,6 @@ export const operationTable = {
   deactivatePaymentLink: {
     method: "post",
     path: "/api/v1/payment-links/{id}/deactivate",
-    expressPath: "/api/v1/payment-links/:id/deactivate",
     permission: "payment_links:write",
     summary: "Deactivate a payment link",
     tag: "Payment links",
@@ -104,7 +93,6 @@ export const operationTable = {
   getBalance: {
     method: "get",
     path: "/api/v1/balance",
-    expressPath: "/api/v1/balance",
     permission: "balance:read",
     summary: "Get the balance",
     tag: "Balance",
@@ -113,7 +101,6 @@ export const operationTable = {
   getCustomer: {
     method: "get",
     path: "/api/v1/customers/{id}",
-    expressPath: "/api/v1/customers/:id",
     permission: "customers:read",
     summary: "Get a customer",
     tag: "Customers",
@@ -122,7 +109,6 @@ export const operationTable = {
   getEvent: {
     method: "get",
     path: "/api/v1/events/{id}",
-    expressPath: "/api/v1/events/:id",
     permission: "transactions:read",
     summary: "Get an event",
     tag: "Events",
@@ -131,7 +117,6 @@ export const operationTable = {
   getPaymentLink: {
     method: "get",
     path: "/api/v1/payment-links/{id}",
-    expressPath: "/api/v1/payment-links/:id",
     permission: "payment_links:read",
     summary: "Get a payment link",
     tag: "Payment links",
@@ -140,7 +125,6 @@ export const operationTable = {
   getRecurrence: {
     method: "get",
     path: "/api/v1/recurrences/{id}",
-    expressPath: "/api/v1/recurrences/:id",
     permission: "recurrences:read",
     summary: "Get a recurrence",
     tag: "Recurrences",
@@ -149,7 +133,6 @@ export const operationTable = {
   getRefund: {
     method: "get",
     path: "/api/v1/refunds/{id}",
-    expressPath: "/api/v1/refunds/:id",
     permission: "transactions:read",
     summary: "Get a refund",
     tag: "Refunds",
@@ -158,7 +141,6 @@ export const operationTable = {
   getTransaction: {
     method: "get",
     path: "/api/v1/transactions/{id}",
-    expressPath: "/api/v1/transactions/:id",
     permission: "transactions:read",
     summary: "Get a transaction",
     tag: "Transactions",
@@ -167,7 +149,6 @@ export const operationTable = {
   getWithdrawal: {
     method: "get",
     path: "/api/v1/withdrawals/{id}",
-    expressPath: "/api/v1/withdrawals/:id",
     permission: "withdrawals:read",
     summary: "Get a withdrawal",
     tag: "Withdrawals",
@@ -176,7 +157,6 @@ export const operationTable = {
   listCustomers: {
     method: "get",
     path: "/api/v1/customers",
-    expressPath: "/api/v1/customers",
     permission: "customers:read",
     summary: "List customers",
     tag: "Customers",
@@ -185,7 +165,6 @@ export const operationTable = {
   listEvents: {
     method: "get",
     path: "/api/v1/events",
-    expressPath: "/api/v1/events",
     permission: "transactions:read",
     summary: "List events",
     tag: "Events",
@@ -194,7 +173,6 @@ export const operationTable = {
   listPaymentLinks: {
     method: "get",
     path: "/api/v1/payment-links",
-    expressPath: "/api/v1/payment-links",
     permission: "payment_links:read",
     summary: "List payment links",
     tag: "Payment links",
@@ -203,7 +181,6 @@ export const operationTable = {
   listRecurrences: {
     method: "get",
     path: "/api/v1/recurrences",
-    expressPath: "/api/v1/recurrences",
     permission: "recurrences:read",
     summary: "List recurrences",
     tag: "Recurrences",
@@ -212,7 +189,6 @@ export const operationTable = {
   listTransactionRefunds: {
     method: "get",
     path: "/api/v1/transactions/{id}/refunds",
-    expressPath: "/api/v1/transactions/:id/refunds",
     permission: "transactions:read",
     summary: "List a charge's refunds",
     tag: "Refunds",
@@ -221,7 +197,6 @@ export const operationTable = {
   listTransactions: {
     method: "get",
     path: "/api/v1/transactions",
-    expressPath: "/api/v1/transactions",
     permission: "transactions:read",
     summary: "List transactions",
     tag: "Transactions",
@@ -230,7 +205,6 @@ export const operationTable = {
   listWithdrawals: {
     method: "get",
     path: "/api/v1/withdrawals",
-    expressPath: "/api/v1/withdrawals",
     permission: "withdrawals:read",
     summary: "List withdrawals",
     tag: "Withdrawals",
@@ -239,7 +213,6 @@ export const operationTable = {
   simulateBalanceRelease: {
     method: "post",
     path: "/api/v1/sandbox/balance/release",
-    expressPath: "/api/v1/sandbox/balance/release",
     permission: "charges:write",
     summary: "Release the pending balance (test mode)",
     tag: "Sandbox",
@@ -248,7 +221,6 @@ export const operationTable = {
   simulateDispute: {
     method: "post",
     path: "/api/v1/sandbox/transactions/{id}/dispute",
-    expressPath: "/api/v1/sandbox/transactions/:id/dispute",
     permission: "charges:write",
     summary: "Open a dispute (test mode)",
     tag: "Sandbox",
@@ -257,7 +229,6 @@ export const operationTable = {
   simulateDisputeResolution: {
     method: "post",
     path: "/api/v1/sandbox/disputes/{id}/resolve",
-    expressPath: "/api/v1/sandbox/disputes/:id/resolve",
     permission: "charges:write",
     summary: "Resolve a dispute (test mode)",
     tag: "Sandbox",
@@ -266,7 +237,6 @@ export const operationTable = {
   simulateExpiry: {
     method: "post",
     path: "/api/v1/sandbox/transactions/{id}/expire",
-    expressPath: "/api/v1/sandbox/transactions/:id/expire",
     permission: "charges:write",
     summary: "Expire a charge (test mode)",
     tag: "Sandbox",
@@ -275,7 +245,6 @@ export const operationTable = {
   simulatePayment: {
     method: "post",
     path: "/api/v1/sandbox/transactions/{id}/pay",
-    expressPath: "/api/v1/sandbox/transactions/:id/pay",
     permission: "charges:write",
     summary: "Simulate a payment (test mode)",
     tag: "Sandbox",
@@ -284,7 +253,6 @@ export const operationTable = {
   simulateRecurrenceAdvance: {
     method: "post",
     path: "/api/v1/sandbox/recurrences/{id}/advance",
-    expressPath: "/api/v1/sandbox/recurrences/:id/advance",
     permission: "recurrences:write",
     summary: "Advance a recurrence to its next cycle (test mode)",
     tag: "Sandbox",
@@ -293,7 +261,6 @@ export const operationTable = {
   simulateRecurrenceApproval: {
     method: "post",
     path: "/api/v1/sandbox/recurrences/{id}/approve",
-    expressPath: "/api/v1/sandbox/recurrences/:id/approve",
     permission: "recurrences:write",
     summary: "Approve a recurrence as the payer (test mode)",
     tag: "Sandbox",
@@ -302,7 +269,6 @@ export const operationTable = {
   simulateRecurrenceCancellationByPayer: {
     method: "post",
     path: "/api/v1/sandbox/recurrences/{id}/cancel-by-payer",
-    expressPath: "/api/v1/sandbox/recurrences/:id/cancel-by-payer",
     permission: "recurrences:write",
     summary: "Cancel a recurrence as the payer (test mode)",
     tag: "Sandbox",
@@ -311,7 +277,6 @@ export const operationTable = {
   simulateRecurrenceExpiry: {
     method: "post",
     path: "/api/v1/sandbox/recurrences/{id}/expire",
-    expressPath: "/api/v1/sandbox/recurrences/:id/expire",
     permission: "recurrences:write",
     summary: "Expire a recurrence (test mode)",
     tag: "Sandbox",
@@ -320,7 +285,6 @@ export const operationTable = {
   simulateRecurrenceRejection: {
     method: "post",
     path: "/api/v1/sandbox/recurrences/{id}/reject",
-    expressPath: "/api/v1/sandbox/recurrences/:id/reject",
     permission: "recurrences:write",
     summary: "Reject a recurrence as the payer (test mode)",
     tag: "Sandbox",
@@ -329,7 +293,6 @@ export const operationTable = {
   simulateRecurringAttempt: {
     method: "post",
     path: "/api/v1/sandbox/transactions/{id}/settle-attempt",
-    expressPath: "/api/v1/sandbox/transactions/:id/settle-attempt",
     permission: "recurrences:write",
     summary: "Settle a cycle charge's attempt (test mode)",
     tag: "Sandbox",
@@ -338,7 +301,6 @@ export const operationTable = {
   updateCustomer: {
     method: "patch",
     path: "/api/v1/customers/{id}",
-    expressPath: "/api/v1/customers/:id",
     permission: "customers:write",
     summary: "Update a customer",
     tag: "Customers",
@@ -347,7 +309,6 @@ export const operationTable = {
   upsertCustomer: {
     method: "post",
     path: "/api/v1/customers",
-    expressPath: "/api/v1/customers",
     permission: "customers:write",
     summary: "Create or update a customer by document",
     tag: "Customers",
@@ -1213,3 +1174,22 @@ export interface Handlers<Ctx> {
   /** POST /api/v1/customers: Create or update a customer by document (`customers:write`). */
   upsertCustomer(request: UpsertCustomerInput, ctx: Ctx): Promise<UpsertCustomerResult>;
 }
+
+/** The operations of each tag (the spec's `@tag`): what one handler file serves. */
+export interface OperationsByTag {
+  "Balance": "getBalance";
+  "Charges": "createPixCharge";
+  "Customers": "getCustomer" | "listCustomers" | "updateCustomer" | "upsertCustomer";
+  "Events": "getEvent" | "listEvents";
+  "Payment links": "createPaymentLink" | "deactivatePaymentLink" | "getPaymentLink" | "listPaymentLinks";
+  "Recurrences": "cancelRecurrence" | "createRecurrence" | "createRecurringCharge" | "getRecurrence" | "listRecurrences";
+  "Refunds": "createRefund" | "getRefund" | "listTransactionRefunds";
+  "Sandbox": "simulateBalanceRelease" | "simulateDispute" | "simulateDisputeResolution" | "simulateExpiry" | "simulatePayment" | "simulateRecurrenceAdvance" | "simulateRecurrenceApproval" | "simulateRecurrenceCancellationByPayer" | "simulateRecurrenceExpiry" | "simulateRecurrenceRejection" | "simulateRecurringAttempt";
+  "Transactions": "cancelTransaction" | "getTransaction" | "listTransactions";
+  "Withdrawals": "createWithdrawal" | "getWithdrawal" | "listWithdrawals";
+}
+
+export type Tag = keyof OperationsByTag;
+
+/** The handlers of one tag's operations (or of a union of tags). */
+export type HandlersOfTag<T extends Tag, Ctx> = Pick<Handlers<Ctx>, OperationsByTag[T]>;

@@ -8,7 +8,7 @@
  *   openapi.yaml ──emit-validators (Ajv standalone)─▶ request-validators.ts (the request check)
  *   both documents ──emit-rules─────────────────────▶ rules.ts (rule numbers, permissions)
  *
- * `operations.ts` is the handler contract: for every operationId its method, Express path and
+ * `operations.ts` is the handler contract: for every operationId its method, path and
  * permission (from `x-permission`), and a typed request/response pair built on `api.d.ts`. The
  * server implements `Handlers`, so a route added to the spec without a handler fails `tsc`.
  *

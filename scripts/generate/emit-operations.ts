@@ -1,7 +1,9 @@
 /**
  * Step 4 of `npm run generate`: the handler contract (`operations.ts`). For every operationId of
- * an OpenAPI document, its method, Express path and permission (from `x-permission`), and a typed
- * request/response pair built on the `api.d.ts` openapi-typescript emits.
+ * an OpenAPI document, its method, path and permission (from `x-permission`), and a typed
+ * request/response pair built on the `api.d.ts` openapi-typescript emits; the operations of each
+ * tag (`HandlersOfTag`: what one handler file serves), and, in a document with roles, which
+ * handlers are given a session (docs/decisions/0047-request-state-typed-once-and-the-session-proved-by-type.md).
  */
 const httpMethods = ["get", "post", "put", "patch", "delete"] as const;
 type HttpMethod = (typeof httpMethods)[number];
@@ -37,7 +39,6 @@ export interface OperationInfo {
   operationId: string;
   method: HttpMethod;
   path: string;
-  expressPath: string;
   permission: string;
   /** The dashboard's roles that may call it (`x-roles`); empty for an operation without a session. */
   roles: string[];
@@ -133,7 +134,6 @@ export function readOperations(doc: OpenApiDocument, requirePermission = true, r
         operationId: op.operationId,
         method,
         path,
-        expressPath: path.replace(/\{([^}]+)\}/g, ":$1"),
         permission,
         roles: roles ? rolesOf(op, where, open) : [],
         summary: op.summary ?? op.operationId,
@@ -168,8 +168,6 @@ export function renderOperations(ops: OperationInfo[], typesModule: string, role
     '  readonly method: "get" | "post" | "put" | "patch" | "delete";',
     "  /** The OpenAPI path, `{id}` style. */",
     "  readonly path: string;",
-    "  /** The same path in Express syntax, `:id` style. */",
-    "  readonly expressPath: string;",
     "  /** The API key permission the route requires (`x-permission`). */",
     "  readonly permission: string;",
     ...(roles
@@ -192,7 +190,6 @@ export function renderOperations(ops: OperationInfo[], typesModule: string, role
       `  ${op.operationId}: {`,
       `    method: "${op.method}",`,
       `    path: "${op.path}",`,
-      `    expressPath: "${op.expressPath}",`,
       `    permission: "${op.permission}",`,
       ...(roles ? [`    roles: ${JSON.stringify(op.roles)},`] : []),
       `    summary: ${JSON.stringify(op.summary)},`,
@@ -259,14 +256,48 @@ export function renderOperations(ops: OperationInfo[], typesModule: string, role
     lines[lines.length - 1] += ";";
     lines.push("");
   }
-  lines.push("/** The handler contract: one typed function per operationId. */", "export interface Handlers<Ctx> {");
+  lines.push(...renderHandlers(ops, roles));
+  return lines.join("\n");
+}
+
+/**
+ * The handler contract, and the operations of each tag. With roles (the dashboard), a handler of
+ * an operation with a session (`x-roles`) is given the `Session` context, the others the `Open`
+ * one: the server's types then prove the session where it is needed, with no check at run time.
+ */
+function renderHandlers(ops: OperationInfo[], roles: boolean): string[] {
+  const params = roles ? "Open, Session = Open" : "Ctx";
+  const contextOf = (op: OperationInfo) => (roles ? (op.roles.length > 0 ? "Session" : "Open") : "Ctx");
+  const lines = [
+    roles
+      ? "/** The handler contract: one typed function per operationId, given a `Session` context when it declares `x-roles`. */"
+      : "/** The handler contract: one typed function per operationId. */",
+    `export interface Handlers<${params}> {`,
+  ];
   for (const op of ops) {
     const name = pascal(op.operationId);
+    const who = roles ? (op.roles.length > 0 ? `session: ${op.roles.join(", ")}` : "no session") : op.permission;
     lines.push(
-      `  /** ${op.method.toUpperCase()} ${op.path}: ${op.summary} (\`${op.permission}\`). */`,
-      `  ${op.operationId}(request: ${name}Input, ctx: Ctx): Promise<${name}Result>;`,
+      `  /** ${op.method.toUpperCase()} ${op.path}: ${op.summary} (\`${who}\`). */`,
+      `  ${op.operationId}(request: ${name}Input, ctx: ${contextOf(op)}): Promise<${name}Result>;`,
     );
   }
   lines.push("}", "");
-  return lines.join("\n");
+  const byTag = new Map<string, string[]>();
+  for (const op of ops) byTag.set(op.tag, [...(byTag.get(op.tag) ?? []), op.operationId]);
+  lines.push("/** The operations of each tag (the spec's `@tag`): what one handler file serves. */");
+  lines.push("export interface OperationsByTag {");
+  for (const [tag, ids] of [...byTag].sort(([a], [b]) => a.localeCompare(b))) {
+    lines.push(`  ${JSON.stringify(tag)}: ${ids.map((id) => JSON.stringify(id)).join(" | ")};`);
+  }
+  lines.push(
+    "}",
+    "",
+    "export type Tag = keyof OperationsByTag;",
+    "",
+    "/** The handlers of one tag's operations (or of a union of tags). */",
+    `export type HandlersOfTag<T extends Tag, ${params}> = Pick<Handlers<${roles ? "Open, Session" : "Ctx"}>, OperationsByTag[T]>;`,
+    "",
+  );
+  return lines;
 }

@@ -11,7 +11,7 @@ import { operationTable } from "../../../generated/operations.js";
 import type { ManualClock } from "../domain/ports/clock.js";
 import { mountAdmin } from "./operator/handlers.js";
 import { mountDashboard } from "./dashboard/mount.js";
-import { authenticate, authenticateBeforeErrors, type RequestContext } from "./public/auth.js";
+import { authenticate, authenticateBeforeErrors } from "./public/auth.js";
 import { errorMiddleware, routeNotFoundMessage, sendError } from "./errors.js";
 import { publicHandlers } from "./public/handlers.js";
 import { fastJson } from "./json.js";
@@ -26,6 +26,8 @@ import type { RateLimits } from "../domain/core/rate-limits.js";
 import { rateLimiters } from "./public/rate-limit.js";
 import { requestLog } from "./request-log.js";
 import { bindOperations } from "./router.js";
+// The request state every step parks on `res.locals`, typed once (a declaration, nothing at run time).
+import type {} from "./locals.js";
 import { securityHeaders } from "./security-headers.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -143,7 +145,7 @@ export function createApp(options: AppOptions): Express {
   app.use(jsonBodies());
   app.use(refuseUnsafeInput);
   app.use(requestValidation({ validators: requestValidators, matcher: publicOperations, prefix: "/api/" }));
-  bindOperations(app, operationTable, publicHandlers(domain), (res) => res.locals.context as RequestContext, {
+  bindOperations(app, operationTable, publicHandlers(domain), (res) => res.locals.context, {
     validateResponses: options.validateResponses,
   });
 

@@ -14,6 +14,12 @@ export class StoredReply {
 export const storedReply = (outcome: { status: number; text: string }): StoredReply =>
   new StoredReply(outcome.status, outcome.text);
 
+/** A use case's outcome as an answer: the first one with `status`, a replay as its stored bytes. */
+export const answerOrReplay = <S extends number, B>(
+  status: S,
+  out: { replayed: false; body: B } | { replayed: true; status: number; text: string },
+) => (out.replayed ? storedReply(out) : { status, body: out.body });
+
 /** A generated handler contract where each handler may also answer a `StoredReply`. */
 export type WithReplays<H> = {
   [K in keyof H]: H[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => Promise<R | StoredReply> : H[K];

@@ -46,7 +46,9 @@ async function sendStreamed(res: Response, status: number, body: Streamed): Prom
   const chunks = body.chunks[Symbol.asyncIterator]();
   const first = await chunks.next();
   res.status(status).type(body.mediaType);
+  let begun = false;
   async function* all() {
+    begun = true;
     try {
       if (!first.done) yield first.value;
       for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
@@ -59,6 +61,10 @@ async function sendStreamed(res: Response, status: number, body: Streamed): Prom
   } catch (error) {
     if ((error as { code?: string }).code === "ERR_STREAM_PREMATURE_CLOSE") return;
     throw error;
+  } finally {
+    // A client gone before the pipeline pulled once: the chunks are still told they are abandoned
+    // (an export gives its slot back then).
+    if (!begun) await chunks.return?.();
   }
 }
 type AnyHandler<Ctx> = (request: unknown, ctx: Ctx) => Promise<AnyResult | StoredReply>;
@@ -73,6 +79,8 @@ type AnyHandler<Ctx> = (request: unknown, ctx: Ctx) => Promise<AnyResult | Store
  * handler that runs is the one whose schemas the request was checked against, and a request is
  * not matched a second time, route by route, by Express. A request the check did not match passes on.
  *
+ * `context` reads what authentication parked for the request (`res.locals`, http/locals.ts).
+ *
  * With `validateResponses`, the validator gets a copy of each body: it writes into the object it
  * checks (its date serialisation), and a body may hold shared views, which are frozen.
  */
@@ -80,7 +88,7 @@ export function bindOperations<Ctx, H extends object>(
   app: IRouter,
   table: Record<string, OperationMeta>,
   handlers: H,
-  context: (res: Response) => Ctx,
+  context: (res: Response) => Ctx | undefined,
   options: { validateResponses: boolean },
 ): void {
   const byOperation = new Map<string, (req: Request, res: Response) => Promise<void>>();
@@ -90,10 +98,10 @@ export function bindOperations<Ctx, H extends object>(
     byOperation.set(id, async (req, res) => {
       // No id holds NUL or malformed Unicode: such a path names nothing (and PostgreSQL refuses it).
       if (Object.values(req.params).some((v) => typeof v === "string" && isUnstorableText(v))) throw notFound();
-      const result = await handler(
-        { params: req.params, query: req.query, headers: req.headers, body: req.body },
-        context(res),
-      );
+      const ctx = context(res);
+      // Parked by a step before the request check (authentication): its absence is a pipeline out of order.
+      if (ctx === undefined) throw new Error(`no context for operation ${id}`);
+      const result = await handler({ params: req.params, query: req.query, headers: req.headers, body: req.body }, ctx);
       if (result instanceof StoredReply) {
         res.setHeader(replayedHeader, "true");
         res.status(result.status).type("application/json").send(result.text);

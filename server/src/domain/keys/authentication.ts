@@ -48,7 +48,7 @@ function secretAccepted(key: ApiKeyRecord, digest: string, now: () => string): b
  * `UNAUTHORIZED` for a missing, unknown, revoked or mode-mismatched key, or a rolled secret past
  * its grace; then 403 `ACCOUNT_NOT_ACTIVE`, `API_KEY_IP` and `API_KEY_PERMISSION`, in that order.
  */
-function admit(
+function authorizeKey(
   presented: PresentedKey | null,
   found: KeyWithAccount | null,
   { ip, permission }: Pick<Credentials, "ip" | "permission">,
@@ -130,16 +130,16 @@ export function authenticationUseCases(deps: DomainDeps) {
         if (lastRead.size >= recalledKeys) lastRead = new Map();
         lastRead.set(presented.digest, found);
       }
-      const actor = admit(presented, found, credentials, now);
+      const actor = authorizeKey(presented, found, credentials, now);
       noteUse(actor);
       return actor;
     },
 
     /**
-     * The caller as the key read last in this process would admit it, unconfirmed: a read that
+     * The caller as the key read last in this process would authorize it, unconfirmed: a read that
      * acts on it must confirm, in its own statement, that the key is still at `key.version`
      * (`transactions.listWhileKeyUnchanged`), and use nothing it read otherwise. Null when this
-     * process has not read the key, or would not admit the caller on it: `authenticate` decides.
+     * process has not read the key, or would not authorize the caller on it: `authenticate` decides.
      * The key's use is the confirming read's to note (`noteUse`), once it confirmed.
      */
     recall(credentials: Credentials): { actor: Actor; key: { digest: string; version: string } } | null {
@@ -147,7 +147,7 @@ export function authenticationUseCases(deps: DomainDeps) {
       const found = presented ? lastRead.get(presented.digest) : undefined;
       if (!presented || !found) return null;
       try {
-        const actor = admit(presented, found, credentials, now);
+        const actor = authorizeKey(presented, found, credentials, now);
         return { actor, key: { digest: presented.digest, version: found.version } };
       } catch {
         return null;

@@ -1,22 +1,23 @@
-import type { Handlers } from "../../../../generated/dashboard-operations.js";
 import type { Domain } from "../../domain/service.js";
-import { actorOf } from "./context.js";
-import type { DashboardContext } from "./context.js";
+import type { TagHandlers } from "./context.js";
 
-/** The account's operations (spec/dashboard/account.tsp). */
-export function accountHandlers(
-  domain: Domain,
-): Pick<Handlers<DashboardContext>, "getAccountProfile" | "requestVerification" | "updateProfile"> {
-  const { accountProfile, verification } = domain;
+/** The account: its profile, verification and security rules (spec/dashboard/account.tsp, two-factor.tsp). */
+export function accountHandlers(domain: Domain): TagHandlers<"Account"> {
+  const { accountProfile, verification, twoFactor } = domain;
   return {
-    getAccountProfile: async (_request, ctx) => ({ status: 200, body: await accountProfile.profile(actorOf(ctx)) }),
-    requestVerification: async ({ body }, ctx) => ({
+    getAccountProfile: async (_request, { actor }) => ({ status: 200, body: await accountProfile.profile(actor) }),
+    requestVerification: async ({ body }, { actor }) => ({
       status: 201,
-      body: await verification.request(actorOf(ctx), body),
+      body: await verification.request(actor, body),
     }),
-    updateProfile: async ({ body }, ctx) => ({
+    updateProfile: async ({ body }, { actor }) => ({
       status: 200,
-      body: await accountProfile.updateProfile(actorOf(ctx), body),
+      body: await accountProfile.updateProfile(actor, body),
+    }),
+    getAccountSecurity: async (_request, { actor }) => ({ status: 200, body: await twoFactor.security(actor) }),
+    updateAccountSecurity: async ({ body }, { actor }) => ({
+      status: 200,
+      body: await twoFactor.setSecurity(actor, body),
     }),
   };
 }

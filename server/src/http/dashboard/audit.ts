@@ -1,15 +1,13 @@
-import type { Handlers } from "../../../../generated/dashboard-operations.js";
 import type { Domain } from "../../domain/service.js";
-import { actorOf } from "./context.js";
-import type { DashboardContext } from "./context.js";
 import { pageFromQuery } from "../router.js";
+import type { TagHandlers } from "./context.js";
 
-/** The audit log's operations (spec/dashboard/audit.tsp). */
-export function auditHandlers(domain: Domain): Pick<Handlers<DashboardContext>, "listAuditLog"> {
+/** The audit log (spec/dashboard/audit.tsp). */
+export function auditHandlers(domain: Domain): TagHandlers<"Audit log"> {
   return {
-    listAuditLog: async ({ query }, ctx) => ({
+    listAuditLog: async ({ query }, { actor }) => ({
       status: 200,
-      body: await domain.audit.list(actorOf(ctx), query, pageFromQuery(query)),
+      body: await domain.audit.list(actor, query, pageFromQuery(query)),
     }),
   };
 }

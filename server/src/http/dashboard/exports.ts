@@ -1,11 +1,9 @@
-import type { Handlers } from "../../../../generated/dashboard-operations.js";
 import { brasiliaDate } from "../../domain/core/brasilia-day.js";
 import type { DashboardMode } from "../../domain/identity/index.js";
 import type { Schemas } from "../../domain/core/model.js";
 import type { Domain } from "../../domain/service.js";
 import { brasiliaDateTime, type CsvColumn, csvChunks, reais } from "./csv.js";
-import type { DashboardContext } from "./context.js";
-import { callerIn } from "./context.js";
+import { callerIn, type TagHandlers } from "./context.js";
 
 // The CSV exports of one mode (spec/dashboard/exports.tsp): the columns, in Portuguese as the
 // merchant's spreadsheet shows them, each amount in reais and in cents, each instant in Brasília
@@ -68,9 +66,7 @@ const withdrawalColumns: CsvColumn<Withdrawal>[] = [
 const attachment = (kind: "transacoes" | "saques", mode: DashboardMode, asOf: string) =>
   `attachment; filename="${kind}-${mode}-${brasiliaDate(asOf)}.csv"`;
 
-export function dashboardExportHandlers(
-  domain: Domain,
-): Pick<Handlers<DashboardContext>, "exportDashboardTransactions" | "exportDashboardWithdrawals"> {
+export function exportHandlers(domain: Domain): TagHandlers<"Exports"> {
   return {
     exportDashboardTransactions: async ({ params, query }, ctx) => {
       const { scope } = callerIn(ctx, params.mode);

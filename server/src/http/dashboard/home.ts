@@ -1,15 +1,9 @@
-import type { Handlers } from "../../../../generated/dashboard-operations.js";
 import type { Domain } from "../../domain/service.js";
-import type { DashboardContext } from "./context.js";
-import { callerIn } from "./context.js";
-import { dashboardExportHandlers } from "./exports.js";
+import { callerIn, type TagHandlers } from "./context.js";
 
-/** The home screen's figures and the CSV exports of one mode (spec/dashboard/home.tsp, exports.tsp). */
-export function dashboardHomeHandlers(
-  domain: Domain,
-): Pick<Handlers<DashboardContext>, "getHomeFigures" | "exportDashboardTransactions" | "exportDashboardWithdrawals"> {
+/** The home screen's figures of one mode (spec/dashboard/home.tsp). */
+export function homeHandlers(domain: Domain): TagHandlers<"Home"> {
   return {
-    ...dashboardExportHandlers(domain),
     getHomeFigures: async ({ params }, ctx) => ({
       status: 200,
       body: await domain.homeFigures.figures(callerIn(ctx, params.mode).scope),

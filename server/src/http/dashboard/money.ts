@@ -1,46 +1,16 @@
-import type { Handlers } from "../../../../generated/dashboard-operations.js";
 import type { Domain } from "../../domain/service.js";
-import type { DashboardContext } from "./context.js";
-import { actorOf, callerIn } from "./context.js";
-import { storedReply, type WithReplays } from "../replay.js";
+import { answerOrReplay } from "../replay.js";
 import { pageFromQuery } from "../router.js";
+import { callerIn, type TagHandlers } from "./context.js";
 
-// Money and objects of one mode of the user's account (spec/dashboard/money.tsp, objects.tsp,
-// timeline.tsp, sandbox.tsp), each through the public API's use case with the session's user in
-// the path's mode. Every change that takes an `idempotency-key` answers a replay byte for byte.
+// Money of one mode of the user's account (spec/dashboard/money.tsp, timeline.tsp), each through
+// the public API's use case with the session's user in the path's mode. Every change that takes
+// an `idempotency-key` answers a replay byte for byte.
 
-type MoneyOperation =
-  | "getDashboardBalance"
-  | "listDashboardTransactions"
-  | "getDashboardTransaction"
-  | "createDashboardRefund"
-  | "listDashboardWithdrawals"
-  | "getDashboardWithdrawal"
-  | "createDashboardWithdrawal"
-  | "listDashboardDisputes"
-  | "listDashboardEvents"
-  | "getDashboardEvent"
-  | "listDashboardPaymentLinks"
-  | "getDashboardPaymentLink"
-  | "createDashboardPaymentLink"
-  | "deactivateDashboardPaymentLink"
-  | "listDashboardCustomers"
-  | "getDashboardCustomer"
-  | "updateDashboardCustomerNotes"
-  | "dashboardSandboxPay"
-  | "dashboardSandboxExpire"
-  | "dashboardSandboxDispute"
-  | "dashboardSandboxResolveDispute"
-  | "dashboardSandboxReleaseBalance";
-
-/** A use case's outcome as an answer: the first one with `status`, a replay as its stored bytes. */
-const answer = <S extends number, B>(
-  status: S,
-  out: { replayed: false; body: B } | { replayed: true; status: number; text: string },
-) => (out.replayed ? storedReply(out) : { status, body: out.body });
-
-export function dashboardMoneyHandlers(domain: Domain): WithReplays<Pick<Handlers<DashboardContext>, MoneyOperation>> {
-  const { charges, refunds, withdrawals, events, paymentLinks, customers, sandbox, dashboardMoney, timeline } = domain;
+export function moneyHandlers(
+  domain: Domain,
+): TagHandlers<"Balance" | "Transactions" | "Withdrawals" | "Disputes" | "Events"> {
+  const { charges, refunds, withdrawals, events, dashboardMoney, timeline } = domain;
   return {
     getDashboardBalance: async ({ params }, ctx) => ({
       status: 200,
@@ -57,7 +27,10 @@ export function dashboardMoneyHandlers(domain: Domain): WithReplays<Pick<Handler
       body: await timeline.timeline(callerIn(ctx, params.mode), params.id),
     }),
     createDashboardRefund: async ({ params, headers, body }, ctx) =>
-      answer(201, await refunds.create(callerIn(ctx, params.mode), params.id, body, headers["idempotency-key"])),
+      answerOrReplay(
+        201,
+        await refunds.create(callerIn(ctx, params.mode), params.id, body, headers["idempotency-key"]),
+      ),
 
     listDashboardWithdrawals: async ({ params, query }, ctx) => ({
       status: 200,
@@ -67,8 +40,8 @@ export function dashboardMoneyHandlers(domain: Domain): WithReplays<Pick<Handler
       status: 200,
       body: await withdrawals.get(callerIn(ctx, params.mode), params.id),
     }),
-    createDashboardWithdrawal: async ({ params, headers, body }, ctx) =>
-      answer(201, await dashboardMoney.withdraw(actorOf(ctx), params.mode, body, headers["idempotency-key"])),
+    createDashboardWithdrawal: async ({ params, headers, body }, { actor }) =>
+      answerOrReplay(201, await dashboardMoney.withdraw(actor, params.mode, body, headers["idempotency-key"])),
 
     listDashboardDisputes: async ({ params, query }, ctx) => ({
       status: 200,
@@ -86,58 +59,5 @@ export function dashboardMoneyHandlers(domain: Domain): WithReplays<Pick<Handler
       status: 200,
       body: await events.get(callerIn(ctx, params.mode), params.id),
     }),
-
-    listDashboardPaymentLinks: async ({ params, query }, ctx) => ({
-      status: 200,
-      body: await paymentLinks.list(callerIn(ctx, params.mode), { active: query.active }, pageFromQuery(query)),
-    }),
-    getDashboardPaymentLink: async ({ params }, ctx) => ({
-      status: 200,
-      body: await paymentLinks.get(callerIn(ctx, params.mode), params.id),
-    }),
-    createDashboardPaymentLink: async ({ params, headers, body }, ctx) =>
-      answer(201, await paymentLinks.create(callerIn(ctx, params.mode), body, headers["idempotency-key"])),
-    deactivateDashboardPaymentLink: async ({ params, headers }, ctx) =>
-      answer(200, await paymentLinks.deactivate(callerIn(ctx, params.mode), params.id, headers["idempotency-key"])),
-
-    listDashboardCustomers: async ({ params, query }, ctx) => ({
-      status: 200,
-      body: await customers.listWithNotes(
-        callerIn(ctx, params.mode),
-        { document: query.document },
-        pageFromQuery(query),
-      ),
-    }),
-    getDashboardCustomer: async ({ params }, ctx) => ({
-      status: 200,
-      body: await customers.getWithNotes(callerIn(ctx, params.mode), params.id),
-    }),
-    updateDashboardCustomerNotes: async ({ params, body }, ctx) => ({
-      status: 200,
-      body: await customers.setNotes(callerIn(ctx, params.mode), params.id, body),
-    }),
-
-    dashboardSandboxPay: async ({ params, headers }, ctx) => {
-      dashboardMoney.requireTestMode(params.mode);
-      return answer(200, await charges.simulatePayment(callerIn(ctx, "test"), params.id, headers["idempotency-key"]));
-    },
-    dashboardSandboxExpire: async ({ params, headers }, ctx) => {
-      dashboardMoney.requireTestMode(params.mode);
-      return answer(200, await sandbox.expire(callerIn(ctx, "test"), params.id, headers["idempotency-key"]));
-    },
-    dashboardSandboxDispute: async ({ params, headers, body }, ctx) => {
-      dashboardMoney.requireTestMode(params.mode);
-      const key = headers["idempotency-key"];
-      return answer(201, await sandbox.openDispute(callerIn(ctx, "test"), params.id, body, key));
-    },
-    dashboardSandboxResolveDispute: async ({ params, headers, body }, ctx) => {
-      dashboardMoney.requireTestMode(params.mode);
-      const key = headers["idempotency-key"];
-      return answer(200, await sandbox.resolveDispute(callerIn(ctx, "test"), params.id, body.outcome, key));
-    },
-    dashboardSandboxReleaseBalance: async ({ params, headers }, ctx) => {
-      dashboardMoney.requireTestMode(params.mode);
-      return answer(200, await sandbox.releaseBalance(callerIn(ctx, "test"), headers["idempotency-key"]));
-    },
   };
 }

@@ -5,14 +5,14 @@ import { type OperationId, operationTable } from "../../../../generated/dashboar
 import type { RateLimits } from "../../domain/core/rate-limits.js";
 import type { Domain } from "../../domain/service.js";
 import { normaliseEmail, sessionLifetime } from "../../domain/identity/index.js";
-import { type ClientInfo, type DashboardActor } from "../../domain/identity/model.js";
+import type { ClientInfo } from "../../domain/identity/model.js";
 import { DomainError } from "../../domain/core/errors.js";
 import { WrongCurrentPassword } from "../../domain/identity/index.js";
 import { failedLogIns as failedLogInRules } from "../../domain/core/policy.js";
 import { perMinuteLimiter } from "../kit/rate-limit.js";
 import { refuseUnsafeInput } from "../control-chars.js";
 import { dashboardHandlers } from "./handlers.js";
-import type { DashboardContext, SessionCookie } from "./context.js";
+import type { DashboardContext, OpenContext, SessionContext, SessionCookie } from "./context.js";
 import { routeNotFoundMessage, sendError } from "../errors.js";
 import { operationMatcher } from "../operations.js";
 import { jsonBodies, requestValidation } from "../request-validation.js";
@@ -23,7 +23,9 @@ import { bindOperations } from "../router.js";
 // request check as the others, in a router of its own. A request meets, in this order: the per-IP
 // budgets; for a change, the `Origin` check; the session (401) and, for a change, its CSRF token
 // (403), before its body is read; the request check; for log-in, the failed-log-in budgets.
-// docs/decisions/0020-dashboard-sessions-and-csrf.md.
+// docs/decisions/0020-dashboard-sessions-and-csrf.md. The route is matched once, by
+// `authenticateSession`, and the handler of an operation with `x-roles` is given a
+// `SessionContext` (docs/decisions/0047-request-state-typed-once-and-the-session-proved-by-type.md).
 
 export interface DashboardOptions {
   /** PUBLIC_BASE_URL: its origin is the only one a change may come from. */
@@ -115,9 +117,11 @@ export function mountDashboard(app: IRouter, domain: Domain, options: DashboardO
 
   // Who is calling, before anything reads the body: a change from another origin, a missing
   // session or a change without the session's CSRF token learn nothing more (403, 401, 403).
-  const admit: RequestHandler = async (req, res, next) => {
+  // The one route match of the request: the request check reads it (`res.locals.route`).
+  const authenticateSession: RequestHandler = async (req, res, next) => {
     const found = matcher.match(req.method, req.path);
     if (!found) return next();
+    res.locals.route = found;
     const client: ClientInfo = { ip: req.ip, userAgent: req.headers["user-agent"] };
     if (isChange(req)) {
       const origin = req.headers.origin;
@@ -125,39 +129,37 @@ export function mountDashboard(app: IRouter, domain: Domain, options: DashboardO
       const site = req.headers["sec-fetch-site"];
       if (site !== undefined && site !== "same-origin" && site !== "none") throw refused();
     }
-    let actor: DashboardActor | undefined;
-    if (found.meta.permission === "session") {
-      actor = await domain.sessions.authenticate(readCookie(req, cookieName), client);
-      const token = req.headers["x-csrf-token"];
-      if (isChange(req) && (typeof token !== "string" || !sameText(token, actor.session.csrfToken))) throw refused();
-      if (!(operationTable[found.id].roles as readonly string[]).includes(actor.user.role)) {
-        throw new DomainError("ROLE_FORBIDDEN", "Seu papel nesta conta não permite esta operação.");
-      }
-      if (actor.requireTwoFactor && actor.user.totpEnabledAt === null && !duringTwoFactorSetUp.has(found.id)) {
-        throw new DomainError(
-          "TWO_FACTOR_SETUP_REQUIRED",
-          "Esta conta exige verificação em duas etapas: ative-a (POST /dashboard/v1/me/two-factor) para continuar.",
-        );
-      }
+    // An operation without `x-roles` needs no session; its handler is given an `OpenContext`.
+    const roles: readonly string[] = operationTable[found.id].roles;
+    const open: OpenContext = { client, cookie };
+    if (roles.length === 0) {
+      res.locals.dashboard = open;
+      return next();
     }
-    const context: DashboardContext = { client, actor, cookie };
-    res.locals.dashboard = context;
+    const actor = await domain.sessions.authenticate(readCookie(req, cookieName), client);
+    const token = req.headers["x-csrf-token"];
+    if (isChange(req) && (typeof token !== "string" || !sameText(token, actor.session.csrfToken))) throw refused();
+    if (!roles.includes(actor.user.role)) {
+      throw new DomainError("ROLE_FORBIDDEN", "Seu papel nesta conta não permite esta operação.");
+    }
+    if (actor.requireTwoFactor && actor.user.totpEnabledAt === null && !duringTwoFactorSetUp.has(found.id)) {
+      throw new DomainError(
+        "TWO_FACTOR_SETUP_REQUIRED",
+        "Esta conta exige verificação em duas etapas: ative-a (POST /dashboard/v1/me/two-factor) para continuar.",
+      );
+    }
+    const session: SessionContext = { ...open, actor };
+    res.locals.dashboard = session;
     next();
   };
-  dashboard.use(admit);
+  dashboard.use(authenticateSession);
   dashboard.use(jsonBodies({ deletesToo: true }));
   dashboard.use(refuseUnsafeInput);
   dashboard.use(requestValidation({ validators: requestValidators, matcher, prefix: "/dashboard/" }));
   for (const limiter of logInLimiters(options.rateLimitStore)) dashboard.use(limiter);
-  bindOperations(
-    dashboard,
-    operationTable,
-    dashboardHandlers(domain),
-    (res) => res.locals.dashboard as DashboardContext,
-    {
-      validateResponses: options.validateResponses,
-    },
-  );
+  bindOperations(dashboard, operationTable, dashboardHandlers(domain), (res) => res.locals.dashboard, {
+    validateResponses: options.validateResponses,
+  });
   dashboard.use(noteWrongPassword);
   app.use((req, res, next) => {
     if (req.path !== "/dashboard" && !req.path.startsWith("/dashboard/")) return next();
@@ -208,7 +210,7 @@ function logInLimiters(makeStore: DashboardOptions["rateLimitStore"]): RequestHa
   const emailOf = (req: Request, res: Parameters<RequestHandler>[1]) =>
     isLogIn(req)
       ? String((req.body as { email?: unknown } | undefined)?.email ?? "")
-      : ((res.locals.dashboard as DashboardContext | undefined)?.actor?.user.email ?? "");
+      : sessionEmail(res.locals.dashboard);
   return [
     perMinuteLimiter({ ...common, name: "dashboard-login-ip", limit: failedLogIns.perIp }),
     perMinuteLimiter({
@@ -219,6 +221,10 @@ function logInLimiters(makeStore: DashboardOptions["rateLimitStore"]): RequestHa
     }),
   ];
 }
+
+/** The e-mail address of the request's session, or "" without one. */
+const sessionEmail = (context: DashboardContext | undefined): string =>
+  context !== undefined && "actor" in context ? context.actor.user.email : "";
 
 /** Marks a wrong current password for the failed-log-in budgets (`keepsCount` reads the mark when answered). */
 const noteWrongPassword: ErrorRequestHandler = (err, _req, res, next) => {

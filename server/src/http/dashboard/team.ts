@@ -1,34 +1,23 @@
-import type { Handlers } from "../../../../generated/dashboard-operations.js";
 import type { Domain } from "../../domain/service.js";
-import { actorOf } from "./context.js";
-import type { DashboardContext } from "./context.js";
+import type { TagHandlers } from "./context.js";
 
-type TeamOperations =
-  | "listMembers"
-  | "changeMemberRole"
-  | "removeMember"
-  | "listInvitations"
-  | "inviteMember"
-  | "revokeInvitation"
-  | "acceptInvitation";
-
-/** The team's operations (spec/dashboard/team.tsp). */
-export function teamHandlers(domain: Domain): Pick<Handlers<DashboardContext>, TeamOperations> {
+/** The team: members and invitations (spec/dashboard/team.tsp). */
+export function teamHandlers(domain: Domain): TagHandlers<"Team"> {
   const { team, sessions } = domain;
   return {
-    listMembers: async (_request, ctx) => ({ status: 200, body: await team.listMembers(actorOf(ctx)) }),
-    changeMemberRole: async ({ params, body }, ctx) => ({
+    listMembers: async (_request, { actor }) => ({ status: 200, body: await team.listMembers(actor) }),
+    changeMemberRole: async ({ params, body }, { actor }) => ({
       status: 200,
-      body: await team.changeRole(actorOf(ctx), params.id, body.role),
+      body: await team.changeRole(actor, params.id, body.role),
     }),
-    removeMember: async ({ params }, ctx) => {
-      await team.remove(actorOf(ctx), params.id);
+    removeMember: async ({ params }, { actor }) => {
+      await team.remove(actor, params.id);
       return { status: 204, body: undefined };
     },
-    listInvitations: async (_request, ctx) => ({ status: 200, body: await team.listInvitations(actorOf(ctx)) }),
-    inviteMember: async ({ body }, ctx) => ({ status: 201, body: await team.invite(actorOf(ctx), body) }),
-    revokeInvitation: async ({ params }, ctx) => {
-      await team.revokeInvitation(actorOf(ctx), params.id);
+    listInvitations: async (_request, { actor }) => ({ status: 200, body: await team.listInvitations(actor) }),
+    inviteMember: async ({ body }, { actor }) => ({ status: 201, body: await team.invite(actor, body) }),
+    revokeInvitation: async ({ params }, { actor }) => {
+      await team.revokeInvitation(actor, params.id);
       return { status: 204, body: undefined };
     },
     acceptInvitation: async ({ body }, ctx) => {

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import type { Handlers, OperationId } from "../../../../generated/operations.js";
+import type { Handlers, HandlersOfTag, OperationId, Tag } from "../../../../generated/operations.js";
 import { authenticationCodes, type Credentials } from "../../domain/keys/index.js";
 import type { Actor } from "../../domain/deps.js";
 import { DomainError } from "../../domain/core/errors.js";
@@ -48,6 +48,9 @@ export type PublicHandlers = WithReplays<
   Omit<Handlers<AdmittedContext>, AdmittedByTheirRead> & Pick<Handlers<CallerContext>, AdmittedByTheirRead>
 >;
 
+/** The handlers of one tag's operations (or of a union of tags), each given an admitted caller. */
+export type TagHandlers<T extends Tag> = WithReplays<HandlersOfTag<T, AdmittedContext>>;
+
 /**
  * Authenticates and authorises every public operation through the domain's `authenticate` use
  * case, before anything else reads the request (a caller without a valid key learns nothing about
@@ -85,7 +88,7 @@ export function authenticate(domain: Domain): RequestHandler {
  */
 export function authenticateBeforeErrors(domain: Domain): ErrorRequestHandler {
   return (err, _req, res, next) => {
-    const context = res.locals.context as RequestContext | undefined;
+    const context = res.locals.context;
     if (!context || !("credentials" in context)) return next(err);
     if (err instanceof DomainError && authenticationCodes.has(err.code)) return next(err);
     domain.authentication.authenticate(context.credentials).then(

@@ -3,6 +3,7 @@ import type { PublicHandlers } from "./auth.js";
 import { storedReply } from "../replay.js";
 import { pageFromQuery } from "../router.js";
 import { recurrenceHandlers } from "./recurrences.js";
+import { sandboxHandlers } from "./sandbox.js";
 
 /**
  * The public API: each generated operation bound to its use case. Every POST (and the PATCH)
@@ -31,10 +32,6 @@ export function publicHandlers(domain: Domain): PublicHandlers {
     },
     async cancelTransaction({ params, headers }, { actor }) {
       const out = await domain.charges.cancel(actor, params.id, headers["idempotency-key"]);
-      return out.replayed ? storedReply(out) : { status: 200, body: out.body };
-    },
-    async simulatePayment({ params, headers }, { actor }) {
-      const out = await domain.charges.simulatePayment(actor, params.id, headers["idempotency-key"]);
       return out.replayed ? storedReply(out) : { status: 200, body: out.body };
     },
     async createPaymentLink({ body, headers }, { actor }) {
@@ -95,23 +92,8 @@ export function publicHandlers(domain: Domain): PublicHandlers {
     async getRefund({ params }, { actor }) {
       return { status: 200, body: await domain.refunds.get(actor, params.id) };
     },
-    async simulateExpiry({ params, headers }, { actor }) {
-      const out = await domain.sandbox.expire(actor, params.id, headers["idempotency-key"]);
-      return out.replayed ? storedReply(out) : { status: 200, body: out.body };
-    },
-    async simulateDispute({ params, body, headers }, { actor }) {
-      const out = await domain.sandbox.openDispute(actor, params.id, body, headers["idempotency-key"]);
-      return out.replayed ? storedReply(out) : { status: 201, body: out.body };
-    },
-    async simulateDisputeResolution({ params, body, headers }, { actor }) {
-      const out = await domain.sandbox.resolveDispute(actor, params.id, body.outcome, headers["idempotency-key"]);
-      return out.replayed ? storedReply(out) : { status: 200, body: out.body };
-    },
-    async simulateBalanceRelease({ headers }, { actor }) {
-      const out = await domain.sandbox.releaseBalance(actor, headers["idempotency-key"]);
-      return out.replayed ? storedReply(out) : { status: 200, body: out.body };
-    },
     ...recurrenceHandlers(domain),
+    ...sandboxHandlers(domain),
     async listEvents({ query }, { actor }) {
       const { type, createdFrom, createdTo } = query;
       return {

@@ -1,25 +1,11 @@
-import type { Handlers } from "../../../../generated/operations.js";
 import type { Domain } from "../../domain/service.js";
-import type { AdmittedContext } from "./auth.js";
-import { storedReply, type WithReplays } from "../replay.js";
+import type { TagHandlers } from "./auth.js";
+import { storedReply } from "../replay.js";
 import { pageFromQuery } from "../router.js";
 
-type RecurrenceOperations =
-  | "createRecurrence"
-  | "listRecurrences"
-  | "getRecurrence"
-  | "cancelRecurrence"
-  | "createRecurringCharge"
-  | "simulateRecurrenceApproval"
-  | "simulateRecurrenceRejection"
-  | "simulateRecurrenceCancellationByPayer"
-  | "simulateRecurrenceExpiry"
-  | "simulateRecurrenceAdvance"
-  | "simulateRecurringAttempt";
-
-/** Recurrences (Pix Automático) and their sandbox: each generated operation bound to its use case. */
-export function recurrenceHandlers(domain: Domain): Pick<WithReplays<Handlers<AdmittedContext>>, RecurrenceOperations> {
-  const { recurrences, recurrenceSandbox: sandbox } = domain;
+/** Recurrences (Pix Automático, spec/recurrences-api.tsp): each generated operation bound to its use case. */
+export function recurrenceHandlers(domain: Domain): TagHandlers<"Recurrences"> {
+  const { recurrences } = domain;
   return {
     async createRecurrence({ body, headers }, { actor }) {
       const out = await recurrences.create(actor, body, headers["idempotency-key"]);
@@ -40,30 +26,6 @@ export function recurrenceHandlers(domain: Domain): Pick<WithReplays<Handlers<Ad
     async createRecurringCharge({ params, body, headers }, { actor }) {
       const out = await recurrences.createCharge(actor, params.id, body, headers["idempotency-key"]);
       return out.replayed ? storedReply(out) : { status: 201, body: out.body };
-    },
-    async simulateRecurrenceApproval({ params, body, headers }, { actor }) {
-      const out = await sandbox.approve(actor, params.id, body, headers["idempotency-key"]);
-      return out.replayed ? storedReply(out) : { status: 200, body: out.body };
-    },
-    async simulateRecurrenceRejection({ params, body, headers }, { actor }) {
-      const out = await sandbox.reject(actor, params.id, body, headers["idempotency-key"]);
-      return out.replayed ? storedReply(out) : { status: 200, body: out.body };
-    },
-    async simulateRecurrenceCancellationByPayer({ params, body, headers }, { actor }) {
-      const out = await sandbox.cancelByPayer(actor, params.id, body, headers["idempotency-key"]);
-      return out.replayed ? storedReply(out) : { status: 200, body: out.body };
-    },
-    async simulateRecurrenceExpiry({ params, headers }, { actor }) {
-      const out = await sandbox.expire(actor, params.id, headers["idempotency-key"]);
-      return out.replayed ? storedReply(out) : { status: 200, body: out.body };
-    },
-    async simulateRecurrenceAdvance({ params, headers }, { actor }) {
-      const out = await sandbox.advance(actor, params.id, headers["idempotency-key"]);
-      return out.replayed ? storedReply(out) : { status: 200, body: out.body };
-    },
-    async simulateRecurringAttempt({ params, body, headers }, { actor }) {
-      const out = await sandbox.settleAttempt(actor, params.id, body, headers["idempotency-key"]);
-      return out.replayed ? storedReply(out) : { status: 200, body: out.body };
     },
   };
 }

@@ -156,7 +156,7 @@ export function transactionFilterSql(filter: TransactionFilter, values: unknown[
 /**
  * The row versions of a key and its account, as text: each row's `xmin`, the transaction that
  * wrote the version read. Any UPDATE writes a new version with a new `xmin` (freezing keeps it),
- * so the text changes whenever anything `admit` decides on changes.
+ * so the text changes whenever anything `authorizeKey` decides on changes.
  */
 const keyVersionSql = `k.xmin::text || ':' || coalesce(a.xmin::text, '-')`;
 
