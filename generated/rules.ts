@@ -6,8 +6,10 @@
 // carry the number (`x-default`, `x-max-key-length`, `x-max-json-bytes`, `x-replay-window-seconds`,
 // `x-refund-window-days`, `x-secret-overlap-seconds`, the request limits at each document's root,
 // `x-retry-after-seconds`, the dashboard's `x-failed-log-ins`, `x-step-up-seconds`,
-// `x-idle-seconds`, `x-seconds-after-log-in`). The permissions are the `Permission` enumeration,
-// the states the alternatives of the address's `state` pattern.
+// `x-idle-seconds`, `x-seconds-after-log-in`, `x-default-seconds-after-creation`, `x-valid-seconds`,
+// `x-webhook-delivery`). The lists are arrays of a document (the retry schedule, enumerations). The
+// permissions are the `Permission` enumeration, the states the alternatives of the address's
+// `state` pattern.
 
 /** Bounds of `amountCents` (charges, payment links, withdrawals, refunds). */
 export const amountLimits = {
@@ -171,6 +173,46 @@ export const sessionLifetime = {
   absoluteSeconds: 43200,
 } as const;
 
+/** Default life, in seconds, of a charge (and of a recurrence's approval) and of a payment link created without `expiresAt`. */
+export const defaultExpirySeconds = {
+  /** openapi.yaml#/components/schemas/CreatePixChargeRequest/properties/expiresAt/x-default-seconds-after-creation */
+  charge: 86400,
+  /** openapi.yaml#/components/schemas/CreatePaymentLinkRequest/properties/expiresAt/x-default-seconds-after-creation */
+  paymentLink: 2592000,
+} as const;
+
+/** How long the link of a dashboard e-mail works, in seconds: the address's confirmation, a password reset, an invitation. */
+export const emailLinkSeconds = {
+  /** dashboard-openapi.yaml#/components/schemas/ConfirmEmailRequest/properties/token/x-valid-seconds */
+  confirmEmail: 86400,
+  /** dashboard-openapi.yaml#/components/schemas/CompletePasswordResetRequest/properties/token/x-valid-seconds */
+  resetPassword: 3600,
+  /** dashboard-openapi.yaml#/components/schemas/AcceptInvitationRequest/properties/token/x-valid-seconds */
+  invitation: 604800,
+} as const;
+
+/** Webhook delivery: how long an attempt waits for the receiver's answer, and how far a receiver lets `webhook-timestamp` be from its clock, in seconds (the retries: `webhookRetryScheduleSeconds`). */
+export const webhookDelivery = {
+  /** openapi.yaml#/x-webhook-delivery/timeoutSeconds */
+  timeoutSeconds: 15,
+  /** openapi.yaml#/x-webhook-delivery/signatureToleranceSeconds */
+  signatureToleranceSeconds: 300,
+} as const;
+
+/** Length of a dashboard user's new password (sign-up, reset, invitation, change). */
+export const passwordLength = {
+  /** dashboard-openapi.yaml#/components/schemas/NewPassword/minLength */
+  min: 12,
+  /** dashboard-openapi.yaml#/components/schemas/NewPassword/maxLength */
+  max: 128,
+} as const;
+
+/** Length of the dashboard's transaction search text (`search`). */
+export const searchLength = {
+  /** dashboard-openapi.yaml#/components/parameters/DashboardTransactionListQuery.search/schema/maxLength */
+  max: 64,
+} as const;
+
 /** `maxlength` of the hosted checkout's fields: what the API takes for each (the document as typed, punctuation included). */
 export const checkoutFieldLengths = {
   /** openapi.yaml#/components/schemas/ChargeCustomerInput/properties/name/maxLength */
@@ -248,6 +290,46 @@ export const webhookResponseBodyBytes = 1024;
  * dashboard-openapi.yaml#/components/schemas/RollApiKeyRequest/properties/gracePeriodSeconds/maximum
  */
 export const maxKeyRollGraceSeconds = 86400;
+
+/**
+ * Seconds after a delivery's first attempt at which each attempt is due (the first at once), before jitter.
+ * openapi.yaml#/x-webhook-delivery/retryScheduleSeconds
+ */
+export const webhookRetryScheduleSeconds = [
+  0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400,
+] as const;
+
+/**
+ * Every status of a transaction (a Pix charge).
+ * dashboard-openapi.yaml#/components/schemas/PixService.TransactionStatus/enum
+ */
+export const transactionStatuses = [
+  "WAITING_PAYMENT", "PAID", "EXPIRED", "CANCELLED", "FAILED", "PENDING", "PROCESSING",
+] as const;
+
+/**
+ * Every status of a dispute (MED).
+ * dashboard-openapi.yaml#/components/schemas/PixService.DisputeStatus/enum
+ */
+export const disputeStatuses = ["OPEN", "WON", "LOST"] as const;
+
+/**
+ * Every status of a withdrawal.
+ * dashboard-openapi.yaml#/components/schemas/PixService.WithdrawalStatus/enum
+ */
+export const withdrawalStatuses = ["PENDING", "PAID", "PARTIALLY_PAID", "FAILED"] as const;
+
+/**
+ * Every status of a refund.
+ * dashboard-openapi.yaml#/components/schemas/PixService.RefundStatus/enum
+ */
+export const refundStatuses = ["PENDING", "COMPLETED", "FAILED"] as const;
+
+/**
+ * Every role of a dashboard user, in the order `x-roles` lists them (who may call what: `canCall` in `dashboard-operations.ts`).
+ * dashboard-openapi.yaml#/components/schemas/Role/enum
+ */
+export const roles = ["owner", "admin", "developer", "finance", "viewer"] as const;
 
 /** Every permission an API key can hold (admin-openapi.yaml#/components/schemas/Permission/enum). */
 export const permissions = [

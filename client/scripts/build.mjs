@@ -5,8 +5,11 @@
 // client/src imports the generated API types from the repository (`../../generated/api.js`), so
 // tsc compiles with rootDir = the repository root and emits to dist/<format>/client/src/. tsc never
 // copies `.d.ts` inputs, so the generated `api.d.ts` and `dashboard-api.d.ts` are copied to
-// dist/<format>/generated/, where the emitted declarations' `../../generated/….js` imports resolve. Nothing is committed
-// twice: the copies exist only in dist (ignored by git) and in the packed tarball.
+// dist/<format>/generated/, where the emitted declarations' `../../generated/….js` imports resolve.
+// client/src also imports one value module, `generated/rules.ts` (the webhook signature's tolerance,
+// written once in the API document's `x-webhook-delivery`), which tsc compiles into
+// dist/<format>/generated/rules.js like the client's own files. Nothing is committed twice: the
+// copies exist only in dist (ignored by git) and in the packed tarball.
 
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -73,7 +76,8 @@ for (const format of formats) {
 
   // Sanity checks: the entry points exist and the declarations' import of the API types resolves.
   const srcDir = join(outDir, "client", "src");
-  for (const file of [join(srcDir, "index.js"), join(srcDir, "index.d.ts"), copiedTypes]) {
+  const rules = join(outDir, "generated", "rules.js");
+  for (const file of [join(srcDir, "index.js"), join(srcDir, "index.d.ts"), copiedTypes, rules]) {
     if (!existsSync(file)) fail(`expected ${relative(clientDir, file)} after the build`);
   }
   let generatedImports = 0;

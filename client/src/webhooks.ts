@@ -1,9 +1,13 @@
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { Webhook } from "standardwebhooks";
+import { webhookDelivery } from "../../generated/rules.js";
 import type { WebhookEvent } from "./types.js";
 
-/** How far, in seconds, a webhook's `webhook-timestamp` may be from now: 5 minutes. */
-export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 5 * 60;
+/**
+ * How far, in seconds, a webhook's `webhook-timestamp` may be from now: 5 minutes, the API
+ * document's `x-webhook-delivery` `signatureToleranceSeconds`.
+ */
+export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS: number = webhookDelivery.signatureToleranceSeconds;
 
 /**
  * A webhook delivery that must not be trusted: a required header is missing, no signature matches

@@ -252,6 +252,7 @@ describe("packaging", () => {
                 `dist/${format}/client/src/index.js`,
                 `dist/${format}/client/src/index.d.ts`,
                 `dist/${format}/generated/api.d.ts`,
+                `dist/${format}/generated/rules.js`,
               ]),
             )
             .map((file) => (file.startsWith("package/") ? file : `package/${file}`)),

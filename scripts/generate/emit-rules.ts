@@ -13,9 +13,14 @@
  * `x-refund-window-days` (`createRefund`), `x-secret-overlap-seconds`
  * (`rotateWebhookEndpointSecret`), the request path's limits at each document's root
  * (`x-request-limits`, `x-service-unavailable-retry-after-seconds`, `x-auth-failures-per-minute`),
- * `x-retry-after-seconds` (`getReadiness`), and the dashboard's sessions (`x-failed-log-ins` on
+ * `x-retry-after-seconds` (`getReadiness`), the dashboard's sessions (`x-failed-log-ins` on
  * `logIn`, `x-step-up-seconds` and `x-failed-step-ups` on `stepUp`, `x-idle-seconds` and
- * `x-seconds-after-log-in` on `Session`).
+ * `x-seconds-after-log-in` on `Session`), the default expiries (`x-default-seconds-after-creation`
+ * on a charge's and a payment link's `expiresAt`), the e-mail links' lifetimes (`x-valid-seconds` on
+ * the tokens of e-mail confirmation, password reset and invitation), and webhook delivery
+ * (`x-webhook-delivery` at the public document's root: the retry schedule, the timeout, the
+ * signature tolerance). Lists (`lists`) are arrays: the retry schedule, and enumerations the
+ * dashboard app shows (statuses, roles).
  *
  * Where the documents' prose states one of these numbers ("at most 64 KiB (65 536 bytes)"), the
  * phrase is listed in `prose` below and must be found in the document with the number read: the
@@ -25,18 +30,37 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { documents } from "./documents.js";
-import { adm, type DocumentName, groups, pub, schema, singles, type Source } from "./rule-sources.js";
+import { adm, type DocumentName, groups, type List, lists, pub, schema, singles, type Source } from "./rule-sources.js";
 
 type Node = Record<string, unknown>;
 
 /** 65536 → "65 536", as the prose writes numbers. */
 const spaced = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, " ");
 
+/** 3600 → "1 hour", 86400 → "24 hours", as the prose writes a lifetime. */
+const hours = (seconds: number) => (seconds === 3600 ? "1 hour" : `${seconds / 3600} hours`);
+
+/** 604800 → "7 days". */
+const days = (seconds: number) => `${seconds / 86400} days`;
+
+/** A step of the retry schedule as the prose writes it: "at once", "5 s", "5 min", "2 h". */
+const step = (seconds: number) =>
+  seconds === 0
+    ? "at once"
+    : seconds < 60
+      ? `${seconds} s`
+      : seconds < 3600
+        ? `${seconds / 60} min`
+        : `${seconds / 3600} h`;
+
 /**
  * The phrases of the documents' prose that state a number of the rules, from the values read:
  * each must be found in its document (whitespace folded), or the generation stops.
  */
-function prose(v: Record<string, Record<string, number>>): { document: DocumentName; phrase: string }[] {
+function prose(
+  v: Record<string, Record<string, number>>,
+  listed: Record<string, readonly (number | string)[]>,
+): { document: DocumentName; phrase: string }[] {
   const body = v.requestLimits!;
   const perMinute = v.rateLimitsPerMinute!;
   const logIns = v.failedLogIns!;
@@ -46,7 +70,32 @@ function prose(v: Record<string, Record<string, number>>): { document: DocumentN
   const bodyPhrase = `at most ${body.maxBodyBytes! / 1024} KiB (${spaced(body.maxBodyBytes!)} bytes)`;
   const windowMinutes = logIns.windowSeconds! / 60;
   const stepUpMinutes = single.stepUpSeconds! / 60;
+  const expiry = v.defaultExpirySeconds!;
+  const links = v.emailLinkSeconds!;
+  const delivery = v.webhookDelivery!;
+  const password = v.passwordLength!;
+  const schedule = (listed.webhookRetryScheduleSeconds as number[]).map(step).join(", ");
   return [
+    {
+      document: "public",
+      phrase: `Until when the Pix accepts payment. Default: ${hours(expiry.charge!)} after creation.`,
+    },
+    {
+      document: "public",
+      phrase: `Default: ${days(expiry.paymentLink!)} after creation. A charge made by the link expires at the earlier of its own default (${hours(expiry.charge!)})`,
+    },
+    { document: "public", phrase: `which expires then too). Default: ${hours(expiry.charge!)} after creation.` },
+    { document: "dashboard", phrase: `confirmation e-mail (valid ${hours(links.confirmEmail!)}, once)` },
+    { document: "dashboard", phrase: `reset e-mail (valid ${hours(links.resetPassword!)}, once)` },
+    { document: "dashboard", phrase: `invitation e-mail (valid ${days(links.invitation!)}, once)` },
+    { document: "dashboard", phrase: `The link works until then: ${days(links.invitation!)} after the invitation.` },
+    { document: "dashboard", phrase: `a link to accept (valid ${days(links.invitation!)})` },
+    {
+      document: "public",
+      phrase: `Reject timestamps more than ${delivery.signatureToleranceSeconds! / 60} minutes off. Retries: ${schedule}, with jitter; ${delivery.timeoutSeconds} s timeout;`,
+    },
+    { document: "public", phrase: `answer any 2xx within ${delivery.timeoutSeconds} seconds.` },
+    { document: "dashboard", phrase: `A new password: ${password.min} to ${password.max} characters` },
     ...(["public", "admin", "dashboard"] as const).map((document) => ({ document, phrase: bodyPhrase })),
     { document: "public", phrase: `nest at most ${body.maxJsonDepth} deep` },
     {
@@ -123,6 +172,16 @@ function at(docs: Record<DocumentName, Node>, { document, pointer }: Source): un
   return node;
 }
 
+/** A list's items, each an integer or a string as the list says. */
+function listAt(docs: Record<DocumentName, Node>, list: List): readonly (number | string)[] {
+  const value = at(docs, list);
+  const fits = (item: unknown) => (list.of === "integer" ? Number.isSafeInteger(item) : typeof item === "string");
+  if (!Array.isArray(value) || value.length === 0 || !value.every(fits)) {
+    throw new Error(`rules: ${list.document}#${list.pointer} is ${JSON.stringify(value)}, not a list of ${list.of}s`);
+  }
+  return value as (number | string)[];
+}
+
 function numberAt(docs: Record<DocumentName, Node>, source: Source): number {
   const value = at(docs, source);
   if (typeof value !== "number" || !Number.isSafeInteger(value)) {
@@ -161,6 +220,22 @@ function checkRelations(
   }
 }
 
+/**
+ * Webhook delivery: the schedule starts at once and only grows, and every event's description
+ * (`x-webhooks`) tells the receiver the timeout.
+ */
+function checkDelivery(schedule: number[], timeoutSeconds: number, docs: Record<DocumentName, Node>) {
+  if (schedule[0] !== 0 || schedule.some((at, i) => i > 0 && at <= (schedule[i - 1] ?? 0))) {
+    throw new Error(`rules: the webhook retry schedule ${JSON.stringify(schedule)} must start at 0 and grow`);
+  }
+  const hooks = (docs.public["x-webhooks"] ?? {}) as Record<string, { post?: { description?: string } }>;
+  for (const [event, item] of Object.entries(hooks)) {
+    if (!item.post?.description?.includes(`answer any 2xx within ${timeoutSeconds} seconds`)) {
+      throw new Error(`rules: the ${event} webhook's description does not say the ${timeoutSeconds}-second timeout`);
+    }
+  }
+}
+
 /** Items joined with ", ", as lines of at most 100 columns indented by two. */
 function wrap(items: string[]): string[] {
   const lines: string[] = [];
@@ -193,8 +268,10 @@ function renderRules(docs: Record<DocumentName, Node>): string {
     "// carry the number (`x-default`, `x-max-key-length`, `x-max-json-bytes`, `x-replay-window-seconds`,",
     "// `x-refund-window-days`, `x-secret-overlap-seconds`, the request limits at each document's root,",
     "// `x-retry-after-seconds`, the dashboard's `x-failed-log-ins`, `x-step-up-seconds`,",
-    "// `x-idle-seconds`, `x-seconds-after-log-in`). The permissions are the `Permission` enumeration,",
-    "// the states the alternatives of the address's `state` pattern.",
+    "// `x-idle-seconds`, `x-seconds-after-log-in`, `x-default-seconds-after-creation`, `x-valid-seconds`,",
+    "// `x-webhook-delivery`). The lists are arrays of a document (the retry schedule, enumerations). The",
+    "// permissions are the `Permission` enumeration, the states the alternatives of the address's",
+    "// `state` pattern.",
     "",
   ];
   for (const [name, group] of Object.entries(groups)) {
@@ -219,8 +296,25 @@ function renderRules(docs: Record<DocumentName, Node>): string {
       "",
     );
   }
+  const listed: Record<string, readonly (number | string)[]> = {};
+  for (const [name, list] of Object.entries(lists)) {
+    const items = listAt(docs, list);
+    listed[name] = items;
+    const inline = `export const ${name} = [${items.map((item) => JSON.stringify(item)).join(", ")}] as const;`;
+    lines.push(
+      "/**",
+      ` * ${list.doc}`,
+      ` * ${where(list)}`,
+      " */",
+      ...(inline.length <= 100
+        ? [inline]
+        : [`export const ${name} = [`, ...wrap(items.map((item) => JSON.stringify(item))), "] as const;"]),
+      "",
+    );
+  }
   checkRelations(values, permissions, docs);
-  for (const { document, phrase } of prose(values)) {
+  checkDelivery(listed.webhookRetryScheduleSeconds as number[], values.webhookDelivery!.timeoutSeconds!, docs);
+  for (const { document, phrase } of prose(values, listed)) {
     if (!textOf(docs[document]).some((text) => text.includes(phrase))) {
       throw new Error(
         `rules: the ${document} document's prose no longer says "${phrase}": write the number once, in spec/`,

@@ -151,6 +151,36 @@ export const groups: Record<string, Group> = {
       absoluteSeconds: dsh(schema("Session", "properties/expiresAt/x-seconds-after-log-in")),
     },
   },
+  defaultExpirySeconds: {
+    doc: "Default life, in seconds, of a charge (and of a recurrence's approval) and of a payment link created without `expiresAt`.",
+    values: {
+      charge: pub(schema("CreatePixChargeRequest", "properties/expiresAt/x-default-seconds-after-creation")),
+      paymentLink: pub(schema("CreatePaymentLinkRequest", "properties/expiresAt/x-default-seconds-after-creation")),
+    },
+  },
+  emailLinkSeconds: {
+    doc: "How long the link of a dashboard e-mail works, in seconds: the address's confirmation, a password reset, an invitation.",
+    values: {
+      confirmEmail: dsh(schema("ConfirmEmailRequest", "properties/token/x-valid-seconds")),
+      resetPassword: dsh(schema("CompletePasswordResetRequest", "properties/token/x-valid-seconds")),
+      invitation: dsh(schema("AcceptInvitationRequest", "properties/token/x-valid-seconds")),
+    },
+  },
+  webhookDelivery: {
+    doc: "Webhook delivery: how long an attempt waits for the receiver's answer, and how far a receiver lets `webhook-timestamp` be from its clock, in seconds (the retries: `webhookRetryScheduleSeconds`).",
+    values: {
+      timeoutSeconds: pub("/x-webhook-delivery/timeoutSeconds"),
+      signatureToleranceSeconds: pub("/x-webhook-delivery/signatureToleranceSeconds"),
+    },
+  },
+  passwordLength: {
+    doc: "Length of a dashboard user's new password (sign-up, reset, invitation, change).",
+    values: { min: dsh(schema("NewPassword", "minLength")), max: dsh(schema("NewPassword", "maxLength")) },
+  },
+  searchLength: {
+    doc: "Length of the dashboard's transaction search text (`search`).",
+    values: { max: dsh("/components/parameters/DashboardTransactionListQuery.search/schema/maxLength") },
+  },
   checkoutFieldLengths: {
     doc: "`maxlength` of the hosted checkout's fields: what the API takes for each (the document as typed, punctuation included).",
     values: {
@@ -165,6 +195,45 @@ export const groups: Record<string, Group> = {
       district: pub(schema("AddressInput", "properties/district/maxLength")),
       city: pub(schema("AddressInput", "properties/city/maxLength")),
     },
+  },
+};
+
+/** A list of the rules: one exported `as const` array, of integers or of strings (an enumeration). */
+export interface List extends Source {
+  doc: string;
+  of: "integer" | "string";
+}
+
+export const lists: Record<string, List> = {
+  webhookRetryScheduleSeconds: {
+    doc: "Seconds after a delivery's first attempt at which each attempt is due (the first at once), before jitter.",
+    of: "integer",
+    ...pub("/x-webhook-delivery/retryScheduleSeconds"),
+  },
+  transactionStatuses: {
+    doc: "Every status of a transaction (a Pix charge).",
+    of: "string",
+    ...dsh(schema("PixService.TransactionStatus", "enum")),
+  },
+  disputeStatuses: {
+    doc: "Every status of a dispute (MED).",
+    of: "string",
+    ...dsh(schema("PixService.DisputeStatus", "enum")),
+  },
+  withdrawalStatuses: {
+    doc: "Every status of a withdrawal.",
+    of: "string",
+    ...dsh(schema("PixService.WithdrawalStatus", "enum")),
+  },
+  refundStatuses: {
+    doc: "Every status of a refund.",
+    of: "string",
+    ...dsh(schema("PixService.RefundStatus", "enum")),
+  },
+  roles: {
+    doc: "Every role of a dashboard user, in the order `x-roles` lists them (who may call what: `canCall` in `dashboard-operations.ts`).",
+    of: "string",
+    ...dsh(schema("Role", "enum")),
   },
 };
 

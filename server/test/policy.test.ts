@@ -23,6 +23,9 @@ import {
   secretOverlapSeconds,
 } from "../src/domain/core/policy.js";
 import { MAX_AMOUNT_CENTS } from "../src/pix/brcode.js";
+import * as generatedRules from "../../generated/rules.js";
+import { documents } from "../../scripts/generate/documents.js";
+import { groups, lists, singles, type Source } from "../../scripts/generate/rule-sources.js";
 
 // The numbers of the rules are written once, in the spec; `domain/policy.ts` exports what
 // `npm run generate` reads back from the documents (`generated/rules.ts`), and `check:generated`
@@ -124,6 +127,80 @@ describe("the rule numbers", () => {
     );
 
     expect([...required].sort()).toEqual([...permissions].sort());
+  });
+});
+
+/**
+ * The value a rule's source names, found here apart from the generator: each pointer segment read
+ * in the node, or else in what its `$ref` or one-member `allOf` names.
+ */
+const parsed = new Map<string, Doc>();
+function valueAt({ document, pointer }: Source): unknown {
+  const file = documents.find((d) => d.name === document)?.openapi ?? "";
+  const doc = parsed.get(file) ?? load(file);
+  parsed.set(file, doc);
+  const follow = (node: unknown, segment: string): unknown => {
+    if (node === null || typeof node !== "object") return undefined;
+    const object = node as Record<string, unknown>;
+    if (segment in object) return object[segment];
+    const ref = (object.$ref ?? (Array.isArray(object.allOf) && object.allOf.length === 1 ? object.allOf[0] : null)) as
+      string | Record<string, unknown> | null;
+    if (typeof ref === "string") return follow(valueAt({ document, pointer: ref.slice(1) }), segment);
+    return ref ? follow(ref, segment) : undefined;
+  };
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .reduce<unknown>(follow, doc);
+}
+
+const exported = generatedRules as unknown as Record<string, unknown>;
+
+describe("each generated rule and the document it is read from", () => {
+  const grouped = Object.entries(groups).flatMap(([name, group]) =>
+    Object.entries(group.values).map(([key, source]) => ({
+      rule: `${name}.${key}`,
+      source,
+      value: (exported[name] as Record<string, unknown> | undefined)?.[key],
+    })),
+  );
+  const single = Object.entries(singles).map(([name, source]) => ({ rule: name, source, value: exported[name] }));
+  const listed = Object.entries(lists).map(([name, source]) => ({ rule: name, source, value: exported[name] }));
+
+  test.each([...grouped, ...single, ...listed])(
+    "when $rule is read, then it is the value at its pointer",
+    ({ source, value }) => {
+      expect(value).toBeDefined();
+      expect(value).toEqual(valueAt(source));
+    },
+  );
+
+  test("when the durations, webhook numbers and dashboard lists are read, then they are the ones the spec has always said", () => {
+    expect(generatedRules.defaultExpirySeconds).toEqual({ charge: 24 * 3600, paymentLink: 30 * 24 * 3600 });
+    expect(generatedRules.emailLinkSeconds).toEqual({
+      confirmEmail: 24 * 3600,
+      resetPassword: 3600,
+      invitation: 7 * 24 * 3600,
+    });
+    expect(generatedRules.sessionLifetime).toEqual({ idleSeconds: 30 * 60, absoluteSeconds: 12 * 3600 });
+    expect(generatedRules.stepUpSeconds).toBe(10 * 60);
+    expect(generatedRules.webhookRetryScheduleSeconds).toEqual([
+      0,
+      5,
+      5 * 60,
+      30 * 60,
+      2 * 3600,
+      5 * 3600,
+      10 * 3600,
+      14 * 3600,
+      20 * 3600,
+      24 * 3600,
+    ]);
+    expect(generatedRules.webhookDelivery).toEqual({ timeoutSeconds: 15, signatureToleranceSeconds: 5 * 60 });
+    expect(generatedRules.passwordLength).toEqual({ min: 12, max: 128 });
+    expect(generatedRules.searchLength).toEqual({ max: 64 });
+    expect(generatedRules.roles).toEqual(["owner", "admin", "developer", "finance", "viewer"]);
   });
 });
 

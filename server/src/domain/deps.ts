@@ -6,6 +6,7 @@ import { type Acquirer, type Acquirers, builtInAcquirers } from "./ports/acquire
 import type { AuditedBy } from "./audit/model.js";
 import type { Role } from "./identity/model.js";
 import type { Account, ApiKeyRecord, Scope } from "./core/model.js";
+import { defaultExpirySeconds } from "./core/policy.js";
 
 export interface DomainConfig {
   /** Where the hosted checkout lives: payment link `url`s start with it. */
@@ -18,8 +19,8 @@ export interface DomainConfig {
 
 export const defaultDomainConfig: DomainConfig = {
   publicBaseUrl: "http://localhost:3000",
-  chargeExpirySeconds: 24 * 3600,
-  paymentLinkExpirySeconds: 30 * 24 * 3600,
+  chargeExpirySeconds: defaultExpirySeconds.charge,
+  paymentLinkExpirySeconds: defaultExpirySeconds.paymentLink,
 };
 
 /** What every use case may use. */

@@ -1,6 +1,6 @@
 import http from "node:http";
 import https from "node:https";
-import { webhookResponseBodyBytes } from "../domain/core/policy.js";
+import { webhookDelivery, webhookResponseBodyBytes } from "../domain/core/policy.js";
 import { type GuardPolicy, checkWebhookUrl, guardedLookup } from "./ssrf.js";
 
 export interface PostResult {
@@ -33,7 +33,7 @@ export async function postEvent(
   body: string,
   headers: Record<string, string>,
   policy: GuardPolicy,
-  timeoutMs = 15_000,
+  timeoutMs = webhookDelivery.timeoutSeconds * 1000,
   responseBodyBytes = webhookResponseBodyBytes,
 ): Promise<PostResult> {
   const started = performance.now();

@@ -1,14 +1,18 @@
 import type { Logger } from "pino";
 import type { Clock } from "../domain/ports/clock.js";
 import { addSeconds } from "../domain/core/time.js";
+import { webhookDelivery, webhookRetryScheduleSeconds } from "../domain/core/policy.js";
 import type { DeliveryRecord } from "../domain/core/model.js";
 import type { Store } from "../domain/ports/store.js";
 import { postEvent } from "./deliver.js";
 import { signDelivery } from "./signer.js";
 import type { GuardPolicy } from "./ssrf.js";
 
-/** Seconds after the first attempt at which each retry is due (docs/decisions/0006-webhook-events-and-delivery.md, "Delivery"): 10 attempts in all. */
-export const retrySchedule = [0, 5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
+/**
+ * Seconds after the first attempt at which each retry is due: the spec's `x-webhook-delivery`
+ * (docs/decisions/0006-webhook-events-and-delivery.md, "Delivery").
+ */
+export const retrySchedule: readonly number[] = webhookRetryScheduleSeconds;
 
 /** The delay before attempt number `attempt` (0-based), ±10% jitter. */
 function retryDelaySeconds(attempt: number, random: () => number = Math.random): number | null {
@@ -28,6 +32,7 @@ export interface WorkerOptions {
   pollMs?: number;
   /** How long a claim lasts: a worker that dies mid-delivery loses it after this. */
   claimSeconds?: number;
+  /** How long an attempt waits for the answer; default the spec's `x-webhook-delivery` timeout. */
   timeoutMs?: number;
   batch?: number;
 }
@@ -148,7 +153,7 @@ export class DeliveryWorker {
       body,
       signDelivery(endpoint, delivery.eventId, body, new Date(), startedAt.toISOString()),
       policy,
-      this.options.timeoutMs ?? 15_000,
+      this.options.timeoutMs ?? webhookDelivery.timeoutSeconds * 1000,
     );
     const at = startedAt.toISOString();
     const attempts = [

@@ -12,6 +12,10 @@ export {
   /** `maxlength` of the hosted checkout's fields. */
   checkoutFieldLengths,
   customerTagLength,
+  /** Default life of a charge (and of a recurrence's approval) and of a payment link created without `expiresAt`, in seconds. */
+  defaultExpirySeconds,
+  /** How long the link of a dashboard e-mail works: confirmation, password reset, invitation, in seconds. */
+  emailLinkSeconds,
   /** Fees of a new account. */
   defaultPlan,
   /** Dashboard log-in failures per e-mail address and per IP address within a window. */
@@ -54,6 +58,10 @@ export {
   releasePeriodDays,
   /** How many bytes of a receiver's answer a webhook delivery attempt keeps. */
   webhookResponseBodyBytes,
+  /** Webhook delivery: an attempt's timeout and the signature's tolerance, in seconds. */
+  webhookDelivery,
+  /** When each webhook delivery attempt is due, in seconds after the first (before jitter). */
+  webhookRetryScheduleSeconds,
   /** The longest grace a rolled API key's secret before the roll may get, in seconds. */
   maxKeyRollGraceSeconds,
 } from "../../../../generated/rules.js";

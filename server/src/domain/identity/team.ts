@@ -5,6 +5,7 @@ import { recordAudit, recordAuditIfChanged } from "../audit/index.js";
 import { byUser } from "../audit/model.js";
 import type { DomainDeps } from "../deps.js";
 import { addSeconds } from "../core/time.js";
+import { emailLinkSeconds } from "../core/policy.js";
 import { DomainError, notFound } from "../core/errors.js";
 import type { InvitationRecord, Role, UserRecord } from "./model.js";
 import { newId } from "../core/ids.js";
@@ -22,8 +23,8 @@ import { type ClientInfo, type DashboardActor } from "./model.js";
 
 type Schemas = components["schemas"];
 
-/** How long an invitation's link works. */
-const invitationSeconds = 7 * 24 * 3600;
+/** How long an invitation's link works (the spec's `x-valid-seconds` on its token). */
+const invitationSeconds = emailLinkSeconds.invitation;
 
 const roleNames: Record<Role, string> = {
   owner: "proprietário",

@@ -4,6 +4,7 @@ import { recordAudit } from "../audit/index.js";
 import { byUser } from "../audit/model.js";
 import type { DomainDeps } from "../deps.js";
 import { addSeconds } from "../core/time.js";
+import { emailLinkSeconds } from "../core/policy.js";
 import { DomainError, fieldError } from "../core/errors.js";
 import type { EmailTokenPurpose, UserRecord } from "./model.js";
 import { newId } from "../core/ids.js";
@@ -16,8 +17,11 @@ import { type ClientInfo, type DashboardActor } from "./model.js";
 // and reset. E-mails go through the Mailer port; their links carry a one-time token of which only
 // the digest is stored.
 
-/** How long an e-mail link works: confirmation 24 hours, password reset 1 hour. */
-const tokenLifetimeSeconds: Record<EmailTokenPurpose, number> = { confirm_email: 24 * 3600, reset_password: 3600 };
+/** How long an e-mail link works (the spec's `x-valid-seconds` on each token). */
+const tokenLifetimeSeconds: Record<EmailTokenPurpose, number> = {
+  confirm_email: emailLinkSeconds.confirmEmail,
+  reset_password: emailLinkSeconds.resetPassword,
+};
 
 /** Reset e-mails one user is sent in an hour at most; more requests answer alike and send nothing. */
 const resetMailsPerHour = 3;
