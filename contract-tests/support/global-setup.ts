@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
 import {
   createDatabase,
@@ -51,7 +53,10 @@ async function twoFreePorts(): Promise<{ fakeUpstream: number; fakeProxy: number
  * it): the suite checks every answer against the document itself (`checkResponse`), and so does
  * `prism proxy --errors` in the differential part. The PostgreSQL server validates its answers too.
  */
-async function referenceTarget(name: string, store?: Store): Promise<{ target: Target; server: TestServer }> {
+async function referenceTarget(
+  name: string,
+  store?: Store,
+): Promise<{ target: Target; server: TestServer; stop: () => Promise<void> }> {
   const server = await startTestServer(store ? { store } : { validateResponses: false });
   const seeded = await server.newAccount({ name: "Loja Contrato Ltda" });
   const none = await server.store.transaction((tx) =>
@@ -72,6 +77,7 @@ async function referenceTarget(name: string, store?: Store): Promise<{ target: T
     headers: { "x-api-key": seeded.testKey },
   });
   server.clock.advance(2 * 86_400);
+  const box = await mailbox(server);
   return {
     server,
     target: {
@@ -79,8 +85,31 @@ async function referenceTarget(name: string, store?: Store): Promise<{ target: T
       baseUrl: server.baseUrl,
       real: true,
       keys: { full: seeded.testKey, none: none.secret, live: seeded.liveKey as string },
-      dashboard: { baseUrl: server.baseUrl, viewer: await viewerSession(server) },
+      dashboard: { baseUrl: server.baseUrl, viewer: await viewerSession(server), mailbox: box.url },
     },
+    stop: async () => {
+      await box.close();
+      await server.close();
+    },
+  };
+}
+
+/**
+ * The mailbox of the people a target's tests sign up: a loopback server answering the token of the
+ * last e-mail link sent to an address (`GET /?to=…` → `{ token }`, 404 when none), so a test
+ * confirms an e-mail with the link the person received, as the person would.
+ */
+async function mailbox(server: TestServer): Promise<{ url: string; close: () => Promise<void> }> {
+  const box = createServer((req, res) => {
+    const to = new URL(req.url ?? "/", "http://mailbox").searchParams.get("to");
+    const mail = server.mail.filter((m) => m.to === to).at(-1);
+    const token = mail && /[?&]token=([A-Za-z0-9_-]{43})/.exec(mail.text)?.[1];
+    res.writeHead(token ? 200 : 404, { "content-type": "application/json" }).end(JSON.stringify({ token }));
+  });
+  await new Promise<void>((done) => box.listen(0, "127.0.0.1", done));
+  return {
+    url: `http://127.0.0.1:${(box.address() as AddressInfo).port}/`,
+    close: () => new Promise<void>((done) => box.close(() => done())),
   };
 }
 
@@ -137,7 +166,7 @@ export default async function setup(project: TestProject) {
     },
   ];
   const memory = await referenceTarget("memory");
-  stops.push(() => memory.server.close());
+  stops.push(() => memory.stop());
   targets.push(memory.target);
   // Every response of the memory server that goes through this proxy is validated by Prism.
   const proxy = await startPrismOnFreePort({ document: "generated/openapi.yaml", proxy: memory.target.baseUrl });
@@ -156,7 +185,7 @@ export default async function setup(project: TestProject) {
     const store = new PostgresStore(createPool(url, { max: 5 }));
     const postgres = await referenceTarget("postgres", store);
     stops.unshift(async () => {
-      await postgres.server.close();
+      await postgres.stop();
       await store.close();
       await dropDatabase(adminUrl as string, name);
     });

@@ -21,6 +21,12 @@ export interface Target {
      * whose `x-roles` leave viewers out refuse. Any well-formed value on the mock.
      */
     viewer: { token: string; csrf: string };
+    /**
+     * The person's mailbox on a real target: `GET <mailbox>?to=<address>` answers `{ token }`, the
+     * token of the last e-mail link sent there (the confirmation at sign-up), as the person reads
+     * it in the message. None on the mock, which takes its document's example token.
+     */
+    mailbox?: string;
   };
 }
 
