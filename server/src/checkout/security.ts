@@ -34,7 +34,7 @@ export const checkoutSecurityHeaders: RequestHandler = (req, res, next) => {
 };
 
 /** The per-request CSP nonce set by `checkoutSecurityHeaders`. */
-export const cspNonce = (res: Response): string => String(res.locals.cspNonce ?? "");
+export const cspNonce = (res: Response): string => res.locals.cspNonce ?? "";
 
 const cookieName = "pix_checkout";
 const SESSION_VALUE = /^[A-Za-z0-9_-]{43}$/;

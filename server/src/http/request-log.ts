@@ -68,7 +68,7 @@ export function requestLog(logger: Logger): RequestHandler {
       if (!logger.isLevelEnabled(level)) return;
       logger[level](
         {
-          req: { id: res.locals.requestId as string, method: req.method, url },
+          req: { id: res.locals.requestId, method: req.method, url },
           res: { statusCode: res.statusCode },
           responseTime: Math.round(performance.now() - started),
           ...(aborted ? { err: { message: "request aborted" } } : {}),
