@@ -255,6 +255,7 @@ function failingStore(failFrom: { page: number }): Store {
     close: () => memory.close(),
     watchDeliveries: (listener) => memory.watchDeliveries(listener),
     recordKeyUse: (keyId, at) => memory.recordKeyUse(keyId, at),
+    exportLeases: memory.exportLeases,
     read: {
       ...memory.read,
       transactions: {

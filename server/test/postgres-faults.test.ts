@@ -303,6 +303,7 @@ describe("the webhook worker while the database is away", () => {
       },
       ping: () => memory.ping(),
       recordKeyUse: (keyId, at) => memory.recordKeyUse(keyId, at),
+      exportLeases: memory.exportLeases,
       close: () => memory.close(),
     };
     const logged: string[] = [];

@@ -22,6 +22,7 @@ import type {
 } from "../core/model.js";
 import type { AuditReads, AuditWrites } from "./audit-store.js";
 import type { IdentityReads, IdentityWrites } from "./identity-store.js";
+import type { ExportLeases } from "./export-leases.js";
 
 /** A list page whose cursor (`startingAfter`) names no item of the scope. */
 export class UnknownCursorError extends Error {
@@ -118,6 +119,8 @@ export interface Store {
    * key's version (`KeyWithAccount.version`): a use is not a change of the key.
    */
   recordKeyUse(keyId: string, at: string): Promise<void>;
+  /** The CSV exports under way, per user (each call its own statement, outside any transaction). */
+  readonly exportLeases: ExportLeases;
   close(): Promise<void>;
 }
 

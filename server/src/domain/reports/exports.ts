@@ -1,10 +1,13 @@
 import { chargesPage, type ListFilter, resolvedFilter } from "../payments/index.js";
 import type { DomainDeps } from "../deps.js";
-import type { PageRequest, PageResult, Schemas, Scope } from "../core/model.js";
+import type { PageRequest, PageResult, Schemas } from "../core/model.js";
 import { pageOrInvalidCursor } from "../core/pagination.js";
 import { pageLimit } from "../core/policy.js";
 import { presentTransaction } from "../payments/index.js";
 import { presentWithdrawal } from "../balance/index.js";
+import type { ModeCaller } from "../identity/index.js";
+import { DomainError } from "../core/errors.js";
+import { randomBase62 } from "../core/ids.js";
 
 // The dashboard's CSV exports (issue 25): every item of a list, with the list's filters, page by
 // page through the store's cursor, each page read only when the one before has been written out.
@@ -43,28 +46,97 @@ export interface Export<V> {
   pages: AsyncIterable<V[]>;
 }
 
+/**
+ * A user's exports at once, whichever server process streams them (the store's `exportLeases`):
+ * each holds a slot from before its first page is read until its last is written, it fails, or
+ * the client hangs up; a slot also frees itself `leaseSeconds` after the last page read, should
+ * the process die mid-export. docs/decisions/0046-csv-exports-two-at-once-per-user.md.
+ */
+const exportSlots = { perUser: 2, leaseSeconds: 300, retryAfterSeconds: 10 } as const;
+
+/** Who exports: the user (whose slots count) in one mode of its account. */
+type Exporter = Pick<ModeCaller, "scope" | "user">;
+
 export function exportUseCases(deps: DomainDeps) {
+  const leaseEnd = () => new Date(deps.clock.now().getTime() + exportSlots.leaseSeconds * 1000).toISOString();
+
+  /**
+   * Runs `start` (which reads the first page) holding one of the user's slots, and answers its
+   * export with pages that give the slot back when they end, fail or are abandoned (the consumer's
+   * `return()`, as `for await` and `pipeline` call it); each page read renews the lease. A failure
+   * before the pages are handed over gives it back at once. `429 RATE_LIMITED` when both slots are
+   * held.
+   */
+  async function leased<V>(exporter: Exporter, start: () => Promise<Export<V>>): Promise<Export<V>> {
+    const leases = deps.store.exportLeases;
+    const lease = { id: randomBase62(24), userId: exporter.user.id, expiresAt: leaseEnd() };
+    if (!(await leases.take(lease, exportSlots.perUser, deps.clock.now().toISOString()))) {
+      throw new DomainError(
+        "RATE_LIMITED",
+        `Você já tem ${exportSlots.perUser} exportações em andamento. Aguarde uma terminar e tente novamente.`,
+        { retryAfterSeconds: exportSlots.retryAfterSeconds },
+      );
+    }
+    let released = false;
+    const release = async () => {
+      if (released) return;
+      released = true;
+      await leases.release(lease.id);
+    };
+    let started: Export<V>;
+    try {
+      started = await start();
+    } catch (error) {
+      await release();
+      throw error;
+    }
+    async function* pages(): AsyncGenerator<V[]> {
+      try {
+        let first = true;
+        for await (const page of started.pages) {
+          if (!first) await leases.renew(lease.id, leaseEnd());
+          first = false;
+          yield page;
+        }
+      } finally {
+        await release();
+      }
+    }
+    return { asOf: started.asOf, pages: pages() };
+  }
+
   return {
     /**
-     * Every charge of the scope that the transaction list shows with `filter`, as the list presents
-     * it; one instant decides expiry for the whole file, so a charge cannot change status between
-     * its pages.
+     * Every charge of the caller's scope that the transaction list shows with `filter`, as the list
+     * presents it; one instant decides expiry for the whole file, so a charge cannot change status
+     * between its pages. Holds one of the user's export slots while under way (`exportSlots`).
      */
-    async transactions(scope: Scope, filter: ListFilter): Promise<Export<Schemas["Transaction"]>> {
-      const at = deps.clock.now().toISOString();
-      const where = await resolvedFilter(deps.store.read, scope, filter, at);
-      const pages = await everyPage(
-        (page) => chargesPage(deps.store.read, scope, where, page),
-        (t) => presentTransaction(t, at),
-      );
-      return { asOf: at, pages };
+    async transactions(exporter: Exporter, filter: ListFilter): Promise<Export<Schemas["Transaction"]>> {
+      return leased(exporter, async () => {
+        const { scope } = exporter;
+        const at = deps.clock.now().toISOString();
+        const where = await resolvedFilter(deps.store.read, scope, filter, at);
+        const pages = await everyPage(
+          (page) => chargesPage(deps.store.read, scope, where, page),
+          (t) => presentTransaction(t, at),
+        );
+        return { asOf: at, pages };
+      });
     },
 
-    /** Every withdrawal of the scope, newest first, as the withdrawal list presents it. */
-    async withdrawals(scope: Scope): Promise<Export<Schemas["Withdrawal"]>> {
-      const asOf = deps.clock.now().toISOString();
-      const pages = await everyPage((page) => deps.store.read.withdrawals.list(scope, page), presentWithdrawal);
-      return { asOf, pages };
+    /**
+     * Every withdrawal of the caller's scope, newest first, as the withdrawal list presents it.
+     * Holds one of the user's export slots while under way (`exportSlots`).
+     */
+    async withdrawals(exporter: Exporter): Promise<Export<Schemas["Withdrawal"]>> {
+      return leased(exporter, async () => {
+        const asOf = deps.clock.now().toISOString();
+        const pages = await everyPage(
+          (page) => deps.store.read.withdrawals.list(exporter.scope, page),
+          presentWithdrawal,
+        );
+        return { asOf, pages };
+      });
     },
   };
 }

@@ -69,8 +69,7 @@ const attachment = (kind: "transacoes" | "saques", mode: DashboardMode, asOf: st
 export function exportHandlers(domain: Domain): TagHandlers<"Exports"> {
   return {
     exportDashboardTransactions: async ({ params, query }, ctx) => {
-      const { scope } = callerIn(ctx, params.mode);
-      const { asOf, pages } = await domain.exports.transactions(scope, query);
+      const { asOf, pages } = await domain.exports.transactions(callerIn(ctx, params.mode), query);
       return {
         status: 200,
         body: { mediaType: "text/csv", chunks: csvChunks(transactionColumns, pages) },
@@ -78,8 +77,7 @@ export function exportHandlers(domain: Domain): TagHandlers<"Exports"> {
       };
     },
     exportDashboardWithdrawals: async ({ params }, ctx) => {
-      const { scope } = callerIn(ctx, params.mode);
-      const { asOf, pages } = await domain.exports.withdrawals(scope);
+      const { asOf, pages } = await domain.exports.withdrawals(callerIn(ctx, params.mode));
       return {
         status: 200,
         body: { mediaType: "text/csv", chunks: csvChunks(withdrawalColumns, pages) },

@@ -26,6 +26,7 @@ import { TransactionIndex } from "./transaction-index.js";
 import { recurrenceReads } from "./recurrences.js";
 import { IdentityTables } from "./identity.js";
 import { AuditTable } from "./audit.js";
+import { MemoryExportLeases } from "./export-leases.js";
 
 const inScope = (r: Scope, s: Scope) => r.accountId === s.accountId && r.livemode === s.livemode;
 
@@ -66,6 +67,7 @@ export class MemoryStore implements Store {
 
   readonly read: StoreReads = this.reads();
   private readonly tx: StoreTx = this.writes();
+  readonly exportLeases = new MemoryExportLeases();
 
   async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {

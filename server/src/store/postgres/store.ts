@@ -1,8 +1,10 @@
 import type pg from "pg";
 import type { Store, StoreReads, StoreTx } from "../../domain/ports/store.js";
+import type { ExportLeases } from "../../domain/ports/export-leases.js";
 import { DeliveryWatchers } from "../delivery-watchers.js";
 import { isConnectionError, sqlState, toStoreError } from "./connection-errors.js";
 import { DeliveryListener } from "./delivery-listener.js";
+import { pgExportLeases } from "./export-leases.js";
 import { connectionLostListener, silentLogger, type StoreLogger } from "./pool.js";
 import { reads } from "./reads.js";
 import { execute, type Queryable, retryingReads } from "./sql.js";
@@ -99,6 +101,7 @@ export interface PostgresStoreOptions {
  */
 export class PostgresStore implements Store {
   readonly read: StoreReads;
+  readonly exportLeases: ExportLeases;
   private readonly logger: StoreLogger;
   private readonly maxAttempts: number;
   private readonly connectionLost: (error: Error) => void;
@@ -120,6 +123,7 @@ export class PostgresStore implements Store {
     this.connectionLost = connectionLostListener(this.logger);
     this.db = retryingReads(pool);
     this.read = reads(this.db);
+    this.exportLeases = pgExportLeases(pool);
     if (pool.listenerCount("error") === 0) pool.on("error", this.connectionLost);
     pool.on("connect", (client) => {
       const pid = backendPid(client);
