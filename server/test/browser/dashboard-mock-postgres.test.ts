@@ -107,7 +107,9 @@ describe.skipIf(!hasChromium)(
       for (const [path, heading] of screens) {
         await page.goto(`${origin}/painel/teste/${path}`);
         await page.getByRole("heading", { name: heading }).waitFor();
-        await expect.poll(() => page.getByText("Carregando…").count()).toBe(0);
+        // Prism builds an operation's answer at its first request: the events list (a union of
+        // every event's object) takes 3 s or more on a loaded machine, past expect.poll's 1 s.
+        await expect.poll(() => page.getByText("Carregando…").count(), { message: path, timeout: 15_000 }).toBe(0);
         expect(await page.getByRole("alert").count(), path).toBe(0);
         wrong.push(...(await lookAt(page, `mock-${path.replaceAll("/", "-")}`)));
       }
