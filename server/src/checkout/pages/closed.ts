@@ -3,7 +3,7 @@ import { formatBRL } from "../../domain/core/money.js";
 import type { PaymentLinkRecord, TransactionRecord } from "../../domain/core/model.js";
 import { html } from "../html.js";
 import { checkoutPath } from "../paths.js";
-import { formatBrasiliaDateTime } from "./format.js";
+import { formatBrasiliaDateTime } from "../../domain/core/time.js";
 import { layout, type PageFrame, type Payee, summary } from "./layout.js";
 
 // Pages of a link or a charge that takes no payment: the link unavailable (deactivated, or of an

@@ -2,7 +2,7 @@ import { formatBRL } from "../../domain/core/money.js";
 import type { PaymentLinkRecord, TransactionRecord } from "../../domain/core/model.js";
 import { html } from "../html.js";
 import { chargePath } from "../paths.js";
-import { formatCountdown } from "./format.js";
+import { formatCountdown } from "../../domain/core/time.js";
 import { layout, merchantLine, type PageFrame, type Payee, summary } from "./layout.js";
 
 export interface PaymentPage {

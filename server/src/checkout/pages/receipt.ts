@@ -2,7 +2,7 @@ import { formatBRL } from "../../domain/core/money.js";
 import type { PaymentLinkRecord, TransactionRecord } from "../../domain/core/model.js";
 import { maskPixKey } from "../../pix/documents.js";
 import { type HtmlPart, html } from "../html.js";
-import { formatBrasiliaDateTime } from "./format.js";
+import { formatBrasiliaDateTime } from "../../domain/core/time.js";
 import { layout, merchantDocumentLabel, type PageFrame, type Payee } from "./layout.js";
 
 /** `returnUrl` with `svc_transaction_id` added; the query it already has is kept as it is. */

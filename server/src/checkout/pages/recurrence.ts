@@ -2,7 +2,7 @@ import { formatBRL } from "../../domain/core/money.js";
 import type { RecurrencePage } from "../../domain/payments/index.js";
 import { type HtmlPart, html } from "../html.js";
 import { recurrencePath } from "../paths.js";
-import { formatBrasiliaDateTime } from "./format.js";
+import { formatBrasiliaDateTime } from "../../domain/core/time.js";
 import { layout, merchantDocumentLabel, type PageFrame, type Payee } from "./layout.js";
 
 // The hosted page of a recurrence (Pix Automático): the terms the payer authorises, in Portuguese,

@@ -3,7 +3,7 @@ import type { StoreReads, StoreTx } from "../ports/store.js";
 import { checkAmountCents } from "../core/amounts.js";
 import { auditChange, requireActiveForProduction } from "../identity/index.js";
 import { remainingOfDailyLimit } from "./rules.js";
-import { brasiliaDay } from "../core/brasilia-day.js";
+import { brasiliaDay } from "../core/time.js";
 import { acquirerFor, type Caller, type DomainDeps, type ScopedCaller } from "../deps.js";
 import { formatBRL } from "../core/money.js";
 import type { WithdrawalDecision } from "../ports/acquirer.js";

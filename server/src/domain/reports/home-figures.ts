@@ -1,4 +1,4 @@
-import { lastBrasiliaDays } from "../core/brasilia-day.js";
+import { lastBrasiliaDays } from "../core/time.js";
 import type { DomainDeps } from "../deps.js";
 import type { Scope, TransactionStatus } from "../core/model.js";
 

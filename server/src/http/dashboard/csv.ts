@@ -5,7 +5,9 @@ import { stringify } from "csv-stringify/sync";
 // separator there), CRLF between records, quotes where a field needs them, and a text field that
 // starts a formula (`=`, `+`, `-`, `@`, a tab or a carriage return) prefixed with `'`, so a
 // payer's name cannot run in the merchant's spreadsheet (OWASP "CSV injection"; csv-stringify's
-// `escape_formulas`, which leaves numbers alone). docs/decisions/0025-csv-export.md.
+// `escape_formulas`, which leaves numbers alone). docs/decisions/0025-csv-export.md. An amount and
+// an instant as such a spreadsheet reads them: `spreadsheetReais` (domain/core/money.ts) and
+// `spreadsheetDateTime` (domain/core/time.ts).
 
 /** One column: its header, and its value for a row (null: an empty field). */
 export interface CsvColumn<T> {
@@ -35,28 +37,4 @@ export async function* csvChunks<T>(
     header = null;
   }
   if (header !== null) yield header;
-}
-
-/** Cents as a pt-BR spreadsheet reads an amount in reais: `12990` → `129,90`, no thousands separator. */
-export function reais(cents: number): string {
-  const sign = cents < 0 ? "-" : "";
-  const whole = Math.abs(cents);
-  return `${sign}${Math.trunc(whole / 100)},${String(whole % 100).padStart(2, "0")}`;
-}
-
-const brasilia = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "America/Sao_Paulo",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-});
-
-/** An instant as a pt-BR spreadsheet reads a date and time, in Brasília time: `24/11/2026 15:30`. */
-export function brasiliaDateTime(iso: string | null): string | null {
-  if (iso === null) return null;
-  const parts = Object.fromEntries(brasilia.formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
-  return `${parts.day}/${parts.month}/${parts.year} ${parts.hour}:${parts.minute}`;
 }

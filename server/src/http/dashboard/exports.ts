@@ -1,8 +1,9 @@
-import { brasiliaDate } from "../../domain/core/brasilia-day.js";
+import { brasiliaDate, spreadsheetDateTime } from "../../domain/core/time.js";
+import { spreadsheetReais } from "../../domain/core/money.js";
 import type { DashboardMode } from "../../domain/identity/index.js";
 import type { Schemas } from "../../domain/core/model.js";
 import type { Domain } from "../../domain/service.js";
-import { brasiliaDateTime, type CsvColumn, csvChunks, reais } from "./csv.js";
+import { type CsvColumn, csvChunks } from "./csv.js";
 import { callerIn, type TagHandlers } from "./context.js";
 
 // The CSV exports of one mode (spec/dashboard/exports.tsp): the columns, in Portuguese as the
@@ -12,7 +13,7 @@ import { callerIn, type TagHandlers } from "./context.js";
 /** An amount's two columns: `Valor (R$)` = `129,90` and `Valor (centavos)` = `12990`. */
 function amount<T>(label: string, cents: (row: T) => number): CsvColumn<T>[] {
   return [
-    { header: `${label} (R$)`, value: (row) => reais(cents(row)) },
+    { header: `${label} (R$)`, value: (row) => spreadsheetReais(cents(row)) },
     { header: `${label} (centavos)`, value: cents },
   ];
 }
@@ -20,7 +21,7 @@ function amount<T>(label: string, cents: (row: T) => number): CsvColumn<T>[] {
 /** An instant's two columns: `24/11/2026 15:30` in Brasília, and the ISO instant. */
 function instant<T>(label: string, at: (row: T) => string | null): CsvColumn<T>[] {
   return [
-    { header: label, value: (row) => brasiliaDateTime(at(row)) },
+    { header: label, value: (row) => spreadsheetDateTime(at(row)) },
     { header: `${label} (ISO)`, value: at },
   ];
 }

@@ -1,4 +1,4 @@
-import { brasiliaDate } from "../../domain/core/brasilia-day.js";
+import { brasiliaDate } from "../../domain/core/time.js";
 import type { PageRequest, PageResult, TransactionRecord, TransactionStatus } from "../../domain/core/model.js";
 import {
   type PaidOnDay,

@@ -1,5 +1,8 @@
 import type { Schemas } from "../../core/model.js";
 
+/** The Brasília calendar day that contains an instant, `YYYY-MM-DD` (the recurrences' "today"). */
+export { brasiliaDate } from "../../core/time.js";
+
 // The calendar of recurrences (Pix Automático): dates are Brasília calendar days, `YYYY-MM-DD`,
 // compared as strings; arithmetic runs on UTC midnights, where every day has 24 hours.
 
@@ -12,16 +15,6 @@ const monthsPerCycle: Record<Exclude<Periodicity, "WEEKLY">, number> = {
   SEMIANNUAL: 6,
   ANNUAL: 12,
 };
-
-const brasiliaDateFormat = new Intl.DateTimeFormat("en-CA", {
-  timeZone: "America/Sao_Paulo",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-});
-
-/** The Brasília calendar day that contains `at`, `YYYY-MM-DD`. */
-export const brasiliaDate = (at: Date): string => brasiliaDateFormat.format(at);
 
 const utc = (date: string): number => Date.parse(`${date}T00:00:00.000Z`);
 const fromUtc = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
