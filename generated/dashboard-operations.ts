@@ -623,6 +623,13 @@ export type Permission = (typeof operationTable)[OperationId]["permission"];
 
 export const operationIds = Object.keys(operationTable) as OperationId[];
 
+/** A role some operation admits (`x-roles`). */
+export type Role = (typeof operationTable)[OperationId]["roles"][number];
+
+/** Whether a role may call an operation (its `x-roles`), for what a screen offers; the server decides anyway. */
+export const canCall = (operationId: OperationId, role: Role): boolean =>
+  (operationTable[operationId].roles as readonly Role[]).includes(role);
+
 type Json<T> = T extends { content: { "application/json": infer B } } ? B : never;
 /** An empty parameter group. */
 export type NoParams = Record<string, never>;

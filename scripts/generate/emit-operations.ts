@@ -31,7 +31,7 @@ interface OpenApiOperation {
 }
 export interface OpenApiDocument {
   paths: Record<string, Partial<Record<HttpMethod, OpenApiOperation>>>;
-  components?: { parameters?: Record<string, OpenApiParameter> };
+  components?: { parameters?: Record<string, OpenApiParameter>; schemas?: Record<string, { enum?: unknown[] }> };
 }
 
 /** One operation, as the generator needs it. */
@@ -62,20 +62,17 @@ const streamedMediaTypes = ["text/csv"];
 
 const permissionPattern = /^[a-z_]+:(read|write)$/;
 
-/** The dashboard's roles (spec/dashboard/common.tsp `Role`), in the order `x-roles` lists them. */
-const dashboardRoles = ["owner", "admin", "developer", "finance", "viewer"];
-
 /**
  * The roles of an operation of a document with roles: a non-empty list of known roles, or none
  * for an operation without a session (`permission` "none").
  */
-function rolesOf(op: OpenApiOperation, where: string, unauthenticated: boolean): string[] {
+function rolesOf(op: OpenApiOperation, where: string, unauthenticated: boolean, known: readonly string[]): string[] {
   const roles = op["x-roles"];
   if (unauthenticated) {
     if (roles !== undefined) throw new Error(`${where} needs no session, so it takes no x-roles`);
     return [];
   }
-  if (!Array.isArray(roles) || roles.length === 0 || roles.some((r) => !dashboardRoles.includes(String(r)))) {
+  if (!Array.isArray(roles) || roles.length === 0 || roles.some((r) => !known.includes(String(r)))) {
     throw new Error(`${where} (${op.operationId}) has no valid x-roles`);
   }
   return roles.map(String);
@@ -105,6 +102,9 @@ export function readOperations(doc: OpenApiDocument, requirePermission = true, r
     if (!found) throw new Error(`unresolved parameter ${p.$ref}`);
     return found;
   };
+  // The roles `x-roles` may name: the document's `Role` enumeration (spec/dashboard/common.tsp).
+  const knownRoles = (doc.components?.schemas?.Role?.enum ?? []).map(String);
+  if (roles && knownRoles.length === 0) throw new Error("a document with roles needs a Role enumeration");
   const out: OperationInfo[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of httpMethods) {
@@ -135,7 +135,7 @@ export function readOperations(doc: OpenApiDocument, requirePermission = true, r
         method,
         path,
         permission,
-        roles: roles ? rolesOf(op, where, open) : [],
+        roles: roles ? rolesOf(op, where, open, knownRoles) : [],
         summary: op.summary ?? op.operationId,
         tag: op.tags?.[0] ?? "",
         hasPath: params.some((p) => p.in === "path"),
@@ -208,6 +208,17 @@ export function renderOperations(ops: OperationInfo[], typesModule: string, role
     "",
     "export const operationIds = Object.keys(operationTable) as OperationId[];",
     "",
+    ...(roles
+      ? [
+          "/** A role some operation admits (`x-roles`). */",
+          'export type Role = (typeof operationTable)[OperationId]["roles"][number];',
+          "",
+          "/** Whether a role may call an operation (its `x-roles`), for what a screen offers; the server decides anyway. */",
+          "export const canCall = (operationId: OperationId, role: Role): boolean =>",
+          "  (operationTable[operationId].roles as readonly Role[]).includes(role);",
+          "",
+        ]
+      : []),
     'type Json<T> = T extends { content: { "application/json": infer B } } ? B : never;',
     "/** An empty parameter group. */",
     "export type NoParams = Record<string, never>;",

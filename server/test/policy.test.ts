@@ -24,6 +24,8 @@ import {
 } from "../src/domain/core/policy.js";
 import { MAX_AMOUNT_CENTS } from "../src/pix/brcode.js";
 import * as generatedRules from "../../generated/rules.js";
+import { canCall, type OperationId } from "../../generated/dashboard-operations.js";
+import { type OpenApiDocument, readOperations } from "../../scripts/generate/emit-operations.js";
 import { documents } from "../../scripts/generate/documents.js";
 import { groups, lists, singles, type Source } from "../../scripts/generate/rule-sources.js";
 
@@ -201,6 +203,35 @@ describe("each generated rule and the document it is read from", () => {
     expect(generatedRules.passwordLength).toEqual({ min: 12, max: 128 });
     expect(generatedRules.searchLength).toEqual({ max: 64 });
     expect(generatedRules.roles).toEqual(["owner", "admin", "developer", "finance", "viewer"]);
+  });
+});
+
+describe("who may do what in the dashboard", () => {
+  const dashboardDoc = load("dashboard-openapi.yaml") as unknown as {
+    paths: Record<string, Record<string, { operationId: string; "x-roles"?: string[] }>>;
+  };
+  const operations = Object.values(dashboardDoc.paths).flatMap((item) => Object.values(item));
+
+  test("when canCall is asked for every operation and role, then it answers the operation's x-roles", () => {
+    expect(operations.length).toBeGreaterThan(50);
+    for (const op of operations) {
+      for (const role of generatedRules.roles) {
+        expect(canCall(op.operationId as OperationId, role), `${op.operationId} ${role}`).toBe(
+          (op["x-roles"] ?? []).includes(role),
+        );
+      }
+    }
+  });
+
+  test("when an operation names a role the document's Role enumeration lacks, then the generation stops", () => {
+    const doc = structuredClone(load("dashboard-openapi.yaml")) as unknown as Required<OpenApiDocument>;
+    expect(readOperations(doc, false, true).length).toBe(operations.length);
+
+    const role = doc.components.schemas?.Role;
+    if (!role) throw new Error("no Role schema");
+    role.enum = (role.enum ?? []).filter((r) => r !== "viewer");
+
+    expect(() => readOperations(doc, false, true)).toThrow(/has no valid x-roles/);
   });
 });
 
