@@ -232,6 +232,33 @@ function generateRequests(document: DocumentName, seed: number, count: number): 
   return fc.sample(arbitrary, { seed, numRuns: count });
 }
 
+/** One generated request as it goes on the wire, without credentials. */
+export interface WireRequest {
+  operation: string;
+  label: string;
+  method: string;
+  /** Path and query. */
+  path: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+/**
+ * The requests of one seed as they go on the wire, each `{id}` named from `ids` (or made up) and no
+ * credential: the input of the request validators' differential test, which needs no server.
+ */
+export function wireRequests(document: DocumentName, seed: number, count: number): WireRequest[] {
+  const target = { ids: new Map<string, string[]>() } as FuzzTarget;
+  return generateRequests(document, seed, count).map((request) => ({
+    operation: request.operation,
+    label: request.label,
+    method: request.method,
+    path: concretePath(target, request),
+    headers: request.headers,
+    body: request.body,
+  }));
+}
+
 /** Remembers every id a response carries, so later requests can name real objects. */
 function harvest(ids: Map<string, string[]>, body: unknown): void {
   for (const [parent, key] of places(body)) {
