@@ -1,0 +1,411 @@
+import { readFileSync } from "node:fs";
+import { expect, test, vi } from "vitest";
+import { parse } from "yaml";
+import { rawCall, type TestServer, testAdminToken } from "./harness.js";
+import { signedUp } from "./support/dashboard.js";
+import { eachStore, serverOn } from "./support/stores.js";
+
+// Examples that rot (issue 33 §2): a reader copies a request example and sends it. Each example
+// of the documents that sends something (`x-example-requests`, written by `npm run generate` from
+// the @opExample: its status, its path, query and header values; its body under the same title)
+// is sent to a fresh server, with what it needs made first (the objects its path names, in the
+// state the example shows), and must answer the status it documents. The example's ids are
+// replaced by the ids of the objects made; a date that must be near (a cycle charge's due date,
+// 2 to 10 days ahead) is made relative to the server's clock.
+
+// The examples' webhook address (https://loja.example.com.br/…) is a merchant's public server;
+// this machine resolves no name, so the example's domain resolves here to a public address (the
+// server checks each address an endpoint's name resolves to). Nothing is delivered in these tests.
+vi.mock("node:dns", async (importOriginal) => {
+  const dns = await importOriginal<typeof import("node:dns")>();
+  const lookup = ((host: string, options: unknown, callback: (...args: unknown[]) => void) =>
+    host.endsWith(".example.com.br")
+      ? callback(null, [{ address: "93.184.216.34", family: 4 }])
+      : (dns.lookup as (...args: unknown[]) => void)(host, options, callback)) as unknown as typeof dns.lookup;
+  return { ...dns, lookup, default: { ...dns, lookup } };
+});
+
+type Json = Record<string, any>;
+type DocumentName = "openapi.yaml" | "admin-openapi.yaml" | "dashboard-openapi.yaml";
+
+interface ExampleRequest {
+  document: DocumentName;
+  method: string;
+  template: string;
+  title: string;
+  status: number;
+  path: Record<string, unknown>;
+  query: Record<string, unknown>;
+  header: Record<string, unknown>;
+  body?: unknown;
+}
+
+const methods = ["get", "put", "post", "patch", "delete"] as const;
+
+function examplesOf(document: DocumentName): ExampleRequest[] {
+  const doc = parse(readFileSync(`generated/${document}`, "utf8")) as Json;
+  return Object.entries(doc.paths as Json).flatMap(([template, item]) =>
+    methods.flatMap((method) => {
+      const operation = (item as Json)[method] as Json | undefined;
+      return Object.entries((operation?.["x-example-requests"] ?? {}) as Json).map(([title, request]) => ({
+        document,
+        method: method.toUpperCase(),
+        template,
+        title,
+        status: request.status as number,
+        path: request.parameters?.path ?? {},
+        query: request.parameters?.query ?? {},
+        header: request.parameters?.header ?? {},
+        body: operation?.requestBody?.content?.["application/json"]?.examples?.[title]?.value,
+      }));
+    }),
+  );
+}
+
+const name = (e: ExampleRequest) => `${e.method} ${e.template} ${e.title}`;
+
+/** What an example needs made first: the values that replace its path's, or its body. */
+interface Arranged {
+  path?: Record<string, string>;
+  body?: unknown;
+}
+
+/**
+ * The public API's arrangements: each example gets an account of its own (a verified one, so its
+ * production key exists), so no example sees another's objects (the charge's payer is the
+ * customer's example, which a created customer must not find).
+ */
+function publicWorld(server: TestServer) {
+  let keys = { test: "", live: "" };
+  let mode: "test" | "live" = "test";
+  /** A new account for the next example, in test mode: its key is the one the example and its arrangement use. */
+  const freshAccount = async (verified = true) => {
+    const made = await server.newAccount({ name: "Loja Exemplos Ltda", verified });
+    keys = { test: made.testKey, live: made.liveKey ?? "" };
+    mode = "test";
+    return made;
+  };
+  /** What follows is made in production (the operator's simulator moves production objects only). */
+  const inProduction = () => {
+    mode = "live";
+  };
+  const check = (method: string, path: string, answer: { status: number; body: unknown }) => {
+    if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body as Json;
+  };
+  const call = async (method: string, path: string, body?: unknown) =>
+    check(method, path, await rawCall<Json>(server.baseUrl, method, path, { key: keys[mode], body }));
+  /** Test mode's sandbox route, or in production the operator's simulator route. */
+  const play = async (sandbox: string, simulator: string, body: unknown = {}) =>
+    mode === "test"
+      ? call("POST", sandbox, body)
+      : check("POST", simulator, await rawCall(server.baseUrl, "POST", simulator, { admin: testAdminToken, body }));
+  const examples = examplesOf("openapi.yaml");
+  const bodyOf = (template: string, title: string) =>
+    examples.find((e) => e.template === template && e.title === title && e.method === "POST")?.body as Json;
+  const day = (days: number) => new Date(server.clock.now().getTime() + days * 86_400_000).toISOString().slice(0, 10);
+
+  const pending = async () =>
+    (await call("POST", "/api/v1/charges/pix", bodyOf("/api/v1/charges/pix", "created"))).id as string;
+  const paid = async () => {
+    const id = await pending();
+    await play(`/api/v1/sandbox/transactions/${id}/pay`, `/admin/v1/simulator/transactions/${id}/pay`);
+    return id;
+  };
+  /** A paid charge whose amount was released (two days later): money a refund can return. */
+  const released = async () => {
+    const id = await paid();
+    server.clock.advance(2 * 86_400);
+    return id;
+  };
+  /** A recurrence whose first cycle is `ahead` days ahead (5: its charge may be sent now), its charges sent by the merchant. */
+  const recurrence = async (approved: boolean, ahead = 5) => {
+    const body = { ...bodyOf("/api/v1/recurrences", "created"), firstDate: day(ahead), automaticCharges: false };
+    const { id } = await call("POST", "/api/v1/recurrences", body);
+    if (approved)
+      await play(`/api/v1/sandbox/recurrences/${id}/approve`, `/admin/v1/simulator/recurrences/${id}/approve`);
+    return { id: id as string, firstDate: body.firstDate };
+  };
+  const customer = async () =>
+    (await call("POST", "/api/v1/customers", bodyOf("/api/v1/customers", "created"))).id as string;
+  const link = async () =>
+    (await call("POST", "/api/v1/payment-links", bodyOf("/api/v1/payment-links", "created"))).id as string;
+  /** Money available to withdraw: a paid charge whose amount was released (two days later). */
+  const funds = async () => {
+    const { id } = await call("POST", "/api/v1/charges/pix", {
+      ...bodyOf("/api/v1/charges/pix", "created"),
+      amountCents: 1_000_000,
+    });
+    await play(`/api/v1/sandbox/transactions/${id}/pay`, `/admin/v1/simulator/transactions/${id}/pay`);
+    server.clock.advance(2 * 86_400);
+  };
+
+  const arrange: Record<string, () => Promise<Arranged>> = {
+    "POST /api/v1/customers updated": async () => {
+      await call("POST", "/api/v1/customers", bodyOf("/api/v1/customers", "updated"));
+      return {};
+    },
+    "GET /api/v1/customers byDocument": async () => {
+      await customer();
+      return {};
+    },
+    "GET /api/v1/customers/{id} found": async () => ({ path: { id: await customer() } }),
+    "PATCH /api/v1/customers/{id} updated": async () => ({ path: { id: await customer() } }),
+    "GET /api/v1/events/{id} found": async () => {
+      await paid();
+      const events = await call("GET", "/api/v1/events?limit=1");
+      return { path: { id: events.data[0].id } };
+    },
+    "GET /api/v1/payment-links/{id} found": async () => ({ path: { id: await link() } }),
+    "POST /api/v1/payment-links/{id}/deactivate deactivated": async () => ({ path: { id: await link() } }),
+    "GET /api/v1/recurrences/{id} approved": async () => ({ path: { id: (await recurrence(true)).id } }),
+    "POST /api/v1/recurrences/{id}/cancel cancelled": async () => ({ path: { id: (await recurrence(true)).id } }),
+    "POST /api/v1/recurrences/{id}/charges created": async () => {
+      // A cycle charge is sent 2 to 10 days before its due date: the first cycle, 5 days ahead.
+      const { id, firstDate } = await recurrence(true);
+      return { path: { id }, body: { dueDate: firstDate } };
+    },
+    "GET /api/v1/refunds/{id} pending": async () => {
+      const id = await released();
+      const refund = await call("POST", `/api/v1/transactions/${id}/refunds`, { amountCents: 1000 });
+      return { path: { id: refund.id } };
+    },
+    "POST /api/v1/sandbox/disputes/{id}/resolve lost": async () => {
+      await funds();
+      const id = await paid();
+      const disputed = await call("POST", `/api/v1/sandbox/transactions/${id}/dispute`, {});
+      return { path: { id: disputed.dispute.id } };
+    },
+    // The calendar moves to the first day the next cycle's charge may be sent: a cycle 30 days ahead.
+    "POST /api/v1/sandbox/recurrences/{id}/advance advanced": async () => ({
+      path: { id: (await recurrence(true, 30)).id },
+    }),
+    "POST /api/v1/sandbox/recurrences/{id}/approve approved": async () => ({
+      path: { id: (await recurrence(false)).id },
+    }),
+    "POST /api/v1/sandbox/recurrences/{id}/cancel-by-payer cancelled": async () => ({
+      path: { id: (await recurrence(true)).id },
+    }),
+    "POST /api/v1/sandbox/recurrences/{id}/expire expired": async () => ({
+      path: { id: (await recurrence(false)).id },
+    }),
+    "POST /api/v1/sandbox/recurrences/{id}/reject rejected": async () => ({
+      path: { id: (await recurrence(false)).id },
+    }),
+    "POST /api/v1/sandbox/transactions/{id}/dispute opened": async () => {
+      // A dispute holds its amount from the available balance.
+      await funds();
+      return { path: { id: await paid() } };
+    },
+    "POST /api/v1/sandbox/transactions/{id}/expire expired": async () => ({ path: { id: await pending() } }),
+    "POST /api/v1/sandbox/transactions/{id}/pay paid": async () => ({ path: { id: await pending() } }),
+    "POST /api/v1/sandbox/transactions/{id}/settle-attempt retrying": async () => {
+      // A cycle charge's attempt, scheduled (the recurrence retries 3 times in 7 days).
+      const { id, firstDate } = await recurrence(true);
+      const charge = await call("POST", `/api/v1/recurrences/${id}/charges`, { dueDate: firstDate });
+      return { path: { id: charge.id } };
+    },
+    "GET /api/v1/transactions/{id} paid": async () => ({ path: { id: await paid() } }),
+    "POST /api/v1/transactions/{id}/cancel cancelled": async () => ({ path: { id: await pending() } }),
+    "POST /api/v1/transactions/{id}/refunds created": async () => ({ path: { id: await released() } }),
+    "GET /api/v1/transactions/{id}/refunds page": async () => ({ path: { id: await paid() } }),
+    "POST /api/v1/withdrawals created": async () => {
+      await funds();
+      return {};
+    },
+    "GET /api/v1/withdrawals/{id} found": async () => {
+      await funds();
+      const withdrawal = await call("POST", "/api/v1/withdrawals", bodyOf("/api/v1/withdrawals", "created"));
+      return { path: { id: withdrawal.id } };
+    },
+  };
+  return { examples, freshAccount, inProduction, arrange, call, pending, paid, released, recurrence, customer, funds };
+}
+
+/**
+ * The operator API's arrangements, on a new account each (its objects made through the public API
+ * as an integration would); a verification request is a dashboard user's, sent `versions` times.
+ */
+function adminWorld(server: TestServer) {
+  const merchant = publicWorld(server);
+  const operator = async (method: string, path: string, body?: unknown) => {
+    const answer = await rawCall<Json>(server.baseUrl, method, path, { admin: testAdminToken, body });
+    if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  };
+  const verificationBody = examplesOf("dashboard-openapi.yaml").find(
+    (e) => e.template === "/dashboard/v1/account/verification" && e.method === "POST",
+  )?.body;
+  /** A dashboard merchant whose verification request was sent `versions` times: its account's id. */
+  const requested = async (versions: number) => {
+    const { browser, session } = await signedUp(server);
+    for (let i = 0; i < versions; i++) {
+      const answer = await browser.api.POST("/dashboard/v1/account/verification", { body: verificationBody as never });
+      if (answer.status !== 201)
+        throw new Error(`verification request: ${answer.status} ${JSON.stringify(answer.body)}`);
+    }
+    return session.account.id as string;
+  };
+  let account = "";
+  /** A new account; the simulator's examples move production objects, made with its production key. */
+  const freshAccount = async (example: ExampleRequest) => {
+    account = (await merchant.freshAccount()).account.id;
+    if (example.template.startsWith("/admin/v1/simulator/")) merchant.inProduction();
+  };
+  const endpoint = async () =>
+    (
+      await operator("POST", `/admin/v1/accounts/${account}/webhook-endpoints`, {
+        url: "https://loja.example.com.br/webhooks/pix",
+        mode: "test",
+        events: ["transaction.paid"],
+      })
+    ).id as string;
+  const event = async () => {
+    await merchant.paid();
+    return (await operator("GET", `/admin/v1/accounts/${account}/events?mode=test`)).data[0].id as string;
+  };
+  const withAccount = async (): Promise<Arranged> => ({ path: { id: account } });
+  const arrange: Record<string, () => Promise<Arranged>> = {
+    "GET /admin/v1/accounts/{id} found": withAccount,
+    // The merchant replaced its request (version 3) after the operator reviewed version 2.
+    "PATCH /admin/v1/accounts/{id} requestChanged": async () => ({ path: { id: await requested(3) } }),
+    "PATCH /admin/v1/accounts/{id} verified": async () => ({ path: { id: await requested(2) } }),
+    "POST /admin/v1/accounts/{id}/api-keys accountNotVerified": async () => ({
+      path: { id: (await merchant.freshAccount(false)).account.id },
+    }),
+    "POST /admin/v1/accounts/{id}/api-keys created": withAccount,
+    "GET /admin/v1/accounts/{id}/api-keys keys": withAccount,
+    "GET /admin/v1/accounts/{id}/events events": withAccount,
+    "GET /admin/v1/accounts/{id}/verification-request found": async () => ({ path: { id: await requested(1) } }),
+    "POST /admin/v1/accounts/{id}/verification-request/reject rejected": async () => ({
+      path: { id: await requested(2) },
+    }),
+    "POST /admin/v1/accounts/{id}/webhook-endpoints created": withAccount,
+    "GET /admin/v1/accounts/{id}/webhook-endpoints endpoints": withAccount,
+    "PATCH /admin/v1/api-keys/{id} updated": async () => ({
+      path: {
+        id: (await operator("POST", `/admin/v1/accounts/${account}/api-keys`, { name: "outra", mode: "test" })).id,
+      },
+    }),
+    "POST /admin/v1/api-keys/{id}/revoke revoked": async () => ({
+      path: {
+        id: (await operator("POST", `/admin/v1/accounts/${account}/api-keys`, { name: "outra", mode: "test" })).id,
+      },
+    }),
+    "GET /admin/v1/customers/{id}/notes notes": async () => ({ path: { id: await merchant.customer() } }),
+    "PUT /admin/v1/customers/{id}/notes set": async () => ({ path: { id: await merchant.customer() } }),
+    "POST /admin/v1/events/{id}/replay replayed": async () => ({ path: { id: await event() } }),
+    "POST /admin/v1/simulator/disputes/{id}/close won": async () => {
+      await merchant.funds();
+      const disputed = await operator("POST", `/admin/v1/simulator/transactions/${await merchant.paid()}/disputes`, {});
+      return { path: { id: disputed.dispute.id } };
+    },
+    "POST /admin/v1/simulator/recurrences/{id}/approve approved": async () => ({
+      path: { id: (await merchant.recurrence(false)).id },
+    }),
+    "POST /admin/v1/simulator/recurrences/{id}/cancel cancelled": async () => ({
+      path: { id: (await merchant.recurrence(true)).id },
+    }),
+    "POST /admin/v1/simulator/recurrences/{id}/reject rejected": async () => ({
+      path: { id: (await merchant.recurrence(false)).id },
+    }),
+    "POST /admin/v1/simulator/refunds/{id}/settle completed": async () => {
+      const id = await merchant.released();
+      return {
+        path: { id: (await merchant.call("POST", `/api/v1/transactions/${id}/refunds`, { amountCents: 1000 })).id },
+      };
+    },
+    "POST /admin/v1/simulator/transactions/{id}/disputes opened": async () => {
+      await merchant.funds();
+      return { path: { id: await merchant.paid() } };
+    },
+    "POST /admin/v1/simulator/transactions/{id}/pay paid": async () => ({ path: { id: await merchant.pending() } }),
+    "POST /admin/v1/simulator/transactions/{id}/settle-attempt retrying": async () => {
+      const { id, firstDate } = await merchant.recurrence(true);
+      const charge = await merchant.call("POST", `/api/v1/recurrences/${id}/charges`, { dueDate: firstDate });
+      return { path: { id: charge.id } };
+    },
+    "POST /admin/v1/simulator/withdrawals/{id}/settle paid": async () => {
+      await merchant.funds();
+      const withdrawal = await merchant.call("POST", "/api/v1/withdrawals", {
+        amountCents: 50_000,
+        pixKey: "52998224725",
+        pixKeyType: "CPF",
+      });
+      return { path: { id: withdrawal.id } };
+    },
+    "PATCH /admin/v1/webhook-endpoints/{id} enabled": async () => ({ path: { id: await endpoint() } }),
+    "GET /admin/v1/webhook-endpoints/{id}/deliveries deliveries": async () => ({ path: { id: await endpoint() } }),
+    "POST /admin/v1/webhook-endpoints/{id}/rotate-secret rotated": async () => ({ path: { id: await endpoint() } }),
+  };
+  return { examples: examplesOf("admin-openapi.yaml"), freshAccount, arrange };
+}
+
+/** Examples that cannot succeed on a test server, each with the reason. */
+const skipped: Record<string, string> = {
+  "POST /admin/v1/clock/advance manualClockOff":
+    "the clock routes answer 404 on a server started without PIX_MANUAL_CLOCK=1; every test server runs the manual clock",
+};
+
+let idempotencyKeys = 0;
+
+/** Sends one example as arranged: the arranged path values and body over the example's. */
+async function send(
+  server: TestServer,
+  example: ExampleRequest,
+  arranged: Arranged,
+  auth: { key?: string; admin?: string },
+) {
+  const values = { ...example.path, ...arranged.path } as Record<string, unknown>;
+  const path = example.template.replace(/\{(\w+)\}/g, (_, p: string) => encodeURIComponent(String(values[p])));
+  const query = new URLSearchParams(
+    Object.entries(example.query).map(([k, v]): [string, string] => [k, String(v)]),
+  ).toString();
+  const headers = Object.fromEntries(
+    Object.entries(example.header).map(([k, v]) =>
+      // The same idempotency key with another body is refused: each example sends its own.
+      [k, k === "idempotency-key" ? `${String(v)}-${++idempotencyKeys}` : String(v)],
+    ),
+  );
+  return rawCall<Json>(server.baseUrl, example.method, query ? `${path}?${query}` : path, {
+    ...auth,
+    headers,
+    body: arranged.body ?? example.body,
+  });
+}
+
+for (const store of eachStore("request_examples")) {
+  store.describe(`the request examples, sent to a fresh server (${store.name})`, () => {
+    const server = serverOn(store);
+
+    test("when each example of the public document is sent with what it needs, then it answers the status it documents", async () => {
+      const world = publicWorld(server);
+      expect(world.examples.length).toBeGreaterThan(30);
+      const wrong: string[] = [];
+      for (const example of world.examples) {
+        const { testKey } = await world.freshAccount();
+        const arranged = await (world.arrange[name(example)] ?? (async () => ({})))();
+        const answer = await send(server, example, arranged, { key: testKey });
+        if (answer.status !== example.status)
+          wrong.push(`${name(example)}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
+      }
+      expect(wrong).toEqual([]);
+    }, 60_000);
+
+    test("when each example of the operator's document is sent with what it needs, then it answers the status it documents", async () => {
+      const world = adminWorld(server);
+      expect(world.examples.length).toBeGreaterThan(30);
+      const wrong: string[] = [];
+      for (const example of world.examples.filter((e) => !skipped[name(e)])) {
+        await world.freshAccount(example);
+        const arranged = await (world.arrange[name(example)] ?? (async () => ({})))();
+        const answer = await send(server, example, arranged, { admin: testAdminToken }).catch((error: unknown) => {
+          throw new Error(`${name(example)}: ${String(error)}`, { cause: error });
+        });
+        if (answer.status !== example.status)
+          wrong.push(`${name(example)}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
+      }
+      expect(wrong).toEqual([]);
+    }, 60_000);
+  });
+}
