@@ -110,7 +110,10 @@ export async function startTestServer(
     port?: number;
     /** PUBLIC_BASE_URL; default https://pix.example.test. */
     publicBaseUrl?: string;
-    /** Check every answer against the document in the server (default true; production runs without). */
+    /**
+     * The app's `validateResponses` (VALIDATE_RESPONSES). The server checks no answer any more: the
+     * typed clients check every answer they get against its document (support/client.ts `checkAnswer`).
+     */
     validateResponses?: boolean;
     /** Another mailer (the SMTP adapter's test); default: one that keeps each message in `mail`. */
     mailer?: Mailer;

@@ -1,12 +1,16 @@
 import { strict as assert } from "node:assert";
 import createClient, { type MaybeOptionalInit } from "openapi-fetch";
+import type { DocumentName } from "../../../contract-tests/support/document.js";
+import { parseBody, responseChecker } from "../../../contract-tests/support/openapi.js";
 import type { paths as OperatorPaths } from "../../../generated/admin-api.js";
 import type { components, paths as PublicPaths } from "../../../generated/api.js";
 
 // The test servers through clients typed from the documents (openapi-fetch over the generated
 // types): a path, its parameters and its body must be the document's, and an answer's body has the
 // type the document gives its status. `rawCall` (../harness.ts) is the one untyped way, for the
-// requests a test breaks on purpose.
+// requests a test breaks on purpose. Every answer a typed client gets is checked against its
+// document (`checkAnswer`, the project's own response checker): a status the operation does not
+// declare, a content type or a body its schema refuses, a missing required header fail the test.
 
 /** The body of every refusal of the public API. */
 export type ErrorBody = components["schemas"]["ErrorBody"];
@@ -49,7 +53,52 @@ export interface TypedClient<Paths> {
   DELETE: TypedMethod<Paths, "delete">;
 }
 
-function typedClient<Paths extends object>(baseUrl: string, headers: Record<string, string>): TypedClient<Paths> {
+const operationIds = new Map<DocumentName, Map<string, string>>();
+
+/** The operationId of `method` on the document's path template `path` (`/api/v1/transactions/{id}`). */
+function operationIdOf(document: DocumentName, method: string, path: string): string | undefined {
+  let ids = operationIds.get(document);
+  if (!ids) {
+    ids = new Map(
+      responseChecker(document).document.operations.map((op) => [`${op.method} ${op.path}`, op.operationId]),
+    );
+    operationIds.set(document, ids);
+  }
+  return ids.get(`${method.toUpperCase()} ${path}`);
+}
+
+/**
+ * Fails (an assertion) when an answer does not keep its document: the status is declared for the
+ * operation, the content type is one the status declares, the body is valid against its schema,
+ * every required header is present. `text` is the body as it came.
+ */
+export function checkAnswer(
+  document: DocumentName,
+  method: string,
+  path: string,
+  response: { status: number; headers: Headers },
+  text: string,
+): void {
+  const operationId = operationIdOf(document, method, path);
+  assert.ok(operationId, `${method.toUpperCase()} ${path} is no operation of the ${document} document`);
+  const problems = responseChecker(document).check(
+    operationId,
+    response.status,
+    response.headers,
+    parseBody(response.headers, text),
+  );
+  assert.deepEqual(
+    problems,
+    [],
+    `${method.toUpperCase()} ${path} answered ${response.status} outside the ${document} document: ${problems.join("; ")}; body ${text.slice(0, 500)}`,
+  );
+}
+
+function typedClient<Paths extends object>(
+  document: DocumentName,
+  baseUrl: string,
+  headers: Record<string, string>,
+): TypedClient<Paths> {
   const client = createClient<Paths>({ baseUrl, headers });
   const method =
     (name: Method) =>
@@ -62,6 +111,8 @@ function typedClient<Paths extends object>(baseUrl: string, headers: Record<stri
         response: Response;
       };
       let body = data ?? error;
+      // openapi-fetch hands an error's JSON over parsed: the checker takes it as text again.
+      checkAnswer(document, name, path, response, typeof body === "string" ? body : (JSON.stringify(body) ?? ""));
       if (typeof data === "string") {
         try {
           body = data ? JSON.parse(data) : undefined;
@@ -88,7 +139,7 @@ export function publicApi(
   const headers: Record<string, string> = { ...options.headers };
   if (options.key !== undefined) headers["x-api-key"] = options.key;
   if (options.idempotencyKey !== undefined) headers["idempotency-key"] = options.idempotencyKey;
-  return typedClient<PublicPaths>(baseUrl, headers);
+  return typedClient<PublicPaths>("public", baseUrl, headers);
 }
 
 /** The operator API (`generated/admin-openapi.yaml`) of the server at `baseUrl`, with a bearer token. */
@@ -98,7 +149,7 @@ export function operatorApi(
 ): TypedClient<OperatorPaths> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-  return typedClient<OperatorPaths>(baseUrl, headers);
+  return typedClient<OperatorPaths>("admin", baseUrl, headers);
 }
 
 /** The `{id}` of a path: `api.GET("/api/v1/transactions/{id}", byId(id))`. */
