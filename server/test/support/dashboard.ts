@@ -3,7 +3,7 @@ import { Secret, TOTP } from "otpauth";
 import { newId } from "../../src/domain/core/ids.js";
 import type { Role } from "../../src/domain/identity/model.js";
 import { hashPassword } from "../../src/domain/identity/index.js";
-import { expectStatus } from "./client.js";
+import { checkAnswer, expectStatus } from "./client.js";
 import type { paths as DashboardPaths } from "../../../generated/dashboard-api.js";
 import type { TestServer } from "../harness.js";
 import { rememberSecret } from "./audit.js";
@@ -53,6 +53,7 @@ export function dashboardBrowser(baseUrl: string, headers: Record<string, string
         response: Response;
       };
       const raw = data ?? error;
+      checkAnswer("dashboard", name, path, response, typeof raw === "string" ? raw : (JSON.stringify(raw) ?? ""));
       const body: unknown = typeof raw === "string" ? (raw ? JSON.parse(raw) : undefined) : raw;
       const setCookie = response.headers.get("set-cookie");
       if (setCookie !== null) {
