@@ -1,9 +1,8 @@
 import type { components } from "../../../../generated/dashboard-api.js";
-import { changedFields, recordAuditIfChanged } from "../audit/index.js";
+import { writeAudited } from "../audit/index.js";
 import { byUser } from "../audit/model.js";
 import type { DomainDeps } from "../deps.js";
 import { DomainError, notFound } from "../core/errors.js";
-import type { UserRecord } from "../identity/model.js";
 import { presentUser } from "../identity/model.js";
 import { type DashboardActor } from "../identity/model.js";
 import { presentVerification } from "./verification.js";
@@ -42,14 +41,14 @@ export function accountProfileUseCases(deps: DomainDeps) {
         const user = await tx.users.get(actor.user.id);
         if (!user) throw new DomainError("UNAUTHORIZED");
         const at = clock.now().toISOString();
-        const updated: UserRecord = { ...user, name: input.name.trim(), updatedAt: at };
-        await tx.users.update(updated);
-        await recordAuditIfChanged(tx, {
-          accountId: user.accountId,
+        const updated = await writeAudited(tx, tx.users, {
           by: byUser(actor),
           action: "user.profile_updated",
-          target: { type: "user", id: user.id },
-          changes: changedFields(user, updated, ["name"]),
+          target: "user",
+          before: user,
+          after: { ...user, name: input.name.trim(), updatedAt: at },
+          fields: ["name"],
+          onlyIfChanged: true,
           at,
         });
         return presentUser(updated);

@@ -1,2 +1,3 @@
 export * from "./log.js";
 export * from "./model.js";
+export * from "./write.js";

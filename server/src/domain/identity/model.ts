@@ -1,6 +1,7 @@
 import type { components } from "../../../../generated/dashboard-api.js";
 import type { Account } from "../core/model.js";
 import { DomainError } from "../core/errors.js";
+import { newId } from "../core/ids.js";
 
 // The records of the merchant dashboard's people (issue 25): users, their sessions, the one-time
 // tokens of e-mail links. Timestamps are ISO 8601 UTC strings, as in `model.ts`.
@@ -31,6 +32,34 @@ export interface UserRecord {
   recoveryCodeDigests: string[];
   createdAt: string;
   updatedAt: string;
+}
+
+/** A new user of `accountId`, as sign-up and an accepted invitation make one: no two-factor yet. */
+export function newUserRecord(user: {
+  accountId: string;
+  email: string;
+  name: string;
+  role: Role;
+  passwordHash: string;
+  emailConfirmedAt: string | null;
+  at: string;
+}): UserRecord {
+  return {
+    id: newId("usr"),
+    accountId: user.accountId,
+    email: user.email,
+    name: user.name.trim(),
+    role: user.role,
+    passwordHash: user.passwordHash,
+    emailConfirmedAt: user.emailConfirmedAt,
+    totpSecret: null,
+    totpPendingSecret: null,
+    totpEnabledAt: null,
+    totpLastStep: null,
+    recoveryCodeDigests: [],
+    createdAt: user.at,
+    updatedAt: user.at,
+  };
 }
 
 /** A server-side session of the dashboard. The cookie's token itself is never stored. */

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { components } from "../../../../generated/dashboard-api.js";
 import { operationTable } from "../../../../generated/dashboard-operations.js";
-import { recordAudit, recordAuditIfChanged } from "../audit/index.js";
+import { recordAudit, writeAudited } from "../audit/index.js";
 import { byUser } from "../audit/model.js";
 import type { DomainDeps } from "../deps.js";
 import { addSeconds } from "../core/time.js";
@@ -14,7 +14,7 @@ import { requireConfirmedEmail } from "./model.js";
 import type { StoreTx } from "../ports/store.js";
 import { normaliseEmail, openSession, requireStepUp, type StartedSession } from "./sessions.js";
 import { presentUser } from "./model.js";
-import { type ClientInfo, type DashboardActor } from "./model.js";
+import { type ClientInfo, type DashboardActor, newUserRecord } from "./model.js";
 
 // The account's team (issue 25): invitations by e-mail with a role, accepting them, role changes
 // and removal. Every change needs a step-up and is audited. Owners manage everyone; admins everyone
@@ -174,16 +174,15 @@ export function teamUseCases(deps: DomainDeps) {
           acceptedAt: null,
           revokedAt: null,
         };
-        await tx.invitations.insert(created);
-        await recordAudit(tx, {
-          accountId: actor.account.id,
+        return writeAudited(tx, tx.invitations, {
           by: byUser(actor),
           action: "member.invited",
-          target: { type: "invitation", id: created.id },
-          changes: { email: { from: null, to: email }, role: { from: null, to: input.role } },
+          target: "invitation",
+          before: null,
+          after: created,
+          fields: ["email", "role"],
           at,
         });
-        return created;
       });
       sendInvitation(invitation, actor.account.name, actor.user, token);
       return presentInvitation(invitation);
@@ -218,14 +217,14 @@ export function teamUseCases(deps: DomainDeps) {
         const target = await memberFor(tx, actor, id, role);
         if (role !== "owner") await keepAnOwner(tx, target);
         const at = now();
-        const updated: UserRecord = { ...target, role, updatedAt: at };
-        await tx.users.update(updated);
-        await recordAuditIfChanged(tx, {
-          accountId: actor.account.id,
+        const updated = await writeAudited(tx, tx.users, {
           by: byUser(actor),
           action: "member.role_changed",
-          target: { type: "user", id },
-          changes: target.role === role ? {} : { role: { from: target.role, to: role } },
+          target: "user",
+          before: target,
+          after: { ...target, role, updatedAt: at },
+          fields: ["role"],
+          onlyIfChanged: true,
           at,
         });
         await revokeInvitationsOf(tx, actor, target.id, (i) => !mayInvite(role, i.role), at);
@@ -274,22 +273,15 @@ export function teamUseCases(deps: DomainDeps) {
         if (await tx.users.getByEmail(invitation.email)) throw emailTaken();
         const account = await tx.accounts.get(invitation.accountId);
         if (!account) throw invalidLink();
-        const user: UserRecord = {
-          id: newId("usr"),
+        const user = newUserRecord({
           accountId: account.id,
           email: invitation.email,
-          name: input.name.trim(),
+          name: input.name,
           role: invitation.role,
           passwordHash,
           emailConfirmedAt: at,
-          totpSecret: null,
-          totpPendingSecret: null,
-          totpEnabledAt: null,
-          totpLastStep: null,
-          recoveryCodeDigests: [],
-          createdAt: at,
-          updatedAt: at,
-        };
+          at,
+        });
         await tx.users.insert(user);
         await tx.invitations.update({ ...invitation, acceptedAt: at });
         await recordAudit(tx, {

@@ -7,11 +7,10 @@ import { addSeconds } from "../core/time.js";
 import { emailLinkSeconds } from "../core/policy.js";
 import { DomainError, fieldError } from "../core/errors.js";
 import type { EmailTokenPurpose, UserRecord } from "./model.js";
-import { newId } from "../core/ids.js";
 import { checkCurrentPassword, checkNewPassword, hashPassword } from "./passwords.js";
 import type { StoreTx } from "../ports/store.js";
 import { normaliseEmail, openSession, type StartedSession } from "./sessions.js";
-import { type ClientInfo, type DashboardActor } from "./model.js";
+import { type ClientInfo, type DashboardActor, newUserRecord } from "./model.js";
 
 // The dashboard's people (issue 25): sign-up, the e-mail address's confirmation, password change
 // and reset. E-mails go through the Mailer port; their links carry a one-time token of which only
@@ -113,22 +112,15 @@ export function userUseCases(deps: DomainDeps) {
           }
           const at = now();
           const account = await createAccount(tx, { name: input.businessName, ownerEmail: email, verified: false }, at);
-          const user: UserRecord = {
-            id: newId("usr"),
+          const user = newUserRecord({
             accountId: account.id,
             email,
-            name: input.name.trim(),
+            name: input.name,
             role: "owner",
             passwordHash,
             emailConfirmedAt: null,
-            totpSecret: null,
-            totpPendingSecret: null,
-            totpEnabledAt: null,
-            totpLastStep: null,
-            recoveryCodeDigests: [],
-            createdAt: at,
-            updatedAt: at,
-          };
+            at,
+          });
           await tx.users.insert(user);
           const token = await issueToken(tx, user, "confirm_email", at);
           return { started: await openSession(tx, user, account, client, at), token };

@@ -1,5 +1,5 @@
 import { type ApiKeyChanges, changedApiKey, revokedApiKey } from "./rules.js";
-import { changedFields, recordAudit, recordAuditIfChanged } from "../audit/index.js";
+import { recordChange, writeAudited } from "../audit/index.js";
 import { type AuditedBy } from "../audit/model.js";
 import { createApiKey, type NewApiKey } from "../accounts/index.js";
 import type { Account, ApiKeyRecord } from "../core/model.js";
@@ -18,59 +18,42 @@ export async function createKeyAudited(
   at: string,
 ): Promise<{ key: ApiKeyRecord; secret: string }> {
   const made = await createApiKey(tx, account, input, at);
-  await recordAudit(tx, {
-    accountId: account.id,
+  await recordChange(tx, {
     by,
     action: "api_key.created",
-    target: { type: "api_key", id: made.key.id },
-    livemode: made.key.livemode,
-    changes: changedFields(null, presentApiKey(made.key), keyFields),
+    target: "api_key",
+    before: null,
+    after: made.key,
+    present: presentApiKey,
+    fields: keyFields,
     at,
   });
   return made;
 }
 
 /** Writes `changes` to the key and records what changed (no entry when nothing did). */
-export async function updateKeyAudited(
-  tx: StoreTx,
-  key: ApiKeyRecord,
-  changes: ApiKeyChanges,
-  by: AuditedBy,
-  at: string,
-): Promise<ApiKeyRecord> {
-  const changed = changedApiKey(key, changes, at);
-  await tx.apiKeys.update(changed);
-  await recordAuditIfChanged(tx, {
-    accountId: key.accountId,
+export const updateKeyAudited = (tx: StoreTx, key: ApiKeyRecord, changes: ApiKeyChanges, by: AuditedBy, at: string) =>
+  writeAudited(tx, tx.apiKeys, {
     by,
     action: "api_key.updated",
-    target: { type: "api_key", id: key.id },
-    livemode: key.livemode,
-    changes: changedFields(presentApiKey(key), presentApiKey(changed), keyFields),
+    target: "api_key",
+    before: key,
+    after: changedApiKey(key, changes, at),
+    present: presentApiKey,
+    fields: keyFields,
+    onlyIfChanged: true,
     at,
   });
-  return changed;
-}
 
-/** Revokes the key; the audit log has one entry, from the first revocation. */
-export async function revokeKeyAudited(
-  tx: StoreTx,
-  key: ApiKeyRecord,
-  by: AuditedBy,
-  at: string,
-): Promise<ApiKeyRecord> {
-  const revoked = revokedApiKey(key, at);
-  await tx.apiKeys.update(revoked);
-  if (key.revokedAt === null) {
-    await recordAudit(tx, {
-      accountId: key.accountId,
-      by,
-      action: "api_key.revoked",
-      target: { type: "api_key", id: key.id },
-      livemode: key.livemode,
-      changes: changedFields(key, revoked, ["revokedAt"]),
-      at,
-    });
-  }
-  return revoked;
-}
+/** Revokes the key; the audit log has one entry, from the first revocation (a second changes nothing). */
+export const revokeKeyAudited = (tx: StoreTx, key: ApiKeyRecord, by: AuditedBy, at: string) =>
+  writeAudited(tx, tx.apiKeys, {
+    by,
+    action: "api_key.revoked",
+    target: "api_key",
+    before: key,
+    after: revokedApiKey(key, at),
+    fields: ["revokedAt"],
+    onlyIfChanged: true,
+    at,
+  });

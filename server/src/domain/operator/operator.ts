@@ -1,5 +1,5 @@
 import type { components } from "../../../../generated/admin-api.js";
-import { changedFields, recordAudit, recordAuditIfChanged } from "../audit/index.js";
+import { changedFields, recordAudit, recordAuditIfChanged, recordChange, writeAudited } from "../audit/index.js";
 import { type AuditedBy } from "../audit/model.js";
 import { checkAllowedIps } from "../keys/index.js";
 import { createKeyAudited, revokeKeyAudited, updateKeyAudited } from "../keys/index.js";
@@ -177,13 +177,14 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
         const endpoint = await tx.webhookEndpoints.get(id);
         if (!endpoint) throw notFound();
         await tx.webhookEndpoints.delete(id);
-        await recordAudit(tx, {
-          accountId: endpoint.accountId,
+        await recordChange(tx, {
           by,
           action: "webhook_endpoint.deleted",
-          target: { type: "webhook_endpoint", id },
-          livemode: endpoint.livemode,
-          changes: changedFields(presentEndpoint(endpoint), null, endpointFields),
+          target: "webhook_endpoint",
+          before: endpoint,
+          after: null,
+          present: presentEndpoint,
+          fields: endpointFields,
           at: now(),
         });
       });
@@ -245,16 +246,16 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
         const customer = await tx.customers.getById(customerId);
         if (!customer) throw notFound();
         const tags = [...new Set(body.tags)];
-        const updated = { ...customer, notes: body.notes, tags, updatedAt: now() };
-        await tx.customers.update(updated);
-        await recordAuditIfChanged(tx, {
-          accountId: customer.accountId,
+        const at = now();
+        await writeAudited(tx, tx.customers, {
           by,
           action: "customer.notes_updated",
-          target: { type: "customer", id: customerId },
-          livemode: customer.livemode,
-          changes: changedFields(customer, updated, ["notes", "tags"]),
-          at: updated.updatedAt,
+          target: "customer",
+          before: customer,
+          after: { ...customer, notes: body.notes, tags, updatedAt: at },
+          fields: ["notes", "tags"],
+          onlyIfChanged: true,
+          at,
         });
         return { customerId, notes: body.notes, tags };
       });

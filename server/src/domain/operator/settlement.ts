@@ -1,32 +1,14 @@
-import { changedFields, recordAudit } from "../audit/index.js";
+import { changedFields, recordAudit, recordChange } from "../audit/index.js";
 import { type AuditedBy } from "../audit/model.js";
-import type { StoreTx } from "../ports/store.js";
 import type { DomainDeps } from "../deps.js";
-import { DomainError, notFound } from "../core/errors.js";
-import type { Account, Scope } from "../core/model.js";
+import { DomainError } from "../core/errors.js";
+import { accountOf, lockedReload } from "../core/locked.js";
 import { creditPaidCharge } from "../payments/index.js";
 import { closeDisputeOf, openDisputeOn } from "../payments/index.js";
 import { settleRefundRecord } from "../payments/index.js";
 import { settleWithdrawalRecord } from "../balance/index.js";
 import { presentRefund, presentTransaction } from "../payments/index.js";
 import { presentWithdrawal } from "../balance/index.js";
-
-/**
- * Finds a record by id, takes its scope's lock, and reads it again under the lock, so what the
- * caller decides on cannot change underneath it.
- */
-async function lockedReload<T extends Scope>(tx: StoreTx, read: () => Promise<T | null>): Promise<T> {
-  const found = await read();
-  if (!found) throw notFound();
-  await tx.lockScope(found);
-  return (await read()) as T;
-}
-
-async function accountOf(tx: StoreTx, accountId: string): Promise<Account> {
-  const account = await tx.accounts.get(accountId);
-  if (!account) throw notFound();
-  return account;
-}
 
 /**
  * The settlement simulator: stands in for the acquirer in production mode, driven by the operator
@@ -47,13 +29,13 @@ export function settlementUseCases(deps: DomainDeps) {
         const paid = await creditPaidCharge(tx, await accountOf(tx, charge.accountId), charge, at, {
           config: deps.config,
         });
-        await recordAudit(tx, {
-          accountId: charge.accountId,
+        await recordChange(tx, {
           by,
           action: "simulator.charge_paid",
-          target: { type: "transaction", id: charge.id },
-          livemode: charge.livemode,
-          changes: changedFields(charge, paid, ["status", "paidAt"]),
+          target: "transaction",
+          before: charge,
+          after: paid,
+          fields: ["status", "paidAt"],
           at,
         });
         return presentTransaction(paid, at);
@@ -80,13 +62,13 @@ export function settlementUseCases(deps: DomainDeps) {
               : { outcome: input.outcome };
         const at = now();
         const settled = await settleWithdrawalRecord(tx, w, decision, at);
-        await recordAudit(tx, {
-          accountId: w.accountId,
+        await recordChange(tx, {
           by,
           action: "simulator.withdrawal_settled",
-          target: { type: "withdrawal", id: w.id },
-          livemode: w.livemode,
-          changes: changedFields(w, settled, ["status", "paidAmountCents", "returnedAmountCents", "failureReason"]),
+          target: "withdrawal",
+          before: w,
+          after: settled,
+          fields: ["status", "paidAmountCents", "returnedAmountCents", "failureReason"],
           at,
         });
         return presentWithdrawal(settled);
@@ -105,13 +87,13 @@ export function settlementUseCases(deps: DomainDeps) {
           input.outcome === "FAILED" ? { outcome: input.outcome, failureReason: input.failureReason } : input;
         const at = now();
         const settled = await settleRefundRecord(tx, refund, decision, at);
-        await recordAudit(tx, {
-          accountId: refund.accountId,
+        await recordChange(tx, {
           by,
           action: "simulator.refund_settled",
-          target: { type: "refund", id: refund.id },
-          livemode: refund.livemode,
-          changes: changedFields(refund, settled, ["status", "failureReason"]),
+          target: "refund",
+          before: refund,
+          after: settled,
+          fields: ["status", "failureReason"],
           at,
         });
         return presentRefund(settled);
@@ -124,13 +106,13 @@ export function settlementUseCases(deps: DomainDeps) {
         const charge = await lockedReload(tx, () => tx.transactions.getById(transactionId));
         const at = now();
         const disputed = await openDisputeOn(tx, charge, amountCents, at);
-        await recordAudit(tx, {
-          accountId: charge.accountId,
+        await recordChange(tx, {
           by,
           action: "simulator.dispute_opened",
-          target: { type: "transaction", id: charge.id },
-          livemode: charge.livemode,
-          changes: changedFields(charge, disputed, ["dispute"]),
+          target: "transaction",
+          before: charge,
+          after: disputed,
+          fields: ["dispute"],
           at,
         });
         return presentTransaction(disputed, at);

@@ -1,4 +1,4 @@
-import { changedFields, recordAudit, recordAuditIfChanged } from "../audit/index.js";
+import { writeAudited } from "../audit/index.js";
 import { type AuditedBy } from "../audit/model.js";
 import type { WebhookEndpointRecord } from "../core/model.js";
 import { endpointFields, presentEndpoint } from "./present.js";
@@ -16,56 +16,46 @@ export async function insertEndpointAudited(
   by: AuditedBy,
   at: string,
 ): Promise<void> {
-  await tx.webhookEndpoints.insert(endpoint);
-  await recordAudit(tx, {
-    accountId: endpoint.accountId,
+  await writeAudited(tx, tx.webhookEndpoints, {
     by,
     action: "webhook_endpoint.created",
-    target: { type: "webhook_endpoint", id: endpoint.id },
-    livemode: endpoint.livemode,
-    changes: changedFields(null, presentEndpoint(endpoint), endpointFields),
+    target: "webhook_endpoint",
+    before: null,
+    after: endpoint,
+    present: presentEndpoint,
+    fields: endpointFields,
     at,
   });
 }
 
 /** Writes `changes` to the endpoint and records what changed (no entry when nothing did). */
-export async function updateEndpointAudited(
+export const updateEndpointAudited = (
   tx: StoreTx,
   endpoint: WebhookEndpointRecord,
   changes: EndpointChanges,
   by: AuditedBy,
   at: string,
-): Promise<WebhookEndpointRecord> {
-  const changed = changedEndpoint(endpoint, changes, at);
-  await tx.webhookEndpoints.update(changed);
-  await recordAuditIfChanged(tx, {
-    accountId: endpoint.accountId,
+) =>
+  writeAudited(tx, tx.webhookEndpoints, {
     by,
     action: "webhook_endpoint.updated",
-    target: { type: "webhook_endpoint", id: endpoint.id },
-    livemode: endpoint.livemode,
-    changes: changedFields(presentEndpoint(endpoint), presentEndpoint(changed), endpointFields),
+    target: "webhook_endpoint",
+    before: endpoint,
+    after: changedEndpoint(endpoint, changes, at),
+    present: presentEndpoint,
+    fields: endpointFields,
+    onlyIfChanged: true,
     at,
   });
-  return changed;
-}
 
-/** Gives the endpoint a new secret (the old one signs beside it for a while) and records that it did. */
-export async function rotateEndpointSecretAudited(
-  tx: StoreTx,
-  endpoint: WebhookEndpointRecord,
-  by: AuditedBy,
-  at: string,
-): Promise<WebhookEndpointRecord> {
-  const rotated = rotatedEndpointSecret(endpoint, at);
-  await tx.webhookEndpoints.update(rotated);
-  await recordAudit(tx, {
-    accountId: endpoint.accountId,
+/** Gives the endpoint a new secret (the old one signs beside it for a while) and records that it did (never the secret). */
+export const rotateEndpointSecretAudited = (tx: StoreTx, endpoint: WebhookEndpointRecord, by: AuditedBy, at: string) =>
+  writeAudited(tx, tx.webhookEndpoints, {
     by,
     action: "webhook_endpoint.secret_rotated",
-    target: { type: "webhook_endpoint", id: endpoint.id },
-    livemode: endpoint.livemode,
+    target: "webhook_endpoint",
+    before: endpoint,
+    after: rotatedEndpointSecret(endpoint, at),
+    fields: [],
     at,
   });
-  return rotated;
-}

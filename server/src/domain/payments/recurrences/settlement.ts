@@ -1,9 +1,10 @@
-import { type AuditAction, changedFields, recordAudit } from "../../audit/index.js";
+import { type AuditAction, recordChange } from "../../audit/index.js";
 import { type AuditedBy } from "../../audit/model.js";
 import type { StoreTx } from "../../ports/store.js";
 import type { DomainDeps } from "../../deps.js";
-import { DomainError, notFound } from "../../core/errors.js";
-import type { Account, RecurrenceRecord, Schemas, Scope } from "../../core/model.js";
+import { DomainError } from "../../core/errors.js";
+import { accountOf, lockedReload } from "../../core/locked.js";
+import type { RecurrenceRecord, Schemas, Scope } from "../../core/model.js";
 import { presentTransaction } from "../presenters.js";
 import { approveRecurrence, cancelRecurrence, presentRecurrence, rejectRecurrence } from "./rules.js";
 import { payerCancellation, rejectionOf } from "./sandbox.js";
@@ -13,23 +14,12 @@ import { attemptOutcome, settleAttempt } from "./cycle-charges.js";
 // operator API: what the payer, their bank and this service do, through the same rules as the
 // sandbox's. A real PSP answers through the same use cases.
 
-const testRecurrence = () =>
-  new DomainError("REQUEST_ERROR", "Recorrências de teste são movidas pelas rotas de sandbox da API pública.");
-
-/** Finds a record by id, takes its scope's lock and reads it again under it (as settlement.ts does). */
-async function lockedReload<T extends Scope>(tx: StoreTx, read: () => Promise<T | null>): Promise<T> {
-  const found = await read();
-  if (!found) throw notFound();
-  if (!found.livemode) throw testRecurrence();
-  await tx.lockScope(found);
-  return (await read()) as T;
-}
-
-async function accountOf(tx: StoreTx, accountId: string): Promise<Account> {
-  const account = await tx.accounts.get(accountId);
-  if (!account) throw notFound();
-  return account;
-}
+/** A test recurrence (or its cycle charge) moves through the public API's sandbox routes, not these. */
+const productionOnly = (found: Scope) => {
+  if (!found.livemode) {
+    throw new DomainError("REQUEST_ERROR", "Recorrências de teste são movidas pelas rotas de sandbox da API pública.");
+  }
+};
 
 export function recurrenceSettlementUseCases(deps: DomainDeps) {
   const now = () => deps.clock.now().toISOString();
@@ -41,18 +31,10 @@ export function recurrenceSettlementUseCases(deps: DomainDeps) {
     work: (tx: StoreTx, r: RecurrenceRecord, at: string) => Promise<RecurrenceRecord>,
   ) =>
     deps.store.transaction(async (tx) => {
-      const r = await lockedReload(tx, () => tx.recurrences.getById(id));
+      const r = await lockedReload(tx, () => tx.recurrences.getById(id), productionOnly);
       const at = now();
       const moved = await work(tx, r, at);
-      await recordAudit(tx, {
-        accountId: r.accountId,
-        by,
-        action,
-        target: { type: "recurrence", id: r.id },
-        livemode: r.livemode,
-        changes: changedFields(r, moved, ["status"]),
-        at,
-      });
+      await recordChange(tx, { by, action, target: "recurrence", before: r, after: moved, fields: ["status"], at });
       return presentRecurrence(moved, deps.config, at);
     });
 
@@ -89,17 +71,17 @@ export function recurrenceSettlementUseCases(deps: DomainDeps) {
     /** The payer's bank plays a production cycle charge's scheduled attempt. */
     async settleAttempt(transactionId: string, body: Schemas["SettleRecurringAttemptRequest"], by: AuditedBy) {
       return deps.store.transaction(async (tx) => {
-        const charge = await lockedReload(tx, () => tx.transactions.getById(transactionId));
+        const charge = await lockedReload(tx, () => tx.transactions.getById(transactionId), productionOnly);
         const at = now();
         const account = await accountOf(tx, charge.accountId);
         const settled = await settleAttempt(deps, tx, account, charge, attemptOutcome(body), at);
-        await recordAudit(tx, {
-          accountId: charge.accountId,
+        await recordChange(tx, {
           by,
           action: "simulator.recurring_attempt_settled",
-          target: { type: "transaction", id: charge.id },
-          livemode: charge.livemode,
-          changes: changedFields(charge, settled, ["status", "cycle"]),
+          target: "transaction",
+          before: charge,
+          after: settled,
+          fields: ["status", "cycle"],
           at,
         });
         return presentTransaction(settled, at);
