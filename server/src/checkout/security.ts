@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
+import { setHtmlSecurityHeaders } from "../http/kit/html-security.js";
 
 /**
  * Headers of every checkout response, and a fresh CSP nonce per request in `res.locals.cspNonce`.
@@ -9,27 +10,27 @@ import type { Request, RequestHandler, Response } from "express";
 export const checkoutSecurityHeaders: RequestHandler = (req, res, next) => {
   const nonce = randomBytes(18).toString("base64");
   res.locals.cspNonce = nonce;
-  res.setHeader(
-    "Content-Security-Policy",
-    [
-      "default-src 'none'",
-      `script-src 'nonce-${nonce}'`,
-      "style-src 'self'",
-      "img-src 'self'",
-      "connect-src 'self'",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-      "base-uri 'none'",
-    ].join("; "),
+  setHtmlSecurityHeaders(
+    res,
+    {
+      contentSecurityPolicy: [
+        "default-src 'none'",
+        `script-src 'nonce-${nonce}'`,
+        "style-src 'self'",
+        "img-src 'self'",
+        "connect-src 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+        "base-uri 'none'",
+      ],
+      // The page addresses carry the transaction id: never send them to another site.
+      referrerPolicy: "no-referrer",
+      noSniff: true,
+      sameOriginOnly: true,
+      hsts: true,
+    },
+    req.secure,
   );
-  res.setHeader("X-Frame-Options", "DENY");
-  res.setHeader("X-Content-Type-Options", "nosniff");
-  // The page addresses carry the transaction id: never send them to another site.
-  res.setHeader("Referrer-Policy", "no-referrer");
-  res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
-  res.setHeader("Cross-Origin-Resource-Policy", "same-origin");
-  res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), clipboard-write=(self)");
-  if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000");
   next();
 };
 

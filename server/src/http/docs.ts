@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import express, { type IRouter, type RequestHandler } from "express";
+import { htmlSecurityHeaders } from "./kit/html-security.js";
 
 // The documentation site under /docs (docs/decisions/0039-documentation-site-vitepress-and-swagger-ui.md):
 // the pages VitePress built (scripts/build-docs.mjs → dist/docs, with its search index) and the three
@@ -39,27 +40,22 @@ function referenceSources(): string | null {
  * and Swagger UI both set style attributes, and nothing on these pages comes from a user. Images may
  * be `data:` URLs (both draw icons so). No framing; nothing from another origin.
  */
-function docsHeaders(scriptHashes: readonly string[]): RequestHandler {
-  const policy = [
-    "default-src 'none'",
-    ["script-src 'self'", ...scriptHashes].join(" "),
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    "connect-src 'self'",
-    "manifest-src 'self'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-    "base-uri 'none'",
-  ].join("; ");
-  return (_req, res, next) => {
-    res.setHeader("Content-Security-Policy", policy);
-    res.setHeader("X-Frame-Options", "DENY");
-    res.setHeader("Referrer-Policy", "same-origin");
-    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
-    next();
-  };
-}
+const docsHeaders = (scriptHashes: readonly string[]): RequestHandler =>
+  htmlSecurityHeaders({
+    contentSecurityPolicy: [
+      "default-src 'none'",
+      ["script-src 'self'", ...scriptHashes].join(" "),
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data:",
+      "font-src 'self'",
+      "connect-src 'self'",
+      "manifest-src 'self'",
+      "form-action 'none'",
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+    ],
+    referrerPolicy: "same-origin",
+  });
 
 /** What /docs answers before the site is built: how to build it, and the references meanwhile. */
 const notBuiltPage = `<!doctype html>

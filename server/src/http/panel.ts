@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import express, { type IRouter, type RequestHandler } from "express";
+import { htmlSecurityHeaders } from "./kit/html-security.js";
 
 // The merchant dashboard's web app (issue 26) under /painel: the files `vite build` wrote
 // (scripts/build.mjs → dist/painel), on the API's origin, with a history fallback (any /painel/…
@@ -23,31 +24,24 @@ export function defaultPanelDirectory(): string | null {
 }
 
 /** The app's headers: only its own files run, nothing inline, no framing, no third party. */
-const panelHeaders: RequestHandler = (_req, res, next) => {
-  res.setHeader(
-    "Content-Security-Policy",
-    [
-      "default-src 'none'",
-      "script-src 'self'",
-      "style-src 'self'",
-      "img-src 'self'",
-      "font-src 'self'",
-      "connect-src 'self'",
-      "manifest-src 'self'",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-      "base-uri 'none'",
-    ].join("; "),
-  );
-  res.setHeader("X-Frame-Options", "DENY");
+const panelHeaders = htmlSecurityHeaders({
+  contentSecurityPolicy: [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "manifest-src 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ],
   // Same-origin only: the e-mail links carry a token in the address. Not `no-referrer`, with which
   // a browser sends `Origin: null` on the app's own POSTs, and the dashboard API refuses those.
-  res.setHeader("Referrer-Policy", "same-origin");
-  res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
-  res.setHeader("Cross-Origin-Resource-Policy", "same-origin");
-  res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), clipboard-write=(self)");
-  next();
-};
+  referrerPolicy: "same-origin",
+  sameOriginOnly: true,
+});
 
 /** Mounts the app at /painel from `dir` (the built files), or a page saying how to build it. */
 export function mountPanel(app: IRouter, dir: string | null): void {

@@ -1,8 +1,8 @@
 import type { components } from "../../../../generated/dashboard-api.js";
 import type { DomainDeps, ScopedCaller } from "../deps.js";
 import { notFound } from "../core/errors.js";
-import type { DeliveryRecord, EventRecord, RefundRecord, Schemas } from "../core/model.js";
-import { presentAttempt } from "../webhooks/index.js";
+import type { EventRecord, RefundRecord, Schemas } from "../core/model.js";
+import { presentDelivery } from "../webhooks/index.js";
 import { presentRefund, presentTransaction } from "./presenters.js";
 
 // One transaction with what happened to it, as the dashboard's transaction page shows it.
@@ -15,17 +15,6 @@ const timelineLimit = 1000;
 
 /** At one instant: the refund, then the event that tells of it, then that event's deliveries. */
 const kindOrder: Record<TimelineEntry["kind"], number> = { refund: 0, event: 1, delivery: 2 };
-
-const presentDelivery = (d: DeliveryRecord): NonNullable<TimelineEntry["delivery"]> => ({
-  id: d.id,
-  eventId: d.eventId,
-  endpointId: d.endpointId,
-  status: d.status,
-  attempts: d.attempts.map(presentAttempt),
-  nextAttemptAt: d.nextAttemptAt,
-  createdAt: d.createdAt,
-  updatedAt: d.updatedAt,
-});
 
 export function transactionTimelineUseCases(deps: DomainDeps) {
   const { store, clock } = deps;

@@ -6,13 +6,14 @@ import type { DomainDeps } from "../deps.js";
 import { DomainError, notFound } from "../core/errors.js";
 import { eventApiVersion } from "./events.js";
 import { newId } from "../core/ids.js";
-import type { DeliveryRecord, PageRequest, WebhookEndpointRecord } from "../core/model.js";
+import type { PageRequest, WebhookEndpointRecord } from "../core/model.js";
 import { pageOrInvalidCursor } from "../core/pagination.js";
 import type { StoreReads } from "../ports/store.js";
 import { requireStepUp } from "../identity/index.js";
 import { type DashboardActor } from "../identity/model.js";
-import { httpsForProduction, newEndpoint, pendingDelivery, presentAttempt, type UrlGuard } from "./endpoints.js";
+import { httpsForProduction, newEndpoint, pendingDelivery, type UrlGuard } from "./endpoints.js";
 import { insertEndpointAudited, rotateEndpointSecretAudited, updateEndpointAudited } from "./audited.js";
+import { presentDashboardDelivery, presentDashboardEndpoint } from "./present.js";
 
 // The account's webhook endpoints in the dashboard (issue 25 §2), per mode: the same records, and
 // the same changes (`webhook-endpoints.ts`), as the operator API's. Production endpoints need a
@@ -24,28 +25,6 @@ type Schemas = components["schemas"];
 
 /** The kind of the test event the dashboard sends (spec/webhook-test-event.tsp `WebhookTestEvent`). */
 const testEventType = "webhook.test";
-
-const presentEndpoint = (e: WebhookEndpointRecord): Schemas["WebhookEndpoint"] => ({
-  id: e.id,
-  url: e.url,
-  mode: e.livemode ? "production" : "test",
-  events: [...e.events],
-  enabled: e.disabledAt === null,
-  createdAt: e.createdAt,
-  updatedAt: e.updatedAt,
-});
-
-const presentDelivery = (d: DeliveryRecord): Schemas["WebhookDelivery"] => ({
-  id: d.id,
-  eventId: d.eventId,
-  eventType: d.eventType,
-  endpointId: d.endpointId,
-  status: d.status,
-  attempts: d.attempts.map(presentAttempt),
-  nextAttemptAt: d.nextAttemptAt,
-  createdAt: d.createdAt,
-  updatedAt: d.updatedAt,
-});
 
 /** A test event to `endpoint`: its id, and its envelope (the shape of every event, a `webhook.test` object). */
 function testEvent(endpoint: WebhookEndpointRecord, at: string): { id: string; envelope: Record<string, unknown> } {
@@ -102,7 +81,7 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
     async list(actor: DashboardActor, mode: DashboardMode, page: PageRequest): Promise<Schemas["WebhookEndpointPage"]> {
       const caller = inMode(actor, mode);
       const result = await pageOrInvalidCursor(() => store.read.webhookEndpoints.list(caller.scope, page));
-      return { data: result.items.map(presentEndpoint), hasMore: result.hasMore };
+      return { data: result.items.map(presentDashboardEndpoint), hasMore: result.hasMore };
     },
 
     /** A new endpoint of the mode with its `whsec_` secret; production needs a verified account, then a step-up. */
@@ -120,7 +99,7 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
       await store.transaction(async (tx) => {
         await insertEndpointAudited(tx, endpoint, byUser(actor), at);
       });
-      return { ...presentEndpoint(endpoint), secret: endpoint.secret };
+      return { ...presentDashboardEndpoint(endpoint), secret: endpoint.secret };
     },
 
     /**
@@ -145,7 +124,7 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
         const endpoint = await endpointInScope(tx, caller, id);
         return updateEndpointAudited(tx, endpoint, body, byUser(actor), now());
       });
-      return presentEndpoint(updated);
+      return presentDashboardEndpoint(updated);
     },
 
     /** The endpoint's signing secret; a production one's after a step-up. */
@@ -178,7 +157,7 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
       const rotated = await store.transaction(async (tx) => {
         return rotateEndpointSecretAudited(tx, await endpointInScope(tx, caller, id), byUser(actor), now());
       });
-      return { ...presentEndpoint(rotated), secret: rotated.secret };
+      return { ...presentDashboardEndpoint(rotated), secret: rotated.secret };
     },
 
     /** The endpoint's deliveries, newest first, each with every attempt. */
@@ -191,7 +170,7 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
       const caller = inMode(actor, mode);
       const endpoint = await endpointInScope(store.read, caller, id);
       const result = await pageOrInvalidCursor(() => store.read.deliveries.listByEndpoint(endpoint.id, page));
-      return { data: result.items.map(presentDelivery), hasMore: result.hasMore };
+      return { data: result.items.map(presentDashboardDelivery), hasMore: result.hasMore };
     },
 
     /** A delivery's event again, to the same endpoint: a new delivery, due at once. */
@@ -226,7 +205,7 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
         });
         return again;
       });
-      return presentDelivery(queued);
+      return presentDashboardDelivery(queued);
     },
 
     /**
@@ -253,7 +232,7 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
         });
         return delivery;
       });
-      return presentDelivery(queued);
+      return presentDashboardDelivery(queued);
     },
   };
 }
