@@ -30,6 +30,73 @@ export interface DashboardClientOptions {
 const sessionCookie = "__Host-pix_session";
 const changes = new Set(["POST", "PATCH", "PUT", "DELETE"]);
 
+/** The answers that carry a session, and so its CSRF token: log-in, sign-up, step-up, an accepted invitation, and the session itself. */
+const sessionAnswers = new Set([
+  "/dashboard/v1/session",
+  "/dashboard/v1/sign-up",
+  "/dashboard/v1/session/step-up",
+  "/dashboard/v1/invitations/accept",
+]);
+
+/**
+ * Where {@link dashboardSessionMiddleware} keeps one person's session between requests. Plain
+ * properties, so a holder may read or change them (or intercept them with accessors).
+ */
+export interface DashboardSessionState {
+  /** The `__Host-pix_session` cookie's value; null: none, or a browser keeps the cookie itself. */
+  cookie: string | null;
+  /** The session's CSRF token, echoed as `x-csrf-token` on every change; null: none yet. */
+  csrfToken: string | null;
+}
+
+/**
+ * The dashboard session protocol as openapi-fetch middleware, the one copy used by
+ * {@link createDashboardClient}, the dashboard's web app and the server's tests: it sends the
+ * session cookie back (outside a browser; a browser keeps `__Host-pix_session` itself and ignores
+ * the header), keeps the cookie each `Set-Cookie` sets or clears (an emptied cookie forgets the
+ * CSRF token too), reads `csrfToken` from the answers that carry a session, and sends it as
+ * `x-csrf-token` on every change unless the request already carries one.
+ *
+ * @example
+ * ```ts
+ * const state = { cookie: null, csrfToken: null };
+ * const client = createClient<DashboardPaths>({ baseUrl });
+ * client.use(dashboardSessionMiddleware(state));
+ * ```
+ */
+export function dashboardSessionMiddleware(
+  state: DashboardSessionState = { cookie: null, csrfToken: null },
+): Middleware {
+  return {
+    onRequest({ request }) {
+      if (state.cookie !== null) request.headers.set("cookie", `${sessionCookie}=${state.cookie}`);
+      if (state.csrfToken !== null && changes.has(request.method) && !request.headers.has("x-csrf-token")) {
+        request.headers.set("x-csrf-token", state.csrfToken);
+      }
+      return request;
+    },
+    async onResponse({ response, schemaPath }) {
+      for (const line of response.headers.getSetCookie()) {
+        const [pair = ""] = line.split(";");
+        const at = pair.indexOf("=");
+        if (at < 0 || pair.slice(0, at).trim() !== sessionCookie) continue;
+        const value = pair.slice(at + 1).trim();
+        state.cookie = value === "" ? null : value;
+        if (state.cookie === null) state.csrfToken = null;
+      }
+      if (response.ok && response.status !== 204 && sessionAnswers.has(schemaPath)) {
+        const body: unknown = await response
+          .clone()
+          .json()
+          .catch(() => undefined);
+        const token = (body as { csrfToken?: unknown } | undefined)?.csrfToken;
+        if (typeof token === "string") state.csrfToken = token;
+      }
+      return undefined;
+    },
+  };
+}
+
 /**
  * Creates a client of the dashboard API for a program (a script, a back office, a test) where a
  * browser would keep the session itself. It does what the dashboard's web app does: keeps the
@@ -53,40 +120,13 @@ export function createDashboardClient(options: DashboardClientOptions): Dashboar
   }
   const fetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const client = createClient<DashboardPaths>({ baseUrl, fetch });
-  let session: string | null = null;
-  let csrfToken: string | null = null;
-  const keepSession: Middleware = {
-    onRequest({ request }) {
-      if (session !== null) request.headers.set("cookie", `${sessionCookie}=${session}`);
-      if (csrfToken !== null && changes.has(request.method)) request.headers.set("x-csrf-token", csrfToken);
-      return request;
-    },
-    async onResponse({ response }) {
-      for (const line of response.headers.getSetCookie()) {
-        const [pair = ""] = line.split(";");
-        const at = pair.indexOf("=");
-        if (at < 0 || pair.slice(0, at).trim() !== sessionCookie) continue;
-        const value = pair.slice(at + 1).trim();
-        session = value === "" ? null : value;
-        if (session === null) csrfToken = null;
-      }
-      if (response.ok && (response.headers.get("content-type") ?? "").startsWith("application/json")) {
-        const body: unknown = await response
-          .clone()
-          .json()
-          .catch(() => undefined);
-        const token = (body as { csrfToken?: unknown } | undefined)?.csrfToken;
-        if (typeof token === "string") csrfToken = token;
-      }
-      return undefined;
-    },
-  };
-  client.use(keepSession);
+  const state: DashboardSessionState = { cookie: null, csrfToken: null };
+  client.use(dashboardSessionMiddleware(state));
   return Object.assign(client, {
-    hasSession: () => session !== null,
+    hasSession: () => state.cookie !== null,
     forgetSession: () => {
-      session = null;
-      csrfToken = null;
+      state.cookie = null;
+      state.csrfToken = null;
     },
   });
 }

@@ -18,6 +18,8 @@ export {
   type DashboardClient,
   type DashboardClientOptions,
   type DashboardPaths,
+  type DashboardSessionState,
+  dashboardSessionMiddleware,
 } from "./dashboard.js";
 export { PixApiError } from "./errors.js";
 export { newIdempotencyKey } from "./idempotency.js";

@@ -1,11 +1,10 @@
 import { MutationCache, QueryCache, QueryClient, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, useContext } from "react";
-import { fetchClient, forgetCsrfToken, type paths } from "./client";
+import { fetchClient, forgetCsrfToken } from "./client";
 import { ApiError, isApiError } from "./errors";
+import type { Role, Session } from "./types";
 
-/** The logged-in session, as `GET /dashboard/v1/session` answers it. */
-export type Session = paths["/dashboard/v1/session"]["get"]["responses"][200]["content"]["application/json"];
-export type Role = Session["user"]["role"];
+export type { Role, Session };
 
 export const sessionKey = ["session"] as const;
 
@@ -81,15 +80,6 @@ export function takeSessionEndedReason(): string | null {
   sessionEndedReason = null;
   return reason;
 }
-
-/** @public What each role may do (issue 25), for what the screens offer; the server decides anyway. */
-export const can = {
-  manageKeys: (role: Role) => role === "owner" || role === "admin" || role === "developer",
-  moveMoney: (role: Role) => role === "owner" || role === "admin" || role === "finance",
-  manageTeam: (role: Role) => role === "owner" || role === "admin",
-  ownerOnly: (role: Role) => role === "owner",
-  write: (role: Role) => role !== "viewer",
-};
 
 export const roleLabel: Record<Role, string> = {
   owner: "Proprietário",

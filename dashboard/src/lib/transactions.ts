@@ -1,3 +1,4 @@
+import { searchLength, transactionStatuses } from "../../../generated/rules";
 import { dayRangeQuery, isDay, oneOf } from "./filters";
 import type { Mode } from "./mode";
 
@@ -5,15 +6,7 @@ import type { Mode } from "./mode";
 // 2026-11-30&link=plk_…&cliente=cus_…&busca=529.982.247-25`), as the API's query, and as the CSV
 // export's address for the same view.
 
-export const transactionStatuses = [
-  "WAITING_PAYMENT",
-  "PAID",
-  "EXPIRED",
-  "CANCELLED",
-  "FAILED",
-  "PENDING",
-  "PROCESSING",
-] as const;
+export { transactionStatuses };
 export type TransactionStatus = (typeof transactionStatuses)[number];
 
 export interface TransactionFilters {
@@ -30,7 +23,7 @@ export interface TransactionFilters {
 }
 
 /** The API's bound on the search text (`search`, spec/dashboard/money.tsp). */
-export const searchMaxLength = 64;
+export const searchMaxLength = searchLength.max;
 
 /** The filters of an address; anything unknown or malformed is left out. */
 export function filtersFromAddress(search: URLSearchParams): TransactionFilters {

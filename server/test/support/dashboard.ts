@@ -1,4 +1,5 @@
 import createClient from "openapi-fetch";
+import { type DashboardSessionState, dashboardSessionMiddleware } from "../../../client/src/dashboard.js";
 import { Secret, TOTP } from "otpauth";
 import { newId } from "../../src/domain/core/ids.js";
 import type { Role } from "../../src/domain/identity/model.js";
@@ -30,7 +31,11 @@ export interface DashboardBrowser {
   headers: Record<string, string>;
 }
 
-/** A browser of the dashboard at `baseUrl`: no session until it signs up or logs in. */
+/**
+ * A browser of the dashboard at `baseUrl`: no session until it signs up or logs in. The session
+ * protocol (cookie, CSRF token) is the partner package's middleware, as in the app; the browser's
+ * fields are its state, so a test may set `cookie` or `csrf` by hand.
+ */
 export function dashboardBrowser(baseUrl: string, headers: Record<string, string> = {}): DashboardBrowser {
   const client = createClient<DashboardPaths>({ baseUrl });
   const browser: DashboardBrowser = {
@@ -40,12 +45,32 @@ export function dashboardBrowser(baseUrl: string, headers: Record<string, string
     csrf: null,
     headers: { origin: testOrigin, ...headers },
   };
+  const state: DashboardSessionState = {
+    get cookie() {
+      return browser.cookie;
+    },
+    set cookie(value) {
+      browser.cookie = value;
+      rememberSecret(value);
+    },
+    get csrfToken() {
+      return browser.csrf;
+    },
+    set csrfToken(value) {
+      browser.csrf = value;
+      rememberSecret(value);
+    },
+  };
+  client.use(dashboardSessionMiddleware(state), {
+    onResponse({ response }) {
+      browser.lastSetCookie = response.headers.get("set-cookie") ?? browser.lastSetCookie;
+      return undefined;
+    },
+  });
   const method =
     (name: Method) =>
     async (path: string, init: Record<string, unknown> = {}) => {
       const sent: Record<string, string> = { ...browser.headers, ...(init.headers as Record<string, string>) };
-      if (browser.cookie !== null) sent.cookie = `__Host-pix_session=${browser.cookie}`;
-      if (browser.csrf !== null && name !== "get") sent["x-csrf-token"] ??= browser.csrf;
       const request = client.request as (m: Method, p: string, i: object) => Promise<Record<string, unknown>>;
       const { data, error, response } = (await request(name, path, { ...init, headers: sent, parseAs: "text" })) as {
         data?: unknown;
@@ -55,17 +80,6 @@ export function dashboardBrowser(baseUrl: string, headers: Record<string, string
       const raw = data ?? error;
       checkAnswer("dashboard", name, path, response, typeof raw === "string" ? raw : (JSON.stringify(raw) ?? ""));
       const body: unknown = typeof raw === "string" ? (raw ? JSON.parse(raw) : undefined) : raw;
-      const setCookie = response.headers.get("set-cookie");
-      if (setCookie !== null) {
-        browser.lastSetCookie = setCookie;
-        const value = /^__Host-pix_session=([^;]*)/.exec(setCookie)?.[1] ?? "";
-        browser.cookie = value === "" ? null : value;
-        rememberSecret(browser.cookie);
-      }
-      if (body && typeof body === "object" && typeof (body as { csrfToken?: unknown }).csrfToken === "string") {
-        browser.csrf = (body as { csrfToken: string }).csrfToken;
-        rememberSecret(browser.csrf);
-      }
       return { status: response.status, body, headers: response.headers };
     };
   browser.api = {

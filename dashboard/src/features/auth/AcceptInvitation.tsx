@@ -1,13 +1,13 @@
-import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { api } from "../../api/client";
-import { fieldErrors } from "../../api/errors";
 import { useRememberSession } from "../../api/session";
 import { TextField } from "../../components/Field";
 import { FormError } from "../../components/FormError";
+import { NewPasswordFields } from "../../components/NewPasswordFields";
 import { Alert } from "../../components/ui";
 import { useLinkToken } from "../../lib/linkToken";
 import { modePath } from "../../lib/mode";
+import { useApiForm } from "../../lib/useApiForm";
 import { AuthLayout } from "./AuthLayout";
 
 /** The page the invitation e-mail links to (`/painel/aceitar-convite?token=…`): the new member's name and password. */
@@ -16,9 +16,7 @@ export function AcceptInvitation() {
   const navigate = useNavigate();
   const remember = useRememberSession();
   const accept = api.useMutation("post", "/dashboard/v1/invitations/accept");
-  const [name, setName] = useState("");
-  const [password, setPassword] = useState("");
-  const { byField, rest } = fieldErrors(accept.error, ["name", "password"]);
+  const { values, set, errors, rest } = useApiForm({ name: "", password: "" }, accept);
   return (
     <AuthLayout title="Aceitar o convite" footer={<Link to="/entrar">Já tenho acesso: entrar</Link>}>
       {!token ? (
@@ -29,7 +27,7 @@ export function AcceptInvitation() {
           onSubmit={(event) => {
             event.preventDefault();
             accept.mutate(
-              { body: { token, name: name.trim(), password } },
+              { body: { token, name: values.name.trim(), password: values.password } },
               {
                 onSuccess: (started) => {
                   remember(started);
@@ -45,20 +43,17 @@ export function AcceptInvitation() {
             name="name"
             autoComplete="name"
             required
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            error={byField.name}
+            value={values.name}
+            onChange={set("name")}
+            error={errors.name}
           />
-          <TextField
+          <NewPasswordFields
             label="Senha"
             name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            hint="De 12 a 128 caracteres, que não seja uma senha comum."
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            error={byField.password}
+            hint=", que não seja uma senha comum."
+            value={values.password}
+            onChange={set("password")}
+            error={errors.password}
           />
           <FormError error={accept.error} rest={rest} />
           <button type="submit" disabled={accept.isPending}>

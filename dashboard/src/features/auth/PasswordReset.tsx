@@ -1,18 +1,19 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { api } from "../../api/client";
-import { fieldErrors } from "../../api/errors";
 import { TextField } from "../../components/Field";
 import { FormError } from "../../components/FormError";
+import { NewPasswordFields } from "../../components/NewPasswordFields";
 import { Alert } from "../../components/ui";
 import { useLinkToken } from "../../lib/linkToken";
+import { useApiForm } from "../../lib/useApiForm";
 import { AuthLayout } from "./AuthLayout";
 
 /** "Esqueci minha senha": the reset link goes by e-mail. */
 export function RequestPasswordReset() {
-  const [email, setEmail] = useState("");
   const request = api.useMutation("post", "/dashboard/v1/password-resets");
-  const { byField, rest } = fieldErrors(request.error, ["email"]);
+  const { values, set, errors, rest } = useApiForm({ email: "" }, request);
+  const { email } = values;
   return (
     <AuthLayout title="Redefinir a senha" footer={<Link to="/entrar">Voltar para entrar</Link>}>
       {request.isSuccess ? (
@@ -36,8 +37,8 @@ export function RequestPasswordReset() {
             autoComplete="email"
             required
             value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            error={byField.email}
+            onChange={set("email")}
+            error={errors.email}
           />
           <FormError error={request.error} rest={rest} />
           <button type="submit" disabled={request.isPending}>
@@ -52,11 +53,10 @@ export function RequestPasswordReset() {
 /** The page the reset e-mail links to (`/painel/redefinir-senha?token=…`). */
 export function CompletePasswordReset() {
   const token = useLinkToken();
-  const [password, setPassword] = useState("");
-  const [repeat, setRepeat] = useState("");
   const [mismatch, setMismatch] = useState(false);
   const complete = api.useMutation("post", "/dashboard/v1/password-resets/complete");
-  const { byField, rest } = fieldErrors(complete.error, ["password", "token"]);
+  const { values, set, errors, rest } = useApiForm({ password: "", repeat: "" }, complete, ["password", "token"]);
+  const { password, repeat } = values;
   return (
     <AuthLayout title="Escolha uma nova senha" footer={<Link to="/entrar">Voltar para entrar</Link>}>
       {!token ? (
@@ -82,29 +82,17 @@ export function CompletePasswordReset() {
             complete.mutate({ body: { token, password } });
           }}
         >
-          <TextField
+          <NewPasswordFields
             label="Nova senha"
             name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            hint="De 12 a 128 caracteres, que não seja uma senha comum."
+            hint=", que não seja uma senha comum."
             value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            error={byField.password}
-          />
-          <TextField
-            label="Repita a nova senha"
-            name="repeat"
-            type="password"
-            autoComplete="new-password"
-            required
-            value={repeat}
-            onChange={(event) => setRepeat(event.target.value)}
-            error={mismatch ? "as duas senhas não são iguais" : undefined}
+            onChange={set("password")}
+            error={errors.password}
+            repeat={{ value: repeat, onChange: set("repeat"), mismatch }}
           />
           <FormError error={complete.error} rest={rest} />
-          {byField.token ? <Alert tone="error">{byField.token}</Alert> : null}
+          {errors.token ? <Alert tone="error">{errors.token}</Alert> : null}
           <button type="submit" disabled={complete.isPending}>
             {complete.isPending ? "Salvando…" : "Salvar nova senha"}
           </button>

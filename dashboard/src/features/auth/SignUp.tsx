@@ -1,21 +1,23 @@
-import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { api } from "../../api/client";
-import { fieldErrors } from "../../api/errors";
 import { useRememberSession } from "../../api/session";
 import { TextField } from "../../components/Field";
 import { FormError } from "../../components/FormError";
+import { NewPasswordFields } from "../../components/NewPasswordFields";
 import { modePath } from "../../lib/mode";
+import { useApiForm } from "../../lib/useApiForm";
 import { AuthLayout } from "./AuthLayout";
 
 export function SignUp() {
   const navigate = useNavigate();
   const remember = useRememberSession();
   const signUp = api.useMutation("post", "/dashboard/v1/sign-up");
-  const [form, setForm] = useState({ name: "", email: "", password: "", businessName: "" });
-  const set = (field: keyof typeof form) => (event: { target: { value: string } }) =>
-    setForm((current) => ({ ...current, [field]: event.target.value }));
-  const { byField, rest } = fieldErrors(signUp.error, ["name", "email", "password", "businessName"]);
+  const {
+    values: form,
+    set,
+    errors,
+    rest,
+  } = useApiForm({ name: "", email: "", password: "", businessName: "" }, signUp);
   return (
     <AuthLayout
       title="Criar sua conta"
@@ -55,7 +57,7 @@ export function SignUp() {
           required
           value={form.name}
           onChange={set("name")}
-          error={byField.name}
+          error={errors.name}
         />
         <TextField
           label="E-mail"
@@ -65,19 +67,15 @@ export function SignUp() {
           required
           value={form.email}
           onChange={set("email")}
-          error={byField.email}
+          error={errors.email}
         />
-        <TextField
+        <NewPasswordFields
           label="Senha"
           name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={12}
-          hint="De 12 a 128 caracteres; uma frase longa é mais fácil de lembrar e mais segura."
+          hint="; uma frase longa é mais fácil de lembrar e mais segura."
           value={form.password}
           onChange={set("password")}
-          error={byField.password}
+          error={errors.password}
         />
         <TextField
           label="Nome do negócio"
@@ -87,7 +85,7 @@ export function SignUp() {
           hint="Aparece para quem paga, no Pix."
           value={form.businessName}
           onChange={set("businessName")}
-          error={byField.businessName}
+          error={errors.businessName}
         />
         <FormError error={signUp.error} rest={rest} />
         <button type="submit" disabled={signUp.isPending}>

@@ -1,18 +1,21 @@
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
-import { api, type paths } from "../../api/client";
+import { api } from "../../api/client";
 import { fieldErrors } from "../../api/errors";
-import { can, useCurrentSession } from "../../api/session";
-import { type Column, CursorPager, DataTable, useCursor } from "../../components/DataTable";
+import { canCall } from "../../../../generated/dashboard-operations";
+import { useCurrentSession } from "../../api/session";
+import { type Column, CursorPager, DataTable } from "../../components/DataTable";
 import { Field, TextField } from "../../components/Field";
 import { FormError } from "../../components/FormError";
 import { useStepUp } from "../../components/StepUp";
 import { Alert, Badge, Card, Details, EmptyState, ErrorMessage, Loading, Page, ui } from "../../components/ui";
 import { formatDateTime, formatMoney, parseMoneyInput } from "../../lib/format";
 import { useMode, useModePath } from "../../lib/useMode";
+import type { ApiKey, Withdrawal } from "../../api/types";
+import { usePagedQuery } from "../../api/queries";
+import { balanceQueries, useCreateWithdrawal, useReleaseBalance } from "./queries";
 
-type Withdrawal =
-  paths["/dashboard/v1/modes/{mode}/withdrawals/{id}"]["get"]["responses"][200]["content"]["application/json"];
 type KeyType = Withdrawal["pixKeyType"];
 
 const keyTypes: { value: KeyType; label: string }[] = [
@@ -30,9 +33,6 @@ const withdrawalStatus: Record<string, { text: string; tone: "ok" | "warn" | "da
   PARTIALLY_PAID: { text: "pago em parte", tone: "warn" },
   FAILED: { text: "falhou", tone: "danger" },
 };
-
-type ApiKey =
-  paths["/dashboard/v1/modes/{mode}/api-keys"]["get"]["responses"][200]["content"]["application/json"]["data"][number];
 
 /**
  * The daily withdrawal limits of the mode's keys that may withdraw through the API, with what each
@@ -92,19 +92,9 @@ const transferStatus: Record<Withdrawal["transfers"][number]["status"], string> 
 export function Balance() {
   const mode = useMode();
   const { user } = useCurrentSession();
-  const balance = api.useQuery("get", "/dashboard/v1/modes/{mode}/balance", { params: { path: { mode } } });
-  const cursor = useCursor();
-  const withdrawals = api.useQuery("get", "/dashboard/v1/modes/{mode}/withdrawals", {
-    params: {
-      path: { mode },
-      query: { limit: 50, ...(cursor.startingAfter ? { startingAfter: cursor.startingAfter } : {}) },
-    },
-  });
-  const release = api.useMutation("post", "/dashboard/v1/modes/{mode}/sandbox/balance/release");
-  const refresh = () => {
-    void balance.refetch();
-    void withdrawals.refetch();
-  };
+  const balance = useQuery(balanceQueries.balance(mode));
+  const withdrawals = usePagedQuery((page) => balanceQueries.withdrawals(mode, page));
+  const release = useReleaseBalance(mode);
   const columns: Column<Withdrawal>[] = [
     { header: "Saque", cell: (w) => <code>{w.id}</code> },
     { header: "Pedido em", cell: (w) => formatDateTime(w.createdAt) },
@@ -141,17 +131,14 @@ export function Balance() {
               ["Tarifa de saque", formatMoney(balance.data.withdrawFeeCents)],
             ]}
           />
-          {mode === "test" && can.write(user.role) ? (
+          {mode === "test" && canCall("dashboardSandboxReleaseBalance", user.role) ? (
             <div className={ui.formActions}>
               <button
                 type="button"
                 className="secondary"
                 disabled={release.isPending}
                 onClick={() =>
-                  release.mutate(
-                    { params: { path: { mode }, header: { "idempotency-key": crypto.randomUUID() } } },
-                    { onSuccess: refresh },
-                  )
+                  release.mutate({ params: { path: { mode }, header: { "idempotency-key": crypto.randomUUID() } } })
                 }
               >
                 Liberar o saldo pendente (teste)
@@ -162,8 +149,8 @@ export function Balance() {
           <FormError error={release.error} />
         </Card>
       )}
-      {can.moveMoney(user.role) && balance.data ? (
-        <WithdrawalForm fee={balance.data.withdrawFeeCents} max={balance.data.withdrawableNowCents} onDone={refresh} />
+      {canCall("createDashboardWithdrawal", user.role) && balance.data ? (
+        <WithdrawalForm fee={balance.data.withdrawFeeCents} max={balance.data.withdrawableNowCents} />
       ) : null}
       <KeyLimits />
       <Card title="Saques" id="saques">
@@ -191,10 +178,10 @@ export function Balance() {
   );
 }
 
-function WithdrawalForm(props: { fee: number; max: number; onDone: () => void }) {
+function WithdrawalForm(props: { fee: number; max: number }) {
   const mode = useMode();
   const guard = useStepUp();
-  const create = api.useMutation("post", "/dashboard/v1/modes/{mode}/withdrawals");
+  const create = useCreateWithdrawal(mode);
   const [amount, setAmount] = useState("");
   const [pixKey, setPixKey] = useState("");
   const [pixKeyType, setPixKeyType] = useState<KeyType>("CPF");
@@ -217,10 +204,7 @@ function WithdrawalForm(props: { fee: number; max: number; onDone: () => void })
               body: { amountCents: cents, pixKey: pixKey.trim(), pixKeyType },
             }),
           ).then(
-            () => {
-              setAmount("");
-              props.onDone();
-            },
+            () => setAmount(""),
             () => undefined,
           );
         }}

@@ -1,9 +1,10 @@
 import { useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
-import { api, type paths } from "../../api/client";
+import { api } from "../../api/client";
 import { fieldErrors } from "../../api/errors";
-import { can, useCurrentSession } from "../../api/session";
-import { type Column, CursorPager, DataTable, useCursor } from "../../components/DataTable";
+import { canCall } from "../../../../generated/dashboard-operations";
+import { useCurrentSession } from "../../api/session";
+import { type Column, CursorPager, DataTable } from "../../components/DataTable";
 import { Field, TextField } from "../../components/Field";
 import { FormError } from "../../components/FormError";
 import { Alert, Badge, Card, Details, EmptyState, ErrorMessage, Loading, Page, ui } from "../../components/ui";
@@ -12,28 +13,21 @@ import { withFilters } from "../../lib/filters";
 import { addressFromFilters } from "../../lib/transactions";
 import { TransactionTable } from "../transactions/Transactions";
 import { useMode, useModePath } from "../../lib/useMode";
-
-type Customer =
-  paths["/dashboard/v1/modes/{mode}/customers/{id}"]["get"]["responses"][200]["content"]["application/json"];
+import type { Customer } from "../../api/types";
+import { usePagedQuery } from "../../api/queries";
 
 /** Customers of the mode: search by CPF/CNPJ (in the address), cursor pages. */
 export function Customers() {
   const mode = useMode();
   const to = useModePath();
   const [search, setSearch] = useSearchParams();
-  const cursor = useCursor();
   const document = (search.get("documento") ?? "").replace(/\D/g, "");
   const [typed, setTyped] = useState(document);
-  const list = api.useQuery("get", "/dashboard/v1/modes/{mode}/customers", {
-    params: {
-      path: { mode },
-      query: {
-        limit: 50,
-        ...(document ? { document } : {}),
-        ...(cursor.startingAfter ? { startingAfter: cursor.startingAfter } : {}),
-      },
-    },
-  });
+  const list = usePagedQuery((page) =>
+    api.queryOptions("get", "/dashboard/v1/modes/{mode}/customers", {
+      params: { path: { mode }, query: { ...page, ...(document ? { document } : {}) } },
+    }),
+  );
   const columns: Column<Customer>[] = [
     {
       header: "Cliente",
@@ -160,7 +154,7 @@ function Notes(props: { customer: Customer; onSaved: () => void }) {
   const update = api.useMutation("patch", "/dashboard/v1/modes/{mode}/customers/{id}/notes");
   const [notes, setNotes] = useState(props.customer.notes ?? "");
   const [tags, setTags] = useState(props.customer.tags.join(", "));
-  const editable = can.manageTeam(user.role);
+  const editable = canCall("updateDashboardCustomerNotes", user.role);
   const { byField, rest } = fieldErrors(update.error, ["notes", "tags"]);
   return (
     <Card title="Notas internas e etiquetas" id="notas">

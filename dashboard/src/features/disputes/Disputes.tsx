@@ -1,14 +1,15 @@
+import { disputeStatuses } from "../../../../generated/rules";
 import { Link, useSearchParams } from "react-router";
 import { api } from "../../api/client";
-import { type Column, CursorPager, DataTable, useCursor } from "../../components/DataTable";
+import { type Column, CursorPager, DataTable } from "../../components/DataTable";
 import { Field } from "../../components/Field";
 import { Badge, EmptyState, ErrorMessage, Loading, Page, ui } from "../../components/ui";
 import { formatDateTime, formatMoney } from "../../lib/format";
 import { oneOf, withFilters } from "../../lib/filters";
 import { useMode, useModePath } from "../../lib/useMode";
-import type { Transaction } from "../transactions/Transactions";
+import type { Transaction } from "../../api/types";
+import { usePagedQuery } from "../../api/queries";
 
-const statuses = ["OPEN", "WON", "LOST"] as const;
 const statusText: Record<string, { text: string; tone: "warn" | "ok" | "danger" }> = {
   OPEN: { text: "aberta", tone: "warn" },
   WON: { text: "ganha", tone: "ok" },
@@ -20,18 +21,12 @@ export function Disputes() {
   const mode = useMode();
   const to = useModePath();
   const [search, setSearch] = useSearchParams();
-  const cursor = useCursor();
-  const status = oneOf(search, "situacao", statuses);
-  const list = api.useQuery("get", "/dashboard/v1/modes/{mode}/disputes", {
-    params: {
-      path: { mode },
-      query: {
-        limit: 50,
-        ...(status ? { status } : {}),
-        ...(cursor.startingAfter ? { startingAfter: cursor.startingAfter } : {}),
-      },
-    },
-  });
+  const status = oneOf(search, "situacao", disputeStatuses);
+  const list = usePagedQuery((page) =>
+    api.queryOptions("get", "/dashboard/v1/modes/{mode}/disputes", {
+      params: { path: { mode }, query: { ...page, ...(status ? { status } : {}) } },
+    }),
+  );
   const columns: Column<Transaction>[] = [
     {
       header: "Cobrança",

@@ -1,12 +1,13 @@
 import { Suspense, lazy } from "react";
 import { Link, useLocation } from "react-router";
-import { api, type paths } from "../../api/client";
+import { api } from "../../api/client";
 import { useCurrentSession } from "../../api/session";
 import { Alert, Card, ErrorMessage, Loading, Page } from "../../components/ui";
 import { formatCount, formatDate, formatDateTime, formatMoney } from "../../lib/format";
 import { statusLabel } from "../../lib/labels";
 import { useMode, useModePath } from "../../lib/useMode";
 import styles from "./Home.module.css";
+import type { HomeFigures } from "../../api/types";
 
 // uPlot comes with the chart only: the first load of the app carries no chart library.
 const DayChart = lazy(() => import("../../components/DayChart"));
@@ -34,7 +35,7 @@ export function Home() {
   );
 }
 
-type Figures = paths["/dashboard/v1/modes/{mode}/home"]["get"]["responses"][200]["content"]["application/json"];
+type Figures = HomeFigures;
 
 function Tile(props: { title: string; value: string; sub?: React.ReactNode }) {
   return (

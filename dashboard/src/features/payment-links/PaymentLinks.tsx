@@ -1,33 +1,29 @@
+import { descriptionLength } from "../../../../generated/rules";
 import { useState } from "react";
 import { Link, useParams } from "react-router";
-import { api, type paths } from "../../api/client";
-import { fieldErrors } from "../../api/errors";
-import { can, useCurrentSession } from "../../api/session";
+import { useQuery } from "@tanstack/react-query";
+import { usePagedQuery } from "../../api/queries";
+import { canCall } from "../../../../generated/dashboard-operations";
+import { useCurrentSession } from "../../api/session";
 import { CopyButton } from "../../components/CopyButton";
-import { type Column, CursorPager, DataTable, useCursor } from "../../components/DataTable";
+import { type Column, CursorPager, DataTable } from "../../components/DataTable";
 import { Field, TextField } from "../../components/Field";
 import { FormError } from "../../components/FormError";
 import { QrCode } from "../../components/QrCode";
 import { Alert, Badge, Card, Details, EmptyState, ErrorMessage, Loading, Page, ui } from "../../components/ui";
 import { formatDateTime, formatMoney, parseMoneyInput } from "../../lib/format";
+import { useApiForm } from "../../lib/useApiForm";
 import { useMode, useModePath } from "../../lib/useMode";
+import { paymentLinkQueries, useCreatePaymentLink, useDeactivatePaymentLink } from "./queries";
 import { TransactionTable } from "../transactions/Transactions";
-
-type PaymentLink =
-  paths["/dashboard/v1/modes/{mode}/payment-links/{id}"]["get"]["responses"][200]["content"]["application/json"];
+import type { PaymentLink } from "../../api/types";
 
 /** Payment links of the mode: create, list; each opens its page. */
 export function PaymentLinks() {
   const mode = useMode();
   const to = useModePath();
   const { user } = useCurrentSession();
-  const cursor = useCursor();
-  const list = api.useQuery("get", "/dashboard/v1/modes/{mode}/payment-links", {
-    params: {
-      path: { mode },
-      query: { limit: 50, ...(cursor.startingAfter ? { startingAfter: cursor.startingAfter } : {}) },
-    },
-  });
+  const list = usePagedQuery((page) => paymentLinkQueries.list(mode, page));
   const columns: Column<PaymentLink>[] = [
     {
       header: "Link",
@@ -46,7 +42,7 @@ export function PaymentLinks() {
   const rows = list.data?.data ?? [];
   return (
     <Page title="Links de pagamento" subtitle="Uma página de pagamento Pix para enviar a quem paga.">
-      {can.manageTeam(user.role) ? <CreateLink onCreated={() => void list.refetch()} /> : null}
+      {canCall("createDashboardPaymentLink", user.role) ? <CreateLink /> : null}
       {list.isPending ? (
         <Loading />
       ) : list.isError ? (
@@ -54,7 +50,7 @@ export function PaymentLinks() {
       ) : rows.length === 0 ? (
         <EmptyState title="Nenhum link de pagamento ainda">
           <p>
-            {can.manageTeam(user.role)
+            {canCall("createDashboardPaymentLink", user.role)
               ? "Crie o primeiro acima: valor, descrição, e envie o endereço a quem vai pagar."
               : "O proprietário ou um administrador cria os links."}
           </p>
@@ -69,27 +65,22 @@ export function PaymentLinks() {
   );
 }
 
-function CreateLink(props: { onCreated: () => void }) {
+function CreateLink() {
   const mode = useMode();
-  const create = api.useMutation("post", "/dashboard/v1/modes/{mode}/payment-links");
-  const [form, setForm] = useState({
-    amount: "",
-    description: "",
-    maxPayments: "",
-    expiresOn: "",
-    returnUrl: "",
-    askAddress: false,
-  });
+  const create = useCreatePaymentLink(mode);
+  const {
+    values: form,
+    set,
+    setValue,
+    reset,
+    errors: byField,
+    rest,
+  } = useApiForm(
+    { amount: "", description: "", maxPayments: "", expiresOn: "", returnUrl: "", askAddress: false as boolean },
+    create,
+    ["amountCents", "description", "maxPayments", "expiresAt", "returnUrl"],
+  );
   const [amountInvalid, setAmountInvalid] = useState(false);
-  const set = (field: keyof typeof form) => (event: { target: { value: string } }) =>
-    setForm((current) => ({ ...current, [field]: event.target.value }));
-  const { byField, rest } = fieldErrors(create.error, [
-    "amountCents",
-    "description",
-    "maxPayments",
-    "expiresAt",
-    "returnUrl",
-  ]);
   return (
     <Card title="Criar link de pagamento" id="criar-link">
       <form
@@ -112,19 +103,7 @@ function CreateLink(props: { onCreated: () => void }) {
                 ...(form.returnUrl.trim() ? { returnUrl: form.returnUrl.trim() } : {}),
               },
             },
-            {
-              onSuccess: () => {
-                setForm({
-                  amount: "",
-                  description: "",
-                  maxPayments: "",
-                  expiresOn: "",
-                  returnUrl: "",
-                  askAddress: false,
-                });
-                props.onCreated();
-              },
-            },
+            { onSuccess: reset },
           );
         }}
       >
@@ -142,7 +121,7 @@ function CreateLink(props: { onCreated: () => void }) {
           label="Descrição"
           name="description"
           required
-          maxLength={180}
+          maxLength={descriptionLength.max}
           hint="O pagador vê esta descrição."
           value={form.description}
           onChange={set("description")}
@@ -178,7 +157,7 @@ function CreateLink(props: { onCreated: () => void }) {
         <Field label="Endereço do pagador">
           <select
             value={form.askAddress ? "sim" : "nao"}
-            onChange={(event) => setForm((c) => ({ ...c, askAddress: event.target.value === "sim" }))}
+            onChange={(event) => setValue("askAddress", event.target.value === "sim")}
           >
             <option value="nao">Não pedir</option>
             <option value="sim">Pedir o endereço</option>
@@ -209,11 +188,9 @@ export function PaymentLinkPage() {
   const mode = useMode();
   const to = useModePath();
   const { user } = useCurrentSession();
-  const link = api.useQuery("get", "/dashboard/v1/modes/{mode}/payment-links/{id}", { params: { path: { mode, id } } });
-  const charges = api.useQuery("get", "/dashboard/v1/modes/{mode}/transactions", {
-    params: { path: { mode }, query: { paymentLinkId: id, limit: 20 } },
-  });
-  const deactivate = api.useMutation("post", "/dashboard/v1/modes/{mode}/payment-links/{id}/deactivate");
+  const link = useQuery(paymentLinkQueries.one(mode, id));
+  const charges = useQuery(paymentLinkQueries.charges(mode, id));
+  const deactivate = useDeactivatePaymentLink(mode, id);
   if (link.isPending) return <Loading />;
   if (link.isError) return <ErrorMessage error={link.error} retry={() => void link.refetch()} />;
   const l = link.data;
@@ -256,17 +233,16 @@ export function PaymentLinkPage() {
               ["Criado em", formatDateTime(l.createdAt)],
             ]}
           />
-          {l.active && can.manageTeam(user.role) ? (
+          {l.active && canCall("deactivateDashboardPaymentLink", user.role) ? (
             <div className={ui.formActions}>
               <button
                 type="button"
                 className="danger"
                 disabled={deactivate.isPending}
                 onClick={() =>
-                  deactivate.mutate(
-                    { params: { path: { mode, id: l.id }, header: { "idempotency-key": crypto.randomUUID() } } },
-                    { onSuccess: () => void link.refetch() },
-                  )
+                  deactivate.mutate({
+                    params: { path: { mode, id: l.id }, header: { "idempotency-key": crypto.randomUUID() } },
+                  })
                 }
               >
                 Desativar link

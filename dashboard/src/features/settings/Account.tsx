@@ -1,15 +1,17 @@
-import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client";
-import { fieldErrors } from "../../api/errors";
-import { can, sessionKey, useCurrentSession } from "../../api/session";
+import { canCall } from "../../../../generated/dashboard-operations";
+import { sessionKey, useCurrentSession } from "../../api/session";
 import { TextField } from "../../components/Field";
 import { FormError } from "../../components/FormError";
 import { Alert, Badge, Card, Details, ErrorMessage, Loading, ui } from "../../components/ui";
+import type { AccountProfile } from "../../api/types";
 import { formatDateTime, formatDocument, formatMoney } from "../../lib/format";
+import { useApiForm } from "../../lib/useApiForm";
+import { settingsQueries, useRequestVerification } from "./queries";
 
-type Profile = NonNullable<ReturnType<typeof useAccount>["data"]>;
-const useAccount = () => api.useQuery("get", "/dashboard/v1/account");
+type Profile = AccountProfile;
+const useAccount = () => useQuery(settingsQueries.account());
 
 const verificationLabel = {
   none: <Badge tone="warn">não verificada</Badge>,
@@ -76,7 +78,7 @@ export function Account() {
             ]}
           />
         ) : null}
-        {verification.status === "verified" ? null : can.manageTeam(user.role) ? (
+        {verification.status === "verified" ? null : canCall("requestVerification", user.role) ? (
           <VerificationRequest profile={a} />
         ) : (
           <p className={ui.hint}>O proprietário ou um administrador pede a verificação.</p>
@@ -87,11 +89,11 @@ export function Account() {
 }
 
 function VerificationRequest({ profile }: { profile: Profile }) {
-  const client = useQueryClient();
-  const request = api.useMutation("post", "/dashboard/v1/account/verification");
-  const [legalName, setLegalName] = useState(profile.verification.legalName ?? "");
-  const [document, setDocument] = useState(profile.verification.document ?? "");
-  const { byField, rest } = fieldErrors(request.error, ["legalName", "document"]);
+  const request = useRequestVerification();
+  const { values, set, errors, rest } = useApiForm(
+    { legalName: profile.verification.legalName ?? "", document: profile.verification.document ?? "" },
+    request,
+  );
   const waiting = profile.verification.status === "requested";
   return (
     <form
@@ -99,10 +101,7 @@ function VerificationRequest({ profile }: { profile: Profile }) {
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        request.mutate(
-          { body: { legalName: legalName.trim(), document: document.trim() } },
-          { onSuccess: () => void client.invalidateQueries({ queryKey: ["get", "/dashboard/v1/account"] }) },
-        );
+        request.mutate({ body: { legalName: values.legalName.trim(), document: values.document.trim() } });
       }}
     >
       <h3>{waiting ? "Corrigir o pedido" : "Pedir a verificação"}</h3>
@@ -112,18 +111,18 @@ function VerificationRequest({ profile }: { profile: Profile }) {
         name="legalName"
         autoComplete="organization"
         required
-        value={legalName}
-        onChange={(event) => setLegalName(event.target.value)}
-        error={byField.legalName}
+        value={values.legalName}
+        onChange={set("legalName")}
+        error={errors.legalName}
       />
       <TextField
         label="CNPJ ou CPF"
         name="document"
         inputMode="numeric"
         required
-        value={document}
-        onChange={(event) => setDocument(event.target.value)}
-        error={byField.document}
+        value={values.document}
+        onChange={set("document")}
+        error={errors.document}
       />
       <FormError error={request.error} rest={rest} />
       {request.isSuccess ? <Alert tone="ok">Pedido enviado. Avisaremos quando a plataforma decidir.</Alert> : null}
@@ -141,8 +140,7 @@ export function ProfileName() {
   const { user } = useCurrentSession();
   const client = useQueryClient();
   const update = api.useMutation("patch", "/dashboard/v1/me");
-  const [name, setName] = useState(user.name);
-  const { byField, rest } = fieldErrors(update.error, ["name"]);
+  const { values, set, errors, rest } = useApiForm({ name: user.name }, update);
   return (
     <form
       className={ui.form}
@@ -150,7 +148,7 @@ export function ProfileName() {
       onSubmit={(event) => {
         event.preventDefault();
         update.mutate(
-          { body: { name: name.trim() } },
+          { body: { name: values.name.trim() } },
           { onSuccess: () => void client.invalidateQueries({ queryKey: sessionKey }) },
         );
       }}
@@ -160,9 +158,9 @@ export function ProfileName() {
         name="name"
         autoComplete="name"
         required
-        value={name}
-        onChange={(event) => setName(event.target.value)}
-        error={byField.name}
+        value={values.name}
+        onChange={set("name")}
+        error={errors.name}
       />
       <FormError error={update.error} rest={rest} />
       {update.isSuccess ? <Alert tone="ok">Nome salvo.</Alert> : null}

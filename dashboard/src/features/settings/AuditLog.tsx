@@ -1,17 +1,22 @@
 import { useSearchParams } from "react-router";
 import { api, type paths } from "../../api/client";
-import { type Column, CursorPager, DataTable, useCursor } from "../../components/DataTable";
+import { type Column, CursorPager, DataTable } from "../../components/DataTable";
+import { DateRangeFilter } from "../../components/DateRangeFilter";
 import { Field } from "../../components/Field";
 import { Card, EmptyState, ErrorMessage, Loading, ui } from "../../components/ui";
 import { dayRangeQuery, isDay, oneOf, withFilters } from "../../lib/filters";
 import { formatDateTime } from "../../lib/format";
 import { auditActionLabel, label } from "../../lib/labels";
+import { usePagedQuery } from "../../api/queries";
 
 type Query = NonNullable<paths["/dashboard/v1/audit-log"]["get"]["parameters"]["query"]>;
 type Entry = NonNullable<ReturnType<typeof useAudit>["data"]>["data"][number];
 type Action = NonNullable<Query["action"]>;
 
-const useAudit = (query: Query) => api.useQuery("get", "/dashboard/v1/audit-log", { params: { query } });
+const useAudit = (query: Omit<Query, "limit" | "startingAfter">) =>
+  usePagedQuery((page) =>
+    api.queryOptions("get", "/dashboard/v1/audit-log", { params: { query: { ...query, ...page } } }),
+  );
 
 const actions = Object.keys(auditActionLabel) as Action[];
 
@@ -24,15 +29,12 @@ function describeChange(value: unknown): string {
 /** The audit log (owners and admins): who did what, when and from where; filters in the address. */
 export function AuditLog() {
   const [search, setSearch] = useSearchParams();
-  const cursor = useCursor();
   const action = oneOf(search, "acao", actions);
   const from = search.get("de") ?? undefined;
   const to = search.get("ate") ?? undefined;
   const audit = useAudit({
     ...(action ? { action } : {}),
     ...dayRangeQuery(from, to),
-    ...(cursor.startingAfter ? { startingAfter: cursor.startingAfter } : {}),
-    limit: 50,
   });
   const columns: Column<Entry>[] = [
     { header: "Quando", cell: (e) => formatDateTime(e.createdAt) },
@@ -84,20 +86,13 @@ export function AuditLog() {
             ))}
           </select>
         </Field>
-        <Field label="De">
-          <input
-            type="date"
-            value={isDay(from) ? from : ""}
-            onChange={(event) => setSearch(withFilters(search, { de: event.target.value }))}
-          />
-        </Field>
-        <Field label="Até">
-          <input
-            type="date"
-            value={isDay(to) ? to : ""}
-            onChange={(event) => setSearch(withFilters(search, { ate: event.target.value }))}
-          />
-        </Field>
+        <DateRangeFilter
+          from={isDay(from) ? from : undefined}
+          to={isDay(to) ? to : undefined}
+          onChange={(change) =>
+            setSearch(withFilters(search, "from" in change ? { de: change.from } : { ate: change.to }))
+          }
+        />
       </form>
       {audit.isPending ? (
         <Loading />

@@ -1,17 +1,16 @@
 import { useState } from "react";
 import { api } from "../../api/client";
-import { fieldErrors } from "../../api/errors";
 import { TextField } from "../../components/Field";
 import { FormError } from "../../components/FormError";
+import { NewPasswordFields } from "../../components/NewPasswordFields";
 import { Alert, Card, ui } from "../../components/ui";
+import { useApiForm } from "../../lib/useApiForm";
 
 export function Password() {
   const change = api.useMutation("post", "/dashboard/v1/me/password");
-  const [current, setCurrent] = useState("");
-  const [next, setNext] = useState("");
-  const [repeat, setRepeat] = useState("");
+  const form = useApiForm({ currentPassword: "", newPassword: "", repeat: "" }, change);
   const [mismatch, setMismatch] = useState(false);
-  const { byField, rest } = fieldErrors(change.error, ["currentPassword", "newPassword"]);
+  const { values, set, errors } = form;
   return (
     <Card title="Trocar a senha" id="senha">
       {change.isSuccess ? <Alert tone="ok">Senha trocada. Suas outras sessões foram encerradas.</Alert> : null}
@@ -20,17 +19,11 @@ export function Password() {
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          if (next !== repeat) return setMismatch(true);
+          if (values.newPassword !== values.repeat) return setMismatch(true);
           setMismatch(false);
           change.mutate(
-            { body: { currentPassword: current, newPassword: next } },
-            {
-              onSuccess: () => {
-                setCurrent("");
-                setNext("");
-                setRepeat("");
-              },
-            },
+            { body: { currentPassword: values.currentPassword, newPassword: values.newPassword } },
+            { onSuccess: form.reset },
           );
         }}
       >
@@ -40,32 +33,20 @@ export function Password() {
           type="password"
           autoComplete="current-password"
           required
-          value={current}
-          onChange={(event) => setCurrent(event.target.value)}
-          error={byField.currentPassword}
+          value={values.currentPassword}
+          onChange={set("currentPassword")}
+          error={errors.currentPassword}
         />
-        <TextField
+        <NewPasswordFields
           label="Nova senha"
           name="newPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-          hint="De 12 a 128 caracteres, que não seja uma senha comum. As suas outras sessões serão encerradas."
-          value={next}
-          onChange={(event) => setNext(event.target.value)}
-          error={byField.newPassword}
+          hint=", que não seja uma senha comum. As suas outras sessões serão encerradas."
+          value={values.newPassword}
+          onChange={set("newPassword")}
+          error={errors.newPassword}
+          repeat={{ value: values.repeat, onChange: set("repeat"), mismatch }}
         />
-        <TextField
-          label="Repita a nova senha"
-          name="repeat"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={repeat}
-          onChange={(event) => setRepeat(event.target.value)}
-          error={mismatch ? "as duas senhas não são iguais" : undefined}
-        />
-        <FormError error={change.error} rest={rest} />
+        <FormError error={change.error} rest={form.rest} />
         <div className={ui.formActions}>
           <button type="submit" disabled={change.isPending}>
             {change.isPending ? "Salvando…" : "Trocar a senha"}

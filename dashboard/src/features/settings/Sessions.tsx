@@ -2,22 +2,20 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { api, forgetCsrfToken } from "../../api/client";
 import { sessionKey } from "../../api/session";
-import { type Column, CursorPager, DataTable, useCursor } from "../../components/DataTable";
+import { type Column, CursorPager, DataTable } from "../../components/DataTable";
 import { FormError } from "../../components/FormError";
 import { Badge, Card, ErrorMessage, Loading } from "../../components/ui";
 import { describeUserAgent, formatDateTime } from "../../lib/format";
+import { usePagedQuery } from "../../api/queries";
 
 type Entry = NonNullable<ReturnType<typeof useSessions>["data"]>["data"][number];
 
 /** A page of the user's sessions that still last (50), from the address's cursor. */
-const useSessions = (startingAfter: string | undefined) =>
-  api.useQuery("get", "/dashboard/v1/sessions", {
-    params: { query: { limit: 50, ...(startingAfter ? { startingAfter } : {}) } },
-  });
+const useSessions = () =>
+  usePagedQuery((page) => api.queryOptions("get", "/dashboard/v1/sessions", { params: { query: page } }));
 
 export function Sessions() {
-  const cursor = useCursor();
-  const sessions = useSessions(cursor.startingAfter);
+  const sessions = useSessions();
   const end = api.useMutation("delete", "/dashboard/v1/sessions/{id}");
   const client = useQueryClient();
   const navigate = useNavigate();

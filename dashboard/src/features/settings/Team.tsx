@@ -1,21 +1,20 @@
 import { useState } from "react";
-import { api } from "../../api/client";
+import { useQuery } from "@tanstack/react-query";
 import { fieldErrors } from "../../api/errors";
-import { type Role, can, roleLabel, useCurrentSession } from "../../api/session";
+import { canCall } from "../../../../generated/dashboard-operations";
+import { roleLabel, useCurrentSession } from "../../api/session";
+import type { Invitation, Member, Role } from "../../api/types";
 import { type Column, DataTable } from "../../components/DataTable";
 import { Field, TextField } from "../../components/Field";
 import { FormError } from "../../components/FormError";
 import { useStepUp } from "../../components/StepUp";
 import { Alert, Badge, Card, EmptyState, ErrorMessage, Loading, ui } from "../../components/ui";
 import { formatDateTime } from "../../lib/format";
+import { settingsQueries, useChangeMemberRole, useInviteMember, useRemoveMember, useRevokeInvitation } from "./queries";
 
-type Member = NonNullable<ReturnType<typeof useMembers>["data"]>["data"][number];
-type Invitation = NonNullable<ReturnType<typeof useInvitations>["data"]>["data"][number];
+const useMembers = () => useQuery(settingsQueries.members());
+const useInvitations = () => useQuery(settingsQueries.invitations());
 
-const useMembers = () => api.useQuery("get", "/dashboard/v1/team/members");
-const useInvitations = () => api.useQuery("get", "/dashboard/v1/team/invitations");
-
-const roles: Role[] = ["owner", "admin", "developer", "finance", "viewer"];
 const roleHelp: Record<Role, string> = {
   owner: "tudo, inclusive a equipe",
   admin: "tudo, menos os poderes do proprietário",
@@ -23,11 +22,13 @@ const roleHelp: Record<Role, string> = {
   finance: "saldo, saques, reembolsos e disputas",
   viewer: "só leitura",
 };
+/** Every role (the keys of a record the compiler checks against the generated `Role`). */
+const roles = Object.keys(roleHelp) as Role[];
 
 /** Team: members and their roles, invitations, invite (owners and admins; every change after a step-up). */
 export function Team() {
   const { user } = useCurrentSession();
-  const manager = can.manageTeam(user.role);
+  const manager = canCall("inviteMember", user.role);
   return (
     <div className="stack">
       {manager ? <Invite /> : null}
@@ -40,8 +41,7 @@ export function Team() {
 function Invite() {
   const { user } = useCurrentSession();
   const guard = useStepUp();
-  const invite = api.useMutation("post", "/dashboard/v1/team/invitations");
-  const invitations = useInvitations();
+  const invite = useInviteMember();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("viewer");
   const [sentTo, setSentTo] = useState<string | null>(null);
@@ -58,7 +58,6 @@ function Invite() {
             () => {
               setSentTo(to);
               setEmail("");
-              void invitations.refetch();
             },
             () => undefined,
           );
@@ -101,8 +100,8 @@ function Members(props: { manager: boolean }) {
   const { user } = useCurrentSession();
   const members = useMembers();
   const guard = useStepUp();
-  const change = api.useMutation("patch", "/dashboard/v1/team/members/{id}");
-  const remove = api.useMutation("delete", "/dashboard/v1/team/members/{id}");
+  const change = useChangeMemberRole();
+  const remove = useRemoveMember();
   const [removing, setRemoving] = useState<string | null>(null);
   const mayTouch = (m: Member) => props.manager && m.id !== user.id && (user.role === "owner" || m.role !== "owner");
   const columns: Column<Member>[] = [
@@ -127,7 +126,7 @@ function Members(props: { manager: boolean }) {
             onChange={(event) => {
               const role = event.target.value as Role;
               guard(() => change.mutateAsync({ params: { path: { id: m.id } }, body: { role } })).then(
-                () => void members.refetch(),
+                () => undefined,
                 () => undefined,
               );
             }}
@@ -161,7 +160,6 @@ function Members(props: { manager: boolean }) {
                 guard(() => remove.mutateAsync({ params: { path: { id: m.id } } })).then(
                   () => {
                     setRemoving(null);
-                    void members.refetch();
                   },
                   () => undefined,
                 )
@@ -197,7 +195,7 @@ function Members(props: { manager: boolean }) {
 function Invitations(props: { manager: boolean }) {
   const invitations = useInvitations();
   const guard = useStepUp();
-  const revoke = api.useMutation("delete", "/dashboard/v1/team/invitations/{id}");
+  const revoke = useRevokeInvitation();
   const columns: Column<Invitation>[] = [
     { header: "E-mail", cell: (i) => i.email },
     { header: "Papel", cell: (i) => roleLabel[i.role] },
@@ -214,7 +212,7 @@ function Invitations(props: { manager: boolean }) {
           disabled={revoke.isPending}
           onClick={() =>
             guard(() => revoke.mutateAsync({ params: { path: { id: i.id } } })).then(
-              () => void invitations.refetch(),
+              () => undefined,
               () => undefined,
             )
           }

@@ -1,8 +1,10 @@
+import { refundLimits } from "../../../../generated/rules";
 import { useState } from "react";
 import { Link, useParams } from "react-router";
-import { api, type paths } from "../../api/client";
+import { api } from "../../api/client";
 import { fieldErrors } from "../../api/errors";
-import { can, useCurrentSession } from "../../api/session";
+import { canCall } from "../../../../generated/dashboard-operations";
+import { useCurrentSession } from "../../api/session";
 import { CopyButton } from "../../components/CopyButton";
 import { TextField } from "../../components/Field";
 import { FormError } from "../../components/FormError";
@@ -12,9 +14,9 @@ import { Alert, Badge, Card, Details, ErrorMessage, Loading, Page, ui } from "..
 import { formatDateTime, formatDocument, formatMoney, parseMoneyInput } from "../../lib/format";
 import { useMode, useModePath } from "../../lib/useMode";
 import styles from "./Transaction.module.css";
+import type { TransactionTimeline } from "../../api/types";
 
-type Timeline =
-  paths["/dashboard/v1/modes/{mode}/transactions/{id}"]["get"]["responses"][200]["content"]["application/json"];
+type Timeline = TransactionTimeline;
 type Entry = Timeline["timeline"][number];
 
 const eventLabel: Record<string, string> = {
@@ -198,7 +200,7 @@ function Refund(props: { transaction: Timeline["transaction"]; onDone: () => voi
   const [amount, setAmount] = useState("");
   const [reason, setReason] = useState("");
   const [invalid, setInvalid] = useState(false);
-  if (!can.moveMoney(user.role) || t.status !== "PAID" || left <= 0) return null;
+  if (!canCall("createDashboardRefund", user.role) || t.status !== "PAID" || left <= 0) return null;
   const { byField, rest } = fieldErrors(refund.error, ["amountCents", "reason"]);
   return (
     <Card title="Reembolsar" id="reembolso">
@@ -238,7 +240,7 @@ function Refund(props: { transaction: Timeline["transaction"]; onDone: () => voi
         <TextField
           label="Motivo (opcional)"
           name="reason"
-          maxLength={200}
+          maxLength={refundLimits.reasonMax}
           value={reason}
           onChange={(event) => setReason(event.target.value)}
           error={byField.reason}
@@ -264,7 +266,7 @@ function SandboxActions(props: { transaction: Timeline["transaction"]; onDone: (
   const expire = api.useMutation("post", "/dashboard/v1/modes/{mode}/sandbox/transactions/{id}/expire");
   const dispute = api.useMutation("post", "/dashboard/v1/modes/{mode}/sandbox/transactions/{id}/dispute");
   const resolve = api.useMutation("post", "/dashboard/v1/modes/{mode}/sandbox/disputes/{id}/resolve");
-  if (!can.write(user.role)) return null;
+  if (!canCall("dashboardSandboxPay", user.role)) return null;
   const path = { mode, id: t.id };
   const done = { onSuccess: props.onDone };
   const error = pay.error ?? expire.error ?? dispute.error ?? resolve.error;

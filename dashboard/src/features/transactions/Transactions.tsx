@@ -1,7 +1,8 @@
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { api, type paths } from "../../api/client";
-import { type Column, CursorPager, DataTable, useCursor } from "../../components/DataTable";
+import { api } from "../../api/client";
+import { type Column, CursorPager, DataTable } from "../../components/DataTable";
+import { DateRangeFilter } from "../../components/DateRangeFilter";
 import { Field } from "../../components/Field";
 import { StatusBadge } from "../../components/StatusBadge";
 import { EmptyState, ErrorMessage, Loading, Page, ui } from "../../components/ui";
@@ -18,9 +19,8 @@ import {
   transactionsCsvHref,
 } from "../../lib/transactions";
 import { useMode, useModePath } from "../../lib/useMode";
-
-export type Transaction =
-  paths["/dashboard/v1/modes/{mode}/transactions/{id}"]["get"]["responses"][200]["content"]["application/json"]["transaction"];
+import type { Transaction } from "../../api/types";
+import { usePagedQuery } from "../../api/queries";
 
 /** A page of 100: what a merchant scans at once, and what the benchmark measures. */
 const pageSize = 100;
@@ -30,19 +30,15 @@ export function Transactions() {
   const mode = useMode();
   const to = useModePath();
   const [search, setSearch] = useSearchParams();
-  const cursor = useCursor();
   const filters = filtersFromAddress(search);
   const [lookup, setLookup] = useState(filters.search ?? "");
-  const list = api.useQuery("get", "/dashboard/v1/modes/{mode}/transactions", {
-    params: {
-      path: { mode },
-      query: {
-        ...transactionQuery(filters),
-        limit: pageSize,
-        ...(cursor.startingAfter ? { startingAfter: cursor.startingAfter } : {}),
-      },
-    },
-  });
+  const list = usePagedQuery(
+    (page) =>
+      api.queryOptions("get", "/dashboard/v1/modes/{mode}/transactions", {
+        params: { path: { mode }, query: { ...transactionQuery(filters), ...page } },
+      }),
+    pageSize,
+  );
   const apply = (changes: Partial<TransactionFilters>) => setSearch(addressFromFilters({ ...filters, ...changes }));
   const rows = list.data?.data ?? [];
   return (
@@ -81,20 +77,13 @@ export function Transactions() {
             ))}
           </select>
         </Field>
-        <Field label="De">
-          <input
-            type="date"
-            value={filters.from ?? ""}
-            onChange={(event) => apply({ from: event.target.value || undefined })}
-          />
-        </Field>
-        <Field label="Até">
-          <input
-            type="date"
-            value={filters.to ?? ""}
-            onChange={(event) => apply({ to: event.target.value || undefined })}
-          />
-        </Field>
+        <DateRangeFilter
+          from={filters.from}
+          to={filters.to}
+          onChange={(change) =>
+            apply("from" in change ? { from: change.from || undefined } : { to: change.to || undefined })
+          }
+        />
         <div className={ui.wideFilter}>
           <Field label="Buscar" hint="Id da transação (txn_…), de um link (plk_…) ou CPF/CNPJ do pagador">
             <input

@@ -1,24 +1,21 @@
 import { useState } from "react";
-import { api, type paths } from "../../../api/client";
-import { type Column, CursorPager, DataTable, useCursor } from "../../../components/DataTable";
+import { api } from "../../../api/client";
+import { type Column, CursorPager, DataTable } from "../../../components/DataTable";
 import { Card, EmptyState, ErrorMessage, Loading, ui } from "../../../components/ui";
 import { formatDateTime } from "../../../lib/format";
 import { useMode } from "../../../lib/useMode";
+import type { DashboardEvent } from "../../../api/types";
+import { usePagedQuery } from "../../../api/queries";
 
-type Event =
-  paths["/dashboard/v1/modes/{mode}/events"]["get"]["responses"][200]["content"]["application/json"]["data"][number];
+type Event = DashboardEvent;
 
 /** The mode's events, newest first, and one event's JSON. */
 export function Events() {
   const mode = useMode();
-  const cursor = useCursor();
   const [shown, setShown] = useState<string | null>(null);
-  const list = api.useQuery("get", "/dashboard/v1/modes/{mode}/events", {
-    params: {
-      path: { mode },
-      query: { limit: 50, ...(cursor.startingAfter ? { startingAfter: cursor.startingAfter } : {}) },
-    },
-  });
+  const list = usePagedQuery((page) =>
+    api.queryOptions("get", "/dashboard/v1/modes/{mode}/events", { params: { path: { mode }, query: page } }),
+  );
   const one = api.useQuery(
     "get",
     "/dashboard/v1/modes/{mode}/events/{id}",

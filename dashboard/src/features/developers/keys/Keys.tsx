@@ -1,7 +1,8 @@
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { api, type paths } from "../../../api/client";
 import { fieldErrors } from "../../../api/errors";
-import { can, useCurrentSession } from "../../../api/session";
+import { canCall } from "../../../../../generated/dashboard-operations";
+import { useCurrentSession } from "../../../api/session";
 import { CopyButton } from "../../../components/CopyButton";
 import { type Column, DataTable } from "../../../components/DataTable";
 import { Field, TextField } from "../../../components/Field";
@@ -10,9 +11,10 @@ import { useStepUp } from "../../../components/StepUp";
 import { Alert, Badge, Card, EmptyState, ErrorMessage, Loading, ui } from "../../../components/ui";
 import { formatDateTime, formatMoney, parseMoneyInput } from "../../../lib/format";
 import { useMode } from "../../../lib/useMode";
+import type { ApiKey } from "../../../api/types";
+import { keyQueries, useCreateKey, useRevokeKey, useRollKey, useUpdateKey } from "./queries";
 
-type Key =
-  paths["/dashboard/v1/modes/{mode}/api-keys"]["get"]["responses"][200]["content"]["application/json"]["data"][number];
+type Key = ApiKey;
 type Permission = Key["permissions"][number];
 
 /** Every permission of the spec, named: a new one fails the build until it has its label here. */
@@ -54,13 +56,11 @@ export function SecretOnce(props: { secret: string; what: string; onDone: () => 
 export function Keys() {
   const mode = useMode();
   const { user } = useCurrentSession();
-  const manage = can.manageKeys(user.role);
+  const manage = canCall("createDashboardApiKey", user.role);
   const guard = useStepUp();
-  const list = api.useQuery("get", "/dashboard/v1/modes/{mode}/api-keys", {
-    params: { path: { mode }, query: { limit: 100 } },
-  });
-  const roll = api.useMutation("post", "/dashboard/v1/modes/{mode}/api-keys/{id}/roll");
-  const revoke = api.useMutation("post", "/dashboard/v1/modes/{mode}/api-keys/{id}/revoke");
+  const list = useQuery(keyQueries.list(mode));
+  const roll = useRollKey(mode);
+  const revoke = useRevokeKey(mode);
   const [secret, setSecret] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<string | null>(null);
   const [editing, setEditing] = useState<Key | null>(null);
@@ -108,10 +108,7 @@ export function Keys() {
                 guard(() =>
                   roll.mutateAsync({ params: { path: { mode, id: k.id } }, body: { gracePeriodSeconds: 3600 } }),
                 ).then(
-                  (rolled) => {
-                    setSecret(rolled.secret);
-                    void list.refetch();
-                  },
+                  (rolled) => setSecret(rolled.secret),
                   () => undefined,
                 )
               }
@@ -122,9 +119,7 @@ export function Keys() {
               <button
                 type="button"
                 className="danger"
-                onClick={() =>
-                  revoke.mutate({ params: { path: { mode, id: k.id } } }, { onSuccess: () => void list.refetch() })
-                }
+                onClick={() => revoke.mutate({ params: { path: { mode, id: k.id } } })}
               >
                 Revogar {k.name} agora
               </button>
@@ -141,24 +136,8 @@ export function Keys() {
   return (
     <div className="stack">
       {secret ? <SecretOnce secret={secret} what="o segredo da chave" onDone={() => setSecret(null)} /> : null}
-      {manage && editing ? (
-        <EditKey
-          key={editing.id}
-          apiKey={editing}
-          onDone={(changed) => {
-            setEditing(null);
-            if (changed) void list.refetch();
-          }}
-        />
-      ) : null}
-      {manage && !secret && !editing ? (
-        <CreateKey
-          onCreated={(s) => {
-            setSecret(s);
-            void list.refetch();
-          }}
-        />
-      ) : null}
+      {manage && editing ? <EditKey key={editing.id} apiKey={editing} onDone={() => setEditing(null)} /> : null}
+      {manage && !secret && !editing ? <CreateKey onCreated={setSecret} /> : null}
       <Card title="Chaves de API" id="chaves">
         <p className={ui.hint}>
           {mode === "test"
@@ -261,10 +240,10 @@ function KeyRulesFields(props: {
 }
 
 /** Changes a key's permissions, IP list and daily limit; its next request obeys them. */
-function EditKey(props: { apiKey: Key; onDone: (changed: boolean) => void }) {
+function EditKey(props: { apiKey: Key; onDone: () => void }) {
   const mode = useMode();
   const guard = useStepUp();
-  const update = api.useMutation("patch", "/dashboard/v1/modes/{mode}/api-keys/{id}");
+  const update = useUpdateKey(mode);
   const [rules, setRules] = useState<KeyRules>(() => rulesOf(props.apiKey));
   const [limitError, setLimitError] = useState<string | undefined>();
   const { byField, rest } = fieldErrors(update.error, ["permissions", "allowedIps", "dailyWithdrawLimitCents"]);
@@ -288,7 +267,7 @@ function EditKey(props: { apiKey: Key; onDone: (changed: boolean) => void }) {
             if (limitError) return;
             // A production key's change asks for the authenticator's code (step-up), as creating one does.
             guard(() => update.mutateAsync({ params: { path: { mode, id: props.apiKey.id } }, body })).then(
-              () => props.onDone(true),
+              props.onDone,
               () => undefined,
             );
           }}
@@ -303,7 +282,7 @@ function EditKey(props: { apiKey: Key; onDone: (changed: boolean) => void }) {
             <button type="submit" disabled={update.isPending}>
               {update.isPending ? "Salvando…" : "Salvar alterações"}
             </button>
-            <button type="button" className="secondary" onClick={() => props.onDone(false)}>
+            <button type="button" className="secondary" onClick={props.onDone}>
               Cancelar
             </button>
           </div>
@@ -316,7 +295,7 @@ function EditKey(props: { apiKey: Key; onDone: (changed: boolean) => void }) {
 function CreateKey(props: { onCreated: (secret: string) => void }) {
   const mode = useMode();
   const guard = useStepUp();
-  const create = api.useMutation("post", "/dashboard/v1/modes/{mode}/api-keys");
+  const create = useCreateKey(mode);
   const [name, setName] = useState("");
   const [rules, setRules] = useState<KeyRules>({
     chosen: new Set(permissions.map((p) => p.value)),

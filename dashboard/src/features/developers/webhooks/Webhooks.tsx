@@ -1,7 +1,9 @@
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, type paths } from "../../../api/client";
+import { api } from "../../../api/client";
 import { fieldErrors } from "../../../api/errors";
-import { can, useCurrentSession } from "../../../api/session";
+import { canCall } from "../../../../../generated/dashboard-operations";
+import { useCurrentSession } from "../../../api/session";
 import { type Column, DataTable } from "../../../components/DataTable";
 import { TextField } from "../../../components/Field";
 import { FormError } from "../../../components/FormError";
@@ -10,11 +12,11 @@ import { Badge, Card, EmptyState, ErrorMessage, Loading, ui } from "../../../com
 import { formatDateTime } from "../../../lib/format";
 import { useMode } from "../../../lib/useMode";
 import { SecretOnce } from "../keys/Keys";
+import type { WebhookDelivery, WebhookEndpoint } from "../../../api/types";
+import { useCreateEndpoint, useResendDelivery, useSendTestEvent, webhookQueries } from "./queries";
 
-type Endpoint =
-  paths["/dashboard/v1/modes/{mode}/webhook-endpoints"]["get"]["responses"][200]["content"]["application/json"]["data"][number];
-type Delivery =
-  paths["/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/deliveries"]["get"]["responses"][200]["content"]["application/json"]["data"][number];
+type Endpoint = WebhookEndpoint;
+type Delivery = WebhookDelivery;
 type Kind = Endpoint["events"][number];
 
 const kinds: Kind[] = [
@@ -34,24 +36,15 @@ const kinds: Kind[] = [
 export function Webhooks() {
   const mode = useMode();
   const { user } = useCurrentSession();
-  const manage = can.manageKeys(user.role);
-  const list = api.useQuery("get", "/dashboard/v1/modes/{mode}/webhook-endpoints", {
-    params: { path: { mode }, query: { limit: 100 } },
-  });
+  const manage = canCall("createDashboardWebhookEndpoint", user.role);
+  const list = useQuery(webhookQueries.list(mode));
   const [secret, setSecret] = useState<string | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const rows = list.data?.data ?? [];
   return (
     <div className="stack">
       {secret ? <SecretOnce secret={secret} what="o segredo de assinatura" onDone={() => setSecret(null)} /> : null}
-      {manage && !secret ? (
-        <CreateEndpoint
-          onCreated={(s) => {
-            setSecret(s);
-            void list.refetch();
-          }}
-        />
-      ) : null}
+      {manage && !secret ? <CreateEndpoint onCreated={setSecret} /> : null}
       <Card title="Endpoints de webhook" id="endpoints">
         {list.isPending ? (
           <Loading />
@@ -92,15 +85,10 @@ function EndpointItem(props: {
   const guard = useStepUp();
   const e = props.endpoint;
   const path = { mode, id: e.id };
-  const test = api.useMutation("post", "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/test-events");
+  const test = useSendTestEvent(mode, e.id);
   const reveal = api.useMutation("post", "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/reveal-secret");
   const rotate = api.useMutation("post", "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/rotate-secret");
-  const deliveries = api.useQuery(
-    "get",
-    "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/deliveries",
-    { params: { path, query: { limit: 20 } } },
-    { enabled: props.open },
-  );
+  const deliveries = useQuery({ ...webhookQueries.deliveries(mode, e.id), enabled: props.open });
   return (
     <>
       <p>
@@ -123,8 +111,7 @@ function EndpointItem(props: {
                   { params: { path } },
                   {
                     onSuccess: () => {
-                      if (props.open) void deliveries.refetch();
-                      else props.toggle();
+                      if (!props.open) props.toggle();
                     },
                   },
                 )
@@ -167,24 +154,16 @@ function EndpointItem(props: {
         ) : deliveries.data.data.length === 0 ? (
           <p>Nenhuma entrega ainda. Envie um evento de teste.</p>
         ) : (
-          <Deliveries
-            rows={deliveries.data.data}
-            endpointId={e.id}
-            manage={props.manage}
-            onResent={() => void deliveries.refetch()}
-          />
+          <Deliveries rows={deliveries.data.data} endpointId={e.id} manage={props.manage} />
         )
       ) : null}
     </>
   );
 }
 
-function Deliveries(props: { rows: Delivery[]; endpointId: string; manage: boolean; onResent: () => void }) {
+function Deliveries(props: { rows: Delivery[]; endpointId: string; manage: boolean }) {
   const mode = useMode();
-  const resend = api.useMutation(
-    "post",
-    "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/deliveries/{deliveryId}/resend",
-  );
+  const resend = useResendDelivery(mode, props.endpointId);
   const columns: Column<Delivery>[] = [
     { header: "Evento", cell: (d) => <code>{d.eventType}</code> },
     { header: "Criada em", cell: (d) => formatDateTime(d.createdAt) },
@@ -222,12 +201,7 @@ function Deliveries(props: { rows: Delivery[]; endpointId: string; manage: boole
           type="button"
           className="secondary"
           disabled={resend.isPending}
-          onClick={() =>
-            resend.mutate(
-              { params: { path: { mode, id: props.endpointId, deliveryId: d.id } } },
-              { onSuccess: props.onResent },
-            )
-          }
+          onClick={() => resend.mutate({ params: { path: { mode, id: props.endpointId, deliveryId: d.id } } })}
         >
           Reenviar
         </button>
@@ -245,7 +219,7 @@ function Deliveries(props: { rows: Delivery[]; endpointId: string; manage: boole
 function CreateEndpoint(props: { onCreated: (secret: string) => void }) {
   const mode = useMode();
   const guard = useStepUp();
-  const create = api.useMutation("post", "/dashboard/v1/modes/{mode}/webhook-endpoints");
+  const create = useCreateEndpoint(mode);
   const [url, setUrl] = useState("");
   const [chosen, setChosen] = useState<Set<Kind>>(new Set(["transaction.paid"]));
   const { byField, rest } = fieldErrors(create.error, ["url", "events"]);
