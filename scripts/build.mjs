@@ -85,10 +85,8 @@ await esbuild.build({
 
 // The server as one file. Each module's `import.meta.url` becomes the URL its own file has in the
 // per-file layout above, so the files it reads beside itself are found as before. Left outside the
-// bundle: express-openapi-validator (required by name only when the development checks are on,
-// never in production; see server/src/http/validator-cross-check.ts), pino-pretty (imported only
-// for a terminal), pg's optional native binding, and @node-rs/argon2 (a native module it loads
-// by platform at run time).
+// bundle: pino-pretty (imported only for a terminal), pg's optional native binding, and
+// @node-rs/argon2 (a native module it loads by platform at run time).
 const serverEntry = join(root, "server/src/main.ts");
 await esbuild.build({
   entryPoints: [serverEntry],
@@ -100,7 +98,7 @@ await esbuild.build({
   sourcemap: true,
   sourcesContent: false,
   logLevel: "warning",
-  external: ["express-openapi-validator", "pino-pretty", "pg-native", "@node-rs/argon2"],
+  external: ["pino-pretty", "pg-native", "@node-rs/argon2"],
   // The CommonJS packages inside the bundle call `require`, which an ES module lacks.
   banner: {
     js: 'import { createRequire as bundleCreateRequire } from "node:module"; const require = bundleCreateRequire(import.meta.url);',

@@ -17,7 +17,6 @@ import { publicHandlers } from "./public/handlers.js";
 import { fastJson } from "./json.js";
 import { refuseUnsafeInput } from "./control-chars.js";
 import { jsonBodies, requestValidation } from "./request-validation.js";
-import { requestValidators } from "../../../generated/request-validators.js";
 import { methodsFor, publicOperations } from "./operations.js";
 import { defaultDocsDirectory, mountDocs } from "./docs.js";
 import { defaultPanelDirectory, mountPanel } from "./panel.js";
@@ -144,7 +143,13 @@ export function createApp(options: AppOptions): Express {
   app.use(authenticate(domain));
   app.use(jsonBodies());
   app.use(refuseUnsafeInput);
-  app.use(requestValidation({ validators: requestValidators, matcher: publicOperations, prefix: "/api/" }));
+  app.use(
+    requestValidation({
+      load: async () => (await import("../../../generated/request-validators.js")).requestValidators,
+      matcher: publicOperations,
+      prefix: "/api/",
+    }),
+  );
   bindOperations(app, operationTable, publicHandlers(domain), (res) => res.locals.context, {
     validateResponses: options.validateResponses,
   });

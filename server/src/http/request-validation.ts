@@ -38,8 +38,12 @@ function admit(req: Request, res: Response, checked: CheckedRequest): void {
 }
 
 export interface RequestValidationOptions {
-  /** The document's generated validators (`generated/*request-validators.ts`). */
-  validators: Readonly<Record<string, OperationValidators>>;
+  /**
+   * Loads the document's generated validators (`generated/*request-validators.ts`): at the first
+   * request under `prefix`, not at start-up (evaluating the three modules is tens of
+   * milliseconds, not on the way to the first /health).
+   */
+  load: () => Promise<Readonly<Record<string, OperationValidators>>>;
   /** The document's operations. */
   matcher: OperationMatcher;
   /** Requests under this prefix, spelled exactly (`/x/` is no route), are checked; others pass on. */
@@ -52,13 +56,21 @@ export interface RequestValidationOptions {
  */
 export function requestValidation(options: RequestValidationOptions): RequestHandler {
   const { prefix, matcher } = options;
-  const checks = requestChecks(options.validators, matcher);
-  return (req, res, next) => {
-    if (!req.path.startsWith(prefix) || req.path.endsWith("/")) return next();
+  let checks: ReturnType<typeof requestChecks> | null = null;
+  let loading: Promise<ReturnType<typeof requestChecks>> | null = null;
+  const run = (checks: ReturnType<typeof requestChecks>, req: Request, res: Response) => {
     const route = res.locals.route as RouteMatch | undefined;
     checks.refuseUndeclaredQuery(req, route);
     const checked = checks.check(req as never, route);
     if (checked) admit(req, res, checked);
+  };
+  return async (req, res, next) => {
+    if (!req.path.startsWith(prefix) || req.path.endsWith("/")) return next();
+    if (!checks) {
+      loading ??= options.load().then((validators) => requestChecks(validators, matcher));
+      checks = await loading;
+    }
+    run(checks, req, res);
     next();
   };
 }

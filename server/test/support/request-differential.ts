@@ -174,7 +174,9 @@ function baseApp(document: DocumentUnderTest): express.Express {
 /** Our check: admitted when it hands the request on with its operation. */
 function ourApp(document: DocumentUnderTest): express.Express {
   const app = baseApp(document);
-  app.use(requestValidation({ validators: document.validators, matcher: document.matcher, prefix: document.prefix }));
+  app.use(
+    requestValidation({ load: async () => document.validators, matcher: document.matcher, prefix: document.prefix }),
+  );
   app.use((_req, res, next) => (res.locals.dispatch ? res.json({ status: 200, paths: [] }) : next()));
   app.use(noOperation(document.matcher));
   app.use(verdictOf);

@@ -16,7 +16,6 @@ import type { DashboardContext, OpenContext, SessionContext, SessionCookie } fro
 import { routeNotFoundMessage, sendError } from "../errors.js";
 import { operationMatcher } from "../operations.js";
 import { jsonBodies, requestValidation } from "../request-validation.js";
-import { requestValidators } from "../../../../generated/dashboard-request-validators.js";
 import { bindOperations } from "../router.js";
 
 // The merchant dashboard API under /dashboard/v1 (issue 25), a third document through the same
@@ -155,7 +154,13 @@ export function mountDashboard(app: IRouter, domain: Domain, options: DashboardO
   dashboard.use(authenticateSession);
   dashboard.use(jsonBodies({ deletesToo: true }));
   dashboard.use(refuseUnsafeInput);
-  dashboard.use(requestValidation({ validators: requestValidators, matcher, prefix: "/dashboard/" }));
+  dashboard.use(
+    requestValidation({
+      load: async () => (await import("../../../../generated/dashboard-request-validators.js")).requestValidators,
+      matcher,
+      prefix: "/dashboard/",
+    }),
+  );
   for (const limiter of logInLimiters(options.rateLimitStore)) dashboard.use(limiter);
   bindOperations(dashboard, operationTable, dashboardHandlers(domain), (res) => res.locals.dashboard, {
     validateResponses: options.validateResponses,

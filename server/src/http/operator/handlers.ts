@@ -11,7 +11,6 @@ import type { Domain } from "../../domain/service.js";
 import { refuseUnsafeInput } from "../control-chars.js";
 import { operationMatcher } from "../operations.js";
 import { jsonBodies, requestValidation } from "../request-validation.js";
-import { requestValidators } from "../../../../generated/admin-request-validators.js";
 import { routeNotFoundMessage, sendError } from "../errors.js";
 import { perMinuteLimiter } from "../kit/rate-limit.js";
 import { bindOperations, pageFromQuery } from "../router.js";
@@ -84,8 +83,13 @@ export function mountAdmin(app: IRouter, domain: Domain, options: AdminOptions):
   admin.use("/admin", jsonBodies());
   admin.use("/admin", refuseUnsafeInput);
   admin.use(
-    requestValidation({ validators: requestValidators, matcher: operationMatcher(operationTable), prefix: "/admin/" }),
+    requestValidation({
+      load: async () => (await import("../../../../generated/admin-request-validators.js")).requestValidators,
+      matcher: operationMatcher(operationTable),
+      prefix: "/admin/",
+    }),
   );
+
   bindOperations(admin, operationTable, adminHandlers(domain, options.manualClock), (res) => byOperator(res.req.ip), {
     validateResponses: options.validateResponses,
   });
