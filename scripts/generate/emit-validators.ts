@@ -2,7 +2,7 @@
 // code (no schema is read or compiled at run time). For every operation two functions: one over its
 // path, query and header parameters (types coerced from the URL's text, defaults filled in), one
 // over its JSON body (no coercion). Both are compiled as the request check runs them
-// (server/src/http/request-checks.ts); docs/decisions/0048-request-validation-owned-and-generated.md.
+// (server/src/http/request-checks.ts); docs/decisions/0049-request-validation-owned-and-generated.md.
 import AjvDraft04 from "ajv-draft-04";
 import type { Options } from "ajv";
 import { _ } from "ajv";

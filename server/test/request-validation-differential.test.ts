@@ -14,7 +14,7 @@ import {
 // refused, the status, and the set of field paths (not the messages). No store: the check decides
 // on the request alone, before any handler reads a store, so a store could not change a verdict.
 // A failure prints its seed; DIFFERENTIAL_SEED replays it and DIFFERENTIAL_REQUESTS runs longer.
-// docs/decisions/0048-request-validation-owned-and-generated.md.
+// docs/decisions/0049-request-validation-owned-and-generated.md.
 
 const seed = Number(process.env.DIFFERENTIAL_SEED ?? Math.floor(Math.random() * 2 ** 31));
 /** Requests per document: 3,000 a run by default, under a minute on the 2-core CI machine. */

@@ -17,7 +17,7 @@ import {
 // field error is built from Ajv's structured error (keyword, params, path), in Portuguese.
 // express-openapi-validator is held to agree on every verdict by a differential test
 // (server/test/request-validation-differential.test.ts), not on every request;
-// docs/decisions/0048-request-validation-owned-and-generated.md.
+// docs/decisions/0049-request-validation-owned-and-generated.md.
 
 /** What a request that passed its checks carries on to its handler. */
 export interface CheckedRequest<Id extends string = string> {

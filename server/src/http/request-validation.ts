@@ -5,7 +5,7 @@ import { type CheckedRequest, requestChecks } from "./request-checks.js";
 import { requestLimits } from "../domain/core/policy.js";
 
 // How every API document (public, operator) reads and checks a request: one body parser and one
-// request check, so they cannot drift apart. docs/decisions/0048-request-validation-owned-and-generated.md.
+// request check, so they cannot drift apart. docs/decisions/0049-request-validation-owned-and-generated.md.
 
 /**
  * JSON bodies up to the spec's size (64 KiB), parsed for POST, PUT and PATCH, and for DELETE where

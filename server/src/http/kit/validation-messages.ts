@@ -3,7 +3,7 @@ import type { FieldError } from "../../domain/core/errors.js";
 
 // Ajv's structured errors (keyword, params, instancePath) as the seed's field errors in
 // Portuguese: for the API's request check (`http/request-checks.ts`) and the hosted checkout's form
-// (`checkout/payer.ts`). docs/decisions/0048-request-validation-owned-and-generated.md.
+// (`checkout/payer.ts`). docs/decisions/0049-request-validation-owned-and-generated.md.
 
 /** What a query parameter the operation does not declare is told, under its name as sent. */
 export const unknownQueryParameterMessage = "parâmetro de consulta desconhecido nesta operação";
