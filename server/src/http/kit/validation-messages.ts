@@ -25,7 +25,7 @@ const maxMessageLength = 1000;
  * "deve ser um dos valores: a, b, c": every value while they fit in a field error's message, else
  * the ones that fit and where to find the rest (the audit log's actions outgrew the bound).
  */
-export function oneOfMessage(values: readonly unknown[]): string {
+function oneOfMessage(values: readonly unknown[]): string {
   const whole = `deve ser um dos valores: ${values.join(", ")}`;
   if (whole.length <= maxMessageLength) return whole;
   const rest = ", … (a lista completa está na documentação)";
