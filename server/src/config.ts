@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { defaultRateLimits, type RateLimits } from "./domain/core/rate-limits.js";
-import { baseAddressFitsRecurrences } from "./domain/payments/index.js";
+import { baseAddressFitsRecurrences } from "./domain/core/recurrence-location.js";
 
 /** The processes that read the environment. */
 type Reader = "server" | "worker" | "cli";

@@ -2,11 +2,12 @@ import type { StoreTx } from "../../ports/store.js";
 import type { DomainConfig } from "../../deps.js";
 import { DomainError } from "../../core/errors.js";
 import { recordEvent } from "../../webhooks/index.js";
-import { newId } from "../../core/ids.js";
-import { LOCATION_MAX_LENGTH } from "../../../pix/recurrence-brcode.js";
 import type { RecurrenceRecord, RecurrenceStatus, Schemas, TransactionRecord } from "../../core/model.js";
 import { effectiveStatus, presentTransaction } from "../presenters.js";
 import { brasiliaDate } from "./calendar.js";
+import { recurrenceUrl } from "../../core/recurrence-location.js";
+
+export { baseAddressFitsRecurrences, recurrenceLocation } from "../../core/recurrence-location.js";
 
 // The life of a recurrence (Pix Automático) as the Central Bank's `Rec`: CREATED → APPROVED,
 // REJECTED or EXPIRED; CREATED or APPROVED → CANCELLED. Each move appends to `history` and
@@ -15,22 +16,6 @@ import { brasiliaDate } from "./calendar.js";
 /** The status a client sees: a CREATED recurrence past `expiresAt` is EXPIRED, with no sweep needed. */
 export const effectiveRecurrenceStatus = (r: Pick<RecurrenceRecord, "status" | "expiresAt">, now: string) =>
   r.status === "CREATED" && r.expiresAt <= now ? "EXPIRED" : r.status;
-
-/** Where a recurrence's hosted page lives. */
-const recurrenceUrl = (config: DomainConfig, id: string): string =>
-  `${config.publicBaseUrl.replace(/\/+$/, "")}/checkout/recurrences/${id}`;
-
-/** The location BR Code field 80 carries: the hosted page's address without its scheme. */
-export const recurrenceLocation = (config: DomainConfig, id: string): string =>
-  recurrenceUrl(config, id).replace(/^https?:\/\//i, "");
-
-/**
- * Whether every recurrence of a service published at `publicBaseUrl` has a location that fits BR
- * Code field 80 (77 characters): the configuration refuses a base address that does not, so no
- * recurrence is ever created without its QR code.
- */
-export const baseAddressFitsRecurrences = (publicBaseUrl: string): boolean =>
-  recurrenceLocation({ publicBaseUrl } as DomainConfig, newId("rec")).length <= LOCATION_MAX_LENGTH;
 
 /**
  * Today for a recurrence's rules, `YYYY-MM-DD`: the Brasília date, or in test mode the date its
