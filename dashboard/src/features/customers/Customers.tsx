@@ -1,7 +1,6 @@
 import { useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
-import { api } from "../../api/client";
-import { fieldErrors } from "../../api/errors";
+import { useQuery } from "@tanstack/react-query";
 import { canCall } from "../../../../generated/dashboard-operations";
 import { useCurrentSession } from "../../api/session";
 import { type Column, CursorPager, DataTable } from "../../components/DataTable";
@@ -15,6 +14,8 @@ import { TransactionTable } from "../transactions/Transactions";
 import { useMode, useModePath } from "../../lib/useMode";
 import type { Customer } from "../../api/types";
 import { usePagedQuery } from "../../api/queries";
+import { useApiForm } from "../../lib/useApiForm";
+import { customerQueries, useUpdateCustomerNotes } from "./queries";
 
 /** Customers of the mode: search by CPF/CNPJ (in the address), cursor pages. */
 export function Customers() {
@@ -23,11 +24,7 @@ export function Customers() {
   const [search, setSearch] = useSearchParams();
   const document = (search.get("documento") ?? "").replace(/\D/g, "");
   const [typed, setTyped] = useState(document);
-  const list = usePagedQuery((page) =>
-    api.queryOptions("get", "/dashboard/v1/modes/{mode}/customers", {
-      params: { path: { mode }, query: { ...page, ...(document ? { document } : {}) } },
-    }),
-  );
+  const list = usePagedQuery((page) => customerQueries.list(mode, page, document));
   const columns: Column<Customer>[] = [
     {
       header: "Cliente",
@@ -90,7 +87,7 @@ export function CustomerPage() {
   const { id = "" } = useParams();
   const mode = useMode();
   const to = useModePath();
-  const customer = api.useQuery("get", "/dashboard/v1/modes/{mode}/customers/{id}", { params: { path: { mode, id } } });
+  const customer = useQuery(customerQueries.one(mode, id));
   if (customer.isPending) return <Loading />;
   if (customer.isError) return <ErrorMessage error={customer.error} retry={() => void customer.refetch()} />;
   const c = customer.data;
@@ -110,7 +107,7 @@ export function CustomerPage() {
         />
       </Card>
       <CustomerCharges customerId={c.id} />
-      <Notes key={c.updatedAt} customer={c} onSaved={() => void customer.refetch()} />
+      <Notes key={c.updatedAt} customer={c} />
     </Page>
   );
 }
@@ -122,9 +119,7 @@ const customerChargesShown = 10;
 function CustomerCharges(props: { customerId: string }) {
   const mode = useMode();
   const to = useModePath();
-  const charges = api.useQuery("get", "/dashboard/v1/modes/{mode}/transactions", {
-    params: { path: { mode }, query: { customerId: props.customerId, limit: customerChargesShown } },
-  });
+  const charges = useQuery(customerQueries.charges(mode, props.customerId, customerChargesShown));
   const all = to(`transacoes?${addressFromFilters({ customerId: props.customerId }).toString()}`);
   return (
     <Card title="Cobranças" id="cobrancas">
@@ -148,14 +143,15 @@ function CustomerCharges(props: { customerId: string }) {
   );
 }
 
-function Notes(props: { customer: Customer; onSaved: () => void }) {
+function Notes(props: { customer: Customer }) {
   const mode = useMode();
   const { user } = useCurrentSession();
-  const update = api.useMutation("patch", "/dashboard/v1/modes/{mode}/customers/{id}/notes");
-  const [notes, setNotes] = useState(props.customer.notes ?? "");
-  const [tags, setTags] = useState(props.customer.tags.join(", "));
+  const update = useUpdateCustomerNotes(mode, props.customer.id);
+  const { values, set, errors, rest } = useApiForm(
+    { notes: props.customer.notes ?? "", tags: props.customer.tags.join(", ") },
+    update,
+  );
   const editable = canCall("updateDashboardCustomerNotes", user.role);
-  const { byField, rest } = fieldErrors(update.error, ["notes", "tags"]);
   return (
     <Card title="Notas internas e etiquetas" id="notas">
       <p className={ui.hint}>Só a sua equipe vê: nunca aparecem na API pública nem para o cliente.</p>
@@ -164,32 +160,29 @@ function Notes(props: { customer: Customer; onSaved: () => void }) {
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          update.mutate(
-            {
-              params: { path: { mode, id: props.customer.id } },
-              body: {
-                notes: notes.trim(),
-                tags: tags
-                  .split(",")
-                  .map((t) => t.trim())
-                  .filter(Boolean),
-              },
+          update.mutate({
+            params: { path: { mode, id: props.customer.id } },
+            body: {
+              notes: values.notes.trim(),
+              tags: values.tags
+                .split(",")
+                .map((t) => t.trim())
+                .filter(Boolean),
             },
-            { onSuccess: props.onSaved },
-          );
+          });
         }}
       >
-        <Field label="Notas" error={byField.notes}>
-          <textarea rows={4} value={notes} readOnly={!editable} onChange={(event) => setNotes(event.target.value)} />
+        <Field label="Notas" error={errors.notes}>
+          <textarea rows={4} value={values.notes} readOnly={!editable} onChange={set("notes")} />
         </Field>
         <TextField
           label="Etiquetas"
           name="tags"
           hint="Separadas por vírgula, como: vip, atacado"
           readOnly={!editable}
-          value={tags}
-          onChange={(event) => setTags(event.target.value)}
-          error={byField.tags}
+          value={values.tags}
+          onChange={set("tags")}
+          error={errors.tags}
         />
         <FormError error={update.error} rest={rest} />
         {update.isSuccess ? <Alert tone="ok">Notas salvas.</Alert> : null}

@@ -1,3 +1,4 @@
+import { useQuery } from "@tanstack/react-query";
 import { refundLimits } from "../../../../generated/rules";
 import { useState } from "react";
 import { Link, useParams } from "react-router";
@@ -15,6 +16,7 @@ import { formatDateTime, formatDocument, formatMoney, parseMoneyInput } from "..
 import { useMode, useModePath } from "../../lib/useMode";
 import styles from "./Transaction.module.css";
 import type { TransactionTimeline } from "../../api/types";
+import { transactionQueries, useTransactionChanged } from "./queries";
 
 type Timeline = TransactionTimeline;
 type Entry = Timeline["timeline"][number];
@@ -35,9 +37,7 @@ export function TransactionPage() {
   const { id = "" } = useParams();
   const mode = useMode();
   const to = useModePath();
-  const query = api.useQuery("get", "/dashboard/v1/modes/{mode}/transactions/{id}", {
-    params: { path: { mode, id } },
-  });
+  const query = useQuery(transactionQueries.one(mode, id));
   if (query.isPending) return <Loading label="Carregando a transação…" />;
   if (query.isError) {
     return (
@@ -50,7 +50,6 @@ export function TransactionPage() {
     );
   }
   const { transaction: t, timeline } = query.data;
-  const refresh = () => void query.refetch();
   return (
     <Page title={`Transação ${t.id}`} subtitle={t.description}>
       <p>
@@ -118,8 +117,8 @@ export function TransactionPage() {
           </div>
         </Card>
       ) : null}
-      {mode === "test" ? <SandboxActions transaction={t} onDone={refresh} /> : null}
-      <Refund transaction={t} onDone={refresh} />
+      {mode === "test" ? <SandboxActions transaction={t} /> : null}
+      <Refund transaction={t} />
       <Card title="Linha do tempo" id="linha-do-tempo">
         {timeline.length === 0 ? (
           <p>Nada aconteceu ainda com esta cobrança.</p>
@@ -191,12 +190,16 @@ function TimelineItem({ entry }: { entry: Entry }) {
 }
 
 /** Part or all of a paid charge back to its payer (owner, admin, finance). */
-function Refund(props: { transaction: Timeline["transaction"]; onDone: () => void }) {
+function Refund(props: { transaction: Timeline["transaction"] }) {
   const { user } = useCurrentSession();
   const mode = useMode();
   const t = props.transaction;
   const left = t.amountCents - t.refundedAmountCents;
-  const refund = api.useMutation("post", "/dashboard/v1/modes/{mode}/transactions/{id}/refunds");
+  const refund = api.useMutation(
+    "post",
+    "/dashboard/v1/modes/{mode}/transactions/{id}/refunds",
+    useTransactionChanged(mode, t.id),
+  );
   const [amount, setAmount] = useState("");
   const [reason, setReason] = useState("");
   const [invalid, setInvalid] = useState(false);
@@ -221,7 +224,6 @@ function Refund(props: { transaction: Timeline["transaction"]; onDone: () => voi
               onSuccess: () => {
                 setAmount("");
                 setReason("");
-                props.onDone();
               },
             },
           );
@@ -258,17 +260,17 @@ function Refund(props: { transaction: Timeline["transaction"]; onDone: () => voi
 }
 
 /** Test mode only: what a payer, the bank or the MED would do, at once. */
-function SandboxActions(props: { transaction: Timeline["transaction"]; onDone: () => void }) {
+function SandboxActions(props: { transaction: Timeline["transaction"] }) {
   const { user } = useCurrentSession();
   const mode = useMode();
   const t = props.transaction;
-  const pay = api.useMutation("post", "/dashboard/v1/modes/{mode}/sandbox/transactions/{id}/pay");
-  const expire = api.useMutation("post", "/dashboard/v1/modes/{mode}/sandbox/transactions/{id}/expire");
-  const dispute = api.useMutation("post", "/dashboard/v1/modes/{mode}/sandbox/transactions/{id}/dispute");
-  const resolve = api.useMutation("post", "/dashboard/v1/modes/{mode}/sandbox/disputes/{id}/resolve");
+  const changed = useTransactionChanged(mode, t.id);
+  const pay = api.useMutation("post", "/dashboard/v1/modes/{mode}/sandbox/transactions/{id}/pay", changed);
+  const expire = api.useMutation("post", "/dashboard/v1/modes/{mode}/sandbox/transactions/{id}/expire", changed);
+  const dispute = api.useMutation("post", "/dashboard/v1/modes/{mode}/sandbox/transactions/{id}/dispute", changed);
+  const resolve = api.useMutation("post", "/dashboard/v1/modes/{mode}/sandbox/disputes/{id}/resolve", changed);
   if (!canCall("dashboardSandboxPay", user.role)) return null;
   const path = { mode, id: t.id };
-  const done = { onSuccess: props.onDone };
   const error = pay.error ?? expire.error ?? dispute.error ?? resolve.error;
   const openDispute = t.dispute?.status === "OPEN" ? t.dispute : null;
   if (t.status !== "WAITING_PAYMENT" && t.status !== "PAID") return null;
@@ -279,14 +281,14 @@ function SandboxActions(props: { transaction: Timeline["transaction"]; onDone: (
       <div className={ui.actions}>
         {t.status === "WAITING_PAYMENT" ? (
           <>
-            <button type="button" disabled={pay.isPending} onClick={() => pay.mutate({ params: { path } }, done)}>
+            <button type="button" disabled={pay.isPending} onClick={() => pay.mutate({ params: { path } })}>
               Simular pagamento
             </button>
             <button
               type="button"
               className="secondary"
               disabled={expire.isPending}
-              onClick={() => expire.mutate({ params: { path } }, done)}
+              onClick={() => expire.mutate({ params: { path } })}
             >
               Expirar
             </button>
@@ -297,7 +299,7 @@ function SandboxActions(props: { transaction: Timeline["transaction"]; onDone: (
             type="button"
             className="secondary"
             disabled={dispute.isPending}
-            onClick={() => dispute.mutate({ params: { path }, body: {} }, done)}
+            onClick={() => dispute.mutate({ params: { path }, body: {} })}
           >
             Abrir disputa (MED)
           </button>
@@ -308,7 +310,7 @@ function SandboxActions(props: { transaction: Timeline["transaction"]; onDone: (
               type="button"
               className="secondary"
               onClick={() =>
-                resolve.mutate({ params: { path: { mode, id: openDispute.id } }, body: { outcome: "WON" } }, done)
+                resolve.mutate({ params: { path: { mode, id: openDispute.id } }, body: { outcome: "WON" } })
               }
             >
               Disputa ganha
@@ -317,7 +319,7 @@ function SandboxActions(props: { transaction: Timeline["transaction"]; onDone: (
               type="button"
               className="secondary"
               onClick={() =>
-                resolve.mutate({ params: { path: { mode, id: openDispute.id } }, body: { outcome: "LOST" } }, done)
+                resolve.mutate({ params: { path: { mode, id: openDispute.id } }, body: { outcome: "LOST" } })
               }
             >
               Disputa perdida

@@ -1,6 +1,5 @@
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { api } from "../../api/client";
 import { type Column, CursorPager, DataTable } from "../../components/DataTable";
 import { DateRangeFilter } from "../../components/DateRangeFilter";
 import { Field } from "../../components/Field";
@@ -14,13 +13,13 @@ import {
   filtersFromAddress,
   monthOf,
   searchMaxLength,
-  transactionQuery,
   transactionStatuses,
   transactionsCsvHref,
 } from "../../lib/transactions";
 import { useMode, useModePath } from "../../lib/useMode";
 import type { Transaction } from "../../api/types";
 import { usePagedQuery } from "../../api/queries";
+import { transactionQueries } from "./queries";
 
 /** A page of 100: what a merchant scans at once, and what the benchmark measures. */
 const pageSize = 100;
@@ -32,13 +31,7 @@ export function Transactions() {
   const [search, setSearch] = useSearchParams();
   const filters = filtersFromAddress(search);
   const [lookup, setLookup] = useState(filters.search ?? "");
-  const list = usePagedQuery(
-    (page) =>
-      api.queryOptions("get", "/dashboard/v1/modes/{mode}/transactions", {
-        params: { path: { mode }, query: { ...transactionQuery(filters), ...page } },
-      }),
-    pageSize,
-  );
+  const list = usePagedQuery((page) => transactionQueries.list(mode, page, filters), pageSize);
   const apply = (changes: Partial<TransactionFilters>) => setSearch(addressFromFilters({ ...filters, ...changes }));
   const rows = list.data?.data ?? [];
   return (
