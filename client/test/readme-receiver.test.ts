@@ -1,6 +1,6 @@
 // The README's webhook receiver, run as a newcomer runs it. A copy of the repository's workspace
 // layout (a root whose workspace is `client/`, the client's sources and build script, the generated
-// API types) is installed with npm, as `npm ci` installs the repository: that alone must build the
+// API types and rules) is installed with npm, as `npm ci` installs the repository: that alone must build the
 // client, since nobody runs its build by hand. Then the README's snippet, saved as `receiver.mjs`
 // at that root, must answer 204 to a signed delivery and 400 to a bad one, and stay up.
 
@@ -69,7 +69,7 @@ function workspaceCopy(dir: string): void {
   ])
     cpSync(join(clientDir, entry), join(dir, "client", entry), { recursive: true });
   mkdirSync(join(dir, "generated"));
-  for (const file of ["api.d.ts", "dashboard-api.d.ts"]) {
+  for (const file of ["api.d.ts", "dashboard-api.d.ts", "rules.ts"]) {
     cpSync(join(repoRoot, "generated", file), join(dir, "generated", file));
   }
 }
