@@ -138,7 +138,12 @@ async function startFront(
     const upstream = forward(
       { host: "127.0.0.1", port: prismPort, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        // Hop-by-hop headers describe Prism's connection to this front, not the front's to the
+        // client: passed on, Prism's longer keep-alive told clients to reuse a connection the
+        // front had already closed ("other side closed").
+        const headers = { ...answer.headers };
+        for (const name of ["connection", "keep-alive", "transfer-encoding"]) delete headers[name];
+        res.writeHead(answer.statusCode ?? 502, headers);
         answer.pipe(res);
       },
     );
