@@ -1,6 +1,6 @@
 import express, { type Request, type RequestHandler, type Response } from "express";
 import type { OperationValidators } from "../../../generated/request-validators.js";
-import type { OperationMatcher, RouteMatch } from "./operations.js";
+import type { OperationMatcher } from "./operations.js";
 import { type CheckedRequest, requestChecks } from "./request-checks.js";
 import { requestLimits } from "../domain/core/policy.js";
 
@@ -25,10 +25,10 @@ export interface Dispatch {
 }
 
 /** Where the checks leave a request's `Dispatch`. */
-export const dispatchOf = (res: Response): Dispatch | undefined => res.locals.dispatch as Dispatch | undefined;
+export const dispatchOf = (res: Response): Dispatch | undefined => res.locals.dispatch;
 
 /** Hands a checked request on: decoded path parameters, the coerced query, and its operation. */
-function admit(req: Request, res: Response, checked: CheckedRequest): void {
+function applyCheckedRequest(req: Request, res: Response, checked: CheckedRequest): void {
   req.params = checked.params;
   if (req.query !== checked.query) {
     Object.defineProperty(req, "query", { value: checked.query, writable: true, configurable: true, enumerable: true });
@@ -59,10 +59,10 @@ export function requestValidation(options: RequestValidationOptions): RequestHan
   let checks: ReturnType<typeof requestChecks> | null = null;
   let loading: Promise<ReturnType<typeof requestChecks>> | null = null;
   const run = (checks: ReturnType<typeof requestChecks>, req: Request, res: Response) => {
-    const route = res.locals.route as RouteMatch | undefined;
+    const route = res.locals.route;
     checks.refuseUndeclaredQuery(req, route);
     const checked = checks.check(req as never, route);
-    if (checked) admit(req, res, checked);
+    if (checked) applyCheckedRequest(req, res, checked);
   };
   return async (req, res, next) => {
     if (!req.path.startsWith(prefix) || req.path.endsWith("/")) return next();

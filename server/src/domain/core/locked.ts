@@ -6,18 +6,18 @@ import type { StoreTx } from "../ports/store.js";
 // do before deciding: the record found, under its scope's lock, or `404`.
 
 /**
- * Finds a record by id (`404` when there is none), checks it with `admit` (which throws to refuse
+ * Finds a record by id (`404` when there is none), checks it with `refuse` (which throws to refuse
  * it), takes its scope's lock, and reads it again under the lock, so what the caller decides on
  * cannot change underneath it.
  */
 export async function lockedReload<T extends Scope>(
   tx: StoreTx,
   read: () => Promise<T | null>,
-  admit: (found: T) => void = () => undefined,
+  refuse: (found: T) => void = () => undefined,
 ): Promise<T> {
   const found = await read();
   if (!found) throw notFound();
-  admit(found);
+  refuse(found);
   await tx.lockScope(found);
   return (await read()) as T;
 }
