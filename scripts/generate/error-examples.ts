@@ -6,7 +6,7 @@
 // §4.8). Those answers are mechanical: the same cause gives the same body on every route, save
 // its path (and the permission a 403 names). So every declared 4xx/5xx status without an example
 // gets the body the server writes for its most common cause, for that operation.
-// `server/test/error-examples.test.ts` provokes each kind on a real server and compares.
+// `server/test/http/error-examples.test.ts` provokes each kind on a real server and compares.
 import { isMap, type Document, parseDocument, Scalar, visit, type YAMLMap } from "yaml";
 
 /** The timestamp of every example (the spec's examples use the same instant). */

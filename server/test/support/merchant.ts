@@ -1,6 +1,6 @@
 import { byId, chargeBody, expectStatus, operatorApi, publicApi, type TestServer, testAdminToken } from "../harness.js";
 import type { TransactionRecord } from "../../src/domain/core/model.js";
-import { transactionRecord } from "../store-contract.js";
+import { transactionRecord } from "../store/contract.js";
 import { signedUp } from "./dashboard.js";
 
 // A merchant as the dashboard's tests need one: a user signed up in the dashboard (its browser,

@@ -43,7 +43,7 @@ export const selectList = <R>(def: TableDef<R>, alias = "") =>
   );
 /**
  * Whether a column holds a timestamptz. The schema names every such column `…_at` or `…_until`,
- * and no other (held against the migrated schema by server/test/postgres-row-json.test.ts).
+ * and no other (held against the migrated schema by server/test/store/postgres-row-json.test.ts).
  */
 export const isTimestampColumn = (column: string) => column.endsWith("_at") || column.endsWith("_until");
 
