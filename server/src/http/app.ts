@@ -150,9 +150,7 @@ export function createApp(options: AppOptions): Express {
       prefix: "/api/",
     }),
   );
-  bindOperations(app, operationTable, publicHandlers(domain), (res) => res.locals.context, {
-    validateResponses: options.validateResponses,
-  });
+  bindOperations(app, operationTable, publicHandlers(domain), (res) => res.locals.context);
 
   app.use(unmatched);
   app.use(authenticateBeforeErrors(domain));

@@ -80,16 +80,12 @@ type AnyHandler<Ctx> = (request: unknown, ctx: Ctx) => Promise<AnyResult | Store
  * not matched a second time, route by route, by Express. A request the check did not match passes on.
  *
  * `context` reads what authentication parked for the request (`res.locals`, http/locals.ts).
- *
- * With `validateResponses`, the validator gets a copy of each body: it writes into the object it
- * checks (its date serialisation), and a body may hold shared views, which are frozen.
  */
 export function bindOperations<Ctx, H extends object>(
   app: IRouter,
   table: Record<string, OperationMeta>,
   handlers: H,
   context: (res: Response) => Ctx | undefined,
-  options: { validateResponses: boolean },
 ): void {
   const byOperation = new Map<string, (req: Request, res: Response) => Promise<void>>();
   for (const id of Object.keys(table)) {
@@ -110,7 +106,7 @@ export function bindOperations<Ctx, H extends object>(
       for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, String(value));
       if (isStreamed(result.body)) await sendStreamed(res, result.status, result.body);
       else if (result.body === undefined) res.status(result.status).end();
-      else res.status(result.status).json(options.validateResponses ? structuredClone(result.body) : result.body);
+      else res.status(result.status).json(result.body);
     });
   }
   app.use((req: Request, res: Response, next: NextFunction) => {

@@ -162,9 +162,7 @@ export function mountDashboard(app: IRouter, domain: Domain, options: DashboardO
     }),
   );
   for (const limiter of logInLimiters(options.rateLimitStore)) dashboard.use(limiter);
-  bindOperations(dashboard, operationTable, dashboardHandlers(domain), (res) => res.locals.dashboard, {
-    validateResponses: options.validateResponses,
-  });
+  bindOperations(dashboard, operationTable, dashboardHandlers(domain), (res) => res.locals.dashboard);
   dashboard.use(noteWrongPassword);
   app.use((req, res, next) => {
     if (req.path !== "/dashboard" && !req.path.startsWith("/dashboard/")) return next();

@@ -90,9 +90,7 @@ export function mountAdmin(app: IRouter, domain: Domain, options: AdminOptions):
     }),
   );
 
-  bindOperations(admin, operationTable, adminHandlers(domain, options.manualClock), (res) => byOperator(res.req.ip), {
-    validateResponses: options.validateResponses,
-  });
+  bindOperations(admin, operationTable, adminHandlers(domain, options.manualClock), (res) => byOperator(res.req.ip));
   app.use((req, res, next) =>
     req.path === "/admin" || req.path.startsWith("/admin/") ? admin(req, res, next) : next(),
   );
