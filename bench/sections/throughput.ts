@@ -41,8 +41,8 @@ function routes(key: string, chargeId: string, spreadClients = false): Record<st
 }
 
 /**
- * The path as deployed: `NODE_ENV=production` (no response validation, no development checks)
- * with rate limits on, behind one proxy hop whose `X-Forwarded-For` names the client.
+ * The path as deployed: `NODE_ENV=production` with rate limits on, behind one proxy hop whose
+ * `X-Forwarded-For` names the client.
  */
 const deployedEnv = {
   NODE_ENV: "production",
@@ -95,12 +95,12 @@ export async function startOurServer(
   options: { cpu?: number | null; readyPath?: string } = {},
 ) {
   const port = await freePort();
-  // The production request path (no response validation), with rate limits off unless `env`
-  // is the deployed one (`deployedEnv`): one IP under load would spend its budget in a second.
+  // The production request path, with rate limits off unless `env` is the deployed one
+  // (`deployedEnv`): one IP under load would spend its budget in a second.
   const deployed = env.NODE_ENV === "production";
   const server = await startNode(serverArgs(), {
     port,
-    env: { ...(deployed ? {} : { RATE_LIMITS: "off", VALIDATE_RESPONSES: "off" }), ...env, ...extra },
+    env: { ...(deployed ? {} : { RATE_LIMITS: "off" }), ...env, ...extra },
     ...options,
   });
   // The banner's development test key (its wording is the server's; the key's shape is the API's).

@@ -48,16 +48,15 @@ async function twoFreePorts(): Promise<{ fakeUpstream: number; fakeProxy: number
 
 /**
  * A reference server on `store`, seeded with an account whose test balance has money available
- * (so withdrawals can succeed) and a key with no permission. The memory server runs the
- * production request path (no response validation in the server, as `NODE_ENV=production` runs
- * it): the suite checks every answer against the document itself (`checkResponse`), and so does
- * `prism proxy --errors` in the differential part. The PostgreSQL server validates its answers too.
+ * (so withdrawals can succeed) and a key with no permission. The server checks no answer itself:
+ * the suite checks every answer against the document (`checkResponse`), and so does
+ * `prism proxy --errors` in the differential part.
  */
 async function referenceTarget(
   name: string,
   store?: Store,
 ): Promise<{ target: Target; server: TestServer; stop: () => Promise<void> }> {
-  const server = await startTestServer(store ? { store } : { validateResponses: false });
+  const server = await startTestServer(store ? { store } : {});
   const seeded = await server.newAccount({ name: "Loja Contrato Ltda" });
   const none = await server.store.transaction((tx) =>
     createApiKey(

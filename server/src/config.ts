@@ -207,17 +207,6 @@ const variables = {
       limits === "off" ? "RATE_LIMITS=off é só para testes locais: recusado com NODE_ENV=production" : undefined,
     readme: { default: "on", meaning: "`off`: local test runs only; refused in production" },
   }),
-  VALIDATE_RESPONSES: variable({
-    key: "validateResponses",
-    readBy: ["server"],
-    // Unset: on outside production, filled in by loadConfig.
-    parse: flag("on", "off").optional(),
-    readme: {
-      default: "`on`, `off` in production",
-      meaning:
-        "checks every response against the document before it is sent (a development aid: a mismatch answers 500)",
-    },
-  }),
   WEB_CONCURRENCY: variable({
     key: "webConcurrency",
     readBy: ["server"],
@@ -262,7 +251,7 @@ const variables = {
       .transform((value) => value === "production"),
     readme: {
       default: "development",
-      meaning: "`production`: turns off response validation and the operator token default, applies the guards above",
+      meaning: "`production`: turns off the operator token default, applies the guards above",
     },
   }),
 };
@@ -328,11 +317,9 @@ function read<P extends Reader>(
   return settings as Settings<P>;
 }
 
-export type ServerConfig = Omit<Settings<"server">, "publicBaseUrl" | "validateResponses" | "allowLocalWebhooks"> & {
+export type ServerConfig = Omit<Settings<"server">, "publicBaseUrl" | "allowLocalWebhooks"> & {
   /** PUBLIC_BASE_URL, or `http://localhost:$PORT`. */
   publicBaseUrl: string;
-  /** Whether responses are checked against the document (default: outside production). */
-  validateResponses: boolean;
   /** Whether test-mode webhook endpoints may be on loopback (default: outside production). */
   allowLocalWebhooks: boolean;
 };
@@ -349,7 +336,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
     ...settings,
     publicBaseUrl: settings.publicBaseUrl ?? `http://localhost:${settings.port}`,
-    validateResponses: settings.validateResponses ?? !settings.production,
     allowLocalWebhooks: settings.allowLocalWebhooks ?? !settings.production,
   };
 }

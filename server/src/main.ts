@@ -120,7 +120,6 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
     rateLimits: cfg.rateLimits,
     ...(opened.rateLimitCounters ? { rateLimitStore: sharedRateLimitStore(opened.rateLimitCounters) } : {}),
     trustProxy: cfg.trustProxy,
-    validateResponses: cfg.validateResponses,
     admin: { token: cfg.adminToken, manualClock },
     // Several processes behind one load balancer must share the checkout's CSRF secret.
     ...(cfg.checkoutSecret ? { checkout: { csrfSecret: cfg.checkoutSecret } } : {}),

@@ -110,11 +110,6 @@ export async function startTestServer(
     port?: number;
     /** PUBLIC_BASE_URL; default https://pix.example.test. */
     publicBaseUrl?: string;
-    /**
-     * The app's `validateResponses` (VALIDATE_RESPONSES). The server checks no answer any more: the
-     * typed clients check every answer they get against its document (support/client.ts `checkAnswer`).
-     */
-    validateResponses?: boolean;
     /** Another mailer (the SMTP adapter's test); default: one that keeps each message in `mail`. */
     mailer?: Mailer;
     /** The built dashboard web app to serve at /painel (the browser tests build one). */
@@ -152,7 +147,6 @@ export async function startTestServer(
     },
     rateLimits: options.rateLimits ?? "off",
     ...(options.rateLimitStore ? { rateLimitStore: options.rateLimitStore } : {}),
-    validateResponses: options.validateResponses ?? true,
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
     ...(options.panelDirectory !== undefined ? { panelDirectory: options.panelDirectory } : {}),
     ...(options.docsDirectory !== undefined ? { docsDirectory: options.docsDirectory } : {}),

@@ -42,12 +42,6 @@ export interface AppOptions {
   rateLimitStore?: (name: string) => RateLimitStore;
   /** Express `trust proxy`: false (default), a hop count, or subnets. */
   trustProxy?: boolean | number | string | string[];
-  /**
-   * Development checks (on whenever NODE_ENV is not production): every response is validated
-   * against the spec, and every request is checked by express-openapi-validator too, held equal
-   * to our own check (a disagreement answers 500).
-   */
-  validateResponses: boolean;
   /** The hosted checkout; by default it shares the API's rate limits and counter store. */
   checkout?: CheckoutOptions;
   /** The operator API; omitted = off (404). */
@@ -107,13 +101,11 @@ export function createApp(options: AppOptions): Express {
   mountAdmin(site, domain, {
     token: options.admin?.token,
     manualClock: options.admin?.manualClock ?? null,
-    validateResponses: options.validateResponses,
     limitFailedAuthentications: options.rateLimits !== "off",
     rateLimitStore: options.rateLimitStore,
   });
   mountDashboard(site, domain, {
     publicBaseUrl: options.publicBaseUrl ?? defaultDomainConfig.publicBaseUrl,
-    validateResponses: options.validateResponses,
     rateLimits: options.rateLimits,
     rateLimitStore: options.rateLimitStore,
   });

@@ -26,7 +26,6 @@ describe("loadConfig", () => {
       host: "127.0.0.1",
       publicBaseUrl: "http://localhost:3000",
       production: false,
-      validateResponses: true,
       trustProxy: false,
       databaseUrl: undefined,
       adminToken: undefined,
@@ -132,11 +131,10 @@ describe("loadConfig", () => {
     expect(error.problems[0]).toContain("NODE_ENV=production");
   });
 
-  test("when NODE_ENV=production with an https PUBLIC_BASE_URL, then it is accepted and validates no responses", () => {
+  test("when NODE_ENV=production with an https PUBLIC_BASE_URL, then it is accepted", () => {
     const config = loadConfig({ ...production, ADMIN_TOKEN: "adm_" + "x".repeat(32) });
 
     expect(config.production).toBe(true);
-    expect(config.validateResponses).toBe(false);
     expect(config.publicBaseUrl).toBe("https://pix.example.com.br");
   });
 
@@ -151,14 +149,6 @@ describe("loadConfig", () => {
     expect(loadWorkerConfig({ PIX_ALLOW_LOCAL_WEBHOOKS: "0" }).allowLocalWebhooks).toBe(false);
     expect(loadConfig({ PIX_ALLOW_LOCAL_WEBHOOKS: "1" }).allowLocalWebhooks).toBe(true);
     expect(loadConfig({ ...productionEnv, PIX_ALLOW_LOCAL_WEBHOOKS: "0" }).allowLocalWebhooks).toBe(false);
-  });
-
-  test("when VALIDATE_RESPONSES is set, then it decides in either environment; another value is refused", () => {
-    expect(loadConfig({ VALIDATE_RESPONSES: "off" }).validateResponses).toBe(false);
-    expect(
-      loadConfig({ ...production, ADMIN_TOKEN: "adm_" + "x".repeat(32), VALIDATE_RESPONSES: "on" }).validateResponses,
-    ).toBe(true);
-    expect(refusal(() => loadConfig({ VALIDATE_RESPONSES: "yes" })).problems[0]).toContain("VALIDATE_RESPONSES");
   });
 
   test("when WEB_CONCURRENCY is above 1 on the memory store, then the configuration is refused", () => {

@@ -5,9 +5,8 @@ import { eachStore, type StartedServer } from "../support/stores.js";
 
 // A query parameter an operation does not declare is refused with `400 VALIDATION_ERROR` and one
 // item naming it as it was sent, whatever the name (brackets, prototype names, empty, repeated),
-// on an operation of each API (public, dashboard, operator, the probes), with the development
-// checks on (NODE_ENV other than production: both request validators and their cross-check) and
-// off (production), and nothing reaches Object.prototype.
+// on an operation of each API (public, dashboard, operator, the probes), and nothing reaches
+// Object.prototype. The server has one request check in every mode (NODE_ENV no longer adds a second).
 // docs/decisions/0042-unknown-query-parameters-and-a-newcomers-first-hour.md.
 
 const unknownMessage = "parâmetro de consulta desconhecido nesta operação";
@@ -110,54 +109,47 @@ const accepted: Record<string, string> = {
   "GET /ready": "",
 };
 
-const modes = [
-  { mode: "development (both request validators, cross-checked)", validateResponses: true },
-  { mode: "production (our check alone)", validateResponses: false },
-];
-
 for (const store of eachStore("unknown_query")) {
-  for (const { mode, validateResponses } of modes) {
-    store.describe(`unknown query parameters on the ${store.name} store, ${mode}`, () => {
-      let started: StartedServer;
-      const calls = new Map<string, Send>();
-      const prototypeBefore = Object.getOwnPropertyNames(Object.prototype).sort();
-      beforeAll(async () => {
-        started = await store.start({ validateResponses });
-        for (const operation of operations) calls.set(operation.name, await operation.prepare(started));
-      }, 60_000);
-      afterAll(async () => {
-        await started?.stop();
-      });
-      const call = (operation: string, query: string) => {
-        const send = calls.get(operation);
-        if (!send) throw new Error(`no call for ${operation}`);
-        return send(query);
-      };
-
-      test.each(operations.map((o) => ({ operation: o.name, query: accepted[o.name] ?? "" })))(
-        "when $operation gets only the query it declares ('$query'), then it is admitted",
-        async ({ operation, query }) => {
-          const res = await call(operation, query);
-          expect(res.status).toBeLessThan(300);
-        },
-      );
-
-      test.each(operations.flatMap((o) => oddNames.map((n) => ({ operation: o.name, ...n }))))(
-        "when $operation gets the undeclared query '$query', then 400 VALIDATION_ERROR names '$name' and Object.prototype is untouched",
-        async ({ operation, query, name }) => {
-          const res = await call(operation, query);
-          expect(res.status).toBe(400);
-          const body = res.body as ErrorBody;
-          expect(body.code).toBe("VALIDATION_ERROR");
-          expect(body.errors).toEqual([{ path: name, message: unknownMessage }]);
-          expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeBefore);
-          const plain: Record<string, unknown> = {};
-          for (const probe of pollutionProbes.filter((p) => p !== "__proto__")) expect(plain[probe]).toBeUndefined();
-          expect(Object.getPrototypeOf(plain)).toBe(Object.prototype);
-        },
-      );
+  store.describe(`unknown query parameters on the ${store.name} store`, () => {
+    let started: StartedServer;
+    const calls = new Map<string, Send>();
+    const prototypeBefore = Object.getOwnPropertyNames(Object.prototype).sort();
+    beforeAll(async () => {
+      started = await store.start();
+      for (const operation of operations) calls.set(operation.name, await operation.prepare(started));
+    }, 60_000);
+    afterAll(async () => {
+      await started?.stop();
     });
-  }
+    const call = (operation: string, query: string) => {
+      const send = calls.get(operation);
+      if (!send) throw new Error(`no call for ${operation}`);
+      return send(query);
+    };
+
+    test.each(operations.map((o) => ({ operation: o.name, query: accepted[o.name] ?? "" })))(
+      "when $operation gets only the query it declares ('$query'), then it is admitted",
+      async ({ operation, query }) => {
+        const res = await call(operation, query);
+        expect(res.status).toBeLessThan(300);
+      },
+    );
+
+    test.each(operations.flatMap((o) => oddNames.map((n) => ({ operation: o.name, ...n }))))(
+      "when $operation gets the undeclared query '$query', then 400 VALIDATION_ERROR names '$name' and Object.prototype is untouched",
+      async ({ operation, query, name }) => {
+        const res = await call(operation, query);
+        expect(res.status).toBe(400);
+        const body = res.body as ErrorBody;
+        expect(body.code).toBe("VALIDATION_ERROR");
+        expect(body.errors).toEqual([{ path: name, message: unknownMessage }]);
+        expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeBefore);
+        const plain: Record<string, unknown> = {};
+        for (const probe of pollutionProbes.filter((p) => p !== "__proto__")) expect(plain[probe]).toBeUndefined();
+        expect(Object.getPrototypeOf(plain)).toBe(Object.prototype);
+      },
+    );
+  });
 }
 
 describe("unknown query parameters: the documents", () => {

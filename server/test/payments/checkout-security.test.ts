@@ -372,7 +372,6 @@ describe("rate limits of the checkout", () => {
       domain: server.domain,
       logger: pino({ level: "silent" }),
       rateLimits: "off",
-      validateResponses: true,
       checkout: { rateLimits: { get: 1, write: 1 } },
     });
     const listener = app.listen(0, "127.0.0.1");

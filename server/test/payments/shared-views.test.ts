@@ -9,8 +9,8 @@ import { MemoryStore } from "../../src/store/memory/index.js";
 import { byId, chargeBody, expectStatus, publicApi, startTestServer, type TestServer } from "../harness.js";
 
 // The memory store keeps its rows deep-frozen; a frozen charge's view is built once per effective
-// status and shared, and its JSON is kept (`http/json.ts`). These tests hold that sharing to the
-// answers an unshared, validated server gives.
+// status and shared, and its JSON is kept (`http/json.ts`). These tests hold that sharing to what
+// JSON.stringify writes, and to the changes a charge goes through.
 
 describe("jsonText", () => {
   const view = (value: unknown) => {
@@ -60,7 +60,7 @@ describe("jsonText", () => {
 describe("frozen rows and shared views", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ validateResponses: false });
+    server = await startTestServer();
   });
   afterAll(() => server.close());
 
@@ -145,16 +145,17 @@ describe("frozen rows and shared views", () => {
   });
 });
 
-describe("the production path answers what the validated path answers", () => {
-  // Two servers on one store and one clock: one as production runs it (shared views, kept JSON,
-  // no response validation), one validating each answer against the document (copies).
+describe("the shared views follow each change, on two servers of one store", () => {
+  // Two servers on one store and one clock, each with the production path (shared views, kept
+  // JSON): the one that writes and the other answer the same bytes, before and after each change.
+  // (Until the server's response check left, the other copied each body before sending it.)
   const clock = new ManualClock("2026-10-04T15:30:00.000Z");
   const store = new MemoryStore();
   let fast: TestServer;
   let checked: TestServer;
   beforeAll(async () => {
-    fast = await startTestServer({ store, clock, validateResponses: false });
-    checked = await startTestServer({ store, clock, validateResponses: true });
+    fast = await startTestServer({ store, clock });
+    checked = await startTestServer({ store, clock });
   });
   afterAll(async () => {
     await fast.close();

@@ -29,7 +29,6 @@ import { bindOperations } from "../router.js";
 export interface DashboardOptions {
   /** PUBLIC_BASE_URL: its origin is the only one a change may come from. */
   publicBaseUrl: string;
-  validateResponses: boolean;
   /** The per-IP request budgets, or "off" (local test runs). The failed-log-in budgets are always on. */
   rateLimits: RateLimits | "off";
   rateLimitStore?: ((name: string) => RateLimitStore) | undefined;

@@ -20,7 +20,6 @@ export interface AdminOptions {
   token: string | undefined;
   /** The manual clock when started with `PIX_MANUAL_CLOCK=1`; the clock routes answer 404 otherwise. */
   manualClock: ManualClock | null;
-  validateResponses: boolean;
   /** Limit failed authentications per IP (off only in local test runs, as the API's budgets). */
   limitFailedAuthentications: boolean;
   /** Counters shared by several processes (the PostgreSQL store's); default: in process memory. */
