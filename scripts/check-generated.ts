@@ -2,7 +2,7 @@
  * Fails when `generated/` differs from what `spec/` produces now: rebuilds into a temporary folder
  * and compares every file byte for byte, in both directions.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,7 +13,12 @@ const committed = join(root, "generated");
 const fresh = mkdtempSync(join(tmpdir(), "pix-generated-"));
 try {
   await generate(fresh);
-  const names = new Set([...readdirSync(fresh), ...(existsSync(committed) ? readdirSync(committed) : [])]);
+  // Every file, in sub-folders too (generated/bank/).
+  const files = (dir: string) =>
+    existsSync(dir)
+      ? readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((name) => statSync(join(dir, name)).isFile())
+      : [];
+  const names = new Set([...files(fresh), ...files(committed)]);
   const drift = [...names].filter((name) => {
     const a = join(committed, name);
     const b = join(fresh, name);

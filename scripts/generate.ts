@@ -7,6 +7,7 @@
  *   openapi.yaml ──emit-operations──────────────────▶ operations.ts
  *   openapi.yaml ──emit-validators (Ajv standalone)─▶ request-validators.ts (the request check)
  *   both documents ──emit-rules─────────────────────▶ rules.ts (rule numbers, permissions)
+ *   spec/bank/<bank>/openapi.yaml + overlay.yaml ──bank-documents──▶ bank/<bank>.yaml, bank/<bank>.d.ts
  *
  * `operations.ts` is the handler contract: for every operationId its method, path and
  * permission (from `x-permission`), and a typed request/response pair built on `api.d.ts`. The
@@ -24,6 +25,7 @@ import { compileTypeSpec } from "./generate/compile-typespec.js";
 import { documents } from "./generate/documents.js";
 import { type OpenApiDocument, readOperations, renderOperations } from "./generate/emit-operations.js";
 import { emitRules } from "./generate/emit-rules.js";
+import { emitBankDocuments } from "./generate/bank-documents.js";
 import { addErrorExamples } from "./generate/error-examples.js";
 import { carryExampleParameters, readExampleParameters } from "./generate/example-parameters.js";
 import { emitTypes } from "./generate/emit-types.js";
@@ -59,6 +61,7 @@ export async function generate(outDir: string): Promise<void> {
       );
     }
     emitRules(outDir);
+    await emitBankDocuments(root, outDir);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
