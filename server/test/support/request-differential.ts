@@ -108,8 +108,41 @@ export interface Verdict {
   paths: string[];
 }
 
+/** One item of the library's 400. */
+interface OracleItem {
+  path?: string;
+  message?: string;
+  errorCode?: string;
+}
+
+/**
+ * Where in `body` an object holds a property named "": the seed's paths of those objects (`body`
+ * for the body itself), as our check names an extra property of that name (it is no segment).
+ */
+function holdersOfEmptyName(body: unknown, at: string[] = []): string[] {
+  if (body === null || typeof body !== "object") return [];
+  const here =
+    !Array.isArray(body) && Object.hasOwn(body, "") ? [at.filter((s) => s.length > 0).join(".") || "body"] : [];
+  return [...here, ...Object.entries(body).flatMap(([name, value]) => holdersOfEmptyName(value, [...at, name]))];
+}
+
+/**
+ * The library's items' paths as the seed's field paths: `/body/customer/document` → `customer.document`.
+ * An extra property named "" loses its place in the library: it builds the path as
+ * `params.additionalProperty && instancePath + "/" + …`, which is "" for that name, and `??` keeps
+ * the "" over the instance path. Those items are named where the body holds that name when each
+ * holder has its item (a holder may allow the name: `metadata`); otherwise they stay `body`.
+ */
+function oraclePaths(items: readonly OracleItem[], body: unknown): string[] {
+  const placeLost = (item: OracleItem) =>
+    item.path === "" && item.errorCode === "additionalProperties.openapi.validation";
+  const lost = items.filter(placeLost).length;
+  const holders = holdersOfEmptyName(body);
+  return items.flatMap((item) => (placeLost(item) && holders.length === lost ? holders : [oraclePath(item)]));
+}
+
 /** The library's item path as the seed's field path: `/body/customer/document` → `customer.document`. */
-function oraclePath(item: { path?: string; message?: string }): string {
+function oraclePath(item: OracleItem): string {
   // A percent-encoding that is not UTF-8 in the URL's path: the library names the raw path.
   if (item.message === "malformed uri'") return "path";
   const raw = (item.path ?? "").replace(/^\/?(body|query|headers|path|params)(\/|$)/, "");
@@ -128,8 +161,8 @@ function noOperation(matcher: OperationMatcher): RequestHandler {
   };
 }
 
-const verdictOf: ErrorRequestHandler = (err, _req, res, _next) => {
-  const error = err as DomainError & { errors?: { path?: string; message?: string }[]; statusCode?: number };
+const verdictOf: ErrorRequestHandler = (err, req, res, _next) => {
+  const error = err as DomainError & { errors?: OracleItem[]; statusCode?: number };
   const status = error.status ?? error.statusCode ?? 500;
   // Field paths of a 400 only: the library's 415 names the route as an item too.
   const paths =
@@ -137,7 +170,7 @@ const verdictOf: ErrorRequestHandler = (err, _req, res, _next) => {
       ? []
       : err instanceof DomainError
         ? (error.errors ?? []).map((e) => e.path)
-        : [...new Set((error.errors ?? []).map(oraclePath))];
+        : [...new Set(oraclePaths(error.errors ?? [], req.body))];
   const verdict: Verdict = { status, paths: paths.sort() };
   res.status(status).json(verdict);
 };
@@ -286,6 +319,8 @@ export interface DifferentialReport {
   /** How many each verdict got, ours: `200`, `400`, … */
   statuses: Record<string, number>;
   disagreements: Disagreement[];
+  /** The requests both sides gave the same verdict, with that verdict (ours, paths as we name them). */
+  agreements: { request: WireRequest; verdict: Verdict }[];
 }
 
 /**
@@ -299,7 +334,7 @@ export async function differential(
 ): Promise<DifferentialReport> {
   const ours = await listen(ourApp(document));
   const oracle = await listen(oracleApp(document, options.oracle ?? oracleDocument(document.file)));
-  const report: DifferentialReport = { sent: 0, statuses: {}, disagreements: [] };
+  const report: DifferentialReport = { sent: 0, statuses: {}, disagreements: [], agreements: [] };
   try {
     const concurrency = options.concurrency ?? 8;
     for (let i = 0; i < requests.length; i += concurrency) {
@@ -308,7 +343,8 @@ export async function differential(
           const [a, b] = await Promise.all([send(ours.url, request), send(oracle.url, request)]);
           report.sent++;
           report.statuses[a.status] = (report.statuses[a.status] ?? 0) + 1;
-          if (!agree(a, b)) report.disagreements.push({ request, ours: a, oracle: b });
+          if (agree(a, b)) report.agreements.push({ request, verdict: a });
+          else report.disagreements.push({ request, ours: a, oracle: b });
         }),
       );
     }
