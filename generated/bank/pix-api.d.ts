@@ -4366,7 +4366,6 @@ export interface components {
         } & {
             /**
              * Localização do payload
-             * Format: uri
              * @description Localização do Payload a ser informada na criação da cobrança.
              * @example pix.example.com/qr/v2/2353c790eefb11eaadc10242ac120002
              */
@@ -4528,7 +4527,6 @@ export interface components {
             id: components["schemas"]["PayloadLocationId"];
             /**
              * Localização do payload
-             * Format: uri
              * @description Localização do Payload a ser informada na criação da cobrança.
              * @example pix.example.com/qr/v2/2353c790eefb11eaadc10242ac120002
              */
@@ -4575,7 +4573,6 @@ export interface components {
             id: components["schemas"]["PayloadLocationRecId"];
             /**
              * Localização do payload
-             * Format: uri
              * @description Localização do Payload a ser informada na criação da recorrência.
              * @example pix.example.com/qr/v2/rec/2353c790eefb11eaadc10242ac120002
              */
@@ -4603,7 +4600,6 @@ export interface components {
             txid?: components["schemas"]["TxId"];
             /**
              * Localização do payload
-             * Format: uri
              * @description Localização do Payload a ser informada na criação da cobrança.
              * @example pix.example.com/qr/v2/2353c790eefb11eaadc10242ac120002
              */
