@@ -16,7 +16,7 @@ import {
 // written by `npm run generate`). The document and the seed's error body are the reference: each
 // field error is built from Ajv's structured error (keyword, params, path), in Portuguese.
 // express-openapi-validator is held to agree on every verdict by a differential test
-// (server/test/request-validation-differential.test.ts), not on every request;
+// (server/test/http/request-validation-differential.test.ts), not on every request;
 // docs/decisions/0049-request-validation-owned-and-generated.md.
 
 /** What a request that passed its checks carries on to its handler. */

@@ -17,7 +17,7 @@ import { jsonBodies, requestValidation } from "../../src/http/request-validation
 import { readOpenApiDocument } from "../../src/http/kit/openapi-document.js";
 import type { WireRequest } from "../fuzz/fuzzer.js";
 
-// The differential test of the request check (../request-validation-differential.test.ts): our
+// The differential test of the request check (../http/request-validation-differential.test.ts): our
 // check (the generated validators, http/request-checks.ts) and express-openapi-validator 5.6.2,
 // the independent oracle, each behind the same body parser in an app of its own, are sent the same
 // requests and their verdicts compared: admitted or refused, the status, and the set of field

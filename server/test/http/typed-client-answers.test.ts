@@ -1,6 +1,6 @@
 import { AssertionError } from "node:assert";
 import { expect, test } from "vitest";
-import { checkAnswer } from "./support/client.js";
+import { checkAnswer } from "../support/client.js";
 
 // The typed test clients check every answer against its document (support/client.ts): what the
 // server's response validation did before it left the server. Shown here to fail.

@@ -21,13 +21,13 @@ import {
   refundLimits,
   releasePeriodDays,
   secretOverlapSeconds,
-} from "../src/domain/core/policy.js";
-import { MAX_AMOUNT_CENTS } from "../src/pix/brcode.js";
-import * as generatedRules from "../../generated/rules.js";
-import { canCall, type OperationId } from "../../generated/dashboard-operations.js";
-import { type OpenApiDocument, readOperations } from "../../scripts/generate/emit-operations.js";
-import { documents } from "../../scripts/generate/documents.js";
-import { groups, lists, singles, type Source } from "../../scripts/generate/rule-sources.js";
+} from "../../src/domain/core/policy.js";
+import { MAX_AMOUNT_CENTS } from "../../src/pix/brcode.js";
+import * as generatedRules from "../../../generated/rules.js";
+import { canCall, type OperationId } from "../../../generated/dashboard-operations.js";
+import { type OpenApiDocument, readOperations } from "../../../scripts/generate/emit-operations.js";
+import { documents } from "../../../scripts/generate/documents.js";
+import { groups, lists, singles, type Source } from "../../../scripts/generate/rule-sources.js";
 
 // The numbers of the rules are written once, in the spec; `domain/policy.ts` exports what
 // `npm run generate` reads back from the documents (`generated/rules.ts`), and `check:generated`
@@ -59,7 +59,7 @@ type Doc = {
   };
 };
 
-const generated = resolve(fileURLToPath(import.meta.url), "../../../generated");
+const generated = resolve(fileURLToPath(import.meta.url), "../../../../generated");
 const load = (name: string) => parse(readFileSync(join(generated, name), "utf8")) as Doc;
 const publicDoc = load("openapi.yaml");
 const adminDoc = load("admin-openapi.yaml");

@@ -1,11 +1,11 @@
 import { expect, test } from "vitest";
-import { wireRequests, type WireRequest } from "./fuzz/fuzzer.js";
+import { wireRequests, type WireRequest } from "../fuzz/fuzzer.js";
 import {
   describeDisagreements,
   differential,
   documentsUnderTest,
   oracleDocument,
-} from "./support/request-differential.js";
+} from "../support/request-differential.js";
 
 // Our request check (validators generated from the documents, http/request-checks.ts) against
 // express-openapi-validator, the independent oracle, on every operation of the three documents:

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTestServer, type TestServer } from "./harness.js";
+import { startTestServer, type TestServer } from "../harness.js";
 
-// The HTML the server answers besides the checkout (whose headers checkout-security.test.ts holds):
+// The HTML the server answers besides the checkout (whose headers payments/checkout-security.test.ts holds):
 // the dashboard's app at /painel and the documentation at /docs, each with its own policy, set in
 // one place (http/kit/html-security.ts).
 

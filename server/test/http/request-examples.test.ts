@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test, vi } from "vitest";
 import { parse } from "yaml";
-import { rawCall, type TestServer, testAdminToken } from "./harness.js";
+import { rawCall, type TestServer, testAdminToken } from "../harness.js";
 import {
   addMember,
   codeOf,
@@ -10,8 +10,8 @@ import {
   signedUp,
   testOrigin,
   turnOnTwoFactor,
-} from "./support/dashboard.js";
-import { eachStore, serverOn } from "./support/stores.js";
+} from "../support/dashboard.js";
+import { eachStore, serverOn } from "../support/stores.js";
 
 // Examples that rot (issue 33 §2): a reader copies a request example and sends it. Each example
 // of the documents that sends something (`x-example-requests`, written by `npm run generate` from
