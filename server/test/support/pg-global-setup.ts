@@ -1,30 +1,52 @@
+import { randomBytes } from "node:crypto";
 import type { TestProject } from "vitest/node";
-import { findPostgresBin, startThrowawayCluster } from "../../../scripts/pg-cluster.js";
+import { createDatabase, dropDatabase, findPostgresBin, startThrowawayCluster } from "../../../scripts/pg-cluster.js";
+import { migrateDatabase } from "../../src/store/postgres/index.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /**
+     * A database of the server above with every migration applied, which no one connects to: each
+     * test database is copied from it (CREATE DATABASE … TEMPLATE), or null when there is none.
+     */
+    pgTemplate: string | null;
+  }
+}
 
 /**
- * Global setup of the "unit" project: the PostgreSQL server the PostgreSQL tests use. With
+ * Global setup of the projects that use PostgreSQL: the server the PostgreSQL tests use. With
  * `DATABASE_URL` set, that server (its user needs CREATEDB); otherwise a throwaway cluster started
  * here and removed at the end. Each test file makes its own databases on it (support/pg.ts), so
  * files run in parallel. With neither, the PostgreSQL suites are skipped and say so.
+ *
+ * The migrations run once here, into a template database: a copy of it costs a tenth of
+ * migrating a new database (docs/contributing.md, "Where the test time goes").
  */
 export default async function setup(project: TestProject) {
   const configured = process.env.DATABASE_URL;
-  if (configured) {
-    project.provide("pgAdminUrl", configured);
-    return;
-  }
-  if (!(await findPostgresBin())) {
+  let adminUrl: string;
+  let stopCluster = async () => undefined as void;
+  if (configured) adminUrl = configured;
+  else if (!(await findPostgresBin())) {
     console.warn(
       "PostgreSQL tests SKIPPED: DATABASE_URL is unset and no server binaries are under /usr/lib/postgresql/*/bin " +
         "(apt-get install postgresql). Skipped: store conformance (postgres), postgres domain flows, " +
         "postgres concurrency (two server processes).",
     );
     project.provide("pgAdminUrl", null);
+    project.provide("pgTemplate", null);
     return;
+  } else {
+    const cluster = await startThrowawayCluster();
+    adminUrl = cluster.adminUrl;
+    stopCluster = () => cluster.stop();
   }
-  const cluster = await startThrowawayCluster();
-  project.provide("pgAdminUrl", cluster.adminUrl);
+  const template = `pix_template_${randomBytes(5).toString("hex")}`;
+  await migrateDatabase(await createDatabase(adminUrl, template));
+  project.provide("pgAdminUrl", adminUrl);
+  project.provide("pgTemplate", template);
   return async () => {
-    await cluster.stop();
+    await dropDatabase(adminUrl, template);
+    await stopCluster();
   };
 }

@@ -14,6 +14,8 @@ declare module "vitest" {
 
 /** The PostgreSQL server of this run (support/pg-global-setup.ts), or null when there is none. */
 export const pgAdminUrl: string | null = inject("pgAdminUrl") ?? null;
+/** The run's migrated template database (support/pg-global-setup.ts). */
+const pgTemplate: string | null = inject("pgTemplate") ?? null;
 
 /** `describe` when a PostgreSQL server is there, else `describe.skip`. */
 export const describePg = pgAdminUrl ? describe : describe.skip;
@@ -30,33 +32,47 @@ export interface TestDatabase {
 const databaseName = (label: string) =>
   `pix_${label.replace(/[^a-z0-9_]/g, "_").slice(0, 30)}_${randomBytes(5).toString("hex")}`;
 
-/** A fresh database for one test file, created from template0 and (unless told not to) migrated. */
+/** CREATE DATABASE `name` as a copy of `template`; its URL. */
+async function copyDatabase(admin: string, template: string, name: string): Promise<string> {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * A fresh database for one test file: migrated (a copy of the run's migrated template), or, with
+ * `migrate: false`, empty (from template0).
+ */
 export async function createTestDatabase(label: string, options: { migrate?: boolean } = {}): Promise<TestDatabase> {
   if (!pgAdminUrl) throw new Error("no PostgreSQL server for tests");
   const admin = pgAdminUrl;
   const name = databaseName(label);
-  const url = await createDatabase(admin, name);
-  if (options.migrate ?? true) await migrateDatabase(url);
+  const migrate = options.migrate ?? true;
+  let url: string;
+  if (migrate && pgTemplate) url = await copyDatabase(admin, pgTemplate, name);
+  else {
+    url = await createDatabase(admin, name);
+    if (migrate) await migrateDatabase(url);
+  }
   const clones: string[] = [];
   const self: TestDatabase = {
     name,
     url,
     async clone(cloneLabel = label) {
-      const { default: pg } = await import("pg");
       const copy = databaseName(cloneLabel);
-      const client = new pg.Client({ connectionString: admin });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE ${copy} TEMPLATE ${name}`);
-      } finally {
-        await client.end();
-      }
+      const copyUrl = await copyDatabase(admin, name, copy);
       clones.push(copy);
-      const copyUrl = new URL(admin);
-      copyUrl.pathname = `/${copy}`;
       return {
         name: copy,
-        url: copyUrl.toString(),
+        url: copyUrl,
         clone: () => Promise.reject(new Error("clone a clone: not supported")),
         drop: () => dropDatabase(admin, copy),
       };
