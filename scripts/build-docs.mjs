@@ -1,7 +1,7 @@
 // `npm run docs:build`: the documentation site as static files in dist/docs (or `--outdir=<dir>`):
 // the Markdown pages of docs/ built by VitePress (with its local search index), the three API
-// references (Swagger UI pages from docs/public/api/, its assets and the three documents beside
-// them), and `.csp-script-hashes.json`, the hashes of the inline scripts VitePress writes into its
+// references (Swagger UI pages, each docs/api-reference/page.html filled in from references.json,
+// with reference.js, Swagger UI's assets and the three documents beside them), and `.csp-script-hashes.json`, the hashes of the inline scripts VitePress writes into its
 // pages, which the server's CSP for /docs allows by hash. `scripts/build.mjs` calls `buildDocs`
 // too (what `npm start` runs first), only when a digest of the inputs changed.
 // Plain JavaScript, as build.mjs. Decision: docs/decisions/0039-documentation-site-vitepress-and-swagger-ui.md.
@@ -14,6 +14,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const documents = ["openapi.yaml", "dashboard-openapi.yaml", "admin-openapi.yaml"];
 const swaggerAssets = ["swagger-ui-bundle.js", "swagger-ui-standalone-preset.js", "swagger-ui.css"];
 const stampName = ".inputs-digest";
+const referenceSources = join(root, "docs/api-reference");
 
 /** Every file under `dir`, recursively, as absolute paths (VitePress's cache and scratch left out). */
 function walk(dir) {
@@ -56,6 +57,11 @@ function inlineScriptHashes(outDir) {
   return [...hashes].sort();
 }
 
+/** One API reference's page: the one page with its document and label (the server fills it in so too). */
+function referencePage(page, { document, label }) {
+  return page.replaceAll("{{document}}", document).replaceAll("{{label}}", label);
+}
+
 /** Builds the site into `outDir` (emptied first). */
 export async function buildDocs(outDir) {
   const digest = docsInputsDigest();
@@ -67,6 +73,12 @@ export async function buildDocs(outDir) {
   const swagger = dirname(fileURLToPath(import.meta.resolve("swagger-ui-dist/package.json")));
   for (const name of swaggerAssets) cpSync(join(swagger, name), join(api, "assets", name));
   for (const name of documents) cpSync(join(root, "generated", name), join(api, name));
+  const page = readFileSync(join(referenceSources, "page.html"), "utf8");
+  for (const reference of JSON.parse(readFileSync(join(referenceSources, "references.json"), "utf8"))) {
+    mkdirSync(join(api, reference.name));
+    writeFileSync(join(api, reference.name, "index.html"), referencePage(page, reference));
+  }
+  cpSync(join(referenceSources, "reference.js"), join(api, "reference.js"));
   writeFileSync(join(outDir, ".csp-script-hashes.json"), `${JSON.stringify(inlineScriptHashes(outDir))}\n`);
   writeFileSync(join(outDir, stampName), digest);
 }

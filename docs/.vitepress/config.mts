@@ -1,15 +1,13 @@
 import { defineConfig } from "vitepress";
+import apiReferences from "../api-reference/references.json";
 
 // The documentation site (docs/decisions/0039-documentation-site-vitepress-and-swagger-ui.md):
 // these Markdown pages, built by `npm run docs:build` (scripts/build-docs.mjs) into dist/docs and
 // served by the server at /docs. Local search (minisearch, built in), no CDN, no external font. The
-// three API references are Swagger UI pages under docs/public/api/, copied as they are.
+// three API references are Swagger UI pages the build writes from docs/api-reference/ (one page,
+// filled in for each of references.json).
 
-const references = [
-  { text: "API pública", link: "/api/public/", target: "_self" },
-  { text: "API do painel", link: "/api/dashboard/", target: "_self" },
-  { text: "API do operador", link: "/api/admin/", target: "_self" },
-];
+const references = apiReferences.map(({ name, label }) => ({ text: label, link: `/api/${name}/`, target: "_self" }));
 
 export default defineConfig({
   base: "/docs/",
@@ -21,7 +19,7 @@ export default defineConfig({
   // The site data and page hash map as files, not inline scripts (the CSP allows 'self' and hashes).
   metaChunk: true,
   lastUpdated: false,
-  // Links to the Swagger UI pages (copied from public/), to the server on this machine, and the
+  // Links to the Swagger UI pages (written by the build), to the server on this machine, and the
   // template's placeholder.
   ignoreDeadLinks: [/^\/api\//, /^https?:\/\/(localhost|127\.0\.0\.1)[:/]/, /NNNN-title/],
   vite: { logLevel: "warn" },

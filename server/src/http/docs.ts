@@ -7,7 +7,8 @@ import { htmlSecurityHeaders } from "./kit/html-security.js";
 
 // The documentation site under /docs (docs/decisions/0039-documentation-site-vitepress-and-swagger-ui.md):
 // the pages VitePress built (scripts/build-docs.mjs → dist/docs, with its search index) and the three
-// API references, Swagger UI pages (docs/public/api/). Everything from this origin: no CDN. Before
+// API references, Swagger UI pages (one page, docs/api-reference/page.html, filled in for each of
+// references.json). Everything from this origin: no CDN. Before
 // the site is built, the references are still served from their sources and /docs says in
 // Portuguese how to build the rest.
 
@@ -28,10 +29,42 @@ export function defaultDocsDirectory(): string | null {
   return candidates.find((dir) => existsSync(join(dir, builtMarker))) ?? null;
 }
 
-/** The reference pages' sources (docs/public/api), from the sources or from beside dist/. */
+/** The reference pages' source (docs/api-reference), from the sources or from beside dist/. */
 function referenceSources(): string | null {
-  const candidates = [resolve(here, "../../../docs/public/api"), resolve(here, "../../../../docs/public/api")];
-  return candidates.find((dir) => existsSync(join(dir, "reference.js"))) ?? null;
+  const candidates = [resolve(here, "../../../docs/api-reference"), resolve(here, "../../../../docs/api-reference")];
+  return candidates.find((dir) => existsSync(join(dir, "references.json"))) ?? null;
+}
+
+interface Reference {
+  /** Its folder under /docs/api/. */
+  name: string;
+  /** Its document's file name under /docs/api/. */
+  document: string;
+  label: string;
+}
+
+/** One API reference's page: the one page with its document and label (scripts/build-docs.mjs fills it in so too). */
+function referencePage(page: string, { document, label }: Reference): string {
+  return page.replaceAll("{{document}}", document).replaceAll("{{label}}", label);
+}
+
+/** Serves the reference pages from their source, as the build writes them. */
+function serveReferences(app: IRouter, sources: string): void {
+  const page = readFileSync(join(sources, "page.html"), "utf8");
+  const references = JSON.parse(readFileSync(join(sources, "references.json"), "utf8")) as Reference[];
+  app.get(`${docsBase}/api/reference.js`, (_req, res) => {
+    res.sendFile(join(sources, "reference.js"));
+  });
+  for (const reference of references) {
+    const html = referencePage(page, reference);
+    const path = `${docsBase}/api/${reference.name}`;
+    // As a folder is served: without its slash, sent to it.
+    app.get(path, (_req, res) => res.redirect(301, `${path}/`));
+    app.get(`${path}/`, (_req, res) => {
+      res.setHeader("Cache-Control", "no-cache");
+      res.type("html").send(html);
+    });
+  }
 }
 
 /**
@@ -112,7 +145,7 @@ export function mountDocs(app: IRouter, dir: string | null, documentsDir: string
       res.type("application/yaml").sendFile(join(documentsDir, name));
     });
   const sources = referenceSources();
-  if (sources) app.use(`${docsBase}/api`, express.static(sources, { setHeaders: noCacheForHtml }));
+  if (sources) serveReferences(app, sources);
 }
 
 function noCacheForHtml(res: express.Response, path: string): void {

@@ -1,6 +1,7 @@
 /* global window, document, SwaggerUIBundle, SwaggerUIStandalonePreset */
-// One API reference page (docs/public/api/<name>/index.html) rendered by Swagger UI from files of
-// this site: the document named by the page's data-document. "Try it out"
+// One API reference page (docs/api-reference/page.html, at /docs/api/<name>/ for each of
+// references.json) rendered by Swagger UI from files of this site: the document named by the page's
+// data-document. "Try it out"
 // calls the server that served the page: the document's `{baseUrl}` server variable is set to this
 // page's origin once the document has loaded.
 window.onload = () => {
