@@ -204,32 +204,23 @@ export interface List extends Source {
   of: "integer" | "string";
 }
 
+/** Every status of a record, as the dashboard document enumerates `PixService.<record>Status`; `what` names it in the doc. */
+const statuses = (record: string, what: string): List => ({
+  doc: `Every status of ${what}.`,
+  of: "string",
+  ...dsh(schema(`PixService.${record}Status`, "enum")),
+});
+
 export const lists: Record<string, List> = {
   webhookRetryScheduleSeconds: {
     doc: "Seconds after a delivery's first attempt at which each attempt is due (the first at once), before jitter.",
     of: "integer",
     ...pub("/x-webhook-delivery/retryScheduleSeconds"),
   },
-  transactionStatuses: {
-    doc: "Every status of a transaction (a Pix charge).",
-    of: "string",
-    ...dsh(schema("PixService.TransactionStatus", "enum")),
-  },
-  disputeStatuses: {
-    doc: "Every status of a dispute (MED).",
-    of: "string",
-    ...dsh(schema("PixService.DisputeStatus", "enum")),
-  },
-  withdrawalStatuses: {
-    doc: "Every status of a withdrawal.",
-    of: "string",
-    ...dsh(schema("PixService.WithdrawalStatus", "enum")),
-  },
-  refundStatuses: {
-    doc: "Every status of a refund.",
-    of: "string",
-    ...dsh(schema("PixService.RefundStatus", "enum")),
-  },
+  transactionStatuses: statuses("Transaction", "a transaction (a Pix charge)"),
+  disputeStatuses: statuses("Dispute", "a dispute (MED)"),
+  withdrawalStatuses: statuses("Withdrawal", "a withdrawal"),
+  refundStatuses: statuses("Refund", "a refund"),
   roles: {
     doc: "Every role of a dashboard user, in the order `x-roles` lists them (who may call what: `canCall` in `dashboard-operations.ts`).",
     of: "string",
