@@ -141,6 +141,17 @@ const variables = {
       meaning: "`1`: a clock that moves only by `POST /admin/v1/clock/advance` (refused in production)",
     },
   }),
+  PIX_PASSWORD_HASH_COST: variable({
+    key: "passwordHashCost",
+    readBy: ["server"],
+    parse: z.enum(["owasp", "minimal"], { error: "use owasp ou minimal" }).default("owasp"),
+    inProduction: (cost) => (cost !== "owasp" ? refusedInProduction(`PIX_PASSWORD_HASH_COST=${cost}`) : undefined),
+    readme: {
+      default: "owasp",
+      meaning:
+        "argon2id parameters of new password hashes: `owasp` (19 MiB, 2 iterations); `minimal` (64 KiB, 1 iteration) makes the tests' sign-ups and log-ins cheap (refused in production)",
+    },
+  }),
   PIX_ALLOW_LOCAL_WEBHOOKS: variable({
     key: "allowLocalWebhooks",
     readBy: ["server", "worker"],

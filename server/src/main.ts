@@ -107,7 +107,7 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
     {
       store,
       clock,
-      config: { ...defaultDomainConfig, publicBaseUrl: cfg.publicBaseUrl },
+      config: { ...defaultDomainConfig, publicBaseUrl: cfg.publicBaseUrl, passwordHashCost: cfg.passwordHashCost },
       mailer: cfg.smtpUrl ? smtpMailer(cfg.smtpUrl) : logMailer(logger, { hideLinks: cfg.production }),
       logger,
     },

@@ -9,7 +9,7 @@ import {
   type NewApiKey,
 } from "../src/domain/accounts/index.js";
 import { ManualClock } from "../src/domain/ports/clock.js";
-import { defaultDomainConfig, type DomainDeps } from "../src/domain/deps.js";
+import { defaultDomainConfig, type DomainDeps, type PasswordHashCost } from "../src/domain/deps.js";
 import type { Mailer } from "../src/domain/ports/mailer.js";
 import type { Account } from "../src/domain/core/model.js";
 import { createDomain, type Domain } from "../src/domain/service.js";
@@ -118,6 +118,11 @@ export async function startTestServer(
     docsDirectory?: string | null;
     /** The server's logger (a test reading the log lines); default: silent, or TEST_LOG_LEVEL. */
     logger?: Logger;
+    /**
+     * PIX_PASSWORD_HASH_COST; default `minimal`: argon2id at OWASP's cost would spend about 16 ms
+     * of CPU on every sign-up and log-in (passwords.test.ts holds the production parameters).
+     */
+    passwordHashCost?: PasswordHashCost;
   } = {},
 ): Promise<TestServer> {
   const store = options.store ?? new MemoryStore();
@@ -132,7 +137,11 @@ export async function startTestServer(
   const deps: DomainDeps = {
     store,
     clock,
-    config: { ...defaultDomainConfig, publicBaseUrl: options.publicBaseUrl ?? "https://pix.example.test" },
+    config: {
+      ...defaultDomainConfig,
+      publicBaseUrl: options.publicBaseUrl ?? "https://pix.example.test",
+      passwordHashCost: options.passwordHashCost ?? "minimal",
+    },
     mailer,
     logger,
   };

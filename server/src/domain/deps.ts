@@ -8,6 +8,13 @@ import type { Role } from "./identity/model.js";
 import type { Account, ApiKeyRecord, Scope } from "./core/model.js";
 import { defaultExpirySeconds } from "./core/policy.js";
 
+/**
+ * How much work a new password's hash costs (PIX_PASSWORD_HASH_COST, docs/configuration.md):
+ * `owasp`, the default and the only one production accepts; `minimal`, argon2id's smallest
+ * parameters, for the tests (identity/passwords.ts).
+ */
+export type PasswordHashCost = "owasp" | "minimal";
+
 export interface DomainConfig {
   /** Where the hosted checkout lives: payment link `url`s start with it. */
   publicBaseUrl: string;
@@ -15,12 +22,15 @@ export interface DomainConfig {
   chargeExpirySeconds: number;
   /** Default life of a payment link without `expiresAt`. */
   paymentLinkExpirySeconds: number;
+  /** The argon2id parameters of new password hashes (PIX_PASSWORD_HASH_COST; `owasp` in production). */
+  passwordHashCost: PasswordHashCost;
 }
 
 export const defaultDomainConfig: DomainConfig = {
   publicBaseUrl: "http://localhost:3000",
   chargeExpirySeconds: defaultExpirySeconds.charge,
   paymentLinkExpirySeconds: defaultExpirySeconds.paymentLink,
+  passwordHashCost: "owasp",
 };
 
 /** What every use case may use. */

@@ -47,7 +47,7 @@ async function member(server: TestServer, accountId: string, role: Role): Promis
   const email = `${role}.${newId("usr").slice(4).toLowerCase()}@loja.example.com.br`;
   const password = "frase longa do membro da equipe";
   const at = server.clock.now().toISOString();
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, server.deps.config.passwordHashCost);
   await server.store.transaction((tx) =>
     tx.users.insert({
       id: newId("usr"),

@@ -30,6 +30,7 @@ describe("loadConfig", () => {
       databaseUrl: undefined,
       adminToken: undefined,
       manualClock: false,
+      passwordHashCost: "owasp",
       allowLocalWebhooks: true,
       webhookWorker: true,
       webConcurrency: 1,
@@ -110,6 +111,11 @@ describe("loadConfig", () => {
   test.each([
     { name: "RATE_LIMITS=off", env: { RATE_LIMITS: "off" }, variable: "RATE_LIMITS" },
     { name: "PIX_MANUAL_CLOCK=1", env: { PIX_MANUAL_CLOCK: "1" }, variable: "PIX_MANUAL_CLOCK" },
+    {
+      name: "PIX_PASSWORD_HASH_COST=minimal",
+      env: { PIX_PASSWORD_HASH_COST: "minimal" },
+      variable: "PIX_PASSWORD_HASH_COST",
+    },
     {
       name: "PIX_ALLOW_LOCAL_WEBHOOKS=1",
       env: { PIX_ALLOW_LOCAL_WEBHOOKS: "1" },

@@ -179,7 +179,7 @@ export async function turnOnTwoFactor(server: TestServer, browser: DashboardBrow
 export async function addMember(server: TestServer, accountId: string, role: Role) {
   const email = `membro.${Date.now()}.${Math.random().toString(36).slice(2)}@loja.example.com.br`;
   const password = "frase longa do membro da equipe";
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, server.deps.config.passwordHashCost);
   const at = server.clock.now().toISOString();
   await server.store.transaction((tx) =>
     tx.users.insert({

@@ -98,8 +98,8 @@ export async function listensOn(pid: number, port: number): Promise<boolean | nu
 
 /**
  * The built server (its entry under test-artifacts/, as `npm start` runs it) on 127.0.0.1:`port`,
- * waited for through /health, with `env` on top of PATH, HOME, the test-run marker and
- * `LOG_LEVEL=warn`. node itself serves, so the pid handed back is checked to hold the listening
+ * waited for through /health, with `env` on top of PATH, HOME, the test-run marker,
+ * `LOG_LEVEL=warn` and (outside production) `PIX_PASSWORD_HASH_COST=minimal`. node itself serves, so the pid handed back is checked to hold the listening
  * socket. `track` hears how to stop the process as soon as it is spawned, so a caller can clean up
  * even when the start fails.
  */
@@ -119,6 +119,8 @@ export async function startServerProcess(options: {
       PORT: String(port),
       HOST: "127.0.0.1",
       LOG_LEVEL: "warn",
+      // Cheap password hashes (docs/configuration.md), but where production is what is tested.
+      ...(options.env.NODE_ENV === "production" ? {} : { PIX_PASSWORD_HASH_COST: "minimal" }),
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -109,7 +109,8 @@ export function requireStepUp(actor: DashboardActor, now: string): void {
 export function sessionUseCases(deps: DomainDeps) {
   const { store, clock } = deps;
   const now = () => clock.now().toISOString();
-  void prepareAbsentUserHash();
+  const { passwordHashCost } = deps.config;
+  void prepareAbsentUserHash(passwordHashCost);
   const unauthorized = () => new DomainError("UNAUTHORIZED", "Sessão ausente, expirada ou encerrada. Entre novamente.");
 
   return {
@@ -122,7 +123,7 @@ export function sessionUseCases(deps: DomainDeps) {
       client: ClientInfo,
     ): Promise<StartedSession> {
       const user = await store.read.users.getByEmail(normaliseEmail(input.email));
-      const matches = await passwordMatches(user?.passwordHash ?? null, input.password);
+      const matches = await passwordMatches(user?.passwordHash ?? null, input.password, passwordHashCost);
       if (!user || !matches) throw new DomainError("INVALID_CREDENTIALS", "E-mail ou senha incorretos.");
       const secondFactor = user.totpEnabledAt !== null;
       if (secondFactor && input.code === undefined) {

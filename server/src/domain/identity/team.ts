@@ -264,7 +264,7 @@ export function teamUseCases(deps: DomainDeps) {
       const found = await store.read.invitations.getByTokenDigest(tokenDigest);
       if (!usable(found, now())) throw invalidLink();
       checkNewPassword(input.password, "password", { email: found.email, name: input.name });
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await hashPassword(input.password, deps.config.passwordHashCost);
       return store.transaction(async (tx) => {
         await tx.lockScope({ accountId: `user-email:${found.email}`, livemode: false });
         const at = now();

@@ -102,7 +102,7 @@ export function userUseCases(deps: DomainDeps) {
     async signUp(input: SignUp, client: ClientInfo): Promise<StartedSession> {
       const email = normaliseEmail(input.email);
       checkNewPassword(input.password, "password", { email, name: input.name });
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await hashPassword(input.password, deps.config.passwordHashCost);
       const { started, token } = await store
         .transaction(async (tx) => {
           // Two sign-ups with one address wait for each other here: the second finds the first's user.
@@ -185,7 +185,7 @@ export function userUseCases(deps: DomainDeps) {
      * (docs/decisions/0041-e-mail-links-ownership-and-identity-housekeeping.md).
      */
     async completePasswordReset(input: { token: string; password: string }, client: ClientInfo): Promise<void> {
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await hashPassword(input.password, deps.config.passwordHashCost);
       await store.transaction(async (tx) => {
         const at = now();
         const user = await redeem(tx, input.token, "reset_password", at);
@@ -238,7 +238,7 @@ export function userUseCases(deps: DomainDeps) {
       const { user } = actor;
       await checkCurrentPassword(user, input.currentPassword);
       checkNewPassword(input.newPassword, "newPassword", user);
-      const passwordHash = await hashPassword(input.newPassword);
+      const passwordHash = await hashPassword(input.newPassword, deps.config.passwordHashCost);
       await store.transaction(async (tx) => {
         const at = now();
         const current = await tx.users.get(user.id);
