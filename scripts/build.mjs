@@ -4,8 +4,9 @@
 // one file per source file, so every path the code resolves from `import.meta.url` (the OpenAPI
 // documents, checkout assets, SQL migrations) keeps the layout it has in the source tree;
 // node_modules (swagger-ui-dist among them) resolves from the repository root as before.
-// The server's entry (dist/server/src/main.js) is then replaced by one bundle of it and its
-// dependencies: resolving and loading some thousand separate modules was most of the start-up.
+// The server's entry (dist/server/src/main.js) is then replaced by a bundle of it and its
+// dependencies (main.js and the chunks beside it that it imports on first use): resolving and
+// loading some thousand separate modules was most of the start-up.
 //
 // Plain JavaScript on purpose: `npm start` runs it first (`prestart`), and an install without
 // devDependencies (no tsx, no esbuild) must still start from a dist/ built beforehand.
@@ -83,14 +84,53 @@ await esbuild.build({
   logLevel: "warning",
 });
 
-// The server as one file. Each module's `import.meta.url` becomes the URL its own file has in the
+// The server as one bundle. Each module's `import.meta.url` becomes the URL its own file has in the
 // per-file layout above, so the files it reads beside itself are found as before. Left outside the
 // bundle: pino-pretty (imported only for a terminal), pg's optional native binding, and
 // @node-rs/argon2 (a native module it loads by platform at run time).
+//
+// Start-up to the first /health is held to 600 ms (`npm run bench`), and most of it was V8 reading
+// the bundle and evaluating what it holds. So what a process may never need is not read at start:
+// every dynamic `import()` of the server (the three documents' generated request validators, about
+// 1.5 MB, at the first request of their API; the PostgreSQL store with node-pg-migrate; nodemailer
+// with an SMTP mailer; qrcode at the checkout's first QR image) becomes a chunk of its own beside
+// main.js (`splitting`), read when first imported; and the bundle is
+// written without its indentation and comments (`minifyWhitespace`; names are kept, and
+// `--enable-source-maps` maps every stack trace back to the sources). docs/benchmarks.md, "Start-up".
 const serverEntry = join(root, "server/src/main.ts");
+
+/**
+ * pix-utils requires axios (for fetching dynamic Pix payloads) and qrcode (for its `toImage`) as it
+ * loads; the server uses neither through it (static BR Codes only; the checkout draws its QR codes
+ * itself). Evaluating axios (and the fetch implementation it probes) was about a tenth of the
+ * start-up: inside the bundle, pix-utils gets each as a stand-in that requires the real package at
+ * its first use, so behaviour is the same and the cost is paid only by a caller that needs it.
+ */
+const loadedOnFirstUse = {
+  name: "pix-utils-dependencies-on-first-use",
+  setup(build) {
+    const inPixUtils = (importer) => importer.includes(`${sep}node_modules${sep}pix-utils${sep}`);
+    build.onResolve({ filter: /^(axios|qrcode)$/ }, (args) =>
+      inPixUtils(args.importer) ? { path: args.path, namespace: "on-first-use" } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "on-first-use" }, (args) => ({
+      resolveDir: root,
+      loader: "js",
+      // `__esModule` is asked by the require's interop helper: answered without loading anything.
+      contents: `let real;
+const load = () => (real ??= require(${JSON.stringify(args.path)}));
+module.exports = new Proxy({}, { get: (_target, key) => (key === "__esModule" ? undefined : load()[key]) });`,
+    }));
+  },
+};
+
 await esbuild.build({
   entryPoints: [serverEntry],
-  outfile: entry,
+  outdir: dirname(entry),
+  entryNames: "[name]",
+  chunkNames: "main-[name]-[hash]",
+  splitting: true,
+  minifyWhitespace: true,
   bundle: true,
   format: "esm",
   platform: "node",
@@ -104,6 +144,7 @@ await esbuild.build({
     js: 'import { createRequire as bundleCreateRequire } from "node:module"; const require = bundleCreateRequire(import.meta.url);',
   },
   plugins: [
+    loadedOnFirstUse,
     {
       name: "own-file-url",
       setup(build) {

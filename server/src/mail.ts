@@ -1,5 +1,4 @@
 import type { Logger } from "pino";
-import nodemailer from "nodemailer";
 import type { Mailer } from "./domain/ports/mailer.js";
 
 /** The sender of every message, unless `SMTP_URL` names one (`?from=`). */
@@ -27,11 +26,18 @@ export function smtpMailer(smtpUrl: string): Mailer & { close(): void } {
   const url = new URL(smtpUrl);
   const from = url.searchParams.get("from") ?? defaultFrom;
   url.searchParams.delete("from");
-  const transport = nodemailer.createTransport(url.toString());
+  // nodemailer is loaded here, not at start-up: a server that logs its mail never reads it.
+  const transport = import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport(url.toString()));
+  // A failure to load is each send's to report (the caller's), never an unhandled rejection.
+  transport.catch(() => undefined);
   return {
     async send(message) {
-      await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
+      await (await transport).sendMail({ from, to: message.to, subject: message.subject, text: message.text });
     },
-    close: () => transport.close(),
+    close: () =>
+      void transport.then(
+        (t) => t.close(),
+        () => undefined,
+      ),
   };
 }

@@ -67,7 +67,15 @@ export function requestValidation(options: RequestValidationOptions): RequestHan
   return async (req, res, next) => {
     if (!req.path.startsWith(prefix) || req.path.endsWith("/")) return next();
     if (!checks) {
-      loading ??= options.load().then((validators) => requestChecks(validators, matcher));
+      // Requests arriving while the validators load wait for the same load. A load that fails
+      // (its chunk unreadable) is that request's error, and the next request tries again.
+      loading ??= options.load().then(
+        (validators) => requestChecks(validators, matcher),
+        (error: unknown) => {
+          loading = null;
+          throw error;
+        },
+      );
       checks = await loading;
     }
     run(checks, req, res);

@@ -1,11 +1,10 @@
 import type { Request, Router } from "express";
-import QRCode from "qrcode";
 import { renderChargeEndedPage } from "../pages/closed.js";
 import { renderMessagePage } from "../pages/message.js";
 import { renderPaymentPage } from "../pages/payment.js";
 import { renderReceiptPage } from "../pages/receipt.js";
 import { chargePath } from "../paths.js";
-import { type CheckoutContext, LINK_ID, param, TRANSACTION_ID } from "./context.js";
+import { type CheckoutContext, LINK_ID, param, qrCode, TRANSACTION_ID } from "./context.js";
 import { formBody } from "./form.js";
 
 /**
@@ -59,6 +58,7 @@ export function chargeRoutes(router: Router, ctx: CheckoutContext): void {
     const found = await chargeOf(req);
     if (!found) return ctx.notFoundPage(res);
     if (!found.payable) return ctx.closedPage(res, found, "accountNotActive");
+    const QRCode = await qrCode();
     const png = await QRCode.toBuffer(found.transaction.brCode, {
       type: "png",
       errorCorrectionLevel: "M",

@@ -8,6 +8,12 @@ import type { PayerReader } from "../payer.js";
 import { type CheckoutCsrf, cspNonce } from "../security.js";
 import type { CheckoutAssets } from "./assets.js";
 
+/**
+ * The qrcode package, loaded with the first QR code drawn rather than at start-up (start-up is held
+ * to 600 ms, docs/benchmarks.md); a second request while it loads waits for the same import.
+ */
+export const qrCode = async () => (await import("qrcode")).default;
+
 /** What every route group of the checkout shares: the use cases and how a page is sent. */
 export class CheckoutContext {
   constructor(

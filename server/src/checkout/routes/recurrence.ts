@@ -1,9 +1,8 @@
 import type { Response, Router } from "express";
-import QRCode from "qrcode";
 import { renderMessagePage } from "../pages/message.js";
 import { renderRecurrencePage } from "../pages/recurrence.js";
 import type { CheckoutContext } from "./context.js";
-import { param } from "./context.js";
+import { param, qrCode } from "./context.js";
 
 const RECURRENCE_ID = /^rec_[A-Za-z0-9]{1,64}$/;
 
@@ -44,6 +43,7 @@ export function recurrenceRoutes(router: Router, ctx: CheckoutContext): void {
     const page = await find(param(req, "recurrenceId"));
     if (!page || page.status !== "CREATED") return ctx.notFoundPage(res);
     if (!page.payable) return unavailable(res);
+    const QRCode = await qrCode();
     const png = await QRCode.toBuffer(page.recurrence.brCode, {
       type: "png",
       errorCorrectionLevel: "M",
