@@ -1,0 +1,73 @@
+/**
+ * `BankAccess` (DomainDeps.bank): the platform's bank as the domain reaches it. It loads the
+ * connection's decrypted material (`loadBankCredentials`), builds the client once per version of
+ * the connection, and rebuilds it when the operator changes the connection (a new version),
+ * possibly in another process: the version is read again at most every `recheckMs`. The client
+ * replaced finishes its calls in flight before its sockets close.
+ */
+import type { BankCredentials } from "../domain/bank/index.js";
+import type { BankAccess } from "../domain/deps.js";
+import { pixBankFrom, type BankClient, type BankClientOptions } from "./client.js";
+
+export interface BankAccessOptions extends BankClientOptions {
+  /** The connection's material, or null while none is configured. */
+  load: () => Promise<BankCredentials | null>;
+  /** How long a loaded version is trusted before the store is asked again (default 5 000 ms). */
+  recheckMs?: number;
+  /** Told after each change of client (a new version, or the connection removed). */
+  onChange?: (change: { bank: BankClient | null; credentials: BankCredentials | null }) => void;
+  /** The bounded wait of a create for the bank (`BankAccess.waitMs`). */
+  waitMs?: number;
+  /** Builds a client (default `pixBankFrom`). */
+  build?: (credentials: BankCredentials, options: BankClientOptions) => BankClient;
+}
+
+export interface ManagedBankAccess extends BankAccess {
+  current(): Promise<BankClient | null>;
+  /** Closes the client held. */
+  close(): Promise<void>;
+}
+
+export function bankAccess(options: BankAccessOptions): ManagedBankAccess {
+  const recheckMs = options.recheckMs ?? 5_000;
+  const now = options.now ?? Date.now;
+  const build = options.build ?? pixBankFrom;
+  const clientOptions: BankClientOptions = {
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.connections === undefined ? {} : { connections: options.connections }),
+    ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+  };
+  let held: { version: number; client: BankClient } | null = null;
+  let checkedAt = Number.NEGATIVE_INFINITY;
+  let checking: Promise<BankClient | null> | null = null;
+
+  async function check(): Promise<BankClient | null> {
+    const credentials = await options.load();
+    checkedAt = now();
+    if (credentials?.version === held?.version && credentials !== null) return held?.client ?? null;
+    const previous = held;
+    held = credentials === null ? null : { version: credentials.version, client: build(credentials, clientOptions) };
+    void previous?.client.close().catch(() => undefined);
+    options.onChange?.({ bank: held?.client ?? null, credentials });
+    return held?.client ?? null;
+  }
+
+  return {
+    ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }),
+    current() {
+      if (now() - checkedAt < recheckMs) return Promise.resolve(held?.client ?? null);
+      // One load for every concurrent caller.
+      checking ??= check().finally(() => {
+        checking = null;
+      });
+      return checking;
+    },
+    async close() {
+      const last = held;
+      held = null;
+      checkedAt = Number.NEGATIVE_INFINITY;
+      await last?.client.close();
+    },
+  };
+}

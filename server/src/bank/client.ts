@@ -1,0 +1,423 @@
+/**
+ * The domain's `PixBank` port spoken to a bank through the Central Bank's API Pix
+ * (spec/bank/pix-api, vendored; types generated into generated/bank/pix-api.d.ts): openapi-fetch
+ * typed by the document, over an undici Agent holding the bank's client certificate (mutual TLS)
+ * and the bank's CA, with OAuth2 client credentials fetched over that same connection (the Manual
+ * de Padrões binds the token to the certificate). Nothing of the wire format is typed by hand.
+ *
+ * Every call has one bounded wait (`timeoutMs`, token included): no answer in time, a 5xx, a
+ * refused connection, or a token the bank will not give is `BankUnavailableError` (the outcome is
+ * unknown); a 4xx is `BankRefusedError` with the bank's problem detail. The Agent bounds the
+ * sockets per bank (`connections`); a request waiting for one is bounded by the same deadline.
+ */
+import createClient from "openapi-fetch";
+import { Agent, fetch as undiciFetch, type Dispatcher } from "undici";
+import { z } from "zod";
+import type { components, paths } from "../../../generated/bank/pix-api.js";
+import {
+  BankRefusedError,
+  BankUnavailableError,
+  type BankCharge,
+  type BankChargeRequest,
+  type BankRefund,
+  type PixBank,
+  type ReceivedPix,
+} from "../domain/ports/pix-bank.js";
+import type { BankCredentials, ClientCertificateMaterial } from "../domain/bank/index.js";
+import { dialects, type Dialect } from "./dialects.js";
+import { centsFromValor, valorFromCents } from "./money.js";
+import { TokenCache, type IssuedToken } from "./token.js";
+
+type Schemas = components["schemas"];
+
+/** A `PixBank` that holds sockets: `close()` lets in-flight calls finish, then frees them. */
+export interface BankClient extends PixBank {
+  close(): Promise<void>;
+  /** When the cached access token expires, for the connection's health (null: none yet). */
+  tokenExpiresAt(): Date | null;
+}
+
+export interface BankClientOptions {
+  /** The bounded wait of one call, token included (default 5 000 ms). */
+  timeoutMs?: number;
+  /** Sockets to the bank at most (default 16); further calls queue within their deadline. */
+  connections?: number;
+  /** Items per page of `GET /pix` (default 100; the standard's maximum is 1000). */
+  pageSize?: number;
+  /** Milliseconds since the epoch (the token cache's clock). */
+  now?: () => number;
+}
+
+/**
+ * The scope each call needs, as the document's `security` states it (a test compares this table
+ * with generated/bank/pix-api.yaml). One token is asked with all of them.
+ */
+export const scopesByOperation = {
+  "PUT /cob/{txid}": "cob.write",
+  "PATCH /cob/{txid}": "cob.write",
+  "GET /cob/{txid}": "cob.read",
+  "GET /pix/{e2eid}": "pix.read",
+  "GET /pix": "pix.read",
+  "PUT /pix/{e2eid}/devolucao/{id}": "pix.write",
+  "GET /pix/{e2eid}/devolucao/{id}": "pix.read",
+  "PUT /webhook/{chave}": "webhook.write",
+} as const;
+
+const scope = [...new Set(Object.values(scopesByOperation))].join(" ");
+
+/** RFC 6749 §5.1's answer (OAuth2, not the API Pix document): what we read of it. */
+const tokenAnswer = z.object({
+  access_token: z.string().min(1),
+  expires_in: z.coerce.number().positive(),
+});
+
+/** The client certificate as Node's TLS options take it. */
+function tlsIdentity(certificate: ClientCertificateMaterial) {
+  return certificate.format === "pem"
+    ? { cert: certificate.certPem, key: certificate.keyPem }
+    : { pfx: Buffer.from(certificate.pfxBase64, "base64"), passphrase: certificate.passphrase ?? undefined };
+}
+
+/** The Basic credentials of RFC 6749 §2.3.1: each part form-encoded, then base64. */
+function basicAuthorization(clientId: string, clientSecret: string): string {
+  const encoded = `${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`;
+  return `Basic ${Buffer.from(encoded).toString("base64")}`;
+}
+
+/** The token request in the dialect's form. */
+function tokenRequest(
+  dialect: Dialect,
+  credentials: BankCredentials,
+): { headers: Record<string, string>; body: string } {
+  const basic = basicAuthorization(credentials.clientId, credentials.clientSecret);
+  switch (dialect.token) {
+    case "basic-json":
+      return {
+        headers: { authorization: basic, "content-type": "application/json" },
+        body: JSON.stringify({ grant_type: "client_credentials" }),
+      };
+    case "post-form":
+      return {
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "client_credentials",
+          client_id: credentials.clientId,
+          client_secret: credentials.clientSecret,
+          scope,
+        }).toString(),
+      };
+    case "basic-form":
+      return {
+        headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: "client_credentials", scope }).toString(),
+      };
+  }
+}
+
+/** Rejects when `signal` aborts, whatever `promise` does (a shared renewal outlives one caller). */
+function within<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error as Error);
+      },
+    );
+  });
+}
+
+/** Whatever went wrong before an answer (timeout, refused connection, TLS), as the port says it. */
+function unavailable(error: unknown): BankUnavailableError {
+  if (error instanceof BankUnavailableError) return error;
+  const cause = error instanceof Error ? ((error.cause as Error | undefined) ?? error) : undefined;
+  const reason =
+    error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")
+      ? "o banco não respondeu a tempo"
+      : `falha ao falar com o banco: ${cause?.message ?? String(error)}`;
+  return new BankUnavailableError(reason, { cause: error });
+}
+
+/** A non-2xx answer: 5xx, 429 and an unending 401 are unavailability; any other 4xx a refusal. */
+function failure(response: Response, problem: unknown): Error {
+  const parsed = problem as Partial<Schemas["Problema"]> | undefined;
+  const detail =
+    (typeof parsed === "object" && parsed !== null && (parsed.detail ?? parsed.title)) ||
+    `o banco respondeu ${response.status}`;
+  if (response.status >= 500 || response.status === 429 || response.status === 401) {
+    return new BankUnavailableError(`o banco respondeu ${response.status}: ${detail}`);
+  }
+  return new BankRefusedError(response.status, detail);
+}
+
+/** An answer that does not say what the standard says it must: the outcome is unknown. */
+function malformed(what: string, cause?: unknown): BankUnavailableError {
+  return new BankUnavailableError(`resposta do banco fora do padrão: ${what}`, { cause });
+}
+
+function cents(valor: string, where: string): number {
+  try {
+    return centsFromValor(valor);
+  } catch (error) {
+    throw malformed(where, error);
+  }
+}
+
+function chargeFrom(cob: Schemas["CobGerada"]): BankCharge {
+  return {
+    txid: cob.txid,
+    status: cob.status,
+    amountCents: cents(cob.valor.original, "valor.original"),
+    copyPaste: cob.pixCopiaECola ?? "",
+    revision: cob.revisao,
+  };
+}
+
+function refundFrom(devolucao: Schemas["Devolucao"]): BankRefund {
+  const natureza = devolucao.natureza ?? "ORIGINAL";
+  return {
+    refundId: devolucao.id,
+    returnId: devolucao.rtrId,
+    amountCents: cents(devolucao.valor, "devolucao.valor"),
+    // MED_PIX_AUTOMATICO is a MED on a Pix Automático charge (part 2): a dispute like MED_OPERACIONAL.
+    nature: natureza === "MED_PIX_AUTOMATICO" ? "MED_OPERACIONAL" : natureza,
+    status: devolucao.status,
+    reason: devolucao.motivo ?? null,
+  };
+}
+
+function receivedFrom(pix: Schemas["Pix"]): ReceivedPix {
+  return {
+    endToEndId: pix.endToEndId,
+    key: pix.chave ?? "",
+    txid: pix.txid ?? null,
+    amountCents: cents(pix.valor, "pix.valor"),
+    paidAt: pix.horario,
+    // The standard's Pix carries no payer (only `infoPagador`, the payer's message).
+    payer: { name: null, documentType: null, document: null },
+    refunds: (pix.devolucoes ?? []).map(refundFrom),
+  };
+}
+
+/** The domain's charge as the standard's `CobSolicitada`. */
+function cobFrom(charge: BankChargeRequest, pixKey: string): Schemas["CobSolicitada"] {
+  const { payer } = charge;
+  const devedor =
+    payer.documentType === "CPF"
+      ? { cpf: payer.document, nome: payer.name }
+      : { cnpj: payer.document, nome: payer.name };
+  const description = charge.description.slice(0, 140);
+  return {
+    calendario: { expiracao: charge.expiresInSeconds },
+    devedor,
+    valor: { original: valorFromCents(charge.amountCents) },
+    chave: pixKey,
+    ...(description ? { solicitacaoPagador: description } : {}),
+  };
+}
+
+/** Builds the client for one version of the connection. */
+export function pixBankFrom(credentials: BankCredentials, options: BankClientOptions = {}): BankClient {
+  const timeoutMs = options.timeoutMs ?? 5_000;
+  const pageSize = options.pageSize ?? 100;
+  const dialect = dialects[credentials.dialect];
+  const agent = new Agent({
+    connections: options.connections ?? 16,
+    connectTimeout: timeoutMs,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connect: {
+      ...tlsIdentity(credentials.certificate),
+      // No CA of its own: the system's trusted CAs verify the bank.
+      ...(credentials.bankCaPem === null ? {} : { ca: credentials.bankCaPem }),
+      rejectUnauthorized: true,
+    },
+  });
+
+  /** openapi-fetch hands a Request; undici's fetch sends it through the mutual-TLS Agent. */
+  const send = async (request: Request): Promise<Response> => {
+    const body = request.body === null ? undefined : await request.arrayBuffer();
+    const response = await undiciFetch(request.url, {
+      method: request.method,
+      headers: [...request.headers],
+      body,
+      signal: request.signal,
+      redirect: "error",
+      dispatcher: agent as Dispatcher,
+    });
+    return response as unknown as Response;
+  };
+  const api = createClient<paths>({ baseUrl: credentials.baseUrl, fetch: send });
+
+  const issue = async (): Promise<IssuedToken> => {
+    const { headers, body } = tokenRequest(dialect, credentials);
+    const response = await undiciFetch(credentials.tokenUrl, {
+      method: "POST",
+      headers: { ...headers, accept: "application/json" },
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: "error",
+      dispatcher: agent,
+    }).catch((error: unknown) => {
+      throw unavailable(error);
+    });
+    const text = await response.text().catch((error: unknown) => {
+      throw unavailable(error);
+    });
+    if (!response.ok) {
+      throw new BankUnavailableError(`o banco recusou o token (${response.status})`);
+    }
+    let answer;
+    try {
+      answer = tokenAnswer.parse(JSON.parse(text));
+    } catch (error) {
+      throw malformed("resposta do token", error);
+    }
+    return { accessToken: answer.access_token, expiresInSeconds: answer.expires_in };
+  };
+  const tokens = new TokenCache({ issue, ...(options.now ? { now: options.now } : {}) });
+
+  /**
+   * One call within the deadline, with the token in front; a 401 drops that token and the call is
+   * sent once more with a new one. Answers what openapi-fetch answered.
+   */
+  async function authorized<R extends { response: Response }>(
+    call: (init: { headers: { authorization: string }; signal: AbortSignal }) => Promise<R>,
+  ): Promise<R> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    try {
+      let token = await within(tokens.get(), signal);
+      let result = await call({ headers: { authorization: `Bearer ${token}` }, signal });
+      if (result.response.status === 401) {
+        tokens.invalidate(token);
+        token = await within(tokens.get(), signal);
+        result = await call({ headers: { authorization: `Bearer ${token}` }, signal });
+      }
+      return result;
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  async function readCob(txid: string): Promise<BankCharge | null> {
+    const { data, error, response } = await authorized((init) =>
+      api.GET("/cob/{txid}", { params: { path: { txid } }, ...init }),
+    );
+    if (response.status === 404) return null;
+    if (!data) throw failure(response, error);
+    return chargeFrom(data);
+  }
+
+  return {
+    pixKey: credentials.pixKey,
+
+    async registerCharge(charge) {
+      const body = cobFrom(charge, credentials.pixKey);
+      const { data, error, response } = await authorized((init) =>
+        api.PUT("/cob/{txid}", { params: { path: { txid: charge.txid } }, body, ...init }),
+      );
+      if (!data) throw failure(response, error);
+      if (!data.pixCopiaECola) throw malformed("cobrança sem pixCopiaECola");
+      return chargeFrom(data);
+    },
+
+    async removeCharge(txid) {
+      const { data, error, response } = await authorized((init) =>
+        api.PATCH("/cob/{txid}", {
+          params: { path: { txid } },
+          body: { status: "REMOVIDA_PELO_USUARIO_RECEBEDOR" },
+          ...init,
+        }),
+      );
+      if (data) return;
+      const refused = failure(response, error);
+      // A cob no longer ATIVA cannot be revised: if it is removed already, that is what we asked.
+      if (refused instanceof BankRefusedError && response.status !== 404) {
+        const now = await readCob(txid);
+        if (now && (now.status === "REMOVIDA_PELO_USUARIO_RECEBEDOR" || now.status === "REMOVIDA_PELO_PSP")) return;
+      }
+      throw refused;
+    },
+
+    readCharge: readCob,
+
+    async readReceived(endToEndId) {
+      const { data, error, response } = await authorized((init) =>
+        api.GET("/pix/{e2eid}", { params: { path: { e2eid: endToEndId } }, ...init }),
+      );
+      if (response.status === 404) return null;
+      if (!data) throw failure(response, error);
+      return receivedFrom(data);
+    },
+
+    async listReceived(window, page) {
+      const { data, error, response } = await authorized((init) =>
+        api.GET("/pix", {
+          params: {
+            query: {
+              inicio: window.from,
+              fim: window.to,
+              "paginacao.paginaAtual": page,
+              "paginacao.itensPorPagina": pageSize,
+            },
+          },
+          ...init,
+        }),
+      );
+      if (!data) throw failure(response, error);
+      return { items: data.pix.map(receivedFrom), pages: data.parametros.paginacao.quantidadeDePaginas };
+    },
+
+    async requestRefund(request) {
+      const body: Schemas["DevolucaoSolicitada"] = {
+        valor: valorFromCents(request.amountCents),
+        natureza: "ORIGINAL",
+        ...(request.description ? { descricao: request.description.slice(0, 140) } : {}),
+      };
+      const { data, error, response } = await authorized((init) =>
+        api.PUT("/pix/{e2eid}/devolucao/{id}", {
+          params: { path: { e2eid: request.endToEndId, id: request.refundId } },
+          body,
+          ...init,
+        }),
+      );
+      if (!data) throw failure(response, error);
+      return refundFrom(data);
+    },
+
+    async readRefund(endToEndId, refundId) {
+      const { data, error, response } = await authorized((init) =>
+        api.GET("/pix/{e2eid}/devolucao/{id}", { params: { path: { e2eid: endToEndId, id: refundId } }, ...init }),
+      );
+      if (response.status === 404) return null;
+      if (!data) throw failure(response, error);
+      return refundFrom(data);
+    },
+
+    async registerWebhook(url) {
+      const { error, response } = await authorized((init) =>
+        api.PUT("/webhook/{chave}", {
+          params: { path: { chave: credentials.pixKey } },
+          body: { webhookUrl: url },
+          parseAs: "text",
+          ...init,
+          headers: { ...dialect.webhookHeaders, ...init.headers },
+        }),
+      );
+      if (!response.ok) throw failure(response, error);
+    },
+
+    close: () => agent.close(),
+
+    tokenExpiresAt() {
+      const at = tokens.expiresAt();
+      return at === null ? null : new Date(at);
+    },
+  };
+}

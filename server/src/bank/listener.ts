@@ -1,0 +1,211 @@
+/**
+ * The webhook listener: where the bank calls with received Pix (`POST {webhookUrl}/pix`, the
+ * callback of `PUT /webhook/{chave}` in the API Pix). Its own HTTPS port with mutual TLS: the
+ * bank's CA is the only one trusted and a client certificate is demanded, so a caller without the
+ * bank's certificate is refused in the TLS handshake, before a byte of its request is read.
+ *
+ * A callback is a hint, not proof (another customer of the same bank can aim its webhook here):
+ * the body is checked against the document's `WebhookPixBody` (or the dialect's shape), answered
+ * 200 at once, and each end-to-end id handed to `onReceived`, which confirms it with the bank
+ * (`GET /pix/{e2eid}`) before anything is credited. A devolução's notice comes the same way, in
+ * `devolucoes` inside its Pix, so its Pix's id is handed on too. What a lost hint misses, the
+ * reconciler reads.
+ */
+import { createServer, type Server } from "node:https";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Ajv, type ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+import type { components } from "../../../generated/bank/pix-api.js";
+import { readOpenApiDocument } from "../http/kit/openapi-document.js";
+import type { BankDialect } from "../domain/bank/index.js";
+import { dialects } from "./dialects.js";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+const defaultDocumentPath = join(root, "generated/bank/pix-api.yaml");
+
+type Pix = components["schemas"]["Pix"];
+type WebhookPixBody = components["requestBodies"]["WebhookPixBody"]["content"]["application/json"];
+
+/** The bank side of the listener: whose certificates it accepts and how its body is shaped. */
+export interface ListenerBank {
+  /** The bank's CA (PEM): the only issuer of client certificates accepted; null accepts none. */
+  ca: string | null;
+  dialect: BankDialect;
+  /** The path of the registered webhookUrl (the bank posts to `{path}/pix`); default "". */
+  path?: string | undefined;
+}
+
+export interface WebhookListenerOptions {
+  port: number;
+  host?: string;
+  /** This listener's own server certificate and key (PEM), for the host name in webhookUrl. */
+  serverCertificate: { cert: string; key: string };
+  bank: ListenerBank;
+  /** Receives the end-to-end ids of one callback (a hint: confirm each with the bank). */
+  onReceived: (endToEndIds: string[]) => Promise<void> | void;
+  /** Where a failed hand-off is told (the callback was answered already). */
+  onError?: (error: unknown) => void;
+  /** The vendored document, overlaid (default generated/bank/pix-api.yaml). */
+  documentPath?: string;
+  /** Largest body read (default 1 MiB): the bank groups Pix, but not without bound. */
+  bodyLimitBytes?: number;
+}
+
+export interface WebhookListener {
+  /** The port bound (0 in the options lets the system choose). */
+  port: number;
+  /** The connection changed: a new CA, dialect or path, for the next handshakes and callbacks. */
+  update(bank: ListenerBank): void;
+  close(): Promise<void>;
+}
+
+interface Validators {
+  /** The standard's body, `{ pix: [...] }`. */
+  object: ValidateFunction<WebhookPixBody>;
+  /** A bare array of the standard's Pix (dialect "array"). */
+  array: ValidateFunction<Pix[]>;
+}
+
+const compiled = new Map<string, Validators>();
+
+/** `#/components/schemas/X` becomes `#/$defs/X`: only the schemas go in, as `$defs`. */
+function rebaseRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(rebaseRefs);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        k,
+        k === "$ref" && typeof v === "string" ? v.replace(/^#\/components\/schemas\//, "#/$defs/") : rebaseRefs(v),
+      ]),
+    );
+  }
+  return value;
+}
+
+/** Compiles the callback's schemas from the document, once per document. */
+export function callbackValidators(documentPath = defaultDocumentPath): Validators {
+  const cached = compiled.get(documentPath);
+  if (cached) return cached;
+  const doc = readOpenApiDocument(documentPath) as {
+    components: {
+      schemas: unknown;
+      requestBodies: { WebhookPixBody: { content: { "application/json": { schema: Record<string, unknown> } } } };
+    };
+  };
+  const $defs = rebaseRefs(doc.components.schemas);
+  const body = rebaseRefs(doc.components.requestBodies.WebhookPixBody.content["application/json"].schema);
+  const ajv = new Ajv({ strict: false, allErrors: false });
+  addFormats.default(ajv, { mode: "full" });
+  const validators: Validators = {
+    // The document's body schema names no type; the callback is an object all the same.
+    object: ajv.compile<WebhookPixBody>({ $defs, allOf: [{ type: "object" }, body] }),
+    array: ajv.compile<Pix[]>({ $defs, type: "array", items: { $ref: "#/$defs/Pix" } }),
+  };
+  compiled.set(documentPath, validators);
+  return validators;
+}
+
+/** The Pix of a callback in the dialect's shape, or why it is not one. */
+function pixOf(body: unknown, dialect: BankDialect, validators: Validators): Pix[] | string {
+  if (dialects[dialect].callbackBody === "array") {
+    if (validators.array(body)) return body;
+    return validators.array.errors?.map((e) => `${e.instancePath} ${e.message ?? ""}`).join("; ") ?? "inválido";
+  }
+  if (validators.object(body)) return body.pix ?? [];
+  return validators.object.errors?.map((e) => `${e.instancePath} ${e.message ?? ""}`).join("; ") ?? "inválido";
+}
+
+function answer(res: ServerResponse, status: number, text?: string): void {
+  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", connection: "close" });
+  res.end(text ?? "");
+}
+
+/** Starts the listener; resolves once it is bound. */
+export async function startWebhookListener(options: WebhookListenerOptions): Promise<WebhookListener> {
+  const validators = callbackValidators(options.documentPath);
+  const bodyLimit = options.bodyLimitBytes ?? 1024 * 1024;
+  let bank = options.bank;
+
+  const server: Server = createServer(
+    {
+      cert: options.serverCertificate.cert,
+      key: options.serverCertificate.key,
+      ...(bank.ca === null ? {} : { ca: bank.ca }),
+      // Mutual TLS: no certificate, or one the bank's CA did not issue, ends the handshake.
+      requestCert: true,
+      rejectUnauthorized: true,
+      minVersion: "TLSv1.2",
+      handshakeTimeout: 5_000,
+      requestTimeout: 10_000,
+      headersTimeout: 5_000,
+      keepAliveTimeout: 5_000,
+    },
+    (req, res) => void receive(req, res),
+  );
+  server.maxConnections = 256;
+  // Without the bank's CA no certificate is the bank's: the connection ends before it is read.
+  server.on("secureConnection", (socket) => {
+    if (bank.ca === null) socket.destroy();
+  });
+
+  async function receive(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const pathname = new URL(req.url ?? "/", "https://listener.invalid").pathname;
+    if (pathname !== `${(bank.path ?? "").replace(/\/+$/, "")}/pix`) return answer(res, 404);
+    if (req.method !== "POST") {
+      res.setHeader("allow", "POST");
+      return answer(res, 405);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of req as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > bodyLimit) return answer(res, 413);
+        chunks.push(chunk);
+      }
+    } catch {
+      return; // The bank went away mid-body: nothing to answer.
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    } catch {
+      return answer(res, 400, "corpo não é JSON");
+    }
+    const pix = pixOf(body, bank.dialect, validators);
+    if (typeof pix === "string") return answer(res, 400, `corpo fora do padrão: ${pix}`);
+    answer(res, 200);
+    const endToEndIds = [...new Set(pix.map((p) => p.endToEndId))];
+    if (endToEndIds.length === 0) return;
+    try {
+      await options.onReceived(endToEndIds);
+    } catch (error) {
+      options.onError?.(error);
+    }
+  }
+
+  await new Promise<void>((done, fail) => {
+    server.once("error", fail);
+    server.listen(options.port, options.host ?? "127.0.0.1", () => {
+      server.off("error", fail);
+      done();
+    });
+  });
+
+  return {
+    port: (server.address() as AddressInfo).port,
+    update(next) {
+      bank = next;
+      const { cert, key } = options.serverCertificate;
+      server.setSecureContext(next.ca === null ? { cert, key } : { cert, key, ca: next.ca });
+    },
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
+  };
+}

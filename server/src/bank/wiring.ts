@@ -1,0 +1,106 @@
+/**
+ * What main.ts starts for the platform's bank: the `BankAccess` the domain calls, the webhook
+ * listener, and the webhook's registration at the bank (`PUT /webhook/{chave}`), made at start-up
+ * and again whenever the connection changes (a new version, seen by `current()`).
+ */
+import type { Logger } from "pino";
+import type { BankCredentials, BankHealthPatch } from "../domain/bank/index.js";
+import { bankAccess, type ManagedBankAccess } from "./access.js";
+import type { BankClient } from "./client.js";
+import { startWebhookListener, type ListenerBank, type WebhookListener } from "./listener.js";
+
+export interface BankWiringOptions {
+  /** `loadBankCredentials` bound to the domain's deps. */
+  load: () => Promise<BankCredentials | null>;
+  /** `recordBankHealth` bound to the domain's deps. */
+  recordHealth?: (patch: BankHealthPatch) => Promise<void>;
+  /** The domain's `confirmReceived` (a callback's ids are hints; it reads each back). */
+  onReceived: (endToEndIds: string[]) => Promise<unknown>;
+  logger: Pick<Logger, "info" | "warn">;
+  /** The listener's port, address and own server certificate; absent: no listener here. */
+  listener?: { port: number; host: string; certificate: { cert: string; key: string } } | undefined;
+  /** The bounded wait of one call to the bank. */
+  timeoutMs?: number | undefined;
+  /** How long a create waits for the bank before answering PENDING. */
+  waitMs?: number | undefined;
+  recheckMs?: number | undefined;
+}
+
+export interface BankWiring {
+  access: ManagedBankAccess;
+  /** The listener's bound port, once started (a connection with a bank CA exists). */
+  listenerPort(): number | null;
+  close(): Promise<void>;
+}
+
+const listenerBank = (credentials: BankCredentials): ListenerBank => ({
+  ca: credentials.bankCaPem,
+  dialect: credentials.dialect,
+  path: credentials.webhookUrl === null ? undefined : new URL(credentials.webhookUrl).pathname,
+});
+
+export async function startBankWiring(options: BankWiringOptions): Promise<BankWiring> {
+  const { logger } = options;
+  let listener: WebhookListener | null = null;
+  let listenerStarting: Promise<void> = Promise.resolve();
+  const record = (patch: BankHealthPatch) =>
+    options.recordHealth?.(patch).catch((error: unknown) => logger.warn({ err: error }, "bank: health not recorded"));
+
+  /** The webhook at the bank and the listener follow the connection. */
+  async function follow(bank: BankClient | null, credentials: BankCredentials | null): Promise<void> {
+    if (credentials && options.listener) {
+      const { port, host, certificate } = options.listener;
+      if (listener) listener.update(listenerBank(credentials));
+      else {
+        listener = await startWebhookListener({
+          port,
+          host,
+          serverCertificate: certificate,
+          bank: listenerBank(credentials),
+          onReceived: async (ids) => {
+            await options.onReceived(ids);
+          },
+          onError: (error) => logger.warn({ err: error }, "bank: callback not confirmed (the reconciler will)"),
+        });
+        logger.info({ port: listener.port }, "bank: webhook listener started");
+      }
+    }
+    if (!bank || !credentials?.webhookUrl) return;
+    try {
+      await bank.registerWebhook(credentials.webhookUrl);
+      const at = new Date().toISOString();
+      await record({
+        webhookRegisteredAt: at,
+        lastSuccessAt: at,
+        tokenExpiresAt: bank.tokenExpiresAt()?.toISOString() ?? null,
+      });
+      logger.info({ version: credentials.version }, "bank: webhook registered");
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await record({ lastError: { at: new Date().toISOString(), message: `registro do webhook: ${message}` } });
+      logger.warn({ err: error }, "bank: webhook not registered (retried on the next change or start)");
+    }
+  }
+
+  const access = bankAccess({
+    load: options.load,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }),
+    ...(options.recheckMs === undefined ? {} : { recheckMs: options.recheckMs }),
+    onChange: ({ bank, credentials }) => {
+      listenerStarting = listenerStarting.then(() => follow(bank, credentials));
+    },
+  });
+  // At start-up: the connection, if any, is loaded, its webhook registered and the listener bound.
+  await access.current().catch((error: unknown) => logger.warn({ err: error }, "bank: connection not loaded"));
+  await listenerStarting.catch((error: unknown) => logger.warn({ err: error }, "bank: listener not started"));
+
+  return {
+    access,
+    listenerPort: () => listener?.port ?? null,
+    async close() {
+      await listenerStarting.catch(() => undefined);
+      await Promise.all([access.close(), listener?.close()]);
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { readOpenApiDocument } from "../../src/http/kit/openapi-document.js";
+import { scopesByOperation } from "../../src/bank/client.js";
+
+const root = join(import.meta.dirname, "../../..");
+
+describe("the scopes the adapter asks", () => {
+  test("when each call's scope is compared with the document's security, then they are the same", () => {
+    const doc = readOpenApiDocument(join(root, "generated/bank/pix-api.yaml")) as {
+      paths: Record<string, Record<string, { security?: { OAuth2?: string[] }[] }>>;
+    };
+    for (const [operation, scope] of Object.entries(scopesByOperation)) {
+      const [method = "", path = ""] = operation.split(" ");
+      const security = doc.paths[path]?.[method.toLowerCase()]?.security;
+      expect(security, operation).toEqual([{ OAuth2: [scope] }]);
+    }
+  });
+});
