@@ -18,6 +18,7 @@
  * `--quick` shortens every measurement (a smoke run). Exits non-zero when a target is missed.
  * Everything stays on 127.0.0.1, is bounded, and leaves no process behind.
  */
+import os from "node:os";
 import { join } from "node:path";
 import { findPostgresBin, startThrowawayCluster } from "../scripts/pg-cluster.js";
 import { maxSharedTransactionViews } from "../server/src/domain/payments/index.js";
@@ -212,6 +213,8 @@ try {
       "≤ 600 ms",
       startup.ms <= 600,
     );
+    const load = os.loadavg()[0].toFixed(1);
+    record(`start-up: the server's CPU by then (load average ${load})`, `${startup.cpuMs.toFixed(0)} ms`, "info", null);
     // What the start-up leaves for later: each API's request check, loaded at its first request.
     for (const first of await firstRequestsPerSurface()) {
       record(
