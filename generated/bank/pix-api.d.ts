@@ -2552,13 +2552,18 @@ export interface components {
              * CNPJ
              * @description Filtro pelo CNPJ do devedor. Não pode ser utilizado ao mesmo tempo que o CPF.
              */
-            cnpj: string;
+            cnpj?: string;
             /**
              * Data de Criação
              * Format: date-time
              * @description Data e hora em que o webhook foi cadastrado. Respeita RFC 3339.
              */
             readonly criacao: string;
+            /**
+             * Chave DICT do recebedor
+             * @description A chave DICT para a qual o webhook está cadastrado.
+             */
+            chave: string;
         };
         /** Webhook Base */
         WebhookRecBase: {
@@ -3128,7 +3133,7 @@ export interface components {
                  * Saque
                  * @description Informações relacionadas ao saque
                  */
-                saque?: {
+                saque: {
                     /**
                      * Valor do saque
                      * @description Valor do saque efetuado
@@ -3159,7 +3164,7 @@ export interface components {
                  * Troco
                  * @description Informações relacionadas ao troco
                  */
-                troco?: {
+                troco: {
                     /**
                      * Valor do troco
                      * @description Valor do troco efetuado
@@ -4621,7 +4626,11 @@ export interface components {
          * @description Identificador da localização do payload.
          */
         PayloadLocationCob: {
-            id: components["schemas"]["PayloadLocationId"];
+            /**
+             * Id da location
+             * Format: int64
+             */
+            id: number;
         };
         /**
          * Parâmetros de Consulta de Recorrências
@@ -5589,18 +5598,29 @@ export interface components {
                     /**
                      * @example [
                      *       {
-                     *         "allOf": [
+                     *         "endToEndId": "E12345678202009091221kkkkkkkkkkk",
+                     *         "txid": "c3e0e7a4e7f1469a9f782d3d4999343c",
+                     *         "valor": "110.00",
+                     *         "horario": "2020-09-09T20:15:00.358Z",
+                     *         "infoPagador": "0123456789",
+                     *         "devolucoes": [
                      *           {
-                     *             "$ref": "#/components/examples/pixWebhook1/value"
+                     *             "id": "123ABC",
+                     *             "rtrId": "D12345678202009091221abcdf098765",
+                     *             "valor": "10.00",
+                     *             "horario": {
+                     *               "solicitacao": "2020-09-09T20:15:00.358Z"
+                     *             },
+                     *             "status": "EM_PROCESSAMENTO"
                      *           }
                      *         ]
                      *       },
                      *       {
-                     *         "allOf": [
-                     *           {
-                     *             "$ref": "#/components/examples/pixWebhook2/value"
-                     *           }
-                     *         ]
+                     *         "endToEndId": "E87654321202009091221dfghi123456",
+                     *         "txid": "971122d8f37211eaadc10242ac120002",
+                     *         "valor": "110.00",
+                     *         "horario": "2020-09-09T20:15:00.358Z",
+                     *         "infoPagador": "0123456789"
                      *       }
                      *     ]
                      */
