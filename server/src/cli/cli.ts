@@ -11,6 +11,7 @@
 import { Command, Option } from "commander";
 import { CliError } from "./clients.js";
 import { registerAccounts } from "./commands/accounts.js";
+import { registerBank } from "./commands/bank.js";
 import { registerClock } from "./commands/clock.js";
 import { registerCustomers } from "./commands/customers.js";
 import { registerDeliveries, registerEvents } from "./commands/deliveries.js";
@@ -54,6 +55,7 @@ export function buildProgram(): Command {
   registerCustomers(program, ctx);
   registerSimulate(program, ctx);
   registerClock(program, ctx);
+  registerBank(program, ctx);
   registerListen(program, ctx);
   registerTrigger(program, ctx);
   return program;

@@ -13,18 +13,22 @@ const icon = readFileSync(new URL("../checkout/assets/icon.svg", import.meta.url
  * liveness, `/ready` readiness, declared in spec/health.tsp), the home page (linking the dashboard
  * and the docs), and the favicon.
  */
-export function mountProbes(app: IRouter, ready: () => Promise<void>): void {
+export function mountProbes(
+  app: IRouter,
+  ready: () => Promise<{ bank?: { status: string; warnings: string[] } | undefined }>,
+): void {
   app.get("/health", noQuery, (_req, res) => {
     res.json({ ok: true });
   });
   app.get("/ready", noQuery, async (req, res) => {
+    let report;
     try {
-      await ready();
+      report = await ready();
     } catch {
       res.setHeader("Retry-After", String(notReadyRetryAfterSeconds));
       return sendError(req, res, "SERVICE_UNAVAILABLE");
     }
-    res.json({ ok: true });
+    res.json({ ok: true, ...(report.bank ? { bank: report.bank } : {}) });
   });
   app.get("/favicon.ico", (_req, res) => {
     res.type("image/svg+xml").setHeader("cache-control", "public, max-age=86400").send(icon);

@@ -4,7 +4,11 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { ConfigError, environmentTable, loadCliConfig, loadConfig, loadWorkerConfig } from "../../src/config.js";
 
-const production = { NODE_ENV: "production", PUBLIC_BASE_URL: "https://pix.example.com.br" };
+const production = {
+  NODE_ENV: "production",
+  PUBLIC_BASE_URL: "https://pix.example.com.br",
+  MASTER_KEYS: `k1:${Buffer.alloc(32, 7).toString("base64")}`,
+};
 
 /** The ConfigError `load` throws (fails the test when it throws nothing or something else). */
 function refusal(load: () => unknown): ConfigError {

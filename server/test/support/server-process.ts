@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { readdir, readFile, readlink } from "node:fs/promises";
@@ -103,6 +104,9 @@ export async function listensOn(pid: number, port: number): Promise<boolean | nu
  * socket. `track` hears how to stop the process as soon as it is spawned, so a caller can clean up
  * even when the start fails.
  */
+/** MASTER_KEYS of the production processes a test starts: one key per test run. */
+const testMasterKeys = `test:${randomBytes(32).toString("base64")}`;
+
 export async function startServerProcess(options: {
   name: string;
   port: number;
@@ -121,6 +125,8 @@ export async function startServerProcess(options: {
       LOG_LEVEL: "warn",
       // Cheap password hashes (docs/configuration.md), but where production is what is tested.
       ...(options.env.NODE_ENV === "production" ? {} : { PIX_PASSWORD_HASH_COST: "minimal" }),
+      // Production needs MASTER_KEYS (docs/configuration.md): a key made for this run.
+      ...(options.env.NODE_ENV === "production" ? { MASTER_KEYS: testMasterKeys } : {}),
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -77,7 +77,8 @@ export type IdPrefix =
   | "ses"
   | "rec"
   | "aud"
-  | "inv";
+  | "inv"
+  | "bch";
 
 /** A new public id: `txn_` and 20 base62 characters, sortable by creation. */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${sortableId()}`;

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { Secret, TOTP } from "otpauth";
+import { isSealed, type Keyring } from "../core/secrets.js";
 import type { UserRecord } from "./model.js";
 
 // The second factor of the dashboard's users (issue 25; OWASP ASVS V2.8): TOTP (RFC 6238: SHA-1,
@@ -19,6 +20,19 @@ export function newTotpSecret(email: string): { secret: string; otpauthUri: stri
   const secret = new Secret({ size: 20 }).base32;
   return { secret, otpauthUri: totp(secret, email).toString() };
 }
+
+/**
+ * A TOTP secret as the store keeps it: sealed under the keyring (core/secrets.ts), never in clear
+ * (docs/decisions/0050-secrets-at-rest-and-the-bank-connection.md).
+ */
+export const sealTotp = (secrets: Keyring, secret: string): string => secrets.seal(secret, "totp");
+
+/**
+ * The clear secret of a stored one. A value written before sealing began (clear base32) is taken
+ * as it is until start-up or `secrets rotate` seals it (`sealClearTotpSecrets`).
+ */
+export const openTotp = (secrets: Keyring, stored: string): string =>
+  isSealed(stored) ? secrets.open(stored, "totp") : stored;
 
 /** The time step of a TOTP code valid now (one step of drift either way), or null. */
 export function totpStep(secret: string, code: string, nowMs: number): number | null {
@@ -44,9 +58,9 @@ export function newRecoveryCodes(): { codes: string[]; digests: string[] } {
  * Checks a second-factor code of `user`: the user as it stands once the code is spent (its TOTP
  * step taken, or its recovery code gone), or null when the code is wrong or already used.
  */
-export function spendSecondFactor(user: UserRecord, code: string, nowMs: number): UserRecord | null {
+export function spendSecondFactor(user: UserRecord, code: string, nowMs: number, secrets: Keyring): UserRecord | null {
   if (!user.totpSecret) return null;
-  const step = totpStep(user.totpSecret, code, nowMs);
+  const step = totpStep(openTotp(secrets, user.totpSecret), code, nowMs);
   if (step !== null) {
     if (user.totpLastStep !== null && step <= user.totpLastStep) return null;
     return { ...user, totpLastStep: step };

@@ -12,6 +12,7 @@ import { pageOrInvalidCursor } from "../core/pagination.js";
 import { passwordMatches, prepareAbsentUserHash } from "./passwords.js";
 import { spendSecondFactor, stepUpSeconds } from "./second-factor.js";
 import type { StoreTx } from "../ports/store.js";
+import type { Keyring } from "../core/secrets.js";
 import { presentUser } from "./model.js";
 
 // Sessions of the dashboard (issue 25; OWASP ASVS V3): held by the store, found by the digest of
@@ -76,10 +77,10 @@ export async function openSession(
  * The second factor of a user who has one, spent inside `tx` (the user's row locked, so one code
  * cannot be taken twice at once): the user as stored afterwards, or null when the code is wrong.
  */
-export async function takeSecondFactor(tx: StoreTx, userId: string, code: string, nowMs: number) {
+export async function takeSecondFactor(tx: StoreTx, userId: string, code: string, nowMs: number, secrets: Keyring) {
   await tx.lockScope({ accountId: `user:${userId}`, livemode: false });
   const user = await tx.users.get(userId);
-  const spent = user ? spendSecondFactor(user, code, nowMs) : null;
+  const spent = user ? spendSecondFactor(user, code, nowMs, secrets) : null;
   if (spent) await tx.users.update(spent);
   return spent;
 }
@@ -134,7 +135,9 @@ export function sessionUseCases(deps: DomainDeps) {
       }
       return store.transaction(async (tx) => {
         const at = clock.now();
-        const current = secondFactor ? await takeSecondFactor(tx, user.id, input.code ?? "", at.getTime()) : user;
+        const current = secondFactor
+          ? await takeSecondFactor(tx, user.id, input.code ?? "", at.getTime(), deps.secrets)
+          : user;
         if (!current) throw new DomainError("INVALID_CREDENTIALS", "Código de verificação incorreto.");
         const account = await tx.accounts.get(user.accountId);
         if (!account) throw new DomainError("INVALID_CREDENTIALS", "E-mail ou senha incorretos.");

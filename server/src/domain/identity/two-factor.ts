@@ -7,7 +7,7 @@ import { DomainError, fieldError } from "../core/errors.js";
 import type { StepUpFailuresRecord, UserRecord } from "./model.js";
 import { checkCurrentPassword } from "./passwords.js";
 import { failedStepUps } from "../core/policy.js";
-import { newRecoveryCodes, newTotpSecret, totpStep } from "./second-factor.js";
+import { newRecoveryCodes, newTotpSecret, openTotp, sealTotp, totpStep } from "./second-factor.js";
 import { openSession, requireStepUp, type StartedSession, takeSecondFactor } from "./sessions.js";
 import { type ClientInfo, type DashboardActor } from "./model.js";
 import type { StoreTx } from "../ports/store.js";
@@ -84,7 +84,11 @@ export function twoFactorUseCases(deps: DomainDeps) {
           throw new DomainError("REQUEST_ERROR", "A verificação em duas etapas já está ativa.");
         }
         const enrollment = newTotpSecret(user.email);
-        await tx.users.update({ ...user, totpPendingSecret: enrollment.secret, updatedAt: now() });
+        await tx.users.update({
+          ...user,
+          totpPendingSecret: sealTotp(deps.secrets, enrollment.secret),
+          updatedAt: now(),
+        });
         return enrollment;
       });
     },
@@ -103,12 +107,13 @@ export function twoFactorUseCases(deps: DomainDeps) {
             "Nada a confirmar: inicie a ativação com POST /dashboard/v1/me/two-factor.",
           );
         }
-        const step = totpStep(user.totpPendingSecret, code, at.getTime());
+        const pending = openTotp(deps.secrets, user.totpPendingSecret);
+        const step = totpStep(pending, code, at.getTime());
         if (step === null) throw wrongCode();
         const recovery = newRecoveryCodes();
         await tx.users.update({
           ...user,
-          totpSecret: user.totpPendingSecret,
+          totpSecret: sealTotp(deps.secrets, pending),
           totpPendingSecret: null,
           totpEnabledAt: at.toISOString(),
           totpLastStep: step,
@@ -212,7 +217,7 @@ export function twoFactorUseCases(deps: DomainDeps) {
         const before = await tx.stepUpFailures.get(actor.user.id);
         if (before?.lockedUntil && before.lockedUntil > iso)
           return { kind: "refused" as const, error: stepUpLocked(before.lockedUntil, at) };
-        const user = await takeSecondFactor(tx, actor.user.id, code, at.getTime());
+        const user = await takeSecondFactor(tx, actor.user.id, code, at.getTime(), deps.secrets);
         if (user) {
           if (before && before.failures > 0) {
             await tx.stepUpFailures.update({ ...before, failures: 0, lockedUntil: null, updatedAt: iso });

@@ -21,6 +21,11 @@ export interface IdentityReads {
     getByEmail(email: string): Promise<UserRecord | null>;
     /** The users of an account, oldest first. */
     listByAccount(accountId: string): Promise<UserRecord[]>;
+    /**
+     * Up to `limit` users of any account holding a TOTP secret (set or pending), by id after
+     * `afterId` (null: from the first): sealing and re-wrapping them (core/secrets.ts).
+     */
+    listWithTotpSecret(afterId: string | null, limit: number): Promise<UserRecord[]>;
   };
   sessions: {
     get(id: string): Promise<SessionRecord | null>;

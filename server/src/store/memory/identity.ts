@@ -54,6 +54,14 @@ export class IdentityTables {
             .all()
             .filter((u) => u.accountId === accountId)
             .sort((a, b) => newestFirst(b, a)),
+        listWithTotpSecret: async (afterId, limit) =>
+          this.users
+            .all()
+            .filter(
+              (u) => (u.totpSecret !== null || u.totpPendingSecret !== null) && (afterId === null || u.id > afterId),
+            )
+            .sort((a, b) => (a.id < b.id ? -1 : 1))
+            .slice(0, limit),
       },
       sessions: {
         get: async (id) => this.sessions.get(id),

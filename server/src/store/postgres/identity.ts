@@ -125,6 +125,14 @@ export function identityReads(db: Queryable): IdentityReads {
       get: (id) => selectOne(db, usersTable, "id = $1", [id]),
       getByEmail: (email) => selectOne(db, usersTable, "email = $1", [email]),
       listByAccount: (accountId) => selectMany(db, usersTable, "account_id = $1", [accountId], "created_at, id"),
+      listWithTotpSecret: (afterId, limit) =>
+        selectMany(
+          db,
+          usersTable,
+          "(totp_secret IS NOT NULL OR totp_pending_secret IS NOT NULL) AND ($1::text IS NULL OR id > $1)",
+          [afterId, limit],
+          'id COLLATE "C" LIMIT $2',
+        ),
     },
     sessions: {
       get: (id) => selectOne(db, sessionsTable, "id = $1", [id]),

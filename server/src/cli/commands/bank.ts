@@ -1,0 +1,126 @@
+/**
+ * `admin bank …` and `admin secrets rotate`: the platform's bank connection (issue 35 §1) and the
+ * rotation of MASTER_KEYS. Certificates, keys, PKCS#12 files and the client secret are read from
+ * files (never from the command line, which `ps` and shell history keep) and sent once; no
+ * command prints a secret back (the API never answers one).
+ */
+import { readFileSync } from "node:fs";
+import type { Command } from "commander";
+import { CliError, unwrap } from "../clients.js";
+import type { CliContext } from "../context.js";
+
+const shown = ["version", "baseUrl", "tokenUrl", "clientId", "pixKey", "dialect", "webhookUrl", "updatedAt"];
+
+/** A file's text (or bytes), or a one-line error naming the option. */
+function readFrom(path: string, option: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new CliError(`${option}: não foi possível ler ${path} (${(error as NodeJS.ErrnoException).code ?? "erro"})`);
+  }
+}
+
+interface ConnectOptions {
+  baseUrl: string;
+  tokenUrl: string;
+  clientId: string;
+  clientSecretFile: string;
+  cert?: string;
+  key?: string;
+  pfx?: string;
+  passphraseFile?: string;
+  ca?: string;
+  pixKey: string;
+  dialect: "standard" | "efi" | "inter";
+  webhookUrl?: string;
+}
+
+function certificateFrom(o: ConnectOptions) {
+  if (o.pfx) {
+    if (o.cert || o.key) throw new CliError("use --pfx ou --cert com --key, não ambos");
+    return {
+      format: "pkcs12" as const,
+      pkcs12Base64: readFrom(o.pfx, "--pfx").toString("base64"),
+      passphrase: o.passphraseFile ? readFrom(o.passphraseFile, "--passphrase-file").toString("utf8").trim() : null,
+    };
+  }
+  if (!o.cert || !o.key) throw new CliError("informe o certificado: --cert e --key (PEM) ou --pfx (PKCS#12)");
+  return {
+    format: "pem" as const,
+    certificatePem: readFrom(o.cert, "--cert").toString("utf8"),
+    privateKeyPem: readFrom(o.key, "--key").toString("utf8"),
+  };
+}
+
+export function registerBank(program: Command, ctx: CliContext): void {
+  const bank = program.command("bank").description("a conexão da plataforma com o banco (API Pix do Banco Central)");
+
+  bank
+    .command("connect")
+    .description("configura (ou substitui) a conexão bancária; segredos lidos de arquivos")
+    .requiredOption("--base-url <url>", "endereço base da API Pix do banco (https://…)")
+    .requiredOption("--token-url <url>", "endereço do token OAuth2 (https://…)")
+    .requiredOption("--client-id <id>", "client id emitido pelo banco")
+    .requiredOption("--client-secret-file <path>", "arquivo com o client secret")
+    .option("--cert <path>", "certificado do cliente (PEM)")
+    .option("--key <path>", "chave privada do certificado (PEM)")
+    .option("--pfx <path>", "certificado e chave em PKCS#12 (.p12/.pfx)")
+    .option("--passphrase-file <path>", "arquivo com a senha do PKCS#12")
+    .option("--ca <path>", "certificado da AC do banco (PEM)")
+    .requiredOption("--pix-key <key>", "chave Pix recebedora da conta da plataforma")
+    .option("--dialect <dialect>", "standard, efi ou inter", "standard")
+    .option("--webhook-url <url>", "endereço público do nosso receptor de webhooks do banco")
+    .action(async (o: ConnectOptions) => {
+      if (!["standard", "efi", "inter"].includes(o.dialect))
+        throw new CliError("--dialect: use standard, efi ou inter");
+      const body = {
+        baseUrl: o.baseUrl,
+        tokenUrl: o.tokenUrl,
+        clientId: o.clientId,
+        clientSecret: readFrom(o.clientSecretFile, "--client-secret-file").toString("utf8").trim(),
+        certificate: certificateFrom(o),
+        bankCaPem: o.ca ? readFrom(o.ca, "--ca").toString("utf8") : null,
+        pixKey: o.pixKey,
+        dialect: o.dialect,
+        webhookUrl: o.webhookUrl ?? null,
+      };
+      const connection = unwrap(await ctx.operator().PUT("/admin/v1/bank-connection", { body }));
+      ctx.out.record(connection, shown);
+    });
+
+  bank
+    .command("show")
+    .description("mostra a conexão bancária e sua saúde (nunca os segredos)")
+    .action(async () => {
+      const connection = unwrap(await ctx.operator().GET("/admin/v1/bank-connection"));
+      if (ctx.out.json) return ctx.out.record(connection, shown);
+      ctx.out.record(
+        {
+          ...connection,
+          certificateExpiresAt: connection.certificate.notAfter,
+          certificateFingerprint: connection.certificate.fingerprintSha256,
+          status: connection.health.status,
+          warnings: connection.health.warnings.join(" | ") || "-",
+        },
+        [...shown, "certificateExpiresAt", "certificateFingerprint", "status", "warnings"],
+      );
+    });
+
+  bank
+    .command("remove")
+    .description("remove a conexão bancária (cobranças de produção voltam ao simulador)")
+    .action(async () => {
+      unwrap(await ctx.operator().DELETE("/admin/v1/bank-connection"));
+      ctx.out.record({ removed: true }, ["removed"]);
+    });
+
+  program
+    .command("secrets")
+    .description("as chaves mestras dos segredos guardados (MASTER_KEYS)")
+    .command("rotate")
+    .description("reembala todos os segredos guardados com a chave mais nova de MASTER_KEYS")
+    .action(async () => {
+      const rotation = unwrap(await ctx.operator().POST("/admin/v1/secrets/rotate"));
+      ctx.out.record(rotation, ["keyId", "totpSecrets", "bankSecrets"]);
+    });
+}

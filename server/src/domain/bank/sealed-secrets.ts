@@ -1,0 +1,119 @@
+import { openTotp, sealTotp } from "../identity/index.js";
+import { isSealed, SecretUnreadableError } from "../core/secrets.js";
+import type { DomainDeps } from "../deps.js";
+
+// The secrets kept sealed in the store (docs/decisions/0050-secrets-at-rest-and-the-bank-connection.md):
+// the dashboard users' TOTP secrets and the bank connection's client secret and certificate. At
+// start-up every one is checked against the keyring (a process whose MASTER_KEYS cannot open them
+// refuses to start, naming the key missing) and any TOTP secret still in clear (written before
+// sealing began) is sealed; a rotation re-wraps every one under the keyring's newest key. Neither
+// logs a secret: only counts and key ids.
+
+/** Users read per batch. */
+const batch = 200;
+
+/** A start-up refusal: the keyring cannot open what the store holds. */
+export class MasterKeyMismatchError extends Error {
+  constructor(keyId: string | null, keyIds: string[]) {
+    super(
+      keyId === null
+        ? "MASTER_KEYS: um segredo guardado está ilegível (alterado ou em formato desconhecido)."
+        : `MASTER_KEYS não abre os segredos guardados: eles usam a chave "${keyId}", e MASTER_KEYS tem ${keyIds.map((k) => `"${k}"`).join(", ")}. ` +
+            "Inclua a chave com que foram selados (a rotação acrescenta uma chave nova, sem remover a anterior antes de `secrets rotate`).",
+    );
+    this.name = "MasterKeyMismatchError";
+  }
+}
+
+export function sealedSecretUseCases(deps: DomainDeps) {
+  const { store, secrets, clock } = deps;
+
+  /**
+   * Every user holding a TOTP secret, batch by batch, each changed by `change` in a transaction of
+   * its own (its row locked, read again there); answers how many `change` altered.
+   */
+  async function eachTotpUser(change: (stored: string) => string): Promise<number> {
+    let changed = 0;
+    let after: string | null = null;
+    for (;;) {
+      const users = await store.read.users.listWithTotpSecret(after, batch);
+      for (const listed of users) {
+        changed += await store.transaction(async (tx) => {
+          await tx.lockScope({ accountId: `user:${listed.id}`, livemode: false });
+          const user = await tx.users.get(listed.id);
+          if (!user) return 0;
+          const totpSecret = user.totpSecret === null ? null : change(user.totpSecret);
+          const totpPendingSecret = user.totpPendingSecret === null ? null : change(user.totpPendingSecret);
+          if (totpSecret === user.totpSecret && totpPendingSecret === user.totpPendingSecret) return 0;
+          await tx.users.update({ ...user, totpSecret, totpPendingSecret, updatedAt: clock.now().toISOString() });
+          return Number(totpSecret !== user.totpSecret) + Number(totpPendingSecret !== user.totpPendingSecret);
+        });
+      }
+      if (users.length < batch) return changed;
+      after = users.at(-1)?.id ?? null;
+    }
+  }
+
+  /** `stored` sealed under the newest key: a clear one sealed, a sealed one re-wrapped. */
+  const rewrapTotp = (stored: string) =>
+    isSealed(stored) ? secrets.rewrap(stored) : sealTotp(secrets, openTotp(secrets, stored));
+
+  /** The bank connection's secrets re-wrapped under the newest key; how many changed. */
+  async function rewrapBank(): Promise<number> {
+    return store.transaction(async (tx) => {
+      await tx.lockScope({ accountId: "bank-connection", livemode: true });
+      const connection = await tx.bankConnection.get();
+      if (!connection) return 0;
+      const clientSecret = secrets.rewrap(connection.clientSecret);
+      const sealed = secrets.rewrap(connection.certificate.sealed);
+      const changed =
+        Number(clientSecret !== connection.clientSecret) + Number(sealed !== connection.certificate.sealed);
+      if (changed > 0)
+        await tx.bankConnection.update({
+          ...connection,
+          clientSecret,
+          certificate: { ...connection.certificate, sealed },
+        });
+      return changed;
+    });
+  }
+
+  /** Throws MasterKeyMismatchError unless the keyring opens `sealed`. */
+  const check = (sealed: string) => {
+    try {
+      secrets.check(sealed);
+    } catch (error) {
+      if (error instanceof SecretUnreadableError) throw new MasterKeyMismatchError(error.keyId, secrets.keyIds);
+      throw error;
+    }
+  };
+
+  return {
+    /**
+     * At start-up, before serving: refuses (MasterKeyMismatchError) a keyring that cannot open a
+     * stored secret, and seals the TOTP secrets still in clear; answers how many were sealed.
+     */
+    async prepare(): Promise<{ sealed: number }> {
+      const connection = await store.read.bankConnection.get();
+      if (connection) {
+        check(connection.clientSecret);
+        check(connection.certificate.sealed);
+      }
+      const sealed = await eachTotpUser((stored) => {
+        if (isSealed(stored)) {
+          check(stored);
+          return stored;
+        }
+        return sealTotp(secrets, stored);
+      });
+      return { sealed };
+    },
+
+    /** Every stored secret re-wrapped under the newest key (clear TOTP secrets sealed); safe to repeat. */
+    async rotate(): Promise<{ keyId: string; totpSecrets: number; bankSecrets: number }> {
+      const totpSecrets = await eachTotpUser(rewrapTotp);
+      const bankSecrets = await rewrapBank();
+      return { keyId: secrets.newest.id, totpSecrets, bankSecrets };
+    },
+  };
+}
