@@ -51,7 +51,7 @@ export default tseslint.config(
     rules: { ...reactHooks.configs["recommended-latest"].rules, "react-hooks/exhaustive-deps": "error" },
   },
   {
-    files: ["**/*.test.ts", "server/test/**", "contract-tests/**"],
+    files: ["**/*.test.ts", "server/test/**", "contract-tests/**", "fake-bank/test/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
 );

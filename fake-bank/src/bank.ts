@@ -1,0 +1,485 @@
+/**
+ * A bank you can run: `startFakeBank()` starts the API Pix over HTTPS with mutual TLS (port
+ * `port`, 127.0.0.1) and its control API with the "bank app" page (plain HTTP, 127.0.0.1, port
+ * `controlPort`), with a throwaway CA made at start. Tests use the returned functions; the CLI
+ * (`npm run bank`, fake-bank/src/main.ts) prints what an operator needs.
+ */
+import { randomUUID, randomBytes } from "node:crypto";
+import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
+import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import type { Response } from "express";
+import {
+  createCertificateAuthority,
+  thumbprintS256,
+  toPkcs12,
+  type CertificateAuthority,
+  type IssuedCertificate,
+} from "./certs.js";
+import { Ledger, type Customer, type PixRecord, type RefundRecord } from "./state.js";
+import {
+  BANK_ISPB,
+  createApiApp,
+  DIALECT_PATHS,
+  pixWire,
+  refundWire,
+  type ApiContext,
+  type CallFault,
+  type Dialect,
+  type RequestLogEntry,
+} from "./api.js";
+import { CallbackSender, type CallbackFault, type CallbackRecord } from "./callbacks.js";
+import { readBrCode } from "./brcode.js";
+import { createControlApp } from "./control.js";
+import { alnum, endToEndId, type Devolucao, type Pix } from "./wire.js";
+
+export type { Dialect, CallFault, RequestLogEntry, CallbackFault, CallbackRecord };
+
+const HOST = "127.0.0.1";
+/** The payer's PSP in the end-to-end ids of Pix the page pays ("another bank"). */
+const PAYER_ISPB = "12345678";
+const SCOPES = ["cob.write", "cob.read", "pix.write", "pix.read", "webhook.write", "webhook.read"];
+
+export interface CustomerOptions {
+  clientId?: string;
+  clientSecret?: string;
+  /** The account's Pix keys (default: one random EVP key). */
+  keys?: string[];
+  cnpj?: string;
+  name?: string;
+  city?: string;
+  scopes?: string[];
+}
+
+/** What the bank hands a customer: credentials and the client certificate it issued. */
+export interface CustomerCredentials {
+  clientId: string;
+  clientSecret: string;
+  keys: string[];
+  cnpj: string;
+  /** PEM certificate and key (mutual TLS). */
+  certPem: string;
+  keyPem: string;
+  /** The same as PKCS#12, protected by `p12Passphrase`. */
+  p12: Buffer;
+  p12Passphrase: string;
+  certificateExpiresAt: string;
+}
+
+export type RefundPolicy = { mode: "complete" | "fail" | "manual"; delayMs: number };
+
+export interface FakeBankOptions {
+  /** HTTPS port of the API (0: any free port). */
+  port?: number;
+  /** HTTP port of the control API and the page (0: any free port). */
+  controlPort?: number;
+  dialect?: Dialect;
+  /** Added before every answer of the API. */
+  latencyMs?: number;
+  tokenTtlSeconds?: number;
+  /** The first customer. */
+  customer?: CustomerOptions;
+  /** CAs trusted for the webhook receivers' server certificates. */
+  webhookCa?: string | string[];
+  refunds?: RefundPolicy;
+  callbackRetries?: number;
+  callbackTimeoutMs?: number;
+}
+
+export interface PayOptions {
+  /** Cents; default: the code's amount (the cob's `valor.original`). Any amount is accepted. */
+  amountCents?: number;
+  payer?: { name: string; cpf?: string; cnpj?: string };
+  infoPagador?: string;
+  /** Pay even a cob that is no longer ATIVA or has expired (a payment after removal). */
+  force?: boolean;
+}
+
+export interface FakeBank {
+  dialect: Dialect;
+  /** The API's base URL (`https://127.0.0.1:PORT/api/v2` for the standard dialect). */
+  baseUrl: string;
+  tokenUrl: string;
+  controlUrl: string;
+  pageUrl: string;
+  /** The bank's CA: verifies its server certificate and the client certificate of its callbacks. */
+  caPem: string;
+  /** The first customer's credentials. */
+  customer: CustomerCredentials;
+  /** The certificate the bank presents on its callbacks. */
+  callbackCertificate: () => IssuedCertificate;
+  /** The server certificate now presented (see `rotateServerCertificate`). */
+  serverCertificate: () => IssuedCertificate;
+  addCustomer(options?: CustomerOptions): CustomerCredentials;
+  credentials(clientId: string): CustomerCredentials | null;
+  /** Pays a BR Code as a payer of another bank; answers the Pix as the receiver's bank reports it. */
+  pay(code: string, options?: PayOptions): Pix;
+  /** A Pix without a charge to `key` (no txid unless given). */
+  sendPix(input: { key: string; amountCents: number; txid?: string } & Omit<PayOptions, "amountCents" | "force">): Pix;
+  completeRefund(endToEndId: string, refundId: string): void;
+  failRefund(endToEndId: string, refundId: string, reason?: string): void;
+  setRefundPolicy(policy: RefundPolicy): void;
+  /** A MED devolução on a received Pix (the payer's bank asked for the money back). */
+  raiseMed(input: {
+    endToEndId: string;
+    natureza: "MED_OPERACIONAL" | "MED_FRAUDE";
+    amountCents?: number;
+    status?: "EM_PROCESSAMENTO" | "DEVOLVIDO";
+    motivo?: string;
+  }): { id: string; rtrId: string };
+  faultCalls(fault: CallFault): void;
+  faultCallbacks(fault: CallbackFault): void;
+  clearFaults(): void;
+  /** Sends what a `reorder` fault holds now (last first). */
+  releaseReordered(): void;
+  expireTokens(): void;
+  /** A new server key and certificate (same CA unless `newCa`); new connections see it. */
+  rotateServerCertificate(options?: { newCa?: boolean }): IssuedCertificate;
+  trustWebhookCa(pem: string): void;
+  setLatency(ms: number): void;
+  received(clientId?: string): Pix[];
+  refunds(): (Devolucao & { endToEndId: string })[];
+  callbacks(): CallbackRecord[];
+  requests(): RequestLogEntry[];
+  /** Resolves when no callback is being delivered. */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function listen(server: HttpServer | HttpsServer, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, HOST, () => {
+      server.off("error", reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+export async function startFakeBank(options: FakeBankOptions = {}): Promise<FakeBank> {
+  const dialect = options.dialect ?? "standard";
+  const { basePath, tokenPath } = DIALECT_PATHS[dialect];
+  let ca: CertificateAuthority = createCertificateAuthority("Fake Bank CA");
+  let serverCertificate = ca.issueServer(["localhost", HOST]);
+  /** Every CA the bank has had: customers' certificates issued before a CA rotation stay valid. */
+  const issuers = [ca.certPem];
+  const callbackCertificate = ca.issueClient("fake-bank-callbacks");
+  const ledger = new Ledger();
+  const trust: string[] = [options.webhookCa ?? []].flat();
+  let refundPolicy: RefundPolicy = options.refunds ?? { mode: "complete", delayMs: 50 };
+  const timers = new Set<NodeJS.Timeout>();
+  let httpsPort = 0;
+
+  const callbacks = new CallbackSender({
+    dialect,
+    certificate: () => callbackCertificate,
+    trust: () => trust,
+    timeoutMs: options.callbackTimeoutMs ?? 5000,
+    retries: options.callbackRetries ?? 2,
+  });
+
+  const wire = pixWire;
+
+  /** Calls the receiver's webhook, if any, for a Pix with a txid (the standard notifies only those). */
+  const notify = (pix: PixRecord) => {
+    if (pix.txid === undefined) return;
+    const webhook = ledger.webhooks.get(ledger.cobKey(pix.clientId, pix.chave));
+    if (webhook !== undefined) callbacks.notify(webhook.webhookUrl, [wire(pix)]);
+  };
+
+  const later = (ms: number, run: () => void) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      run();
+    }, ms);
+    timers.add(timer);
+  };
+
+  const settle = (pix: PixRecord, refund: RefundRecord, status: "DEVOLVIDO" | "NAO_REALIZADO", motivo?: string) => {
+    if (refund.status !== "EM_PROCESSAMENTO") return;
+    refund.status = status;
+    if (status === "DEVOLVIDO") refund.liquidacao = new Date().toISOString();
+    if (motivo !== undefined) refund.motivo = motivo.slice(0, 140);
+    notify(pix);
+  };
+
+  const findRefund = (e2eid: string, id: string) => {
+    const pix = ledger.pix.get(e2eid);
+    const refund = pix?.devolucoes.find((r) => r.id === id);
+    if (pix === undefined || refund === undefined)
+      throw new FakeBankError(`Devolução ${id} do Pix ${e2eid} não existe.`);
+    return { pix, refund };
+  };
+
+  const context: ApiContext = {
+    ledger,
+    dialect,
+    tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+    latencyMs: options.latencyMs ?? 0,
+    callFaults: [],
+    requestLog: [],
+    locationHost: () => `localhost:${httpsPort}`,
+    held: new Set<Response>(),
+    refundRequested: (pix, refund) => {
+      const policy = refundPolicy;
+      if (policy.mode === "manual") return;
+      later(policy.delayMs, () =>
+        settle(
+          pix,
+          refund,
+          policy.mode === "complete" ? "DEVOLVIDO" : "NAO_REALIZADO",
+          policy.mode === "fail" ? "Conta do pagador encerrada" : undefined,
+        ),
+      );
+    },
+  };
+
+  const credentialsOf = (customer: Customer): CustomerCredentials => ({
+    clientId: customer.clientId,
+    clientSecret: customer.clientSecret,
+    keys: [...customer.keys],
+    cnpj: customer.cnpj,
+    certPem: customer.certificate.certPem,
+    keyPem: customer.certificate.keyPem,
+    p12: customer.p12,
+    p12Passphrase: customer.p12Passphrase,
+    certificateExpiresAt: customer.certificate.expiresAt,
+  });
+
+  const addCustomer = (input: CustomerOptions = {}): CustomerCredentials => {
+    const clientId = input.clientId ?? `Client_Id_${alnum(16)}`;
+    if (ledger.customers.has(clientId)) throw new FakeBankError(`O client id ${clientId} já existe.`);
+    const keys = input.keys ?? [randomUUID()];
+    for (const key of keys)
+      if (ledger.ownerOf(key) !== undefined) throw new FakeBankError(`A chave ${key} já pertence a outro cliente.`);
+    const name = input.name ?? "Loja Exemplo Ltda";
+    const certificate = ca.issueClient(clientId, { organization: name });
+    const p12Passphrase = randomBytes(9).toString("base64url");
+    const customer: Customer = {
+      clientId,
+      clientSecret: input.clientSecret ?? `Client_Secret_${randomBytes(24).toString("base64url")}`,
+      cnpj: input.cnpj ?? "12345678000195",
+      name,
+      city: input.city ?? "Sao Paulo",
+      keys,
+      certificate,
+      thumbprint: thumbprintS256(certificate.certPem),
+      p12: toPkcs12(certificate, p12Passphrase, [ca.certPem]),
+      p12Passphrase,
+      scopes: input.scopes ?? SCOPES,
+    };
+    ledger.customers.set(clientId, customer);
+    return credentialsOf(customer);
+  };
+
+  const record = (input: {
+    clientId: string;
+    chave: string;
+    txid?: string;
+    amountCents: number;
+    payer?: PayOptions["payer"];
+    infoPagador?: string;
+  }): PixRecord => {
+    if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0 || input.amountCents > 999_999_999_999)
+      throw new FakeBankError("O valor deve ser um número inteiro positivo de centavos.");
+    const pix: PixRecord = {
+      endToEndId: endToEndId(PAYER_ISPB),
+      clientId: input.clientId,
+      chave: input.chave,
+      ...(input.txid === undefined ? {} : { txid: input.txid }),
+      amount: input.amountCents,
+      horario: new Date().toISOString(),
+      ...(input.infoPagador === undefined ? {} : { infoPagador: input.infoPagador.slice(0, 140) }),
+      payer: input.payer ?? { name: "Pagador de Teste", cpf: "12345678909" },
+      devolucoes: [],
+    };
+    ledger.pix.set(pix.endToEndId, pix);
+    return pix;
+  };
+
+  const pay = (code: string, payOptions: PayOptions = {}): Pix => {
+    let read;
+    try {
+      read = readBrCode(code.trim());
+    } catch (error) {
+      throw new FakeBankError(`Código Pix inválido: ${(error as Error).message}`);
+    }
+    if (!read.crcValid) throw new FakeBankError("Código Pix inválido: o CRC não confere.");
+    if (read.location !== null) {
+      const prefix = `${context.locationHost()}/qr/v2/`;
+      const cob = read.location.startsWith(prefix)
+        ? ledger.locations.get(read.location.slice(prefix.length))
+        : undefined;
+      if (cob === undefined) throw new FakeBankError(`Nenhuma cobrança neste banco no location ${read.location}.`);
+      const expired = Date.parse(cob.criacao) + cob.expiracao * 1000 < Date.now();
+      if (!payOptions.force && cob.status !== "ATIVA") throw new FakeBankError(`A cobrança está ${cob.status}.`);
+      if (!payOptions.force && expired) throw new FakeBankError("A cobrança expirou.");
+      const pix = record({
+        clientId: cob.clientId,
+        chave: cob.chave,
+        txid: cob.txid,
+        amountCents: payOptions.amountCents ?? cob.original,
+        payer: payOptions.payer,
+        infoPagador: payOptions.infoPagador,
+      });
+      cob.pix.push(pix.endToEndId);
+      if (cob.status === "ATIVA") cob.status = "CONCLUIDA";
+      notify(pix);
+      return wire(pix);
+    }
+    const owner = read.pixKey === null ? undefined : ledger.ownerOf(read.pixKey);
+    if (owner === undefined || read.pixKey === null)
+      throw new FakeBankError(`A chave ${read.pixKey} não é deste banco.`);
+    const amountCents = payOptions.amountCents ?? read.amountCents;
+    if (amountCents === null) throw new FakeBankError("Informe o valor: o código não traz um.");
+    const pix = record({
+      clientId: owner.clientId,
+      chave: read.pixKey,
+      ...(read.txid === null || read.txid === "***" ? {} : { txid: read.txid }),
+      amountCents,
+      payer: payOptions.payer,
+      infoPagador: payOptions.infoPagador,
+    });
+    notify(pix);
+    return wire(pix);
+  };
+
+  const bank: FakeBank = {
+    dialect,
+    baseUrl: "",
+    tokenUrl: "",
+    controlUrl: "",
+    pageUrl: "",
+    caPem: ca.certPem,
+    customer: undefined as unknown as CustomerCredentials,
+    callbackCertificate: () => callbackCertificate,
+    serverCertificate: () => serverCertificate,
+    addCustomer,
+    credentials: (clientId) => {
+      const customer = ledger.customers.get(clientId);
+      return customer === undefined ? null : credentialsOf(customer);
+    },
+    pay,
+    sendPix: (input) => {
+      const owner = ledger.ownerOf(input.key);
+      if (owner === undefined) throw new FakeBankError(`A chave ${input.key} não é deste banco.`);
+      const pix = record({ clientId: owner.clientId, chave: input.key, ...input });
+      notify(pix);
+      return wire(pix);
+    },
+    completeRefund: (e2eid, id) => {
+      const { pix, refund } = findRefund(e2eid, id);
+      if (refund.status !== "EM_PROCESSAMENTO") throw new FakeBankError(`A devolução já está ${refund.status}.`);
+      settle(pix, refund, "DEVOLVIDO");
+    },
+    failRefund: (e2eid, id, reason) => {
+      const { pix, refund } = findRefund(e2eid, id);
+      if (refund.status !== "EM_PROCESSAMENTO") throw new FakeBankError(`A devolução já está ${refund.status}.`);
+      settle(pix, refund, "NAO_REALIZADO", reason ?? "Devolução recusada pelo banco do pagador");
+    },
+    setRefundPolicy: (policy) => {
+      refundPolicy = policy;
+    },
+    raiseMed: (input) => {
+      const pix = ledger.pix.get(input.endToEndId);
+      if (pix === undefined) throw new FakeBankError(`O Pix ${input.endToEndId} não existe.`);
+      const refunded = pix.devolucoes.filter((r) => r.status !== "NAO_REALIZADO").reduce((sum, r) => sum + r.amount, 0);
+      const amount = input.amountCents ?? pix.amount - refunded;
+      if (amount <= 0 || refunded + amount > pix.amount) throw new FakeBankError("O valor excede o que resta do Pix.");
+      const refund: RefundRecord = {
+        id: `MED${alnum(20)}`,
+        rtrId: endToEndId(BANK_ISPB, new Date(), "D"),
+        amount,
+        natureza: input.natureza,
+        descricao:
+          input.natureza === "MED_FRAUDE"
+            ? "Devolução MED: fundada suspeita de fraude"
+            : "Devolução MED: falha operacional",
+        solicitacao: new Date().toISOString(),
+        status: "EM_PROCESSAMENTO",
+        ...(input.motivo === undefined ? {} : { motivo: input.motivo.slice(0, 140) }),
+      };
+      pix.devolucoes.push(refund);
+      if ((input.status ?? "DEVOLVIDO") === "DEVOLVIDO") settle(pix, refund, "DEVOLVIDO");
+      else notify(pix);
+      return { id: refund.id, rtrId: refund.rtrId };
+    },
+    faultCalls: (fault) => {
+      if (fault.route !== undefined) new RegExp(fault.route); // refuse a bad pattern now
+      context.callFaults.push({ ...fault });
+    },
+    faultCallbacks: (fault) => {
+      callbacks.faults.push({ ...fault });
+    },
+    clearFaults: () => {
+      context.callFaults.length = 0;
+      callbacks.faults.length = 0;
+      callbacks.releaseReordered();
+      for (const res of context.held) res.destroy();
+    },
+    releaseReordered: () => callbacks.releaseReordered(),
+    expireTokens: () => ledger.expireAllTokens(),
+    rotateServerCertificate: (rotation = {}) => {
+      if (rotation.newCa) {
+        ca = createCertificateAuthority("Fake Bank CA");
+        bank.caPem = ca.certPem;
+        issuers.push(ca.certPem);
+      }
+      serverCertificate = ca.issueServer(["localhost", HOST]);
+      api.setSecureContext(secureOptions());
+      return serverCertificate;
+    },
+    trustWebhookCa: (pem) => {
+      trust.push(pem);
+    },
+    setLatency: (ms) => {
+      context.latencyMs = ms;
+    },
+    received: (clientId) =>
+      [...ledger.pix.values()].filter((pix) => clientId === undefined || pix.clientId === clientId).map(wire),
+    refunds: () =>
+      [...ledger.pix.values()].flatMap((pix) =>
+        pix.devolucoes.map((refund) => ({ endToEndId: pix.endToEndId, ...refundWire(refund) })),
+      ),
+    callbacks: () => [...callbacks.log],
+    requests: () => [...context.requestLog],
+    settled: () => callbacks.settled(),
+    close: async () => {
+      callbacks.close();
+      for (const timer of timers) clearTimeout(timer);
+      for (const res of context.held) res.destroy();
+      api.closeAllConnections();
+      control.closeAllConnections();
+      await Promise.all([
+        new Promise((resolve) => api.close(resolve)),
+        new Promise((resolve) => control.close(resolve)),
+      ]);
+    },
+  };
+
+  // Every client certificate the bank issued passes the handshake; the API then binds each
+  // customer to its own (a certificate from anywhere else never gets that far).
+  const secureOptions = () => ({
+    key: serverCertificate.keyPem,
+    cert: serverCertificate.certPem,
+    ca: issuers,
+  });
+  const api = createHttpsServer(
+    { ...secureOptions(), requestCert: true, rejectUnauthorized: true, minVersion: "TLSv1.2" },
+    createApiApp(context),
+  );
+  const control = createHttpServer(createControlApp(bank));
+  httpsPort = await listen(api, options.port ?? 0);
+  const controlPort = await listen(control, options.controlPort ?? 0);
+  bank.baseUrl = `https://${HOST}:${httpsPort}${basePath}`;
+  bank.tokenUrl = `https://${HOST}:${httpsPort}${tokenPath}`;
+  bank.controlUrl = `http://${HOST}:${controlPort}/control`;
+  bank.pageUrl = `http://${HOST}:${controlPort}/`;
+  bank.customer = addCustomer(options.customer);
+  return bank;
+}
+
+/** A control action the bank refuses (the control API answers it as 400 with its message). */
+class FakeBankError extends Error {
+  override name = "FakeBankError";
+}

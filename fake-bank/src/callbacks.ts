@@ -1,0 +1,196 @@
+/**
+ * The bank's callbacks: `POST {webhookUrl}/pix` with `{ pix: [...] }` (the Inter dialect: a bare
+ * array), over HTTPS with the bank's own client certificate (mutual TLS), trusting the CAs the
+ * operator or the test configured. A failed delivery is retried a few times, as banks do. Faults
+ * apply to the next N callbacks: delay, drop, duplicate, reorder (held, then sent in reverse),
+ * forge (a callback that lies: an end-to-end id the bank never settled and another amount).
+ */
+import { request } from "node:https";
+import type { ClientRequest } from "node:http";
+import type { IssuedCertificate } from "./certs.js";
+import type { Dialect } from "./api.js";
+import { alnum, valor, cents, type Pix, type WebhookPixBody } from "./wire.js";
+
+export type CallbackFaultKind = "delay" | "drop" | "duplicate" | "reorder" | "forge";
+
+export interface CallbackFault {
+  kind: CallbackFaultKind;
+  /** How many of the next callbacks it applies to. */
+  count: number;
+  /** For `delay`: how long each waits (default 1000 ms). */
+  delayMs?: number;
+}
+
+/** One delivery attempt (or a dropped callback), as the control API lists it. */
+export interface CallbackRecord {
+  id: number;
+  at: string;
+  url: string;
+  body: unknown;
+  endToEndIds: string[];
+  attempt: number;
+  /** The receiver's status; null when it was not reached (dropped, refused, timed out). */
+  status: number | null;
+  error?: string;
+  fault?: CallbackFaultKind;
+}
+
+export interface CallbackOptions {
+  dialect: Dialect;
+  /** The bank's own client certificate for its callbacks. */
+  certificate: () => IssuedCertificate;
+  /** CAs trusted for the receiver's server certificate (empty: Node's default CAs). */
+  trust: () => string[];
+  timeoutMs: number;
+  /** Attempts after the first when the receiver fails (non-2xx or unreachable). */
+  retries: number;
+}
+
+interface Pending {
+  url: string;
+  pix: Pix[];
+}
+
+export class CallbackSender {
+  readonly log: CallbackRecord[] = [];
+  readonly faults: CallbackFault[] = [];
+  private nextId = 1;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly requests = new Set<ClientRequest>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private reorderHeld: Pending[] = [];
+  private closed = false;
+
+  constructor(private readonly options: CallbackOptions) {}
+
+  /** Notifies `webhookUrl` (as registered) of these Pix, with whatever fault is armed. */
+  notify(webhookUrl: string, pix: Pix[]): void {
+    if (this.closed) return;
+    const url = `${webhookUrl.replace(/\/+$/, "")}/pix`;
+    const fault = this.faults.find((f) => f.count > 0);
+    if (fault !== undefined) fault.count -= 1;
+    switch (fault?.kind) {
+      case "drop":
+        this.record({ url, body: this.body(pix), pix, attempt: 0, status: null, error: "descartado", fault: "drop" });
+        return;
+      case "delay":
+        this.later(fault.delayMs ?? 1000, () => this.track(this.deliver(url, pix, "delay")));
+        return;
+      case "duplicate":
+        this.track(this.deliver(url, pix, "duplicate"));
+        this.track(this.deliver(url, pix, "duplicate"));
+        return;
+      case "forge":
+        this.track(this.deliver(url, pix.map(forge), "forge"));
+        return;
+      case "reorder":
+        this.reorderHeld.push({ url, pix });
+        if (fault.count === 0) this.releaseReordered();
+        return;
+      default:
+        this.track(this.deliver(url, pix));
+    }
+  }
+
+  /** Sends the callbacks a `reorder` fault still holds, last first. */
+  releaseReordered(): void {
+    const held = this.reorderHeld.reverse();
+    this.reorderHeld = [];
+    for (const pending of held) this.track(this.deliver(pending.url, pending.pix, "reorder"));
+  }
+
+  /** Resolves when no delivery is under way (delayed ones included). */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0 || this.timers.size > 0) {
+      await Promise.race([...this.inFlight, new Promise((resolve) => setTimeout(resolve, 10))]);
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    for (const req of this.requests) req.destroy();
+    this.requests.clear();
+  }
+
+  private body(pix: Pix[]): WebhookPixBody | Pix[] {
+    return this.options.dialect === "inter" ? pix : { pix };
+  }
+
+  private later(ms: number, run: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (!this.closed) run();
+    }, ms);
+    this.timers.add(timer);
+  }
+
+  private track(promise: Promise<void>): void {
+    this.inFlight.add(promise);
+    void promise.finally(() => this.inFlight.delete(promise));
+  }
+
+  private record(entry: Omit<CallbackRecord, "id" | "at" | "endToEndIds"> & { pix: Pix[] }): void {
+    const { pix, ...rest } = entry;
+    this.log.push({
+      id: this.nextId++,
+      at: new Date().toISOString(),
+      endToEndIds: pix.map((p) => p.endToEndId),
+      ...rest,
+    });
+    if (this.log.length > 10_000) this.log.splice(0, this.log.length - 10_000);
+  }
+
+  private async deliver(url: string, pix: Pix[], fault?: CallbackFaultKind): Promise<void> {
+    const body = this.body(pix);
+    for (let attempt = 1; attempt <= 1 + this.options.retries && !this.closed; attempt += 1) {
+      const outcome = await this.post(url, body);
+      this.record({ url, body, pix, attempt, ...outcome, ...(fault === undefined ? {} : { fault }) });
+      if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) return;
+      await new Promise<void>((resolve) => this.later(200 * 2 ** (attempt - 1), resolve));
+    }
+  }
+
+  private post(url: string, body: unknown): Promise<{ status: number | null; error?: string }> {
+    const certificate = this.options.certificate();
+    const trust = this.options.trust();
+    const payload = Buffer.from(JSON.stringify(body));
+    return new Promise((resolve) => {
+      let req: ClientRequest;
+      try {
+        req = request(url, {
+          method: "POST",
+          cert: certificate.certPem,
+          key: certificate.keyPem,
+          ...(trust.length === 0 ? {} : { ca: trust }),
+          agent: false,
+          timeout: this.options.timeoutMs,
+          headers: { "content-type": "application/json", "content-length": payload.length },
+        });
+      } catch (error) {
+        resolve({ status: null, error: String(error) });
+        return;
+      }
+      this.requests.add(req);
+      const done = (outcome: { status: number | null; error?: string }) => {
+        this.requests.delete(req);
+        resolve(outcome);
+      };
+      req.on("timeout", () => req.destroy(new Error(`sem resposta em ${this.options.timeoutMs} ms`)));
+      req.on("error", (error) => done({ status: null, error: error.message }));
+      req.on("response", (res) => {
+        res.resume();
+        res.on("end", () => done({ status: res.statusCode ?? null }));
+        res.on("error", (error) => done({ status: null, error: error.message }));
+      });
+      req.end(payload);
+    });
+  }
+}
+
+/** A callback that lies: an end-to-end id the bank never settled, and one cent more. */
+function forge(pix: Pix): Pix {
+  const { devolucoes: _devolucoes, ...rest } = pix;
+  return { ...rest, endToEndId: `E${pix.endToEndId.slice(1, 21)}${alnum(11)}`, valor: valor(cents(pix.valor) + 1) };
+}

@@ -1,0 +1,103 @@
+/**
+ * `npm run bank`: starts the fake bank and prints what the operator gives the service
+ * (`admin bank connect …`): base URL, token URL, client id and secret, the files of the client
+ * certificate (PEM and PKCS#12) and the bank's CA, written to a state folder outside the
+ * repository, and the page's URL.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { Command, Option } from "commander";
+import { startFakeBank, type Dialect } from "./bank.js";
+
+const program = new Command("bank")
+  .description("Banco fictício local (API Pix do Banco Central, mTLS, OAuth2) para testar o modo de produção.")
+  .option("--port <n>", "porta HTTPS da API", "8443")
+  .option("--control-port <n>", "porta HTTP do controle e da página", "8480")
+  .addOption(new Option("--dialect <d>", "dialeto").choices(["standard", "efi", "inter"]).default("standard"))
+  .option("--latency <ms>", "atraso de cada resposta da API", "0")
+  .option("--key <chave...>", "chave(s) Pix da conta do cliente (padrão: uma chave aleatória)")
+  .option("--client-id <id>", "client id do cliente")
+  .option("--webhook-ca <arquivo...>", "CA(s) em PEM que assinam o certificado do webhook do serviço")
+  .option("--state-dir <pasta>", "onde gravar certificados e credenciais", join(tmpdir(), "pix-fake-bank"))
+  .parse();
+
+const options = program.opts<{
+  port: string;
+  controlPort: string;
+  dialect: Dialect;
+  latency: string;
+  key?: string[];
+  clientId?: string;
+  webhookCa?: string[];
+  stateDir: string;
+}>();
+
+const bank = await startFakeBank({
+  port: Number(options.port),
+  controlPort: Number(options.controlPort),
+  dialect: options.dialect,
+  latencyMs: Number(options.latency),
+  customer: {
+    ...(options.key === undefined ? {} : { keys: options.key }),
+    ...(options.clientId === undefined ? {} : { clientId: options.clientId }),
+  },
+  webhookCa: (options.webhookCa ?? []).map((file) => readFileSync(file, "utf8")),
+});
+
+const dir = resolve(options.stateDir);
+mkdirSync(dir, { recursive: true, mode: 0o700 });
+const files = {
+  ca: join(dir, "bank-ca.pem"),
+  cert: join(dir, "client-cert.pem"),
+  key: join(dir, "client-key.pem"),
+  p12: join(dir, "client.p12"),
+  credentials: join(dir, "credentials.json"),
+};
+const { customer } = bank;
+writeFileSync(files.ca, bank.caPem);
+writeFileSync(files.cert, customer.certPem);
+writeFileSync(files.key, customer.keyPem, { mode: 0o600 });
+writeFileSync(files.p12, customer.p12, { mode: 0o600 });
+const credentials = {
+  dialect: bank.dialect,
+  baseUrl: bank.baseUrl,
+  tokenUrl: bank.tokenUrl,
+  clientId: customer.clientId,
+  clientSecret: customer.clientSecret,
+  pixKey: customer.keys[0],
+  certificate: files.cert,
+  privateKey: files.key,
+  pkcs12: files.p12,
+  pkcs12Passphrase: customer.p12Passphrase,
+  bankCa: files.ca,
+  controlUrl: bank.controlUrl,
+  pageUrl: bank.pageUrl,
+};
+writeFileSync(files.credentials, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+
+process.stdout.write(`Banco fictício no ar (dialeto ${bank.dialect}).
+
+  URL base da API      ${bank.baseUrl}
+  URL do token         ${bank.tokenUrl}
+  client id            ${customer.clientId}
+  client secret        ${customer.clientSecret}
+  chave Pix            ${customer.keys.join(", ")}
+  certificado (PEM)    ${files.cert}
+  chave privada (PEM)  ${files.key}
+  PKCS#12              ${files.p12}  (senha: ${customer.p12Passphrase})
+  CA do banco          ${files.ca}
+  tudo em JSON         ${files.credentials}
+
+  App do banco         ${bank.pageUrl}
+  API de controle      ${bank.controlUrl}
+
+Os callbacks confiam em: ${options.webhookCa?.join(", ") ?? "CAs padrão do Node (use --webhook-ca ou POST /control/webhook-trust)"}
+Ctrl+C encerra.
+`);
+
+const stop = () => {
+  void bank.close().then(() => process.exit(0));
+};
+process.once("SIGINT", stop);
+process.once("SIGTERM", stop);

@@ -1,0 +1,101 @@
+/**
+ * The "bank app" page: plain HTML forms (no script) over the control API's actions, in
+ * Portuguese, for a person trying production mode on one machine.
+ */
+import type { FakeBank } from "./bank.js";
+
+const escape = (value: unknown): string => String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function renderPage(bank: FakeBank, message: string | undefined, error: boolean): string {
+  const received = bank.received().reverse().slice(0, 50);
+  const refunds = bank.refunds().reverse().slice(0, 50);
+  const callbacks = bank.callbacks().reverse().slice(0, 20);
+  const rows = (cells: unknown[][]) =>
+    cells.map((row) => `<tr>${row.map((cell) => `<td>${escape(cell)}</td>`).join("")}</tr>`).join("");
+  return `<!doctype html>
+<html lang="pt-BR">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Banco Fictício — app</title>
+<style>
+body { font-family: system-ui, sans-serif; max-width: 60rem; margin: 1rem auto; padding: 0 1rem; }
+form { border: 1px solid #ccc; padding: .75rem; margin: .75rem 0; }
+label { display: block; margin: .25rem 0; }
+textarea, input[type=text] { width: 100%; box-sizing: border-box; }
+table { border-collapse: collapse; width: 100%; font-size: .85rem; }
+td, th { border: 1px solid #ddd; padding: .2rem .4rem; text-align: left; }
+.msg { padding: .5rem; background: #e8f5e9; } .erro { background: #ffebee; }
+</style>
+</head>
+<body>
+<h1>Banco Fictício</h1>
+<p>Banco de teste local (padrão API Pix do Banco Central, dialeto <strong>${escape(bank.dialect)}</strong>). Nenhum dinheiro real.</p>
+${message === undefined ? "" : `<p class="msg${error ? " erro" : ""}" role="status">${escape(message)}</p>`}
+
+<form method="post" action="/app/pagar">
+<h2>Pagar um Pix (QR Code ou copia e cola)</h2>
+<p>Você é um pagador de outro banco.</p>
+<label>Código copia e cola <textarea name="code" rows="3" required></textarea></label>
+<label>Valor (R$; vazio: o valor da cobrança) <input type="text" name="amount" inputmode="decimal"></label>
+<label><input type="checkbox" name="force"> Pagar mesmo removida ou expirada</label>
+<button>Pagar</button>
+</form>
+
+<form method="post" action="/app/enviar">
+<h2>Enviar um Pix sem txid para uma chave</h2>
+<label>Chave <input type="text" name="key" required value="${escape(bank.customer.keys[0] ?? "")}"></label>
+<label>Valor (R$) <input type="text" name="amount" required inputmode="decimal"></label>
+<button>Enviar</button>
+</form>
+
+<form method="post" action="/app/devolucao">
+<h2>Concluir ou recusar uma devolução</h2>
+<label>E2E id do Pix <input type="text" name="endToEndId" required></label>
+<label>Id da devolução <input type="text" name="id" required></label>
+<label><input type="radio" name="outcome" value="complete" checked> Concluir (DEVOLVIDO)</label>
+<label><input type="radio" name="outcome" value="fail"> Recusar (NAO_REALIZADO)</label>
+<label>Motivo <input type="text" name="reason"></label>
+<button>Aplicar</button>
+</form>
+
+<form method="post" action="/app/med">
+<h2>Devolução MED sobre um Pix recebido</h2>
+<label>E2E id do Pix <input type="text" name="endToEndId" required></label>
+<label>Natureza <select name="natureza"><option>MED_OPERACIONAL</option><option>MED_FRAUDE</option></select></label>
+<label>Valor (R$; vazio: o que resta) <input type="text" name="amount" inputmode="decimal"></label>
+<button>Registrar</button>
+</form>
+
+<form method="post" action="/app/falha">
+<h2>Falhas</h2>
+<label>Tipo <select name="kind">
+<option value="drop">Descartar callbacks</option>
+<option value="delay">Atrasar callbacks</option>
+<option value="duplicate">Duplicar callbacks</option>
+<option value="reorder">Inverter a ordem dos callbacks</option>
+<option value="forge">Forjar callbacks</option>
+<option value="status">Responder 503 na API</option>
+<option value="timeout">Não responder na API</option>
+<option value="expire">Expirar todos os tokens</option>
+<option value="rotate">Trocar o certificado do servidor</option>
+<option value="clear">Limpar as falhas</option>
+</select></label>
+<label>Próximos N <input type="text" name="count" value="1" inputmode="numeric"></label>
+<label>Atraso (ms) <input type="text" name="delayMs" value="1000" inputmode="numeric"></label>
+<label>Rota (expressão regular sobre "MÉTODO /caminho") <input type="text" name="route"></label>
+<button>Aplicar</button>
+</form>
+
+<h2>Pix recebidos</h2>
+<table><tr><th>E2E id</th><th>Chave</th><th>txid</th><th>Valor</th><th>Horário</th></tr>
+${rows(received.map((p) => [p.endToEndId, p.chave ?? "", p.txid ?? "—", p.valor, p.horario]))}</table>
+<h2>Devoluções</h2>
+<table><tr><th>Pix</th><th>Id</th><th>Natureza</th><th>Valor</th><th>Status</th></tr>
+${rows(refunds.map((r) => [r.endToEndId, r.id, r.natureza ?? "", r.valor, r.status]))}</table>
+<h2>Callbacks enviados</h2>
+<table><tr><th>Horário</th><th>URL</th><th>E2E ids</th><th>Tentativa</th><th>Status</th><th>Falha</th></tr>
+${rows(callbacks.map((c) => [c.at, c.url, c.endToEndIds.join(" "), c.attempt, c.status ?? c.error ?? "", c.fault ?? ""]))}</table>
+</body>
+</html>`;
+}
