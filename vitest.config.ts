@@ -26,13 +26,13 @@ function testFiles(dir: string): string[] {
   });
 }
 
-const sources = ["server", "scripts", "client/test", "dashboard/test"].flatMap(testFiles);
+const sources = ["server", "scripts", "client/test", "dashboard/test", "fake-bank"].flatMap(testFiles);
 const text = (file: string) => readFileSync(join(root, file), "utf8");
 const usesBothStores = (source: string) => /\beachStore\(/.test(source);
 const usesPostgres = (source: string) =>
   /\b(postgresStore|describePg|createTestDatabase|startThrowawayCluster|findPostgresBin)\(|\bpgAdminUrl\b/.test(source);
 const usesProcessesOrServers = (source: string) =>
-  /\b(startTestServer|serverOn|spawn|execFile|execFileSync|fork|startServerProcess|startAdminProcess)\(|from "(\.\.?\/)+(support\/|harness)|\.listen\(/.test(
+  /\b(startTestServer|serverOn|spawn|execFile|execFileSync|fork|startServerProcess|startAdminProcess|startFakeBank)\(|from "(\.\.?\/)+(support\/|harness)|\.listen\(/.test(
     source,
   );
 
