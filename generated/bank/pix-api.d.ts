@@ -2524,7 +2524,7 @@ export interface components {
                  * ISPB do PSP pagador.
                  * @description ISPB do PSP pagador.
                  */
-                ispbParticipante?: string;
+                ispbParticipante: string;
             } & {
                 /**
                  * Código do município
@@ -3510,7 +3510,7 @@ export interface components {
          * @description Atributos de Configuração de Recorrência
          */
         RecCompleta: {
-            idRec?: components["schemas"]["RecId"];
+            idRec: components["schemas"]["RecId"];
         } & components["schemas"]["RecBase"] & {
             recebedor: {
                 /**
@@ -3564,7 +3564,7 @@ export interface components {
          * @description Atributos de Configuração de Recorrência
          */
         RecCompletaPesquisada: {
-            idRec?: components["schemas"]["RecId"];
+            idRec: components["schemas"]["RecId"];
         } & components["schemas"]["RecBase"] & {
             recebedor: {
                 /**
@@ -3587,7 +3587,7 @@ export interface components {
          * @description Atributos de Configuração de Recorrência
          */
         RecGerada: {
-            idRec?: components["schemas"]["RecId"];
+            idRec: components["schemas"]["RecId"];
         } & components["schemas"]["RecBase"] & {
             recebedor: {
                 /**
@@ -3643,12 +3643,6 @@ export interface components {
             vinculo?: {
                 /** @description O objeto devedor organiza as informações sobre o devedor da recorrência. */
                 devedor?: {
-                    /**
-                     * Nome
-                     * @description Nome do usuário.
-                     */
-                    nome: string;
-                } | {
                     /**
                      * Nome
                      * @description Nome do usuário.
@@ -3761,7 +3755,7 @@ export interface components {
                  * Informações sobre a rejeição da recorrência
                  * @description Informações sobre a rejeição da recorrência
                  */
-                rejeicao?: {
+                rejeicao: {
                     /**
                      * Código da rejeição
                      * @description Código da rejeição. Corresponde ao código de rejeição presente no catálogo de mensagens.
@@ -3779,7 +3773,7 @@ export interface components {
                  * Informações sobre o cancelamento da recorrência
                  * @description Informações sobre o cancelamento da recorrência
                  */
-                cancelamento?: {
+                cancelamento: {
                     /**
                      * Solicitante do cancelamento
                      * @enum {string}
@@ -3830,11 +3824,7 @@ export interface components {
                 /**
                  * Identificador do objeto de vínculo
                  * @description Campo de texto livre para informações referentes ao contrato que permitam ao usuário pagador reconhecer o objeto dos pagamentos periódicos por meio do Pix Automático.
-                 * @example [
-                 *       "Conta de energia Av. Paulista, 1804",
-                 *       "Serviço de internet banda larga",
-                 *       "Assinatura anual"
-                 *     ]
+                 * @example Conta de energia Av. Paulista, 1804
                  */
                 objeto?: string;
                 /** @description O objeto devedor organiza as informações sobre o devedor da recorrência. */
@@ -3964,7 +3954,7 @@ export interface components {
          * @description Dados criados ou alterados da solicitação da recorrência
          */
         SolicRecCompleta: components["schemas"]["SolicRecId"] & components["schemas"]["SolicRecBase"] & components["schemas"]["SolicRecStatus"] & components["schemas"]["SolicRecAtualizacao"] & {
-            recPayload?: components["schemas"]["RecPayload"];
+            recPayload: components["schemas"]["RecPayload"];
         };
         /**
          * Cobrança Recorrente Gerada
@@ -4036,7 +4026,7 @@ export interface components {
                  * Informações sobre o cancelamento da cobrança
                  * @description Informações sobre o cancelamento da cobrança
                  */
-                cancelamento?: {
+                cancelamento: {
                     /**
                      * Solicitante do cancelamento
                      * @enum {string}
@@ -4059,7 +4049,7 @@ export interface components {
                  * Informações sobre a rejeição da cobrança
                  * @description Informações sobre a rejeição da cobrança
                  */
-                rejeicao?: {
+                rejeicao: {
                     /**
                      * Código da rejeição
                      * @description Código da rejeição. Corresponde ao código de rejeição presente no catálogo de mensagens.
@@ -5631,32 +5621,6 @@ export interface components {
         /** @description Dados para notificação. */
         WebhookRecBody: {
             content: {
-                /**
-                 * @example {
-                 *       "recs": [
-                 *         {
-                 *           "idRec": "RR1026652320240821lab77511abf",
-                 *           "status": "APROVADA",
-                 *           "atualizacao": [
-                 *             {
-                 *               "status": "CRIADA",
-                 *               "data": "2024-08-20T10:12:07.567Z"
-                 *             },
-                 *             {
-                 *               "status": "APROVADA",
-                 *               "data": "2024-08-22T12:43:53.337Z"
-                 *             }
-                 *           ],
-                 *           "ativacao": {
-                 *             "tipoJornada": "JORNADA_3",
-                 *             "dadosJornada": {
-                 *               "txid": "r9eFIFmwcZ55Nm4RsKZAAtIvvCrlcNN6"
-                 *             }
-                 *           }
-                 *         }
-                 *       ]
-                 *     }
-                 */
                 "application/json": {
                     recs?: components["schemas"]["RecNotification"][];
                 };
@@ -5665,31 +5629,6 @@ export interface components {
         /** @description Dados para notificação. */
         WebhookCobRBody: {
             content: {
-                /**
-                 * @example {
-                 *       "cobsr": [
-                 *         {
-                 *           "idRec": "RR1234567820240115abcdefghijk",
-                 *           "txid": "3136957d93134f2184b369e8f1c0729d",
-                 *           "status": "ATIVA",
-                 *           "atualizacao": [
-                 *             {
-                 *               "status": "ATIVA",
-                 *               "data": "2024-08-20T12:34:21.300Z"
-                 *             }
-                 *           ],
-                 *           "tentativas": [
-                 *             {
-                 *               "dataLiquidacao": "2024-20-08",
-                 *               "tipo": "AGND",
-                 *               "status": "SOLICITADA",
-                 *               "endToEndId": "E12345678202406201221abcdef12345"
-                 *             }
-                 *           ]
-                 *         }
-                 *       ]
-                 *     }
-                 */
                 "application/json": {
                     cobsr?: components["schemas"]["CobRNotification"][];
                 };
