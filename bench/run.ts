@@ -213,7 +213,7 @@ try {
       "≤ 600 ms",
       startup.ms <= 600,
     );
-    const load = os.loadavg()[0].toFixed(1);
+    const load = (os.loadavg()[0] ?? 0).toFixed(1);
     record(`start-up: the server's CPU by then (load average ${load})`, `${startup.cpuMs.toFixed(0)} ms`, "info", null);
     // What the start-up leaves for later: each API's request check, loaded at its first request.
     for (const first of await firstRequestsPerSurface()) {
