@@ -42,10 +42,15 @@ export function bankAccess(options: BankAccessOptions): ManagedBankAccess {
   let checkedAt = Number.NEGATIVE_INFINITY;
   let checking: Promise<BankClient | null> | null = null;
 
+  /** The version last seen: null while none is configured, undefined before the first load. */
+  let seen: number | null | undefined;
+
   async function check(): Promise<BankClient | null> {
     const credentials = await options.load();
     checkedAt = now();
-    if (credentials?.version === held?.version && credentials !== null) return held?.client ?? null;
+    const version = credentials?.version ?? null;
+    if (version === seen) return held?.client ?? null;
+    seen = version;
     const previous = held;
     held = credentials === null ? null : { version: credentials.version, client: build(credentials, clientOptions) };
     void previous?.client.close().catch(() => undefined);
@@ -66,6 +71,7 @@ export function bankAccess(options: BankAccessOptions): ManagedBankAccess {
     async close() {
       const last = held;
       held = null;
+      seen = undefined;
       checkedAt = Number.NEGATIVE_INFINITY;
       await last?.client.close();
     },

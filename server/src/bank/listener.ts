@@ -86,7 +86,7 @@ function rebaseRefs(value: unknown): unknown {
 }
 
 /** Compiles the callback's schemas from the document, once per document. */
-export function callbackValidators(documentPath = defaultDocumentPath): Validators {
+function callbackValidators(documentPath = defaultDocumentPath): Validators {
   const cached = compiled.get(documentPath);
   if (cached) return cached;
   const doc = readOpenApiDocument(documentPath) as {

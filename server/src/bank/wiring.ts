@@ -27,7 +27,14 @@ export interface BankWiringOptions {
 }
 
 export interface BankWiring {
+  /** `DomainDeps.bank`. */
   access: ManagedBankAccess;
+  /**
+   * Loads the connection, registers the webhook and binds the listener (once the domain that
+   * `onReceived` calls exists). Never throws: a bank that does not answer is logged and recorded,
+   * and the next change of the connection tries again.
+   */
+  start(): Promise<void>;
   /** The listener's bound port, once started (a connection with a bank CA exists). */
   listenerPort(): number | null;
   close(): Promise<void>;
@@ -39,7 +46,7 @@ const listenerBank = (credentials: BankCredentials): ListenerBank => ({
   path: credentials.webhookUrl === null ? undefined : new URL(credentials.webhookUrl).pathname,
 });
 
-export async function startBankWiring(options: BankWiringOptions): Promise<BankWiring> {
+export function bankWiring(options: BankWiringOptions): BankWiring {
   const { logger } = options;
   let listener: WebhookListener | null = null;
   let listenerStarting: Promise<void> = Promise.resolve();
@@ -88,18 +95,20 @@ export async function startBankWiring(options: BankWiringOptions): Promise<BankW
     ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }),
     ...(options.recheckMs === undefined ? {} : { recheckMs: options.recheckMs }),
     onChange: ({ bank, credentials }) => {
-      listenerStarting = listenerStarting.then(() => follow(bank, credentials));
+      listenerStarting = listenerStarting
+        .then(() => follow(bank, credentials))
+        .catch((error: unknown) => logger.warn({ err: error }, "bank: webhook listener not started"));
     },
   });
-  // At start-up: the connection, if any, is loaded, its webhook registered and the listener bound.
-  await access.current().catch((error: unknown) => logger.warn({ err: error }, "bank: connection not loaded"));
-  await listenerStarting.catch((error: unknown) => logger.warn({ err: error }, "bank: listener not started"));
-
   return {
     access,
+    async start() {
+      await access.current().catch((error: unknown) => logger.warn({ err: error }, "bank: connection not loaded"));
+      await listenerStarting;
+    },
     listenerPort: () => listener?.port ?? null,
     async close() {
-      await listenerStarting.catch(() => undefined);
+      await listenerStarting;
       await Promise.all([access.close(), listener?.close()]);
     },
   };
