@@ -40,7 +40,8 @@ function layerOf(path: string): string {
  * knows only its ports and the Pix rules; adapters (store) and the web layers know the domain;
  * `http/kit` holds what the API and the hosted checkout share, so neither imports the other's insides
  * (the API composes the checkout's router); the CLI speaks HTTP to the server and knows none of
- * its modules. The entry points (`main.ts` of the server, the worker and the CLI) wire everything.
+ * its modules. The bank adapter (the platform's bank, issue 35) is an adapter of a domain port.
+ * The entry points (`main.ts` of the server, the worker and the CLI) wire everything.
  */
 const allowed: Record<string, readonly string[]> = {
   domain: ["pix", "generated"],
@@ -50,6 +51,8 @@ const allowed: Record<string, readonly string[]> = {
   checkout: ["http/kit", "domain", "pix", "generated"],
   http: ["checkout", "http/kit", "domain", "pix", "generated"],
   webhooks: ["domain", "pix", "generated"],
+  // The bank adapter implements the domain's PixBank port; it reads the bank's document as the APIs do.
+  bank: ["domain", "http/kit", "generated"],
   cli: ["config", "generated"],
   config: ["domain"],
   logger: ["domain"],

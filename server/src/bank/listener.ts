@@ -118,8 +118,12 @@ function pixOf(body: unknown, dialect: BankDialect, validators: Validators): Pix
   return validators.object.errors?.map((e) => `${e.instancePath} ${e.message ?? ""}`).join("; ") ?? "inválido";
 }
 
+/** The bank's connection is kept for its next callback, except after a body left unread. */
 function answer(res: ServerResponse, status: number, text?: string): void {
-  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", connection: "close" });
+  res.writeHead(status, {
+    "content-type": "text/plain; charset=utf-8",
+    ...(status === 413 ? { connection: "close" } : {}),
+  });
   res.end(text ?? "");
 }
 
