@@ -4,12 +4,16 @@ import { ui } from "./ui";
 
 // A list's table, and its pages by cursor (the API's `startingAfter`/`hasMore`), the cursor kept
 // in the address (`?apos=<id>`) so a page can be reloaded and shared, and the way back in the
-// history's state.
+// history's state. Where the list has less room than its columns need (under 45rem: a phone, a
+// tablet) each row is a card, every cell on its own line beside its column's name, so the amount
+// and the status of a row are never off the screen.
 
 export interface Column<Row> {
   header: string;
   cell: (row: Row) => ReactNode;
   numeric?: boolean;
+  /** A cell that must stay in view at every width (the browser tests' layout check looks for it). */
+  essential?: boolean;
 }
 
 export function DataTable<Row>(props: {
@@ -35,8 +39,13 @@ export function DataTable<Row>(props: {
           {props.rows.map((row) => (
             <tr key={props.rowKey(row)}>
               {props.columns.map((column) => (
-                <td key={column.header} className={column.numeric ? "number" : undefined}>
-                  {column.cell(row)}
+                <td
+                  key={column.header}
+                  className={column.numeric ? "number" : undefined}
+                  data-label={column.header}
+                  data-essential={column.essential ? "" : undefined}
+                >
+                  <div>{column.cell(row)}</div>
                 </td>
               ))}
             </tr>

@@ -122,31 +122,82 @@ export async function seriousAccessibilityProblems(page: Page): Promise<string[]
     .map((v) => `${v.impact} ${v.id}: ${v.nodes.join(", ")}`);
 }
 
+/** The widths the layout is checked at: phones, a tablet, laptops; the last (1280) stays set. */
+const layoutWidths = [360, 390, 768, 1440, 1280] as const;
+
 /**
- * One screen looked at as a person would: full-page screenshots at a phone's and a laptop's width
- * (test-artifacts/painel-<name>-<width>.png), no sideways scrolling of the page from 360 to 1440
- * pixels, and axe-core's serious and critical findings. Returns what is wrong; the laptop's width
- * stays set.
+ * What is wrong with the page's layout at the window's width now: the page scrolls sideways, or a
+ * list row's amount (a cell with "R$ …") or a cell marked `data-essential` (status, amount) lies
+ * outside the window or the box that scrolls it, so a person must scroll to read it. Rows out of
+ * sight (a closed <details>) are not judged.
  */
-export async function lookAt(page: Page, name: string): Promise<string[]> {
+async function layoutProblemsNow(page: Page, name: string): Promise<string[]> {
+  const wrong: string[] = [];
+  const width = (await page.evaluate("window.innerWidth")) as number;
+  const overflow = (await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")) as number;
+  if (overflow > 0) {
+    // The deepest elements that stick out, to say what to fix.
+    const culprits = (await page.evaluate(`[...document.querySelectorAll("body *")]
+      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .filter((e) => ![...e.children].some((c) => c.getBoundingClientRect().right > window.innerWidth + 0.5))
+      .slice(0, 3)
+      .map((e) => e.tagName.toLowerCase() + (e.className ? "." + String(e.className).split(" ")[0] : "") + " " + (e.textContent || "").slice(0, 30))`)) as string[];
+    wrong.push(`${name} at ${width}px: ${overflow}px wider than the window (${culprits.join(" | ")})`);
+  }
+  // A string, evaluated in the page: this file is type-checked without the DOM's types.
+  const hidden = (await page.evaluate(`(() => {
+    const outside = [];
+    for (const row of document.querySelectorAll("tbody tr")) {
+      if (row.getClientRects().length === 0) continue;
+      for (const cell of row.cells) {
+        if (!cell.hasAttribute("data-essential") && !/R\\$\\s?-?\\d/.test(cell.textContent || "")) continue;
+        let left = 0;
+        let right = window.innerWidth;
+        for (let box = cell.parentElement; box; box = box.parentElement) {
+          if (getComputedStyle(box).overflowX === "visible") continue;
+          const r = box.getBoundingClientRect();
+          left = Math.max(left, r.left);
+          right = Math.min(right, r.right);
+        }
+        const r = cell.getBoundingClientRect();
+        if (r.left < left - 0.5 || r.right > right + 0.5) {
+          outside.push((cell.getAttribute("data-label") || "cell") + " " + (cell.textContent || "").trim().slice(0, 30));
+        }
+      }
+    }
+    return outside;
+  })()`)) as string[];
+  if (hidden.length > 0) {
+    wrong.push(`${name} at ${width}px: ${hidden.length} row cell(s) out of view (${hidden.slice(0, 3).join(" | ")})`);
+  }
+  return wrong;
+}
+
+/**
+ * The layout check at every width of `layoutWidths` (no sideways scrolling of the page, every
+ * row's amount and status in view), with full-page screenshots at a phone's and a laptop's width
+ * (test-artifacts/painel-<name>-<width>.png). Returns what is wrong; the laptop's width stays set.
+ */
+export async function layoutProblems(page: Page, name: string): Promise<string[]> {
   mkdirSync(artifacts, { recursive: true });
   const wrong: string[] = [];
-  for (const width of [360, 390, 1440, 1280]) {
+  for (const width of layoutWidths) {
     await page.setViewportSize({ width, height: width < 500 ? 844 : 800 });
-    const overflow = (await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")) as number;
-    if (overflow > 0) {
-      // The deepest elements that stick out, to say what to fix.
-      const culprits = (await page.evaluate(`[...document.querySelectorAll("body *")]
-        .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5)
-        .filter((e) => ![...e.children].some((c) => c.getBoundingClientRect().right > window.innerWidth + 0.5))
-        .slice(0, 3)
-        .map((e) => e.tagName.toLowerCase() + (e.className ? "." + String(e.className).split(" ")[0] : "") + " " + (e.textContent || "").slice(0, 30))`)) as string[];
-      wrong.push(`${name} at ${width}px: ${overflow}px wider than the window (${culprits.join(" | ")})`);
-    }
+    wrong.push(...(await layoutProblemsNow(page, name)));
     if (width === 390 || width === 1280) {
       await page.screenshot({ path: join(artifacts, `painel-${name}-${width}.png`), fullPage: true });
     }
   }
+  return wrong;
+}
+
+/**
+ * One screen looked at as a person would: the layout check at every width (`layoutProblems`,
+ * screenshots at 390 and 1280 px) and axe-core's serious and critical findings. Returns what is
+ * wrong; the laptop's width stays set.
+ */
+export async function lookAt(page: Page, name: string): Promise<string[]> {
+  const wrong = await layoutProblems(page, name);
   wrong.push(...(await seriousAccessibilityProblems(page)).map((problem) => `${name}: ${problem}`));
   return wrong;
 }

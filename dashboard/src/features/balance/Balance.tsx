@@ -100,6 +100,7 @@ export function Balance() {
     { header: "Pedido em", cell: (w) => formatDateTime(w.createdAt) },
     { header: "Chave Pix", cell: (w) => `${w.pixKeyType} ${w.pixKey}` },
     {
+      essential: true,
       header: "Situação",
       cell: (w) => {
         const s = withdrawalStatus[w.status] ?? { text: w.status, tone: "neutral" as const };
@@ -111,7 +112,7 @@ export function Balance() {
       cell: (w) =>
         w.transfers.map((t) => `${formatMoney(t.amountCents)} ${transferStatus[t.status]}`).join(", ") || "—",
     },
-    { header: "Valor", numeric: true, cell: (w) => formatMoney(w.amountCents) },
+    { essential: true, header: "Valor", numeric: true, cell: (w) => formatMoney(w.amountCents) },
   ];
   const rows = withdrawals.data?.data ?? [];
   return (

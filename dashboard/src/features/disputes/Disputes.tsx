@@ -38,6 +38,7 @@ export function Disputes() {
     },
     { header: "Aberta em", cell: (t) => formatDateTime(t.dispute?.createdAt) },
     {
+      essential: true,
       header: "Situação",
       cell: (t) => {
         const s = statusText[t.dispute?.status ?? ""];
@@ -46,7 +47,7 @@ export function Disputes() {
     },
     { header: "Pagador", cell: (t) => t.customer.name },
     { header: "Em disputa", numeric: true, cell: (t) => formatMoney(t.dispute?.amountCents ?? 0) },
-    { header: "Valor da cobrança", numeric: true, cell: (t) => formatMoney(t.amountCents) },
+    { essential: true, header: "Valor da cobrança", numeric: true, cell: (t) => formatMoney(t.amountCents) },
   ];
   const rows = list.data?.data ?? [];
   return (

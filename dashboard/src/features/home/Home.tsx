@@ -95,7 +95,7 @@ function Figures({ figures }: { figures: Figures }) {
                 <tr>
                   <th scope="col">Dia</th>
                   <th scope="col" className="number">
-                    Pagamentos
+                    <abbr title="Pagamentos">Qtde.</abbr>
                   </th>
                   <th scope="col" className="number">
                     Valor
@@ -105,7 +105,7 @@ function Figures({ figures }: { figures: Figures }) {
               <tbody>
                 {last30.days.map((day) => (
                   <tr key={day.date}>
-                    <td>{formatDate(`${day.date}T15:00:00Z`)}</td>
+                    <td>{`${day.date.slice(8, 10)}/${day.date.slice(5, 7)}`}</td>
                     <td className="number">{formatCount(day.count)}</td>
                     <td className="number">{formatMoney(day.amountCents)}</td>
                   </tr>

@@ -35,9 +35,13 @@ export function PaymentLinks() {
         </>
       ),
     },
-    { header: "Situação", cell: (l) => (l.active ? <Badge tone="ok">ativo</Badge> : <Badge>desativado</Badge>) },
+    {
+      essential: true,
+      header: "Situação",
+      cell: (l) => (l.active ? <Badge tone="ok">ativo</Badge> : <Badge>desativado</Badge>),
+    },
     { header: "Criado em", cell: (l) => formatDateTime(l.createdAt) },
-    { header: "Valor", numeric: true, cell: (l) => formatMoney(l.amountCents) },
+    { essential: true, header: "Valor", numeric: true, cell: (l) => formatMoney(l.amountCents) },
   ];
   const rows = list.data?.data ?? [];
   return (

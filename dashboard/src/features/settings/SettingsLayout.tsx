@@ -1,5 +1,4 @@
-import { useEffect, useRef } from "react";
-import { NavLink, Outlet, useLocation } from "react-router";
+import { NavLink, Outlet } from "react-router";
 import { useCurrentSession } from "../../api/session";
 import { Page } from "../../components/ui";
 import { useModePath } from "../../lib/useMode";
@@ -26,15 +25,10 @@ function settingsTabs(role: string): { path: string; label: string }[] {
 export function SettingsLayout() {
   const { user } = useCurrentSession();
   const to = useModePath();
-  const tabs = useRef<HTMLElement>(null);
-  const { pathname } = useLocation();
-  // On a phone the tabs scroll sideways: the current one is brought into view.
-  useEffect(() => {
-    tabs.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: "nearest", inline: "nearest" });
-  }, [pathname]);
+  // The tabs wrap into rows (settings.module.css): all in view at any width, none cut.
   return (
     <Page title="Configurações">
-      <nav aria-label="Configurações" ref={tabs}>
+      <nav aria-label="Configurações">
         <ul className={styles.tabs}>
           {settingsTabs(user.role).map((tab) => (
             <li key={tab.path}>

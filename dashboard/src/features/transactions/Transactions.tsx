@@ -192,8 +192,8 @@ export function TransactionTable(props: { rows: Transaction[]; caption?: string 
         </>
       ),
     },
-    { header: "Situação", cell: (t) => <StatusBadge status={t.status} /> },
-    { header: "Valor", numeric: true, cell: (t) => formatMoney(t.amountCents) },
+    { essential: true, header: "Situação", cell: (t) => <StatusBadge status={t.status} /> },
+    { essential: true, header: "Valor", numeric: true, cell: (t) => formatMoney(t.amountCents) },
   ];
   return (
     <DataTable

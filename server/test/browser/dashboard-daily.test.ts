@@ -1,0 +1,211 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { allPermissions, createApiKey } from "../../src/domain/accounts/index.js";
+import { bodyOf, byId, chargeBody, operatorApi, publicApi, testAdminToken, type TestServer } from "../harness.js";
+import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.js";
+import { buildPanel, freePort, lookAt, openBrowserTab, type WatchedPage } from "../support/panel.js";
+import { eachStore, type StartedServer } from "../support/stores.js";
+
+// The dashboard a merchant works in every day (issue 37 §1), in Debian's Chromium against the real
+// server: every list usable on a phone (the amount and status of each row in view, the menus in
+// view, no sideways scrolling from 360 to 1440 px), the payer's address on the transaction and the
+// customer, webhook endpoints changed, disabled and deleted in the app, and the smaller items a
+// merchant found. Screenshots in test-artifacts/painel-diario-*.png; axe-core on every screen.
+
+if (!hasChromium) console.warn(`[dashboard daily browser tests] skipped: ${chromiumPath} not found`);
+
+const password = "correto cavalo bateria grampo";
+let browser: Browser;
+let panelDirectory: string;
+
+beforeAll(async () => {
+  panelDirectory = await buildPanel();
+  if (hasChromium) browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** What a person reads in an element: its text, with the no-break spaces of `R$ 1,00` as spaces. */
+const read = async (locator: { innerText(): Promise<string> }) => (await locator.innerText()).replace(/\u00a0/g, " ");
+
+for (const store of eachStore("painel_diario")) {
+  store.describe(`the daily dashboard on the ${store.name} store`, { timeout: 120_000 }, () => {
+    let started: StartedServer;
+    let server: TestServer;
+    let origin: string;
+    const tabs: WatchedPage[] = [];
+    const wrong: string[] = [];
+    let people = 0;
+
+    beforeAll(async () => {
+      const port = await freePort();
+      origin = `http://localhost:${port}`;
+      started = await store.start({ port, publicBaseUrl: origin, panelDirectory, allowLocalWebhooks: true });
+      server = started.server;
+    }, 120_000);
+
+    afterAll(async () => {
+      await started?.stop();
+    });
+
+    const at = (path: string) => `${origin}/painel${path}`;
+
+    async function look(page: Page, name: string) {
+      wrong.push(...(await lookAt(page, `diario-${name}`)));
+    }
+
+    /** A new merchant signed up in its own browser; its account's test key, made as the operator would. */
+    async function merchant(expected: (status: number, url: string) => boolean = () => false) {
+      const tab = await openBrowserTab(
+        () =>
+          browser.newContext({
+            viewport: { width: 1280, height: 800 },
+            locale: "pt-BR",
+            timezoneId: "America/Sao_Paulo",
+          }),
+        origin,
+        (status, url) => (status === 401 && url.endsWith("/dashboard/v1/session")) || expected(status, url),
+      );
+      tabs.push(tab);
+      const { page } = tab;
+      const email = `maria.${process.pid}.${++people}@padaria.example.com.br`;
+      await page.goto(at("/cadastro"));
+      await page.getByLabel("Seu nome").fill("Maria Souza");
+      await page.getByLabel("E-mail").fill(email);
+      await page.getByLabel("Senha").fill(password);
+      await page.getByLabel("Nome do negócio").fill("Padaria e Confeitaria Pão Quente do Bairro Ltda");
+      await page.getByRole("button", { name: "Criar conta" }).click();
+      await page.getByRole("heading", { name: "Olá, Maria" }).waitFor();
+      const accountId = (await page.evaluate(async () => {
+        const session = (await (await fetch("/dashboard/v1/session")).json()) as { account: { id: string } };
+        return session.account.id;
+      })) as string;
+      const key = await server.store.transaction(async (tx) => {
+        const account = await tx.accounts.get(accountId);
+        if (!account) throw new Error(`no account ${accountId}`);
+        const made = await createApiKey(
+          tx,
+          account,
+          { name: "Loja virtual da padaria", livemode: false, permissions: [...allPermissions] },
+          server.clock.now().toISOString(),
+        );
+        return made.secret;
+      });
+      return { ...tab, email, accountId, key, api: publicApi(server.baseUrl, { key }) };
+    }
+
+    test.skipIf(!hasChromium || store.name !== "memory")(
+      "when every list has rows, then at 360, 390, 768, 1280 and 1440 px no page scrolls sideways, every row's amount and status are in view, and the menus show the current page",
+      async () => {
+        const { page, problems, api, accountId } = await merchant();
+        // Rows as long as a real bakery's: long descriptions and names.
+        const charges = [];
+        for (const [amountCents, name] of [
+          [1_234_567_89, "Maria Aparecida dos Santos Oliveira Ferreira"],
+          [4990, "João Pedro de Albuquerque Cavalcanti Neto"],
+          [700, "Ana Lúcia Nascimento"],
+        ] as const) {
+          const charge = await bodyOf(
+            api.POST("/api/v1/charges/pix", {
+              body: chargeBody({
+                amountCents,
+                description: "Bolo de aniversário de três andares com recheio de doce de leite e nozes",
+                customer: { ...chargeBody().customer, name },
+              }),
+            }),
+            201,
+          );
+          charges.push(charge);
+        }
+        const [big, medium] = charges;
+        if (!big || !medium) throw new Error("charges missing");
+        await bodyOf(api.POST("/api/v1/sandbox/transactions/{id}/pay", byId(big.id)), 200);
+        await bodyOf(api.POST("/api/v1/sandbox/transactions/{id}/pay", byId(medium.id)), 200);
+        await bodyOf(api.POST("/api/v1/sandbox/balance/release"), 200);
+        await bodyOf(api.POST("/api/v1/sandbox/transactions/{id}/dispute", { ...byId(medium.id), body: {} }), 201);
+        await bodyOf(
+          api.POST("/api/v1/withdrawals", {
+            body: { amountCents: 123_456_78, pixKey: "financeiro.da.padaria@example.com.br", pixKeyType: "EMAIL" },
+          }),
+          201,
+        );
+        await bodyOf(
+          api.POST("/api/v1/payment-links", {
+            body: { amountCents: 15_990, description: "Torta holandesa inteira para retirar na loja" },
+          }),
+          201,
+        );
+        const operator = operatorApi(server.baseUrl, { token: testAdminToken });
+        await bodyOf(
+          operator.POST("/admin/v1/accounts/{id}/webhook-endpoints", {
+            ...byId(accountId),
+            // A public IP literal: no worker runs here, so nothing is sent; the deliveries wait.
+            body: { url: "https://93.184.215.14/webhooks/pix", mode: "test", events: ["transaction.paid"] },
+          }),
+          201,
+        );
+        await bodyOf(api.POST("/api/v1/sandbox/transactions/{id}/pay", byId(charges[2]?.id ?? "")), 200);
+
+        const screens: [path: string, name: string, rows: string][] = [
+          ["", "inicio", ""],
+          ["transacoes", "transacoes", "Lista de transações"],
+          ["links", "links", "Lista de links"],
+          ["clientes", "clientes", "Lista de clientes"],
+          ["saldo", "saldo", "Lista de saques"],
+          ["disputas", "disputas", "Lista de disputas"],
+          ["desenvolvedores/chaves", "chaves", "Lista de chaves"],
+          ["desenvolvedores/webhooks", "webhooks", ""],
+          ["desenvolvedores/eventos", "eventos", "Lista de eventos"],
+          ["configuracoes/sessoes", "sessoes", "Lista de sessões"],
+          ["configuracoes/equipe", "equipe", "Lista de membros"],
+          ["configuracoes/auditoria", "auditoria", "Entradas do registro"],
+          [`clientes/${big.customer.id}`, "cliente", "Cobranças do cliente"],
+        ];
+        for (const [path, name, rows] of screens) {
+          await page.goto(at(`/teste${path ? `/${path}` : ""}`));
+          await page.locator("h1").first().waitFor();
+          await expect.poll(() => page.getByText(/Carregando/).count(), { message: path }).toBe(0);
+          if (name === "webhooks") await page.getByRole("button", { name: "Ver entregas" }).click();
+          if (name === "inicio") await page.getByText("Ver os valores de cada dia").click();
+          if (rows) await page.getByRole("region", { name: rows }).getByRole("row").nth(1).waitFor();
+          await look(page, name);
+        }
+
+        // At 390 px: every section of the menu in view at once, the current one among them.
+        await page.setViewportSize({ width: 390, height: 844 });
+        await page.goto(at("/teste/configuracoes/auditoria"));
+        await page.getByRole("heading", { name: "Configurações" }).waitFor();
+        for (const nav of ["Seções", "Configurações"]) {
+          const links = page.getByRole("navigation", { name: nav }).getByRole("link");
+          for (const link of await links.all()) {
+            const box = await link.boundingBox();
+            expect(box, `${nav}: ${await link.innerText()}`).not.toBeNull();
+            expect(box && box.x >= 0 && box.x + box.width <= 390, `${nav}: ${await link.innerText()}`).toBe(true);
+          }
+        }
+        // A row at 390 px reads as a card: its amount and status each beside its column's name.
+        await page.goto(at("/teste/transacoes"));
+        const row = page
+          .getByRole("region", { name: "Lista de transações" })
+          .getByRole("row")
+          .filter({ hasText: "Maria Aparecida" });
+        expect(await read(row)).toMatch(/Paga\s+R\$ 1\.234\.567,89/);
+        const labels = await row.getByRole("cell").evaluateAll((cells) => {
+          // In the page: this file is type-checked without the DOM's types.
+          const style = globalThis as unknown as { getComputedStyle(e: unknown, p: string): { content: string } };
+          return cells.map((cell) => style.getComputedStyle(cell, "::before").content);
+        });
+        expect(labels).toEqual(['"Transação"', '"Criada em"', '"Pagador"', '"Situação"', '"Valor"']);
+        await page.setViewportSize({ width: 1280, height: 800 });
+        expect(wrong).toEqual([]);
+        expect(problems).toEqual([]);
+      },
+    );
+
+    test.skipIf(!hasChromium)("when every screen was looked at, then no page broke its CSP or failed a request", () => {
+      for (const tab of tabs) expect(tab.problems).toEqual([]);
+    });
+  });
+}
