@@ -46,6 +46,14 @@ const pure = rest.map(({ file }) => file).filter((file) => !postgres.includes(fi
 const spec = pure.filter((file) => file.startsWith("scripts/"));
 const unit = pure.filter((file) => !spec.includes(file));
 
+// A worker runs its files one after another in one module graph (isolate: false): importing the
+// server's modules again for every file was more than half of the component files' CPU
+// (docs/contributing.md, "Where the test time goes"). A file that replaces a module (`vi.mock`)
+// keeps a graph of its own, in the `-isolated` twin of its project.
+const mocks = new Set(rest.filter(({ source }) => /\bvi\.(mock|doMock)\(/.test(source)).map(({ file }) => file));
+const shared = (files: string[]) => files.filter((file) => !mocks.has(file));
+const isolated = (files: string[]) => files.filter((file) => mocks.has(file));
+
 const childProcessCheck = "server/test/support/child-process-check.ts";
 const pgSetup = "server/test/support/pg-global-setup.ts";
 const serverBuild = "server/test/support/server-build-setup.ts";
@@ -60,27 +68,30 @@ export default defineConfig({
     // on 2 cores (docs/decisions/0038-two-test-files-at-once.md).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
-      { test: { name: "unit", include: unit, ...hangGuards } },
+      { test: { name: "unit", include: shared(unit), isolate: false, ...hangGuards } },
+      { test: { name: "unit-isolated", include: isolated(unit), ...hangGuards } },
       // The breaking-change check compares whole documents (seconds of CPU each): out of the fast loop.
       { test: { name: "spec", include: spec, testTimeout: 300_000 } },
-      {
+      ...[true, false].map((inOneGraph) => ({
         test: {
-          name: "component",
-          include: component,
+          name: inOneGraph ? "component" : "component-isolated",
+          include: inOneGraph ? shared(component) : isolated(component),
+          isolate: !inOneGraph,
           env: { PIX_TEST_STORES: "memory" },
           globalSetup: [childProcessCheck, serverBuild],
           ...hangGuards,
         },
-      },
-      {
+      })),
+      ...[true, false].map((inOneGraph) => ({
         test: {
-          name: "postgres",
-          include: postgres,
+          name: inOneGraph ? "postgres" : "postgres-isolated",
+          include: inOneGraph ? shared(postgres) : isolated(postgres),
+          isolate: !inOneGraph,
           env: { PIX_TEST_STORES: "postgres" },
           globalSetup: [childProcessCheck, pgSetup, serverBuild],
           ...hangGuards,
         },
-      },
+      })),
       {
         test: {
           name: "browser",

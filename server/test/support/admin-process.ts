@@ -1,30 +1,26 @@
 /**
  * Runs the operator CLI as a real process: its own argv, environment, exit code and output. The
  * process runs one bundle of `server/src/cli/main.ts` (esbuild, the transform tsx applies too),
- * built once per test file: starting `node --import tsx` compiled the CLI's modules again for each
- * run, where the bundle starts in a third of the time.
+ * built once per test worker (the files a worker runs share this module, vitest.config.ts):
+ * starting `node --import tsx` compiled the CLI's modules again for each run, where the bundle
+ * starts in a third of the time.
  */
 import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
-import { afterAll } from "vitest";
 
 const main = join(process.cwd(), "server/src/cli/main.ts");
 
 let bundled: Promise<string> | undefined;
-let bundleDir: string | undefined;
-// Imported by a test file while it is collected: the hook belongs to that file.
-afterAll(() => {
-  if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
-});
 
-/** The CLI as one ES module in a temporary directory (removed after the test file). */
+/** The CLI as one ES module in a temporary directory (removed when the worker exits). */
 function cliBundle(): Promise<string> {
   bundled ??= (async () => {
     const dir = mkdtempSync(join(tmpdir(), "pix-admin-cli-"));
-    bundleDir = dir;
+    // Not an afterAll: the next file of this worker runs the same bundle.
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     const outfile = join(dir, "admin.mjs");
     await build({
       entryPoints: [main],
