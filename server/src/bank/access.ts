@@ -4,6 +4,11 @@
  * the connection, and rebuilds it when the operator changes the connection (a new version),
  * possibly in another process: the version is read again at most every `recheckMs`. The client
  * replaced finishes its calls in flight before its sockets close.
+ *
+ * Only the first load is waited for. After it, `current()` answers the client held at once and a
+ * due re-read runs in the background: the domain calls `current()` inside store transactions
+ * (decision record 0051), and a burst of them holding every pooled connection must not wait on a
+ * read that needs one more.
  */
 import type { BankCredentials } from "../domain/bank/index.js";
 import type { BankAccess } from "../domain/deps.js";
@@ -20,10 +25,14 @@ export interface BankAccessOptions extends BankClientOptions {
   waitMs?: number;
   /** Builds a client (default `pixBankFrom`). */
   build?: (credentials: BankCredentials, options: BankClientOptions) => BankClient;
+  /** A background re-read failed (the client held stays). */
+  onLoadError?: (error: unknown) => void;
 }
 
 export interface ManagedBankAccess extends BankAccess {
   current(): Promise<BankClient | null>;
+  /** Reads the connection now and waits for it (at start-up, after a change made in this process). */
+  refresh(): Promise<BankClient | null>;
   /** Closes the client held. */
   close(): Promise<void>;
 }
@@ -58,16 +67,22 @@ export function bankAccess(options: BankAccessOptions): ManagedBankAccess {
     return held?.client ?? null;
   }
 
+  /** One load for every concurrent caller. */
+  function load(): Promise<BankClient | null> {
+    checking ??= check().finally(() => {
+      checking = null;
+    });
+    return checking;
+  }
+
   return {
     ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }),
     current() {
-      if (now() - checkedAt < recheckMs) return Promise.resolve(held?.client ?? null);
-      // One load for every concurrent caller.
-      checking ??= check().finally(() => {
-        checking = null;
-      });
-      return checking;
+      if (seen === undefined) return load();
+      if (now() - checkedAt >= recheckMs) void load().catch((error: unknown) => options.onLoadError?.(error));
+      return Promise.resolve(held?.client ?? null);
     },
+    refresh: load,
     async close() {
       const last = held;
       held = null;

@@ -94,6 +94,7 @@ export function bankWiring(options: BankWiringOptions): BankWiring {
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }),
     ...(options.recheckMs === undefined ? {} : { recheckMs: options.recheckMs }),
+    onLoadError: (error) => logger.warn({ err: error }, "bank: connection not re-read (the client held stays)"),
     onChange: ({ bank, credentials }) => {
       listenerStarting = listenerStarting
         .then(() => follow(bank, credentials))
@@ -103,7 +104,7 @@ export function bankWiring(options: BankWiringOptions): BankWiring {
   return {
     access,
     async start() {
-      await access.current().catch((error: unknown) => logger.warn({ err: error }, "bank: connection not loaded"));
+      await access.refresh().catch((error: unknown) => logger.warn({ err: error }, "bank: connection not loaded"));
       await listenerStarting;
     },
     listenerPort: () => listener?.port ?? null,

@@ -53,6 +53,7 @@ describe("BankAccess", () => {
     expect(loads).toBe(1);
     now = 1500;
     expect(await access.current()).toBe(clients[0]);
+    expect(await access.current()).toBe(clients[0]);
     expect(loads).toBe(2);
     expect(built).toEqual([{ version: 1, closed: false }]);
   });
@@ -72,6 +73,9 @@ describe("BankAccess", () => {
     const first = await access.current();
     version = 2;
     now = 2000;
+    // The re-read runs in the background: this call answers the client held, the next one the new.
+    expect(await access.current()).toBe(first);
+    await new Promise((resolve) => setImmediate(resolve));
     const second = await access.current();
     expect(second).not.toBe(first);
     expect(built).toEqual([
@@ -80,6 +84,7 @@ describe("BankAccess", () => {
     ]);
     version = 0;
     now = 4000;
+    expect(await access.refresh()).toBeNull();
     expect(await access.current()).toBeNull();
     expect(built[1]?.closed).toBe(true);
     expect(changes).toEqual([1, 2, null]);
@@ -98,8 +103,29 @@ describe("BankAccess", () => {
     });
     expect(await access.current()).toBeNull();
     now = 2000;
-    expect(await access.current()).toBeNull();
+    expect(await access.refresh()).toBeNull();
     expect(built).toEqual([]);
     expect(changes).toEqual([null]);
   });
+});
+
+test("when a re-read fails, then the client held keeps serving and the failure is told", async () => {
+  let now = 0;
+  let fail = false;
+  const errors: unknown[] = [];
+  const { build } = builder();
+  const access = bankAccess({
+    load: () => (fail ? Promise.reject(new Error("banco de dados fora")) : Promise.resolve(credentials(1))),
+    build,
+    now: () => now,
+    recheckMs: 1000,
+    onLoadError: (error) => errors.push(error),
+  });
+  const first = await access.current();
+  fail = true;
+  now = 2000;
+  expect(await access.current()).toBe(first);
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(await access.current()).toBe(first);
+  expect(errors.length).toBeGreaterThanOrEqual(1);
 });

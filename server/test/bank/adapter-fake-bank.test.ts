@@ -443,7 +443,7 @@ describe("the bank wiring main.ts starts", () => {
       expect(received).toContain(paid.endToEndId);
 
       credentials = { ...credentials, version: 2, webhookUrl: `https://127.0.0.1:${port}/banco2` };
-      const rebuilt = await wiring.access.current();
+      const rebuilt = await wiring.access.refresh();
       expect(rebuilt).not.toBe(client);
       await wiring.start();
       expect(webhookPuts().map((r) => r.status)).toEqual([200, 200]);
