@@ -247,6 +247,24 @@ describe("the PixBank adapter's connection", () => {
     }
   });
 
+  test("when the one socket allowed is held by a bank that does not answer, then the calls queued behind it end within their own bound", async () => {
+    const client = pixBankFrom(credentialsOf(bank), { timeoutMs, connections: 1 });
+    try {
+      expect(await client.readCharge(txid())).toBeNull(); // the token, and the socket opened
+      bank.faultCalls({ kind: "timeout", count: 5, route: "^GET /cob/" });
+      const started = performance.now();
+      const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => client.readCharge(txid())));
+      const waited = performance.now() - started;
+      expect(outcomes.map((o) => (o.status === "rejected" ? (o.reason as Error).name : "fulfilled"))).toEqual(
+        Array(5).fill("BankUnavailableError"),
+      );
+      expect(waited).toBeLessThan(timeoutMs + 1_000);
+    } finally {
+      bank.clearFaults();
+      await client.close();
+    }
+  });
+
   test("when the client secret is wrong, then the call is BankUnavailableError (no token)", async () => {
     const client = pixBankFrom(credentialsOf(bank, { clientSecret: "errado" }), { timeoutMs });
     try {
