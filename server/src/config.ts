@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { defaultRateLimits, type RateLimits } from "./domain/core/rate-limits.js";
 import { baseAddressFitsRecurrences } from "./domain/core/recurrence-location.js";
+import { Keyring, parseMasterKeys } from "./domain/core/secrets.js";
 
 /** The processes that read the environment. */
 type Reader = "server" | "worker" | "cli";
@@ -152,6 +153,34 @@ const variables = {
         "argon2id parameters of new password hashes: `owasp` (19 MiB, 2 iterations); `minimal` (64 KiB, 1 iteration) makes the tests' sign-ups and log-ins cheap (refused in production)",
     },
   }),
+  MASTER_KEYS: variable({
+    key: "masterKeys",
+    readBy: ["server"],
+    // Unset: the fixed development key outside production (main.ts says so in the log).
+    parse: z
+      .string()
+      .optional()
+      .transform((text, context) => {
+        if (text === undefined) return undefined;
+        const parsed = parseMasterKeys(text);
+        if ("problem" in parsed) {
+          context.addIssue({ code: "custom", message: parsed.problem });
+          return z.NEVER;
+        }
+        return new Keyring(parsed.keys);
+      }),
+    inProduction: (ring) =>
+      ring === undefined
+        ? "MASTER_KEYS é obrigatória com NODE_ENV=production: sem ela os segredos guardados (TOTP, conexão bancária) não se abrem. Gere uma chave com `openssl rand -base64 32` e defina MASTER_KEYS=<id>:<chave>"
+        : ring.usesDevelopmentKey()
+          ? "MASTER_KEYS contém a chave de desenvolvimento, pública no código: recusada com NODE_ENV=production"
+          : undefined,
+    readme: {
+      default: "a fixed development key (refused in production)",
+      meaning:
+        "keyring of the secrets at rest (TOTP secrets, the bank connection): `id:base64key` of 32 bytes, comma-separated, oldest first; the last one seals, every one opens (rotation: add one, restart, `npm run admin -- secrets rotate`)",
+    },
+  }),
   PIX_ALLOW_LOCAL_WEBHOOKS: variable({
     key: "allowLocalWebhooks",
     readBy: ["server", "worker"],
@@ -179,6 +208,71 @@ const variables = {
       default: "60",
       meaning: "how long a worker's claim on a delivery lasts before another worker may take it over",
     },
+  }),
+  PIX_BANK_WAIT_MS: variable({
+    key: "bankWaitMs",
+    readBy: ["server"],
+    parse: integer(100, 30_000).default(2_000),
+    readme: {
+      default: "2000",
+      meaning:
+        "how long a production charge's create (and a refund) waits for the bank before answering it `PENDING` and finishing it in the background",
+    },
+  }),
+  PIX_BANK_RECONCILE_SECONDS: variable({
+    key: "bankReconcileSeconds",
+    readBy: ["server"],
+    parse: integer(10, 86_400).default(300),
+    readme: {
+      default: "300",
+      meaning: "how often the reconciler reads the Pix the bank received and keeps what callbacks missed",
+    },
+  }),
+  PIX_BANK_RECONCILE_WINDOW_SECONDS: variable({
+    key: "bankReconcileWindowSeconds",
+    readBy: ["server"],
+    parse: integer(60, 604_800).default(3_600),
+    readme: {
+      default: "3600",
+      meaning:
+        "how far back each reconciliation reads (several intervals, so runs overlap: a failed run or a Pix listed late is covered by the next)",
+    },
+  }),
+  PIX_BANK_TIMEOUT_MS: variable({
+    key: "bankTimeoutMs",
+    readBy: ["server"],
+    parse: integer(100, 60_000).default(5_000),
+    readme: {
+      default: "5000",
+      meaning:
+        "the bounded wait of one call to the bank, token included: no answer by then (or a 5xx, a refused connection) leaves the outcome unknown, to be read back later",
+    },
+  }),
+  PIX_BANK_WEBHOOK_PORT: variable({
+    key: "bankWebhookPort",
+    readBy: ["server"],
+    // Unset: this process runs no listener (another one does, or no bank is connected).
+    parse: integer(0, 65535).optional(),
+    readme: {
+      default: "none (no listener)",
+      meaning:
+        "port of the listener for the bank's callbacks (HTTPS with mutual TLS: only the bank's client certificate, from the connection's CA, is accepted), on `HOST`",
+    },
+  }),
+  PIX_BANK_WEBHOOK_CERT_FILE: variable({
+    key: "bankWebhookCertFile",
+    readBy: ["server"],
+    parse: z.string().optional(),
+    readme: {
+      default: "none",
+      meaning: "PEM file of the bank listener's own server certificate (for the host of the connection's webhook URL)",
+    },
+  }),
+  PIX_BANK_WEBHOOK_KEY_FILE: variable({
+    key: "bankWebhookKeyFile",
+    readBy: ["server"],
+    parse: z.string().optional(),
+    readme: { default: "none", meaning: "PEM file of that certificate's private key" },
   }),
   SMTP_URL: variable({
     key: "smtpUrl",
@@ -337,12 +431,21 @@ export type ServerConfig = Omit<Settings<"server">, "publicBaseUrl" | "allowLoca
 
 /** The server's configuration; refuses (ConfigError) invalid values and what production forbids. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const settings = read(env, "server", ({ webConcurrency, databaseUrl }) =>
-    webConcurrency > 1 && !databaseUrl
-      ? [
-          `WEB_CONCURRENCY=${webConcurrency} precisa de DATABASE_URL: cada processo teria seu próprio armazenamento em memória`,
-        ]
-      : [],
+  const settings = read(
+    env,
+    "server",
+    ({ webConcurrency, databaseUrl, bankWebhookPort, bankWebhookCertFile, bankWebhookKeyFile }) => [
+      ...(webConcurrency > 1 && !databaseUrl
+        ? [
+            `WEB_CONCURRENCY=${webConcurrency} precisa de DATABASE_URL: cada processo teria seu próprio armazenamento em memória`,
+          ]
+        : []),
+      ...(bankWebhookPort !== undefined && (!bankWebhookCertFile || !bankWebhookKeyFile)
+        ? [
+            "PIX_BANK_WEBHOOK_PORT precisa de PIX_BANK_WEBHOOK_CERT_FILE e PIX_BANK_WEBHOOK_KEY_FILE: o certificado do servidor que recebe as notificações do banco",
+          ]
+        : []),
+    ],
   );
   return {
     ...settings,
