@@ -99,4 +99,18 @@ export function Details(props: { items: [string, ReactNode][] }) {
   );
 }
 
+/** A postal address, a line each (from `formatAddress`), as a person writes it on a label. */
+export function AddressLines(props: { lines: string[] }) {
+  return (
+    <address className={styles.address}>
+      {props.lines.map((line, i) => (
+        <Fragment key={i}>
+          {i > 0 ? <br /> : null}
+          {line}
+        </Fragment>
+      ))}
+    </address>
+  );
+}
+
 export { styles as ui };

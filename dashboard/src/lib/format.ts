@@ -79,6 +79,29 @@ export function formatDocument(document: string | null | undefined): string {
   return document;
 }
 
+/** A postal address as the lines a label has; null when it has no field. */
+export function formatAddress(
+  address: {
+    zipCode: string | null;
+    street: string | null;
+    number: string | null;
+    complement: string | null;
+    district: string | null;
+    city: string | null;
+    state: string | null;
+  } | null,
+): string[] | null {
+  if (!address) return null;
+  const join = (parts: (string | null)[], by: string) => parts.filter((p) => p && p.trim()).join(by);
+  const zip = address.zipCode?.replace(/\D/g, "");
+  const lines = [
+    join([join([address.street, address.number], ", "), address.complement], " — "),
+    join([address.district, join([address.city, address.state], " - ")], ", "),
+    zip && zip.length === 8 ? `CEP ${zip.slice(0, 5)}-${zip.slice(5)}` : (address.zipCode ?? ""),
+  ].filter(Boolean);
+  return lines.length > 0 ? lines : null;
+}
+
 /** Reais typed by a person (`1.234,56`, `1234.5`, `R$ 10`) as integer cents; null when not a positive amount. */
 export function parseMoneyInput(text: string): number | null {
   let t = text.replace(/R\$|\s/g, "");

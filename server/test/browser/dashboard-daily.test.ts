@@ -204,6 +204,54 @@ for (const store of eachStore("painel_diario")) {
       },
     );
 
+    test.skipIf(!hasChromium)(
+      "when a payer types an address in a checkout that asks for it, then the merchant sees it on the transaction and on the customer",
+      async () => {
+        const { page, problems, api } = await merchant();
+        const link = await bodyOf(
+          api.POST("/api/v1/payment-links", {
+            body: { amountCents: 18_000, description: "Bolo de casamento", askAddress: true },
+          }),
+          201,
+        );
+        const payer = await browser.newPage({ locale: "pt-BR", timezoneId: "America/Sao_Paulo" });
+        await payer.goto(link.url);
+        await payer.getByLabel("Nome completo").fill("Ana Pagadora");
+        await payer.getByLabel("E-mail").fill("ana@example.com.br");
+        await payer.getByLabel("Celular com DDD").pressSequentially("11987654321");
+        await payer.getByLabel("CPF ou CNPJ").pressSequentially("52998224725");
+        await payer.getByLabel("CEP").pressSequentially("01310100");
+        await payer.getByLabel("Rua").fill("Avenida Paulista");
+        await payer.getByLabel("Número").fill("1578");
+        await payer.getByLabel("Complemento").fill("Conjunto 12");
+        await payer.getByLabel("Bairro").fill("Bela Vista");
+        await payer.getByLabel("Cidade").fill("São Paulo");
+        await payer.getByLabel("Estado").selectOption("SP");
+        await payer.getByRole("button", { name: "Gerar Pix de R$ 180,00" }).click();
+        await payer.getByRole("button", { name: "Simular pagamento" }).click();
+        await payer.getByRole("heading", { name: "Pagamento confirmado" }).waitFor();
+        await payer.close();
+
+        await page.getByRole("link", { name: "Transações" }).click();
+        await page
+          .getByRole("region", { name: "Lista de transações" })
+          .getByRole("row")
+          .filter({ hasText: "Ana Pagadora" })
+          .getByRole("link")
+          .click();
+        const payerCard = page.getByRole("region", { name: "Pagador" });
+        const expected = "Avenida Paulista, 1578 — Conjunto 12\nBela Vista, São Paulo - SP\nCEP 01310-100";
+        await expect.poll(() => read(payerCard.locator("address"))).toBe(expected);
+        await look(page, "transacao-endereco");
+        await payerCard.getByRole("link").click();
+        await page.getByRole("heading", { name: "Ana Pagadora" }).waitFor();
+        expect(await read(page.getByRole("region", { name: "Dados" }).locator("address"))).toBe(expected);
+        await look(page, "cliente-endereco");
+        expect(wrong).toEqual([]);
+        expect(problems).toEqual([]);
+      },
+    );
+
     test.skipIf(!hasChromium)("when every screen was looked at, then no page broke its CSP or failed a request", () => {
       for (const tab of tabs) expect(tab.problems).toEqual([]);
     });

@@ -6,8 +6,19 @@ import { useCurrentSession } from "../../api/session";
 import { type Column, CursorPager, DataTable } from "../../components/DataTable";
 import { Field, TextField } from "../../components/Field";
 import { FormError } from "../../components/FormError";
-import { Alert, Badge, Card, Details, EmptyState, ErrorMessage, Loading, Page, ui } from "../../components/ui";
-import { formatDateTime, formatDocument } from "../../lib/format";
+import {
+  AddressLines,
+  Alert,
+  Badge,
+  Card,
+  Details,
+  EmptyState,
+  ErrorMessage,
+  Loading,
+  Page,
+  ui,
+} from "../../components/ui";
+import { formatAddress, formatDateTime, formatDocument } from "../../lib/format";
 import { withFilters } from "../../lib/filters";
 import { addressFromFilters } from "../../lib/transactions";
 import { TransactionTable } from "../transactions/Transactions";
@@ -91,6 +102,7 @@ export function CustomerPage() {
   if (customer.isPending) return <Loading />;
   if (customer.isError) return <ErrorMessage error={customer.error} retry={() => void customer.refetch()} />;
   const c = customer.data;
+  const address = formatAddress(c.address);
   return (
     <Page title={c.name ?? c.id} subtitle={`Cliente ${c.id}`}>
       <p>
@@ -102,6 +114,7 @@ export function CustomerPage() {
             ["E-mail", c.email],
             ["Celular", c.phone],
             [c.documentType, formatDocument(c.document)],
+            ["Endereço", address ? <AddressLines lines={address} /> : "não informado"],
             ["Desde", formatDateTime(c.createdAt)],
           ]}
         />

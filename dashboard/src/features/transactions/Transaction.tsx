@@ -11,8 +11,9 @@ import { TextField } from "../../components/Field";
 import { FormError } from "../../components/FormError";
 import { QrCode } from "../../components/QrCode";
 import { StatusBadge } from "../../components/StatusBadge";
-import { Alert, Badge, Card, Details, ErrorMessage, Loading, Page, ui } from "../../components/ui";
-import { formatDateTime, formatDocument, formatMoney, parseMoneyInput } from "../../lib/format";
+import { AddressLines, Alert, Badge, Card, Details, ErrorMessage, Loading, Page, ui } from "../../components/ui";
+import { formatAddress, formatDateTime, formatDocument, formatMoney, parseMoneyInput } from "../../lib/format";
+import { customerQueries } from "../customers/queries";
 import { useMode, useModePath } from "../../lib/useMode";
 import styles from "./Transaction.module.css";
 import type { TransactionTimeline } from "../../api/types";
@@ -93,6 +94,7 @@ export function TransactionPage() {
               ["E-mail", t.customer.email],
               ["Celular", t.customer.phone],
               [t.customer.documentType, formatDocument(t.customer.document)],
+              ["Endereço", <PayerAddress key="a" customerId={t.customer.id} />],
               [
                 "Cliente",
                 <Link key="c" to={to(`clientes/${t.customer.id}`)}>
@@ -329,4 +331,14 @@ function SandboxActions(props: { transaction: Timeline["transaction"] }) {
       </div>
     </Card>
   );
+}
+
+/** The address kept on the payer's customer record (from a checkout that asks for it), for delivery. */
+function PayerAddress(props: { customerId: string }) {
+  const mode = useMode();
+  const customer = useQuery(customerQueries.one(mode, props.customerId));
+  if (customer.isPending) return <>…</>;
+  if (customer.isError) return <>não foi possível carregar</>;
+  const lines = formatAddress(customer.data.address);
+  return lines ? <AddressLines lines={lines} /> : <>não informado</>;
 }
