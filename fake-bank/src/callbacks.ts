@@ -5,8 +5,12 @@
  * apply to the next N callbacks: delay, drop, duplicate, reorder (held, then sent in reverse),
  * forge (a callback that lies: an end-to-end id the bank never settled and another amount).
  */
+import { readFileSync } from "node:fs";
 import { request } from "node:https";
 import type { ClientRequest } from "node:http";
+import { Ajv, type ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+import { parse as parseYaml } from "yaml";
 import type { IssuedCertificate } from "./certs.js";
 import type { Dialect } from "./api.js";
 import { alnum, valor, cents, type Pix, type WebhookPixBody } from "./wire.js";
@@ -33,6 +37,33 @@ export interface CallbackRecord {
   status: number | null;
   error?: string;
   fault?: CallbackFaultKind;
+  /** Whether the body is the document's callback (`WebhookPixBody`, or an array of `Pix` for inter). */
+  bodyValid: boolean;
+}
+
+let validators: { object: ValidateFunction; array: ValidateFunction } | undefined;
+
+/** The document's callback body, compiled once: the fake's callbacks cannot drift from it either. */
+function callbackValidators(): { object: ValidateFunction; array: ValidateFunction } {
+  if (validators !== undefined) return validators;
+  const document = parseYaml(readFileSync(new URL("../../generated/bank/pix-api.yaml", import.meta.url), "utf8")) as {
+    components: unknown;
+  };
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats.default(ajv, { mode: "full" });
+  ajv.addFormat("int32", { type: "number", validate: Number.isInteger });
+  ajv.addFormat("int64", { type: "number", validate: Number.isInteger });
+  ajv.addSchema({ components: document.components }, "pix-api");
+  validators = {
+    object: ajv.compile({
+      allOf: [
+        { type: "object", required: ["pix"] },
+        { $ref: "pix-api#/components/requestBodies/WebhookPixBody/content/application~1json/schema" },
+      ],
+    }),
+    array: ajv.compile({ type: "array", items: { $ref: "pix-api#/components/schemas/Pix" } }),
+  };
+  return validators;
 }
 
 export interface CallbackOptions {
@@ -131,12 +162,16 @@ export class CallbackSender {
     void promise.finally(() => this.inFlight.delete(promise));
   }
 
-  private record(entry: Omit<CallbackRecord, "id" | "at" | "endToEndIds"> & { pix: Pix[] }): void {
+  private record(entry: Omit<CallbackRecord, "id" | "at" | "endToEndIds" | "bodyValid"> & { pix: Pix[] }): void {
     const { pix, ...rest } = entry;
+    const check = callbackValidators()[this.options.dialect === "inter" ? "array" : "object"];
+    const bodyValid = check(entry.body);
+    if (!bodyValid) process.stderr.write(`fake-bank: callback fora do documento: ${JSON.stringify(check.errors)}\n`);
     this.log.push({
       id: this.nextId++,
       at: new Date().toISOString(),
       endToEndIds: pix.map((p) => p.endToEndId),
+      bodyValid,
       ...rest,
     });
     if (this.log.length > 10_000) this.log.splice(0, this.log.length - 10_000);

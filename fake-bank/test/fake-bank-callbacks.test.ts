@@ -59,7 +59,7 @@ let counter = 0;
 const newTxid = () => `CallbackTest${Date.now()}${String(counter++).padStart(4, "0")}`.slice(0, 35);
 const KEY = "callbacks@example.com";
 
-describe.each<Dialect>(["standard", "inter"])("fake bank callbacks, dialect %s", (dialect) => {
+describe.each<Dialect>(["standard", "efi", "inter"])("fake bank callbacks, dialect %s", (dialect) => {
   let bank: FakeBank;
   let listener: Awaited<ReturnType<typeof startListener>>;
   let token: string;
@@ -202,5 +202,11 @@ describe.each<Dialect>(["standard", "inter"])("fake bank callbacks, dialect %s",
       await api(`/webhook/${KEY}`, { method: "PUT", json: { webhookUrl: listener.url } });
       await untrusted.close();
     }
+  });
+
+  test("when the suite is done, then every callback the bank sent was valid against the document", () => {
+    expect(bank.callbacks().length).toBeGreaterThan(10);
+    expect(bank.callbacks().filter((c) => !c.bodyValid)).toEqual([]);
+    expect(bank.requests().filter((r) => r.responseValid === false || !r.requestValid)).toEqual([]);
   });
 });
