@@ -53,6 +53,7 @@ export default defineConfig({
         items: [
           { text: "Operator API and CLI", link: "/operator-and-cli" },
           { text: "PostgreSQL and scaling", link: "/postgres-and-scaling" },
+          { text: "The fake bank", link: "/fake-bank" },
           { text: "Architecture", link: "/architecture" },
           { text: "Contributing", link: "/contributing" },
           { text: "Benchmarks", link: "/benchmarks" },
