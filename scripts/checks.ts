@@ -7,9 +7,12 @@
  */
 import { spawn } from "node:child_process";
 
+// Balanced by CPU time, as measured one by one: check:generated 19 s, lint:spec 14 s, lint:unused
+// 12 s, lint:code 54 s | check:breaking 32 s, typecheck 56 s (99 s against 88 s; the lanes were
+// 45 s against 142 s).
 const lanes: string[][] = [
-  ["check:generated", "lint:spec", "lint:unused"],
-  ["check:breaking", "typecheck", "lint:code"],
+  ["check:generated", "lint:spec", "lint:unused", "lint:code"],
+  ["check:breaking", "typecheck"],
 ];
 
 function run(script: string): Promise<boolean> {
