@@ -13,6 +13,7 @@ import {
 import { createPool } from "../../src/store/postgres/index.js";
 import { recurrencesTable } from "../../src/store/postgres/recurrences.js";
 import { refundsTable } from "../../src/store/postgres/refunds.js";
+import { bankTasksTable, receivedPixTable } from "../../src/store/postgres/received-pix.js";
 import {
   accountsTable,
   apiKeysTable,
@@ -58,6 +59,8 @@ const tables: { name: string; columns: ReadonlyArray<readonly [column: string, .
   verificationRequestsTable,
   recurrencesTable,
   refundsTable,
+  receivedPixTable,
+  bankTasksTable,
 ];
 
 describePg("rows read as JSON", () => {

@@ -51,6 +51,16 @@ function steps(api: PartnerClient, created: Created[]) {
     created.push({ object: "charge", id: paid.id, status: paid.status });
     return paid;
   };
+  /** A charge the sandbox refuses as a bank would (description `sandbox:falha`). */
+  const failedCharge = async () => {
+    const charge = unwrap(
+      await api.POST("/api/v1/charges/pix", {
+        params: idempotent(),
+        body: { amountCents: chargeCents, description: "sandbox:falha", customer },
+      }),
+    );
+    created.push({ object: "charge", id: charge.id, status: charge.status });
+  };
   const releaseBalance = async () => {
     const balance = unwrap(await api.POST("/api/v1/sandbox/balance/release", { params: idempotent() }));
     created.push({ object: "balance", id: "-", status: `disponível ${balance.availableCents} centavos` });
@@ -102,7 +112,7 @@ function steps(api: PartnerClient, created: Created[]) {
     );
     created.push({ object: "dispute", id, status: closed.dispute?.status ?? "-" });
   };
-  return { paidCharge, withdraw, refund, dispute, recurrence: recurrenceSteps(api, created) };
+  return { paidCharge, failedCharge, withdraw, refund, dispute, recurrence: recurrenceSteps(api, created) };
 }
 
 type Steps = ReturnType<typeof steps>;
@@ -110,6 +120,7 @@ type Steps = ReturnType<typeof steps>;
 /** How each kind is made to happen (a Record: a new kind in the spec fails to compile here). */
 const triggers: Record<EventType, (s: Steps) => Promise<unknown>> = {
   "transaction.paid": (s) => s.paidCharge(),
+  "transaction.failed": (s) => s.failedCharge(),
   "withdrawal.created": (s) => s.withdraw("52998224725", "CPF"),
   "withdrawal.paid": (s) => s.withdraw("52998224725", "CPF"),
   "withdrawal.partially_paid": (s) => s.withdraw("parcial@sandbox.pix", "EMAIL"),

@@ -112,6 +112,8 @@ export interface TransactionRecord extends Scope {
   recurrenceId?: string | null;
   /** A cycle charge's cycle: its due date and attempts; null or absent on any other charge. */
   cycle?: RecurringCycle | null;
+  /** Why a `FAILED` charge failed: the bank's refusal (issue 35); null or absent otherwise. */
+  failureReason?: string | null;
   metadata: Metadata;
   expiresAt: string;
   paidAt: string | null;

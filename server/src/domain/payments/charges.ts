@@ -28,11 +28,15 @@ import { pageOrInvalidCursor } from "../core/pagination.js";
 import { amountLimits } from "../core/policy.js";
 import { effectiveStatus, presentTransaction } from "./presenters.js";
 import { approveByInitialPayment, cancelCycleCharge, recurrenceToday } from "./recurrences/rules.js";
+import { bankFor, pendAtBank, registerWithin, removeAtBankNow } from "./bank-charges.js";
 
 /** The fee the account's plan charges on `amountCents`: fixed cents plus basis points, rounded. */
 export function chargeFee(account: Account, amountCents: number): number {
   return account.plan.chargeFeeCents + Math.round((amountCents * account.plan.chargeFeeBps) / 10_000);
 }
+
+/** Test-mode charges with this description are created `FAILED`, as a bank's refusal leaves one. */
+const sandboxFailingChargeDescription = "sandbox:falha";
 
 export interface NewCharge {
   amountCents: number;
@@ -70,7 +74,9 @@ function prepareCharge(account: Account, input: NewCharge, now: string) {
  * Inserts a charge (and upserts its payer) inside `tx`. `scopeLocked`: whether the caller holds the
  * scope's lock; when it does not, the payer's upsert takes it if it must write. A production charge
  * needs a verified account (`403 ACCOUNT_NOT_ACTIVE`), whoever asks: the public API, a payment
- * link's checkout, a recurrence's immediate charge.
+ * link's checkout, a recurrence's immediate charge. With the platform's bank connected, a
+ * production charge is inserted `PENDING` and queued for registration at the bank
+ * (`pendAtBank`); the caller may wait for it a bounded time (`registerWithin`) after its commit.
  */
 export async function insertCharge(
   deps: DomainDeps,
@@ -126,14 +132,29 @@ export async function insertCharge(
     refundedAmountCents: 0,
     recurrenceId: null,
     cycle: null,
+    failureReason: null,
     metadata: input.metadata ?? link?.metadata ?? {},
     expiresAt: expiry,
     paidAt: null,
     createdAt: now,
     updatedAt: now,
   };
-  await tx.transactions.insert(record);
-  return record;
+  if (!scope.livemode && input.description === sandboxFailingChargeDescription) {
+    // The sandbox's bank refusal: FAILED at once, with the event a bank's refusal sends.
+    const failed: TransactionRecord = {
+      ...record,
+      status: "FAILED",
+      brCode: "",
+      failureReason: "Sandbox: cobrança recusada pelo banco (descrição sandbox:falha).",
+    };
+    await tx.transactions.insert(failed);
+    await recordEvent(tx, scope, "transaction.failed", presentTransaction(failed, now), now);
+    return failed;
+  }
+  const bank = await bankFor(deps, scope);
+  const inserted = bank ? await pendAtBank(deps, tx, record, now) : record;
+  await tx.transactions.insert(inserted);
+  return inserted;
 }
 
 /**
@@ -281,15 +302,28 @@ export function chargeUseCases(deps: DomainDeps, authentication: Authentication)
       // payer (taken by the payer's upsert when one is needed). A returning payer with the same
       // data and no key takes no lock, so an account's charges are made in parallel.
       const scopeLocked = idempotencyKey !== undefined;
-      return deps.store.transaction(async (tx) => {
+      let inserted: TransactionRecord | undefined;
+      const outcome = await deps.store.transaction(async (tx) => {
         if (scopeLocked) await tx.lockScope(actor.scope);
         return once(tx, actor.scope, "createPixCharge", idempotencyKey, body, at, async () => {
-          const record = await insertCharge(deps, tx, actor.scope, actor.account, body, at, undefined, {
+          inserted = await insertCharge(deps, tx, actor.scope, actor.account, body, at, undefined, {
             scopeLocked,
           });
-          return { status: 201, body: presentTransaction(record, at) };
+          return { status: 201, body: presentTransaction(inserted, at) };
         });
       });
+      // A production charge through the bank: wait for its registration a bounded time (then it
+      // is answered as it is, `PENDING` included); a replay of one first answered `PENDING`
+      // answers the same charge as it is now.
+      if (inserted?.status === "PENDING") {
+        const finished = await registerWithin(deps, inserted);
+        return { status: 201, body: presentTransaction(finished, now()), replayed: false as const };
+      }
+      if (outcome.replayed && outcome.body.status === "PENDING") {
+        const current = await deps.store.read.transactions.get(actor.scope, outcome.body.id);
+        if (current) return { status: 201, body: presentTransaction(current, now()), replayed: false as const };
+      }
+      return outcome;
     },
 
     /** The list of a caller already admitted (the dashboard's user), with the public list's filters. */
@@ -341,6 +375,7 @@ export function chargeUseCases(deps: DomainDeps, authentication: Authentication)
             return { status: 200, body: presentTransaction(await cancelCycleOnTime(tx, record, at), at) };
           const cancelled: TransactionRecord = { ...record, status: "CANCELLED", updatedAt: at };
           await tx.transactions.update(cancelled);
+          await removeAtBankNow(tx, cancelled, at);
           return { status: 200, body: presentTransaction(cancelled, at) };
         });
       });

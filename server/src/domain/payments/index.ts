@@ -1,3 +1,4 @@
+export * from "./bank-charges.js";
 export * from "./charges.js";
 export * from "./checkout.js";
 export * from "./customers.js";

@@ -62,6 +62,7 @@ function transactionView(t: TransactionRecord, status: TransactionStatus): Schem
     ...(t.dispute ? { dispute: { ...t.dispute } } : {}),
     ...(t.recurrenceId ? { recurrenceId: t.recurrenceId } : {}),
     ...(t.cycle ? { dueDate: t.cycle.dueDate, attempts: t.cycle.attempts.map((a) => ({ ...a })) } : {}),
+    ...(t.failureReason ? { failureReason: t.failureReason } : {}),
     refundedAmountCents: t.refundedAmountCents,
     metadata: t.metadata,
     livemode: t.livemode,

@@ -12,6 +12,9 @@ import type { PageRequest, RefundRecord, Schemas, TransactionRecord } from "../c
 import { pageOrInvalidCursor } from "../core/pagination.js";
 import { refundLimits } from "../core/policy.js";
 import { effectiveStatus, presentRefund } from "./presenters.js";
+import { type BankRefund, BankRefusedError, type PixBank } from "../ports/pix-bank.js";
+import type { Scope } from "../core/model.js";
+import { bankFor, bankTask, bankTaskId, bankWaitMs, untilOrNull } from "./bank-charges.js";
 
 const refundWindowDays = refundLimits.windowDays;
 
@@ -84,7 +87,7 @@ export async function settleRefundRecord(
   }
   let settled: RefundRecord;
   if (decision.outcome === "COMPLETED") {
-    settled = { ...refund, status: "COMPLETED", endToEndId: returnId(at), updatedAt: at };
+    settled = { ...refund, status: "COMPLETED", endToEndId: decision.endToEndId ?? returnId(at), updatedAt: at };
   } else {
     settled = {
       ...refund,
@@ -134,7 +137,8 @@ export function refundUseCases(deps: DomainDeps) {
     ) {
       requireActiveForProduction(actor);
       const at = now();
-      return deps.store.transaction(async (tx) => {
+      let atBank: { bank: PixBank; refund: RefundRecord; endToEndId: string } | undefined;
+      const outcome = await deps.store.transaction(async (tx) => {
         await tx.lockScope(actor.scope);
         return once(tx, actor.scope, "createRefund", idempotencyKey, { transactionId, ...body }, at, async () => {
           const charge = await tx.transactions.get(actor.scope, transactionId);
@@ -179,11 +183,29 @@ export function refundUseCases(deps: DomainDeps) {
             createdAt: at,
           });
           await recordEvent(tx, actor.scope, "refund.created", presentRefund(refund), at);
+          // Production with the bank connected: a refund of a Pix the bank confirmed is a
+          // devolução of it (`requestRefund`), sent once this transaction commits; its task
+          // follows it to the end if the bank does not answer in time.
+          const bank = await bankFor(deps, actor.scope);
+          const received = bank ? await tx.receivedPix.getCreditedTo(charge.id) : null;
+          if (bank && received) {
+            const due = new Date(Date.parse(at) + bankWaitMs(deps)).toISOString();
+            await tx.bankTasks.put(bankTask("refund", refund.id, refund, due, at));
+            atBank = { bank, refund, endToEndId: received.id };
+            return { status: 201, body: presentRefund(refund) };
+          }
           const decision = await acquirerFor(deps, actor.scope.livemode).sendRefund(refund);
           const final = decision.outcome === "PENDING" ? refund : await settleRefundRecord(tx, refund, decision, at);
           return { status: 201, body: presentRefund(final) };
         });
       });
+      if (!atBank) return outcome;
+      const sent = atBank;
+      const finished = await untilOrNull(
+        requestRefundAtBank(deps, sent.bank, sent.refund, sent.endToEndId),
+        bankWaitMs(deps),
+      );
+      return { status: 201, body: presentRefund(finished ?? sent.refund), replayed: false as const };
     },
 
     async get(actor: ScopedCaller, id: string) {
@@ -201,4 +223,95 @@ export function refundUseCases(deps: DomainDeps) {
       return { data: result.items.map(presentRefund), hasMore: result.hasMore };
     },
   };
+}
+
+/** The devolução's id at the bank: `svc` + the refund's id without `_` (at most 35 characters). */
+export const bankRefundIdOf = (refundId: string): string => `svc${refundId.replace("_", "")}`;
+
+/** The refund id a devolução id of ours names, or null. */
+export function refundIdOfBank(id: string): string | null {
+  const match = /^svcrfd([A-Za-z0-9]{20,29})$/.exec(id);
+  return match ? `rfd_${match[1]}` : null;
+}
+
+/**
+ * Applies the bank's word on a devolução to our `PENDING` refund, under the scope's lock:
+ * `DEVOLVIDO` completes it (with the bank's return id), `NAO_REALIZADO` fails it (the amount
+ * returns to the balance), `EM_PROCESSAMENTO` leaves it. Answers the refund as it then is; a
+ * refund already ended is left as it is (a second callback, a read after the answer).
+ */
+async function applyBankRefund(
+  tx: StoreTx,
+  refundId: string,
+  scope: Scope,
+  answer: BankRefund | { refused: string },
+  at: string,
+): Promise<RefundRecord | null> {
+  await tx.lockScope(scope);
+  const refund = await tx.refunds.get(scope, refundId);
+  if (!refund) return null;
+  if (refund.status !== "PENDING") {
+    await tx.bankTasks.delete(bankTaskId("refund", refund.id));
+    return refund;
+  }
+  if ("refused" in answer) {
+    await tx.bankTasks.delete(bankTaskId("refund", refund.id));
+    return settleRefundRecord(tx, refund, { outcome: "FAILED", failureReason: answer.refused }, at);
+  }
+  if (answer.status === "EM_PROCESSAMENTO") return refund;
+  await tx.bankTasks.delete(bankTaskId("refund", refund.id));
+  return answer.status === "DEVOLVIDO"
+    ? settleRefundRecord(tx, refund, { outcome: "COMPLETED", endToEndId: answer.returnId }, at)
+    : settleRefundRecord(
+        tx,
+        refund,
+        { outcome: "FAILED", failureReason: answer.reason ?? "Devolução Pix não realizada pelo banco." },
+        at,
+      );
+}
+
+/**
+ * Asks the bank for the devolução of `refund` (idempotent on its id) and applies the answer.
+ * Never throws: a bank that does not answer leaves the refund `PENDING` (its task reads it back
+ * later) and answers null.
+ */
+export async function requestRefundAtBank(
+  deps: Pick<DomainDeps, "store" | "clock" | "logger">,
+  bank: PixBank,
+  refund: RefundRecord,
+  endToEndId: string,
+): Promise<RefundRecord | null> {
+  let answer: BankRefund | { refused: string };
+  try {
+    answer = await bank.requestRefund({
+      endToEndId,
+      refundId: bankRefundIdOf(refund.id),
+      amountCents: refund.amountCents,
+      ...(refund.reason ? { description: refund.reason.slice(0, 140) } : {}),
+    });
+  } catch (error) {
+    if (error instanceof BankRefusedError)
+      answer = { refused: `O banco recusou a devolução: ${error.detail}`.slice(0, 500) };
+    else {
+      deps.logger.warn({ err: error, refundId: refund.id }, "bank: refund not sent yet");
+      return null;
+    }
+  }
+  return applyAnswer(deps, refund, answer);
+}
+
+/** Applies a bank's answer about `refund` in its own transaction; null (logged) when that fails. */
+export async function applyAnswer(
+  deps: Pick<DomainDeps, "store" | "clock" | "logger">,
+  refund: RefundRecord,
+  answer: BankRefund | { refused: string },
+): Promise<RefundRecord | null> {
+  try {
+    return await deps.store.transaction((tx) =>
+      applyBankRefund(tx, refund.id, refund, answer, deps.clock.now().toISOString()),
+    );
+  } catch (error) {
+    deps.logger.error({ err: error, refundId: refund.id }, "bank: refund answer not applied");
+    return null;
+  }
 }

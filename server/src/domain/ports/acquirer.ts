@@ -28,7 +28,10 @@ export type WithdrawalDecision =
   | { outcome: "FAILED"; failureReason?: string | undefined };
 
 export type RefundDecision =
-  { outcome: "PENDING" } | { outcome: "COMPLETED" } | { outcome: "FAILED"; failureReason?: string | undefined };
+  | { outcome: "PENDING" }
+  /** `endToEndId`: the return's id (rtrId) when a bank gave it; otherwise one is made up. */
+  | { outcome: "COMPLETED"; endToEndId?: string | undefined }
+  | { outcome: "FAILED"; failureReason?: string | undefined };
 
 /** One acquirer per mode: test keys never reach the production one. */
 export interface Acquirers {

@@ -163,6 +163,7 @@ export const transactionsTable: TableDef<TransactionRecord> = {
     ["refunded_amount_cents", (t) => t.refundedAmountCents],
     ["recurrence_id", (t) => t.recurrenceId ?? null],
     ["cycle", (t) => jsonOrNull(t.cycle)],
+    ["failure_reason", (t) => t.failureReason ?? null],
     ["metadata", (t) => json(t.metadata)],
     ["expires_at", (t) => t.expiresAt],
     ["paid_at", (t) => t.paidAt],

@@ -1,0 +1,102 @@
+import type { DomainDeps } from "../deps.js";
+import type { PixBank } from "../ports/pix-bank.js";
+import type { BankTaskRecord } from "../ports/received-pix-store.js";
+import { applyRegistration, bankTask, registerAtBank, retryAt, txidOf } from "../payments/index.js";
+import { followRefundTask } from "./refunds-at-bank.js";
+
+// The work owed to the bank, done by a job (server/src/jobs/bank-work.ts) in every process: a
+// task is claimed for `claimSeconds` (another process skips it meanwhile), done, then deleted,
+// or put off with a growing pause when the bank does not answer. What the create or a refund
+// finished within its own wait has no task left by then.
+
+/** How long a claimed task is held before another worker may take it. */
+const claimSeconds = 60;
+
+export function bankWorkUseCases(deps: DomainDeps) {
+  const now = () => deps.clock.now().toISOString();
+
+  /**
+   * `register`: a charge still `PENDING`. Past its expiry it is `FAILED` (and removed at the
+   * bank, in case a lost answer registered it); otherwise registered now.
+   */
+  async function register(bank: PixBank, task: BankTaskRecord): Promise<boolean> {
+    const charge = await deps.store.read.transactions.getById(task.subjectId);
+    if (!charge || charge.status !== "PENDING") return true;
+    const at = now();
+    if (charge.expiresAt <= at) {
+      await deps.store.transaction(async (tx) => {
+        const failed = await applyRegistration(
+          tx,
+          charge.id,
+          charge,
+          { refused: "A cobrança expirou antes de o banco registrá-la." },
+          at,
+        );
+        if (failed?.status === "FAILED") await tx.bankTasks.put(bankTask("remove", charge.id, charge, at, at));
+      });
+      return true;
+    }
+    return (await registerAtBank(deps, bank, charge)) !== null;
+  }
+
+  /**
+   * `remove`: at the charge's expiry, or at once when cancelled, the cob is removed at the bank
+   * (an expired cob still reads `ATIVA` there). A paid charge's cob is done already.
+   */
+  async function remove(bank: PixBank, task: BankTaskRecord): Promise<boolean> {
+    const charge = await deps.store.read.transactions.getById(task.subjectId);
+    if (!charge || charge.status === "PAID") return true;
+    const at = now();
+    if (charge.status === "WAITING_PAYMENT" && charge.expiresAt > at) {
+      await deps.store.transaction((tx) => tx.bankTasks.put({ ...task, dueAt: charge.expiresAt }));
+      return false;
+    }
+    await bank.removeCharge(txidOf(charge.id));
+    return true;
+  }
+
+  /** Does one task; a bank that does not answer puts it off (`retryAt`). */
+  async function run(bank: PixBank, task: BankTaskRecord): Promise<void> {
+    let done: boolean;
+    let lastError: string | null = null;
+    try {
+      done =
+        task.kind === "register"
+          ? await register(bank, task)
+          : task.kind === "remove"
+            ? await remove(bank, task)
+            : await followRefundTask(deps, bank, task);
+    } catch (error) {
+      deps.logger.warn({ err: error, task: task.id }, "bank: task not done");
+      done = false;
+      lastError = error instanceof Error ? error.message.slice(0, 500) : "falha desconhecida";
+    }
+    await deps.store.transaction(async (tx) => {
+      const current = await tx.bankTasks.get(task.id);
+      if (!current) return;
+      if (done) await tx.bankTasks.delete(task.id);
+      else if (current.dueAt === task.dueAt) {
+        // Still this claim's: put it off. (A task moved meanwhile, say to the charge's expiry, keeps its time.)
+        await tx.bankTasks.put({
+          ...current,
+          attempts: current.attempts + 1,
+          lastError,
+          dueAt: retryAt(current, now()),
+        });
+      }
+    });
+  }
+
+  return {
+    /** Claims up to `limit` due tasks and does them; answers how many it claimed. Nothing without a bank. */
+    async runDue(limit = 50): Promise<number> {
+      const bank = await deps.bank?.current();
+      if (!bank) return 0;
+      const at = now();
+      const lockUntil = new Date(Date.parse(at) + claimSeconds * 1000).toISOString();
+      const tasks = await deps.store.transaction((tx) => tx.bankTasks.claimDue(at, lockUntil, limit));
+      for (const task of tasks) await run(bank, task);
+      return tasks.length;
+    },
+  };
+}

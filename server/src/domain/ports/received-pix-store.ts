@@ -1,0 +1,84 @@
+import type { PageRequest, PageResult } from "../core/model.js";
+
+// The part of the Store port that keeps the bank's side of production money (issue 35): the Pix
+// the platform's account received, each once by its end-to-end id, and the work still owed to the
+// bank (registering or removing a charge, following a refund). Both adapters implement it
+// (`store/memory/received-pix.ts`, `store/postgres/received-pix.ts`).
+
+/**
+ * A Pix the platform's account received, as confirmed with the bank (`readReceived`). Written in
+ * the same store transaction as its credit, so its end-to-end id (the key) is credited exactly
+ * once: a second callback, process or reconciliation finds it and does nothing.
+ */
+export interface ReceivedPixRecord {
+  /** The end-to-end id (`endToEndId`, E + ISPB + …, 32 characters). */
+  id: string;
+  txid: string | null;
+  amountCents: number;
+  /** The bank's `horario`. */
+  paidAt: string;
+  payerName: string | null;
+  payerDocument: string | null;
+  /**
+   * `CREDITED`: paid `transactionId`, whose account and mode are given. `UNMATCHED`: it paid no
+   * charge of ours (no txid, an unknown one, another amount, a charge no longer waiting): held for
+   * the operator (docs/decisions, unmatched receipts), `reason` says why.
+   */
+  outcome: "CREDITED" | "UNMATCHED";
+  transactionId: string | null;
+  accountId: string | null;
+  livemode: boolean | null;
+  reason: string | null;
+  createdAt: string;
+}
+
+/** What is still owed to the bank for one charge or refund; deleted once done. */
+export interface BankTaskRecord {
+  /** `${kind}:${subjectId}`: one task of a kind per subject. */
+  id: string;
+  /**
+   * `register`: a `PENDING` charge still to be registered (`registerCharge`). `remove`: a charge
+   * that expired or was cancelled, still to be removed at the bank (`removeCharge`). `refund`: a
+   * `PENDING` refund whose outcome the bank has not given yet (`readRefund`).
+   */
+  kind: "register" | "remove" | "refund";
+  /** The charge's `txn_…` or the refund's `rfd_…`. */
+  subjectId: string;
+  accountId: string;
+  livemode: boolean;
+  /** When it is next tried (also how long a claim holds it). */
+  dueAt: string;
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+}
+
+export interface ReceivedPixReads {
+  receivedPix: {
+    get(endToEndId: string): Promise<ReceivedPixRecord | null>;
+    /** The Pix that paid this charge, if one did. */
+    getCreditedTo(transactionId: string): Promise<ReceivedPixRecord | null>;
+    /** The unmatched receipts, newest first on (createdAt, id); the cursor is any unmatched one. */
+    listUnmatched(page: PageRequest): Promise<PageResult<ReceivedPixRecord>>;
+  };
+  bankTasks: {
+    get(id: string): Promise<BankTaskRecord | null>;
+  };
+}
+
+export interface ReceivedPixWrites {
+  receivedPix: ReceivedPixReads["receivedPix"] & {
+    /** Inserts it unless its end-to-end id is kept already; answers whether it inserted. */
+    insertIfAbsent(record: ReceivedPixRecord): Promise<boolean>;
+  };
+  bankTasks: ReceivedPixReads["bankTasks"] & {
+    /** Inserts or replaces the task with this id. */
+    put(task: BankTaskRecord): Promise<void>;
+    delete(id: string): Promise<void>;
+    /**
+     * Claims up to `limit` tasks due at `now`, moving each one's `dueAt` to `lockUntil`, so
+     * another worker skips it until then (PostgreSQL: `FOR UPDATE SKIP LOCKED`). Oldest due first.
+     */
+    claimDue(now: string, lockUntil: string, limit: number): Promise<BankTaskRecord[]>;
+  };
+}
