@@ -1,0 +1,62 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, expect, test } from "vitest";
+import { call, tokenFor } from "./client.js";
+
+// `npm run bank`: the CLI starts the bank, writes the certificate files outside the repository,
+// prints what the operator needs, and stops on SIGTERM.
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const stateDir = mkdtempSync(join(tmpdir(), "fake-bank-cli-"));
+afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
+
+test("when the CLI starts, then it prints the connection, writes its files, serves them, and stops on SIGTERM", async () => {
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "fake-bank/src/main.ts",
+      "--port",
+      "0",
+      "--control-port",
+      "0",
+      "--key",
+      "cli@example.com",
+      "--state-dir",
+      stateDir,
+    ],
+    { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  try {
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+    const deadline = Date.now() + 30_000;
+    while (!output.includes("Ctrl+C") && Date.now() < deadline && child.exitCode === null)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(output).toContain("chave Pix            cli@example.com");
+    const credentials = JSON.parse(readFileSync(join(stateDir, "credentials.json"), "utf8"));
+    expect(output).toContain(credentials.baseUrl);
+    expect(output).toContain(credentials.clientSecret);
+    for (const file of [credentials.certificate, credentials.privateKey, credentials.pkcs12, credentials.bankCa])
+      expect(existsSync(file)).toBe(true);
+    const ca = readFileSync(credentials.bankCa, "utf8");
+    const identity = {
+      clientId: credentials.clientId,
+      clientSecret: credentials.clientSecret,
+      certPem: readFileSync(credentials.certificate, "utf8"),
+      keyPem: readFileSync(credentials.privateKey, "utf8"),
+    };
+    const token = await tokenFor(credentials.tokenUrl, ca, identity);
+    const answer = await call(`${credentials.baseUrl}/webhook/cli@example.com`, { ca, identity, token });
+    expect(answer.status).toBe(404);
+  } finally {
+    child.kill("SIGTERM");
+  }
+  expect(await exited).toBe(0);
+});
