@@ -6,21 +6,24 @@
  * starts in a third of the time.
  */
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
+import { inject } from "vitest";
 
 const main = join(process.cwd(), "server/src/cli/main.ts");
 
 let bundled: Promise<string> | undefined;
 
-/** The CLI as one ES module in a temporary directory (removed when the worker exits). */
+/**
+ * The CLI as one ES module in a folder of the run's (server-build-setup.ts removes them all at the
+ * run's end; not a file's afterAll: the next file of this worker runs the same bundle).
+ */
 function cliBundle(): Promise<string> {
   bundled ??= (async () => {
-    const dir = mkdtempSync(join(tmpdir(), "pix-admin-cli-"));
-    // Not an afterAll: the next file of this worker runs the same bundle.
-    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    const parent = `${inject("serverBuildDir")}-cli`;
+    mkdirSync(parent, { recursive: true });
+    const dir = mkdtempSync(join(parent, "bundle-"));
     const outfile = join(dir, "admin.mjs");
     await build({
       entryPoints: [main],

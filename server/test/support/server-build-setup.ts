@@ -12,12 +12,14 @@ declare module "vitest" {
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 
-/** Global setup of the "unit" project: a folder for the run's server build, removed at the end. */
+/**
+ * Global setup of the projects that start servers: a folder for the run's server build, and one
+ * beside it (`-cli`) for the operator CLI's bundles (support/admin-process.ts), removed at the end.
+ */
 export default function setup(project: TestProject) {
   const dir = join(root, "test-artifacts", `server-build-${process.pid}`);
   project.provide("serverBuildDir", dir);
   return () => {
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(`${dir}.lock`, { recursive: true, force: true });
+    for (const path of [dir, `${dir}.lock`, `${dir}-cli`]) rmSync(path, { recursive: true, force: true });
   };
 }
