@@ -3,6 +3,7 @@ import type { components } from "../../../generated/api.js";
 import { byId, chargeBody, expectStatus, operatorApi, publicApi, testAdminToken } from "../harness.js";
 import { eachStore, serverOn, type StoreUnderTest } from "../support/stores.js";
 import { PixBankDouble } from "../support/pix-bank-double.js";
+import { runAdmin } from "../support/admin-process.js";
 
 // Production money through the bank (issue 35), the domain's side, through the real HTTP stack on
 // both stores, with a test double of the bank in `DomainDeps.bank`: charges registered at the
@@ -239,6 +240,13 @@ function bankSuite(store: StoreUnderTest) {
       for (const id of ids) expect(byE2e.get(id)?.reason).toBeTruthy();
       expect(byE2e.get(wrongAmount.endToEndId)?.reason).toContain("diferente");
       expect(byE2e.get(late.endToEndId)?.reason).toContain("EXPIRED");
+      const cli = await runAdmin(["--json", "bank", "unmatched", "--limit", "100"], {
+        PIX_ADMIN_URL: server.baseUrl,
+        ADMIN_TOKEN: testAdminToken,
+      });
+      expect(cli.code, cli.stderr).toBe(0);
+      const printed = JSON.parse(cli.stdout) as { data: { endToEndId: string }[] };
+      expect(printed.data.map((r) => r.endToEndId)).toEqual(listed.body.data.map((r) => r.endToEndId));
     });
 
     test("when a callback names a Pix to another key or one the bank does not know, then nothing is kept", async () => {

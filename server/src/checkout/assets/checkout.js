@@ -241,7 +241,9 @@
         })
         .then(function (body) {
           delay = interval;
-          if (body.status === "WAITING_PAYMENT" || body.status === "PENDING" || body.status === "PROCESSING") {
+          // A charge whose code the bank is still generating (PENDING) reloads once it has one.
+          var waiting = body.status === "WAITING_PAYMENT" || body.status === "PENDING" || body.status === "PROCESSING";
+          if (waiting && body.status === (section.getAttribute("data-status") || body.status)) {
             remaining = Number(body.remainingSeconds);
             startedAt = performance.now();
             return schedule();

@@ -26,10 +26,13 @@ export function renderPaymentPage(frame: PageFrame, page: PaymentPage): string {
       aria-labelledby="titulo-pix"
       data-payment
       data-status-url="${path}/status"
+      data-status="${t.status}"
       data-poll-ms="${page.pollIntervalMs}"
     >
       <h2 id="titulo-pix">Pague com Pix</h2>
-      <p class="status" role="status" data-status-text>Aguardando pagamento…</p>
+      <p class="status" role="status" data-status-text>
+        ${t.status === "PENDING" ? "Gerando o código Pix no banco… esta página se atualiza sozinha." : "Aguardando pagamento…"}
+      </p>
       <p class="countdown">
         Este código expira em
         <strong data-countdown data-remaining="${Math.floor(page.remainingSeconds)}"

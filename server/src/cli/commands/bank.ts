@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { CliError, unwrap } from "../clients.js";
-import type { CliContext } from "../context.js";
+import { type CliContext, type PageOptions, pageQuery, withPageOptions } from "../context.js";
 
 const shown = ["version", "baseUrl", "tokenUrl", "clientId", "pixKey", "dialect", "webhookUrl", "updatedAt"];
 
@@ -113,6 +113,21 @@ export function registerBank(program: Command, ctx: CliContext): void {
       unwrap(await ctx.operator().DELETE("/admin/v1/bank-connection"));
       ctx.out.record({ removed: true }, ["removed"]);
     });
+
+  withPageOptions(
+    bank
+      .command("unmatched")
+      .description(
+        "lista os Pix recebidos que não pagaram nenhuma cobrança, guardados para o operador, os mais novos primeiro",
+      ),
+  ).action(async (o: PageOptions) => {
+    const page = unwrap(
+      await ctx.operator().GET("/admin/v1/bank/unmatched-receipts", { params: { query: pageQuery(o) } }),
+    );
+    ctx.out.list(page, ["endToEndId", "amountCents", "txid", "paidAt", "reason"]);
+    const last = page.data.at(-1);
+    if (page.hasMore && last) ctx.out.note(`Há mais resultados: acrescente --starting-after ${last.endToEndId}`);
+  });
 
   program
     .command("secrets")

@@ -1,5 +1,6 @@
 import { operatesIn } from "../accounts/index.js";
 import { creditPaidCharge, insertCharge } from "./charges.js";
+import { registerWithin } from "./bank-charges.js";
 import type { DomainDeps } from "../deps.js";
 import { DomainError, type FieldError, notFound } from "../core/errors.js";
 import { once } from "../core/idempotency.js";
@@ -111,7 +112,7 @@ async function startCheckout(
   }
   const scope: Scope = { accountId: found.accountId, livemode: found.livemode };
   const at = deps.clock.now().toISOString();
-  return deps.store.transaction(async (tx) => {
+  const started = await deps.store.transaction(async (tx) => {
     await tx.lockScope(scope);
     const outcome = await once(tx, scope, "checkout", submissionToken, { paymentLinkId: linkId }, at, async () => {
       const link = await tx.paymentLinks.get(scope, linkId);
@@ -138,6 +139,9 @@ async function startCheckout(
     if (!transaction) throw notFound();
     return { transaction, replayed: outcome.replayed };
   });
+  // A production charge through the bank: the payer waits for its code a bounded time, like the API.
+  if (started.transaction.status !== "PENDING") return started;
+  return { ...started, transaction: await registerWithin(deps, started.transaction) };
 }
 
 /** A charge as its checkout page sees it. */
