@@ -6,7 +6,7 @@
  */
 import { randomUUID, randomBytes } from "node:crypto";
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
-import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
+import { createServer as createHttpsServer, request as httpsRequest, type Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Response } from "express";
 import {
@@ -476,7 +476,68 @@ export async function startFakeBank(options: FakeBankOptions = {}): Promise<Fake
   bank.controlUrl = `http://${HOST}:${controlPort}/control`;
   bank.pageUrl = `http://${HOST}:${controlPort}/`;
   bank.customer = addCustomer(options.customer);
+  await warmUp(bank, ledger, context);
   return bank;
+}
+
+/**
+ * Touches every operation once, so the validator compiles its schemas at start and not on a
+ * client's first call (a few hundred milliseconds each on a busy machine, enough to trip a
+ * client's bounded wait). Each request is refused or finds nothing: no state is made, and the
+ * warm-up leaves neither its token nor its lines in the request log.
+ */
+async function warmUp(bank: FakeBank, ledger: Ledger, context: ApiContext): Promise<void> {
+  const customer = bank.customer;
+  const token = ledger.issueToken(customer.clientId, thumbprintS256(customer.certPem), SCOPES, 60);
+  const txid = "WarmUp000000000000000000000000";
+  const e2eid = "E00000000202001010000WarmUp00000";
+  const window = `inicio=2020-01-01T00:00:00Z&fim=2020-01-02T00:00:00Z`;
+  const notOurs = "warm-up-key-of-nobody";
+  const calls: [string, string, unknown?][] = [
+    ["PUT", `/cob/${txid}`, { calendario: { expiracao: 60 }, valor: { original: "1.00" }, chave: notOurs }],
+    ["PATCH", `/cob/${txid}`, { solicitacaoPagador: "aquecimento" }],
+    ["GET", `/cob/${txid}`],
+    ["GET", `/cob?${window}`],
+    ["GET", `/pix/${e2eid}`],
+    ["GET", `/pix?${window}`],
+    ["PUT", `/pix/${e2eid}/devolucao/WarmUp`, { valor: "1.00" }],
+    ["GET", `/pix/${e2eid}/devolucao/WarmUp`],
+    ["PUT", `/webhook/${notOurs}`, { webhookUrl: "https://127.0.0.1/" }],
+    ["GET", `/webhook/${notOurs}`],
+    ["DELETE", `/webhook/${notOurs}`],
+  ];
+  try {
+    for (const [method, path, body] of calls) await internalCall(bank, method, path, token.accessToken, body);
+  } finally {
+    ledger.tokens.delete(token.accessToken);
+    context.requestLog.length = 0;
+  }
+}
+
+function internalCall(bank: FakeBank, method: string, path: string, token: string, body?: unknown): Promise<void> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve) => {
+    const req = httpsRequest(`${bank.baseUrl}${path}`, {
+      method,
+      ca: bank.caPem,
+      cert: bank.customer.certPem,
+      key: bank.customer.keyPem,
+      agent: false,
+      timeout: 30_000,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(payload === undefined ? {} : { "content-type": "application/json" }),
+      },
+    });
+    req.on("timeout", () => req.destroy());
+    req.on("error", () => resolve());
+    req.on("response", (res) => {
+      res.resume();
+      res.on("end", () => resolve());
+      res.on("error", () => resolve());
+    });
+    req.end(payload);
+  });
 }
 
 /** A control action the bank refuses (the control API answers it as 400 with its message). */
