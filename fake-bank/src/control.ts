@@ -265,7 +265,11 @@ export function createControlApp(bank: FakeBank): express.Express {
 
   app.use((_req: Request, res: Response) => res.status(404).json({ error: "Rota desconhecida." }));
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const known = error instanceof BadRequest || (error as Error).name === "FakeBankError";
+    const status = (error as { status?: unknown }).status;
+    const known =
+      error instanceof BadRequest ||
+      (error as Error).name === "FakeBankError" ||
+      (typeof status === "number" && status >= 400 && status < 500);
     res.status(known ? 400 : 500).json({ error: (error as Error).message });
   });
   return app;

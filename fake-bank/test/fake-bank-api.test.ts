@@ -156,6 +156,24 @@ describe("fake bank: the API Pix over mutual TLS and OAuth2", () => {
     expect(answer.body.violacoes.some((v: { propriedade: string }) => v.propriedade.includes("valor"))).toBe(true);
     const logged = bank.requests().find((r) => r.path.endsWith(txid));
     expect(logged).toMatchObject({ requestValid: false, status: 400 });
+    const { request } = await import("node:https");
+    const malformed = await new Promise<number>((resolve, reject) => {
+      const req = request(`${bank.baseUrl}/cob/${newTxid()}`, {
+        method: "PUT",
+        ca: bank.caPem,
+        cert: bank.customer.certPem,
+        key: bank.customer.keyPem,
+        agent: false,
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      });
+      req.on("error", reject);
+      req.on("response", (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.end("{not json");
+    });
+    expect(malformed).toBe(400);
   });
 
   test("when a cob names a key of another customer, then it is refused", async () => {

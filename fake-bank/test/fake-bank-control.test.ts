@@ -121,6 +121,12 @@ describe("fake bank: the control API and the page", () => {
     expect(faulted.status).toBe(503);
     expect(await tokenFor(bank.tokenUrl, bank.caPem, bank.customer)).toBeTruthy();
     expect((await control("POST", "/faults/calls", { kind: "nada" })).status).toBe(400);
+    const malformed = await fetch(`${bank.controlUrl}/faults/calls`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{not json",
+    });
+    expect(malformed.status).toBe(400);
     expect((await control("POST", "/faults/callbacks", { kind: "drop", count: 2 })).status).toBe(204);
     expect((await control("DELETE", "/faults")).status).toBe(204);
     expect((await control("POST", "/tokens/expire")).status).toBe(204);
