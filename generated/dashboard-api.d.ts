@@ -810,7 +810,14 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint: nothing more is sent to it, pending retries included, and it leaves the
+         *     list; its deliveries are no longer listed. The audit log keeps the entry. A production
+         *     endpoint's needs a step-up in the last 10 minutes (`403 STEP_UP_REQUIRED`): deleting it
+         *     silences the events a merchant's systems rely on.
+         */
+        delete: operations["deleteDashboardWebhookEndpoint"];
         options?: never;
         head?: never;
         /**
@@ -1844,7 +1851,7 @@ export interface components {
          * @description The kinds of webhook event.
          * @enum {string}
          */
-        "PixAdmin.WebhookEventType": "transaction.paid" | "withdrawal.created" | "withdrawal.paid" | "withdrawal.partially_paid" | "withdrawal.failed" | "refund.created" | "refund.completed" | "refund.failed" | "dispute.opened" | "dispute.closed" | "recurrence.created" | "recurrence.approved" | "recurrence.rejected" | "recurrence.expired" | "recurrence.cancelled" | "recurring_charge.created" | "recurring_charge.failed" | "recurring_charge.retrying" | "recurring_charge.cancelled";
+        "PixAdmin.WebhookEventType": "transaction.paid" | "withdrawal.created" | "withdrawal.paid" | "withdrawal.partially_paid" | "withdrawal.failed" | "refund.created" | "refund.completed" | "refund.failed" | "dispute.opened" | "dispute.closed" | "recurrence.created" | "recurrence.approved" | "recurrence.rejected" | "recurrence.expired" | "recurrence.cancelled" | "recurring_charge.created" | "recurring_charge.failed" | "recurring_charge.retrying" | "recurring_charge.cancelled" | "transaction.failed";
         /**
          * Format: int32
          * @description The fee of a withdrawal, in cents: 0 to 599, below the smallest withdrawal (600), so every
@@ -2007,12 +2014,12 @@ export interface components {
          */
         "PixService.EmailAddress": string;
         /** @description An event, exactly as delivered to webhooks: `{ id, type, createdAt, livemode, apiVersion, data: { object } }`. */
-        "PixService.Event": components["schemas"]["PixService.TransactionPaidEvent"] | components["schemas"]["PixService.WithdrawalCreatedEvent"] | components["schemas"]["PixService.WithdrawalPaidEvent"] | components["schemas"]["PixService.WithdrawalPartiallyPaidEvent"] | components["schemas"]["PixService.WithdrawalFailedEvent"] | components["schemas"]["PixService.RefundCreatedEvent"] | components["schemas"]["PixService.RefundCompletedEvent"] | components["schemas"]["PixService.RefundFailedEvent"] | components["schemas"]["PixService.DisputeOpenedEvent"] | components["schemas"]["PixService.DisputeClosedEvent"] | components["schemas"]["PixService.RecurrenceCreatedEvent"] | components["schemas"]["PixService.RecurrenceApprovedEvent"] | components["schemas"]["PixService.RecurrenceRejectedEvent"] | components["schemas"]["PixService.RecurrenceExpiredEvent"] | components["schemas"]["PixService.RecurrenceCancelledEvent"] | components["schemas"]["PixService.RecurringChargeCreatedEvent"] | components["schemas"]["PixService.RecurringChargeFailedEvent"] | components["schemas"]["PixService.RecurringChargeRetryingEvent"] | components["schemas"]["PixService.RecurringChargeCancelledEvent"];
+        "PixService.Event": components["schemas"]["PixService.TransactionPaidEvent"] | components["schemas"]["PixService.WithdrawalCreatedEvent"] | components["schemas"]["PixService.WithdrawalPaidEvent"] | components["schemas"]["PixService.WithdrawalPartiallyPaidEvent"] | components["schemas"]["PixService.WithdrawalFailedEvent"] | components["schemas"]["PixService.RefundCreatedEvent"] | components["schemas"]["PixService.RefundCompletedEvent"] | components["schemas"]["PixService.RefundFailedEvent"] | components["schemas"]["PixService.DisputeOpenedEvent"] | components["schemas"]["PixService.DisputeClosedEvent"] | components["schemas"]["PixService.RecurrenceCreatedEvent"] | components["schemas"]["PixService.RecurrenceApprovedEvent"] | components["schemas"]["PixService.RecurrenceRejectedEvent"] | components["schemas"]["PixService.RecurrenceExpiredEvent"] | components["schemas"]["PixService.RecurrenceCancelledEvent"] | components["schemas"]["PixService.RecurringChargeCreatedEvent"] | components["schemas"]["PixService.RecurringChargeFailedEvent"] | components["schemas"]["PixService.RecurringChargeRetryingEvent"] | components["schemas"]["PixService.RecurringChargeCancelledEvent"] | components["schemas"]["PixService.TransactionFailedEvent"];
         /**
          * @description The kinds of event.
          * @enum {string}
          */
-        "PixService.EventType": "transaction.paid" | "withdrawal.created" | "withdrawal.paid" | "withdrawal.partially_paid" | "withdrawal.failed" | "refund.created" | "refund.completed" | "refund.failed" | "dispute.opened" | "dispute.closed" | "recurrence.created" | "recurrence.approved" | "recurrence.rejected" | "recurrence.expired" | "recurrence.cancelled" | "recurring_charge.created" | "recurring_charge.failed" | "recurring_charge.retrying" | "recurring_charge.cancelled";
+        "PixService.EventType": "transaction.paid" | "withdrawal.created" | "withdrawal.paid" | "withdrawal.partially_paid" | "withdrawal.failed" | "refund.created" | "refund.completed" | "refund.failed" | "dispute.opened" | "dispute.closed" | "recurrence.created" | "recurrence.approved" | "recurrence.rejected" | "recurrence.expired" | "recurrence.cancelled" | "recurring_charge.created" | "recurring_charge.failed" | "recurring_charge.retrying" | "recurring_charge.cancelled" | "transaction.failed";
         /** @description One invalid field of a `VALIDATION_ERROR`. */
         "PixService.FieldError": {
             /** @description The field, in the body's own terms: `amountCents`, `customer.document`, `limit`. */
@@ -2086,7 +2093,7 @@ export interface components {
         "PixService.PersonName": string;
         /** @description The Pix code the payer uses. */
         "PixService.PixCode": {
-            /** @description The copy-and-paste code (BR Code, EMV format with CRC16). */
+            /** @description The copy-and-paste code (BR Code, EMV format with CRC16); empty while the charge is `PENDING`. */
             copyPaste: string;
             /** @description The same BR Code, to render as a QR image. */
             qrCode: string;
@@ -2511,6 +2518,8 @@ export interface components {
              *     with no retry left, `CANCELLED` when cancelled before its date.
              */
             attempts?: components["schemas"]["PixService.RecurringChargeAttempt"][];
+            /** @description Present only on a `FAILED` charge the bank refused to register: its reason (Portuguese). */
+            failureReason?: string;
             /**
              * @description What its refunds return or returned to the payer: the sum of its refunds that did not fail
              *     (`PENDING` and `COMPLETED`). 0 until the first refund; the status stays `PAID`.
@@ -2546,6 +2555,21 @@ export interface components {
         "PixService.TransactionEventData": {
             object: components["schemas"]["PixService.Transaction"];
         };
+        /**
+         * @description `transaction.failed`: a production charge left `PENDING` for `FAILED`: the bank refused to
+         *     register it (`failureReason`). It can never be paid; create another.
+         */
+        "PixService.TransactionFailedEvent": {
+            /** @description `evt_…`; equal to the `webhook-id` header. */
+            id: string;
+            /** @enum {string} */
+            type: "transaction.failed";
+            createdAt: components["schemas"]["PixService.UtcTimestamp"];
+            livemode: boolean;
+            apiVersion: components["schemas"]["PixService.ApiVersion"];
+            /** @description The whole charge, with its `failureReason`. */
+            data: components["schemas"]["PixService.TransactionEventData"];
+        };
         /** @description `transaction.paid`: a charge became `PAID` (real payment, or simulated in test mode). */
         "PixService.TransactionPaidEvent": {
             /** @description `evt_…`; equal to the `webhook-id` header. */
@@ -2562,9 +2586,12 @@ export interface components {
          * @description Status of a Pix charge. Only `PAID` means paid; treat every other value as not paid.
          *     `WAITING_PAYMENT` → `PAID` when the payer pays before `expiresAt`; → `EXPIRED` when
          *     `expiresAt` passes unpaid (reported at once, on reads and by the `status=EXPIRED` filter);
-         *     → `CANCELLED` by `POST /api/v1/transactions/{id}/cancel`. `FAILED`: the acquirer refused to
-         *     register the charge. `PENDING` and `PROCESSING` appear only while an asynchronous acquirer
-         *     registers it. `CANCELLED` and `FAILED` can no longer be paid.
+         *     → `CANCELLED` by `POST /api/v1/transactions/{id}/cancel`. `PENDING`: a production charge whose
+         *     Pix the bank is still generating (the bank did not answer within the create's bounded wait, or
+         *     is down); its `pix` codes are empty until it moves on, in the background, to `WAITING_PAYMENT`
+         *     (the bank's code) or `FAILED` (`transaction.failed`). `FAILED`: the bank refused to register
+         *     the charge (`failureReason`); in test mode, a charge whose `description` is `sandbox:falha`.
+         *     `PROCESSING` is not used. `CANCELLED` and `FAILED` can no longer be paid.
          * @enum {string}
          */
         "PixService.TransactionStatus": "WAITING_PAYMENT" | "PAID" | "EXPIRED" | "CANCELLED" | "FAILED" | "PENDING" | "PROCESSING";
@@ -12850,6 +12877,258 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`): a query parameter the operation does not take, a field out of its bounds. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description No session, or one that expired or was ended (`UNAUTHORIZED`); wrong e-mail or password at log-in (`INVALID_CREDENTIALS`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /**
+             * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
+             *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
+             */
+            403: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account, or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`). */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`); retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+        };
+    };
+    deleteDashboardWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
+            path: {
+                /** @description `test` or `production`. */
+                mode: components["parameters"]["ModeParameter"];
+                /** @description `we_…`. */
+                id: components["parameters"]["WebhookEndpointPath.id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`): a query parameter the operation does not take, a field out of its bounds. */
             400: {

@@ -173,6 +173,15 @@ export const operationTable = {
     tag: "Payment links",
     statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
+  deleteDashboardWebhookEndpoint: {
+    method: "delete",
+    path: "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}",
+    permission: "session",
+    roles: ["owner","admin","developer"],
+    summary: "Delete a webhook endpoint",
+    tag: "Webhook endpoints",
+    statuses: [204, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+  },
   disableTwoFactor: {
     method: "delete",
     path: "/dashboard/v1/me/two-factor",
@@ -1007,6 +1016,27 @@ export type DeactivateDashboardPaymentLinkResult =
   | { status: 429; body: Json<operations["deactivateDashboardPaymentLink"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["deactivateDashboardPaymentLink"]["responses"][500]> }
   | { status: 503; body: Json<operations["deactivateDashboardPaymentLink"]["responses"][503]>; headers: { "Retry-After": string } };
+
+/** DELETE /dashboard/v1/modes/{mode}/webhook-endpoints/{id}: input of `deleteDashboardWebhookEndpoint`, after validation. */
+export interface DeleteDashboardWebhookEndpointInput {
+  params: operations["deleteDashboardWebhookEndpoint"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["deleteDashboardWebhookEndpoint"]["parameters"]["header"]>;
+  body: undefined;
+}
+
+/** Every response `deleteDashboardWebhookEndpoint` may answer. */
+export type DeleteDashboardWebhookEndpointResult =
+  | { status: 204; body: undefined }
+  | { status: 400; body: Json<operations["deleteDashboardWebhookEndpoint"]["responses"][400]> }
+  | { status: 401; body: Json<operations["deleteDashboardWebhookEndpoint"]["responses"][401]> }
+  | { status: 403; body: Json<operations["deleteDashboardWebhookEndpoint"]["responses"][403]> }
+  | { status: 404; body: Json<operations["deleteDashboardWebhookEndpoint"]["responses"][404]> }
+  | { status: 413; body: Json<operations["deleteDashboardWebhookEndpoint"]["responses"][413]> }
+  | { status: 415; body: Json<operations["deleteDashboardWebhookEndpoint"]["responses"][415]> }
+  | { status: 429; body: Json<operations["deleteDashboardWebhookEndpoint"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["deleteDashboardWebhookEndpoint"]["responses"][500]> }
+  | { status: 503; body: Json<operations["deleteDashboardWebhookEndpoint"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** DELETE /dashboard/v1/me/two-factor: input of `disableTwoFactor`, after validation. */
 export interface DisableTwoFactorInput {
@@ -2022,6 +2052,8 @@ export interface Handlers<Open, Session = Open> {
   dashboardSandboxResolveDispute(request: DashboardSandboxResolveDisputeInput, ctx: Session): Promise<DashboardSandboxResolveDisputeResult>;
   /** POST /dashboard/v1/modes/{mode}/payment-links/{id}/deactivate: Deactivate a payment link (`session: owner, admin`). */
   deactivateDashboardPaymentLink(request: DeactivateDashboardPaymentLinkInput, ctx: Session): Promise<DeactivateDashboardPaymentLinkResult>;
+  /** DELETE /dashboard/v1/modes/{mode}/webhook-endpoints/{id}: Delete a webhook endpoint (`session: owner, admin, developer`). */
+  deleteDashboardWebhookEndpoint(request: DeleteDashboardWebhookEndpointInput, ctx: Session): Promise<DeleteDashboardWebhookEndpointResult>;
   /** DELETE /dashboard/v1/me/two-factor: Turn two-factor authentication off (`session: owner, admin, developer, finance, viewer`). */
   disableTwoFactor(request: DisableTwoFactorInput, ctx: Session): Promise<DisableTwoFactorResult>;
   /** DELETE /dashboard/v1/sessions/{id}: End a session (`session: owner, admin, developer, finance, viewer`). */
@@ -2140,7 +2172,7 @@ export interface OperationsByTag {
   "Team": "acceptInvitation" | "changeMemberRole" | "inviteMember" | "listInvitations" | "listMembers" | "removeMember" | "revokeInvitation";
   "Transactions": "createDashboardRefund" | "getDashboardTransaction" | "listDashboardTransactions";
   "Two-factor authentication": "confirmTwoFactor" | "disableTwoFactor" | "regenerateRecoveryCodes" | "startTwoFactor" | "stepUp";
-  "Webhook endpoints": "createDashboardWebhookEndpoint" | "listDashboardWebhookDeliveries" | "listDashboardWebhookEndpoints" | "resendDashboardWebhookDelivery" | "revealDashboardWebhookSecret" | "rotateDashboardWebhookSecret" | "sendDashboardWebhookTestEvent" | "updateDashboardWebhookEndpoint";
+  "Webhook endpoints": "createDashboardWebhookEndpoint" | "deleteDashboardWebhookEndpoint" | "listDashboardWebhookDeliveries" | "listDashboardWebhookEndpoints" | "resendDashboardWebhookDelivery" | "revealDashboardWebhookSecret" | "rotateDashboardWebhookSecret" | "sendDashboardWebhookTestEvent" | "updateDashboardWebhookEndpoint";
   "Withdrawals": "createDashboardWithdrawal" | "getDashboardWithdrawal" | "listDashboardWithdrawals";
 }
 

@@ -4,7 +4,10 @@ import { allPermissions, createApiKey } from "../../src/domain/accounts/index.js
 import { bodyOf, byId, chargeBody, operatorApi, publicApi, testAdminToken, type TestServer } from "../harness.js";
 import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.js";
 import { buildPanel, freePort, lookAt, openBrowserTab, type WatchedPage } from "../support/panel.js";
+import { startReceiver } from "../support/receiver.js";
 import { eachStore, type StartedServer } from "../support/stores.js";
+import { pino } from "pino";
+import { DeliveryWorker } from "../../src/webhooks/worker.js";
 
 // The dashboard a merchant works in every day (issue 37 §1), in Debian's Chromium against the real
 // server: every list usable on a phone (the amount and status of each row in view, the menus in
@@ -249,6 +252,85 @@ for (const store of eachStore("painel_diario")) {
         await look(page, "cliente-endereco");
         expect(wrong).toEqual([]);
         expect(problems).toEqual([]);
+      },
+    );
+
+    test.skipIf(!hasChromium)(
+      "when a developer changes, disables, enables and deletes an endpoint in the app, then each change shows, and a delivery's answer body can be read",
+      async () => {
+        const { page, problems } = await merchant();
+        const hook = await startReceiver([{ status: 200, body: '{"recebido":true,"pedido":"1234"}' }]);
+        try {
+          await page.goto(at("/teste/desenvolvedores/webhooks"));
+          await page.getByLabel("Endereço (URL)").fill(hook.url);
+          await page.getByRole("button", { name: "Cadastrar endpoint" }).click();
+          await page.getByRole("button", { name: "Já copiei" }).click();
+          const endpoints = page.getByRole("list", { name: "Endpoints" });
+          await endpoints.getByText(hook.url).waitFor();
+          // No bullet beside the endpoint's card.
+          const bullet = await endpoints
+            .getByRole("listitem")
+            .first()
+            .evaluate((item) => {
+              const style = globalThis as unknown as { getComputedStyle(e: unknown): { listStyleType: string } };
+              return style.getComputedStyle(item).listStyleType;
+            });
+          expect(bullet).toBe("none");
+
+          await page.getByRole("button", { name: "Enviar evento de teste" }).click();
+          const deliveries = page.getByRole("region", { name: "Entregas do endpoint" });
+          await deliveries.getByRole("row").nth(1).waitFor();
+          await new DeliveryWorker({
+            store: server.store,
+            clock: server.clock,
+            logger: pino({ level: "silent" }),
+            allowLoopbackForTest: true,
+          }).runOnce();
+          await page.getByRole("button", { name: "Esconder entregas" }).click();
+          await page.getByRole("button", { name: "Ver entregas" }).click();
+          await deliveries.getByText("Resposta").click();
+          await deliveries.getByText('{"recebido":true,"pedido":"1234"}').waitFor();
+          await look(page, "webhooks-resposta");
+
+          // Changed: a new address and one more kind.
+          await page.getByRole("button", { name: "Alterar" }).click();
+          const edit = page.getByRole("region", { name: `Alterar o endpoint ${hook.url}` });
+          await edit.getByLabel("Endereço (URL)").fill(`${hook.url}/v2`);
+          await edit.getByLabel("withdrawal.paid").check();
+          await look(page, "webhooks-alterar");
+          await edit.getByRole("button", { name: "Salvar alterações" }).click();
+          await edit.waitFor({ state: "detached" });
+          await endpoints.getByText(`${hook.url}/v2`).waitFor();
+          expect(await read(endpoints)).toContain("Eventos: transaction.paid, withdrawal.paid");
+
+          // Disabled, then enabled again.
+          await page.getByRole("button", { name: "Desativar" }).click();
+          await endpoints.getByText("desativado").waitFor();
+          await page.getByRole("button", { name: "Ativar" }).click();
+          await endpoints.getByText("ativo", { exact: true }).waitFor();
+
+          // Deleted after a confirmation; "Manter" keeps it.
+          await page.getByRole("button", { name: "Excluir" }).click();
+          await page.getByRole("button", { name: "Manter" }).click();
+          await page.getByRole("button", { name: "Excluir" }).click();
+          await page.getByRole("group", { name: "Confirmar a exclusão" }).waitFor();
+          await look(page, "webhooks-excluir");
+          await page.getByRole("button", { name: "Excluir de vez" }).click();
+          await page.getByText("Nenhum endpoint neste modo").waitFor();
+          await page.reload();
+          await page.getByText("Nenhum endpoint neste modo").waitFor();
+          await page.getByRole("link", { name: "Configurações" }).click();
+          await page.getByRole("link", { name: "Auditoria" }).click();
+          await page
+            .getByRole("region", { name: "Entradas do registro" })
+            .getByText("Endpoint de webhook removido")
+            .first()
+            .waitFor();
+          expect(wrong).toEqual([]);
+          expect(problems).toEqual([]);
+        } finally {
+          await hook.close();
+        }
       },
     );
 

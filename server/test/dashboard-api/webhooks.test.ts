@@ -3,7 +3,7 @@ import { afterEach, expect, test } from "vitest";
 import { verifyWebhook } from "../../../client/src/index.js";
 import { DeliveryWorker } from "../../src/webhooks/worker.js";
 import { byId, chargeBody, expectStatus, operatorApi, publicApi, type TestServer, testAdminToken } from "../harness.js";
-import { type DashboardBrowser, signedUp, turnOnTwoFactor } from "../support/dashboard.js";
+import { codeOf, type DashboardBrowser, signedUp, turnOnTwoFactor } from "../support/dashboard.js";
 import { member } from "../support/members.js";
 import { type ReceiverAnswer, startReceiver } from "../support/receiver.js";
 import { eachStore, serverOn } from "../support/stores.js";
@@ -466,6 +466,76 @@ for (const store of eachStore("dashboard_webhooks")) {
       expect(JSON.stringify(viewerLists.body)).not.toContain(created.body.secret);
       expectStatus(later, 403);
       expect(later.body.code).toBe("STEP_UP_REQUIRED");
+    });
+
+    test("when an endpoint is deleted, then it leaves the list, its pending delivery is never sent, and the audit log has it; in production only within a step-up, never by a viewer", async () => {
+      const hook = await receiver([200]);
+      const { browser, accountId, endpoint } = await withEndpoint(server, hook.url);
+      expectStatus(
+        await browser.api.POST(
+          "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/test-events",
+          endpointIn("test", endpoint.id),
+        ),
+        201,
+      );
+      const viewer = await member(server, accountId, "viewer");
+      const byViewer = await viewer.api.DELETE(
+        "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}",
+        endpointIn("test", endpoint.id),
+      );
+      const deleted = await browser.api.DELETE(
+        "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}",
+        endpointIn("test", endpoint.id),
+      );
+      const again = await browser.api.DELETE(
+        "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}",
+        endpointIn("test", endpoint.id),
+      );
+      await deliverDue(server);
+
+      expectStatus(byViewer, 403);
+      expect(byViewer.body.code).toBe("ROLE_FORBIDDEN");
+      expectStatus(deleted, 204);
+      expectStatus(again, 404);
+      expect(hook.received).toHaveLength(0);
+      const listed = await browser.api.GET("/dashboard/v1/modes/{mode}/webhook-endpoints", inMode("test"));
+      expectStatus(listed, 200);
+      expect(listed.body.data).toEqual([]);
+      const log = await browser.api.GET("/dashboard/v1/audit-log", { params: { query: { limit: 100 } } });
+      expectStatus(log, 200);
+      expect(log.body.data.map((e) => e.action)).toContain("webhook_endpoint.deleted");
+
+      // Production: a verified account with two-factor authentication; past the step-up's 10 minutes, refused.
+      const owner = await signedUp(server);
+      expectStatus(
+        await operator(server).PATCH("/admin/v1/accounts/{id}", {
+          ...byId(owner.session.account.id),
+          body: { verified: true },
+        }),
+        200,
+      );
+      const { secret } = await turnOnTwoFactor(server, owner.browser, owner.person.password);
+      const live = await owner.browser.api.POST("/dashboard/v1/modes/{mode}/webhook-endpoints", {
+        ...inMode("production"),
+        body: { url: "https://8.8.8.8/webhooks/pix", events: ["transaction.paid"] },
+      });
+      expectStatus(live, 201);
+      server.clock.advance(601);
+      const refused = await owner.browser.api.DELETE(
+        "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}",
+        endpointIn("production", live.body.id),
+      );
+      expectStatus(refused, 403);
+      expect(refused.body.code).toBe("STEP_UP_REQUIRED");
+      expectStatus(
+        await owner.browser.api.POST("/dashboard/v1/session/step-up", { body: { code: codeOf(server, secret) } }),
+        201,
+      );
+      const allowed = await owner.browser.api.DELETE(
+        "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}",
+        endpointIn("production", live.body.id),
+      );
+      expectStatus(allowed, 204);
     });
   });
 }

@@ -525,6 +525,9 @@ function dashboardWorld(server: TestServer) {
     "POST /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/test-events queued": async () => ({
       path: { id: await endpoint() },
     }),
+    "DELETE /dashboard/v1/modes/{mode}/webhook-endpoints/{id} deleted": async () => ({
+      path: { id: await endpoint() },
+    }),
     "PATCH /dashboard/v1/account/security required": async () => (await stepUp(), {}),
     "POST /dashboard/v1/team/invitations invited": async () => (await stepUp(), {}),
     "PATCH /dashboard/v1/team/members/{id} changed": async () => {

@@ -1,4 +1,4 @@
-import { writeAudited } from "../audit/index.js";
+import { recordChange, writeAudited } from "../audit/index.js";
 import { type AuditedBy } from "../audit/model.js";
 import type { WebhookEndpointRecord } from "../core/model.js";
 import { endpointFields, presentEndpoint } from "./present.js";
@@ -59,3 +59,23 @@ export const rotateEndpointSecretAudited = (tx: StoreTx, endpoint: WebhookEndpoi
     fields: [],
     at,
   });
+
+/** Deletes the endpoint (its pending deliveries stop) and records the fields it had. */
+export async function deleteEndpointAudited(
+  tx: StoreTx,
+  endpoint: WebhookEndpointRecord,
+  by: AuditedBy,
+  at: string,
+): Promise<void> {
+  await tx.webhookEndpoints.delete(endpoint.id);
+  await recordChange(tx, {
+    by,
+    action: "webhook_endpoint.deleted",
+    target: "webhook_endpoint",
+    before: endpoint,
+    after: null,
+    present: presentEndpoint,
+    fields: endpointFields,
+    at,
+  });
+}

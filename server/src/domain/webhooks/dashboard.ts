@@ -12,7 +12,12 @@ import type { StoreReads } from "../ports/store.js";
 import { requireStepUp } from "../identity/index.js";
 import { type DashboardActor } from "../identity/model.js";
 import { httpsForProduction, newEndpoint, pendingDelivery, type UrlGuard } from "./endpoints.js";
-import { insertEndpointAudited, rotateEndpointSecretAudited, updateEndpointAudited } from "./audited.js";
+import {
+  deleteEndpointAudited,
+  insertEndpointAudited,
+  rotateEndpointSecretAudited,
+  updateEndpointAudited,
+} from "./audited.js";
 import { presentDashboardDelivery, presentDashboardEndpoint } from "./present.js";
 
 // The account's webhook endpoints in the dashboard (issue 25 §2), per mode: the same records, and
@@ -71,7 +76,8 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
 
   /**
    * What hands a production endpoint's secret or events to someone (create, which answers the
-   * secret; a new URL; reveal; rotate) needs a step-up in the last 10 minutes (issue 33, finding 9).
+   * secret; a new URL; reveal; rotate), or silences its events (delete), needs a step-up in the
+   * last 10 minutes (issue 33, finding 9).
    */
   function guardSecret(actor: DashboardActor, caller: ModeCaller) {
     if (caller.scope.livemode) requireStepUp(actor, now());
@@ -125,6 +131,15 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
         return updateEndpointAudited(tx, endpoint, body, byUser(actor), now());
       });
       return presentDashboardEndpoint(updated);
+    },
+
+    /** Deletes the endpoint (nothing more is sent to it); a production one's after a step-up. */
+    async remove(actor: DashboardActor, mode: DashboardMode, id: string): Promise<void> {
+      const caller = inMode(actor, mode);
+      guardSecret(actor, caller);
+      await store.transaction(async (tx) => {
+        await deleteEndpointAudited(tx, await endpointInScope(tx, caller, id), byUser(actor), now());
+      });
     },
 
     /** The endpoint's signing secret; a production one's after a step-up. */

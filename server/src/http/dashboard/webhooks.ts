@@ -18,6 +18,10 @@ export function webhookHandlers(domain: Domain): TagHandlers<"Webhook endpoints"
       status: 200,
       body: await webhooks.update(actor, params.mode, params.id, body),
     }),
+    deleteDashboardWebhookEndpoint: async ({ params }, { actor }) => {
+      await webhooks.remove(actor, params.mode, params.id);
+      return { status: 204, body: undefined };
+    },
     revealDashboardWebhookSecret: async ({ params }, { actor }) => ({
       status: 200,
       body: await webhooks.revealSecret(actor, params.mode, params.id),

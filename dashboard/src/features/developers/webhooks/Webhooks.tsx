@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { api } from "../../../api/client";
 import { fieldErrors } from "../../../api/errors";
 import { canCall } from "../../../../../generated/dashboard-operations";
@@ -13,7 +13,14 @@ import { formatDateTime } from "../../../lib/format";
 import { useMode } from "../../../lib/useMode";
 import { SecretOnce } from "../keys/Keys";
 import type { WebhookDelivery, WebhookEndpoint } from "../../../api/types";
-import { useCreateEndpoint, useResendDelivery, useSendTestEvent, webhookQueries } from "./queries";
+import {
+  useCreateEndpoint,
+  useDeleteEndpoint,
+  useResendDelivery,
+  useSendTestEvent,
+  useUpdateEndpoint,
+  webhookQueries,
+} from "./queries";
 
 type Endpoint = WebhookEndpoint;
 type Delivery = WebhookDelivery;
@@ -21,6 +28,7 @@ type Kind = Endpoint["events"][number];
 
 const kinds: Kind[] = [
   "transaction.paid",
+  "transaction.failed",
   "refund.created",
   "refund.completed",
   "refund.failed",
@@ -32,7 +40,10 @@ const kinds: Kind[] = [
   "withdrawal.failed",
 ];
 
-/** Webhook endpoints of the mode: create (the secret once), test event, deliveries with attempts, resend. */
+/**
+ * Webhook endpoints of the mode: create (the secret once), change, disable or enable, delete, test
+ * event, deliveries with attempts (the start of each answer's body), resend.
+ */
 export function Webhooks() {
   const mode = useMode();
   const { user } = useCurrentSession();
@@ -55,7 +66,7 @@ export function Webhooks() {
             <p>Cadastre o endereço https do seu servidor para receber os eventos (como transaction.paid).</p>
           </EmptyState>
         ) : (
-          <ul className="stack" aria-label="Endpoints">
+          <ul className={`stack ${ui.plainList}`} aria-label="Endpoints">
             {rows.map((endpoint) => (
               <li key={endpoint.id} className={ui.card}>
                 <EndpointItem
@@ -89,13 +100,67 @@ function EndpointItem(props: {
   const reveal = api.useMutation("post", "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/reveal-secret");
   const rotate = api.useMutation("post", "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/rotate-secret");
   const deliveries = useQuery({ ...webhookQueries.deliveries(mode, e.id), enabled: props.open });
+  const update = useUpdateEndpoint(mode);
+  const remove = useDeleteEndpoint(mode, e.id);
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  if (editing) {
+    return (
+      <EndpointForm
+        title={`Alterar o endpoint ${e.url}`}
+        initial={{ url: e.url, events: e.events }}
+        submitLabel="Salvar alterações"
+        pendingLabel="Salvando…"
+        mutation={update}
+        submit={(body) =>
+          guard(() =>
+            update.mutateAsync({
+              params: { path },
+              // Only what changed: a new address asks a step-up in production, new kinds do not.
+              body: { ...(body.url === e.url ? {} : { url: body.url }), events: body.events },
+            }),
+          ).then(
+            () => setEditing(false),
+            () => undefined,
+          )
+        }
+        cancel={() => setEditing(false)}
+      />
+    );
+  }
   return (
     <>
       <p>
         <code>{e.url}</code> {e.enabled ? <Badge tone="ok">ativo</Badge> : <Badge>desativado</Badge>}
       </p>
       <p className={ui.hint}>Eventos: {e.events.join(", ")}</p>
-      <FormError error={test.error ?? reveal.error ?? rotate.error} />
+      <FormError error={test.error ?? reveal.error ?? rotate.error ?? update.error ?? remove.error} />
+      {deleting ? (
+        <div className={ui.confirm} role="group" aria-label="Confirmar a exclusão">
+          <p>
+            Excluir o endpoint <code>{e.url}</code>? Nada mais é enviado a ele, nem as entregas pendentes; não há como
+            desfazer.
+          </p>
+          <div className={ui.actions}>
+            <button
+              type="button"
+              className="danger"
+              disabled={remove.isPending}
+              onClick={() =>
+                guard(() => remove.mutateAsync({ params: { path } })).then(
+                  () => setDeleting(false),
+                  () => undefined,
+                )
+              }
+            >
+              Excluir de vez
+            </button>
+            <button type="button" className="secondary" onClick={() => setDeleting(false)}>
+              Manter
+            </button>
+          </div>
+        </div>
+      ) : null}
       <div className={ui.actions}>
         <button type="button" className="secondary" aria-expanded={props.open} onClick={props.toggle}>
           {props.open ? "Esconder entregas" : "Ver entregas"}
@@ -143,6 +208,24 @@ function EndpointItem(props: {
             >
               Trocar segredo
             </button>
+            <button type="button" className="secondary" onClick={() => setEditing(true)}>
+              Alterar
+            </button>
+            <button
+              type="button"
+              className="secondary"
+              disabled={update.isPending}
+              onClick={() =>
+                void guard(() => update.mutateAsync({ params: { path }, body: { enabled: !e.enabled } })).catch(
+                  () => undefined,
+                )
+              }
+            >
+              {e.enabled ? "Desativar" : "Ativar"}
+            </button>
+            <button type="button" className="secondary" onClick={() => setDeleting(true)}>
+              Excluir
+            </button>
           </>
         ) : null}
       </div>
@@ -168,6 +251,7 @@ function Deliveries(props: { rows: Delivery[]; endpointId: string; manage: boole
     { header: "Evento", cell: (d) => <code>{d.eventType}</code> },
     { header: "Criada em", cell: (d) => formatDateTime(d.createdAt) },
     {
+      essential: true,
       header: "Situação",
       cell: (d) =>
         d.status === "SUCCEEDED" ? (
@@ -187,6 +271,12 @@ function Deliveries(props: { rows: Delivery[]; endpointId: string; manage: boole
               {formatDateTime(a.at)}: {a.status ?? "sem resposta"}
               {a.durationMs !== null && a.durationMs !== undefined ? `, ${a.durationMs} ms` : ""}
               {a.error ? ` (${a.error})` : ""}
+              {a.responseBody ? (
+                <details>
+                  <summary>Resposta</summary>
+                  <pre className={ui.responseBody}>{a.responseBody}</pre>
+                </details>
+              ) : null}
             </li>
           ))}
         </ol>
@@ -220,25 +310,50 @@ function CreateEndpoint(props: { onCreated: (secret: string) => void }) {
   const mode = useMode();
   const guard = useStepUp();
   const create = useCreateEndpoint(mode);
-  const [url, setUrl] = useState("");
-  const [chosen, setChosen] = useState<Set<Kind>>(new Set(["transaction.paid"]));
-  const { byField, rest } = fieldErrors(create.error, ["url", "events"]);
+  const [round, setRound] = useState(0);
   return (
-    <Card title="Cadastrar endpoint" id="criar-endpoint">
+    <EndpointForm
+      key={round}
+      title="Cadastrar endpoint"
+      initial={{ url: "", events: ["transaction.paid"] }}
+      submitLabel="Cadastrar endpoint"
+      pendingLabel="Cadastrando…"
+      mutation={create}
+      submit={(body) =>
+        guard(() => create.mutateAsync({ params: { path: { mode } }, body })).then(
+          (created) => {
+            setRound(round + 1);
+            props.onCreated(created.secret);
+          },
+          () => undefined,
+        )
+      }
+    />
+  );
+}
+
+/** An endpoint's address and kinds: to register one, or to change one. */
+function EndpointForm(props: {
+  title: string;
+  initial: { url: string; events: Kind[] };
+  submitLabel: string;
+  pendingLabel: string;
+  mutation: { error: unknown; isPending: boolean };
+  submit: (body: { url: string; events: Kind[] }) => Promise<void>;
+  cancel?: () => void;
+}) {
+  const [url, setUrl] = useState(props.initial.url);
+  const [chosen, setChosen] = useState<Set<Kind>>(new Set(props.initial.events));
+  const { byField, rest } = fieldErrors(props.mutation.error, ["url", "events"]);
+  const id = useId();
+  return (
+    <Card title={props.title} id={`endpoint-${id.replace(/[^A-Za-z0-9_-]/g, "")}`}>
       <form
         className={ui.form}
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          guard(() =>
-            create.mutateAsync({ params: { path: { mode } }, body: { url: url.trim(), events: [...chosen] } }),
-          ).then(
-            (created) => {
-              setUrl("");
-              props.onCreated(created.secret);
-            },
-            () => undefined,
-          );
+          void props.submit({ url: url.trim(), events: kinds.filter((kind) => chosen.has(kind)) });
         }}
       >
         <TextField
@@ -270,11 +385,16 @@ function CreateEndpoint(props: { onCreated: (secret: string) => void }) {
           ))}
           {byField.events ? <p className={ui.fieldError}>{byField.events}</p> : null}
         </fieldset>
-        <FormError error={create.error} rest={rest} />
+        <FormError error={props.mutation.error} rest={rest} />
         <div className={ui.formActions}>
-          <button type="submit" disabled={create.isPending}>
-            {create.isPending ? "Cadastrando…" : "Cadastrar endpoint"}
+          <button type="submit" disabled={props.mutation.isPending}>
+            {props.mutation.isPending ? props.pendingLabel : props.submitLabel}
           </button>
+          {props.cancel ? (
+            <button type="button" className="secondary" onClick={props.cancel}>
+              Cancelar
+            </button>
+          ) : null}
         </div>
       </form>
     </Card>

@@ -38,3 +38,17 @@ export function useResendDelivery(mode: Mode, id: string) {
     onSuccess: () => invalidate(deliveries(mode, id).queryKey),
   });
 }
+
+export function useUpdateEndpoint(mode: Mode) {
+  const invalidate = useInvalidate();
+  return api.useMutation("patch", "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}", {
+    onSuccess: () => invalidate(list(mode).queryKey),
+  });
+}
+
+export function useDeleteEndpoint(mode: Mode, id: string) {
+  const invalidate = useInvalidate();
+  return api.useMutation("delete", "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}", {
+    onSuccess: () => invalidate(list(mode).queryKey, deliveries(mode, id).queryKey),
+  });
+}
