@@ -4,6 +4,8 @@ import { byId, chargeBody, expectStatus, operatorApi, publicApi, testAdminToken 
 import { eachStore, serverOn, type StoreUnderTest } from "../support/stores.js";
 import { PixBankDouble } from "../support/pix-bank-double.js";
 import { runAdmin } from "../support/admin-process.js";
+import { dateAfter, recurrenceBody } from "../support/recurrences.js";
+import { brasiliaDate } from "../../src/domain/payments/index.js";
 
 // Production money through the bank (issue 35), the domain's side, through the real HTTP stack on
 // both stores, with a test double of the bank in `DomainDeps.bank`: charges registered at the
@@ -181,6 +183,24 @@ function bankSuite(store: StoreUnderTest) {
       await runTasks(2 * 86_400);
       expect(bank.removed).toContain(txidOf(expiring.id));
       expect(bank.removed).not.toContain(txidOf(paid.id));
+    });
+
+    test("when a journey 3 recurrence is created in production, then its immediate charge keeps the code that carries the recurrence and never reaches the bank", async () => {
+      const key = await liveKey();
+      const made = await api(key).POST("/api/v1/recurrences", {
+        body: recurrenceBody({
+          firstDate: dateAfter(brasiliaDate(server.clock.now()), 5),
+          journey: "JOURNEY_3",
+          initialPayment: { amountCents: 4990 },
+        }),
+      });
+      expectStatus(made, 201);
+      const charge = await read(key, made.body.initialTransactionId as string);
+      expect(charge.status).toBe("WAITING_PAYMENT");
+      expect(charge.pix.copyPaste).toBe(made.body.pix.copyPaste);
+      expect(bank.chargeOf(charge.id)).toBeUndefined();
+      await runTasks();
+      expect(bank.registerCalls).not.toContain(txidOf(charge.id));
     });
 
     test("when no bank is connected, then a production charge carries the static code as before", async () => {

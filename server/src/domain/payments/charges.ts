@@ -77,6 +77,8 @@ function prepareCharge(account: Account, input: NewCharge, now: string) {
  * link's checkout, a recurrence's immediate charge. With the platform's bank connected, a
  * production charge is inserted `PENDING` and queued for registration at the bank
  * (`pendAtBank`); the caller may wait for it a bounded time (`registerWithin`) after its commit.
+ * `throughBank: false` keeps the static code: a journey 3 recurrence's immediate charge, whose
+ * code carries the recurrence (Pix Automático through the bank is issue 35's part 2).
  */
 export async function insertCharge(
   deps: DomainDeps,
@@ -86,7 +88,7 @@ export async function insertCharge(
   input: NewCharge,
   now: string,
   link?: PaymentLinkRecord,
-  options: { scopeLocked: boolean } = { scopeLocked: true },
+  options: { scopeLocked: boolean; throughBank?: boolean } = { scopeLocked: true },
 ): Promise<TransactionRecord> {
   requireActiveForProduction({ scope, account });
   const { doc, expiresAt, feeCents } = prepareCharge(account, input, now);
@@ -151,7 +153,7 @@ export async function insertCharge(
     await recordEvent(tx, scope, "transaction.failed", presentTransaction(failed, now), now);
     return failed;
   }
-  const bank = await bankFor(deps, scope);
+  const bank = options.throughBank === false ? null : await bankFor(deps, scope);
   const inserted = bank ? await pendAtBank(deps, tx, record, now) : record;
   await tx.transactions.insert(inserted);
   return inserted;

@@ -102,6 +102,8 @@ export function recurrenceUseCases(deps: DomainDeps) {
                 metadata: body.metadata,
               },
               at,
+              undefined,
+              { scopeLocked: true, throughBank: false },
             );
             brCode = withRecurrence(charge.brCode, location);
             payer = charge.customer;
