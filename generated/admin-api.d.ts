@@ -209,6 +209,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/bank-connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the bank connection
+         * @description The connection, its health and its newest changes; `404` when none is set.
+         */
+        get: operations["getBankConnection"];
+        /**
+         * Set the bank connection
+         * @description Sets the connection whole, replacing any: the certificate is read (PEM certificate with its
+         *     key, which must match, or PKCS#12 with its passphrase) and its expiry kept; an unreadable or
+         *     expired certificate, or a bank CA that is not a certificate, answers `400 REQUEST_ERROR` and
+         *     nothing changes. The connection's health starts anew.
+         */
+        put: operations["setBankConnection"];
+        post?: never;
+        /**
+         * Remove the bank connection
+         * @description Removes the connection and its health (its change log stays): production charges go back to the
+         *     account's static BR Code and the settlement simulator. `404` when none is set.
+         */
+        delete: operations["removeBankConnection"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the bank connection
+         * @description Changes some parts of the connection (a renewed certificate, a new client secret, another
+         *     webhook address); what is absent stays. `404` when no connection is set; a certificate is
+         *     checked as when setting.
+         */
+        patch: operations["changeBankConnection"];
+        trace?: never;
+    };
+    "/admin/v1/bank/unmatched-receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List unmatched receipts
+         * @description The unmatched receipts, newest first. A receipt is named by its end-to-end id: the next page
+         *     starts after the `endToEndId` of the last item.
+         */
+        get: operations["listUnmatchedReceipts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/clock": {
         parameters: {
             query?: never;
@@ -290,6 +349,26 @@ export interface paths {
          * @description Delivers an event again to every enabled endpoint of its mode that selected its kind.
          */
         post: operations["replayEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/secrets/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the secrets' master key
+         * @description Re-wraps every stored secret under the newest key of MASTER_KEYS; safe to repeat.
+         */
+        post: operations["rotateSecrets"];
         delete?: never;
         options?: never;
         head?: never;
@@ -690,8 +769,126 @@ export interface components {
             /** @description The secret, shown once. Store it now: only its SHA-256 digest is kept. */
             secret: string;
         };
+        /** @description The connection as the operator reads it: never a secret. */
+        BankConnection: {
+            /**
+             * Format: int32
+             * @description 1 when set, one more on every change.
+             */
+            version: number;
+            baseUrl: components["schemas"]["BankHttpsUrl"];
+            tokenUrl: components["schemas"]["BankHttpsUrl"];
+            clientId: string;
+            clientSecret: components["schemas"]["ConfiguredSecret"];
+            certificate: components["schemas"]["ClientCertificateSummary"];
+            /** @description Absent: the system's trusted CAs verify the bank. */
+            bankCa?: components["schemas"]["CertificateSummary"];
+            pixKey: string;
+            dialect: components["schemas"]["BankDialect"];
+            webhookUrl: string | null;
+            health: components["schemas"]["BankConnectionHealth"];
+            /** @description The newest changes, newest first (at most 20). */
+            recentChanges: components["schemas"]["BankConnectionChange"][];
+            createdAt: components["schemas"]["PixService.UtcTimestamp"];
+            updatedAt: components["schemas"]["PixService.UtcTimestamp"];
+        };
+        /** @description One change the operator made, as the connection's change log keeps it (never a secret). */
+        BankConnectionChange: {
+            /** @enum {string} */
+            action: "bank_connection.set" | "bank_connection.changed" | "bank_connection.removed";
+            /** @description The operator's address. */
+            ip: string | null;
+            /**
+             * @description Each field changed, `from` and `to`: a secret says only `configurado`/`substituído`; a
+             *     certificate its fingerprints.
+             */
+            changes: {
+                [key: string]: components["schemas"]["BankConnectionFieldChange"];
+            };
+            createdAt: components["schemas"]["PixService.UtcTimestamp"];
+        };
+        /** @description A failure of the connection. */
+        BankConnectionError: {
+            at: components["schemas"]["PixService.UtcTimestamp"];
+            message: string;
+        };
+        /** @description One field's change. */
+        BankConnectionFieldChange: {
+            from: unknown;
+            to: unknown;
+        };
+        /** @description When something last went right or wrong. */
+        BankConnectionHealth: {
+            status: components["schemas"]["BankConnectionStatus"];
+            /** @description What the operator should act on, in Portuguese (empty when nothing). */
+            warnings: string[];
+            /** @description The last call the bank answered as expected. */
+            lastSuccessAt: string | null;
+            /** @description When the cached access token expires. */
+            tokenExpiresAt: string | null;
+            /** @description When the webhook was last registered at the bank. */
+            webhookRegisteredAt: string | null;
+            /** @description When the reconciler last read the bank's received Pix. */
+            lastReconciliationAt: string | null;
+            /** @description The last failure, in Portuguese (never a secret); absent when none. */
+            lastError?: components["schemas"]["BankConnectionError"];
+        };
+        /**
+         * @description How the connection fares.
+         * @enum {string}
+         */
+        BankConnectionStatus: "ok" | "certificate_expiring" | "certificate_expired" | "failing";
+        /**
+         * @description Where the bank deviates from the Central Bank's standard: `standard`, `efi` (Efí) or `inter` (Banco Inter).
+         * @enum {string}
+         */
+        BankDialect: "standard" | "efi" | "inter";
+        /** @description An `https://` address, at most 500 characters. */
+        BankHttpsUrl: string;
+        /** @description What is public of a certificate. */
+        CertificateSummary: {
+            /** @description SHA-256 of the certificate (DER), as `AA:BB:…`. */
+            fingerprintSha256: string;
+            subject: string;
+            issuer: string;
+            notBefore: components["schemas"]["PixService.UtcTimestamp"];
+            notAfter: components["schemas"]["PixService.UtcTimestamp"];
+        };
+        /** @description Some parts of the connection; what is absent stays as it is. */
+        ChangeBankConnectionRequest: {
+            baseUrl?: components["schemas"]["BankHttpsUrl"];
+            tokenUrl?: components["schemas"]["BankHttpsUrl"];
+            clientId?: string;
+            /** @description Write-only. */
+            clientSecret?: string;
+            certificate?: components["schemas"]["ClientCertificateInput"];
+            /** @description null removes it. */
+            bankCaPem?: string | null;
+            pixKey?: string;
+            dialect?: components["schemas"]["BankDialect"];
+            /** @description null: none registered. */
+            webhookUrl?: string | null;
+        };
         /** @description The fixed part of a charge fee, in cents: 0 to 999 999 999 999. */
         ChargeFeeCents: number;
+        /** @description The client certificate of mutual TLS: PEM certificate and key, or PKCS#12. */
+        ClientCertificateInput: components["schemas"]["PemClientCertificate"] | components["schemas"]["Pkcs12ClientCertificate"];
+        /** @description The client certificate, without its key. */
+        ClientCertificateSummary: {
+            /** @description SHA-256 of the certificate (DER), as `AA:BB:…`. */
+            fingerprintSha256: string;
+            subject: string;
+            issuer: string;
+            notBefore: components["schemas"]["PixService.UtcTimestamp"];
+            notAfter: components["schemas"]["PixService.UtcTimestamp"];
+            /** @enum {string} */
+            format: "pem" | "pkcs12";
+            /**
+             * @description The private key (or the PKCS#12 file) is kept sealed; never shown.
+             * @enum {boolean}
+             */
+            privateKeyConfigured: true;
+        };
         /** @description The server's clock (manual clock only). */
         ClockState: {
             now: components["schemas"]["PixService.UtcTimestamp"];
@@ -703,6 +900,11 @@ export interface components {
              * @enum {string}
              */
             outcome: "WON" | "LOST";
+        };
+        /** @description A secret the service keeps: only whether it is configured. */
+        ConfiguredSecret: {
+            /** @enum {boolean} */
+            configured: true;
         };
         /** @description Body of create account. */
         CreateAccountRequest: {
@@ -857,6 +1059,17 @@ export interface components {
          * @example limit=20, remaining=19, reset=60
          */
         OperatorRateLimitValue: string;
+        /** @description A client certificate and its private key, both PEM (as most banks issue them). */
+        PemClientCertificate: {
+            /** @enum {string} */
+            format: "pem";
+            /** @description The certificate (`-----BEGIN CERTIFICATE-----`); a chain may follow it. */
+            certificatePem: components["schemas"]["PemText"];
+            /** @description Its private key, unencrypted (`-----BEGIN PRIVATE KEY-----` or `RSA PRIVATE KEY`). Write-only. */
+            privateKeyPem: components["schemas"]["PemText"];
+        };
+        /** @description A PEM text (`-----BEGIN …-----`), at most 64 KiB with everything else in the body. */
+        PemText: string;
         /**
          * @description A permission of an API key: what a route requires (`x-permission` in the public API).
          * @enum {string}
@@ -950,7 +1163,7 @@ export interface components {
         };
         /** @description The Pix code the payer uses. */
         "PixService.PixCode": {
-            /** @description The copy-and-paste code (BR Code, EMV format with CRC16). */
+            /** @description The copy-and-paste code (BR Code, EMV format with CRC16); empty while the charge is `PENDING`. */
             copyPaste: string;
             /** @description The same BR Code, to render as a QR image. */
             qrCode: string;
@@ -1245,6 +1458,8 @@ export interface components {
              *     with no retry left, `CANCELLED` when cancelled before its date.
              */
             attempts?: components["schemas"]["PixService.RecurringChargeAttempt"][];
+            /** @description Present only on a `FAILED` charge the bank refused to register: its reason (Portuguese). */
+            failureReason?: string;
             /**
              * @description What its refunds return or returned to the payer: the sum of its refunds that did not fail
              *     (`PENDING` and `COMPLETED`). 0 until the first refund; the status stays `PAID`.
@@ -1280,9 +1495,12 @@ export interface components {
          * @description Status of a Pix charge. Only `PAID` means paid; treat every other value as not paid.
          *     `WAITING_PAYMENT` → `PAID` when the payer pays before `expiresAt`; → `EXPIRED` when
          *     `expiresAt` passes unpaid (reported at once, on reads and by the `status=EXPIRED` filter);
-         *     → `CANCELLED` by `POST /api/v1/transactions/{id}/cancel`. `FAILED`: the acquirer refused to
-         *     register the charge. `PENDING` and `PROCESSING` appear only while an asynchronous acquirer
-         *     registers it. `CANCELLED` and `FAILED` can no longer be paid.
+         *     → `CANCELLED` by `POST /api/v1/transactions/{id}/cancel`. `PENDING`: a production charge whose
+         *     Pix the bank is still generating (the bank did not answer within the create's bounded wait, or
+         *     is down); its `pix` codes are empty until it moves on, in the background, to `WAITING_PAYMENT`
+         *     (the bank's code) or `FAILED` (`transaction.failed`). `FAILED`: the bank refused to register
+         *     the charge (`failureReason`); in test mode, a charge whose `description` is `sandbox:falha`.
+         *     `PROCESSING` is not used. `CANCELLED` and `FAILED` can no longer be paid.
          * @enum {string}
          */
         "PixService.TransactionStatus": "WAITING_PAYMENT" | "PAID" | "EXPIRED" | "CANCELLED" | "FAILED" | "PENDING" | "PROCESSING";
@@ -1348,6 +1566,15 @@ export interface components {
              */
             completedAt: string | null;
         };
+        /** @description A client certificate as a PKCS#12 file (`.p12`/`.pfx`, as Efí issues it), in base64. */
+        Pkcs12ClientCertificate: {
+            /** @enum {string} */
+            format: "pkcs12";
+            /** @description The file's bytes in base64. Write-only. */
+            pkcs12Base64: string;
+            /** @description Its passphrase; absent or null when it has none. Write-only. */
+            passphrase?: string | null;
+        };
         /** @description Fees of an account. */
         Plan: {
             /** @description Fixed part of the fee of each Pix charge. Default 80. */
@@ -1383,6 +1610,47 @@ export interface components {
         ReplayResult: {
             eventId: string;
             deliveries: components["schemas"]["Delivery"][];
+        };
+        /** @description What a rotation re-wrapped. */
+        SecretRotation: {
+            /** @description The id of the newest key of MASTER_KEYS, under which every secret is now wrapped. */
+            keyId: string;
+            /**
+             * Format: int32
+             * @description The dashboard users' TOTP secrets re-wrapped (or sealed, when found in clear).
+             */
+            totpSecrets: number;
+            /**
+             * Format: int32
+             * @description The bank connection's secrets re-wrapped (client secret and certificate).
+             */
+            bankSecrets: number;
+        };
+        /** @description The connection, as the operator sets it whole. */
+        SetBankConnectionRequest: {
+            /** @description The API's base address, to which the standard's paths (`/cob/{txid}`, `/pix/{e2eid}`…) are added. */
+            baseUrl: components["schemas"]["BankHttpsUrl"];
+            /** @description The OAuth2 token endpoint (client credentials over mutual TLS). */
+            tokenUrl: components["schemas"]["BankHttpsUrl"];
+            /** @description The client id the bank issued. */
+            clientId: string;
+            /** @description The client secret the bank issued. Write-only: an answer says only that it is configured. */
+            clientSecret: string;
+            /** @description The client certificate; its expiry and fingerprint are read from it. */
+            certificate: components["schemas"]["ClientCertificateInput"];
+            /**
+             * @description The bank's CA certificate (PEM): verifies the bank's server and the client certificate of the
+             *     bank's webhook calls. Absent or null: the system's trusted CAs verify the bank's server.
+             */
+            bankCaPem?: string | null;
+            /** @description The receiving Pix key of the platform's account at the bank (`chave`). */
+            pixKey: string;
+            dialect: components["schemas"]["BankDialect"];
+            /**
+             * @description Our webhook listener's public address, which the service registers at the bank
+             *     (`PUT /webhook/{chave}`); absent or null: none registered (the reconciler alone credits).
+             */
+            webhookUrl?: string | null;
         };
         /** @description Body of set customer notes. */
         SetCustomerNotesRequest: {
@@ -1423,6 +1691,36 @@ export interface components {
             code?: components["schemas"]["PixService.RecurrenceCancellationCode"];
             /** @description Why, 3 to 400 characters. */
             reason?: string;
+        };
+        /**
+         * @description A Pix the platform's account received at the bank that paid no charge of ours: sent without a
+         *     txid (to the key), with a txid that is not ours, with another amount than its charge's, or after
+         *     its charge stopped waiting (expired, cancelled, paid). Nothing was credited to any merchant; the
+         *     money is in the platform's account until the operator returns it.
+         */
+        UnmatchedReceipt: {
+            /** @description The Pix's end-to-end id at the bank. */
+            endToEndId: string;
+            /** @description The txid it carried; null when it carried none. */
+            txid: string | null;
+            /** @description What was received, in cents. */
+            amountCents: components["schemas"]["PixService.Cents"];
+            /** @description When the bank received it (`horario`, or our clock if later). */
+            paidAt: components["schemas"]["PixService.UtcTimestamp"];
+            /** @description The payer as the bank reports them, when it does. */
+            payerName: string | null;
+            payerDocument: string | null;
+            /** @description Why it paid no charge (Portuguese). */
+            reason: string;
+            /** @description When the service kept it. */
+            receivedAt: components["schemas"]["PixService.UtcTimestamp"];
+        };
+        /** @description One page of a list. */
+        UnmatchedReceiptPage: {
+            /** @description The items, newest first. */
+            data: components["schemas"]["UnmatchedReceipt"][];
+            /** @description True when more items exist: ask again with `startingAfter` = the id of the last item. */
+            hasMore: boolean;
         };
         /** @description Body of update account: only the fields sent change. */
         UpdateAccountRequest: {
@@ -1572,7 +1870,7 @@ export interface components {
          * @description The kinds of webhook event.
          * @enum {string}
          */
-        WebhookEventType: "transaction.paid" | "withdrawal.created" | "withdrawal.paid" | "withdrawal.partially_paid" | "withdrawal.failed" | "refund.created" | "refund.completed" | "refund.failed" | "dispute.opened" | "dispute.closed" | "recurrence.created" | "recurrence.approved" | "recurrence.rejected" | "recurrence.expired" | "recurrence.cancelled" | "recurring_charge.created" | "recurring_charge.failed" | "recurring_charge.retrying" | "recurring_charge.cancelled";
+        WebhookEventType: "transaction.paid" | "withdrawal.created" | "withdrawal.paid" | "withdrawal.partially_paid" | "withdrawal.failed" | "refund.created" | "refund.completed" | "refund.failed" | "dispute.opened" | "dispute.closed" | "recurrence.created" | "recurrence.approved" | "recurrence.rejected" | "recurrence.expired" | "recurrence.cancelled" | "recurring_charge.created" | "recurring_charge.failed" | "recurring_charge.retrying" | "recurring_charge.cancelled" | "transaction.failed";
         /**
          * Format: int32
          * @description The fee of a withdrawal, in cents: 0 to 599, below the smallest withdrawal (600), so every
@@ -4329,6 +4627,1021 @@ export interface operations {
             };
         };
     };
+    getBankConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankConnection"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description Too many failed authentications from this IP address (`RATE_LIMITED`): after 20 requests with a
+             *     missing or wrong token within a minute, every operator request from the address (a right token
+             *     included) answers 429 until `Retry-After` seconds have passed. Other addresses are not affected.
+             */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` (1 second) with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+        };
+    };
+    setBankConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetBankConnectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankConnection"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description The request body is larger than 64 KiB, 65 536 bytes (`PAYLOAD_TOO_LARGE`); nothing in it was
+             *     read.
+             */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description Too many failed authentications from this IP address (`RATE_LIMITED`): after 20 requests with a
+             *     missing or wrong token within a minute, every operator request from the address (a right token
+             *     included) answers 429 until `Retry-After` seconds have passed. Other addresses are not affected.
+             */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` (1 second) with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+        };
+    };
+    removeBankConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description Too many failed authentications from this IP address (`RATE_LIMITED`): after 20 requests with a
+             *     missing or wrong token within a minute, every operator request from the address (a right token
+             *     included) answers 429 until `Retry-After` seconds have passed. Other addresses are not affected.
+             */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` (1 second) with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+        };
+    };
+    changeBankConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeBankConnectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankConnection"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description The request body is larger than 64 KiB, 65 536 bytes (`PAYLOAD_TOO_LARGE`); nothing in it was
+             *     read.
+             */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description Too many failed authentications from this IP address (`RATE_LIMITED`): after 20 requests with a
+             *     missing or wrong token within a minute, every operator request from the address (a right token
+             *     included) answers 429 until `Retry-After` seconds have passed. Other addresses are not affected.
+             */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` (1 second) with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+        };
+    };
+    listUnmatchedReceipts: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. Default 20. */
+                limit?: components["parameters"]["PixService.PageQuery.limit"];
+                /**
+                 * @description The `id` of the last item of the previous page; the page starts after it. Filters do not bind
+                 *     it: an item that has left them since its page was read (a charge paid, or expired, while
+                 *     `status=WAITING_PAYMENT` is paged) still marks the place. An id that names no item of this
+                 *     list's account and mode (and parent: the charge of its refunds, the endpoint of its
+                 *     deliveries) answers `400 VALIDATION_ERROR` on `startingAfter`.
+                 */
+                startingAfter?: components["parameters"]["PixService.PageQuery.startingAfter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnmatchedReceiptPage"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description Too many failed authentications from this IP address (`RATE_LIMITED`): after 20 requests with a
+             *     missing or wrong token within a minute, every operator request from the address (a right token
+             *     included) answers 429 until `Retry-After` seconds have passed. Other addresses are not affected.
+             */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` (1 second) with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+        };
+    };
     getClock: {
         parameters: {
             query?: never;
@@ -5191,6 +6504,186 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReplayResult"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description Too many failed authentications from this IP address (`RATE_LIMITED`): after 20 requests with a
+             *     missing or wrong token within a minute, every operator request from the address (a right token
+             *     included) answers 429 until `Retry-After` seconds have passed. Other addresses are not affected.
+             */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` (1 second) with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+        };
+    };
+    rotateSecrets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretRotation"];
                 };
             };
             /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */

@@ -42,6 +42,14 @@ export const operationTable = {
     tag: "Settlement simulator",
     statuses: [200, 400, 401, 404, 413, 415, 429, 500, 503],
   },
+  changeBankConnection: {
+    method: "patch",
+    path: "/admin/v1/bank-connection",
+    permission: "admin",
+    summary: "Change the bank connection",
+    tag: "Bank connection",
+    statuses: [200, 400, 401, 404, 413, 415, 429, 500, 503],
+  },
   closeDispute: {
     method: "post",
     path: "/admin/v1/simulator/disputes/{id}/close",
@@ -88,6 +96,14 @@ export const operationTable = {
     permission: "admin",
     summary: "Get an account",
     tag: "Accounts",
+    statuses: [200, 400, 401, 404, 429, 500, 503],
+  },
+  getBankConnection: {
+    method: "get",
+    path: "/admin/v1/bank-connection",
+    permission: "admin",
+    summary: "Get the bank connection",
+    tag: "Bank connection",
     statuses: [200, 400, 401, 404, 429, 500, 503],
   },
   getClock: {
@@ -146,6 +162,14 @@ export const operationTable = {
     tag: "Webhook endpoints",
     statuses: [200, 400, 401, 404, 429, 500, 503],
   },
+  listUnmatchedReceipts: {
+    method: "get",
+    path: "/admin/v1/bank/unmatched-receipts",
+    permission: "admin",
+    summary: "List unmatched receipts",
+    tag: "Bank connection",
+    statuses: [200, 400, 401, 404, 429, 500, 503],
+  },
   listVerificationRequests: {
     method: "get",
     path: "/admin/v1/verification-requests",
@@ -186,6 +210,14 @@ export const operationTable = {
     tag: "Verification",
     statuses: [200, 400, 401, 404, 413, 415, 429, 500, 503],
   },
+  removeBankConnection: {
+    method: "delete",
+    path: "/admin/v1/bank-connection",
+    permission: "admin",
+    summary: "Remove the bank connection",
+    tag: "Bank connection",
+    statuses: [204, 400, 401, 404, 429, 500, 503],
+  },
   replayEvent: {
     method: "post",
     path: "/admin/v1/events/{id}/replay",
@@ -202,6 +234,14 @@ export const operationTable = {
     tag: "API keys",
     statuses: [200, 400, 401, 404, 429, 500, 503],
   },
+  rotateSecrets: {
+    method: "post",
+    path: "/admin/v1/secrets/rotate",
+    permission: "admin",
+    summary: "Rotate the secrets' master key",
+    tag: "Secrets",
+    statuses: [200, 400, 401, 404, 429, 500, 503],
+  },
   rotateWebhookEndpointSecret: {
     method: "post",
     path: "/admin/v1/webhook-endpoints/{id}/rotate-secret",
@@ -209,6 +249,14 @@ export const operationTable = {
     summary: "Rotate a webhook endpoint's secret",
     tag: "Webhook endpoints",
     statuses: [200, 400, 401, 404, 429, 500, 503],
+  },
+  setBankConnection: {
+    method: "put",
+    path: "/admin/v1/bank-connection",
+    permission: "admin",
+    summary: "Set the bank connection",
+    tag: "Bank connection",
+    statuses: [200, 400, 401, 404, 413, 415, 429, 500, 503],
   },
   setCustomerNotes: {
     method: "put",
@@ -347,6 +395,26 @@ export type CancelProductionRecurrenceResult =
   | { status: 500; body: Json<operations["cancelProductionRecurrence"]["responses"][500]> }
   | { status: 503; body: Json<operations["cancelProductionRecurrence"]["responses"][503]>; headers: { "Retry-After": string } };
 
+/** PATCH /admin/v1/bank-connection: input of `changeBankConnection`, after validation. */
+export interface ChangeBankConnectionInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NoParams;
+  body: operations["changeBankConnection"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `changeBankConnection` may answer. */
+export type ChangeBankConnectionResult =
+  | { status: 200; body: Json<operations["changeBankConnection"]["responses"][200]> }
+  | { status: 400; body: Json<operations["changeBankConnection"]["responses"][400]> }
+  | { status: 401; body: Json<operations["changeBankConnection"]["responses"][401]> }
+  | { status: 404; body: Json<operations["changeBankConnection"]["responses"][404]> }
+  | { status: 413; body: Json<operations["changeBankConnection"]["responses"][413]> }
+  | { status: 415; body: Json<operations["changeBankConnection"]["responses"][415]> }
+  | { status: 429; body: Json<operations["changeBankConnection"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["changeBankConnection"]["responses"][500]> }
+  | { status: 503; body: Json<operations["changeBankConnection"]["responses"][503]>; headers: { "Retry-After": string } };
+
 /** POST /admin/v1/simulator/disputes/{id}/close: input of `closeDispute`, after validation. */
 export interface CloseDisputeInput {
   params: operations["closeDispute"]["parameters"]["path"];
@@ -463,6 +531,24 @@ export type GetAccountResult =
   | { status: 429; body: Json<operations["getAccount"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getAccount"]["responses"][500]> }
   | { status: 503; body: Json<operations["getAccount"]["responses"][503]>; headers: { "Retry-After": string } };
+
+/** GET /admin/v1/bank-connection: input of `getBankConnection`, after validation. */
+export interface GetBankConnectionInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `getBankConnection` may answer. */
+export type GetBankConnectionResult =
+  | { status: 200; body: Json<operations["getBankConnection"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getBankConnection"]["responses"][400]> }
+  | { status: 401; body: Json<operations["getBankConnection"]["responses"][401]> }
+  | { status: 404; body: Json<operations["getBankConnection"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getBankConnection"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["getBankConnection"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getBankConnection"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /admin/v1/clock: input of `getClock`, after validation. */
 export interface GetClockInput {
@@ -590,6 +676,24 @@ export type ListEventsResult =
   | { status: 500; body: Json<operations["listEvents"]["responses"][500]> }
   | { status: 503; body: Json<operations["listEvents"]["responses"][503]>; headers: { "Retry-After": string } };
 
+/** GET /admin/v1/bank/unmatched-receipts: input of `listUnmatchedReceipts`, after validation. */
+export interface ListUnmatchedReceiptsInput {
+  params: NoParams;
+  query: NonNullable<operations["listUnmatchedReceipts"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `listUnmatchedReceipts` may answer. */
+export type ListUnmatchedReceiptsResult =
+  | { status: 200; body: Json<operations["listUnmatchedReceipts"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listUnmatchedReceipts"]["responses"][400]> }
+  | { status: 401; body: Json<operations["listUnmatchedReceipts"]["responses"][401]> }
+  | { status: 404; body: Json<operations["listUnmatchedReceipts"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listUnmatchedReceipts"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["listUnmatchedReceipts"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listUnmatchedReceipts"]["responses"][503]>; headers: { "Retry-After": string } };
+
 /** GET /admin/v1/verification-requests: input of `listVerificationRequests`, after validation. */
 export interface ListVerificationRequestsInput {
   params: NoParams;
@@ -686,6 +790,24 @@ export type RejectVerificationRequestResult =
   | { status: 500; body: Json<operations["rejectVerificationRequest"]["responses"][500]> }
   | { status: 503; body: Json<operations["rejectVerificationRequest"]["responses"][503]>; headers: { "Retry-After": string } };
 
+/** DELETE /admin/v1/bank-connection: input of `removeBankConnection`, after validation. */
+export interface RemoveBankConnectionInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `removeBankConnection` may answer. */
+export type RemoveBankConnectionResult =
+  | { status: 204; body: undefined }
+  | { status: 400; body: Json<operations["removeBankConnection"]["responses"][400]> }
+  | { status: 401; body: Json<operations["removeBankConnection"]["responses"][401]> }
+  | { status: 404; body: Json<operations["removeBankConnection"]["responses"][404]> }
+  | { status: 429; body: Json<operations["removeBankConnection"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["removeBankConnection"]["responses"][500]> }
+  | { status: 503; body: Json<operations["removeBankConnection"]["responses"][503]>; headers: { "Retry-After": string } };
+
 /** POST /admin/v1/events/{id}/replay: input of `replayEvent`, after validation. */
 export interface ReplayEventInput {
   params: operations["replayEvent"]["parameters"]["path"];
@@ -722,6 +844,24 @@ export type RevokeApiKeyResult =
   | { status: 500; body: Json<operations["revokeApiKey"]["responses"][500]> }
   | { status: 503; body: Json<operations["revokeApiKey"]["responses"][503]>; headers: { "Retry-After": string } };
 
+/** POST /admin/v1/secrets/rotate: input of `rotateSecrets`, after validation. */
+export interface RotateSecretsInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `rotateSecrets` may answer. */
+export type RotateSecretsResult =
+  | { status: 200; body: Json<operations["rotateSecrets"]["responses"][200]> }
+  | { status: 400; body: Json<operations["rotateSecrets"]["responses"][400]> }
+  | { status: 401; body: Json<operations["rotateSecrets"]["responses"][401]> }
+  | { status: 404; body: Json<operations["rotateSecrets"]["responses"][404]> }
+  | { status: 429; body: Json<operations["rotateSecrets"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["rotateSecrets"]["responses"][500]> }
+  | { status: 503; body: Json<operations["rotateSecrets"]["responses"][503]>; headers: { "Retry-After": string } };
+
 /** POST /admin/v1/webhook-endpoints/{id}/rotate-secret: input of `rotateWebhookEndpointSecret`, after validation. */
 export interface RotateWebhookEndpointSecretInput {
   params: operations["rotateWebhookEndpointSecret"]["parameters"]["path"];
@@ -739,6 +879,26 @@ export type RotateWebhookEndpointSecretResult =
   | { status: 429; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][500]> }
   | { status: 503; body: Json<operations["rotateWebhookEndpointSecret"]["responses"][503]>; headers: { "Retry-After": string } };
+
+/** PUT /admin/v1/bank-connection: input of `setBankConnection`, after validation. */
+export interface SetBankConnectionInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NoParams;
+  body: operations["setBankConnection"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `setBankConnection` may answer. */
+export type SetBankConnectionResult =
+  | { status: 200; body: Json<operations["setBankConnection"]["responses"][200]> }
+  | { status: 400; body: Json<operations["setBankConnection"]["responses"][400]> }
+  | { status: 401; body: Json<operations["setBankConnection"]["responses"][401]> }
+  | { status: 404; body: Json<operations["setBankConnection"]["responses"][404]> }
+  | { status: 413; body: Json<operations["setBankConnection"]["responses"][413]> }
+  | { status: 415; body: Json<operations["setBankConnection"]["responses"][415]> }
+  | { status: 429; body: Json<operations["setBankConnection"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["setBankConnection"]["responses"][500]> }
+  | { status: 503; body: Json<operations["setBankConnection"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** PUT /admin/v1/customers/{id}/notes: input of `setCustomerNotes`, after validation. */
 export interface SetCustomerNotesInput {
@@ -906,6 +1066,8 @@ export interface Handlers<Ctx> {
   approveProductionRecurrence(request: ApproveProductionRecurrenceInput, ctx: Ctx): Promise<ApproveProductionRecurrenceResult>;
   /** POST /admin/v1/simulator/recurrences/{id}/cancel: Cancel a production recurrence (`admin`). */
   cancelProductionRecurrence(request: CancelProductionRecurrenceInput, ctx: Ctx): Promise<CancelProductionRecurrenceResult>;
+  /** PATCH /admin/v1/bank-connection: Change the bank connection (`admin`). */
+  changeBankConnection(request: ChangeBankConnectionInput, ctx: Ctx): Promise<ChangeBankConnectionResult>;
   /** POST /admin/v1/simulator/disputes/{id}/close: Close a dispute (`admin`). */
   closeDispute(request: CloseDisputeInput, ctx: Ctx): Promise<CloseDisputeResult>;
   /** POST /admin/v1/accounts: Create an account (`admin`). */
@@ -918,6 +1080,8 @@ export interface Handlers<Ctx> {
   deleteWebhookEndpoint(request: DeleteWebhookEndpointInput, ctx: Ctx): Promise<DeleteWebhookEndpointResult>;
   /** GET /admin/v1/accounts/{id}: Get an account (`admin`). */
   getAccount(request: GetAccountInput, ctx: Ctx): Promise<GetAccountResult>;
+  /** GET /admin/v1/bank-connection: Get the bank connection (`admin`). */
+  getBankConnection(request: GetBankConnectionInput, ctx: Ctx): Promise<GetBankConnectionResult>;
   /** GET /admin/v1/clock: Read the clock (`admin`). */
   getClock(request: GetClockInput, ctx: Ctx): Promise<GetClockResult>;
   /** GET /admin/v1/customers/{id}/notes: Get customer notes (`admin`). */
@@ -932,6 +1096,8 @@ export interface Handlers<Ctx> {
   listDeliveries(request: ListDeliveriesInput, ctx: Ctx): Promise<ListDeliveriesResult>;
   /** GET /admin/v1/accounts/{id}/events: List an account's events (`admin`). */
   listEvents(request: ListEventsInput, ctx: Ctx): Promise<ListEventsResult>;
+  /** GET /admin/v1/bank/unmatched-receipts: List unmatched receipts (`admin`). */
+  listUnmatchedReceipts(request: ListUnmatchedReceiptsInput, ctx: Ctx): Promise<ListUnmatchedReceiptsResult>;
   /** GET /admin/v1/verification-requests: List verification requests (`admin`). */
   listVerificationRequests(request: ListVerificationRequestsInput, ctx: Ctx): Promise<ListVerificationRequestsResult>;
   /** GET /admin/v1/accounts/{id}/webhook-endpoints: List webhook endpoints (`admin`). */
@@ -942,12 +1108,18 @@ export interface Handlers<Ctx> {
   rejectProductionRecurrence(request: RejectProductionRecurrenceInput, ctx: Ctx): Promise<RejectProductionRecurrenceResult>;
   /** POST /admin/v1/accounts/{id}/verification-request/reject: Reject a verification request (`admin`). */
   rejectVerificationRequest(request: RejectVerificationRequestInput, ctx: Ctx): Promise<RejectVerificationRequestResult>;
+  /** DELETE /admin/v1/bank-connection: Remove the bank connection (`admin`). */
+  removeBankConnection(request: RemoveBankConnectionInput, ctx: Ctx): Promise<RemoveBankConnectionResult>;
   /** POST /admin/v1/events/{id}/replay: Replay an event (`admin`). */
   replayEvent(request: ReplayEventInput, ctx: Ctx): Promise<ReplayEventResult>;
   /** POST /admin/v1/api-keys/{id}/revoke: Revoke an API key (`admin`). */
   revokeApiKey(request: RevokeApiKeyInput, ctx: Ctx): Promise<RevokeApiKeyResult>;
+  /** POST /admin/v1/secrets/rotate: Rotate the secrets' master key (`admin`). */
+  rotateSecrets(request: RotateSecretsInput, ctx: Ctx): Promise<RotateSecretsResult>;
   /** POST /admin/v1/webhook-endpoints/{id}/rotate-secret: Rotate a webhook endpoint's secret (`admin`). */
   rotateWebhookEndpointSecret(request: RotateWebhookEndpointSecretInput, ctx: Ctx): Promise<RotateWebhookEndpointSecretResult>;
+  /** PUT /admin/v1/bank-connection: Set the bank connection (`admin`). */
+  setBankConnection(request: SetBankConnectionInput, ctx: Ctx): Promise<SetBankConnectionResult>;
   /** PUT /admin/v1/customers/{id}/notes: Set customer notes (`admin`). */
   setCustomerNotes(request: SetCustomerNotesInput, ctx: Ctx): Promise<SetCustomerNotesResult>;
   /** POST /admin/v1/simulator/transactions/{id}/settle-attempt: Settle a production cycle charge's attempt (`admin`). */
@@ -970,8 +1142,10 @@ export interface Handlers<Ctx> {
 export interface OperationsByTag {
   "Accounts": "createAccount" | "getAccount" | "listAccounts" | "updateAccount";
   "API keys": "createApiKey" | "listApiKeys" | "revokeApiKey" | "updateApiKey";
+  "Bank connection": "changeBankConnection" | "getBankConnection" | "listUnmatchedReceipts" | "removeBankConnection" | "setBankConnection";
   "Clock": "advanceClock" | "getClock";
   "Customers": "getCustomerNotes" | "setCustomerNotes";
+  "Secrets": "rotateSecrets";
   "Settlement simulator": "approveProductionRecurrence" | "cancelProductionRecurrence" | "closeDispute" | "openDispute" | "rejectProductionRecurrence" | "settleRecurringAttempt" | "settleRefund" | "settleWithdrawal" | "simulateProductionPayment";
   "Verification": "getVerificationRequest" | "listVerificationRequests" | "rejectVerificationRequest";
   "Webhook endpoints": "createWebhookEndpoint" | "deleteWebhookEndpoint" | "listDeliveries" | "listEvents" | "listWebhookEndpoints" | "replayEvent" | "rotateWebhookEndpointSecret" | "updateWebhookEndpoint";

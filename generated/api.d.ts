@@ -36,7 +36,12 @@ export interface paths {
          * @description Creates a Pix charge and returns it `WAITING_PAYMENT` with its BR Code (`pix.copyPaste`, and
          *     `pix.qrCode` to render as an image). The payer is upserted into the customer book by
          *     document. The fee comes from the account's plan. An invalid CPF or CNPJ answers
-         *     `400 REQUEST_ERROR` and creates nothing.
+         *     `400 REQUEST_ERROR` and creates nothing. In production the charge is registered at the
+         *     platform's bank, which gives its BR Code; when the bank does not answer within a bounded wait
+         *     (a couple of seconds), or is down, the charge is still created and answered `201` as
+         *     `PENDING`, with empty codes: it moves on by itself to `WAITING_PAYMENT` (read it again) or,
+         *     if the bank refuses it, to `FAILED` (`transaction.failed`). A retry with the same
+         *     `idempotency-key` answers the same charge as it is then.
          */
         post: operations["createPixCharge"];
         delete?: never;
@@ -1116,7 +1121,7 @@ export interface components {
          */
         ErrorCode: "VALIDATION_ERROR" | "REQUEST_ERROR" | "INSUFFICIENT_BALANCE" | "UNAUTHORIZED" | "API_KEY_PERMISSION" | "API_KEY_IP" | "WITHDRAW_DAILY_LIMIT" | "ACCOUNT_NOT_ACTIVE" | "TEST_MODE_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         /** @description An event, exactly as delivered to webhooks: `{ id, type, createdAt, livemode, apiVersion, data: { object } }`. */
-        Event: components["schemas"]["TransactionPaidEvent"] | components["schemas"]["WithdrawalCreatedEvent"] | components["schemas"]["WithdrawalPaidEvent"] | components["schemas"]["WithdrawalPartiallyPaidEvent"] | components["schemas"]["WithdrawalFailedEvent"] | components["schemas"]["RefundCreatedEvent"] | components["schemas"]["RefundCompletedEvent"] | components["schemas"]["RefundFailedEvent"] | components["schemas"]["DisputeOpenedEvent"] | components["schemas"]["DisputeClosedEvent"] | components["schemas"]["RecurrenceCreatedEvent"] | components["schemas"]["RecurrenceApprovedEvent"] | components["schemas"]["RecurrenceRejectedEvent"] | components["schemas"]["RecurrenceExpiredEvent"] | components["schemas"]["RecurrenceCancelledEvent"] | components["schemas"]["RecurringChargeCreatedEvent"] | components["schemas"]["RecurringChargeFailedEvent"] | components["schemas"]["RecurringChargeRetryingEvent"] | components["schemas"]["RecurringChargeCancelledEvent"];
+        Event: components["schemas"]["TransactionPaidEvent"] | components["schemas"]["WithdrawalCreatedEvent"] | components["schemas"]["WithdrawalPaidEvent"] | components["schemas"]["WithdrawalPartiallyPaidEvent"] | components["schemas"]["WithdrawalFailedEvent"] | components["schemas"]["RefundCreatedEvent"] | components["schemas"]["RefundCompletedEvent"] | components["schemas"]["RefundFailedEvent"] | components["schemas"]["DisputeOpenedEvent"] | components["schemas"]["DisputeClosedEvent"] | components["schemas"]["RecurrenceCreatedEvent"] | components["schemas"]["RecurrenceApprovedEvent"] | components["schemas"]["RecurrenceRejectedEvent"] | components["schemas"]["RecurrenceExpiredEvent"] | components["schemas"]["RecurrenceCancelledEvent"] | components["schemas"]["RecurringChargeCreatedEvent"] | components["schemas"]["RecurringChargeFailedEvent"] | components["schemas"]["RecurringChargeRetryingEvent"] | components["schemas"]["RecurringChargeCancelledEvent"] | components["schemas"]["TransactionFailedEvent"];
         /** @description One page of a list. */
         EventPage: {
             /** @description The items, newest first. */
@@ -1128,7 +1133,7 @@ export interface components {
          * @description The kinds of event.
          * @enum {string}
          */
-        EventType: "transaction.paid" | "withdrawal.created" | "withdrawal.paid" | "withdrawal.partially_paid" | "withdrawal.failed" | "refund.created" | "refund.completed" | "refund.failed" | "dispute.opened" | "dispute.closed" | "recurrence.created" | "recurrence.approved" | "recurrence.rejected" | "recurrence.expired" | "recurrence.cancelled" | "recurring_charge.created" | "recurring_charge.failed" | "recurring_charge.retrying" | "recurring_charge.cancelled";
+        EventType: "transaction.paid" | "withdrawal.created" | "withdrawal.paid" | "withdrawal.partially_paid" | "withdrawal.failed" | "refund.created" | "refund.completed" | "refund.failed" | "dispute.opened" | "dispute.closed" | "recurrence.created" | "recurrence.approved" | "recurrence.rejected" | "recurrence.expired" | "recurrence.cancelled" | "recurring_charge.created" | "recurring_charge.failed" | "recurring_charge.retrying" | "recurring_charge.cancelled" | "transaction.failed";
         /** @description One invalid field of a `VALIDATION_ERROR`. */
         FieldError: {
             /** @description The field, in the body's own terms: `amountCents`, `customer.document`, `limit`. */
@@ -1217,7 +1222,7 @@ export interface components {
         PersonName: string;
         /** @description The Pix code the payer uses. */
         PixCode: {
-            /** @description The copy-and-paste code (BR Code, EMV format with CRC16). */
+            /** @description The copy-and-paste code (BR Code, EMV format with CRC16); empty while the charge is `PENDING`. */
             copyPaste: string;
             /** @description The same BR Code, to render as a QR image. */
             qrCode: string;
@@ -1244,6 +1249,21 @@ export interface components {
              * @enum {boolean}
              */
             ok: true;
+            /**
+             * @description The bank connection, when one is set (issue 35): `ok`, `certificate_expiring` (within 30 days),
+             *     `certificate_expired` (production charges are not registered at the bank until it is renewed)
+             *     or `failing` (the last call to the bank failed). None of them makes the process not ready: the
+             *     test mode, the dashboard and the reads still serve, and every process shares the same
+             *     connection (docs/decisions/0050-secrets-at-rest-and-the-bank-connection.md).
+             */
+            bank?: components["schemas"]["ReadinessBank"];
+        };
+        /** @description The bank connection as `/ready` reports it. */
+        ReadinessBank: {
+            /** @enum {string} */
+            status: "ok" | "certificate_expiring" | "certificate_expired" | "failing";
+            /** @description What the operator should act on, in Portuguese (empty when nothing). */
+            warnings: string[];
         };
         /** @description A recurrence: the payer's authorisation of a merchant's recurring Pix debits (Pix Automático). */
         Recurrence: {
@@ -1720,6 +1740,8 @@ export interface components {
              *     with no retry left, `CANCELLED` when cancelled before its date.
              */
             attempts?: components["schemas"]["RecurringChargeAttempt"][];
+            /** @description Present only on a `FAILED` charge the bank refused to register: its reason (Portuguese). */
+            failureReason?: string;
             /**
              * @description What its refunds return or returned to the payer: the sum of its refunds that did not fail
              *     (`PENDING` and `COMPLETED`). 0 until the first refund; the status stays `PAID`.
@@ -1755,6 +1777,21 @@ export interface components {
         TransactionEventData: {
             object: components["schemas"]["Transaction"];
         };
+        /**
+         * @description `transaction.failed`: a production charge left `PENDING` for `FAILED`: the bank refused to
+         *     register it (`failureReason`). It can never be paid; create another.
+         */
+        TransactionFailedEvent: {
+            /** @description `evt_…`; equal to the `webhook-id` header. */
+            id: string;
+            /** @enum {string} */
+            type: "transaction.failed";
+            createdAt: components["schemas"]["UtcTimestamp"];
+            livemode: boolean;
+            apiVersion: components["schemas"]["ApiVersion"];
+            /** @description The whole charge, with its `failureReason`. */
+            data: components["schemas"]["TransactionEventData"];
+        };
         /** @description One page of a list. */
         TransactionPage: {
             /** @description The items, newest first. */
@@ -1778,9 +1815,12 @@ export interface components {
          * @description Status of a Pix charge. Only `PAID` means paid; treat every other value as not paid.
          *     `WAITING_PAYMENT` → `PAID` when the payer pays before `expiresAt`; → `EXPIRED` when
          *     `expiresAt` passes unpaid (reported at once, on reads and by the `status=EXPIRED` filter);
-         *     → `CANCELLED` by `POST /api/v1/transactions/{id}/cancel`. `FAILED`: the acquirer refused to
-         *     register the charge. `PENDING` and `PROCESSING` appear only while an asynchronous acquirer
-         *     registers it. `CANCELLED` and `FAILED` can no longer be paid.
+         *     → `CANCELLED` by `POST /api/v1/transactions/{id}/cancel`. `PENDING`: a production charge whose
+         *     Pix the bank is still generating (the bank did not answer within the create's bounded wait, or
+         *     is down); its `pix` codes are empty until it moves on, in the background, to `WAITING_PAYMENT`
+         *     (the bank's code) or `FAILED` (`transaction.failed`). `FAILED`: the bank refused to register
+         *     the charge (`failureReason`); in test mode, a charge whose `description` is `sandbox:falha`.
+         *     `PROCESSING` is not used. `CANCELLED` and `FAILED` can no longer be paid.
          * @enum {string}
          */
         TransactionStatus: "WAITING_PAYMENT" | "PAID" | "EXPIRED" | "CANCELLED" | "FAILED" | "PENDING" | "PROCESSING";

@@ -5,8 +5,10 @@
 import cluster from "node:cluster";
 import { createServer, type Server } from "node:http";
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
+import { bankWiring } from "./bank/wiring.js";
 import { configOrExit, loadConfig, type ServerConfig } from "./config.js";
 import { allPermissions, createAccount, createApiKey } from "./domain/accounts/index.js";
 import { type Clock, ManualClock, systemClock } from "./domain/ports/clock.js";
@@ -14,10 +16,14 @@ import type { Store } from "./domain/ports/store.js";
 import { randomBase62 } from "./domain/core/ids.js";
 import { defaultDomainConfig } from "./domain/deps.js";
 import { createDomain } from "./domain/service.js";
+import { developmentKeyring } from "./domain/core/secrets.js";
+import { loadBankCredentials, recordBankHealth } from "./domain/bank/index.js";
 import { createApp } from "./http/app.js";
 import { sharedRateLimitStore } from "./http/kit/rate-limit-store.js";
 import { startIdempotencyPurge, startPeriodicPurge } from "./jobs/idempotency-purge.js";
 import { startRecurrenceDuties } from "./jobs/recurrence-duties.js";
+import { startBankWork } from "./jobs/bank-work.js";
+import { startBankReconcile } from "./jobs/bank-reconcile.js";
 import { createLogger } from "./logger.js";
 import { logMailer, smtpMailer } from "./mail.js";
 import { onShutdownSignals, signalCounter } from "./shutdown.js";
@@ -97,19 +103,53 @@ function bindFailure(error: NodeJS.ErrnoException, cfg: ServerConfig): string {
   return `não foi possível escutar em ${cfg.host}:${cfg.port}: ${error.message}`;
 }
 
+/** The bank listener's port, address and server certificate, when PIX_BANK_WEBHOOK_PORT is set. */
+function bankListenerOf(cfg: ServerConfig) {
+  if (cfg.bankWebhookPort === undefined || !cfg.bankWebhookCertFile || !cfg.bankWebhookKeyFile) return undefined;
+  return {
+    port: cfg.bankWebhookPort,
+    host: cfg.host,
+    certificate: {
+      cert: readFileSync(cfg.bankWebhookCertFile, "utf8"),
+      key: readFileSync(cfg.bankWebhookKeyFile, "utf8"),
+    },
+  };
+}
+
 /** One server process: store, app, bind, bootstrap, webhook worker, graceful shutdown. */
 async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
   const manualClock = cfg.manualClock ? new ManualClock(new Date()) : null;
   const clock: Clock = manualClock ?? systemClock;
   const opened = await openStore(cfg.databaseUrl, logger);
   const store = opened.store;
+  // MASTER_KEYS, or outside production (config.ts refuses its absence there) the fixed development
+  // key, said so in the log. Only key ids are ever logged.
+  const secrets = cfg.masterKeys ?? developmentKeyring();
+  if (!cfg.masterKeys)
+    logger.warn(
+      "MASTER_KEYS ausente: segredos guardados selados com a chave fixa de desenvolvimento (pública no código; recusada em produção)",
+    );
+  // The platform's bank (issue 35; server/src/bank/): the access the domain calls, rebuilt when the
+  // operator changes the connection, the listener for the bank's callbacks and the webhook's
+  // registration at the bank, made at start-up and on every change of the connection.
+  const bank = bankWiring({
+    load: () => loadBankCredentials({ store, secrets }),
+    recordHealth: (patch) => recordBankHealth({ store }, patch),
+    onReceived: (endToEndIds) => domain.bankReceipts.confirmReceived(endToEndIds),
+    logger,
+    listener: bankListenerOf(cfg),
+    timeoutMs: cfg.bankTimeoutMs,
+    waitMs: cfg.bankWaitMs,
+  });
   const domain = createDomain(
     {
       store,
       clock,
+      bank: bank.access,
       config: { ...defaultDomainConfig, publicBaseUrl: cfg.publicBaseUrl, passwordHashCost: cfg.passwordHashCost },
       mailer: cfg.smtpUrl ? smtpMailer(cfg.smtpUrl) : logMailer(logger, { hideLinks: cfg.production }),
       logger,
+      secrets,
     },
     { webhookUrlGuard: registrationGuard(cfg.allowLocalWebhooks) },
   );
@@ -124,6 +164,15 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
     // Several processes behind one load balancer must share the checkout's CSRF secret.
     ...(cfg.checkoutSecret ? { checkout: { csrfSecret: cfg.checkoutSecret } } : {}),
   });
+  // Before serving: a keyring that cannot open the stored secrets refuses to start (naming the key
+  // missing), and TOTP secrets still in clear are sealed (docs/decisions/0050-secrets-at-rest-and-the-bank-connection.md).
+  try {
+    const { sealed } = await domain.sealedSecrets.prepare();
+    if (sealed > 0) logger.info({ sealed, keyId: secrets.newest.id }, "segredos TOTP em claro selados");
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw error;
+  }
   const server = createServer(app);
   try {
     await listen(server, cfg.port, cfg.host);
@@ -152,6 +201,17 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
   });
   /** Recurrences' expiries and automatic cycle charges (Pix Automático), in the background. */
   const recurrenceDuties = startRecurrenceDuties({ duties: domain.recurrenceDuties, logger });
+  // The connection, if any: its webhook registered at the bank and the listener bound (bounded by
+  // PIX_BANK_TIMEOUT_MS; a bank that does not answer is logged, and tried again on the next change).
+  await bank.start();
+  /** The work owed to the bank and the reconciler (issue 35); each does nothing while no bank is connected. */
+  const bankWork = startBankWork({ work: domain.bankWork, logger });
+  const bankReconcile = startBankReconcile({
+    reconcile: domain.bankReconcile,
+    now: () => clock.now(),
+    logger,
+    schedule: { intervalSeconds: cfg.bankReconcileSeconds, windowSeconds: cfg.bankReconcileWindowSeconds },
+  });
   // A cluster worker stops on its primary's SIGTERM only: the terminal's Ctrl+C reaches the whole
   // process group, and the primary relays it, which would otherwise count as a second signal.
   if (cluster.isWorker) process.on("SIGINT", () => undefined);
@@ -168,7 +228,15 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
       const idle = setInterval(() => server.closeIdleConnections(), 50);
       await closed;
       clearInterval(idle);
-      await Promise.all([worker?.stop(), idempotencyPurge.stop(), identityPurge.stop(), recurrenceDuties.stop()]);
+      await Promise.all([
+        worker?.stop(),
+        idempotencyPurge.stop(),
+        identityPurge.stop(),
+        recurrenceDuties.stop(),
+        bankWork.stop(),
+        bankReconcile.stop(),
+      ]);
+      await bank.close();
       await store.close();
     },
   });

@@ -9,7 +9,7 @@ import {
   type NewApiKey,
 } from "../src/domain/accounts/index.js";
 import { ManualClock } from "../src/domain/ports/clock.js";
-import { defaultDomainConfig, type DomainDeps, type PasswordHashCost } from "../src/domain/deps.js";
+import { type BankAccess, defaultDomainConfig, type DomainDeps, type PasswordHashCost } from "../src/domain/deps.js";
 import type { Mailer } from "../src/domain/ports/mailer.js";
 import type { Account } from "../src/domain/core/model.js";
 import { createDomain, type Domain } from "../src/domain/service.js";
@@ -17,6 +17,7 @@ import { createApp } from "../src/http/app.js";
 import type { RateLimits } from "../src/domain/core/rate-limits.js";
 import { MemoryStore } from "../src/store/memory/index.js";
 import { registrationGuard } from "../src/webhooks/guard.js";
+import { type Keyring, developmentKeyring } from "../src/domain/core/secrets.js";
 import type { Store } from "../src/domain/ports/store.js";
 
 export { chargeBody, chargePayer } from "./support/fixtures.js";
@@ -123,6 +124,10 @@ export async function startTestServer(
      * of CPU on every sign-up and log-in (passwords.test.ts holds the production parameters).
      */
     passwordHashCost?: PasswordHashCost;
+    /** MASTER_KEYS's keyring; default: the development key. */
+    secrets?: Keyring;
+    /** The platform's bank (a test double, server/test/support/pix-bank-double.ts); default: none. */
+    bank?: BankAccess;
   } = {},
 ): Promise<TestServer> {
   const store = options.store ?? new MemoryStore();
@@ -144,6 +149,8 @@ export async function startTestServer(
     },
     mailer,
     logger,
+    secrets: options.secrets ?? developmentKeyring(),
+    ...(options.bank ? { bank: options.bank } : {}),
   };
   const domain = createDomain(deps, { webhookUrlGuard: registrationGuard(options.allowLocalWebhooks ?? false) });
   const app = createApp({

@@ -2,11 +2,13 @@ import type { Logger } from "pino";
 import type { Store } from "./ports/store.js";
 import type { Clock } from "./ports/clock.js";
 import type { Mailer } from "./ports/mailer.js";
+import type { PixBank } from "./ports/pix-bank.js";
 import { type Acquirer, type Acquirers, builtInAcquirers } from "./ports/acquirer.js";
 import type { AuditedBy } from "./audit/model.js";
 import type { Role } from "./identity/model.js";
 import type { Account, ApiKeyRecord, Scope } from "./core/model.js";
 import { defaultExpirySeconds } from "./core/policy.js";
+import type { Keyring } from "./core/secrets.js";
 
 /**
  * How much work a new password's hash costs (PIX_PASSWORD_HASH_COST, docs/configuration.md):
@@ -40,9 +42,30 @@ export interface DomainDeps {
   config: DomainConfig;
   mailer: Mailer;
   logger: Logger;
+  /** Seals and opens the secrets kept in the store (MASTER_KEYS; core/secrets.ts). */
+  secrets: Keyring;
   /** Who moves withdrawals and refunds, per mode; default: the sandbox and the settlement simulator. */
   acquirers?: Acquirers;
+  /**
+   * The platform's bank (issue 35): production charges are registered there, received Pix
+   * confirmed, refunds sent. `current()` answers null while no connection is configured; absent
+   * or null, production stays as before (a static code and the settlement simulator).
+   */
+  bank?: BankAccess;
 }
+
+/** How the domain reaches the platform's bank (`DomainDeps.bank`). */
+export interface BankAccess {
+  current(): Promise<PixBank | null>;
+  /**
+   * How long a production charge's create waits for the bank's answer before it answers the
+   * charge `PENDING` and finishes it in the background; default `defaultBankWaitMs`.
+   */
+  waitMs?: number;
+}
+
+/** The default bounded wait of a create for the bank (`BankAccess.waitMs`). */
+export const defaultBankWaitMs = 2_000;
 
 /** The acquirer of a mode. */
 export const acquirerFor = (deps: Pick<DomainDeps, "acquirers">, livemode: boolean): Acquirer =>

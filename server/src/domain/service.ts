@@ -31,14 +31,30 @@ import { teamUseCases } from "./identity/index.js";
 import { accountProfileUseCases } from "./accounts/index.js";
 import { verificationUseCases } from "./accounts/index.js";
 import { withdrawalUseCases } from "./balance/index.js";
+import { bankConnectionUseCases, sealedSecretUseCases } from "./bank/index.js";
+import { bankReceiptUseCases, bankReconcileUseCases, bankWorkUseCases } from "./bank/index.js";
 
 /** Every public use case, wired to one set of dependencies. */
 export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlGuard } = {}) {
   const authentication = authenticationUseCases(deps);
   const withdrawals = withdrawalUseCases(deps);
+  const bankConnection = bankConnectionUseCases(deps);
+  const health = healthUseCases(deps);
   return {
     authentication,
-    health: healthUseCases(deps),
+    health: {
+      /** The store answers (else it throws); the bank connection's status and warnings when one is set. */
+      ready: async () => {
+        await health.ready();
+        return { bank: (await bankConnection.readiness()) ?? undefined };
+      },
+    },
+    bankConnection,
+    /** Received Pix (the bank's callbacks, the operator's unmatched receipts), the reconciler, the bank's tasks. */
+    bankReceipts: bankReceiptUseCases(deps),
+    bankReconcile: bankReconcileUseCases(deps),
+    bankWork: bankWorkUseCases(deps),
+    sealedSecrets: sealedSecretUseCases(deps),
     charges: chargeUseCases(deps, authentication),
     customers: customerUseCases(deps),
     paymentLinks: paymentLinkUseCases(deps),

@@ -22,6 +22,8 @@ import type {
 } from "../core/model.js";
 import type { AuditReads, AuditWrites } from "./audit-store.js";
 import type { IdentityReads, IdentityWrites } from "./identity-store.js";
+import type { BankReads, BankWrites } from "./bank-store.js";
+import type { ReceivedPixReads, ReceivedPixWrites } from "./received-pix-store.js";
 import type { ExportLeases } from "./export-leases.js";
 
 /** A list page whose cursor (`startingAfter`) names no item of the scope. */
@@ -124,7 +126,7 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export interface StoreReads extends IdentityReads, AuditReads {
+export interface StoreReads extends IdentityReads, AuditReads, BankReads, ReceivedPixReads {
   accounts: {
     get(id: string): Promise<Account | null>;
     list(page: PageRequest): Promise<PageResult<Account>>;
@@ -261,7 +263,12 @@ export interface StoreReads extends IdentityReads, AuditReads {
 }
 
 export interface StoreTx
-  extends Omit<StoreReads, keyof IdentityWrites | keyof AuditWrites>, IdentityWrites, AuditWrites {
+  extends
+    Omit<StoreReads, keyof IdentityWrites | keyof AuditWrites | keyof BankWrites | keyof ReceivedPixWrites>,
+    IdentityWrites,
+    AuditWrites,
+    BankWrites,
+    ReceivedPixWrites {
   /** Serialises money moves for one account and mode until the transaction ends. */
   lockScope(scope: Scope): Promise<void>;
   accounts: StoreReads["accounts"] & {

@@ -200,6 +200,21 @@ function adminHandlers(domain: Domain, clock: ManualClock | null): Handlers<Audi
       status: 200,
       body: await domain.verification.reject(params.id, body, by),
     }),
+    listUnmatchedReceipts: async ({ query }) => ({
+      status: 200,
+      body: await domain.bankReceipts.listUnmatched(pageFromQuery(query)),
+    }),
+    getBankConnection: async () => ({ status: 200, body: await domain.bankConnection.get() }),
+    setBankConnection: async ({ body }, by) => ({ status: 200, body: await domain.bankConnection.set(body, by) }),
+    changeBankConnection: async ({ body }, by) => ({
+      status: 200,
+      body: await domain.bankConnection.change(body, by),
+    }),
+    removeBankConnection: async (_input, by) => {
+      await domain.bankConnection.remove(by);
+      return { status: 204, body: undefined };
+    },
+    rotateSecrets: async () => ({ status: 200, body: await domain.sealedSecrets.rotate() }),
     getClock: async () => ({ status: 200, body: { now: requireClock().now().toISOString() } }),
     advanceClock: async ({ body }) => ({
       status: 200,

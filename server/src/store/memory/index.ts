@@ -26,6 +26,8 @@ import { TransactionIndex } from "./transaction-index.js";
 import { recurrenceReads } from "./recurrences.js";
 import { IdentityTables } from "./identity.js";
 import { AuditTable } from "./audit.js";
+import { BankTables } from "./bank.js";
+import { ReceivedPixTables } from "./received-pix.js";
 import { MemoryExportLeases } from "./export-leases.js";
 
 const inScope = (r: Scope, s: Scope) => r.accountId === s.accountId && r.livemode === s.livemode;
@@ -61,6 +63,8 @@ export class MemoryStore implements Store {
   private readonly deliveries = new Table<DeliveryRecord>(this.journal);
   private readonly identity = new IdentityTables(this.journal);
   private readonly audit = new AuditTable(this.journal);
+  private readonly bank = new BankTables(this.journal);
+  private readonly receivedPix = new ReceivedPixTables(this.journal);
   /** Rows are replaced, never changed in place: a row object is one version of its row. */
   private readonly versions = new RowVersions();
   private readonly keys = new MemoryApiKeys(this.apiKeys, this.accounts, this.versions);
@@ -107,6 +111,8 @@ export class MemoryStore implements Store {
     return {
       ...this.identity.reads(),
       ...this.audit.reads(),
+      ...this.bank.reads(),
+      ...this.receivedPix.reads(),
       accounts: {
         get: async (id) => this.accounts.get(id),
         list: async (page) => pageOf(this.accounts.all(), page),
@@ -264,6 +270,8 @@ export class MemoryStore implements Store {
     return {
       ...this.identity.writes(),
       ...this.audit.writes(),
+      ...this.bank.writes(),
+      ...this.receivedPix.writes(),
       lockScope: async () => {},
       accounts: {
         ...r.accounts,

@@ -19,7 +19,9 @@ import { type Queryable, query } from "./sql.js";
 import { eventFilterSql, refundReads } from "./refunds.js";
 import { chargesOfRecurrence, recurrenceReads } from "./recurrences.js";
 import { identityReads } from "./identity.js";
+import { bankReads } from "./bank.js";
 import { auditReads } from "./audit.js";
+import { receivedPixReads } from "./received-pix.js";
 import { homeFigureReads } from "./home-figures.js";
 import {
   keyUnchangedSql,
@@ -43,7 +45,9 @@ export function reads(db: Queryable): StoreReads {
   const scopedWhileKeyUnchanged = `${scoped} AND ${keyUnchangedSql("$3", "$4")}`;
   return {
     ...identityReads(db),
+    ...bankReads(db),
     ...auditReads(db),
+    ...receivedPixReads(db),
     accounts: {
       get: (id) => selectOne(db, accountsTable, "id = $1", [id]),
       list: (page) => pageQuery(db, accountsTable, { scope: "TRUE", values: [] }, page),

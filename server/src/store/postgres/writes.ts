@@ -18,7 +18,9 @@ import {
 import { refundWrites } from "./refunds.js";
 import { recurrenceWrites } from "./recurrences.js";
 import { identityWrites } from "./identity.js";
+import { bankWrites } from "./bank.js";
 import { auditWrites } from "./audit.js";
+import { receivedPixWrites } from "./received-pix.js";
 import { execute, query, type Queryable } from "./sql.js";
 import { insertRow, updateRow } from "./statements.js";
 
@@ -38,7 +40,9 @@ export function writes(
   const r = reads(client);
   return {
     ...identityWrites(client),
+    ...bankWrites(client),
     ...auditWrites(client),
+    ...receivedPixWrites(client),
     lockScope: (scope) => lock(scopeLockKey(scope)),
     accounts: {
       ...r.accounts,
