@@ -58,6 +58,8 @@ export interface RequestLogEntry {
   errors: string[];
   /** A fault answered it instead of the bank (`status`, `timeout`). */
   fault?: string;
+  /** Milliseconds from the request's arrival to the end of its answer (the latency included); absent until answered. */
+  ms?: number;
 }
 
 /** A fault on the next `count` calls whose `METHOD /path` (path after the base) matches `route`. */
@@ -180,8 +182,10 @@ export function createApiApp(context: ApiContext): express.Express {
     if (context.requestLog.length > 10_000) context.requestLog.splice(0, context.requestLog.length - 10_000);
     res.locals.log = log;
     res.locals.routePath = path;
+    const arrived = performance.now();
     res.on("finish", () => {
       log.status = res.statusCode;
+      log.ms = performance.now() - arrived;
     });
     if (context.latencyMs > 0) await sleep(context.latencyMs);
     const fault = context.callFaults.find(

@@ -114,6 +114,15 @@ export interface FakeBank {
   credentials(clientId: string): CustomerCredentials | null;
   /** Pays a BR Code as a payer of another bank; answers the Pix as the receiver's bank reports it. */
   pay(code: string, options?: PayOptions): Pix;
+  /**
+   * Pays many codes at once, each as `pay` would (its own callback): what a test or the bench needs
+   * to set up thousands of payments fast. A code the bank refuses is listed with its reason; the
+   * others are paid.
+   */
+  payMany(
+    codes: readonly string[],
+    options?: Omit<PayOptions, "amountCents">,
+  ): { paid: Pix[]; refused: { index: number; error: string }[] };
   /** A Pix without a charge to `key` (no txid unless given). */
   sendPix(input: { key: string; amountCents: number; txid?: string } & Omit<PayOptions, "amountCents" | "force">): Pix;
   completeRefund(endToEndId: string, refundId: string): void;
@@ -360,6 +369,19 @@ export async function startFakeBank(options: FakeBankOptions = {}): Promise<Fake
       return customer === undefined ? null : credentialsOf(customer);
     },
     pay,
+    payMany: (codes, payOptions = {}) => {
+      const paid: Pix[] = [];
+      const refused: { index: number; error: string }[] = [];
+      codes.forEach((code, index) => {
+        try {
+          paid.push(pay(code, payOptions));
+        } catch (error) {
+          if (!(error instanceof FakeBankError)) throw error;
+          refused.push({ index, error: error.message });
+        }
+      });
+      return { paid, refused };
+    },
     sendPix: (input) => {
       const owner = ledger.ownerOf(input.key);
       if (owner === undefined) throw new FakeBankError(`A chave ${input.key} não é deste banco.`);

@@ -96,6 +96,24 @@ export function createControlApp(bank: FakeBank): express.Express {
     );
   });
 
+  control.post("/pay-many", (req, res) => {
+    const input = body(req);
+    const codes = input.codes;
+    if (
+      !Array.isArray(codes) ||
+      codes.length === 0 ||
+      codes.length > 1000 ||
+      !codes.every((c) => typeof c === "string")
+    )
+      throw new BadRequest("Informe codes: de 1 a 1000 códigos Pix (copia e cola).");
+    const who = payer(input);
+    const { paid, refused } = bank.payMany(codes, {
+      ...(who === undefined ? {} : { payer: who }),
+      force: input.force === true,
+    });
+    res.status(201).json({ endToEndIds: paid.map((pix) => pix.endToEndId), refused });
+  });
+
   control.post("/send", (req, res) => {
     const input = body(req);
     const key = text(input.key);

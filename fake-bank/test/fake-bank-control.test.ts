@@ -98,6 +98,30 @@ describe("fake bank: the control API and the page", () => {
     expect((await control("POST", "/send", { key: "ninguem@example.com", amount: "1.00" })).status).toBe(400);
   });
 
+  test("when many codes are paid at once through the control API, then each valid one is received at its amount and each refused one is named by its index", async () => {
+    const { buildBrCode } = await import("../../server/src/pix/brcode.js");
+    const code = (amountCents: number, txid: string) =>
+      buildBrCode({ pixKey: "controle@example.com", merchantName: "Loja", merchantCity: "Recife", amountCents, txid });
+    const many = await control("POST", "/pay-many", {
+      codes: [code(1001, "lote1"), "não é um código", code(2002, "lote2")],
+    });
+    expect(many.status).toBe(201);
+    expect(many.body.endToEndIds).toHaveLength(2);
+    expect(many.body.refused).toEqual([{ index: 1, error: expect.stringContaining("Código Pix inválido") }]);
+    const received = (await control("GET", `/received?clientId=${bank.customer.clientId}`)).body as {
+      endToEndId: string;
+      txid?: string;
+      valor: string;
+    }[];
+    const byId = new Map(received.map((pix) => [pix.endToEndId, pix]));
+    expect(many.body.endToEndIds.map((id: string) => byId.get(id))).toMatchObject([
+      { txid: "lote1", valor: "10.01" },
+      { txid: "lote2", valor: "20.02" },
+    ]);
+    expect((await control("POST", "/pay-many", { codes: [] })).status).toBe(400);
+    expect((await control("POST", "/pay-many", { codes: "um" })).status).toBe(400);
+  });
+
   test("when a MED is raised and faults are switched through the control API, then the bank obeys", async () => {
     const sent = await control("POST", "/send", { key: "controle@example.com", amountCents: 900 });
     const med = await control("POST", "/med", { endToEndId: sent.body.endToEndId, natureza: "MED_OPERACIONAL" });
