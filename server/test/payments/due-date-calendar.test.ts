@@ -1,4 +1,5 @@
 import Holidays from "date-holidays";
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import {
   addDays,
@@ -166,6 +167,19 @@ describe("moving and counting", () => {
     { from: "2026-12-01", to: "2026-12-31", days: 21, why: "December 2026 after the 1st: 22 weekdays less Christmas" },
   ])("when the business days from $from to $to ($why) are counted, then they are $days", ({ from, to, days }) => {
     expect(businessDaysBetween(from, to)).toBe(days);
+  });
+
+  test("when any range up to ten years is counted, then the count is the business days in it, one by one", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 30_000 }), fc.integer({ min: -10, max: 3_700 }), (start, length) => {
+        const from = addDays("2000-01-01", start);
+        const to = addDays(from, length);
+        let oneByOne = 0;
+        for (let day = addDays(from, 1); day <= to; day = addDays(day, 1)) if (isBusinessDay(day)) oneByOne++;
+        expect(businessDaysBetween(from, to)).toBe(oneByOne);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   test("when dates are checked, then only real YYYY-MM-DD dates pass", () => {

@@ -1,4 +1,4 @@
-import { addDays, businessDaysBetween, daysBetween, isBusinessDay, nextBusinessDay } from "./calendar.js";
+import { addDays, businessDaysBetween, daysBetween, nextBusinessDay } from "./calendar.js";
 import {
   adjustedDueDate,
   type DiscountTerms,
@@ -66,9 +66,7 @@ export function discountOn(
 function earlyDays(business: boolean, paymentDate: string, dueDate: string): number {
   if (paymentDate >= dueDate) return 0;
   if (!business) return daysBetween(paymentDate, dueDate);
-  let count = 0;
-  for (let day = paymentDate; day < dueDate; day = addDays(day, 1)) if (isBusinessDay(day)) count++;
-  return count;
+  return businessDaysBetween(addDays(paymentDate, -1), addDays(dueDate, -1));
 }
 
 /** What a payer owes on a date, and why: the standard's `componentesValor` and its final amount. */
