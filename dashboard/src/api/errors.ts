@@ -1,5 +1,7 @@
 // What the dashboard API answers when it refuses: the seed's error body, messages in Portuguese.
 
+import { formatMoney } from "../lib/format";
+
 export interface FieldProblem {
   path: string;
   message: string;
@@ -75,6 +77,15 @@ export function errorMessage(error: unknown): string {
  * The server's message of each field, by its path (`amountCents`, `customer.document`); a path a
  * form does not show stays in `rest`, to be shown with the form's own message.
  */
+/**
+ * A money field's message in the reais the person typed: the API counts cents (`amountCents`
+ * "deve ser maior ou igual a 500"), the form asks reais ("… a R$ 5,00").
+ */
+function inReais(path: string, message: string): string {
+  if (!/Cents$/.test(path)) return message;
+  return message.replace(/\b\d+\b/g, (cents) => formatMoney(Number(cents)));
+}
+
 export function fieldErrors(
   error: unknown,
   shown: readonly string[] = [],
@@ -86,8 +97,9 @@ export function fieldErrors(
     const field = shown.find(
       (name) => problem.path === name || problem.path.startsWith(`${name}.`) || problem.path.startsWith(`${name}[`),
     );
-    if (field !== undefined && byField[field] === undefined) byField[field] = problem.message;
-    else rest.push(problem);
+    const message = inReais(problem.path, problem.message);
+    if (field !== undefined && byField[field] === undefined) byField[field] = message;
+    else rest.push({ ...problem, message });
   }
   return { byField, rest };
 }

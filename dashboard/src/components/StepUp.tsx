@@ -112,7 +112,7 @@ function StepUpDialog(props: { onDone: (confirmed: boolean) => void }) {
           <p>
             Esta operação exige a verificação em duas etapas. Ative-a primeiro em{" "}
             <Link to={to("configuracoes/seguranca")} onClick={() => props.onDone(false)}>
-              Configurações → Segurança
+              Configurações → Verificação em duas etapas
             </Link>
             .
           </p>

@@ -13,6 +13,21 @@ export function formatCount(value: number): string {
   return integer.format(value);
 }
 
+/** `1 pagamento`, `2 pagamentos`, `1.234 dias`: a count with its noun, singular for one. */
+export function formatPlural(value: number, one: string, many: string): string {
+  return `${formatCount(value)} ${value === 1 ? one : many}`;
+}
+
+/** `(11) 98765-4321` or `(11) 3456-7890` from digits (with or without +55); anything else as given. */
+export function formatPhone(phone: string | null | undefined): string {
+  if (!phone) return "—";
+  let d = phone.replace(/\D/g, "");
+  if ((d.length === 12 || d.length === 13) && d.startsWith("55")) d = d.slice(2);
+  if (d.length === 11) return `(${d.slice(0, 2)}) ${d.slice(2, 7)}-${d.slice(7)}`;
+  if (d.length === 10) return `(${d.slice(0, 2)}) ${d.slice(2, 6)}-${d.slice(6)}`;
+  return phone;
+}
+
 /** The time zone of every date the dashboard shows. */
 const brasilia = "America/Sao_Paulo";
 

@@ -11,7 +11,7 @@ export function AuthLayout(props: { title: string; children: ReactNode; footer?:
           <rect width="32" height="32" rx="7" fill="#0b6e4f" />
           <path d="M16 6l10 10-10 10L6 16z" fill="none" stroke="#fff" strokeWidth="3" />
         </svg>
-        Pix Charging Service
+        Pix Painel
       </Link>
       <div className={styles.card}>
         <h1>{props.title}</h1>

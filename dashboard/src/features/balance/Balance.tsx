@@ -26,6 +26,8 @@ const keyTypes: { value: KeyType; label: string }[] = [
   { value: "EVP", label: "Chave aleatória" },
 ];
 
+const keyTypeLabel: Record<string, string> = Object.fromEntries(keyTypes.map((t) => [t.value, t.label]));
+
 const withdrawalStatus: Record<string, { text: string; tone: "ok" | "warn" | "danger" | "neutral" }> = {
   PENDING: { text: "em andamento", tone: "warn" },
   PROCESSING: { text: "em andamento", tone: "warn" },
@@ -98,7 +100,7 @@ export function Balance() {
   const columns: Column<Withdrawal>[] = [
     { header: "Saque", cell: (w) => <code>{w.id}</code> },
     { header: "Pedido em", cell: (w) => formatDateTime(w.createdAt) },
-    { header: "Chave Pix", cell: (w) => `${w.pixKeyType} ${w.pixKey}` },
+    { header: "Chave Pix", cell: (w) => `${keyTypeLabel[w.pixKeyType] ?? w.pixKeyType} ${w.pixKey}` },
     {
       essential: true,
       header: "Situação",
@@ -187,6 +189,8 @@ function WithdrawalForm(props: { fee: number; max: number }) {
   const [pixKey, setPixKey] = useState("");
   const [pixKeyType, setPixKeyType] = useState<KeyType>("CPF");
   const [invalid, setInvalid] = useState(false);
+  // Asked before the money leaves: the amount, the key and what arrives.
+  const [confirming, setConfirming] = useState(false);
   const cents = parseMoneyInput(amount);
   const { byField, rest } = fieldErrors(create.error, ["amountCents", "pixKey", "pixKeyType"]);
   return (
@@ -198,6 +202,8 @@ function WithdrawalForm(props: { fee: number; max: number }) {
           event.preventDefault();
           if (cents === null) return setInvalid(true);
           setInvalid(false);
+          if (!confirming) return setConfirming(true);
+          setConfirming(false);
           const key = crypto.randomUUID();
           guard(() =>
             create.mutateAsync({
@@ -239,11 +245,26 @@ function WithdrawalForm(props: { fee: number; max: number }) {
         />
         <FormError error={create.error} rest={rest} />
         {create.isSuccess ? <Alert tone="ok">Saque de {formatMoney(create.data.amountCents)} pedido.</Alert> : null}
-        <div className={ui.formActions}>
-          <button type="submit" disabled={create.isPending}>
-            {create.isPending ? "Sacando…" : "Sacar"}
-          </button>
-        </div>
+        {confirming && cents !== null ? (
+          <div className={ui.confirm} role="group" aria-label="Confirmar o saque">
+            <p>
+              Sacar {formatMoney(cents)} para a chave {keyTypeLabel[pixKeyType]} {pixKey.trim()}? Chegam{" "}
+              {formatMoney(Math.max(cents - props.fee, 0))}; um saque pedido não pode ser cancelado.
+            </p>
+            <div className={ui.actions}>
+              <button type="submit">Confirmar o saque</button>
+              <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+                Voltar
+              </button>
+            </div>
+          </div>
+        ) : (
+          <div className={ui.formActions}>
+            <button type="submit" disabled={create.isPending}>
+              {create.isPending ? "Sacando…" : "Sacar"}
+            </button>
+          </div>
+        )}
       </form>
     </Card>
   );

@@ -18,7 +18,7 @@ import {
   Page,
   ui,
 } from "../../components/ui";
-import { formatAddress, formatDateTime, formatDocument } from "../../lib/format";
+import { formatAddress, formatDateTime, formatDocument, formatPhone } from "../../lib/format";
 import { withFilters } from "../../lib/filters";
 import { addressFromFilters } from "../../lib/transactions";
 import { TransactionTable } from "../transactions/Transactions";
@@ -112,7 +112,7 @@ export function CustomerPage() {
         <Details
           items={[
             ["E-mail", c.email],
-            ["Celular", c.phone],
+            ["Celular", formatPhone(c.phone)],
             [c.documentType, formatDocument(c.document)],
             ["Endereço", address ? <AddressLines lines={address} /> : "não informado"],
             ["Desde", formatDateTime(c.createdAt)],
@@ -120,7 +120,7 @@ export function CustomerPage() {
         />
       </Card>
       <CustomerCharges customerId={c.id} />
-      <Notes key={c.updatedAt} customer={c} />
+      <Notes key={c.id} customer={c} />
     </Page>
   );
 }

@@ -1,9 +1,10 @@
 import { Suspense, lazy } from "react";
 import { Link, useLocation } from "react-router";
+import { canCall } from "../../../../generated/dashboard-operations";
 import { api } from "../../api/client";
 import { useCurrentSession } from "../../api/session";
 import { Alert, Card, ErrorMessage, Loading, Page } from "../../components/ui";
-import { formatCount, formatDate, formatDateTime, formatMoney } from "../../lib/format";
+import { formatCount, formatDate, formatDateTime, formatMoney, formatPlural } from "../../lib/format";
 import { statusLabel } from "../../lib/labels";
 import { useMode, useModePath } from "../../lib/useMode";
 import styles from "./Home.module.css";
@@ -59,12 +60,12 @@ function Figures({ figures }: { figures: Figures }) {
         <Tile
           title="Recebido hoje"
           value={formatMoney(today.amountCents)}
-          sub={`${formatCount(today.count)} pagamento(s)`}
+          sub={formatPlural(today.count, "pagamento", "pagamentos")}
         />
         <Tile
           title="Ticket médio (30 dias)"
           value={formatMoney(last30.averageTicketCents)}
-          sub={`${formatCount(last30.count)} pagamento(s), ${formatMoney(last30.amountCents)}`}
+          sub={`${formatPlural(last30.count, "pagamento", "pagamentos")}, ${formatMoney(last30.amountCents)}`}
         />
         <Tile
           title="Disputas abertas"
@@ -143,15 +144,20 @@ function FirstSteps() {
         </>
       ),
     },
-    {
-      done: account.verified,
-      text: (
-        <>
-          <Link to={to("configuracoes/conta")}>Peça a verificação da conta</Link> para operar em produção, com dinheiro
-          real.
-        </>
-      ),
-    },
+    // Only who may ask for it is told to (a viewer's Home does not ask it to).
+    ...(canCall("requestVerification", user.role)
+      ? [
+          {
+            done: account.verified,
+            text: (
+              <>
+                <Link to={to("configuracoes/conta")}>Peça a verificação da conta</Link> para operar em produção, com
+                dinheiro real.
+              </>
+            ),
+          },
+        ]
+      : []),
   ];
   if (steps.every((step) => step.done)) return null;
   return (

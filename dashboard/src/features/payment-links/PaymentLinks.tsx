@@ -17,6 +17,7 @@ import { useMode, useModePath } from "../../lib/useMode";
 import { paymentLinkQueries, useCreatePaymentLink, useDeactivatePaymentLink } from "./queries";
 import { TransactionTable } from "../transactions/Transactions";
 import type { PaymentLink } from "../../api/types";
+import { parseDay } from "../../components/DateRangeFilter";
 
 /** Payment links of the mode: create, list; each opens its page. */
 export function PaymentLinks() {
@@ -85,6 +86,7 @@ function CreateLink() {
     ["amountCents", "description", "maxPayments", "expiresAt", "returnUrl"],
   );
   const [amountInvalid, setAmountInvalid] = useState(false);
+  const [expiresInvalid, setExpiresInvalid] = useState(false);
   return (
     <Card title="Criar link de pagamento" id="criar-link">
       <form
@@ -95,6 +97,9 @@ function CreateLink() {
           const amountCents = parseMoneyInput(form.amount);
           if (amountCents === null) return setAmountInvalid(true);
           setAmountInvalid(false);
+          const expiresOn = form.expiresOn.trim() ? parseDay(form.expiresOn) : null;
+          if (form.expiresOn.trim() && expiresOn === null) return setExpiresInvalid(true);
+          setExpiresInvalid(false);
           create.mutate(
             {
               params: { path: { mode }, header: { "idempotency-key": crypto.randomUUID() } },
@@ -103,7 +108,7 @@ function CreateLink() {
                 description: form.description.trim(),
                 askAddress: form.askAddress,
                 ...(form.maxPayments ? { maxPayments: Number(form.maxPayments) } : {}),
-                ...(form.expiresOn ? { expiresAt: new Date(`${form.expiresOn}T23:59:59-03:00`).toISOString() } : {}),
+                ...(expiresOn ? { expiresAt: new Date(`${expiresOn}T23:59:59-03:00`).toISOString() } : {}),
                 ...(form.returnUrl.trim() ? { returnUrl: form.returnUrl.trim() } : {}),
               },
             },
@@ -143,11 +148,14 @@ function CreateLink() {
         <TextField
           label="Válido até (opcional)"
           name="expiresOn"
-          type="date"
-          hint="Até as 23:59 deste dia, horário de Brasília. Sem data: 30 dias."
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder="dd/mm/aaaa"
+          maxLength={10}
+          hint="dd/mm/aaaa: até as 23:59 deste dia, horário de Brasília. Sem data: 30 dias."
           value={form.expiresOn}
           onChange={set("expiresOn")}
-          error={byField.expiresAt}
+          error={expiresInvalid ? "digite uma data como 01/11/2026" : byField.expiresAt}
         />
         <TextField
           label="Endereço de retorno (opcional)"

@@ -6,7 +6,7 @@ import { TextField } from "../../components/Field";
 import { FormError } from "../../components/FormError";
 import { Alert, Badge, Card, Details, ErrorMessage, Loading, ui } from "../../components/ui";
 import type { AccountProfile } from "../../api/types";
-import { formatDateTime, formatDocument, formatMoney } from "../../lib/format";
+import { formatDateTime, formatDocument, formatMoney, formatPlural } from "../../lib/format";
 import { useApiForm } from "../../lib/useApiForm";
 import { settingsQueries, useRequestVerification } from "./queries";
 
@@ -53,7 +53,9 @@ export function Account() {
             ["Por saque", formatMoney(plan.withdrawFeeCents)],
             [
               "Prazo de liberação",
-              a.releasePeriodDays === 0 ? "na hora" : `${a.releasePeriodDays} dia(s) depois do pagamento`,
+              a.releasePeriodDays === 0
+                ? "na hora"
+                : `${formatPlural(a.releasePeriodDays, "dia", "dias")} depois do pagamento`,
             ],
           ]}
         />
@@ -104,7 +106,7 @@ function VerificationRequest({ profile }: { profile: Profile }) {
         request.mutate({ body: { legalName: values.legalName.trim(), document: values.document.trim() } });
       }}
     >
-      <h3>{waiting ? "Corrigir o pedido" : "Pedir a verificação"}</h3>
+      <h3 className={ui.spaced}>{waiting ? "Corrigir o pedido" : "Pedir a verificação"}</h3>
       <p>Produção (chaves, webhooks e saques com dinheiro real) abre depois que a plataforma confere estes dados.</p>
       <TextField
         label="Razão social (ou seu nome completo, se pessoa física)"

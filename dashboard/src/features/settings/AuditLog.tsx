@@ -5,8 +5,8 @@ import { DateRangeFilter } from "../../components/DateRangeFilter";
 import { Field } from "../../components/Field";
 import { Card, EmptyState, ErrorMessage, Loading, ui } from "../../components/ui";
 import { dayRangeQuery, isDay, oneOf, withFilters } from "../../lib/filters";
-import { formatDateTime } from "../../lib/format";
-import { auditActionLabel, label } from "../../lib/labels";
+import { formatDateTime, formatMoney } from "../../lib/format";
+import { auditActionLabel, label, statusLabel } from "../../lib/labels";
 import { usePagedQuery } from "../../api/queries";
 
 type Query = NonNullable<paths["/dashboard/v1/audit-log"]["get"]["parameters"]["query"]>;
@@ -20,10 +20,68 @@ const useAudit = (query: Omit<Query, "limit" | "startingAfter">) =>
 
 const actions = Object.keys(auditActionLabel) as Action[];
 
-function describeChange(value: unknown): string {
+/** The names of the fields an audit entry's changes carry, as the screens call them. */
+const fieldLabel: Record<string, string> = {
+  name: "Nome",
+  email: "E-mail",
+  role: "Papel",
+  status: "Situação",
+  url: "Endereço",
+  events: "Eventos",
+  enabled: "Ativo",
+  permissions: "Permissões",
+  allowedIps: "IPs permitidos",
+  dailyWithdrawLimitCents: "Limite diário de saque",
+  revokedAt: "Revogada em",
+  amountCents: "Valor",
+  transactionId: "Transação",
+  reason: "Motivo",
+  paidAmountCents: "Valor pago",
+  returnedAmountCents: "Valor devolvido",
+  paidAt: "Paga em",
+  failureReason: "Motivo da falha",
+  notes: "Notas",
+  tags: "Etiquetas",
+  legalName: "Razão social",
+  document: "CPF ou CNPJ",
+  documentType: "Tipo de documento",
+  verified: "Verificada",
+  releasePeriodDays: "Prazo de liberação (dias)",
+  requireTwoFactor: "Exigir verificação em duas etapas",
+  dispute: "Disputa",
+  cycle: "Ciclo",
+  zipCode: "CEP",
+  street: "Rua",
+  number: "Número",
+  complement: "Complemento",
+  district: "Bairro",
+  city: "Cidade",
+  state: "Estado",
+};
+
+/** Status values of the records an audit entry names, in words. */
+const valueLabel: Record<string, string> = {
+  ...statusLabel,
+  requested: "pedida",
+  verified: "verificada",
+  rejected: "recusada",
+  unverified: "não verificada",
+  owner: "proprietário",
+  admin: "administrador",
+  developer: "desenvolvedor",
+  finance: "financeiro",
+  viewer: "leitura",
+};
+
+function describeChange(field: string, value: unknown): string {
   if (value === null || value === undefined) return "—";
-  if (typeof value === "object") return JSON.stringify(value);
-  return String(value);
+  if (typeof value === "boolean") return value ? "sim" : "não";
+  if (typeof value === "number" && field.endsWith("Cents")) return formatMoney(value);
+  if (typeof value === "string" && field.endsWith("At")) return formatDateTime(value);
+  if (typeof value === "string") return valueLabel[value] ?? value;
+  if (Array.isArray(value))
+    return value.length === 0 ? "nenhum" : value.map((v) => describeChange(field, v)).join(", ");
+  return JSON.stringify(value);
 }
 
 /** The audit log (owners and admins): who did what, when and from where; filters in the address. */
@@ -58,15 +116,15 @@ export function AuditLog() {
           <ul className={ui.changes}>
             {changes.map(([field, change]) => (
               <li key={field}>
-                {field}: {describeChange((change as { from?: unknown }).from)} →{" "}
-                {describeChange((change as { to?: unknown }).to)}
+                {fieldLabel[field] ?? field}: {describeChange(field, (change as { from?: unknown }).from)} →{" "}
+                {describeChange(field, (change as { to?: unknown }).to)}
               </li>
             ))}
           </ul>
         );
       },
     },
-    { header: "IP", cell: (e) => e.ip ?? "—" },
+    { essential: true, header: "IP", cell: (e) => e.ip ?? "—" },
   ];
   const rows = audit.data?.data ?? [];
   return (

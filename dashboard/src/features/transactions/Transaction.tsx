@@ -12,7 +12,14 @@ import { FormError } from "../../components/FormError";
 import { QrCode } from "../../components/QrCode";
 import { StatusBadge } from "../../components/StatusBadge";
 import { AddressLines, Alert, Badge, Card, Details, ErrorMessage, Loading, Page, ui } from "../../components/ui";
-import { formatAddress, formatDateTime, formatDocument, formatMoney, parseMoneyInput } from "../../lib/format";
+import {
+  formatAddress,
+  formatDateTime,
+  formatDocument,
+  formatMoney,
+  formatPhone,
+  parseMoneyInput,
+} from "../../lib/format";
 import { customerQueries } from "../customers/queries";
 import { useMode, useModePath } from "../../lib/useMode";
 import styles from "./Transaction.module.css";
@@ -92,7 +99,7 @@ export function TransactionPage() {
             items={[
               ["Nome", t.customer.name],
               ["E-mail", t.customer.email],
-              ["Celular", t.customer.phone],
+              ["Celular", formatPhone(t.customer.phone)],
               [t.customer.documentType, formatDocument(t.customer.document)],
               ["Endereço", <PayerAddress key="a" customerId={t.customer.id} />],
               [
@@ -205,6 +212,8 @@ function Refund(props: { transaction: Timeline["transaction"] }) {
   const [amount, setAmount] = useState("");
   const [reason, setReason] = useState("");
   const [invalid, setInvalid] = useState(false);
+  // The amount asked, waiting for the person's "yes": money leaves the balance, and it cannot be undone.
+  const [confirming, setConfirming] = useState<number | null>(null);
   if (!canCall("createDashboardRefund", user.role) || t.status !== "PAID" || left <= 0) return null;
   const { byField, rest } = fieldErrors(refund.error, ["amountCents", "reason"]);
   return (
@@ -217,16 +226,18 @@ function Refund(props: { transaction: Timeline["transaction"] }) {
           const cents = amount.trim() === "" ? left : parseMoneyInput(amount);
           if (cents === null) return setInvalid(true);
           setInvalid(false);
+          if (confirming === null) return setConfirming(cents);
           refund.mutate(
             {
               params: { path: { mode, id: t.id }, header: { "idempotency-key": crypto.randomUUID() } },
-              body: { amountCents: cents, ...(reason.trim() ? { reason: reason.trim() } : {}) },
+              body: { amountCents: confirming, ...(reason.trim() ? { reason: reason.trim() } : {}) },
             },
             {
               onSuccess: () => {
                 setAmount("");
                 setReason("");
               },
+              onSettled: () => setConfirming(null),
             },
           );
         }}
@@ -238,6 +249,7 @@ function Refund(props: { transaction: Timeline["transaction"] }) {
           placeholder={formatMoney(left)}
           hint={`Até ${formatMoney(left)}. Vazio: devolve tudo o que resta.`}
           value={amount}
+          readOnly={confirming !== null}
           onChange={(event) => setAmount(event.target.value)}
           error={invalid ? "digite um valor em reais, como 29,90" : byField.amountCents}
         />
@@ -251,11 +263,26 @@ function Refund(props: { transaction: Timeline["transaction"] }) {
         />
         <FormError error={refund.error} rest={rest} />
         {refund.isSuccess ? <Alert tone="ok">Reembolso de {formatMoney(refund.data.amountCents)} feito.</Alert> : null}
-        <div className={ui.formActions}>
-          <button type="submit" disabled={refund.isPending}>
-            {refund.isPending ? "Reembolsando…" : "Reembolsar"}
-          </button>
-        </div>
+        {confirming !== null ? (
+          <div className={ui.confirm} role="group" aria-label="Confirmar o reembolso">
+            <p>
+              Devolver {formatMoney(confirming)} a {t.customer.name}? O dinheiro sai do saldo disponível, a tarifa não
+              volta, e não há como desfazer.
+            </p>
+            <div className={ui.actions}>
+              <button type="submit" disabled={refund.isPending}>
+                {refund.isPending ? "Reembolsando…" : "Confirmar o reembolso"}
+              </button>
+              <button type="button" className="secondary" onClick={() => setConfirming(null)}>
+                Voltar
+              </button>
+            </div>
+          </div>
+        ) : (
+          <div className={ui.formActions}>
+            <button type="submit">Reembolsar</button>
+          </div>
+        )}
       </form>
     </Card>
   );

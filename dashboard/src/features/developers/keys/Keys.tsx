@@ -298,7 +298,8 @@ function CreateKey(props: { onCreated: (secret: string) => void }) {
   const create = useCreateKey(mode);
   const [name, setName] = useState("");
   const [rules, setRules] = useState<KeyRules>({
-    chosen: new Set(permissions.map((p) => p.value)),
+    // The API's default: every permission but withdrawing (spec/dashboard/api-keys.tsp).
+    chosen: new Set(permissions.map((p) => p.value).filter((p) => p !== "withdrawals:write")),
     ips: "",
     limit: "",
   });
