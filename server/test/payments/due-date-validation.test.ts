@@ -210,6 +210,15 @@ describe("checkDueDateTerms", () => {
       path: "discount.dates",
       message: "não se usa na modalidade AMOUNT_PER_BUSINESS_DAY; o desconto é por dia de antecipação",
     },
+    {
+      name: "a discount date that is no object",
+      input: {
+        ...base,
+        discount: { mode: "AMOUNT_UNTIL_DATES" as const, dates: [null as unknown as { date: string }] },
+      },
+      path: "discount.dates.0",
+      message: "deve ser um objeto com date e o valor",
+    },
     // A discount date after the due date, repeated, or growing with the date.
     {
       name: "a discount date after the due date",

@@ -160,6 +160,7 @@ function checkDiscount(
     const seen = new Set<string>();
     const checked = dates.map((entry, i) => {
       const path = `discount.dates.${i}`;
+      if (typeof entry !== "object" || entry === null) throw fieldError(path, "deve ser um objeto com date e o valor");
       if (!isCalendarDate(entry.date))
         throw fieldError(`${path}.date`, "deve ser uma data válida no formato AAAA-MM-DD");
       if (entry.date > terms.dueDate) {
