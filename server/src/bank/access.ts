@@ -82,7 +82,11 @@ export function bankAccess(options: BankAccessOptions): ManagedBankAccess {
       if (now() - checkedAt >= recheckMs) void load().catch((error: unknown) => options.onLoadError?.(error));
       return Promise.resolve(held?.client ?? null);
     },
-    refresh: load,
+    async refresh() {
+      // A read begun before the caller's change may miss it: wait for it, then read anew.
+      await checking?.catch(() => undefined);
+      return load();
+    },
     async close() {
       const last = held;
       held = null;

@@ -58,6 +58,12 @@ export interface DomainDeps {
 export interface BankAccess {
   current(): Promise<PixBank | null>;
   /**
+   * Reads the connection again now: called after the operator changed it in this process, so the
+   * next production charge goes to the bank just connected (other processes see the change within
+   * their re-read interval).
+   */
+  refresh?(): Promise<unknown>;
+  /**
    * How long a production charge's create waits for the bank's answer before it answers the
    * charge `PENDING` and finishes it in the background; default `defaultBankWaitMs`.
    */

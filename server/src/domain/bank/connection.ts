@@ -91,6 +91,18 @@ export function bankConnectionStatus(
 export function bankConnectionUseCases(deps: DomainDeps) {
   const { store, clock, secrets } = deps;
 
+  /**
+   * After a change is committed, this process's access to the bank reads it at once: without it a
+   * production charge made in the next seconds still went without the bank just connected (a
+   * static code the service never learns was paid). A failure leaves the change saved; the
+   * access's own re-read picks it up.
+   */
+  async function reread(): Promise<void> {
+    await deps.bank
+      ?.refresh?.()
+      .catch((error: unknown) => deps.logger.warn({ err: error }, "bank: connection changed, not re-read at once"));
+  }
+
   /** The certificate record of `input`: its facts read, its material sealed. */
   function sealedCertificate(input: Schemas["ClientCertificateInput"]): ClientCertificateRecord {
     const material = certificateMaterial(input);
@@ -206,7 +218,7 @@ export function bankConnectionUseCases(deps: DomainDeps) {
       const certificate = sealedCertificate(input.certificate);
       const ca = bankCa(input.bankCaPem);
       const clientSecret = secrets.seal(input.clientSecret, "bank.clientSecret");
-      return store.transaction(async (tx) => {
+      const saved = await store.transaction(async (tx) => {
         await tx.lockScope({ accountId: "bank-connection", livemode: true });
         const at = clock.now().toISOString();
         const before = await tx.bankConnection.get();
@@ -232,6 +244,8 @@ export function bankConnectionUseCases(deps: DomainDeps) {
         await recordChange(tx, "bank_connection.set", before, after, by, at);
         return present(after, tx);
       });
+      await reread();
+      return saved;
     },
 
     /** Changes the parts given; `404` without a connection. */
@@ -239,7 +253,7 @@ export function bankConnectionUseCases(deps: DomainDeps) {
       const certificate = input.certificate ? sealedCertificate(input.certificate) : undefined;
       const ca = input.bankCaPem === undefined ? undefined : bankCa(input.bankCaPem);
       const clientSecret = input.clientSecret ? secrets.seal(input.clientSecret, "bank.clientSecret") : undefined;
-      return store.transaction(async (tx) => {
+      const saved = await store.transaction(async (tx) => {
         await tx.lockScope({ accountId: "bank-connection", livemode: true });
         const at = clock.now().toISOString();
         const before = await tx.bankConnection.get();
@@ -262,6 +276,8 @@ export function bankConnectionUseCases(deps: DomainDeps) {
         await recordChange(tx, "bank_connection.changed", before, after, by, at);
         return present(after, tx);
       });
+      await reread();
+      return saved;
     },
 
     /** Removes the connection and its health (the change log stays); `404` without one. */
@@ -273,6 +289,7 @@ export function bankConnectionUseCases(deps: DomainDeps) {
         await tx.bankConnection.remove();
         await recordChange(tx, "bank_connection.removed", before, null, by, clock.now().toISOString());
       });
+      await reread();
     },
 
     /** What `/ready` says of the connection: nothing without one; else its status and warnings. */
