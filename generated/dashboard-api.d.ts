@@ -717,7 +717,7 @@ export interface paths {
          * @description Every charge of the mode that the transaction list (`GET /dashboard/v1/modes/{mode}/transactions`)
          *     shows with the same filters, newest first, as a CSV file (`CsvText`): every page, not one. One
          *     instant decides the statuses for the whole file (`EXPIRED` for a charge waiting past
-         *     `expiresAt`). Columns: id, status, amount, fee, net and refunded amounts, description, the
+         *     `expiresAt`). Columns: id, status (the code, then in Portuguese), amount, fee, net and refunded amounts, description, the
          *     payer's name, e-mail and document, payment link, recurrence, dispute status, created, paid and
          *     expiry instants.
          */
@@ -1551,7 +1551,7 @@ export interface components {
         };
         /**
          * @description `attachment; filename="…"` of an export (an example the mock sends).
-         * @example attachment; filename="transacoes-test-2026-11-24.csv"
+         * @example attachment; filename="transacoes-teste-2026-11-24.csv"
          */
         CsvDisposition: string;
         /**
@@ -11947,7 +11947,7 @@ export interface operations {
                     RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
                     "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
-                    /** @description `attachment; filename="transacoes-test-2026-11-24.csv"`: the kind, the mode and the Brasília date of the export. */
+                    /** @description `attachment; filename="transacoes-teste-2026-11-24.csv"`: the kind, the mode in Portuguese (`teste`, `producao`) and the Brasília date of the export. */
                     "Content-Disposition": components["schemas"]["CsvDisposition"];
                     [name: string]: unknown;
                 };
@@ -15365,7 +15365,7 @@ export interface operations {
                     RateLimit?: components["schemas"]["PixService.RateLimitValue"];
                     /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
                     "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
-                    /** @description `attachment; filename="transacoes-test-2026-11-24.csv"`: the kind, the mode and the Brasília date of the export. */
+                    /** @description `attachment; filename="transacoes-teste-2026-11-24.csv"`: the kind, the mode in Portuguese (`teste`, `producao`) and the Brasília date of the export. */
                     "Content-Disposition": components["schemas"]["CsvDisposition"];
                     [name: string]: unknown;
                 };

@@ -389,6 +389,14 @@ for (const store of eachStore("painel_diario")) {
         await page.getByText("digite uma data como 01/11/2026").waitFor();
         await look(page, "transacoes-datas");
         await page.getByRole("button", { name: "Limpar filtros" }).click();
+        // The CSV: the status in words beside its code, the mode in Portuguese in the file's name.
+        await page.goto(at("/teste/transacoes"));
+        const csvHref = await page.getByRole("link", { name: "Exportar CSV" }).getAttribute("href");
+        const csv = (await page.evaluate(
+          `fetch(${JSON.stringify(csvHref)}).then(async (r) => [r.headers.get("content-disposition"), await r.text()])`,
+        )) as [string, string];
+        expect(csv[0]).toMatch(/^attachment; filename="transacoes-teste-\d{4}-\d{2}-\d{2}\.csv"$/);
+        expect(csv[1]).toContain(`${charge.id};PAID;Paga;`);
 
         // The payer's phone, formatted; a refund asks before the money leaves.
         await page.goto(at(`/teste/transacoes/${charge.id}`));

@@ -61,11 +61,11 @@ for (const store of eachStore("dashboard_export")) {
 
       expect(answer.status).toBe(200);
       expect(answer.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-      expect(answer.headers.get("content-disposition")).toBe('attachment; filename="transacoes-test-2026-11-24.csv"');
+      expect(answer.headers.get("content-disposition")).toBe('attachment; filename="transacoes-teste-2026-11-24.csv"');
       expect(answer.headers.get("transfer-encoding")).toBe("chunked");
       expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
       expect(text.slice(1).split("\r\n")[0]).toBe(
-        "ID;Status;Valor (R$);Valor (centavos);Tarifa (R$);Tarifa (centavos);Líquido (R$);Líquido (centavos);" +
+        "ID;Status;Situação;Valor (R$);Valor (centavos);Tarifa (R$);Tarifa (centavos);Líquido (R$);Líquido (centavos);" +
           "Devolvido (R$);Devolvido (centavos);Descrição;Cliente;E-mail do cliente;Documento do cliente;" +
           "Link de pagamento;Recorrência;Contestação;Criada em;Criada em (ISO);Paga em;Paga em (ISO);Expira em;Expira em (ISO)",
       );
@@ -86,6 +86,8 @@ for (const store of eachStore("dashboard_export")) {
       }
       const paid = rows.filter((r) => r.Status === "PAID");
       expect(paid).toHaveLength(77);
+      // The status in the merchant's words beside the API's code (issue 37 §1.6).
+      expect(paid.every((r) => r["Situação"] === "Paga")).toBe(true);
       expect(paid.every((r) => r["Paga em"] === "24/11/2026 15:30")).toBe(true);
       expect(rows.filter((r) => r.Status === "WAITING_PAYMENT").every((r) => r["Paga em"] === "")).toBe(true);
       const first = rows.find((r) => r.ID === ids[0]);
@@ -158,7 +160,7 @@ for (const store of eachStore("dashboard_export")) {
       const testMode = await download(server, merchant, "/dashboard/v1/modes/test/transactions.csv");
 
       expect(production.answer.headers.get("content-disposition")).toMatch(
-        /^attachment; filename="transacoes-production-/,
+        /^attachment; filename="transacoes-producao-/,
       );
       expect(production.rows.map((r) => [r.ID, r["Valor (R$)"]])).toEqual([[live, "77,00"]]);
       expect(testMode.rows.map((r) => r.ID)).toEqual([testCharge]);
@@ -188,11 +190,12 @@ for (const store of eachStore("dashboard_export")) {
 
       const { answer, rows } = await download(server, merchant, "/dashboard/v1/modes/test/withdrawals.csv");
 
-      expect(answer.headers.get("content-disposition")).toBe('attachment; filename="saques-test-2026-11-24.csv"');
+      expect(answer.headers.get("content-disposition")).toBe('attachment; filename="saques-teste-2026-11-24.csv"');
       expect(rows).toEqual([
         {
           ID: made.id,
           Status: "PARTIALLY_PAID",
+          Situação: "Pago em parte",
           "Valor (R$)": "129,90",
           "Valor (centavos)": "12990",
           "Tarifa (R$)": "0,90",

@@ -29,9 +29,29 @@ function instant<T>(label: string, at: (row: T) => string | null): CsvColumn<T>[
 type Transaction = Schemas["Transaction"];
 type Withdrawal = Schemas["Withdrawal"];
 
+/** A charge's status as the dashboard writes it (dashboard/src/lib/labels.ts `statusLabel`). */
+const transactionSituation: Record<Transaction["status"], string> = {
+  WAITING_PAYMENT: "Aguardando pagamento",
+  PAID: "Paga",
+  EXPIRED: "Expirada",
+  CANCELLED: "Cancelada",
+  FAILED: "Falhou",
+  PENDING: "Pendente",
+  PROCESSING: "Processando",
+};
+
+/** A withdrawal's status as the dashboard writes it (Balance.tsx). */
+const withdrawalSituation: Record<Withdrawal["status"], string> = {
+  PENDING: "Em andamento",
+  PAID: "Pago",
+  PARTIALLY_PAID: "Pago em parte",
+  FAILED: "Falhou",
+};
+
 const transactionColumns: CsvColumn<Transaction>[] = [
   { header: "ID", value: (t) => t.id },
   { header: "Status", value: (t) => t.status },
+  { header: "Situação", value: (t) => transactionSituation[t.status] },
   ...amount<Transaction>("Valor", (t) => t.amountCents),
   ...amount<Transaction>("Tarifa", (t) => t.feeCents),
   ...amount<Transaction>("Líquido", (t) => t.netAmountCents),
@@ -51,6 +71,7 @@ const transactionColumns: CsvColumn<Transaction>[] = [
 const withdrawalColumns: CsvColumn<Withdrawal>[] = [
   { header: "ID", value: (w) => w.id },
   { header: "Status", value: (w) => w.status },
+  { header: "Situação", value: (w) => withdrawalSituation[w.status] },
   ...amount<Withdrawal>("Valor", (w) => w.amountCents),
   ...amount<Withdrawal>("Tarifa", (w) => w.feeCents),
   ...amount<Withdrawal>("Líquido", (w) => w.netAmountCents),
@@ -63,9 +84,12 @@ const withdrawalColumns: CsvColumn<Withdrawal>[] = [
   ...instant<Withdrawal>("Atualizado em", (w) => w.updatedAt),
 ];
 
-/** `attachment; filename="transacoes-test-2026-11-24.csv"` (spec/dashboard/exports.tsp `CsvFile`). */
+/** The mode in a file's name, in Portuguese as the merchant reads it. */
+const modeInName: Record<DashboardMode, string> = { test: "teste", production: "producao" };
+
+/** `attachment; filename="transacoes-teste-2026-11-24.csv"` (spec/dashboard/exports.tsp `CsvFile`). */
 const attachment = (kind: "transacoes" | "saques", mode: DashboardMode, asOf: string) =>
-  `attachment; filename="${kind}-${mode}-${brasiliaDate(asOf)}.csv"`;
+  `attachment; filename="${kind}-${modeInName[mode]}-${brasiliaDate(asOf)}.csv"`;
 
 export function exportHandlers(domain: Domain): TagHandlers<"Exports"> {
   return {
