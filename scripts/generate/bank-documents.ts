@@ -1,22 +1,30 @@
-// The banks' documents: each vendored OpenAPI document under spec/bank/ with the Overlay of our
-// corrections beside it (spec/bank/<name>/SOURCE.md says where it comes from) becomes
-// generated/bank/<name>.yaml and its types generated/bank/<name>.d.ts. The server calls the bank
-// and the fake bank answers from these, so nothing of a bank's wire format is typed by hand.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// The banks' documents: each OpenAPI document under spec/bank/ (spec/bank/<name>/SOURCE.md says
+// where it comes from) becomes generated/bank/<name>.yaml and its types generated/bank/<name>.d.ts.
+// A vendored document keeps the Overlay of our corrections beside it (overlay.yaml); a document of
+// our own (the banks' payout APIs, written from their documentation) needs none. The server calls
+// the bank and the fake bank answers from these, so nothing of a bank's wire format is typed by hand.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type OpenAPIOverlayOptions, openapiOverlay } from "openapi-format";
 import { parse, stringify } from "yaml";
 import { emitTypes } from "./emit-types.js";
 
-/** The vendored documents, by folder under spec/bank/. */
-export const bankDocuments = ["pix-api"] as const;
+/**
+ * The documents, by folder under spec/bank/: the Central Bank's API Pix (vendored, with its
+ * overlay) and our own documents of Efí's and Inter's payout APIs (issue 36).
+ */
+export const bankDocuments = ["pix-api", "efi-payouts", "inter-payouts"] as const;
 
 type OverlayResult = { data: unknown; resultData: { unusedActions: { target: string; description?: string }[] } };
 
-/** The vendored document with its overlay applied; an action that matches nothing is an error. */
+/**
+ * The document with its overlay applied, when it has one (spec/bank/<name>/overlay.yaml); an action
+ * that matches nothing is an error.
+ */
 export async function overlaidBankDocument(root: string, name: string): Promise<Record<string, unknown>> {
   const folder = join(root, "spec", "bank", name);
   const base = parse(readFileSync(join(folder, "openapi.yaml"), "utf8")) as Record<string, unknown>;
+  if (!hasOverlay(root, name)) return base;
   const overlaySet = parse(readFileSync(join(folder, "overlay.yaml"), "utf8")) as OpenAPIOverlayOptions["overlaySet"];
   const { data, resultData } = (await openapiOverlay(base, { overlaySet })) as OverlayResult;
   if (resultData.unusedActions.length > 0) {
@@ -26,15 +34,21 @@ export async function overlaidBankDocument(root: string, name: string): Promise<
   return data as Record<string, unknown>;
 }
 
-/** Writes generated/bank/<name>.yaml and .d.ts for every vendored document. */
+function hasOverlay(root: string, name: string): boolean {
+  return existsSync(join(root, "spec", "bank", name, "overlay.yaml"));
+}
+
+/** Writes generated/bank/<name>.yaml and .d.ts for every document. */
 export async function emitBankDocuments(root: string, outDir: string): Promise<void> {
   const bankOut = join(outDir, "bank");
   mkdirSync(bankOut, { recursive: true });
   for (const name of bankDocuments) {
-    const yamlText =
-      `# Generated from spec/bank/${name}/openapi.yaml with spec/bank/${name}/overlay.yaml applied.\n` +
-      `# Do not edit: change the overlay and run \`npm run generate\`.\n` +
-      stringify(await overlaidBankDocument(root, name), { lineWidth: 0 });
+    const header = hasOverlay(root, name)
+      ? `# Generated from spec/bank/${name}/openapi.yaml with spec/bank/${name}/overlay.yaml applied.\n` +
+        `# Do not edit: change the overlay and run \`npm run generate\`.\n`
+      : `# Generated from spec/bank/${name}/openapi.yaml.\n` +
+        `# Do not edit: change that document and run \`npm run generate\`.\n`;
+    const yamlText = header + stringify(await overlaidBankDocument(root, name), { lineWidth: 0 });
     writeFileSync(join(bankOut, `${name}.yaml`), yamlText);
     writeFileSync(join(bankOut, `${name}.d.ts`), await emitTypes(yamlText));
   }
