@@ -52,6 +52,7 @@ export default defineConfig({
         text: "Platform and contributors",
         items: [
           { text: "Operator API and CLI", link: "/operator-and-cli" },
+          { text: "Production with a bank", link: "/bank" },
           { text: "PostgreSQL and scaling", link: "/postgres-and-scaling" },
           { text: "The fake bank", link: "/fake-bank" },
           { text: "Architecture", link: "/architecture" },

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Command, Option } from "commander";
 import { startFakeBank, type Dialect } from "./bank.js";
+import { createCertificateAuthority } from "./certs.js";
 
 const program = new Command("bank")
   .description("Banco fictício local (API Pix do Banco Central, mTLS, OAuth2) para testar o modo de produção.")
@@ -20,6 +21,11 @@ const program = new Command("bank")
   .option("--client-id <id>", "client id do cliente")
   .option("--webhook-ca <arquivo...>", "CA(s) em PEM que assinam o certificado do webhook do serviço")
   .option("--state-dir <pasta>", "onde gravar certificados e credenciais", join(tmpdir(), "pix-fake-bank"))
+  .option(
+    "--listener-port <n>",
+    "porta do receptor de webhooks do serviço (PIX_BANK_WEBHOOK_PORT) nos comandos impressos",
+    "8445",
+  )
   .parse();
 
 const options = program.opts<{
@@ -31,7 +37,13 @@ const options = program.opts<{
   clientId?: string;
   webhookCa?: string[];
   stateDir: string;
+  listenerPort: string;
 }>();
+
+// The service's webhook listener needs a server certificate the bank trusts: one is issued here by
+// a CA of this run, trusted beside any --webhook-ca, so `npm start` can use it as it is.
+const listenerCa = createCertificateAuthority("Pix fake bank: service listener CA");
+const listenerCertificate = listenerCa.issueServer(["localhost", "127.0.0.1"]);
 
 const bank = await startFakeBank({
   port: Number(options.port),
@@ -42,7 +54,7 @@ const bank = await startFakeBank({
     ...(options.key === undefined ? {} : { keys: options.key }),
     ...(options.clientId === undefined ? {} : { clientId: options.clientId }),
   },
-  webhookCa: (options.webhookCa ?? []).map((file) => readFileSync(file, "utf8")),
+  webhookCa: [listenerCa.certPem, ...(options.webhookCa ?? []).map((file) => readFileSync(file, "utf8"))],
 });
 
 const dir = resolve(options.stateDir);
@@ -53,12 +65,18 @@ const files = {
   key: join(dir, "client-key.pem"),
   p12: join(dir, "client.p12"),
   credentials: join(dir, "credentials.json"),
+  clientSecret: join(dir, "client-secret.txt"),
+  listenerCert: join(dir, "listener-cert.pem"),
+  listenerKey: join(dir, "listener-key.pem"),
 };
 const { customer } = bank;
 writeFileSync(files.ca, bank.caPem);
 writeFileSync(files.cert, customer.certPem);
 writeFileSync(files.key, customer.keyPem, { mode: 0o600 });
 writeFileSync(files.p12, customer.p12, { mode: 0o600 });
+writeFileSync(files.clientSecret, `${customer.clientSecret}\n`, { mode: 0o600 });
+writeFileSync(files.listenerCert, listenerCertificate.certPem);
+writeFileSync(files.listenerKey, listenerCertificate.keyPem, { mode: 0o600 });
 const credentials = {
   dialect: bank.dialect,
   baseUrl: bank.baseUrl,
@@ -73,8 +91,27 @@ const credentials = {
   bankCa: files.ca,
   controlUrl: bank.controlUrl,
   pageUrl: bank.pageUrl,
+  listenerCertificate: files.listenerCert,
+  listenerPrivateKey: files.listenerKey,
 };
 writeFileSync(files.credentials, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+
+/** `value` as one word of a POSIX shell command line (quoted when it has to be). */
+const word = (value: string) => (/^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`);
+const serviceCommand = [
+  `PIX_BANK_WEBHOOK_PORT=${options.listenerPort}`,
+  `PIX_BANK_WEBHOOK_CERT_FILE=${word(files.listenerCert)}`,
+  `PIX_BANK_WEBHOOK_KEY_FILE=${word(files.listenerKey)}`,
+  "npm start",
+].join(" ");
+const connectCommand = [
+  "npm run admin -- bank connect",
+  `--base-url ${word(bank.baseUrl)} --token-url ${word(bank.tokenUrl)}`,
+  `--client-id ${word(customer.clientId)} --client-secret-file ${word(files.clientSecret)}`,
+  `--cert ${word(files.cert)} --key ${word(files.key)} --ca ${word(files.ca)}`,
+  `--pix-key ${word(customer.keys[0] ?? "")} --dialect ${bank.dialect}`,
+  `--webhook-url https://localhost:${options.listenerPort}/banco`,
+].join(" \\\n    ");
 
 process.stdout.write(`Banco fictício no ar (dialeto ${bank.dialect}).
 
@@ -92,7 +129,16 @@ process.stdout.write(`Banco fictício no ar (dialeto ${bank.dialect}).
   App do banco         ${bank.pageUrl}
   API de controle      ${bank.controlUrl}
 
-Os callbacks confiam em: ${options.webhookCa?.join(", ") ?? "CAs padrão do Node (use --webhook-ca ou POST /control/webhook-trust)"}
+Os callbacks confiam no certificado do receptor gravado aqui${options.webhookCa ? ` e em: ${options.webhookCa.join(", ")}` : ""}.
+
+O serviço com o receptor dos callbacks (outro terminal):
+
+  ${serviceCommand}
+
+A conexão, como operador (com o PIX_ADMIN_URL e o ADMIN_TOKEN que o serviço imprime):
+
+  ${connectCommand}
+
 Ctrl+C encerra.
 `);
 

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { X509Certificate } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -45,6 +46,12 @@ test("when the CLI starts, then it prints the connection, writes its files, serv
     expect(output).toContain(credentials.clientSecret);
     for (const file of [credentials.certificate, credentials.privateKey, credentials.pkcs12, credentials.bankCa])
       expect(existsSync(file)).toBe(true);
+    // The two commands it prints: the service with its callback listener's certificate (issued for
+    // localhost by a CA the bank trusts), and the operator's connection with the secret in a file.
+    expect(output).toContain(`PIX_BANK_WEBHOOK_CERT_FILE=${credentials.listenerCertificate}`);
+    expect(output).toContain(`--client-secret-file ${join(stateDir, "client-secret.txt")}`);
+    expect(readFileSync(join(stateDir, "client-secret.txt"), "utf8").trim()).toBe(credentials.clientSecret);
+    expect(new X509Certificate(readFileSync(credentials.listenerCertificate)).checkHost("localhost")).toBe("localhost");
     const ca = readFileSync(credentials.bankCa, "utf8");
     const identity = {
       clientId: credentials.clientId,
