@@ -51,15 +51,19 @@ export function bankAccess(options: BankAccessOptions): ManagedBankAccess {
   let checkedAt = Number.NEGATIVE_INFINITY;
   let checking: Promise<BankClient | null> | null = null;
 
-  /** The version last seen: null while none is configured, undefined before the first load. */
-  let seen: number | null | undefined;
+  /**
+   * The connection last seen, its whole material: null while none is configured, undefined before
+   * the first load. Not its version alone: a connection removed and set again starts again at
+   * version 1, and a process that read neither change in between kept the old bank's client.
+   */
+  let seen: string | null | undefined;
 
   async function check(): Promise<BankClient | null> {
     const credentials = await options.load();
     checkedAt = now();
-    const version = credentials?.version ?? null;
-    if (version === seen) return held?.client ?? null;
-    seen = version;
+    const identity = credentials === null ? null : JSON.stringify(credentials);
+    if (identity === seen) return held?.client ?? null;
+    seen = identity;
     const previous = held;
     held = credentials === null ? null : { version: credentials.version, client: build(credentials, clientOptions) };
     void previous?.client.close().catch(() => undefined);

@@ -58,6 +58,27 @@ describe("BankAccess", () => {
     expect(built).toEqual([{ version: 1, closed: false }]);
   });
 
+  test("when the connection is removed and set again between two reads, its version 1 again, then the new bank's client is built", async () => {
+    let now = 0;
+    let current = credentials(1);
+    const built: string[] = [];
+    const access = bankAccess({
+      load: () => Promise.resolve(current),
+      build: (c) => {
+        built.push(c.baseUrl);
+        return { close: () => Promise.resolve() } as unknown as BankClient;
+      },
+      now: () => now,
+      recheckMs: 1000,
+    });
+    await access.current();
+    current = { ...credentials(1), baseUrl: "https://outro-banco.invalid/api/v2" };
+    now = 1500;
+    await access.current(); // the due re-read runs in the background
+    await access.refresh();
+    expect(built).toEqual(["https://banco.invalid/api/v2", "https://outro-banco.invalid/api/v2"]);
+  });
+
   test("when the operator changes the connection, then a new client is built, the old one closed and the change told", async () => {
     let now = 0;
     let version = 1;
