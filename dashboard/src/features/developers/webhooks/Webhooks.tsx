@@ -101,7 +101,7 @@ function EndpointItem(props: {
   const rotate = api.useMutation("post", "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}/rotate-secret");
   const deliveries = useQuery({ ...webhookQueries.deliveries(mode, e.id), enabled: props.open });
   const update = useUpdateEndpoint(mode);
-  const remove = useDeleteEndpoint(mode, e.id);
+  const remove = useDeleteEndpoint(mode);
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   if (editing) {

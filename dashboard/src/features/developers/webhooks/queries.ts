@@ -46,9 +46,10 @@ export function useUpdateEndpoint(mode: Mode) {
   });
 }
 
-export function useDeleteEndpoint(mode: Mode, id: string) {
+/** Its deliveries are not refetched: they are gone with it (a refetch would answer 404). */
+export function useDeleteEndpoint(mode: Mode) {
   const invalidate = useInvalidate();
   return api.useMutation("delete", "/dashboard/v1/modes/{mode}/webhook-endpoints/{id}", {
-    onSuccess: () => invalidate(list(mode).queryKey, deliveries(mode, id).queryKey),
+    onSuccess: () => invalidate(list(mode).queryKey),
   });
 }
