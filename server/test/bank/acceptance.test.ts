@@ -24,14 +24,22 @@ import { eachStore } from "../support/stores.js";
 const adminToken = "adm_bank_acceptance_0123456789abcdef";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls `check` until it answers something truthy, or fails after `ms`. */
-async function eventually<T>(what: string, check: () => Promise<T>, ms = 20_000): Promise<NonNullable<T>> {
+/**
+ * Polls `check` every `pollMs` until it answers something truthy, or fails after `ms`. Checks that
+ * call the service poll once a second: its rate limits are on, as in production (120 reads a
+ * minute per address, `admin listen` polling too).
+ */
+async function eventually<T>(
+  what: string,
+  check: () => Promise<T>,
+  { ms = 20_000, pollMs = 1_000 }: { ms?: number; pollMs?: number } = {},
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();
     if (value) return value as NonNullable<T>;
     if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
-    await sleep(100);
+    await sleep(pollMs);
   }
 }
 
@@ -136,7 +144,7 @@ for (const store of eachStore("bank_acceptance")) {
       const receiver: Receiver = await startReceiver([204]);
       stops.push(() => receiver.close());
       const listening = await startAdmin(
-        ["--json", "listen", "--forward-to", receiver.url, "--interval", "100"],
+        ["--json", "listen", "--forward-to", receiver.url, "--interval", "1000"],
         { PIX_ADMIN_URL: server.baseUrl, PIX_API_KEY: liveKey, ADMIN_TOKEN: undefined },
         "Segredo de assinatura",
       );
@@ -176,7 +184,9 @@ for (const store of eachStore("bank_acceptance")) {
         return read.body.health.webhookRegisteredAt;
       });
       const firstPix = await control<{ endToEndId: string }>("/pay", { code: first.pix.copyPaste });
-      await eventually("transaction.paid at the receiver", async () => paidEvents().includes(first.id));
+      await eventually("transaction.paid at the receiver", async () => paidEvents().includes(first.id), {
+        pollMs: 100,
+      });
       expect(await status(first.id)).toBe("PAID");
       const afterFirst = await balance();
       expect(afterFirst).not.toEqual(before);
@@ -188,8 +198,12 @@ for (const store of eachStore("bank_acceptance")) {
       await bank.settled();
       expect(bank.callbacks().filter((c) => c.fault === "drop")).toHaveLength(1);
       expect(await status(second.id)).toBe("WAITING_PAYMENT");
-      await eventually("the reconciler's credit", async () => (await status(second.id)) === "PAID", 30_000);
-      await eventually("its transaction.paid at the receiver", async () => paidEvents().includes(second.id));
+      await eventually("the reconciler's credit", async () => (await status(second.id)) === "PAID", {
+        ms: 30_000,
+      });
+      await eventually("its transaction.paid at the receiver", async () => paidEvents().includes(second.id), {
+        pollMs: 100,
+      });
       const read = await operator.GET("/admin/v1/bank-connection");
       expectStatus(read, 200);
       expect(read.body.health.lastReconciliationAt).toBeTruthy();
