@@ -202,7 +202,7 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
   /** Recurrences' expiries and automatic cycle charges (Pix Automático), in the background. */
   const recurrenceDuties = startRecurrenceDuties({ duties: domain.recurrenceDuties, logger });
   // The connection, if any: its webhook registered at the bank and the listener bound (bounded by
-  // PIX_BANK_TIMEOUT_MS; a bank that does not answer is logged, and tried again on the next change).
+  // PIX_BANK_TIMEOUT_MS; a bank that does not answer is logged, and tried again later).
   await bank.start();
   /** The work owed to the bank and the reconciler (issue 35); each does nothing while no bank is connected. */
   const bankWork = startBankWork({ work: domain.bankWork, logger });

@@ -24,6 +24,8 @@ export interface BankWiringOptions {
   /** How long a create waits for the bank before answering PENDING. */
   waitMs?: number | undefined;
   recheckMs?: number | undefined;
+  /** The first pause before a failed webhook registration is tried again (doubling to 5 min; default 5 000 ms). */
+  registerRetryMs?: number | undefined;
 }
 
 export interface BankWiring {
@@ -32,7 +34,8 @@ export interface BankWiring {
   /**
    * Loads the connection, registers the webhook and binds the listener (once the domain that
    * `onReceived` calls exists). Never throws: a bank that does not answer is logged and recorded,
-   * and the next change of the connection tries again.
+   * and the registration is tried again after 5 s, doubling to 5 min, until it is taken or the
+   * connection changes.
    */
   start(): Promise<void>;
   /** The listener's bound port, once started (a connection with a bank CA exists). */
@@ -50,11 +53,22 @@ export function bankWiring(options: BankWiringOptions): BankWiring {
   const { logger } = options;
   let listener: WebhookListener | null = null;
   let listenerStarting: Promise<void> = Promise.resolve();
+  // A registration the bank did not take is tried again with a growing pause, for as long as the
+  // connection it was made for is the current one (a bank down at start-up would otherwise leave
+  // the webhook unregistered, and every payment to the reconciler, until the next restart).
+  let retry: { timer: NodeJS.Timeout } | null = null;
+  let closed = false;
+  const firstRetryMs = options.registerRetryMs ?? 5_000;
+  const cancelRetry = () => {
+    if (retry) clearTimeout(retry.timer);
+    retry = null;
+  };
   const record = (patch: BankHealthPatch) =>
     options.recordHealth?.(patch).catch((error: unknown) => logger.warn({ err: error }, "bank: health not recorded"));
 
   /** The webhook at the bank and the listener follow the connection. */
-  async function follow(bank: BankClient | null, credentials: BankCredentials | null): Promise<void> {
+  async function follow(bank: BankClient | null, credentials: BankCredentials | null, pauseMs = 0): Promise<void> {
+    cancelRetry();
     if (credentials && options.listener) {
       const { port, host, certificate } = options.listener;
       if (listener) listener.update(listenerBank(credentials));
@@ -85,7 +99,18 @@ export function bankWiring(options: BankWiringOptions): BankWiring {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       await record({ lastError: { at: new Date().toISOString(), message: `registro do webhook: ${message}` } });
-      logger.warn({ err: error }, "bank: webhook not registered (retried on the next change or start)");
+      if (closed) return;
+      const next = Math.min(Math.max(firstRetryMs, pauseMs * 2), 300_000);
+      logger.warn({ err: error, retryInMs: next }, "bank: webhook not registered (tried again later)");
+      const timer = setTimeout(() => {
+        if (retry?.timer !== timer) return;
+        retry = null;
+        listenerStarting = listenerStarting
+          .then(() => follow(bank, credentials, next))
+          .catch((e: unknown) => logger.warn({ err: e }, "bank: webhook not registered"));
+      }, next);
+      timer.unref();
+      retry = { timer };
     }
   }
 
@@ -109,7 +134,10 @@ export function bankWiring(options: BankWiringOptions): BankWiring {
     },
     listenerPort: () => listener?.port ?? null,
     async close() {
+      closed = true;
+      cancelRetry();
       await listenerStarting;
+      cancelRetry();
       await Promise.all([access.close(), listener?.close()]);
     },
   };
