@@ -2064,6 +2064,11 @@ export interface components {
              */
             active: boolean;
             /**
+             * @description `true` once `maxPayments` payments were made: the checkout shows the link as sold out
+             *     ("esgotado") and `active` is `false`. Always `false` for a link without `maxPayments`.
+             */
+            exhausted: boolean;
+            /**
              * Format: int32
              * @description How many payments it accepts; null = unlimited, 1 = single use.
              */

@@ -208,12 +208,12 @@ for (const store of eachStore("painel_diario")) {
     );
 
     test.skipIf(!hasChromium)(
-      "when a payer types an address in a checkout that asks for it, then the merchant sees it on the transaction and on the customer",
+      "when a payer types an address in a checkout that asks for it, then the merchant sees it on the transaction and on the customer, and the single-use link reads esgotado",
       async () => {
         const { page, problems, api } = await merchant();
         const link = await bodyOf(
           api.POST("/api/v1/payment-links", {
-            body: { amountCents: 18_000, description: "Bolo de casamento", askAddress: true },
+            body: { amountCents: 18_000, description: "Bolo de casamento", askAddress: true, maxPayments: 1 },
           }),
           201,
         );
@@ -250,6 +250,18 @@ for (const store of eachStore("painel_diario")) {
         await page.getByRole("heading", { name: "Ana Pagadora" }).waitFor();
         expect(await read(page.getByRole("region", { name: "Dados", exact: true }).locator("address"))).toBe(expected);
         await look(page, "cliente-endereco");
+        // Its one payment made, the link is "esgotado" in the app as on its checkout, not "desativado".
+        await page.goto(at("/teste/links"));
+        const linkRow = page
+          .getByRole("region", { name: "Lista de links" })
+          .getByRole("row")
+          .filter({ hasText: "Bolo de casamento" });
+        await expect.poll(() => read(linkRow)).toContain("esgotado");
+        expect(await read(linkRow)).not.toContain("desativado");
+        await linkRow.getByRole("link").click();
+        const details = page.getByRole("region", { name: "Detalhes" });
+        await expect.poll(() => read(details)).toMatch(/Situação\s+esgotado/);
+        await look(page, "link-esgotado");
         expect(wrong).toEqual([]);
         expect(problems).toEqual([]);
       },

@@ -82,6 +82,6 @@ postgres.describe("hosted checkout on the PostgreSQL store", () => {
     expect(next.status).toBe(410);
     expect(await next.text()).toContain("Link de pagamento esgotado");
     const read = await bodyOf(api.GET("/api/v1/payment-links/{id}", byId(link.id)), 200);
-    expect(read.active).toBe(false);
+    expect(read).toMatchObject({ active: false, exhausted: true });
   });
 });

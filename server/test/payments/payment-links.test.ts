@@ -84,6 +84,7 @@ describe("POST /api/v1/payment-links", () => {
       amountCents: 4990,
       description: "Curso de fotografia - turma de outubro",
       active: true,
+      exhausted: false,
       maxPayments: null,
       askAddress: false,
       returnUrl: null,
@@ -294,9 +295,9 @@ describe("payment link exhaustion", () => {
 
     await pay(testKey, second.id);
 
-    expect(afterOne.active).toBe(true);
+    expect(afterOne).toMatchObject({ active: true, exhausted: false });
     const afterTwo = await getLink(testKey, link.id);
-    expect(afterTwo.body).toMatchObject({ active: false, maxPayments: 2 });
+    expect(afterTwo.body).toMatchObject({ active: false, exhausted: true, maxPayments: 2 });
     expect(await listLinkIds(testKey, { active: "false" })).toEqual([link.id]);
     expect(await listLinkIds(testKey, { active: "true" })).toEqual([]);
   });
@@ -308,7 +309,7 @@ describe("payment link exhaustion", () => {
 
     const read = await readLink(testKey, link.id);
 
-    expect(read.active).toBe(true);
+    expect(read).toMatchObject({ active: true, exhausted: false });
   });
 });
 

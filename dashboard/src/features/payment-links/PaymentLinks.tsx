@@ -19,6 +19,12 @@ import { TransactionTable } from "../transactions/Transactions";
 import type { PaymentLink } from "../../api/types";
 import { parseDay } from "../../components/DateRangeFilter";
 
+/** A link's situation in the checkout's words: sold out ("esgotado") once it reached its maximum. */
+function LinkStatus(props: { link: PaymentLink }) {
+  if (props.link.exhausted) return <Badge>esgotado</Badge>;
+  return props.link.active ? <Badge tone="ok">ativo</Badge> : <Badge>desativado</Badge>;
+}
+
 /** Payment links of the mode: create, list; each opens its page. */
 export function PaymentLinks() {
   const mode = useMode();
@@ -39,7 +45,7 @@ export function PaymentLinks() {
     {
       essential: true,
       header: "Situação",
-      cell: (l) => (l.active ? <Badge tone="ok">ativo</Badge> : <Badge>desativado</Badge>),
+      cell: (l) => <LinkStatus link={l} />,
     },
     { header: "Criado em", cell: (l) => formatDateTime(l.createdAt) },
     { essential: true, header: "Valor", numeric: true, cell: (l) => formatMoney(l.amountCents) },
@@ -228,16 +234,7 @@ export function PaymentLinkPage() {
           <Details
             items={[
               ["Valor", formatMoney(l.amountCents)],
-              [
-                "Situação",
-                l.active ? (
-                  <Badge key="s" tone="ok">
-                    ativo
-                  </Badge>
-                ) : (
-                  <Badge key="s">desativado</Badge>
-                ),
-              ],
+              ["Situação", <LinkStatus key="s" link={l} />],
               ["Máximo de pagamentos", l.maxPayments ? String(l.maxPayments) : "sem limite"],
               ["Válido até", formatDateTime(l.expiresAt)],
               ["Pede endereço", l.askAddress ? "sim" : "não"],

@@ -99,6 +99,7 @@ export function presentPaymentLink(l: PaymentLinkRecord, config: DomainConfig): 
     amountCents: l.amountCents,
     description: l.description,
     active: l.active,
+    exhausted: l.maxPayments !== null && l.paymentsCount >= l.maxPayments,
     maxPayments: l.maxPayments,
     askAddress: l.askAddress,
     returnUrl: l.returnUrl,
