@@ -110,6 +110,35 @@ for (const store of eachStore("dashboard_two_factor")) {
       expect(recoveryAgain.status).toBe(401);
     });
 
+    test("when a TOTP code is used again within its window, then log-in and step-up say it was already used, while a wrong code still reads incorreto", async () => {
+      const { browser, person, secret } = await withTwoFactor(server);
+      const code = codeOf(server, secret);
+      const first = await logIn(dashboardBrowser(server.baseUrl), person.email, person.password, code);
+
+      const again = await logIn(dashboardBrowser(server.baseUrl), person.email, person.password, code);
+      const wrong = await logIn(dashboardBrowser(server.baseUrl), person.email, person.password, "123456");
+      const stepUpAgain = await browser.api.POST("/dashboard/v1/session/step-up", { body: { code } });
+      const stepUpWrong = await browser.api.POST("/dashboard/v1/session/step-up", { body: { code: "000000" } });
+      server.clock.advance(30);
+      const next = await browser.api.POST("/dashboard/v1/session/step-up", { body: { code: codeOf(server, secret) } });
+
+      expectStatus(first, 201);
+      expectStatus(again, 401);
+      expect(again.body).toMatchObject({
+        code: "INVALID_CREDENTIALS",
+        message: "Este código já foi usado; aguarde o próximo.",
+      });
+      expectStatus(wrong, 401);
+      expect(wrong.body).toMatchObject({ code: "INVALID_CREDENTIALS", message: "Código de verificação incorreto." });
+      expectStatus(stepUpAgain, 400);
+      expect(stepUpAgain.body.errors).toEqual([
+        { path: "code", message: "este código já foi usado; aguarde o próximo" },
+      ]);
+      expectStatus(stepUpWrong, 400);
+      expect(stepUpWrong.body.errors).toEqual([{ path: "code", message: "código incorreto ou expirado" }]);
+      expectStatus(next, 201);
+    });
+
     test("when a dangerous operation comes more than 10 minutes after the code, then 403 STEP_UP_REQUIRED until a step-up, which renews the session", async () => {
       const { browser, secret } = await withTwoFactor(server);
       server.clock.advance(601);

@@ -55,17 +55,24 @@ export function newRecoveryCodes(): { codes: string[]; digests: string[] } {
 }
 
 /**
- * Checks a second-factor code of `user`: the user as it stands once the code is spent (its TOTP
- * step taken, or its recovery code gone), or null when the code is wrong or already used.
+ * A second-factor code checked: the user as it stands once the code is spent (its TOTP step
+ * taken, or its recovery code gone), or why it was refused: `reused`, a TOTP code valid now whose
+ * step was already taken (the user waits for the next one), or `wrong`.
  */
-export function spendSecondFactor(user: UserRecord, code: string, nowMs: number, secrets: Keyring): UserRecord | null {
-  if (!user.totpSecret) return null;
+export type SpentSecondFactor = { user: UserRecord } | { refused: "wrong" | "reused" };
+
+/** Checks a second-factor code of `user` (see `SpentSecondFactor`). */
+export function spendSecondFactor(user: UserRecord, code: string, nowMs: number, secrets: Keyring): SpentSecondFactor {
+  if (!user.totpSecret) return { refused: "wrong" };
   const step = totpStep(openTotp(secrets, user.totpSecret), code, nowMs);
   if (step !== null) {
-    if (user.totpLastStep !== null && step <= user.totpLastStep) return null;
-    return { ...user, totpLastStep: step };
+    if (user.totpLastStep !== null && step <= user.totpLastStep) return { refused: "reused" };
+    return { user: { ...user, totpLastStep: step } };
   }
   const digest = recoveryDigest(code);
-  if (!user.recoveryCodeDigests.includes(digest)) return null;
-  return { ...user, recoveryCodeDigests: user.recoveryCodeDigests.filter((d) => d !== digest) };
+  if (!user.recoveryCodeDigests.includes(digest)) return { refused: "wrong" };
+  return { user: { ...user, recoveryCodeDigests: user.recoveryCodeDigests.filter((d) => d !== digest) } };
 }
+
+/** What a person reads when a TOTP code valid now was already used in its window. */
+export const reusedCodeMessage = "Este código já foi usado; aguarde o próximo.";

@@ -10,7 +10,7 @@ import { sessionLifetime } from "../core/policy.js";
 import type { Account, PageRequest } from "../core/model.js";
 import { pageOrInvalidCursor } from "../core/pagination.js";
 import { passwordMatches, prepareAbsentUserHash } from "./passwords.js";
-import { spendSecondFactor, stepUpSeconds } from "./second-factor.js";
+import { reusedCodeMessage, spendSecondFactor, type SpentSecondFactor, stepUpSeconds } from "./second-factor.js";
 import type { StoreTx } from "../ports/store.js";
 import type { Keyring } from "../core/secrets.js";
 import { presentUser } from "./model.js";
@@ -75,13 +75,19 @@ export async function openSession(
 
 /**
  * The second factor of a user who has one, spent inside `tx` (the user's row locked, so one code
- * cannot be taken twice at once): the user as stored afterwards, or null when the code is wrong.
+ * cannot be taken twice at once): the user as stored afterwards, or why the code was refused.
  */
-export async function takeSecondFactor(tx: StoreTx, userId: string, code: string, nowMs: number, secrets: Keyring) {
+export async function takeSecondFactor(
+  tx: StoreTx,
+  userId: string,
+  code: string,
+  nowMs: number,
+  secrets: Keyring,
+): Promise<SpentSecondFactor> {
   await tx.lockScope({ accountId: `user:${userId}`, livemode: false });
   const user = await tx.users.get(userId);
-  const spent = user ? spendSecondFactor(user, code, nowMs, secrets) : null;
-  if (spent) await tx.users.update(spent);
+  const spent = user ? spendSecondFactor(user, code, nowMs, secrets) : ({ refused: "wrong" } as const);
+  if ("user" in spent) await tx.users.update(spent.user);
   return spent;
 }
 
@@ -135,10 +141,14 @@ export function sessionUseCases(deps: DomainDeps) {
       }
       return store.transaction(async (tx) => {
         const at = clock.now();
-        const current = secondFactor
+        const spent = secondFactor
           ? await takeSecondFactor(tx, user.id, input.code ?? "", at.getTime(), deps.secrets)
-          : user;
-        if (!current) throw new DomainError("INVALID_CREDENTIALS", "Código de verificação incorreto.");
+          : { user };
+        if ("refused" in spent) {
+          const reused = spent.refused === "reused";
+          throw new DomainError("INVALID_CREDENTIALS", reused ? reusedCodeMessage : "Código de verificação incorreto.");
+        }
+        const current = spent.user;
         const account = await tx.accounts.get(user.accountId);
         if (!account) throw new DomainError("INVALID_CREDENTIALS", "E-mail ou senha incorretos.");
         // A log-in from an address none of the user's sessions (ended ones included) came from.

@@ -20,6 +20,7 @@ import { requireConfirmedEmail } from "./model.js";
 type Schemas = components["schemas"];
 
 const wrongCode = () => fieldError("code", "código incorreto ou expirado");
+const reusedFieldMessage = "este código já foi usado; aguarde o próximo";
 
 const minutes = (seconds: number) => Math.max(1, Math.ceil(seconds / 60));
 
@@ -217,8 +218,9 @@ export function twoFactorUseCases(deps: DomainDeps) {
         const before = await tx.stepUpFailures.get(actor.user.id);
         if (before?.lockedUntil && before.lockedUntil > iso)
           return { kind: "refused" as const, error: stepUpLocked(before.lockedUntil, at) };
-        const user = await takeSecondFactor(tx, actor.user.id, code, at.getTime(), deps.secrets);
-        if (user) {
+        const spent = await takeSecondFactor(tx, actor.user.id, code, at.getTime(), deps.secrets);
+        if ("user" in spent) {
+          const { user } = spent;
           if (before && before.failures > 0) {
             await tx.stepUpFailures.update({ ...before, failures: 0, lockedUntil: null, updatedAt: iso });
           }
@@ -236,7 +238,11 @@ export function twoFactorUseCases(deps: DomainDeps) {
           changes: { stepUpFailures: { from: after.failures - 1, to: after.failures } },
           at: iso,
         });
-        if (after.lockedUntil === null) return { kind: "refused" as const, error: wrongCode() };
+        if (after.lockedUntil === null) {
+          // A code already used still counts as a wrong one; only its message differs.
+          const error = spent.refused === "reused" ? fieldError("code", reusedFieldMessage) : wrongCode();
+          return { kind: "refused" as const, error };
+        }
         const ended = await tx.sessions.endAllOfUser(actor.user.id, iso, null);
         await recordAudit(tx, {
           accountId: actor.account.id,
