@@ -85,6 +85,11 @@ export interface ApiContext {
   refundRequested: (pix: PixRecord, refund: RefundRecord) => void;
   /** Responses held open by a `timeout` fault; ended when the bank closes. */
   held: Set<Response>;
+  /**
+   * The bank's routes outside the API Pix (its payouts, fake-bank/src/payouts.ts), mounted after
+   * the log, the latency, the faults and the token URL, before the API Pix.
+   */
+  routes?: RequestHandler;
 }
 
 const documentPath = new URL("../../generated/bank/pix-api.yaml", import.meta.url);
@@ -152,6 +157,30 @@ function sendProblem(
     .status(status)
     .type("application/problem+json")
     .json(problem(status, kind, title, detail, violacoes));
+}
+
+/**
+ * The bearer token of the bank's APIs: present, unexpired, and bound to the certificate of this
+ * connection (RFC 8705); sets the customer and the token in `res.locals`.
+ */
+export function requireToken(ledger: Ledger): RequestHandler {
+  return (req, res, next) => {
+    const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "");
+    const token = bearer === null ? undefined : ledger.tokens.get(bearer[1] ?? "");
+    const refuse = (description: string) => {
+      res.setHeader("WWW-Authenticate", `Bearer error="invalid_token", error_description="${description}"`);
+      res.status(401).json({ error: "invalid_token", error_description: description });
+    };
+    if (token === undefined) return refuse("Token ausente ou desconhecido.");
+    if (token.expiresAt <= Date.now()) return refuse("Token expirado.");
+    if (token.thumbprint !== peerThumbprint(req)) return refuse("Token emitido para outro certificado.");
+    const customer = ledger.customers.get(token.clientId);
+    if (customer === undefined) return refuse("Cliente removido.");
+    locals(res).customer = customer;
+    locals(res).token = token;
+    locals(res).log.clientId = customer.clientId;
+    next();
+  };
 }
 
 /** Builds the API Pix application (mounted on the bank's HTTPS server). */
@@ -257,24 +286,10 @@ export function createApiApp(context: ApiContext): express.Express {
     });
   });
 
+  if (context.routes !== undefined) app.use(context.routes);
+
   // The bearer token: present, unexpired, and bound to the certificate of this connection.
-  app.use(basePath, (req, res, next) => {
-    const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "");
-    const token = bearer === null ? undefined : ledger.tokens.get(bearer[1] ?? "");
-    const refuse = (description: string) => {
-      res.setHeader("WWW-Authenticate", `Bearer error="invalid_token", error_description="${description}"`);
-      res.status(401).json({ error: "invalid_token", error_description: description });
-    };
-    if (token === undefined) return refuse("Token ausente ou desconhecido.");
-    if (token.expiresAt <= Date.now()) return refuse("Token expirado.");
-    if (token.thumbprint !== peerThumbprint(req)) return refuse("Token emitido para outro certificado.");
-    const customer = ledger.customers.get(token.clientId);
-    if (customer === undefined) return refuse("Cliente removido.");
-    locals(res).customer = customer;
-    locals(res).token = token;
-    locals(res).log.clientId = customer.clientId;
-    next();
-  });
+  app.use(basePath, requireToken(ledger));
 
   const OpenApiValidator = createRequire(import.meta.url)(
     "express-openapi-validator",

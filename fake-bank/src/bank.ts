@@ -31,6 +31,7 @@ import {
 import { CallbackSender, type CallbackFault, type CallbackRecord } from "./callbacks.js";
 import { readBrCode } from "./brcode.js";
 import { createControlApp } from "./control.js";
+import { PayoutBook, payoutRoutes, type PayoutPolicy } from "./payouts.js";
 import { alnum, endToEndId, type Devolucao, type Pix } from "./wire.js";
 
 export type { Dialect, CallFault, RequestLogEntry, CallbackFault, CallbackRecord };
@@ -38,7 +39,21 @@ export type { Dialect, CallFault, RequestLogEntry, CallbackFault, CallbackRecord
 const HOST = "127.0.0.1";
 /** The payer's PSP in the end-to-end ids of Pix the page pays ("another bank"). */
 const PAYER_ISPB = "12345678";
-const SCOPES = ["cob.write", "cob.read", "pix.write", "pix.read", "webhook.write", "webhook.read"];
+const SCOPES = [
+  "cob.write",
+  "cob.read",
+  "pix.write",
+  "pix.read",
+  "webhook.write",
+  "webhook.read",
+  // The payouts (fake-bank/src/payouts.ts): Efí's, then Inter's.
+  "pix.send",
+  "gn.pix.send.read",
+  "gn.balance.read",
+  "pagamento-pix.write",
+  "pagamento-pix.read",
+  "extrato.read",
+];
 
 export interface CustomerOptions {
   clientId?: string;
@@ -84,6 +99,8 @@ export interface FakeBankOptions {
   refunds?: RefundPolicy;
   callbackRetries?: number;
   callbackTimeoutMs?: number;
+  /** How payouts end by themselves (Efí and Inter dialects; default paid after 50 ms, no approval). */
+  payouts?: Partial<PayoutPolicy>;
 }
 
 export interface PayOptions {
@@ -152,6 +169,11 @@ export interface FakeBank {
   requests(): RequestLogEntry[];
   /** Resolves when no callback is being delivered. */
   settled(): Promise<void>;
+  /**
+   * The payouts of the Efí and Inter dialects (null for the standard, which has no payout API):
+   * their policy, each transfer's outcome, the customers' balances, lost answers.
+   */
+  payouts: PayoutBook | null;
   close(): Promise<void>;
 }
 
@@ -188,6 +210,7 @@ export async function startFakeBank(options: FakeBankOptions = {}): Promise<Fake
   });
 
   const wire = pixWire;
+  const payouts = dialect === "standard" ? null : new PayoutBook(dialect, options.payouts);
 
   /** Calls the receiver's webhook, if any, for a Pix with a txid (the standard notifies only those). */
   const notify = (pix: PixRecord) => {
@@ -229,6 +252,7 @@ export async function startFakeBank(options: FakeBankOptions = {}): Promise<Fake
     requestLog: [],
     locationHost: () => `localhost:${httpsPort}`,
     held: new Set<Response>(),
+    ...(payouts === null ? {} : { routes: payoutRoutes(ledger, payouts) }),
     refundRequested: (pix, refund) => {
       const policy = refundPolicy;
       if (policy.mode === "manual") return;
@@ -466,8 +490,10 @@ export async function startFakeBank(options: FakeBankOptions = {}): Promise<Fake
     callbacks: () => [...callbacks.log],
     requests: () => [...context.requestLog],
     settled: () => callbacks.settled(),
+    payouts,
     close: async () => {
       callbacks.close();
+      payouts?.close();
       for (const timer of timers) clearTimeout(timer);
       for (const res of context.held) res.destroy();
       api.closeAllConnections();

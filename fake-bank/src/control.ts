@@ -8,6 +8,7 @@ import type { CallFault, FakeBank, PayOptions } from "./bank.js";
 import type { CallbackFault } from "./callbacks.js";
 import { cents } from "./wire.js";
 import { renderPage } from "./page.js";
+import { payoutControl } from "./payouts.js";
 
 /** "12.34", "12,34" or 1234 (cents, a number) to cents; undefined when absent or empty. */
 function amount(value: unknown): number | undefined {
@@ -43,6 +44,7 @@ export function createControlApp(bank: FakeBank): express.Express {
   const body = (req: Request) => (req.body ?? {}) as Record<string, unknown>;
   const control = express.Router();
   app.use("/control", control);
+  if (bank.payouts !== null) control.use(payoutControl(bank.payouts, () => bank.customer.clientId));
 
   control.get("/", (_req, res) => {
     res.json({

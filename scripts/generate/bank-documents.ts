@@ -13,7 +13,7 @@ import { emitTypes } from "./emit-types.js";
  * The documents, by folder under spec/bank/: the Central Bank's API Pix (vendored, with its
  * overlay) and our own documents of Efí's and Inter's payout APIs (issue 36).
  */
-export const bankDocuments = ["pix-api", "efi-payouts", "inter-payouts"] as const;
+const bankDocuments = ["pix-api", "efi-payouts", "inter-payouts"] as const;
 
 type OverlayResult = { data: unknown; resultData: { unusedActions: { target: string; description?: string }[] } };
 

@@ -35,6 +35,37 @@ export interface BankClient extends PixBank {
   close(): Promise<void>;
   /** When the cached access token expires, for the connection's health (null: none yet). */
   tokenExpiresAt(): Date | null;
+  /**
+   * The connection's mutual-TLS agent and tokens, for the bank's other APIs (the payouts of
+   * server/src/bank/payouts.ts): the same sockets and the same bounded wait.
+   */
+  readonly transport: BankTransport;
+}
+
+/**
+ * What every call to the bank goes through: one undici Agent with the client certificate and the
+ * bank's CA (mutual TLS), the `fetch` openapi-fetch sends with, and OAuth2 tokens cached per set
+ * of scopes (`TokenCache`: until shortly before expiry, renewed once for all concurrent callers).
+ * The API Pix's scopes are one set; another API of the bank (its payouts) asks its own token, so
+ * an account without those scopes still receives charges.
+ */
+export interface BankTransport {
+  /** The API's base URL (the connection's). */
+  readonly baseUrl: string;
+  /** openapi-fetch's `fetch`: the Request, sent through the mutual-TLS Agent. */
+  fetch(request: Request): Promise<Response>;
+  /**
+   * One call within the bounded wait, with a token for `scopes` (space-separated) in front; a 401
+   * drops that token and the call is sent once more with a new one. Whatever fails before an
+   * answer is `BankUnavailableError`.
+   */
+  authorized<R extends { response: Response }>(
+    scopes: string,
+    call: (init: { headers: { authorization: string }; signal: AbortSignal }) => Promise<R>,
+  ): Promise<R>;
+  /** When the API Pix's cached token expires (null: none yet). */
+  tokenExpiresAt(): Date | null;
+  close(): Promise<void>;
 }
 
 export interface BankClientOptions {
@@ -88,10 +119,11 @@ function basicAuthorization(clientId: string, clientSecret: string): string {
   return `Basic ${Buffer.from(encoded).toString("base64")}`;
 }
 
-/** The token request in the dialect's form. */
+/** The token request in the dialect's form, asking `scope` where the dialect sends scopes. */
 function tokenRequest(
   dialect: Dialect,
   credentials: BankCredentials,
+  scope: string,
 ): { headers: Record<string, string>; body: string } {
   const basic = basicAuthorization(credentials.clientId, credentials.clientSecret);
   switch (dialect.token) {
@@ -151,9 +183,16 @@ function unavailable(error: unknown): BankUnavailableError {
 /** A non-2xx answer: 5xx, 429 and an unending 401 are unavailability; any other 4xx a refusal. */
 function failure(response: Response, problem: unknown): Error {
   const parsed = problem as Partial<Schemas["Problema"]> | undefined;
-  const detail =
-    (typeof parsed === "object" && parsed !== null && (parsed.detail ?? parsed.title)) ||
-    `o banco respondeu ${response.status}`;
+  const detail = typeof parsed === "object" && parsed !== null ? (parsed.detail ?? parsed.title) : undefined;
+  return answerFailure(response, detail || undefined);
+}
+
+/**
+ * A non-2xx answer with the bank's own words (`detail`, whatever its API calls it): 5xx, 429 and
+ * an unending 401 are unavailability; any other 4xx a refusal.
+ */
+export function answerFailure(response: Response, bankDetail: string | undefined): Error {
+  const detail = bankDetail ?? `o banco respondeu ${response.status}`;
   if (response.status >= 500 || response.status === 429 || response.status === 401) {
     return new BankUnavailableError(`o banco respondeu ${response.status}: ${detail}`);
   }
@@ -161,7 +200,7 @@ function failure(response: Response, problem: unknown): Error {
 }
 
 /** An answer that does not say what the standard says it must: the outcome is unknown. */
-function malformed(what: string, cause?: unknown): BankUnavailableError {
+export function malformed(what: string, cause?: unknown): BankUnavailableError {
   return new BankUnavailableError(`resposta do banco fora do padrão: ${what}`, { cause });
 }
 
@@ -226,10 +265,9 @@ function cobFrom(charge: BankChargeRequest, pixKey: string): Schemas["CobSolicit
   };
 }
 
-/** Builds the client for one version of the connection. */
-export function pixBankFrom(credentials: BankCredentials, options: BankClientOptions = {}): BankClient {
+/** The agent and tokens of one version of the connection. */
+function bankTransport(credentials: BankCredentials, options: BankClientOptions = {}): BankTransport {
   const timeoutMs = options.timeoutMs ?? 5_000;
-  const pageSize = options.pageSize ?? 100;
   const dialect = dialects[credentials.dialect];
   const agent = new Agent({
     connections: options.connections ?? 256,
@@ -257,10 +295,9 @@ export function pixBankFrom(credentials: BankCredentials, options: BankClientOpt
     });
     return response as unknown as Response;
   };
-  const api = createClient<paths>({ baseUrl: credentials.baseUrl, fetch: send });
 
-  const issue = async (): Promise<IssuedToken> => {
-    const { headers, body } = tokenRequest(dialect, credentials);
+  const issue = async (asked: string): Promise<IssuedToken> => {
+    const { headers, body } = tokenRequest(dialect, credentials, asked);
     const response = await undiciFetch(credentials.tokenUrl, {
       method: "POST",
       headers: { ...headers, accept: "application/json" },
@@ -285,29 +322,53 @@ export function pixBankFrom(credentials: BankCredentials, options: BankClientOpt
     }
     return { accessToken: answer.access_token, expiresInSeconds: answer.expires_in };
   };
-  const tokens = new TokenCache({ issue, ...(options.now ? { now: options.now } : {}) });
-
-  /**
-   * One call within the deadline, with the token in front; a 401 drops that token and the call is
-   * sent once more with a new one. Answers what openapi-fetch answered.
-   */
-  async function authorized<R extends { response: Response }>(
-    call: (init: { headers: { authorization: string }; signal: AbortSignal }) => Promise<R>,
-  ): Promise<R> {
-    const signal = AbortSignal.timeout(timeoutMs);
-    try {
-      let token = await within(tokens.get(), signal);
-      let result = await call({ headers: { authorization: `Bearer ${token}` }, signal });
-      if (result.response.status === 401) {
-        tokens.invalidate(token);
-        token = await within(tokens.get(), signal);
-        result = await call({ headers: { authorization: `Bearer ${token}` }, signal });
-      }
-      return result;
-    } catch (error) {
-      throw unavailable(error);
+  /** One cache per set of scopes (the API Pix's, each other API's). */
+  const caches = new Map<string, TokenCache>();
+  const tokensFor = (asked: string): TokenCache => {
+    let cache = caches.get(asked);
+    if (cache === undefined) {
+      cache = new TokenCache({ issue: () => issue(asked), ...(options.now ? { now: options.now } : {}) });
+      caches.set(asked, cache);
     }
-  }
+    return cache;
+  };
+
+  return {
+    baseUrl: credentials.baseUrl,
+    fetch: send,
+    async authorized(scopes, call) {
+      const signal = AbortSignal.timeout(timeoutMs);
+      const tokens = tokensFor(scopes);
+      try {
+        let token = await within(tokens.get(), signal);
+        let result = await call({ headers: { authorization: `Bearer ${token}` }, signal });
+        if (result.response.status === 401) {
+          tokens.invalidate(token);
+          token = await within(tokens.get(), signal);
+          result = await call({ headers: { authorization: `Bearer ${token}` }, signal });
+        }
+        return result;
+      } catch (error) {
+        throw unavailable(error);
+      }
+    },
+    tokenExpiresAt() {
+      const at = caches.get(scope)?.expiresAt() ?? null;
+      return at === null ? null : new Date(at);
+    },
+    close: () => agent.close(),
+  };
+}
+
+/** Builds the client for one version of the connection. */
+export function pixBankFrom(credentials: BankCredentials, options: BankClientOptions = {}): BankClient {
+  const pageSize = options.pageSize ?? 100;
+  const dialect = dialects[credentials.dialect];
+  const transport = bankTransport(credentials, options);
+  const api = createClient<paths>({ baseUrl: credentials.baseUrl, fetch: (request) => transport.fetch(request) });
+  const authorized = <R extends { response: Response }>(
+    call: (init: { headers: { authorization: string }; signal: AbortSignal }) => Promise<R>,
+  ): Promise<R> => transport.authorized(scope, call);
 
   async function readCob(txid: string): Promise<BankCharge | null> {
     const { data, error, response } = await authorized((init) =>
@@ -417,11 +478,10 @@ export function pixBankFrom(credentials: BankCredentials, options: BankClientOpt
       if (!response.ok) throw failure(response, error);
     },
 
-    close: () => agent.close(),
+    close: () => transport.close(),
 
-    tokenExpiresAt() {
-      const at = tokens.expiresAt();
-      return at === null ? null : new Date(at);
-    },
+    tokenExpiresAt: () => transport.tokenExpiresAt(),
+
+    transport,
   };
 }

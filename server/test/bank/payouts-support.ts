@@ -1,0 +1,42 @@
+// What the payout adapters' tests share: the connection to a fake bank and the check that every
+// request the adapter sent was valid against its document (and every answer, the bank's own check).
+import { expect } from "vitest";
+import type { FakeBank } from "../../../fake-bank/src/bank.js";
+import type { BankCredentials } from "../../src/domain/bank/index.js";
+
+export function credentialsOf(bank: FakeBank): BankCredentials {
+  return {
+    version: 1,
+    baseUrl: bank.baseUrl,
+    tokenUrl: bank.tokenUrl,
+    clientId: bank.customer.clientId,
+    clientSecret: bank.customer.clientSecret,
+    certificate: { format: "pem", certPem: bank.customer.certPem, keyPem: bank.customer.keyPem },
+    bankCaPem: bank.caPem,
+    pixKey: bank.customer.keys[0] ?? "",
+    dialect: bank.dialect,
+    webhookUrl: null,
+    certificateNotAfter: bank.customer.certificateExpiresAt,
+  };
+}
+
+/**
+ * Every payout request in the bank's log (`route`) was valid against the document, and checked:
+ * its answer went through the document's response check (`responseValid` true), unless the answer
+ * was lost on purpose.
+ */
+export function expectEveryPayoutRequestValid(bank: FakeBank, route: RegExp): void {
+  const payouts = bank.requests().filter((r) => route.test(r.path));
+  expect(payouts.length).toBeGreaterThan(0);
+  const wrong = payouts.filter((r) => !r.requestValid || (r.fault === undefined && r.responseValid !== true));
+  expect(wrong, JSON.stringify(wrong, null, 2)).toEqual([]);
+}
+
+/** Waits until `check` holds (the fake bank settles transfers after a delay). */
+export async function eventually(check: () => Promise<boolean>, timeoutMs = 3_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error("the condition did not hold in time");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
