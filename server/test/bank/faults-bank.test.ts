@@ -92,7 +92,9 @@ for (const store of eachStore("bank-faults")) {
       servers[i] = server;
       return server;
     }
-    const operator = (i = 0) => operatorApi((servers[i] as ServerProcess).baseUrl, { token: adminToken });
+    /** The operator API of the first process alive. */
+    const operator = () =>
+      operatorApi((servers.find((s) => s.alive()) as ServerProcess).baseUrl, { token: adminToken });
     const api = (key: string, i = 0) => publicApi((servers[i % servers.length] as ServerProcess).baseUrl, { key });
 
     beforeAll(async () => {
@@ -379,11 +381,12 @@ for (const store of eachStore("bank-faults")) {
       pay(charges[0] as Transaction);
       pay(charges[1] as Transaction);
       bank.clearFaults();
-      bank.faultCallbacks({ kind: "delay", count: 2, delayMs: 4_000 });
+      bank.faultCallbacks({ kind: "delay", count: 2, delayMs: 12_000 });
       const late = [pay(charges[2] as Transaction), pay(charges[3] as Transaction)];
       bank.releaseReordered();
       // The late ones' Pix are confirmed by the reconciler before their callbacks arrive.
       await oneReconciliation();
+      for (const charge of charges) expect((await read(key, charge.id)).status).toBe("PAID");
       await bank.settled();
       bank.clearFaults();
       // And a callback older still, replayed after all: nothing more.
@@ -552,6 +555,29 @@ for (const store of eachStore("bank-faults")) {
         expect(bank.received().filter((p) => p.txid === txidOf(charge.id))).toEqual([
           expect.objectContaining({ endToEndId: pix.endToEndId }),
         ]);
+        await expectBankAndLedgerAgree();
+      }, 90_000);
+
+      test("when a process is killed while it reads back the Pix of a callback, then the survivor's reconciler credits each once", async () => {
+        const key = await liveKey();
+        const charges = await Promise.all([0, 1, 2].map((i) => waiting(key, i)));
+        // The callbacks reach the first process; the bank's answers to its reads come late.
+        bank.setLatency(1_500);
+        for (const charge of charges) pay(charge);
+        await until(
+          () =>
+            bank.requests().some((r) => r.method === "GET" && r.path.includes("/pix/E")) || bank.callbacks().length > 0,
+          5_000,
+          "a callback delivered",
+        );
+        await sleep(300);
+        (servers[0] as ServerProcess).child.kill("SIGKILL");
+        await until(() => !(servers[0] as ServerProcess).alive(), 5_000, "killed");
+        bank.setLatency(0);
+        await bank.settled();
+        await oneReconciliation();
+        await start(0);
+        for (const charge of charges) expect((await read(key, charge.id)).status).toBe("PAID");
         await expectBankAndLedgerAgree();
       }, 90_000);
 
