@@ -107,6 +107,27 @@ describe("Efí's payouts against the fake bank", () => {
     expect(balance()).toBe(before);
   });
 
+  test("when the control API holds transfers pending and then fails one, then the read follows it and the balance set there is read", async () => {
+    const control = (method: string, path: string, body?: unknown) =>
+      fetch(`${bank.controlUrl}${path}`, {
+        method,
+        headers: { "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    expect((await control("PUT", "/payout-policy", { mode: "pending" })).status).toBe(200);
+    expect((await control("PUT", "/balance", { amountCents: 50_000 })).status).toBe(200);
+    expect(await payouts.balance()).toEqual({ availableCents: 50_000 });
+    const id = transferId();
+    await payouts.send({ transferId: id, amountCents: 10_000, destination: { key: "f@example.com" } });
+    expect(await payouts.balance()).toEqual({ availableCents: 40_000 });
+    const failed = await control("POST", `/payouts/${id}/fail`, { reason: "Chave inexistente" });
+    expect(failed.status).toBe(200);
+    expect(await payouts.read({ transferId: id, bankReference: null })).toMatchObject({ status: "FAILED" });
+    expect(await payouts.balance()).toEqual({ availableCents: 50_000 });
+    expect((await control("POST", `/payouts/${id}/pay`)).status).toBe(400);
+    bank.payouts?.setBalance(bank.customer.clientId, 100_000_000);
+  });
+
   test("when a transfer the bank never received is read, then it is null", async () => {
     expect(await payouts.read({ transferId: transferId(), bankReference: null })).toBeNull();
   });
