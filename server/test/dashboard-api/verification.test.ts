@@ -65,8 +65,11 @@ for (const store of eachStore("dashboard_verification")) {
       expect(byViewer.body).toEqual(byOwner.body);
     });
 
-    test("when the merchant asks for verification and the operator verifies, then production keys are refused before and work after, and both steps are audited", async () => {
-      const { browser, session } = await signedUp(server);
+    /** The e-mails sent to `to` with `subject`. */
+    const mailsTo = (to: string, subject: string) => server.mail.filter((m) => m.to === to && m.subject === subject);
+
+    test("when the merchant asks for verification and the operator verifies, then production keys are refused before and work after, both steps are audited, and the owner is e-mailed once", async () => {
+      const { browser, session, person } = await signedUp(server);
       const accountId = session.account.id;
 
       const badDigits = await browser.api.POST("/dashboard/v1/account/verification", {
@@ -87,9 +90,14 @@ for (const store of eachStore("dashboard_verification")) {
         ...byId(accountId),
         body: { name: "produção", mode: "production" },
       });
+      const mailedBefore = mailsTo(person.email, "Sua conta foi verificada").length;
       const verified = await operator().PATCH("/admin/v1/accounts/{id}", {
         ...byId(accountId),
         body: { verified: true, verificationRequestVersion: 1 },
+      });
+      const verifiedAgain = await operator().PATCH("/admin/v1/accounts/{id}", {
+        ...byId(accountId),
+        body: { verified: true },
       });
       const keyAfter = await operator().POST("/admin/v1/accounts/{id}/api-keys", {
         ...byId(accountId),
@@ -130,6 +138,12 @@ for (const store of eachStore("dashboard_verification")) {
       expect(keyBefore.body.code).toBe("ACCOUNT_NOT_ACTIVE");
       expectStatus(verified, 200);
       expect(verified.body).toMatchObject({ verified: true, documentType: "CNPJ", document: "11222333000181" });
+      expectStatus(verifiedAgain, 200);
+      expect(mailedBefore).toBe(0);
+      const mailed = mailsTo(person.email, "Sua conta foi verificada");
+      expect(mailed).toHaveLength(1);
+      expect(mailed[0]?.text).toContain("A conta Loja Exemplo Ltda no Pix Charging Service foi verificada");
+      expect(mailed[0]?.text).toContain("https://pix.example.test/painel/producao/desenvolvedores/chaves");
       expectStatus(liveBalance, 200);
       expectStatus(account, 200);
       expect(account.body.verification).toMatchObject({
@@ -158,8 +172,8 @@ for (const store of eachStore("dashboard_verification")) {
       });
     });
 
-    test("when the operator rejects a request, then the merchant sees the reason and may ask again; a request not waiting cannot be rejected", async () => {
-      const { browser, session } = await signedUp(server);
+    test("when the operator rejects a request, then the merchant sees the reason, is e-mailed it once, and may ask again; a request not waiting cannot be rejected", async () => {
+      const { browser, session, person } = await signedUp(server);
       const accountId = session.account.id;
       expectStatus(
         await browser.api.POST("/dashboard/v1/account/verification", {
@@ -197,6 +211,10 @@ for (const store of eachStore("dashboard_verification")) {
       expect(twice.body.code).toBe("REQUEST_ERROR");
       expectStatus(seen, 200);
       expect(seen.body.verification).toMatchObject({ status: "rejected", rejectionReason: reason });
+      const mailed = mailsTo(person.email, "Pedido de verificação recusado");
+      expect(mailed).toHaveLength(1);
+      expect(mailed[0]?.text).toContain(`foi recusado. Motivo:\n${reason}`);
+      expect(mailed[0]?.text).toContain("https://pix.example.test/painel/teste/configuracoes/conta");
       expectStatus(stillRefused, 403);
       expectStatus(askedAgain, 201);
       expect(askedAgain.body).toMatchObject({

@@ -110,6 +110,49 @@ export async function settleVerificationRequest(
   return { ...after, documentType: waiting.documentType, document: waiting.document };
 }
 
+/**
+ * Tells the account that the operator decided its verification, as the dashboard promised when it
+ * was asked ("Avisaremos quando a plataforma decidir"): to the owner, and to whoever asked when
+ * that is another address. Sent after the commit; a failure is logged and changes nothing.
+ */
+export function mailVerificationDecision(
+  deps: Pick<DomainDeps, "mailer" | "logger" | "config">,
+  account: Account,
+  request: VerificationRequestRecord | null,
+  decision: { verified: true } | { verified: false; reason: string },
+): void {
+  const panel = `${deps.config.publicBaseUrl.replace(/\/$/, "")}/painel`;
+  const message = decision.verified
+    ? {
+        subject: "Sua conta foi verificada",
+        text: [
+          "Olá.",
+          "",
+          `A conta ${account.name} no Pix Charging Service foi verificada: o modo de produção está liberado.`,
+          "Crie uma chave de produção no painel para receber pagamentos reais:",
+          `${panel}/producao/desenvolvedores/chaves`,
+        ].join("\n"),
+      }
+    : {
+        subject: "Pedido de verificação recusado",
+        text: [
+          "Olá.",
+          "",
+          `O pedido de verificação da conta ${account.name} no Pix Charging Service foi recusado. Motivo:`,
+          decision.reason,
+          "",
+          "Corrija os dados e peça a verificação de novo no painel:",
+          `${panel}/teste/configuracoes/conta`,
+        ].join("\n"),
+      };
+  const to = new Set([account.ownerEmail, ...(request ? [request.requestedByEmail] : [])]);
+  for (const address of to) {
+    deps.mailer
+      .send({ to: address, ...message })
+      .catch((err: unknown) => deps.logger.error({ err, subject: message.subject }, "e-mail not sent"));
+  }
+}
+
 export function verificationUseCases(deps: DomainDeps) {
   const { store, clock } = deps;
   const now = () => clock.now().toISOString();
@@ -184,7 +227,7 @@ export function verificationUseCases(deps: DomainDeps) {
      * still the version reviewed.
      */
     async reject(accountId: string, decision: { reason: string; version: number }, by: AuditedBy) {
-      return store.transaction(async (tx) => {
+      const decided = await store.transaction(async (tx) => {
         await lockVerification(tx, accountId);
         const [account, request] = await Promise.all([
           tx.accounts.get(accountId),
@@ -210,8 +253,10 @@ export function verificationUseCases(deps: DomainDeps) {
           changes: changedFields(request, rejected, ["status", "rejectionReason"]),
           at,
         });
-        return presentRequest(rejected, account);
+        return { rejected, account };
       });
+      mailVerificationDecision(deps, decided.account, decided.rejected, { verified: false, reason: decision.reason });
+      return presentRequest(decided.rejected, decided.account);
     },
   };
 }

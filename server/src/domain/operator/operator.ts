@@ -15,7 +15,7 @@ import { checkMerchantIdentity } from "../accounts/index.js";
 import { accountFields, presentAccount } from "./presenters.js";
 import { endpointFields, presentDelivery, presentEndpoint } from "../webhooks/index.js";
 import { presentOperatorKey } from "../keys/index.js";
-import { settleVerificationRequest } from "../accounts/index.js";
+import { mailVerificationDecision, settleVerificationRequest } from "../accounts/index.js";
 import { checkCustomerTags } from "../payments/index.js";
 
 type Admin = components["schemas"];
@@ -65,7 +65,7 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
       if (body.verificationRequestVersion !== undefined && body.verified !== true) {
         throw new DomainError("REQUEST_ERROR", "verificationRequestVersion só acompanha verified: true.");
       }
-      return deps.store.transaction(async (tx) => {
+      const { current, updated } = await deps.store.transaction(async (tx) => {
         const current = await tx.accounts.get(id);
         if (!current) throw notFound();
         const changed: Account = {
@@ -95,8 +95,13 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
           changes: changedFields(presentAccount(current), presentAccount(updated), accountFields),
           at: updated.updatedAt,
         });
-        return presentAccount(updated);
+        return { current, updated };
       });
+      if (!current.verified && updated.verified) {
+        const request = await deps.store.read.verificationRequests.get(id);
+        mailVerificationDecision(deps, updated, request?.status === "verified" ? request : null, { verified: true });
+      }
+      return presentAccount(updated);
     },
 
     async createApiKey(accountId: string, body: Admin["CreateApiKeyRequest"], by: AuditedBy) {
