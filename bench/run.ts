@@ -14,6 +14,9 @@
  * 7. Create-charge throughput on PostgreSQL with 1 and 2 server processes (WEB_CONCURRENCY; info).
  * 8. The dashboard web app: the JavaScript of its first load, gzip (the chart and QR code on demand),
  *    and the transactions screen's page of 100 on the screen after its answer, in Chromium.
+ * 9. Production money through the fake bank answering after 50 ms (issue 35), the built server as
+ *    deployed on both stores: what creates add to the bank's time at 200 at once, a callback to the
+ *    merchant's webhook as transaction.paid, one reconciliation crediting 10,000 missed payments.
  *
  * `--quick` shortens every measurement (a smoke run). Exits non-zero when a target is missed.
  * Everything stays on 127.0.0.1, is bounded, and leaves no process behind.
@@ -34,9 +37,10 @@ import { firstRequestsPerSurface, startupToHealth } from "./sections/startup.js"
 import { throughputByProcesses } from "./sections/processes.js";
 import { measureThroughput } from "./sections/throughput.js";
 import { webhookLatency } from "./sections/webhook.js";
+import { bankSection } from "./sections/bank.js";
 
 const quick = process.argv.includes("--quick");
-/** `--only throughput,scale,webhooks,memory,startup,brcode,processes,dashboard` runs just those sections. */
+/** `--only=throughput,scale,webhooks,memory,startup,brcode,processes,dashboard,bank` runs just those sections. */
 const only = process.argv
   .find((a) => a.startsWith("--only="))
   ?.slice("--only=".length)
@@ -268,6 +272,82 @@ try {
         "< 300 ms",
         shown.median < 300,
       );
+    }
+  }
+
+  // 9. Production money through the fake bank.
+  if (runs("bank")) {
+    const stores: { name: string; databaseUrl?: string }[] = [{ name: "memory" }];
+    if (cluster) {
+      const { createDatabase } = await import("../scripts/pg-cluster.js");
+      const url = new URL(await createDatabase(cluster.adminUrl, "bench_bank"));
+      // Through the cluster's Unix socket: the section runs in a network namespace of its own.
+      url.searchParams.set("host", cluster.dir);
+      stores.push({ name: "PostgreSQL", databaseUrl: url.toString() });
+    }
+    const { results, namespace } = await bankSection(stores, quick);
+    const ms = (n: number) => `${n.toFixed(1)} ms`;
+    for (const r of results) {
+      const load = `load ${r.loadAverage.toFixed(1)}`;
+      const fivexx = Object.entries(r.creates.statuses)
+        .filter(([status]) => status.startsWith("5") || status === "0")
+        .reduce((sum, [, n]) => sum + n, 0);
+      record(
+        `bank ${r.store}: create at ${r.creates.concurrency} at once, added to the bank's time (p50)`,
+        ms(r.creates.addedP50Ms),
+        "≤ 5 ms",
+        r.creates.addedP50Ms <= 5,
+      );
+      record(
+        `bank ${r.store}: create p50 · direct PUT /cob p50 (${r.creates.count} each)`,
+        `${ms(r.creates.p50Ms)} · ${ms(r.creates.directP50Ms)}`,
+        `info (${load})`,
+        null,
+      );
+      record(
+        `bank ${r.store}: CPU per create, server · load and fake bank`,
+        `${ms(r.creates.serverMsPerCreate)} · ${ms(r.creates.benchMsPerCreate)}`,
+        `info (${r.creates.createsPerSecond.toFixed(0)} /s, ${r.creates.bankCallsPerCreate.toFixed(2)} bank calls each)`,
+        null,
+      );
+      record(
+        `bank ${r.store}: create answers (${r.creates.pending} PENDING)`,
+        Object.entries(r.creates.statuses)
+          .map(([status, n]) => `${n}×${status}`)
+          .join(" "),
+        "no 5xx, none unanswered (0) in 30 s",
+        fivexx === 0,
+      );
+      const bound = r.store === "memory" ? 100 : 200;
+      if (r.callback) {
+        record(
+          `bank ${r.store}: callback → merchant's webhook, transaction.paid (${r.callback.count})`,
+          `p50 ${r.callback.p50Ms.toFixed(0)} p95 ${r.callback.p95Ms.toFixed(0)} ms`,
+          `p95 ≤ ${bound} ms`,
+          r.callback.p95Ms <= bound && r.callback.missing === 0,
+        );
+      } else if (!namespace) {
+        record(
+          `bank ${r.store}: callback → merchant's webhook`,
+          "not measured",
+          "needs unshare -n (a public address for the receiver)",
+          null,
+        );
+      }
+      if (r.reconcile) {
+        record(
+          `bank ${r.store}: one reconciliation, ${r.reconcile.payments} missed payments (${r.reconcile.pages} pages)`,
+          `${r.reconcile.seconds.toFixed(1)} s, ${r.reconcile.credited} credited`,
+          `${quick ? "info" : "≤ 60 s, all credited"}`,
+          quick ? null : r.reconcile.seconds <= 60 && r.reconcile.credited === r.reconcile.payments,
+        );
+        record(
+          `bank ${r.store}: creates to set it up, 200 at once`,
+          `${r.reconcile.createsPerSecond.toFixed(0)} /s, ${r.reconcile.failedCreates} not 201`,
+          "info",
+          null,
+        );
+      }
     }
   }
 } finally {
