@@ -374,6 +374,37 @@ for (const store of eachStore("bank-faults")) {
       await expectBankAndLedgerAgree();
     }, 60_000);
 
+    test("when a charge is paid twice and both callbacks reach every process at once, then one Pix credits it and the other is held unmatched", async () => {
+      const key = await liveKey();
+      const charge = await waiting(key);
+      bank.faultCallbacks({ kind: "drop", count: 2 });
+      const first = pay(charge);
+      const second = bank.pay(charge.pix.copyPaste, { force: true });
+      await bank.settled();
+      bank.clearFaults();
+      const answers = await Promise.all(
+        listeners().flatMap((i) => [callback(i, { pix: [first] }), callback(i, { pix: [second] })]),
+      );
+      expect(
+        answers.every((a) => typeof a === "number" && a < 300),
+        String(answers),
+      ).toBe(true);
+      // The listener answers at once and confirms after.
+      await until(async () => (await read(key, charge.id)).status === "PAID", 10_000, "paid");
+      await until(
+        async () => {
+          const held = await unmatched();
+          return [first, second].some((p) => held.has(p.endToEndId));
+        },
+        10_000,
+        "the other Pix held",
+      );
+      await sleep(1_000);
+      const held = await unmatched();
+      expect([first, second].filter((p) => held.has(p.endToEndId))).toHaveLength(1);
+      await expectBankAndLedgerAgree();
+    }, 60_000);
+
     test("when callbacks come late and reordered, then each payment is credited once, late ones change nothing", async () => {
       const key = await liveKey();
       const charges = await Promise.all([0, 1, 2, 3].map((i) => waiting(key, i)));
@@ -428,6 +459,14 @@ for (const store of eachStore("bank-faults")) {
       await bank.settled();
       bank.clearFaults();
       await until(async () => (await read(key, charge.id)).status === "PAID", 15_000, "the honest Pix credited");
+      await until(
+        async () => {
+          const held = await unmatched();
+          return held.has(wrong.endToEndId) && held.has(strangerTxid.endToEndId);
+        },
+        10_000,
+        "the wrong amount and the stranger txid held",
+      );
       expect((await read(key, wrongAmount.id)).status).toBe("WAITING_PAYMENT");
       const held = await unmatched();
       expect(held.has(wrong.endToEndId)).toBe(true);
