@@ -8,6 +8,7 @@ import {
   formatDateTime,
   formatDocument,
   formatMoney,
+  formatMoneyShort,
   parseMoneyInput,
 } from "../src/lib/format";
 
@@ -23,6 +24,13 @@ describe("money", () => {
     expect(formatMoney(100000000)).toBe(`R$${nbsp}1.000.000,00`);
     expect(formatMoney(-2990)).toBe(`-R$${nbsp}29,90`);
     expect(formatCount(12345)).toBe("12.345");
+  });
+
+  test("when money labels a chart's axis, then it is short: thousands as mil, millions as mi", () => {
+    expect(formatMoneyShort(50_000_000)).toBe(`R$${nbsp}500${nbsp}mil`);
+    expect(formatMoneyShort(123_456_789)).toBe(`R$${nbsp}1,2${nbsp}mi`);
+    expect(formatMoneyShort(50_000)).toBe(`R$${nbsp}500`);
+    expect(formatMoneyShort(0)).toBe(`R$${nbsp}0`);
   });
 
   test("when a person types an amount, then it becomes cents, or null when it is none", () => {

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
-import { formatMoney } from "../lib/format";
+import { formatMoneyShort } from "../lib/format";
 import styles from "./DayChart.module.css";
 
 // The 30-day chart of Home: amounts received per Brasília day as bars, on a canvas (uPlot, loaded
@@ -49,7 +49,7 @@ export default function DayChart(props: { days: Day[] }) {
             grid: { show: false },
           },
           {
-            values: (_u, splits) => splits.map((v) => formatMoney(Math.round(v * 100)).replace(/,00$/, "")),
+            values: (_u, splits) => splits.map((v) => formatMoneyShort(Math.round(v * 100))),
             stroke: "#4f5b69",
             size: 80,
             grid: { stroke: "#e4e7ec" },

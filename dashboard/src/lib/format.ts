@@ -8,6 +8,19 @@ export function formatMoney(cents: number): string {
   return brl.format(cents / 100);
 }
 
+const brlShort = new Intl.NumberFormat("pt-BR", {
+  style: "currency",
+  currency: "BRL",
+  notation: "compact",
+  minimumFractionDigits: 0,
+  maximumFractionDigits: 1,
+});
+
+/** `R$ 500 mil`, `R$ 1,2 mi` from integer cents: a chart axis's label, short enough for a phone. */
+export function formatMoneyShort(cents: number): string {
+  return brlShort.format(cents / 100);
+}
+
 /** `1.234` */
 export function formatCount(value: number): string {
   return integer.format(value);
