@@ -100,7 +100,7 @@ for (const store of eachStore("painel_diario")) {
     }
 
     test.skipIf(!hasChromium || store.name !== "memory")(
-      "when every list has rows, then at 360, 390, 768, 1280 and 1440 px no page scrolls sideways, every row's amount and status are in view, and the menus show the current page",
+      "when every list has rows, then at 360, 390, 768, 1280 and 1440 px no page scrolls sideways, every row's amount and status are in view, the audit log's IP stays on one line, and the menus show the current page",
       async () => {
         const { page, problems, api, accountId } = await merchant();
         // Rows as long as a real bakery's: long descriptions and names.
@@ -171,10 +171,30 @@ for (const store of eachStore("painel_diario")) {
           await page.locator("h1").first().waitFor();
           await expect.poll(() => page.getByText(/Carregando/).count(), { message: path }).toBe(0);
           if (name === "webhooks") await page.getByRole("button", { name: "Ver entregas" }).click();
-          if (name === "inicio") await page.getByText("Ver os valores de cada dia").click();
+          if (name === "inicio") {
+            await page.getByText("Ver os valores de cada dia").click();
+            // The chart drawn before its screenshots: its y-axis reads "R$ 1,4 mi", whole at 390 px.
+            await page
+              .getByRole("region", { name: "Recebido nos últimos 30 dias" })
+              .locator("canvas")
+              .first()
+              .waitFor();
+          }
           if (rows) await page.getByRole("region", { name: rows }).getByRole("row").nth(1).waitFor();
           await look(page, name);
         }
+
+        // The audit log's IP on one line at 1280 px ("127.0.0.1", never "127." over "0.0.1").
+        await page.goto(at("/teste/configuracoes/auditoria"));
+        const ip = page
+          .getByRole("region", { name: "Entradas do registro" })
+          .getByText("127.0.0.1", { exact: true })
+          .first();
+        await ip.waitFor();
+        const ipLines = await ip.evaluate(
+          (e) => (e as unknown as { getClientRects(): { length: number } }).getClientRects().length,
+        );
+        expect(ipLines).toBe(1);
 
         // At 390 px: every section of the menu in view at once, the current one among them.
         await page.setViewportSize({ width: 390, height: 844 });

@@ -124,7 +124,7 @@ export function AuditLog() {
         );
       },
     },
-    { essential: true, header: "IP", cell: (e) => e.ip ?? "—" },
+    { essential: true, header: "IP", cell: (e) => <span className={ui.nowrap}>{e.ip ?? "—"}</span> },
   ];
   const rows = audit.data?.data ?? [];
   return (
