@@ -13,7 +13,7 @@ const refused = (why: string) =>
 const iso = (text: string) => new Date(text).toISOString();
 
 /** The public facts of a certificate. */
-export function certificateFacts(certificate: X509Certificate): CertificateFacts {
+function certificateFacts(certificate: X509Certificate): CertificateFacts {
   return {
     fingerprintSha256: certificate.fingerprint256,
     subject: certificate.subject.replaceAll("\n", ", "),

@@ -164,7 +164,7 @@ export class Keyring {
 }
 
 /** The id of the development key. */
-export const developmentKeyId = "dev";
+const developmentKeyId = "dev";
 
 /**
  * The fixed development key: known to anyone who reads this file, so only outside production

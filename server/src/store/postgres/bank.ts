@@ -12,7 +12,7 @@ import { insertRow, selectMany, selectOne, updateRow } from "./statements.js";
 // The platform's bank connection (issue 35 §1; migration 1764590000020): the connection (one row),
 // its health, its change log (append-only, a trigger refuses UPDATE and DELETE).
 
-export const bankConnectionTable: TableDef<BankConnectionRecord> = {
+const bankConnectionTable: TableDef<BankConnectionRecord> = {
   name: "bank_connection",
   columns: [
     ["id", (c) => c.id],
@@ -31,7 +31,7 @@ export const bankConnectionTable: TableDef<BankConnectionRecord> = {
   ],
 };
 
-export const bankHealthTable: TableDef<BankHealthRecord> = {
+const bankHealthTable: TableDef<BankHealthRecord> = {
   name: "bank_health",
   columns: [
     ["id", (h) => h.id],
@@ -43,7 +43,7 @@ export const bankHealthTable: TableDef<BankHealthRecord> = {
   ],
 };
 
-export const bankConnectionChangesTable: TableDef<BankConnectionChangeRecord> = {
+const bankConnectionChangesTable: TableDef<BankConnectionChangeRecord> = {
   name: "bank_connection_changes",
   columns: [
     ["id", (c) => c.id],
