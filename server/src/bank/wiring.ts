@@ -58,6 +58,8 @@ export function bankWiring(options: BankWiringOptions): BankWiring {
   // the webhook unregistered, and every payment to the reconciler, until the next restart).
   let retry: { timer: NodeJS.Timeout } | null = null;
   let closed = false;
+  /** Counts the changes of the connection: a retry made for an older one is dropped. */
+  let changes = 0;
   const firstRetryMs = options.registerRetryMs ?? 5_000;
   const cancelRetry = () => {
     if (retry) clearTimeout(retry.timer);
@@ -67,7 +69,13 @@ export function bankWiring(options: BankWiringOptions): BankWiring {
     options.recordHealth?.(patch).catch((error: unknown) => logger.warn({ err: error }, "bank: health not recorded"));
 
   /** The webhook at the bank and the listener follow the connection. */
-  async function follow(bank: BankClient | null, credentials: BankCredentials | null, pauseMs = 0): Promise<void> {
+  async function follow(
+    bank: BankClient | null,
+    credentials: BankCredentials | null,
+    change: number,
+    pauseMs = 0,
+  ): Promise<void> {
+    if (change !== changes) return;
     cancelRetry();
     if (credentials && options.listener) {
       const { port, host, certificate } = options.listener;
@@ -106,7 +114,7 @@ export function bankWiring(options: BankWiringOptions): BankWiring {
         if (retry?.timer !== timer) return;
         retry = null;
         listenerStarting = listenerStarting
-          .then(() => follow(bank, credentials, next))
+          .then(() => follow(bank, credentials, change, next))
           .catch((e: unknown) => logger.warn({ err: e }, "bank: webhook not registered"));
       }, next);
       timer.unref();
@@ -121,8 +129,9 @@ export function bankWiring(options: BankWiringOptions): BankWiring {
     ...(options.recheckMs === undefined ? {} : { recheckMs: options.recheckMs }),
     onLoadError: (error) => logger.warn({ err: error }, "bank: connection not re-read (the client held stays)"),
     onChange: ({ bank, credentials }) => {
+      const change = ++changes;
       listenerStarting = listenerStarting
-        .then(() => follow(bank, credentials))
+        .then(() => follow(bank, credentials, change))
         .catch((error: unknown) => logger.warn({ err: error }, "bank: webhook listener not started"));
     },
   });
