@@ -247,6 +247,36 @@ export interface paths {
         patch: operations["changeBankConnection"];
         trace?: never;
     };
+    "/admin/v1/bank/reconciliations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reconcile with the bank now
+         * @description Runs a reconciliation now and answers what it did: reads every Pix the bank received over the
+         *     window (`GET /pix?inicio&fim`, every page), credits each one that pays a charge of ours and
+         *     was not credited yet (its callback lost), and holds what pays no charge as an unmatched
+         *     receipt, exactly as the scheduled run does. Safe to repeat, and while the schedule runs in
+         *     another process: each Pix is credited at most once, by its end-to-end id. Records
+         *     `lastReconciliationAt` in the connection's health.
+         *
+         *     `404 NOT_FOUND` when no bank connection is set. `503 SERVICE_UNAVAILABLE` with `Retry-After`
+         *     (30 seconds) when the bank does not answer (or refuses the read) within the bounded wait; the
+         *     bank's reason goes to the service's log. The Pix of the pages read before it are kept; run it
+         *     again (or let the schedule cover the window).
+         */
+        post: operations["reconcileBank"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/bank/unmatched-receipts": {
         parameters: {
             query?: never;
@@ -845,6 +875,48 @@ export interface components {
         BankDialect: "standard" | "efi" | "inter";
         /** @description An `https://` address, at most 500 characters. */
         BankHttpsUrl: string;
+        /**
+         * @description What one reconciliation did: every Pix the bank listed as received over the window, each kept
+         *     at most once (the end-to-end id decides, whichever process or callback came first).
+         */
+        BankReconciliation: {
+            /** @description The window read: `[from, to)`. */
+            from: components["schemas"]["PixService.UtcTimestamp"];
+            to: components["schemas"]["PixService.UtcTimestamp"];
+            /**
+             * Format: int32
+             * @description Pages the bank answered (`GET /pix?inicio&fim`, paged).
+             */
+            pages: number;
+            /** @description Pix the bank listed over the window. */
+            read: components["schemas"]["ReconciliationCount"];
+            /** @description Credited to their charges now: payments whose callback was lost. */
+            credited: components["schemas"]["ReconciliationCount"];
+            /** @description Already known (credited or held before, by a callback or an earlier run): nothing done. */
+            known: components["schemas"]["ReconciliationCount"];
+            /** @description Held now as unmatched receipts (`GET /admin/v1/bank/unmatched-receipts`). */
+            unmatched: components["schemas"]["ReconciliationCount"];
+            /** @description Not to the platform's Pix key: not ours, nothing kept. */
+            foreign: components["schemas"]["ReconciliationCount"];
+        };
+        /**
+         * @description The window to read. Every field is optional: `{}` reads the scheduled reconciliation's window
+         *     (the last `PIX_BANK_RECONCILE_WINDOW_SECONDS`, 3600 by default, up to now). `lastSeconds` and
+         *     `from` exclude each other. The window ends no later than now, starts before it ends, and spans
+         *     at most 7 days (604 800 seconds, the longest window the schedule takes); otherwise
+         *     `400 VALIDATION_ERROR`.
+         */
+        BankReconciliationRequest: {
+            /** @description The window's start (inclusive). */
+            from?: components["schemas"]["PixService.UtcTimestamp"];
+            /** @description The window's end (exclusive); default now, by the service's clock. */
+            to?: components["schemas"]["PixService.UtcTimestamp"];
+            /**
+             * Format: int32
+             * @description The window's length, ending at `to` (or now): the last `lastSeconds` seconds.
+             */
+            lastSeconds?: number;
+        };
         /** @description What is public of a certificate. */
         CertificateSummary: {
             /** @description SHA-256 of the certificate (DER), as `AA:BB:…`. */
@@ -1590,6 +1662,11 @@ export interface components {
             chargeFeeBps?: components["schemas"]["FeeBasisPoints"];
             withdrawFeeCents?: components["schemas"]["WithdrawFeeCents"];
         };
+        /**
+         * Format: int32
+         * @description A count of one run: at most the int32 range.
+         */
+        ReconciliationCount: number;
         /** @description Body of a rejection. */
         RejectVerificationRequest: {
             /**
@@ -5252,6 +5329,239 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BankConnection"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description The request body is larger than 64 KiB, 65 536 bytes (`PAYLOAD_TOO_LARGE`); nothing in it was
+             *     read.
+             */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description Too many failed authentications from this IP address (`RATE_LIMITED`): after 20 requests with a
+             *     missing or wrong token within a minute, every operator request from the address (a right token
+             *     included) answers 429 until `Retry-After` seconds have passed. Other addresses are not affected.
+             */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` (1 second) with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+        };
+    };
+    reconcileBank: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankReconciliationRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankReconciliation"];
                 };
             };
             /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */

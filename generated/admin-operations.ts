@@ -194,6 +194,14 @@ export const operationTable = {
     tag: "Settlement simulator",
     statuses: [201, 400, 401, 404, 413, 415, 429, 500, 503],
   },
+  reconcileBank: {
+    method: "post",
+    path: "/admin/v1/bank/reconciliations",
+    permission: "admin",
+    summary: "Reconcile with the bank now",
+    tag: "Bank connection",
+    statuses: [200, 400, 401, 404, 413, 415, 429, 500, 503],
+  },
   rejectProductionRecurrence: {
     method: "post",
     path: "/admin/v1/simulator/recurrences/{id}/reject",
@@ -750,6 +758,26 @@ export type OpenDisputeResult =
   | { status: 500; body: Json<operations["openDispute"]["responses"][500]> }
   | { status: 503; body: Json<operations["openDispute"]["responses"][503]>; headers: { "Retry-After": string } };
 
+/** POST /admin/v1/bank/reconciliations: input of `reconcileBank`, after validation. */
+export interface ReconcileBankInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NoParams;
+  body: operations["reconcileBank"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `reconcileBank` may answer. */
+export type ReconcileBankResult =
+  | { status: 200; body: Json<operations["reconcileBank"]["responses"][200]> }
+  | { status: 400; body: Json<operations["reconcileBank"]["responses"][400]> }
+  | { status: 401; body: Json<operations["reconcileBank"]["responses"][401]> }
+  | { status: 404; body: Json<operations["reconcileBank"]["responses"][404]> }
+  | { status: 413; body: Json<operations["reconcileBank"]["responses"][413]> }
+  | { status: 415; body: Json<operations["reconcileBank"]["responses"][415]> }
+  | { status: 429; body: Json<operations["reconcileBank"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["reconcileBank"]["responses"][500]> }
+  | { status: 503; body: Json<operations["reconcileBank"]["responses"][503]>; headers: { "Retry-After": string } };
+
 /** POST /admin/v1/simulator/recurrences/{id}/reject: input of `rejectProductionRecurrence`, after validation. */
 export interface RejectProductionRecurrenceInput {
   params: operations["rejectProductionRecurrence"]["parameters"]["path"];
@@ -1104,6 +1132,8 @@ export interface Handlers<Ctx> {
   listWebhookEndpoints(request: ListWebhookEndpointsInput, ctx: Ctx): Promise<ListWebhookEndpointsResult>;
   /** POST /admin/v1/simulator/transactions/{id}/disputes: Open a dispute (`admin`). */
   openDispute(request: OpenDisputeInput, ctx: Ctx): Promise<OpenDisputeResult>;
+  /** POST /admin/v1/bank/reconciliations: Reconcile with the bank now (`admin`). */
+  reconcileBank(request: ReconcileBankInput, ctx: Ctx): Promise<ReconcileBankResult>;
   /** POST /admin/v1/simulator/recurrences/{id}/reject: Reject a production recurrence (`admin`). */
   rejectProductionRecurrence(request: RejectProductionRecurrenceInput, ctx: Ctx): Promise<RejectProductionRecurrenceResult>;
   /** POST /admin/v1/accounts/{id}/verification-request/reject: Reject a verification request (`admin`). */
@@ -1142,7 +1172,7 @@ export interface Handlers<Ctx> {
 export interface OperationsByTag {
   "Accounts": "createAccount" | "getAccount" | "listAccounts" | "updateAccount";
   "API keys": "createApiKey" | "listApiKeys" | "revokeApiKey" | "updateApiKey";
-  "Bank connection": "changeBankConnection" | "getBankConnection" | "listUnmatchedReceipts" | "removeBankConnection" | "setBankConnection";
+  "Bank connection": "changeBankConnection" | "getBankConnection" | "listUnmatchedReceipts" | "reconcileBank" | "removeBankConnection" | "setBankConnection";
   "Clock": "advanceClock" | "getClock";
   "Customers": "getCustomerNotes" | "setCustomerNotes";
   "Secrets": "rotateSecrets";

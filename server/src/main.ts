@@ -146,7 +146,12 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
       store,
       clock,
       bank: bank.access,
-      config: { ...defaultDomainConfig, publicBaseUrl: cfg.publicBaseUrl, passwordHashCost: cfg.passwordHashCost },
+      config: {
+        ...defaultDomainConfig,
+        publicBaseUrl: cfg.publicBaseUrl,
+        passwordHashCost: cfg.passwordHashCost,
+        bankReconcileWindowSeconds: cfg.bankReconcileWindowSeconds,
+      },
       mailer: cfg.smtpUrl ? smtpMailer(cfg.smtpUrl) : logMailer(logger, { hideLinks: cfg.production }),
       logger,
       secrets,

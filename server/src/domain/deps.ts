@@ -26,6 +26,11 @@ export interface DomainConfig {
   paymentLinkExpirySeconds: number;
   /** The argon2id parameters of new password hashes (PIX_PASSWORD_HASH_COST; `owasp` in production). */
   passwordHashCost: PasswordHashCost;
+  /**
+   * How far back the scheduled reconciliation reads (PIX_BANK_RECONCILE_WINDOW_SECONDS): also the
+   * window of the operator's run when it names none.
+   */
+  bankReconcileWindowSeconds: number;
 }
 
 export const defaultDomainConfig: DomainConfig = {
@@ -33,6 +38,7 @@ export const defaultDomainConfig: DomainConfig = {
   chargeExpirySeconds: defaultExpirySeconds.charge,
   paymentLinkExpirySeconds: defaultExpirySeconds.paymentLink,
   passwordHashCost: "owasp",
+  bankReconcileWindowSeconds: 3_600,
 };
 
 /** What every use case may use. */

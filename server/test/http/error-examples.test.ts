@@ -87,7 +87,12 @@ describe("the error examples of both documents", () => {
       "INTERNAL_ERROR",
       "SERVICE_UNAVAILABLE",
     ];
-    const notFound = [errorCatalogue.NOT_FOUND.message, /^Rota não encontrada: [A-Z]+ \S+\.$/, /relógio manual/];
+    const notFound = [
+      errorCatalogue.NOT_FOUND.message,
+      /^Rota não encontrada: [A-Z]+ \S+\.$/,
+      /relógio manual/,
+      /^Nenhuma conexão bancária configurada: /,
+    ];
     const wrong = declared.flatMap((d) =>
       Object.entries(d.examples)
         .filter(([, { value }]) =>

@@ -593,10 +593,17 @@ function dashboardWorld(server: TestServer) {
   return { examples: examplesOf("dashboard-openapi.yaml"), freshMerchant, logIn, headers, arrange };
 }
 
+const noBankOnTestServer =
+  "a test server has no bank connected (it answers 404); server/test/bank/reconcile-now.test.ts runs it with the bank's test double and the fake bank";
+
 /** Examples that cannot succeed on a test server, each with the reason. */
 const skipped: Record<string, string> = {
   "POST /admin/v1/clock/advance manualClockOff":
     "the clock routes answer 404 on a server started without PIX_MANUAL_CLOCK=1; every test server runs the manual clock",
+  "POST /admin/v1/bank/reconciliations scheduledWindow": noBankOnTestServer,
+  "POST /admin/v1/bank/reconciliations again": noBankOnTestServer,
+  "POST /admin/v1/bank/reconciliations afterOutage": noBankOnTestServer,
+  "POST /admin/v1/bank/reconciliations bankDown": noBankOnTestServer,
 };
 
 let idempotencyKeys = 0;

@@ -114,6 +114,27 @@ export function registerBank(program: Command, ctx: CliContext): void {
       ctx.out.record({ removed: true }, ["removed"]);
     });
 
+  bank
+    .command("reconcile")
+    .description(
+      "lê agora os Pix recebidos pelo banco e credita o que os callbacks perderam (sem esperar o agendamento)",
+    )
+    .option(
+      "--since <minutes>",
+      "os últimos <minutes> minutos (1 a 10080); padrão: a janela do agendamento (PIX_BANK_RECONCILE_WINDOW_SECONDS)",
+    )
+    .action(async (o: { since?: string }) => {
+      let body: { lastSeconds?: number } = {};
+      if (o.since !== undefined) {
+        const minutes = Number(o.since);
+        if (!Number.isInteger(minutes) || minutes < 1 || minutes > 10_080)
+          throw new CliError("--since: informe um número inteiro de minutos, de 1 a 10080 (7 dias)");
+        body = { lastSeconds: minutes * 60 };
+      }
+      const run = unwrap(await ctx.operator().POST("/admin/v1/bank/reconciliations", { body }));
+      ctx.out.record(run, ["from", "to", "pages", "read", "credited", "known", "unmatched", "foreign"]);
+    });
+
   withPageOptions(
     bank
       .command("unmatched")

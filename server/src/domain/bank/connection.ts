@@ -46,7 +46,8 @@ export interface BankCredentials {
   certificateNotAfter: string;
 }
 
-const noConnection = () =>
+/** No bank connection set (`NOT_FOUND`): what the operator's bank routes answer. */
+export const noBankConnection = () =>
   new DomainError(
     "NOT_FOUND",
     "Nenhuma conexão bancária configurada: configure-a com PUT /admin/v1/bank-connection (ou npm run admin -- bank connect).",
@@ -209,7 +210,7 @@ export function bankConnectionUseCases(deps: DomainDeps) {
   return {
     async get(): Promise<Schemas["BankConnection"]> {
       const connection = await store.read.bankConnection.get();
-      if (!connection) throw noConnection();
+      if (!connection) throw noBankConnection();
       return present(connection);
     },
 
@@ -257,7 +258,7 @@ export function bankConnectionUseCases(deps: DomainDeps) {
         await tx.lockScope({ accountId: "bank-connection", livemode: true });
         const at = clock.now().toISOString();
         const before = await tx.bankConnection.get();
-        if (!before) throw noConnection();
+        if (!before) throw noBankConnection();
         const after: BankConnectionRecord = {
           ...before,
           version: before.version + 1,
@@ -285,7 +286,7 @@ export function bankConnectionUseCases(deps: DomainDeps) {
       await store.transaction(async (tx) => {
         await tx.lockScope({ accountId: "bank-connection", livemode: true });
         const before = await tx.bankConnection.get();
-        if (!before) throw noConnection();
+        if (!before) throw noBankConnection();
         await tx.bankConnection.remove();
         await recordChange(tx, "bank_connection.removed", before, null, by, clock.now().toISOString());
       });

@@ -1,5 +1,8 @@
+import type { components } from "../../../../generated/admin-api.js";
 import type { DomainDeps } from "../deps.js";
-import { recordBankHealth } from "./connection.js";
+import { DomainError } from "../core/errors.js";
+import { BankRefusedError, BankUnavailableError } from "../ports/pix-bank.js";
+import { recordBankHealth, noBankConnection } from "./connection.js";
 import { bankReceiptUseCases, type ReceiptOutcome } from "./received.js";
 
 // The reconciler (issue 35): callbacks get lost, so the Pix the bank received over a window
@@ -15,33 +18,96 @@ export interface Reconciliation {
   counts: Record<ReceiptOutcome, number>;
 }
 
+type Schemas = components["schemas"];
+
+/** The longest window a run reads: a week, as PIX_BANK_RECONCILE_WINDOW_SECONDS at most. */
+const maxWindowSeconds = 604_800;
+
+/** `Retry-After` of a run the bank did not answer: long enough for a bank's blip to pass. */
+const bankDownRetryAfterSeconds = 30;
+
+/** The window an operator's request names, checked against the service's clock. */
+function windowOf(request: Schemas["BankReconciliationRequest"], now: Date, defaultSeconds: number) {
+  const invalid = (path: string, message: string) =>
+    new DomainError("VALIDATION_ERROR", undefined, { errors: [{ path, message }] });
+  if (request.from !== undefined && request.lastSeconds !== undefined) {
+    throw invalid("lastSeconds", "informe from ou lastSeconds, não ambos");
+  }
+  const to = request.to === undefined ? now : new Date(request.to);
+  if (to.getTime() > now.getTime()) throw invalid("to", "o fim da janela não pode estar no futuro");
+  const from =
+    request.from === undefined
+      ? new Date(to.getTime() - (request.lastSeconds ?? defaultSeconds) * 1000)
+      : new Date(request.from);
+  if (from.getTime() >= to.getTime()) throw invalid("from", "o início da janela deve ser anterior ao fim");
+  if (to.getTime() - from.getTime() > maxWindowSeconds * 1000) {
+    throw invalid("from", `a janela cobre no máximo 7 dias (${maxWindowSeconds} segundos)`);
+  }
+  return { from: from.toISOString(), to: to.toISOString() };
+}
+
 export function bankReconcileUseCases(deps: DomainDeps) {
   const receipts = bankReceiptUseCases(deps);
+
+  /**
+   * Keeps every Pix the bank received in [from, to). Answers null when no bank is connected.
+   * A bank that stops answering ends the run (its error is thrown): the next run covers the
+   * window again. The run's end is recorded in the connection's health.
+   */
+  async function reconcile(window: { from: string; to: string }): Promise<Reconciliation | null> {
+    const bank = await deps.bank?.current();
+    if (!bank) return null;
+    const counts: Record<ReceiptOutcome, number> = {
+      credited: 0,
+      known: 0,
+      unmatched: 0,
+      foreign: 0,
+      unknown: 0,
+      unavailable: 0,
+    };
+    let pages = 1;
+    for (let page = 0; page < pages; page++) {
+      const answer = await bank.listReceived(window, page);
+      pages = answer.pages;
+      for (const pix of answer.items) counts[await receipts.handle(bank, pix)]++;
+    }
+    await recordBankHealth(deps, { lastReconciliationAt: deps.clock.now().toISOString() });
+    return { ...window, pages, counts };
+  }
+
   return {
+    reconcile,
+
     /**
-     * Keeps every Pix the bank received in [from, to). Answers null when no bank is connected.
-     * A bank that stops answering ends the run (its error is thrown): the next run covers the
-     * window again. The run's end is recorded in the connection's health.
+     * The operator's run, now (`POST /admin/v1/bank/reconciliations`): the scheduled run over the
+     * window asked for (default the schedule's, `DomainConfig.bankReconcileWindowSeconds`). No
+     * connection is `NOT_FOUND`; a bank that does not answer or refuses the read is
+     * `SERVICE_UNAVAILABLE` with `Retry-After` (what earlier pages credited stays credited).
      */
-    async reconcile(window: { from: string; to: string }): Promise<Reconciliation | null> {
-      const bank = await deps.bank?.current();
-      if (!bank) return null;
-      const counts: Record<ReceiptOutcome, number> = {
-        credited: 0,
-        known: 0,
-        unmatched: 0,
-        foreign: 0,
-        unknown: 0,
-        unavailable: 0,
-      };
-      let pages = 1;
-      for (let page = 0; page < pages; page++) {
-        const answer = await bank.listReceived(window, page);
-        pages = answer.pages;
-        for (const pix of answer.items) counts[await receipts.handle(bank, pix)]++;
+    async reconcileNow(request: Schemas["BankReconciliationRequest"]): Promise<Schemas["BankReconciliation"]> {
+      const window = windowOf(request, deps.clock.now(), deps.config.bankReconcileWindowSeconds);
+      let run: Reconciliation | null;
+      try {
+        run = await reconcile(window);
+      } catch (error) {
+        if (!(error instanceof BankUnavailableError || error instanceof BankRefusedError)) throw error;
+        // The catalogue's message, as every SERVICE_UNAVAILABLE: the bank's reason is in the log.
+        deps.logger.warn({ err: error, ...window }, "bank: the operator's reconciliation did not finish");
+        throw new DomainError("SERVICE_UNAVAILABLE", undefined, { retryAfterSeconds: bankDownRetryAfterSeconds });
       }
-      await recordBankHealth(deps, { lastReconciliationAt: deps.clock.now().toISOString() });
-      return { ...window, pages, counts };
+      if (!run) throw noBankConnection();
+      const { counts } = run;
+      deps.logger.info({ ...window, ...counts }, "bank: the operator ran a reconciliation");
+      return {
+        from: run.from,
+        to: run.to,
+        pages: run.pages,
+        read: Object.values(counts).reduce((n, c) => n + c, 0),
+        credited: counts.credited,
+        known: counts.known,
+        unmatched: counts.unmatched,
+        foreign: counts.foreign,
+      };
     },
   };
 }

@@ -204,6 +204,7 @@ function adminHandlers(domain: Domain, clock: ManualClock | null): Handlers<Audi
       status: 200,
       body: await domain.bankReceipts.listUnmatched(pageFromQuery(query)),
     }),
+    reconcileBank: async ({ body }) => ({ status: 200, body: await domain.bankReconcile.reconcileNow(body) }),
     getBankConnection: async () => ({ status: 200, body: await domain.bankConnection.get() }),
     setBankConnection: async ({ body }, by) => ({ status: 200, body: await domain.bankConnection.set(body, by) }),
     changeBankConnection: async ({ body }, by) => ({
