@@ -12,6 +12,7 @@ import {
   turnOnTwoFactor,
 } from "../support/dashboard.js";
 import { eachStore, serverOn } from "../support/stores.js";
+import { createCertificateAuthority } from "../../../fake-bank/src/certs.js";
 
 // Examples that rot (issue 33 §2): a reader copies a request example and sends it. Each example
 // of the documents that sends something (`x-example-requests`, written by `npm run generate` from
@@ -292,7 +293,34 @@ function adminWorld(server: TestServer) {
     return (await operator("GET", `/admin/v1/accounts/${account}/events?mode=test`)).data[0].id as string;
   };
   const withAccount = async (): Promise<Arranged> => ({ path: { id: account } });
+  // The bank connection's examples: a certificate and key that belong together, made now (the
+  // example's are shortened placeholders), and the connection there or not as each example needs.
+  const bankExample = examplesOf("admin-openapi.yaml").find(
+    (e) => e.template === "/admin/v1/bank-connection" && e.method === "PUT" && e.title === "set",
+  )?.body as Json;
+  const bankConnection = () => {
+    const issued = createCertificateAuthority("Banco de exemplo").issueClient(bankExample.clientId as string);
+    return {
+      ...bankExample,
+      certificate: { format: "pem", certificatePem: issued.certPem, privateKeyPem: issued.keyPem },
+    };
+  };
+  const noConnection = async (): Promise<Arranged> => {
+    const answer = await rawCall<Json>(server.baseUrl, "DELETE", "/admin/v1/bank-connection", {
+      admin: testAdminToken,
+    });
+    if (answer.status !== 204 && answer.status !== 404)
+      throw new Error(`DELETE /admin/v1/bank-connection: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return {};
+  };
   const arrange: Record<string, () => Promise<Arranged>> = {
+    "PUT /admin/v1/bank-connection set": async () => ({ body: bankConnection() }),
+    "PATCH /admin/v1/bank-connection none": noConnection,
+    "PATCH /admin/v1/bank-connection newSecret": async () => {
+      await operator("PUT", "/admin/v1/bank-connection", bankConnection());
+      return {};
+    },
+    "POST /admin/v1/bank/reconciliations noBank": noConnection,
     "GET /admin/v1/accounts/{id} found": withAccount,
     // The merchant replaced its request (version 3) after the operator reviewed version 2.
     "PATCH /admin/v1/accounts/{id} requestChanged": async () => ({ path: { id: await requested(3) } }),
