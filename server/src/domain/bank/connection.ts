@@ -23,7 +23,7 @@ import type {
 type Schemas = components["schemas"];
 
 /** How long before the client certificate's expiry the connection warns (issue 35 §1). */
-export const certificateWarningDays = 30;
+const certificateWarningDays = 30;
 const dayMs = 86_400_000;
 
 /** The newest change-log entries a read carries. */
@@ -61,7 +61,7 @@ function certificateMaterial(input: Schemas["ClientCertificateInput"]): ClientCe
 }
 
 /** Where the connection stands at `now`: its status and the operator's warnings. */
-export function bankConnectionStatus(
+function bankConnectionStatus(
   connection: Pick<BankConnectionRecord, "certificate">,
   health: BankHealthRecord | null,
   now: Date,
