@@ -19,7 +19,8 @@
  *    merchant's webhook as transaction.paid, one reconciliation crediting 10,000 missed payments.
  *
  * `--quick` shortens every measurement (a smoke run). Exits non-zero when a target is missed.
- * Everything stays on 127.0.0.1, is bounded, and leaves no process behind.
+ * Everything stays on 127.0.0.1 (the bank section's webhook receiver: a public address on the
+ * loopback of its own network namespace), is bounded, and leaves no process behind.
  */
 import os from "node:os";
 import { join } from "node:path";
