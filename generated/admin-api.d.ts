@@ -851,14 +851,26 @@ export interface components {
         BankConnectionHealth: {
             status: components["schemas"]["BankConnectionStatus"];
             /** @description What the operator should act on, in Portuguese (empty when nothing). */
-            warnings: string[];
-            /** @description The last call the bank answered as expected. */
+            warnings: components["schemas"]["PixService.NoticeText"][];
+            /**
+             * Format: date-time
+             * @description The last call the bank answered as expected.
+             */
             lastSuccessAt: string | null;
-            /** @description When the cached access token expires. */
+            /**
+             * Format: date-time
+             * @description When the cached access token expires.
+             */
             tokenExpiresAt: string | null;
-            /** @description When the webhook was last registered at the bank. */
+            /**
+             * Format: date-time
+             * @description When the webhook was last registered at the bank.
+             */
             webhookRegisteredAt: string | null;
-            /** @description When the reconciler last read the bank's received Pix. */
+            /**
+             * Format: date-time
+             * @description When the reconciler last read the bank's received Pix.
+             */
             lastReconciliationAt: string | null;
             /** @description The last failure, in Portuguese (never a secret); absent when none. */
             lastError?: components["schemas"]["BankConnectionError"];
@@ -1233,6 +1245,8 @@ export interface components {
         "PixService.Metadata": {
             [key: string]: unknown;
         };
+        /** @description A sentence for a person to act on, in Portuguese (a warning, a notice). */
+        "PixService.NoticeText": string;
         /** @description The Pix code the payer uses. */
         "PixService.PixCode": {
             /** @description The copy-and-paste code (BR Code, EMV format with CRC16); empty while the charge is `PENDING`. */

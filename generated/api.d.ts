@@ -1165,6 +1165,8 @@ export interface components {
         Metadata: {
             [key: string]: unknown;
         };
+        /** @description A sentence for a person to act on, in Portuguese (a warning, a notice). */
+        NoticeText: string;
         /**
          * @description A reusable checkout: the payer opens `url`, fills in their data, pays by Pix and sees a
          *     receipt. Each payment is a charge with `paymentLinkId` set.
@@ -1268,7 +1270,7 @@ export interface components {
             /** @enum {string} */
             status: "ok" | "certificate_expiring" | "certificate_expired" | "failing";
             /** @description What the operator should act on, in Portuguese (empty when nothing). */
-            warnings: string[];
+            warnings: components["schemas"]["NoticeText"][];
         };
         /** @description A recurrence: the payer's authorisation of a merchant's recurring Pix debits (Pix Automático). */
         Recurrence: {
