@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { freePort } from "../../scripts/pg-cluster.js";
 import { startPrism } from "../../scripts/prism.js";
 import {
@@ -48,6 +48,8 @@ const deployedEnv = {
   NODE_ENV: "production",
   TRUST_PROXY: "1",
   ADMIN_TOKEN: "adm_bench_0123456789abcdefghijkl",
+  // Production refuses to start without a master key (the secrets at rest, record 0050).
+  MASTER_KEYS: `bench:${randomBytes(32).toString("base64")}`,
   PUBLIC_BASE_URL: "https://pix.bench.example",
   LOG_LEVEL: "warn",
 };
