@@ -64,7 +64,8 @@ describe.each(targets)("contract: $name", (target) => {
     test("GET /ready without a key → 200", async () => {
       const res = await call("getReadiness", "GET", "/ready", { key: null });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ ok: true });
+      // With a bank connected, the body also reports it (`bank`); the mock answers the example that has one.
+      expect(res.body).toMatchObject({ ok: true });
     });
   });
 

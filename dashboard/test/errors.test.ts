@@ -26,7 +26,7 @@ describe("field errors of a refusal", () => {
     const { byField, rest } = fieldErrors(error, ["amountCents", "customer", "permissions"]);
 
     expect(byField).toEqual({
-      amountCents: "deve ser no mínimo 500",
+      amountCents: "deve ser no mínimo R$\u00a05,00",
       customer: "CPF inválido",
       permissions: "permissão desconhecida",
     });

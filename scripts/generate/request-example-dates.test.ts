@@ -43,10 +43,17 @@ function requestExampleDates(name: string) {
   return found;
 }
 
+/**
+ * The operator's reconciliation window reads what the bank already received: it must end no later
+ * than now (a window in the future answers 400), so its example's dates are in the past on purpose
+ * and stay valid as time passes.
+ */
+const pastOnPurpose = /^POST \/admin\/v1\/bank\/reconciliations application\/json \w+\.(from|to)$/;
+
 describe.each(documents)("the request examples of %s", (name) => {
   test("when their dates are read, then none is in the past (an example that has expired answers 400)", () => {
     const today = new Date().toISOString().slice(0, 10);
-    const past = requestExampleDates(name).filter((d) => d.date.slice(0, 10) < today);
+    const past = requestExampleDates(name).filter((d) => d.date.slice(0, 10) < today && !pastOnPurpose.test(d.where));
     expect(past).toEqual([]);
   });
 });
