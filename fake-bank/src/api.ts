@@ -291,32 +291,7 @@ export function createApiApp(context: ApiContext): express.Express {
   // The bearer token: present, unexpired, and bound to the certificate of this connection.
   app.use(basePath, requireToken(ledger));
 
-  const OpenApiValidator = createRequire(import.meta.url)(
-    "express-openapi-validator",
-  ) as typeof import("express-openapi-validator");
-  app.use(
-    OpenApiValidator.middleware({
-      apiSpec: loadDocument(basePath) as never,
-      validateRequests: { allErrors: true, removeAdditional: false },
-      validateResponses: {
-        removeAdditional: false,
-        onError: (error, _body, req) => {
-          const log = (req.res as Response | undefined)?.locals.log as RequestLogEntry | undefined;
-          if (log === undefined) return;
-          log.responseValid = false;
-          log.errors.push(...(error.errors ?? []).map((e) => `resposta ${e.path}: ${e.message}`));
-          process.stderr.write(
-            `fake-bank: resposta fora do documento em ${log.method} ${log.path}: ${JSON.stringify(error.errors)}\n`,
-          );
-        },
-      },
-      validateSecurity: false,
-      validateApiSpec: false,
-      validateFormats: true,
-      ignorePaths: (path: string) => !path.startsWith(`${basePath}/`),
-      fileUploader: false,
-    }) as unknown as RequestHandler[],
-  );
+  app.use(documentValidator(loadDocument(basePath), (path) => !path.startsWith(`${basePath}/`)));
 
   // Scopes, from the operation's `security` in the document.
   app.use(basePath, (req, res, next) => {
@@ -827,4 +802,36 @@ function paginate<T>(items: T[], window: Window) {
       quantidadeTotalDeItens: items.length,
     },
   };
+}
+
+/**
+ * express-openapi-validator over one of the bank's documents (the Central Bank's, or a payout
+ * document): a request outside it is refused as the document says, an answer outside it is flagged
+ * in the request log and on stderr, so the fake cannot drift from the document.
+ */
+export function documentValidator(apiSpec: unknown, ignorePaths?: (path: string) => boolean): RequestHandler[] {
+  const OpenApiValidator = createRequire(import.meta.url)(
+    "express-openapi-validator",
+  ) as typeof import("express-openapi-validator");
+  return OpenApiValidator.middleware({
+    apiSpec: apiSpec as never,
+    validateRequests: { allErrors: true, removeAdditional: false },
+    validateResponses: {
+      removeAdditional: false,
+      onError: (error, _body, req) => {
+        const log = (req.res as Response | undefined)?.locals.log as RequestLogEntry | undefined;
+        if (log === undefined) return;
+        log.responseValid = false;
+        log.errors.push(...(error.errors ?? []).map((e) => `resposta ${e.path}: ${e.message}`));
+        process.stderr.write(
+          `fake-bank: resposta fora do documento em ${log.method} ${log.path}: ${JSON.stringify(error.errors)}\n`,
+        );
+      },
+    },
+    validateSecurity: false,
+    validateApiSpec: false,
+    validateFormats: true,
+    ...(ignorePaths ? { ignorePaths } : {}),
+    fileUploader: false,
+  }) as unknown as RequestHandler[];
 }

@@ -15,12 +15,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { parse as parseYaml } from "yaml";
 import type { components as EfiComponents } from "../../generated/bank/efi-payouts.js";
 import type { components as InterComponents } from "../../generated/bank/inter-payouts.js";
-import { BANK_ISPB, requireToken, type Dialect, type RequestLogEntry } from "./api.js";
+import { BANK_ISPB, documentValidator, requireToken, type Dialect, type RequestLogEntry } from "./api.js";
 import type { Customer, Ledger, Token } from "./state.js";
 import { cents, endToEndId, valor } from "./wire.js";
 
@@ -331,31 +330,7 @@ export function payoutRoutes(ledger: Ledger, book: PayoutBook): RequestHandler {
   router.use((req, _res, next) => (paths.test(req.path) ? next() : next("router")));
   router.use(requireToken(ledger));
 
-  const OpenApiValidator = createRequire(import.meta.url)(
-    "express-openapi-validator",
-  ) as typeof import("express-openapi-validator");
-  router.use(
-    OpenApiValidator.middleware({
-      apiSpec: loadDocument(dialect) as never,
-      validateRequests: { allErrors: true, removeAdditional: false },
-      validateResponses: {
-        removeAdditional: false,
-        onError: (error, _body, req) => {
-          const log = (req.res as Response | undefined)?.locals.log as RequestLogEntry | undefined;
-          if (log === undefined) return;
-          log.responseValid = false;
-          log.errors.push(...(error.errors ?? []).map((e) => `resposta ${e.path}: ${e.message}`));
-          process.stderr.write(
-            `fake-bank: resposta fora do documento em ${log.method} ${log.path}: ${JSON.stringify(error.errors)}\n`,
-          );
-        },
-      },
-      validateSecurity: false,
-      validateApiSpec: false,
-      validateFormats: true,
-      fileUploader: false,
-    }) as unknown as RequestHandler[],
-  );
+  router.use(documentValidator(loadDocument(dialect)));
 
   // Scopes, from the operation's `security` in the document.
   router.use((req, res, next) => {
