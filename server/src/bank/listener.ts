@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import type { components } from "../../../generated/bank/pix-api.js";
-import { readOpenApiDocument } from "../http/kit/openapi-document.js";
+import { localSchemaRefs, readOpenApiDocument } from "../http/kit/openapi-document.js";
 import type { BankDialect } from "../domain/bank/index.js";
 import { dialects } from "./dialects.js";
 
@@ -71,20 +71,6 @@ interface Validators {
 
 const compiled = new Map<string, Validators>();
 
-/** `#/components/schemas/X` becomes `#/$defs/X`: only the schemas go in, as `$defs`. */
-function rebaseRefs(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(rebaseRefs);
-  if (value && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [
-        k,
-        k === "$ref" && typeof v === "string" ? v.replace(/^#\/components\/schemas\//, "#/$defs/") : rebaseRefs(v),
-      ]),
-    );
-  }
-  return value;
-}
-
 /** Compiles the callback's schemas from the document, once per document. */
 function callbackValidators(documentPath = defaultDocumentPath): Validators {
   const cached = compiled.get(documentPath);
@@ -95,8 +81,8 @@ function callbackValidators(documentPath = defaultDocumentPath): Validators {
       requestBodies: { WebhookPixBody: { content: { "application/json": { schema: Record<string, unknown> } } } };
     };
   };
-  const $defs = rebaseRefs(doc.components.schemas);
-  const body = rebaseRefs(doc.components.requestBodies.WebhookPixBody.content["application/json"].schema);
+  const $defs = localSchemaRefs(doc.components.schemas);
+  const body = localSchemaRefs(doc.components.requestBodies.WebhookPixBody.content["application/json"].schema);
   const ajv = new Ajv({ strict: false, allErrors: false });
   addFormats.default(ajv, { mode: "full" });
   const validators: Validators = {

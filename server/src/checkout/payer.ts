@@ -3,7 +3,7 @@ import addFormats from "ajv-formats";
 import type { CheckoutPayer, PayerReading } from "../domain/payments/index.js";
 import type { FieldError } from "../domain/core/errors.js";
 import { fieldErrorsOf, validationPath } from "../http/kit/validation-messages.js";
-import { readOpenApiDocument } from "../http/kit/openapi-document.js";
+import { localSchemaRefs, readOpenApiDocument } from "../http/kit/openapi-document.js";
 import { parseDocument } from "../pix/documents.js";
 
 // The payer's data, read from the checkout form with the spec's own rules: the `ChargeCustomerInput`
@@ -54,20 +54,6 @@ interface PayerValidators {
 
 const compiled = new Map<string, PayerValidators>();
 
-/** `#/components/schemas/…` references of the document, made local `#/$defs/…` ones. */
-function rebaseRefs(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(rebaseRefs);
-  if (value && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [
-        k,
-        k === "$ref" && typeof v === "string" ? v.replace(/^#\/components\/schemas\//, "#/$defs/") : rebaseRefs(v),
-      ]),
-    );
-  }
-  return value;
-}
-
 /**
  * Compiles the payer's schemas. Only the document's schemas go in, as `$defs` of each compiled
  * schema, so Ajv compiles what the payer reaches and not every component of the document (that
@@ -77,7 +63,7 @@ function compile(documentPath: string): PayerValidators {
   const cached = compiled.get(documentPath);
   if (cached) return cached;
   const doc = readOpenApiDocument(documentPath) as { components: { schemas: unknown } };
-  const $defs = rebaseRefs(doc.components.schemas);
+  const $defs = localSchemaRefs(doc.components.schemas);
   // `verbose` gives each error its schema, so a length rule is said whole ("de 2 a 120").
   const ajv = new Ajv({ strict: false, allErrors: true, verbose: true });
   addFormats.default(ajv, { mode: "full" });

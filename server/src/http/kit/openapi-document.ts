@@ -13,3 +13,20 @@ export function readOpenApiDocument(path: string): Node {
   if (json !== path && existsSync(json)) return JSON.parse(readFileSync(json, "utf8")) as Node;
   return parse(readFileSync(path, "utf8")) as Node;
 }
+
+/**
+ * A document's `#/components/schemas/X` references made `#/$defs/X`, for an Ajv schema that carries
+ * the document's schemas as its `$defs` (the checkout's payer, the bank listener's callback body).
+ */
+export function localSchemaRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(localSchemaRefs);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        k,
+        k === "$ref" && typeof v === "string" ? v.replace(/^#\/components\/schemas\//, "#/$defs/") : localSchemaRefs(v),
+      ]),
+    );
+  }
+  return value;
+}
