@@ -5,30 +5,13 @@ import { startFakeBank, type Dialect, type FakeBank } from "../../../fake-bank/s
 import { pixBankFrom, type BankClient } from "../../src/bank/client.js";
 import { startWebhookListener, type WebhookListener } from "../../src/bank/listener.js";
 import { bankWiring } from "../../src/bank/wiring.js";
-import type { BankCredentials } from "../../src/domain/bank/index.js";
+import { credentialsOf } from "../support/fake-bank-credentials.js";
 import { BankRefusedError, BankUnavailableError, type BankChargeRequest } from "../../src/domain/ports/pix-bank.js";
 
 // The adapter against the fake bank (fake-bank/): real TLS, mutual TLS, OAuth2, its requests and
 // answers checked against the vendored document. Certificates are made here, at test time.
 
 const timeoutMs = 1_500;
-
-function credentialsOf(bank: FakeBank, overrides: Partial<BankCredentials> = {}): BankCredentials {
-  return {
-    version: 1,
-    baseUrl: bank.baseUrl,
-    tokenUrl: bank.tokenUrl,
-    clientId: bank.customer.clientId,
-    clientSecret: bank.customer.clientSecret,
-    certificate: { format: "pem", certPem: bank.customer.certPem, keyPem: bank.customer.keyPem },
-    bankCaPem: bank.caPem,
-    pixKey: bank.customer.keys[0] ?? "",
-    dialect: bank.dialect,
-    webhookUrl: null,
-    certificateNotAfter: bank.customer.certificateExpiresAt,
-    ...overrides,
-  };
-}
 
 let serial = 0;
 /** A txid of 26–35 letters and digits, new each time. */

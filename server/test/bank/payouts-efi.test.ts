@@ -4,7 +4,8 @@ import { pixBankFrom, type BankClient } from "../../src/bank/client.js";
 import { pixPayoutsFrom } from "../../src/bank/payouts.js";
 import { BankRefusedError, BankUnavailableError } from "../../src/domain/ports/pix-bank.js";
 import type { PixPayouts } from "../../src/domain/ports/pix-payouts.js";
-import { credentialsOf, eventually, expectEveryPayoutRequestValid } from "./payouts-support.js";
+import { credentialsOf } from "../support/fake-bank-credentials.js";
+import { eventually, expectEveryPayoutRequestValid } from "./payouts-support.js";
 
 // Efí's payouts (server/src/bank/payouts-efi.ts) against the fake bank in the efi dialect: real
 // TLS, mutual TLS and OAuth2, every request and answer checked against spec/bank/efi-payouts.

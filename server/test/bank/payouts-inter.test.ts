@@ -5,7 +5,8 @@ import { pixPayoutsFrom } from "../../src/bank/payouts.js";
 import { idempotencyKeyOf } from "../../src/bank/payouts-inter.js";
 import { BankRefusedError, BankUnavailableError } from "../../src/domain/ports/pix-bank.js";
 import type { PixPayouts } from "../../src/domain/ports/pix-payouts.js";
-import { credentialsOf, eventually, expectEveryPayoutRequestValid } from "./payouts-support.js";
+import { credentialsOf } from "../support/fake-bank-credentials.js";
+import { eventually, expectEveryPayoutRequestValid } from "./payouts-support.js";
 
 // Inter's payouts (server/src/bank/payouts-inter.ts) against the fake bank in the inter dialect:
 // real TLS, mutual TLS and OAuth2 (a token of its own for the payout scopes), every request and

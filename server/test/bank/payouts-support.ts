@@ -1,24 +1,8 @@
-// What the payout adapters' tests share: the connection to a fake bank and the check that every
-// request the adapter sent was valid against its document (and every answer, the bank's own check).
+// What the payout adapters' tests share: the check that every request the adapter sent was valid
+// against its document (and every answer, the bank's own check). The connection is
+// support/fake-bank-credentials.ts.
 import { expect } from "vitest";
 import type { FakeBank } from "../../../fake-bank/src/bank.js";
-import type { BankCredentials } from "../../src/domain/bank/index.js";
-
-export function credentialsOf(bank: FakeBank): BankCredentials {
-  return {
-    version: 1,
-    baseUrl: bank.baseUrl,
-    tokenUrl: bank.tokenUrl,
-    clientId: bank.customer.clientId,
-    clientSecret: bank.customer.clientSecret,
-    certificate: { format: "pem", certPem: bank.customer.certPem, keyPem: bank.customer.keyPem },
-    bankCaPem: bank.caPem,
-    pixKey: bank.customer.keys[0] ?? "",
-    dialect: bank.dialect,
-    webhookUrl: null,
-    certificateNotAfter: bank.customer.certificateExpiresAt,
-  };
-}
 
 /**
  * Every payout request in the bank's log (`route`) was valid against the document, and checked:

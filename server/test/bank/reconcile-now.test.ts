@@ -5,6 +5,7 @@ import type { BankAccess } from "../../src/domain/deps.js";
 import { ManualClock } from "../../src/domain/ports/clock.js";
 import { byId, chargeBody, expectStatus, operatorApi, publicApi, testAdminToken } from "../harness.js";
 import { runAdmin } from "../support/admin-process.js";
+import { credentialsOf } from "../support/fake-bank-credentials.js";
 import { PixBankDouble } from "../support/pix-bank-double.js";
 import { eachStore, serverOn, type StoreUnderTest } from "../support/stores.js";
 
@@ -198,22 +199,7 @@ function fakeBankSuite(store: StoreUnderTest) {
   beforeAll(async () => {
     bank = await startFakeBank({ tokenTtlSeconds: 3600 });
     // No webhook registered: every callback of a payment is lost.
-    client = pixBankFrom(
-      {
-        version: 1,
-        baseUrl: bank.baseUrl,
-        tokenUrl: bank.tokenUrl,
-        clientId: bank.customer.clientId,
-        clientSecret: bank.customer.clientSecret,
-        certificate: { format: "pem", certPem: bank.customer.certPem, keyPem: bank.customer.keyPem },
-        bankCaPem: bank.caPem,
-        pixKey: bank.customer.keys[0] ?? "",
-        dialect: bank.dialect,
-        webhookUrl: null,
-        certificateNotAfter: bank.customer.certificateExpiresAt,
-      },
-      { timeoutMs: 2_000 },
-    );
+    client = pixBankFrom(credentialsOf(bank), { timeoutMs: 2_000 });
   });
   afterAll(async () => {
     await client?.close();
