@@ -40,7 +40,7 @@ export type ReceiptOutcome =
   | "unavailable";
 
 /** The instant of a received Pix: the bank's `horario`, never later than our clock. */
-const paidInstant = (pix: ReceivedPix, now: string): string => {
+export const paidInstant = (pix: ReceivedPix, now: string): string => {
   const at = new Date(pix.paidAt);
   if (Number.isNaN(at.getTime())) return now;
   const iso = at.toISOString();
@@ -61,7 +61,20 @@ function mismatch(charge: TransactionRecord | null, pix: ReceivedPix, paidAt: st
   return null;
 }
 
-const receivedRow = (
+/** Why `pix` pays none of our charges (its unmatched row's reason), or null when it pays `charge`. */
+export function unmatchedReason(
+  pix: ReceivedPix,
+  chargeId: string | null,
+  charge: TransactionRecord | null,
+  paidAt: string,
+): string | null {
+  if (pix.txid === null) return "Pix recebido sem txid (pago à chave, sem cobrança).";
+  if (chargeId === null) return `O txid ${pix.txid} não é de uma cobrança deste serviço.`;
+  return mismatch(charge, pix, paidAt);
+}
+
+/** The received Pix's row: credited to `charge`, or unmatched for `reason`. */
+export const receivedRow = (
   pix: ReceivedPix,
   paidAt: string,
   at: string,
@@ -109,12 +122,7 @@ export function bankReceiptUseCases(deps: DomainDeps) {
       const at = now();
       const paidAt = paidInstant(pix, at);
       const charge = found ? await tx.transactions.get(found, found.id) : null;
-      const reason =
-        pix.txid === null
-          ? "Pix recebido sem txid (pago à chave, sem cobrança)."
-          : chargeId === null
-            ? `O txid ${pix.txid} não é de uma cobrança deste serviço.`
-            : mismatch(charge, pix, paidAt);
+      const reason = unmatchedReason(pix, chargeId, charge, paidAt);
       if (reason !== null || !charge) {
         const kept = await tx.receivedPix.insertIfAbsent(
           receivedRow(pix, paidAt, at, { reason: reason ?? "Cobrança não encontrada." }),
