@@ -29,6 +29,15 @@ export const operationTable = {
     tag: "Team",
     statuses: [201, 400, 403, 404, 409, 413, 415, 429, 500, 503],
   },
+  cancelDashboardRecurrence: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/recurrences/{id}/cancel",
+    permission: "session",
+    roles: ["owner","admin"],
+    summary: "Cancel a recurrence",
+    tag: "Recurrences",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
   changeMemberRole: {
     method: "patch",
     path: "/dashboard/v1/team/members/{id}",
@@ -92,6 +101,24 @@ export const operationTable = {
     tag: "Payment links",
     statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
+  createDashboardRecurrence: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/recurrences",
+    permission: "session",
+    roles: ["owner","admin"],
+    summary: "Create a recurrence",
+    tag: "Recurrences",
+    statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  createDashboardRecurringCharge: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/recurrences/{id}/charges",
+    permission: "session",
+    roles: ["owner","admin"],
+    summary: "Charge a cycle of a recurrence",
+    tag: "Recurrences",
+    statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
   createDashboardRefund: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/transactions/{id}/refunds",
@@ -119,6 +146,33 @@ export const operationTable = {
     tag: "Withdrawals",
     statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
+  dashboardSandboxAdvanceRecurrence: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/sandbox/recurrences/{id}/advance",
+    permission: "session",
+    roles: ["owner","admin","developer","finance"],
+    summary: "Advance a test recurrence to its next cycle",
+    tag: "Sandbox",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  dashboardSandboxApproveRecurrence: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/sandbox/recurrences/{id}/approve",
+    permission: "session",
+    roles: ["owner","admin","developer","finance"],
+    summary: "Approve a test recurrence as the payer",
+    tag: "Sandbox",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  dashboardSandboxCancelRecurrenceByPayer: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/sandbox/recurrences/{id}/cancel-by-payer",
+    permission: "session",
+    roles: ["owner","admin","developer","finance"],
+    summary: "Cancel a test recurrence as the payer",
+    tag: "Sandbox",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
   dashboardSandboxDispute: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/sandbox/transactions/{id}/dispute",
@@ -137,12 +191,30 @@ export const operationTable = {
     tag: "Sandbox",
     statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
+  dashboardSandboxExpireRecurrence: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/sandbox/recurrences/{id}/expire",
+    permission: "session",
+    roles: ["owner","admin","developer","finance"],
+    summary: "Expire a test recurrence",
+    tag: "Sandbox",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
   dashboardSandboxPay: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/sandbox/transactions/{id}/pay",
     permission: "session",
     roles: ["owner","admin","developer","finance"],
     summary: "Pay a test charge",
+    tag: "Sandbox",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  dashboardSandboxRejectRecurrence: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/sandbox/recurrences/{id}/reject",
+    permission: "session",
+    roles: ["owner","admin","developer","finance"],
+    summary: "Reject a test recurrence as the payer",
     tag: "Sandbox",
     statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
@@ -161,6 +233,15 @@ export const operationTable = {
     permission: "session",
     roles: ["owner","admin","developer","finance"],
     summary: "Resolve a test dispute",
+    tag: "Sandbox",
+    statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
+  dashboardSandboxSettleRecurringAttempt: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/sandbox/transactions/{id}/settle-attempt",
+    permission: "session",
+    roles: ["owner","admin","developer","finance"],
+    summary: "Settle a test cycle charge's attempt",
     tag: "Sandbox",
     statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
@@ -272,6 +353,15 @@ export const operationTable = {
     tag: "Payment links",
     statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
+  getDashboardRecurrence: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/recurrences/{id}",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "Get a recurrence",
+    tag: "Recurrences",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
   getDashboardTransaction: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/transactions/{id}",
@@ -369,6 +459,15 @@ export const operationTable = {
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "List payment links",
     tag: "Payment links",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  listDashboardRecurrences: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/recurrences",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "List recurrences",
+    tag: "Recurrences",
     statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   listDashboardTransactions: {
@@ -673,6 +772,28 @@ export type AcceptInvitationResult =
   | { status: 500; body: Json<operations["acceptInvitation"]["responses"][500]> }
   | { status: 503; body: Json<operations["acceptInvitation"]["responses"][503]>; headers: { "Retry-After": string } };
 
+/** POST /dashboard/v1/modes/{mode}/recurrences/{id}/cancel: input of `cancelDashboardRecurrence`, after validation. */
+export interface CancelDashboardRecurrenceInput {
+  params: operations["cancelDashboardRecurrence"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["cancelDashboardRecurrence"]["parameters"]["header"]>;
+  body: undefined;
+}
+
+/** Every response `cancelDashboardRecurrence` may answer. */
+export type CancelDashboardRecurrenceResult =
+  | { status: 200; body: Json<operations["cancelDashboardRecurrence"]["responses"][200]> }
+  | { status: 400; body: Json<operations["cancelDashboardRecurrence"]["responses"][400]> }
+  | { status: 401; body: Json<operations["cancelDashboardRecurrence"]["responses"][401]> }
+  | { status: 403; body: Json<operations["cancelDashboardRecurrence"]["responses"][403]> }
+  | { status: 404; body: Json<operations["cancelDashboardRecurrence"]["responses"][404]> }
+  | { status: 409; body: Json<operations["cancelDashboardRecurrence"]["responses"][409]> }
+  | { status: 413; body: Json<operations["cancelDashboardRecurrence"]["responses"][413]> }
+  | { status: 415; body: Json<operations["cancelDashboardRecurrence"]["responses"][415]> }
+  | { status: 429; body: Json<operations["cancelDashboardRecurrence"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["cancelDashboardRecurrence"]["responses"][500]> }
+  | { status: 503; body: Json<operations["cancelDashboardRecurrence"]["responses"][503]>; headers: { "Retry-After": string } };
+
 /** PATCH /dashboard/v1/team/members/{id}: input of `changeMemberRole`, after validation. */
 export interface ChangeMemberRoleInput {
   params: operations["changeMemberRole"]["parameters"]["path"];
@@ -820,6 +941,50 @@ export type CreateDashboardPaymentLinkResult =
   | { status: 500; body: Json<operations["createDashboardPaymentLink"]["responses"][500]> }
   | { status: 503; body: Json<operations["createDashboardPaymentLink"]["responses"][503]>; headers: { "Retry-After": string } };
 
+/** POST /dashboard/v1/modes/{mode}/recurrences: input of `createDashboardRecurrence`, after validation. */
+export interface CreateDashboardRecurrenceInput {
+  params: operations["createDashboardRecurrence"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["createDashboardRecurrence"]["parameters"]["header"]>;
+  body: operations["createDashboardRecurrence"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `createDashboardRecurrence` may answer. */
+export type CreateDashboardRecurrenceResult =
+  | { status: 201; body: Json<operations["createDashboardRecurrence"]["responses"][201]> }
+  | { status: 400; body: Json<operations["createDashboardRecurrence"]["responses"][400]> }
+  | { status: 401; body: Json<operations["createDashboardRecurrence"]["responses"][401]> }
+  | { status: 403; body: Json<operations["createDashboardRecurrence"]["responses"][403]> }
+  | { status: 404; body: Json<operations["createDashboardRecurrence"]["responses"][404]> }
+  | { status: 409; body: Json<operations["createDashboardRecurrence"]["responses"][409]> }
+  | { status: 413; body: Json<operations["createDashboardRecurrence"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createDashboardRecurrence"]["responses"][415]> }
+  | { status: 429; body: Json<operations["createDashboardRecurrence"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["createDashboardRecurrence"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createDashboardRecurrence"]["responses"][503]>; headers: { "Retry-After": string } };
+
+/** POST /dashboard/v1/modes/{mode}/recurrences/{id}/charges: input of `createDashboardRecurringCharge`, after validation. */
+export interface CreateDashboardRecurringChargeInput {
+  params: operations["createDashboardRecurringCharge"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["createDashboardRecurringCharge"]["parameters"]["header"]>;
+  body: operations["createDashboardRecurringCharge"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `createDashboardRecurringCharge` may answer. */
+export type CreateDashboardRecurringChargeResult =
+  | { status: 201; body: Json<operations["createDashboardRecurringCharge"]["responses"][201]> }
+  | { status: 400; body: Json<operations["createDashboardRecurringCharge"]["responses"][400]> }
+  | { status: 401; body: Json<operations["createDashboardRecurringCharge"]["responses"][401]> }
+  | { status: 403; body: Json<operations["createDashboardRecurringCharge"]["responses"][403]> }
+  | { status: 404; body: Json<operations["createDashboardRecurringCharge"]["responses"][404]> }
+  | { status: 409; body: Json<operations["createDashboardRecurringCharge"]["responses"][409]> }
+  | { status: 413; body: Json<operations["createDashboardRecurringCharge"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createDashboardRecurringCharge"]["responses"][415]> }
+  | { status: 429; body: Json<operations["createDashboardRecurringCharge"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["createDashboardRecurringCharge"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createDashboardRecurringCharge"]["responses"][503]>; headers: { "Retry-After": string } };
+
 /** POST /dashboard/v1/modes/{mode}/transactions/{id}/refunds: input of `createDashboardRefund`, after validation. */
 export interface CreateDashboardRefundInput {
   params: operations["createDashboardRefund"]["parameters"]["path"];
@@ -885,6 +1050,72 @@ export type CreateDashboardWithdrawalResult =
   | { status: 500; body: Json<operations["createDashboardWithdrawal"]["responses"][500]> }
   | { status: 503; body: Json<operations["createDashboardWithdrawal"]["responses"][503]>; headers: { "Retry-After": string } };
 
+/** POST /dashboard/v1/modes/{mode}/sandbox/recurrences/{id}/advance: input of `dashboardSandboxAdvanceRecurrence`, after validation. */
+export interface DashboardSandboxAdvanceRecurrenceInput {
+  params: operations["dashboardSandboxAdvanceRecurrence"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["dashboardSandboxAdvanceRecurrence"]["parameters"]["header"]>;
+  body: undefined;
+}
+
+/** Every response `dashboardSandboxAdvanceRecurrence` may answer. */
+export type DashboardSandboxAdvanceRecurrenceResult =
+  | { status: 200; body: Json<operations["dashboardSandboxAdvanceRecurrence"]["responses"][200]> }
+  | { status: 400; body: Json<operations["dashboardSandboxAdvanceRecurrence"]["responses"][400]> }
+  | { status: 401; body: Json<operations["dashboardSandboxAdvanceRecurrence"]["responses"][401]> }
+  | { status: 403; body: Json<operations["dashboardSandboxAdvanceRecurrence"]["responses"][403]> }
+  | { status: 404; body: Json<operations["dashboardSandboxAdvanceRecurrence"]["responses"][404]> }
+  | { status: 409; body: Json<operations["dashboardSandboxAdvanceRecurrence"]["responses"][409]> }
+  | { status: 413; body: Json<operations["dashboardSandboxAdvanceRecurrence"]["responses"][413]> }
+  | { status: 415; body: Json<operations["dashboardSandboxAdvanceRecurrence"]["responses"][415]> }
+  | { status: 429; body: Json<operations["dashboardSandboxAdvanceRecurrence"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["dashboardSandboxAdvanceRecurrence"]["responses"][500]> }
+  | { status: 503; body: Json<operations["dashboardSandboxAdvanceRecurrence"]["responses"][503]>; headers: { "Retry-After": string } };
+
+/** POST /dashboard/v1/modes/{mode}/sandbox/recurrences/{id}/approve: input of `dashboardSandboxApproveRecurrence`, after validation. */
+export interface DashboardSandboxApproveRecurrenceInput {
+  params: operations["dashboardSandboxApproveRecurrence"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["dashboardSandboxApproveRecurrence"]["parameters"]["header"]>;
+  body: operations["dashboardSandboxApproveRecurrence"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `dashboardSandboxApproveRecurrence` may answer. */
+export type DashboardSandboxApproveRecurrenceResult =
+  | { status: 200; body: Json<operations["dashboardSandboxApproveRecurrence"]["responses"][200]> }
+  | { status: 400; body: Json<operations["dashboardSandboxApproveRecurrence"]["responses"][400]> }
+  | { status: 401; body: Json<operations["dashboardSandboxApproveRecurrence"]["responses"][401]> }
+  | { status: 403; body: Json<operations["dashboardSandboxApproveRecurrence"]["responses"][403]> }
+  | { status: 404; body: Json<operations["dashboardSandboxApproveRecurrence"]["responses"][404]> }
+  | { status: 409; body: Json<operations["dashboardSandboxApproveRecurrence"]["responses"][409]> }
+  | { status: 413; body: Json<operations["dashboardSandboxApproveRecurrence"]["responses"][413]> }
+  | { status: 415; body: Json<operations["dashboardSandboxApproveRecurrence"]["responses"][415]> }
+  | { status: 429; body: Json<operations["dashboardSandboxApproveRecurrence"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["dashboardSandboxApproveRecurrence"]["responses"][500]> }
+  | { status: 503; body: Json<operations["dashboardSandboxApproveRecurrence"]["responses"][503]>; headers: { "Retry-After": string } };
+
+/** POST /dashboard/v1/modes/{mode}/sandbox/recurrences/{id}/cancel-by-payer: input of `dashboardSandboxCancelRecurrenceByPayer`, after validation. */
+export interface DashboardSandboxCancelRecurrenceByPayerInput {
+  params: operations["dashboardSandboxCancelRecurrenceByPayer"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["dashboardSandboxCancelRecurrenceByPayer"]["parameters"]["header"]>;
+  body: operations["dashboardSandboxCancelRecurrenceByPayer"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `dashboardSandboxCancelRecurrenceByPayer` may answer. */
+export type DashboardSandboxCancelRecurrenceByPayerResult =
+  | { status: 200; body: Json<operations["dashboardSandboxCancelRecurrenceByPayer"]["responses"][200]> }
+  | { status: 400; body: Json<operations["dashboardSandboxCancelRecurrenceByPayer"]["responses"][400]> }
+  | { status: 401; body: Json<operations["dashboardSandboxCancelRecurrenceByPayer"]["responses"][401]> }
+  | { status: 403; body: Json<operations["dashboardSandboxCancelRecurrenceByPayer"]["responses"][403]> }
+  | { status: 404; body: Json<operations["dashboardSandboxCancelRecurrenceByPayer"]["responses"][404]> }
+  | { status: 409; body: Json<operations["dashboardSandboxCancelRecurrenceByPayer"]["responses"][409]> }
+  | { status: 413; body: Json<operations["dashboardSandboxCancelRecurrenceByPayer"]["responses"][413]> }
+  | { status: 415; body: Json<operations["dashboardSandboxCancelRecurrenceByPayer"]["responses"][415]> }
+  | { status: 429; body: Json<operations["dashboardSandboxCancelRecurrenceByPayer"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["dashboardSandboxCancelRecurrenceByPayer"]["responses"][500]> }
+  | { status: 503; body: Json<operations["dashboardSandboxCancelRecurrenceByPayer"]["responses"][503]>; headers: { "Retry-After": string } };
+
 /** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/dispute: input of `dashboardSandboxDispute`, after validation. */
 export interface DashboardSandboxDisputeInput {
   params: operations["dashboardSandboxDispute"]["parameters"]["path"];
@@ -929,6 +1160,28 @@ export type DashboardSandboxExpireResult =
   | { status: 500; body: Json<operations["dashboardSandboxExpire"]["responses"][500]> }
   | { status: 503; body: Json<operations["dashboardSandboxExpire"]["responses"][503]>; headers: { "Retry-After": string } };
 
+/** POST /dashboard/v1/modes/{mode}/sandbox/recurrences/{id}/expire: input of `dashboardSandboxExpireRecurrence`, after validation. */
+export interface DashboardSandboxExpireRecurrenceInput {
+  params: operations["dashboardSandboxExpireRecurrence"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["dashboardSandboxExpireRecurrence"]["parameters"]["header"]>;
+  body: undefined;
+}
+
+/** Every response `dashboardSandboxExpireRecurrence` may answer. */
+export type DashboardSandboxExpireRecurrenceResult =
+  | { status: 200; body: Json<operations["dashboardSandboxExpireRecurrence"]["responses"][200]> }
+  | { status: 400; body: Json<operations["dashboardSandboxExpireRecurrence"]["responses"][400]> }
+  | { status: 401; body: Json<operations["dashboardSandboxExpireRecurrence"]["responses"][401]> }
+  | { status: 403; body: Json<operations["dashboardSandboxExpireRecurrence"]["responses"][403]> }
+  | { status: 404; body: Json<operations["dashboardSandboxExpireRecurrence"]["responses"][404]> }
+  | { status: 409; body: Json<operations["dashboardSandboxExpireRecurrence"]["responses"][409]> }
+  | { status: 413; body: Json<operations["dashboardSandboxExpireRecurrence"]["responses"][413]> }
+  | { status: 415; body: Json<operations["dashboardSandboxExpireRecurrence"]["responses"][415]> }
+  | { status: 429; body: Json<operations["dashboardSandboxExpireRecurrence"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["dashboardSandboxExpireRecurrence"]["responses"][500]> }
+  | { status: 503; body: Json<operations["dashboardSandboxExpireRecurrence"]["responses"][503]>; headers: { "Retry-After": string } };
+
 /** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/pay: input of `dashboardSandboxPay`, after validation. */
 export interface DashboardSandboxPayInput {
   params: operations["dashboardSandboxPay"]["parameters"]["path"];
@@ -950,6 +1203,28 @@ export type DashboardSandboxPayResult =
   | { status: 429; body: Json<operations["dashboardSandboxPay"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["dashboardSandboxPay"]["responses"][500]> }
   | { status: 503; body: Json<operations["dashboardSandboxPay"]["responses"][503]>; headers: { "Retry-After": string } };
+
+/** POST /dashboard/v1/modes/{mode}/sandbox/recurrences/{id}/reject: input of `dashboardSandboxRejectRecurrence`, after validation. */
+export interface DashboardSandboxRejectRecurrenceInput {
+  params: operations["dashboardSandboxRejectRecurrence"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["dashboardSandboxRejectRecurrence"]["parameters"]["header"]>;
+  body: operations["dashboardSandboxRejectRecurrence"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `dashboardSandboxRejectRecurrence` may answer. */
+export type DashboardSandboxRejectRecurrenceResult =
+  | { status: 200; body: Json<operations["dashboardSandboxRejectRecurrence"]["responses"][200]> }
+  | { status: 400; body: Json<operations["dashboardSandboxRejectRecurrence"]["responses"][400]> }
+  | { status: 401; body: Json<operations["dashboardSandboxRejectRecurrence"]["responses"][401]> }
+  | { status: 403; body: Json<operations["dashboardSandboxRejectRecurrence"]["responses"][403]> }
+  | { status: 404; body: Json<operations["dashboardSandboxRejectRecurrence"]["responses"][404]> }
+  | { status: 409; body: Json<operations["dashboardSandboxRejectRecurrence"]["responses"][409]> }
+  | { status: 413; body: Json<operations["dashboardSandboxRejectRecurrence"]["responses"][413]> }
+  | { status: 415; body: Json<operations["dashboardSandboxRejectRecurrence"]["responses"][415]> }
+  | { status: 429; body: Json<operations["dashboardSandboxRejectRecurrence"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["dashboardSandboxRejectRecurrence"]["responses"][500]> }
+  | { status: 503; body: Json<operations["dashboardSandboxRejectRecurrence"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/modes/{mode}/sandbox/balance/release: input of `dashboardSandboxReleaseBalance`, after validation. */
 export interface DashboardSandboxReleaseBalanceInput {
@@ -994,6 +1269,28 @@ export type DashboardSandboxResolveDisputeResult =
   | { status: 429; body: Json<operations["dashboardSandboxResolveDispute"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["dashboardSandboxResolveDispute"]["responses"][500]> }
   | { status: 503; body: Json<operations["dashboardSandboxResolveDispute"]["responses"][503]>; headers: { "Retry-After": string } };
+
+/** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/settle-attempt: input of `dashboardSandboxSettleRecurringAttempt`, after validation. */
+export interface DashboardSandboxSettleRecurringAttemptInput {
+  params: operations["dashboardSandboxSettleRecurringAttempt"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["dashboardSandboxSettleRecurringAttempt"]["parameters"]["header"]>;
+  body: operations["dashboardSandboxSettleRecurringAttempt"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `dashboardSandboxSettleRecurringAttempt` may answer. */
+export type DashboardSandboxSettleRecurringAttemptResult =
+  | { status: 200; body: Json<operations["dashboardSandboxSettleRecurringAttempt"]["responses"][200]> }
+  | { status: 400; body: Json<operations["dashboardSandboxSettleRecurringAttempt"]["responses"][400]> }
+  | { status: 401; body: Json<operations["dashboardSandboxSettleRecurringAttempt"]["responses"][401]> }
+  | { status: 403; body: Json<operations["dashboardSandboxSettleRecurringAttempt"]["responses"][403]> }
+  | { status: 404; body: Json<operations["dashboardSandboxSettleRecurringAttempt"]["responses"][404]> }
+  | { status: 409; body: Json<operations["dashboardSandboxSettleRecurringAttempt"]["responses"][409]> }
+  | { status: 413; body: Json<operations["dashboardSandboxSettleRecurringAttempt"]["responses"][413]> }
+  | { status: 415; body: Json<operations["dashboardSandboxSettleRecurringAttempt"]["responses"][415]> }
+  | { status: 429; body: Json<operations["dashboardSandboxSettleRecurringAttempt"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["dashboardSandboxSettleRecurringAttempt"]["responses"][500]> }
+  | { status: 503; body: Json<operations["dashboardSandboxSettleRecurringAttempt"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/modes/{mode}/payment-links/{id}/deactivate: input of `deactivateDashboardPaymentLink`, after validation. */
 export interface DeactivateDashboardPaymentLinkInput {
@@ -1232,6 +1529,25 @@ export type GetDashboardPaymentLinkResult =
   | { status: 500; body: Json<operations["getDashboardPaymentLink"]["responses"][500]> }
   | { status: 503; body: Json<operations["getDashboardPaymentLink"]["responses"][503]>; headers: { "Retry-After": string } };
 
+/** GET /dashboard/v1/modes/{mode}/recurrences/{id}: input of `getDashboardRecurrence`, after validation. */
+export interface GetDashboardRecurrenceInput {
+  params: operations["getDashboardRecurrence"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `getDashboardRecurrence` may answer. */
+export type GetDashboardRecurrenceResult =
+  | { status: 200; body: Json<operations["getDashboardRecurrence"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getDashboardRecurrence"]["responses"][400]> }
+  | { status: 401; body: Json<operations["getDashboardRecurrence"]["responses"][401]> }
+  | { status: 403; body: Json<operations["getDashboardRecurrence"]["responses"][403]> }
+  | { status: 404; body: Json<operations["getDashboardRecurrence"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getDashboardRecurrence"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["getDashboardRecurrence"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getDashboardRecurrence"]["responses"][503]>; headers: { "Retry-After": string } };
+
 /** GET /dashboard/v1/modes/{mode}/transactions/{id}: input of `getDashboardTransaction`, after validation. */
 export interface GetDashboardTransactionInput {
   params: operations["getDashboardTransaction"]["parameters"]["path"];
@@ -1442,6 +1758,25 @@ export type ListDashboardPaymentLinksResult =
   | { status: 429; body: Json<operations["listDashboardPaymentLinks"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listDashboardPaymentLinks"]["responses"][500]> }
   | { status: 503; body: Json<operations["listDashboardPaymentLinks"]["responses"][503]>; headers: { "Retry-After": string } };
+
+/** GET /dashboard/v1/modes/{mode}/recurrences: input of `listDashboardRecurrences`, after validation. */
+export interface ListDashboardRecurrencesInput {
+  params: operations["listDashboardRecurrences"]["parameters"]["path"];
+  query: NonNullable<operations["listDashboardRecurrences"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `listDashboardRecurrences` may answer. */
+export type ListDashboardRecurrencesResult =
+  | { status: 200; body: Json<operations["listDashboardRecurrences"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listDashboardRecurrences"]["responses"][400]> }
+  | { status: 401; body: Json<operations["listDashboardRecurrences"]["responses"][401]> }
+  | { status: 403; body: Json<operations["listDashboardRecurrences"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listDashboardRecurrences"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listDashboardRecurrences"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["listDashboardRecurrences"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listDashboardRecurrences"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/modes/{mode}/transactions: input of `listDashboardTransactions`, after validation. */
 export interface ListDashboardTransactionsInput {
@@ -2020,6 +2355,8 @@ export type UpdateProfileResult =
 export interface Handlers<Open, Session = Open> {
   /** POST /dashboard/v1/invitations/accept: Accept an invitation (`no session`). */
   acceptInvitation(request: AcceptInvitationInput, ctx: Open): Promise<AcceptInvitationResult>;
+  /** POST /dashboard/v1/modes/{mode}/recurrences/{id}/cancel: Cancel a recurrence (`session: owner, admin`). */
+  cancelDashboardRecurrence(request: CancelDashboardRecurrenceInput, ctx: Session): Promise<CancelDashboardRecurrenceResult>;
   /** PATCH /dashboard/v1/team/members/{id}: Change a member's role (`session: owner, admin`). */
   changeMemberRole(request: ChangeMemberRoleInput, ctx: Session): Promise<ChangeMemberRoleResult>;
   /** POST /dashboard/v1/me/password: Change my password (`session: owner, admin, developer, finance, viewer`). */
@@ -2034,22 +2371,38 @@ export interface Handlers<Open, Session = Open> {
   createDashboardApiKey(request: CreateDashboardApiKeyInput, ctx: Session): Promise<CreateDashboardApiKeyResult>;
   /** POST /dashboard/v1/modes/{mode}/payment-links: Create a payment link (`session: owner, admin`). */
   createDashboardPaymentLink(request: CreateDashboardPaymentLinkInput, ctx: Session): Promise<CreateDashboardPaymentLinkResult>;
+  /** POST /dashboard/v1/modes/{mode}/recurrences: Create a recurrence (`session: owner, admin`). */
+  createDashboardRecurrence(request: CreateDashboardRecurrenceInput, ctx: Session): Promise<CreateDashboardRecurrenceResult>;
+  /** POST /dashboard/v1/modes/{mode}/recurrences/{id}/charges: Charge a cycle of a recurrence (`session: owner, admin`). */
+  createDashboardRecurringCharge(request: CreateDashboardRecurringChargeInput, ctx: Session): Promise<CreateDashboardRecurringChargeResult>;
   /** POST /dashboard/v1/modes/{mode}/transactions/{id}/refunds: Refund a charge (`session: owner, admin, finance`). */
   createDashboardRefund(request: CreateDashboardRefundInput, ctx: Session): Promise<CreateDashboardRefundResult>;
   /** POST /dashboard/v1/modes/{mode}/webhook-endpoints: Create a webhook endpoint (`session: owner, admin, developer`). */
   createDashboardWebhookEndpoint(request: CreateDashboardWebhookEndpointInput, ctx: Session): Promise<CreateDashboardWebhookEndpointResult>;
   /** POST /dashboard/v1/modes/{mode}/withdrawals: Withdraw (`session: owner, admin, finance`). */
   createDashboardWithdrawal(request: CreateDashboardWithdrawalInput, ctx: Session): Promise<CreateDashboardWithdrawalResult>;
+  /** POST /dashboard/v1/modes/{mode}/sandbox/recurrences/{id}/advance: Advance a test recurrence to its next cycle (`session: owner, admin, developer, finance`). */
+  dashboardSandboxAdvanceRecurrence(request: DashboardSandboxAdvanceRecurrenceInput, ctx: Session): Promise<DashboardSandboxAdvanceRecurrenceResult>;
+  /** POST /dashboard/v1/modes/{mode}/sandbox/recurrences/{id}/approve: Approve a test recurrence as the payer (`session: owner, admin, developer, finance`). */
+  dashboardSandboxApproveRecurrence(request: DashboardSandboxApproveRecurrenceInput, ctx: Session): Promise<DashboardSandboxApproveRecurrenceResult>;
+  /** POST /dashboard/v1/modes/{mode}/sandbox/recurrences/{id}/cancel-by-payer: Cancel a test recurrence as the payer (`session: owner, admin, developer, finance`). */
+  dashboardSandboxCancelRecurrenceByPayer(request: DashboardSandboxCancelRecurrenceByPayerInput, ctx: Session): Promise<DashboardSandboxCancelRecurrenceByPayerResult>;
   /** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/dispute: Dispute a test charge (`session: owner, admin, developer, finance`). */
   dashboardSandboxDispute(request: DashboardSandboxDisputeInput, ctx: Session): Promise<DashboardSandboxDisputeResult>;
   /** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/expire: Expire a test charge (`session: owner, admin, developer, finance`). */
   dashboardSandboxExpire(request: DashboardSandboxExpireInput, ctx: Session): Promise<DashboardSandboxExpireResult>;
+  /** POST /dashboard/v1/modes/{mode}/sandbox/recurrences/{id}/expire: Expire a test recurrence (`session: owner, admin, developer, finance`). */
+  dashboardSandboxExpireRecurrence(request: DashboardSandboxExpireRecurrenceInput, ctx: Session): Promise<DashboardSandboxExpireRecurrenceResult>;
   /** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/pay: Pay a test charge (`session: owner, admin, developer, finance`). */
   dashboardSandboxPay(request: DashboardSandboxPayInput, ctx: Session): Promise<DashboardSandboxPayResult>;
+  /** POST /dashboard/v1/modes/{mode}/sandbox/recurrences/{id}/reject: Reject a test recurrence as the payer (`session: owner, admin, developer, finance`). */
+  dashboardSandboxRejectRecurrence(request: DashboardSandboxRejectRecurrenceInput, ctx: Session): Promise<DashboardSandboxRejectRecurrenceResult>;
   /** POST /dashboard/v1/modes/{mode}/sandbox/balance/release: Release the pending test balance (`session: owner, admin, developer, finance`). */
   dashboardSandboxReleaseBalance(request: DashboardSandboxReleaseBalanceInput, ctx: Session): Promise<DashboardSandboxReleaseBalanceResult>;
   /** POST /dashboard/v1/modes/{mode}/sandbox/disputes/{id}/resolve: Resolve a test dispute (`session: owner, admin, developer, finance`). */
   dashboardSandboxResolveDispute(request: DashboardSandboxResolveDisputeInput, ctx: Session): Promise<DashboardSandboxResolveDisputeResult>;
+  /** POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/settle-attempt: Settle a test cycle charge's attempt (`session: owner, admin, developer, finance`). */
+  dashboardSandboxSettleRecurringAttempt(request: DashboardSandboxSettleRecurringAttemptInput, ctx: Session): Promise<DashboardSandboxSettleRecurringAttemptResult>;
   /** POST /dashboard/v1/modes/{mode}/payment-links/{id}/deactivate: Deactivate a payment link (`session: owner, admin`). */
   deactivateDashboardPaymentLink(request: DeactivateDashboardPaymentLinkInput, ctx: Session): Promise<DeactivateDashboardPaymentLinkResult>;
   /** DELETE /dashboard/v1/modes/{mode}/webhook-endpoints/{id}: Delete a webhook endpoint (`session: owner, admin, developer`). */
@@ -2074,6 +2427,8 @@ export interface Handlers<Open, Session = Open> {
   getDashboardEvent(request: GetDashboardEventInput, ctx: Session): Promise<GetDashboardEventResult>;
   /** GET /dashboard/v1/modes/{mode}/payment-links/{id}: Get a payment link (`session: owner, admin, developer, finance, viewer`). */
   getDashboardPaymentLink(request: GetDashboardPaymentLinkInput, ctx: Session): Promise<GetDashboardPaymentLinkResult>;
+  /** GET /dashboard/v1/modes/{mode}/recurrences/{id}: Get a recurrence (`session: owner, admin, developer, finance, viewer`). */
+  getDashboardRecurrence(request: GetDashboardRecurrenceInput, ctx: Session): Promise<GetDashboardRecurrenceResult>;
   /** GET /dashboard/v1/modes/{mode}/transactions/{id}: Get a transaction and its timeline (`session: owner, admin, developer, finance, viewer`). */
   getDashboardTransaction(request: GetDashboardTransactionInput, ctx: Session): Promise<GetDashboardTransactionResult>;
   /** GET /dashboard/v1/modes/{mode}/withdrawals/{id}: Get a withdrawal (`session: owner, admin, developer, finance, viewer`). */
@@ -2096,6 +2451,8 @@ export interface Handlers<Open, Session = Open> {
   listDashboardEvents(request: ListDashboardEventsInput, ctx: Session): Promise<ListDashboardEventsResult>;
   /** GET /dashboard/v1/modes/{mode}/payment-links: List payment links (`session: owner, admin, developer, finance, viewer`). */
   listDashboardPaymentLinks(request: ListDashboardPaymentLinksInput, ctx: Session): Promise<ListDashboardPaymentLinksResult>;
+  /** GET /dashboard/v1/modes/{mode}/recurrences: List recurrences (`session: owner, admin, developer, finance, viewer`). */
+  listDashboardRecurrences(request: ListDashboardRecurrencesInput, ctx: Session): Promise<ListDashboardRecurrencesResult>;
   /** GET /dashboard/v1/modes/{mode}/transactions: List transactions (`session: owner, admin, developer, finance, viewer`). */
   listDashboardTransactions(request: ListDashboardTransactionsInput, ctx: Session): Promise<ListDashboardTransactionsResult>;
   /** GET /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/deliveries: List an endpoint's deliveries (`session: owner, admin, developer, finance, viewer`). */
@@ -2166,8 +2523,9 @@ export interface OperationsByTag {
   "Exports": "exportDashboardTransactions" | "exportDashboardWithdrawals";
   "Home": "getHomeFigures";
   "Payment links": "createDashboardPaymentLink" | "deactivateDashboardPaymentLink" | "getDashboardPaymentLink" | "listDashboardPaymentLinks";
+  "Recurrences": "cancelDashboardRecurrence" | "createDashboardRecurrence" | "createDashboardRecurringCharge" | "getDashboardRecurrence" | "listDashboardRecurrences";
   "Registration": "completePasswordReset" | "confirmEmail" | "requestPasswordReset" | "signUp";
-  "Sandbox": "dashboardSandboxDispute" | "dashboardSandboxExpire" | "dashboardSandboxPay" | "dashboardSandboxReleaseBalance" | "dashboardSandboxResolveDispute";
+  "Sandbox": "dashboardSandboxAdvanceRecurrence" | "dashboardSandboxApproveRecurrence" | "dashboardSandboxCancelRecurrenceByPayer" | "dashboardSandboxDispute" | "dashboardSandboxExpire" | "dashboardSandboxExpireRecurrence" | "dashboardSandboxPay" | "dashboardSandboxRejectRecurrence" | "dashboardSandboxReleaseBalance" | "dashboardSandboxResolveDispute" | "dashboardSandboxSettleRecurringAttempt";
   "Sessions": "changePassword" | "endSession" | "getSession" | "listSessions" | "logIn" | "logOut";
   "Team": "acceptInvitation" | "changeMemberRole" | "inviteMember" | "listInvitations" | "listMembers" | "removeMember" | "revokeInvitation";
   "Transactions": "createDashboardRefund" | "getDashboardTransaction" | "listDashboardTransactions";

@@ -326,6 +326,36 @@ export const withdrawalStatuses = ["PENDING", "PAID", "PARTIALLY_PAID", "FAILED"
 export const refundStatuses = ["PENDING", "COMPLETED", "FAILED"] as const;
 
 /**
+ * Every status of a recurrence (Pix Automático).
+ * dashboard-openapi.yaml#/components/schemas/PixService.RecurrenceStatus/enum
+ */
+export const recurrenceStatuses = [
+  "CREATED", "APPROVED", "REJECTED", "EXPIRED", "CANCELLED",
+] as const;
+
+/**
+ * Every reason code the payer's bank may give for a failed attempt of a cycle charge (Pix Automático).
+ * dashboard-openapi.yaml#/components/schemas/PixService.RecurringAttemptFailureCode/enum
+ */
+export const recurringAttemptFailureCodes = [
+  "AM04", "AB10", "AC05", "AC06", "AM02", "AM09", "DENC", "DS27", "DTED", "DTNT", "FBRD", "IRNT",
+  "MIDI", "MSUC", "NIEC", "NIPA", "NITX", "QUNT", "RC09", "UDEI",
+] as const;
+
+/**
+ * Every kind of event a webhook endpoint can receive, in the order the document lists them.
+ * dashboard-openapi.yaml#/components/schemas/PixAdmin.WebhookEventType/enum
+ */
+export const webhookEventTypes = [
+  "transaction.paid", "withdrawal.created", "withdrawal.paid", "withdrawal.partially_paid",
+  "withdrawal.failed", "refund.created", "refund.completed", "refund.failed", "dispute.opened",
+  "dispute.closed", "recurrence.created", "recurrence.approved", "recurrence.rejected",
+  "recurrence.expired", "recurrence.cancelled", "recurring_charge.created",
+  "recurring_charge.failed", "recurring_charge.retrying", "recurring_charge.cancelled",
+  "transaction.failed",
+] as const;
+
+/**
  * Every role of a dashboard user, in the order `x-roles` lists them (who may call what: `canCall` in `dashboard-operations.ts`).
  * dashboard-openapi.yaml#/components/schemas/Role/enum
  */

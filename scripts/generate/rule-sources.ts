@@ -221,6 +221,17 @@ export const lists: Record<string, List> = {
   disputeStatuses: statuses("Dispute", "a dispute (MED)"),
   withdrawalStatuses: statuses("Withdrawal", "a withdrawal"),
   refundStatuses: statuses("Refund", "a refund"),
+  recurrenceStatuses: statuses("Recurrence", "a recurrence (Pix Automático)"),
+  recurringAttemptFailureCodes: {
+    doc: "Every reason code the payer's bank may give for a failed attempt of a cycle charge (Pix Automático).",
+    of: "string",
+    ...dsh(schema("PixService.RecurringAttemptFailureCode", "enum")),
+  },
+  webhookEventTypes: {
+    doc: "Every kind of event a webhook endpoint can receive, in the order the document lists them.",
+    of: "string",
+    ...dsh(schema("PixAdmin.WebhookEventType", "enum")),
+  },
   roles: {
     doc: "Every role of a dashboard user, in the order `x-roles` lists them (who may call what: `canCall` in `dashboard-operations.ts`).",
     of: "string",

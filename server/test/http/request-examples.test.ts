@@ -617,6 +617,37 @@ function dashboardWorld(server: TestServer) {
     "POST /dashboard/v1/modes/{mode}/payment-links/{id}/deactivate deactivated": async () => ({
       path: { id: await merchant.link() },
     }),
+    "GET /dashboard/v1/modes/{mode}/recurrences/{id} approved": async () => ({
+      path: { id: (await merchant.recurrence(true)).id },
+    }),
+    "POST /dashboard/v1/modes/{mode}/recurrences/{id}/cancel cancelled": async () => ({
+      path: { id: (await merchant.recurrence(true)).id },
+    }),
+    "POST /dashboard/v1/modes/{mode}/recurrences/{id}/charges created": async () => {
+      // A cycle charge is sent 2 to 10 days before its due date: the first cycle, 5 days ahead.
+      const { id, firstDate } = await merchant.recurrence(true);
+      return { path: { id }, body: { dueDate: firstDate } };
+    },
+    "POST /dashboard/v1/modes/{mode}/sandbox/recurrences/{id}/approve approved": async () => ({
+      path: { id: (await merchant.recurrence(false)).id },
+    }),
+    "POST /dashboard/v1/modes/{mode}/sandbox/recurrences/{id}/reject rejected": async () => ({
+      path: { id: (await merchant.recurrence(false)).id },
+    }),
+    "POST /dashboard/v1/modes/{mode}/sandbox/recurrences/{id}/cancel-by-payer cancelled": async () => ({
+      path: { id: (await merchant.recurrence(true)).id },
+    }),
+    "POST /dashboard/v1/modes/{mode}/sandbox/recurrences/{id}/expire expired": async () => ({
+      path: { id: (await merchant.recurrence(false)).id },
+    }),
+    "POST /dashboard/v1/modes/{mode}/sandbox/recurrences/{id}/advance advanced": async () => ({
+      path: { id: (await merchant.recurrence(true, 30)).id },
+    }),
+    "POST /dashboard/v1/modes/{mode}/sandbox/transactions/{id}/settle-attempt retrying": async () => {
+      const { id, firstDate } = await merchant.recurrence(true);
+      const charge = await merchant.call("POST", `/api/v1/recurrences/${id}/charges`, { dueDate: firstDate });
+      return { path: { id: charge.id } };
+    },
   };
   return { examples: examplesOf("dashboard-openapi.yaml"), freshMerchant, logIn, headers, arrange };
 }

@@ -7,6 +7,7 @@ import { exportHandlers } from "./exports.js";
 import { homeHandlers } from "./home.js";
 import { moneyHandlers } from "./money.js";
 import { objectHandlers } from "./objects.js";
+import { recurrenceHandlers } from "./recurrences.js";
 import { registrationHandlers } from "./registration.js";
 import { sandboxHandlers } from "./sandbox.js";
 import { sessionHandlers } from "./sessions.js";
@@ -30,6 +31,7 @@ export function dashboardHandlers(domain: Domain): DashboardHandlers {
     ...exportHandlers(domain),
     ...moneyHandlers(domain),
     ...objectHandlers(domain),
+    ...recurrenceHandlers(domain),
     ...sandboxHandlers(domain),
     ...apiKeyHandlers(domain),
     ...webhookHandlers(domain),

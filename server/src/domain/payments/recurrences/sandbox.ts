@@ -1,5 +1,5 @@
 import type { StoreTx } from "../../ports/store.js";
-import type { Actor, DomainDeps } from "../../deps.js";
+import type { DomainDeps, ScopedCaller } from "../../deps.js";
 import { DomainError, notFound } from "../../core/errors.js";
 import { once } from "../../core/idempotency.js";
 import type { RecurrenceRecord, Schemas } from "../../core/model.js";
@@ -21,7 +21,7 @@ import { attemptOutcome, insertCycleCharge, settleAttempt } from "./cycle-charge
 // recurrence: approval, rejection, cancellation, expiry, each attempt's outcome, and the months
 // between cycles (`advance`). In production the settlement simulator plays the same moves.
 
-const requireTestMode = (actor: Actor) => {
+const requireTestMode = (actor: ScopedCaller) => {
   if (actor.scope.livemode) throw new DomainError("TEST_MODE_ONLY");
 };
 
@@ -54,7 +54,7 @@ export function payerCancellation(body: {
  * `advance`: the calendar moves to the first day the next cycle's charge may be sent, ten days before
  * it (today, when that day has passed); a recurrence with automatic charges sends it then.
  */
-async function advanceRecurrence(deps: DomainDeps, tx: StoreTx, actor: Actor, r: RecurrenceRecord, at: string) {
+async function advanceRecurrence(deps: DomainDeps, tx: StoreTx, actor: ScopedCaller, r: RecurrenceRecord, at: string) {
   requireRecurrenceStatus(r, at, ["APPROVED"], (s) => `Só recorrências aprovadas avançam de ciclo: status atual ${s}.`);
   const today = recurrenceToday(r, at);
   const charges = await tx.transactions.listByRecurrence(r, r.id);
@@ -94,7 +94,7 @@ export function recurrenceSandboxUseCases(deps: DomainDeps) {
 
   /** Runs `work` on a test recurrence of the actor's scope, under the scope's lock, at most once per key. */
   const onTestRecurrence = (
-    actor: Actor,
+    actor: ScopedCaller,
     operation: string,
     id: string,
     body: unknown,
@@ -114,7 +114,7 @@ export function recurrenceSandboxUseCases(deps: DomainDeps) {
   };
 
   return {
-    approve: (actor: Actor, id: string, body: Schemas["SandboxApproveRecurrenceRequest"], key?: string) =>
+    approve: (actor: ScopedCaller, id: string, body: Schemas["SandboxApproveRecurrenceRequest"], key?: string) =>
       onTestRecurrence(actor, "simulateRecurrenceApproval", id, body, key, (tx, r, at) => {
         if (r.journey === "JOURNEY_3") {
           throw new DomainError(
@@ -126,29 +126,34 @@ export function recurrenceSandboxUseCases(deps: DomainDeps) {
         return approveRecurrence(tx, deps.config, r, at, body.payerMaximumAmountCents);
       }),
 
-    reject: (actor: Actor, id: string, body: Schemas["SandboxRejectRecurrenceRequest"], key?: string) =>
+    reject: (actor: ScopedCaller, id: string, body: Schemas["SandboxRejectRecurrenceRequest"], key?: string) =>
       onTestRecurrence(actor, "simulateRecurrenceRejection", id, body, key, (tx, r, at) =>
         rejectRecurrence(tx, deps.config, r, rejectionOf(body), at),
       ),
 
-    cancelByPayer: (actor: Actor, id: string, body: Schemas["SandboxPayerCancelRecurrenceRequest"], key?: string) =>
+    cancelByPayer: (
+      actor: ScopedCaller,
+      id: string,
+      body: Schemas["SandboxPayerCancelRecurrenceRequest"],
+      key?: string,
+    ) =>
       onTestRecurrence(actor, "simulateRecurrenceCancellationByPayer", id, body, key, (tx, r, at) =>
         cancelRecurrence(tx, deps.config, r, payerCancellation(body), at),
       ),
 
-    expire: (actor: Actor, id: string, key?: string) =>
+    expire: (actor: ScopedCaller, id: string, key?: string) =>
       onTestRecurrence(actor, "simulateRecurrenceExpiry", id, null, key, (tx, r, at) =>
         expireRecurrence(tx, deps.config, r, at),
       ),
 
-    advance: (actor: Actor, id: string, key?: string) =>
+    advance: (actor: ScopedCaller, id: string, key?: string) =>
       onTestRecurrence(actor, "simulateRecurrenceAdvance", id, null, key, (tx, r, at) =>
         advanceRecurrence(deps, tx, actor, r, at),
       ),
 
     /** The payer's bank plays a test cycle charge's scheduled attempt. */
     async settleAttempt(
-      actor: Actor,
+      actor: ScopedCaller,
       transactionId: string,
       body: Schemas["SettleRecurringAttemptRequest"],
       key?: string,

@@ -2,8 +2,8 @@ import { buildRecurrenceBrCode, withRecurrence } from "../../../pix/recurrence-b
 import { chargeFee, insertCharge } from "../charges.js";
 import { upsertCustomerRecord } from "../customers.js";
 import { requireDocument } from "../../core/documents.js";
-import { requireActiveForProduction } from "../../identity/index.js";
-import { type Actor, acquirerFor, type DomainDeps } from "../../deps.js";
+import { auditChange, requireActiveForProduction } from "../../identity/index.js";
+import { acquirerFor, type DomainDeps, type ScopedCaller } from "../../deps.js";
 import { addSeconds } from "../../core/time.js";
 import { formatBRL } from "../../core/money.js";
 import { DomainError, fieldError, notFound } from "../../core/errors.js";
@@ -16,7 +16,7 @@ import type { Account, PageRequest, RecurrenceRecord, Schemas, TransactionRecord
 import { pageOrInvalidCursor } from "../../core/pagination.js";
 import { presentTransaction } from "../presenters.js";
 import { brasiliaDate } from "./calendar.js";
-import { cancelRecurrence, presentRecurrence, recurrenceLocation } from "./rules.js";
+import { cancelRecurrence, effectiveRecurrenceStatus, presentRecurrence, recurrenceLocation } from "./rules.js";
 import { insertCycleCharge, type NewCycleCharge } from "./cycle-charges.js";
 
 // The merchant's side of recurrences (Pix Automático): create, read, list, cancel, and send each
@@ -74,7 +74,7 @@ export function recurrenceUseCases(deps: DomainDeps) {
      * journey 3 also creates the immediate charge, whose code carries the recurrence too. Production
      * only for a verified account (`403 ACCOUNT_NOT_ACTIVE`): it lets the account debit the payer.
      */
-    async create(actor: Actor, body: CreateRecurrence, idempotencyKey?: string) {
+    async create(actor: ScopedCaller, body: CreateRecurrence, idempotencyKey?: string) {
       requireActiveForProduction(actor);
       const at = now();
       const { doc, expiresAt: asked } = prepareRecurrence(actor.account, body, at);
@@ -159,6 +159,15 @@ export function recurrenceUseCases(deps: DomainDeps) {
           await tx.recurrences.insert(recurrence);
           // The charge names its recurrence once the recurrence exists (each refers to the other).
           if (initialCharge) await tx.transactions.update(initialCharge);
+          await auditChange(tx, actor, {
+            action: "recurrence.created",
+            target: { type: "recurrence", id },
+            changes: {
+              description: { from: null, to: recurrence.description },
+              amountCents: { from: null, to: recurrence.amountCents },
+            },
+            at,
+          });
           await recordEvent(tx, actor.scope, "recurrence.created", present(recurrence, at), at);
           await acquirerFor(deps, actor.scope.livemode).registerRecurrence(recurrence);
           return { status: 201, body: present(recurrence, at) };
@@ -166,14 +175,14 @@ export function recurrenceUseCases(deps: DomainDeps) {
       });
     },
 
-    async get(actor: Actor, id: string) {
+    async get(actor: ScopedCaller, id: string) {
       const r = await deps.store.read.recurrences.get(actor.scope, id);
       if (!r) throw notFound();
       return present(r, now());
     },
 
     async list(
-      actor: Actor,
+      actor: ScopedCaller,
       filter: {
         status?: Schemas["RecurrenceStatus"] | undefined;
         customerId?: string | undefined;
@@ -201,7 +210,7 @@ export function recurrenceUseCases(deps: DomainDeps) {
     },
 
     /** The merchant cancels it (SLCR); its charges still waiting are cancelled with it. */
-    async cancel(actor: Actor, id: string, idempotencyKey?: string) {
+    async cancel(actor: ScopedCaller, id: string, idempotencyKey?: string) {
       const at = now();
       return deps.store.transaction(async (tx) => {
         await tx.lockScope(actor.scope);
@@ -213,13 +222,20 @@ export function recurrenceUseCases(deps: DomainDeps) {
             code: "SLCR" as const,
             reason: "Cancelada pelo recebedor.",
           };
-          return { status: 200, body: present(await cancelRecurrence(tx, deps.config, r, cancellation, at), at) };
+          const cancelled = await cancelRecurrence(tx, deps.config, r, cancellation, at);
+          await auditChange(tx, actor, {
+            action: "recurrence.cancelled",
+            target: { type: "recurrence", id: r.id },
+            changes: { status: { from: effectiveRecurrenceStatus(r, at), to: cancelled.status } },
+            at,
+          });
+          return { status: 200, body: present(cancelled, at) };
         });
       });
     },
 
     /** Sends the charge of one cycle (the Central Bank's rules in `insertCycleCharge`). */
-    async createCharge(actor: Actor, id: string, body: NewCycleCharge, idempotencyKey?: string) {
+    async createCharge(actor: ScopedCaller, id: string, body: NewCycleCharge, idempotencyKey?: string) {
       const at = now();
       return deps.store.transaction(async (tx) => {
         await tx.lockScope(actor.scope);
