@@ -1,9 +1,10 @@
 import type { components } from "../../../../generated/admin-api.js";
 import type { DomainDeps } from "../deps.js";
 import { DomainError } from "../core/errors.js";
-import { BankRefusedError, BankUnavailableError } from "../ports/pix-bank.js";
+import { BankRefusedError, BankUnavailableError, type PixBank, type ReceivedPix } from "../ports/pix-bank.js";
 import { recordBankHealth, noBankConnection } from "./connection.js";
 import { bankReceiptUseCases, type ReceiptOutcome } from "./received.js";
+import { keepReceivedPage } from "./received-page.js";
 
 // The reconciler (issue 35): callbacks get lost, so the Pix the bank received over a window
 // (`GET /pix?inicio&fim`, paged) are kept as a callback would keep them. Windows overlap from one
@@ -50,6 +51,22 @@ export function bankReconcileUseCases(deps: DomainDeps) {
   const receipts = bankReceiptUseCases(deps);
 
   /**
+   * A page kept in one store transaction (`keepReceivedPage`); should that fail on anything but
+   * the store being away, the page is kept a Pix at a time, as callbacks keep them.
+   */
+  async function keepPage(bank: PixBank, page: readonly ReceivedPix[]): Promise<ReceiptOutcome[]> {
+    try {
+      return await keepReceivedPage(deps, bank, page);
+    } catch (error) {
+      if (error instanceof DomainError) throw error; // the store away: the next run covers the window
+      deps.logger.warn({ err: error }, "bank: a reconciliation page kept one Pix at a time");
+      const outcomes: ReceiptOutcome[] = [];
+      for (const pix of page) outcomes.push(await receipts.handle(bank, pix));
+      return outcomes;
+    }
+  }
+
+  /**
    * Keeps every Pix the bank received in [from, to). Answers null when no bank is connected.
    * A bank that stops answering ends the run (its error is thrown): the next run covers the
    * window again. The run's end is recorded in the connection's health.
@@ -66,10 +83,20 @@ export function bankReconcileUseCases(deps: DomainDeps) {
       unavailable: 0,
     };
     let pages = 1;
+    // The next page is asked for while this one is kept: the bank's time overlaps the store's.
+    let next = bank.listReceived(window, 0);
     for (let page = 0; page < pages; page++) {
-      const answer = await bank.listReceived(window, page);
+      const answer = await next;
       pages = answer.pages;
-      for (const pix of answer.items) counts[await receipts.handle(bank, pix)]++;
+      if (page + 1 < pages) {
+        next = bank.listReceived(window, page + 1);
+        next.catch(() => undefined); // awaited at the next turn, or dropped with the run's error
+      }
+      for (const outcome of await keepPage(bank, answer.items)) counts[outcome]++;
+      // A devolução the bank reports on a Pix is followed as a callback follows it.
+      for (const pix of answer.items) {
+        if (pix.key === bank.pixKey && pix.refunds.length > 0) await receipts.handle(bank, pix);
+      }
     }
     await recordBankHealth(deps, { lastReconciliationAt: deps.clock.now().toISOString() });
     return { ...window, pages, counts };

@@ -56,6 +56,8 @@ export interface BankTaskRecord {
 export interface ReceivedPixReads {
   receivedPix: {
     get(endToEndId: string): Promise<ReceivedPixRecord | null>;
+    /** The ones of these end-to-end ids kept already (a page of the reconciler's, in one read). */
+    getMany(endToEndIds: readonly string[]): Promise<ReceivedPixRecord[]>;
     /** The Pix that paid this charge, if one did. */
     getCreditedTo(transactionId: string): Promise<ReceivedPixRecord | null>;
     /** The unmatched receipts, newest first on (createdAt, id); the cursor is any unmatched one. */
@@ -70,6 +72,11 @@ export interface ReceivedPixWrites {
   receivedPix: ReceivedPixReads["receivedPix"] & {
     /** Inserts it unless its end-to-end id is kept already; answers whether it inserted. */
     insertIfAbsent(record: ReceivedPixRecord): Promise<boolean>;
+    /**
+     * `insertIfAbsent` for many at once (one statement on PostgreSQL): inserts each one whose
+     * end-to-end id is not kept yet (nor earlier in `records`); answers the ids it inserted.
+     */
+    insertManyIfAbsent(records: readonly ReceivedPixRecord[]): Promise<Set<string>>;
   };
   bankTasks: ReceivedPixReads["bankTasks"] & {
     /** Inserts or replaces the task with this id. */

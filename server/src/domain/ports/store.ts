@@ -163,6 +163,8 @@ export interface StoreReads extends IdentityReads, AuditReads, BankReads, Receiv
     get(scope: Scope, id: string): Promise<TransactionRecord | null>;
     /** Any account and mode (operator API, settlement simulator). */
     getById(id: string): Promise<TransactionRecord | null>;
+    /** The ones of these ids that exist, any account and mode, in one read (the reconciler's page). */
+    getManyById(ids: readonly string[]): Promise<TransactionRecord[]>;
     getByDisputeId(disputeId: string): Promise<TransactionRecord | null>;
     list(scope: Scope, filter: TransactionFilter, page: PageRequest): Promise<PageResult<TransactionRecord>>;
     /**

@@ -140,6 +140,7 @@ export class MemoryStore implements Store {
           return t && inScope(t, scope) ? t : null;
         },
         getById: async (id) => this.transactions.get(id),
+        getManyById: async (ids) => ids.flatMap((id) => this.transactions.get(id) ?? []),
         getByDisputeId: async (disputeId) => this.transactions.all().find((t) => t.dispute?.id === disputeId) ?? null,
         list: async (scope, f, page) => this.transactionIndex.list(scope, f, page),
         listByRecurrence: async (scope, recurrenceId) => this.transactionIndex.ofRecurrence(scope, recurrenceId),

@@ -21,6 +21,7 @@ export class ReceivedPixTables {
     return {
       receivedPix: {
         get: async (id) => this.received.get(id),
+        getMany: async (ids) => ids.flatMap((id) => this.received.get(id) ?? []),
         getCreditedTo: async (transactionId) =>
           this.received.all().find((r) => r.outcome === "CREDITED" && r.transactionId === transactionId) ?? null,
         listUnmatched: async (page) =>
@@ -42,6 +43,15 @@ export class ReceivedPixTables {
           if (this.received.get(record.id)) return false;
           this.received.insert(record);
           return true;
+        },
+        insertManyIfAbsent: async (records) => {
+          const inserted = new Set<string>();
+          for (const record of records) {
+            if (this.received.get(record.id)) continue;
+            this.received.insert(record);
+            inserted.add(record.id);
+          }
+          return inserted;
         },
       },
       bankTasks: {

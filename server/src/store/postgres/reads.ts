@@ -100,6 +100,7 @@ export function reads(db: Queryable): StoreReads {
     transactions: {
       get: (scope, id) => selectOne(db, transactionsTable, `${scoped} AND id = $3`, [...scopeArgs(scope), id]),
       getById: (id) => selectOne(db, transactionsTable, "id = $1", [id]),
+      getManyById: (ids) => selectMany(db, transactionsTable, "id = ANY ($1::text[])", [ids], 'id COLLATE "C"'),
       getByDisputeId: (disputeId) =>
         selectOne(db, transactionsTable, "dispute IS NOT NULL AND dispute ->> 'id' = $1", [disputeId]),
       list: (scope, filter, page) =>

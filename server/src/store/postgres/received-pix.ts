@@ -6,7 +6,7 @@ import type {
 } from "../../domain/ports/received-pix-store.js";
 import { selectList, type TableDef, toRecord } from "./rows.js";
 import { execute, type Queryable, query } from "./sql.js";
-import { insertRow, pageQuery, selectOne, updateRow } from "./statements.js";
+import { insertRow, pageQuery, selectMany, selectOne, updateRow } from "./statements.js";
 
 // Received Pix and the work owed to the bank (issue 35; migration 1764590000010).
 
@@ -43,10 +43,34 @@ export const bankTasksTable: TableDef<BankTaskRecord> = {
   ],
 };
 
+/** The columns' types (the migration's), as `jsonb_to_recordset` reads a page of rows. */
+const columnTypes: Record<string, string> = {
+  id: "text",
+  txid: "text",
+  amount_cents: "bigint",
+  paid_at: "timestamptz",
+  payer_name: "text",
+  payer_document: "text",
+  outcome: "text",
+  transaction_id: "text",
+  account_id: "text",
+  livemode: "boolean",
+  reason: "text",
+  created_at: "timestamptz",
+};
+const recordsetTypes = receivedPixTable.columns
+  .map(([column]) => {
+    const type = columnTypes[column];
+    if (!type) throw new Error(`received_pix.${column} has no type for jsonb_to_recordset`);
+    return `${column} ${type}`;
+  })
+  .join(", ");
+
 export function receivedPixReads(db: Queryable): ReceivedPixReads {
   return {
     receivedPix: {
       get: (id) => selectOne(db, receivedPixTable, "id = $1", [id]),
+      getMany: (ids) => selectMany(db, receivedPixTable, "id = ANY ($1::text[])", [ids], 'id COLLATE "C"'),
       getCreditedTo: (transactionId) =>
         selectOne(db, receivedPixTable, "transaction_id = $1 AND outcome = 'CREDITED'", [transactionId]),
       listUnmatched: (page) =>
@@ -71,6 +95,23 @@ export function receivedPixWrites(client: Queryable): ReceivedPixWrites {
            ON CONFLICT (id) DO NOTHING`,
           receivedPixTable.columns.map(([, value]) => value(record)),
         )) === 1,
+      // One statement for a page of them: the rows travel as one JSON array of records.
+      insertManyIfAbsent: async (records) => {
+        if (records.length === 0) return new Set();
+        const rows = await query<{ id: string }>(
+          client,
+          `INSERT INTO received_pix (${columns.join(", ")})
+           SELECT ${columns.join(", ")} FROM jsonb_to_recordset($1::jsonb) AS r(${recordsetTypes})
+           ON CONFLICT (id) DO NOTHING
+           RETURNING id`,
+          [
+            JSON.stringify(
+              records.map((record) => Object.fromEntries(receivedPixTable.columns.map(([c, v]) => [c, v(record)]))),
+            ),
+          ],
+        );
+        return new Set(rows.map((row) => row.id));
+      },
     },
     bankTasks: {
       ...reads.bankTasks,
