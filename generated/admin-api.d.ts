@@ -1165,6 +1165,47 @@ export interface components {
          */
         "PixService.AmountCents": number;
         /**
+         * @description What the payer owes on a date and why (the standard's `componentesValor`):
+         *     `finalCents = originalCents − rebateCents − discountCents + fineCents + interestCents`. Each
+         *     component is rounded once, half up, to the cent.
+         */
+        "PixService.AmountDue": {
+            /** @description The Brasília date of the payment this amount is for. */
+            paymentDate: components["schemas"]["PixService.CalendarDate"];
+            /**
+             * Format: int32
+             * @description Calendar days after the due date (0 on it or before it).
+             */
+            daysLate: number;
+            /**
+             * Format: int32
+             * @description The days interest was counted for: calendar or business days after the due date, as its mode says.
+             */
+            interestDays: number;
+            /**
+             * Format: int32
+             * @description The days of a per-day discount: calendar or business days paid before the due date.
+             */
+            discountDays: number;
+            /**
+             * Format: date
+             * @description The last day of the discount applied; null without one.
+             */
+            discountUntil: string | null;
+            /** @description The original amount (`valor.original`). */
+            originalCents: components["schemas"]["PixService.Cents"];
+            /** @description The rebate (`abatimento`). */
+            rebateCents: components["schemas"]["PixService.Cents"];
+            /** @description The discount (`desconto`). */
+            discountCents: components["schemas"]["PixService.Cents"];
+            /** @description The fine (`multa`). */
+            fineCents: components["schemas"]["PixService.Cents"];
+            /** @description The interest (`juros`). */
+            interestCents: components["schemas"]["PixService.Cents"];
+            /** @description What the payer pays: the original less the rebate and the discount, plus the fine and the interest. */
+            finalCents: components["schemas"]["PixService.Cents"];
+        };
+        /**
          * Format: date
          * @description A calendar date, `YYYY-MM-DD` (ISO 8601), on the Brasília (America/Sao_Paulo) calendar, for
          *     example `2026-11-04`: a day, not an instant. A date that does not exist (`2026-02-30`) answers
@@ -1183,6 +1224,37 @@ export interface components {
          *     (R$ 9.999.999.999,99, what BR Code field 54 can carry).
          */
         "PixService.ChargeAmountCents": number;
+        /** @description A discount until a date (`AMOUNT_UNTIL_DATES`: `amountCents`; `PERCENTAGE_UNTIL_DATES`: `rateBps`). */
+        "PixService.DiscountDateInput": {
+            /** @description The last day of this discount, not after the due date. On a non-business day it lasts to the next business day. */
+            date: components["schemas"]["PixService.CalendarDate"];
+            /** @description With `AMOUNT_UNTIL_DATES`: the discount, in cents. */
+            amountCents?: components["schemas"]["PixService.AmountCents"];
+            /** @description With `PERCENTAGE_UNTIL_DATES`: the discount, in basis points of the amount after the rebate. */
+            rateBps?: components["schemas"]["PixService.RateBps"];
+        };
+        /**
+         * @description A discount for paying early (`desconto`), the standard's six modes (codes 1 to 6): an amount or
+         *     a percentage until each of up to three dates (`dates`), or an amount or a percentage for each
+         *     calendar or business day paid before the due date (`amountCents` or `rateBps`).
+         * @enum {string}
+         */
+        "PixService.DiscountMode": "AMOUNT_UNTIL_DATES" | "PERCENTAGE_UNTIL_DATES" | "AMOUNT_PER_CALENDAR_DAY" | "AMOUNT_PER_BUSINESS_DAY" | "PERCENTAGE_PER_CALENDAR_DAY" | "PERCENTAGE_PER_BUSINESS_DAY";
+        /**
+         * @description A discount for paying early. The `…_UNTIL_DATES` modes take `dates` (1 to 3, none after the due
+         *     date, none repeated, a later date's discount never larger than an earlier one's); the per-day
+         *     modes take `amountCents` or `rateBps`, for each day paid before the due date. A discount that,
+         *     with the rebate, reaches the amount (for a per-day one, paid today) answers `400 VALIDATION_ERROR`.
+         */
+        "PixService.DiscountTermsInput": {
+            mode: components["schemas"]["PixService.DiscountMode"];
+            /** @description With `AMOUNT_PER_CALENDAR_DAY` or `AMOUNT_PER_BUSINESS_DAY`: the discount per day, in cents. */
+            amountCents?: components["schemas"]["PixService.AmountCents"];
+            /** @description With `PERCENTAGE_PER_CALENDAR_DAY` or `PERCENTAGE_PER_BUSINESS_DAY`: the discount per day, in basis points. */
+            rateBps?: components["schemas"]["PixService.RateBps"];
+            /** @description With `AMOUNT_UNTIL_DATES` or `PERCENTAGE_UNTIL_DATES`: 1 to 3 dates with their discount. */
+            dates?: components["schemas"]["PixService.DiscountDateInput"][];
+        };
         /** @description A contest of a paid charge by the payer through their bank (MED). */
         "PixService.Dispute": {
             /** @description Dispute id, `dsp_…`. */
@@ -1204,6 +1276,38 @@ export interface components {
          * @enum {string}
          */
         "PixService.DocumentType": "CPF" | "CNPJ";
+        /**
+         * @description What a charge with a due date adds to its Transaction. While it is `WAITING_PAYMENT`, its
+         *     `amountCents` (and its Pix code) is the amount due today; once `PAID`, the amount paid.
+         */
+        "PixService.DueDateCharge": {
+            terms: components["schemas"]["PixService.DueDateTerms"];
+            /** @description The due date in fact: the agreed one, or the next business day when it is not one. */
+            adjustedDueDate: components["schemas"]["PixService.CalendarDate"];
+            /** @description The last day the charge can be paid; the day after, it is `EXPIRED`. */
+            lastPayableDate: components["schemas"]["PixService.CalendarDate"];
+            /**
+             * @description `WAITING_PAYMENT`: the amount due today (Brasília) and its breakdown; `PAID`: what was paid and
+             *     its breakdown, kept. Absent in any other status.
+             */
+            amountDue?: components["schemas"]["PixService.AmountDue"];
+        };
+        /** @description The terms of a charge with a due date, as accepted (`daysPayableAfterDue` with its default applied). */
+        "PixService.DueDateTerms": {
+            /** @description The original amount (`valor.original`), in cents. */
+            amountCents: components["schemas"]["PixService.AmountCents"];
+            /** @description The due date as given. */
+            dueDate: components["schemas"]["PixService.CalendarDate"];
+            /**
+             * Format: int32
+             * @description Calendar days the charge stays payable after the due date.
+             */
+            daysPayableAfterDue: number;
+            fine?: components["schemas"]["PixService.FlatTermsInput"];
+            interest?: components["schemas"]["PixService.InterestTermsInput"];
+            rebate?: components["schemas"]["PixService.FlatTermsInput"];
+            discount?: components["schemas"]["PixService.DiscountTermsInput"];
+        };
         /** @description The body of every error response. */
         "PixService.ErrorBody": {
             /**
@@ -1236,6 +1340,39 @@ export interface components {
             message: string;
         };
         /**
+         * @description A fine (`multa`) or a rebate (`abatimento`): `FIXED`, an amount in cents (`amountCents`); `PERCENTAGE`, a rate (`rateBps`).
+         * @enum {string}
+         */
+        "PixService.FlatMode": "FIXED" | "PERCENTAGE";
+        /**
+         * @description A fine or a rebate. `FIXED` takes `amountCents`, `PERCENTAGE` takes `rateBps` (a rebate's
+         *     percentage of the original amount, a fine's of the amount after the rebate); the other one, or
+         *     neither, answers `400 VALIDATION_ERROR`.
+         */
+        "PixService.FlatTermsInput": {
+            mode: components["schemas"]["PixService.FlatMode"];
+            /** @description With `FIXED`: the amount, in cents. */
+            amountCents?: components["schemas"]["PixService.AmountCents"];
+            /** @description With `PERCENTAGE`: the rate, in basis points (200 = 2 %). */
+            rateBps?: components["schemas"]["PixService.RateBps"];
+        };
+        /**
+         * @description How interest (`juros`) is counted, the standard's eight modes (codes 1 to 8): an amount
+         *     (`amountCents`) or a percentage (`rateBps`) per day, month or year, in calendar or business
+         *     days. A percentage per month is spread over 30 calendar or 21 business days, per year over 365
+         *     calendar or 252 business days: `rebated amount × rate ÷ n × days`.
+         * @enum {string}
+         */
+        "PixService.InterestMode": "AMOUNT_PER_CALENDAR_DAY" | "PERCENTAGE_PER_CALENDAR_DAY" | "PERCENTAGE_PER_MONTH_CALENDAR_DAYS" | "PERCENTAGE_PER_YEAR_CALENDAR_DAYS" | "AMOUNT_PER_BUSINESS_DAY" | "PERCENTAGE_PER_BUSINESS_DAY" | "PERCENTAGE_PER_MONTH_BUSINESS_DAYS" | "PERCENTAGE_PER_YEAR_BUSINESS_DAYS";
+        /** @description Interest for each day late. An `AMOUNT_…` mode takes `amountCents`, a `PERCENTAGE_…` mode `rateBps`. */
+        "PixService.InterestTermsInput": {
+            mode: components["schemas"]["PixService.InterestMode"];
+            /** @description With an `AMOUNT_…` mode: the amount per day, in cents. */
+            amountCents?: components["schemas"]["PixService.AmountCents"];
+            /** @description With a `PERCENTAGE_…` mode: the rate per day, month or year, in basis points (100 = 1 %). */
+            rateBps?: components["schemas"]["PixService.RateBps"];
+        };
+        /**
          * @description The integrator's own key/value data, returned unchanged on reads and in events. At most 50 keys,
          *     each key at most 40 characters, a string value at most 8 185 characters, and the whole object at
          *     most 8 KiB as JSON; a larger object answers `400 VALIDATION_ERROR` on the `metadata` field (a
@@ -1259,6 +1396,13 @@ export interface components {
          * @enum {string}
          */
         "PixService.PixKeyType": "CPF" | "CNPJ" | "PHONE" | "EMAIL" | "EVP";
+        /**
+         * Format: int32
+         * @description A percentage in basis points: 100 = 1 %, 250 = 2,5 %; from 1 (0,01 %) to 10 000 (100 %). The
+         *     standard's `valorPerc` has two decimals, so every percentage it carries is a whole number of
+         *     basis points.
+         */
+        "PixService.RateBps": number;
         /** @description A recurrence: the payer's authorisation of a merchant's recurring Pix debits (Pix Automático). */
         "PixService.Recurrence": {
             /** @description `rec_…`. */
@@ -1516,9 +1660,15 @@ export interface components {
             /** @description `txn_…`. */
             id: string;
             status: components["schemas"]["PixService.TransactionStatus"];
-            /** @description What the payer pays. */
+            /**
+             * @description What the payer pays. On a charge with a due date (`dueDateCharge`): the amount due today while
+             *     it is `WAITING_PAYMENT`, the amount paid once `PAID`, the original amount otherwise.
+             */
             amountCents: components["schemas"]["PixService.Cents"];
-            /** @description Service fee, set by the account's plan when the charge is created. */
+            /**
+             * @description Service fee, set by the account's plan when the charge is created (on a charge with a due
+             *     date, the plan's fee then, applied to `amountCents`).
+             */
             feeCents: components["schemas"]["PixService.Cents"];
             /** @description What enters the balance when paid: `amountCents` minus `feeCents`. */
             netAmountCents: components["schemas"]["PixService.Cents"];
@@ -1544,6 +1694,11 @@ export interface components {
              *     with no retry left, `CANCELLED` when cancelled before its date.
              */
             attempts?: components["schemas"]["PixService.RecurringChargeAttempt"][];
+            /**
+             * @description Present only on a charge with a due date (`POST /api/v1/charges/due-date`): its terms, and the
+             *     amount due today (or, once paid, what was paid) with its breakdown.
+             */
+            dueDateCharge?: components["schemas"]["PixService.DueDateCharge"];
             /** @description Present only on a `FAILED` charge the bank refused to register: its reason (Portuguese). */
             failureReason?: string;
             /**

@@ -22,6 +22,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/charges/due-date": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a Pix charge with a due date
+         * @description Creates a Pix charge with a due date (the Central Bank's "cobrança com vencimento", `cobv`):
+         *     payable until `daysPayableAfterDue` days after the due date, for an amount that depends on the
+         *     day it is paid (a discount before the due date, a fine and interest after it, a rebate always).
+         *     It is a Transaction like any charge (read, listed, cancelled and refunded at the same routes),
+         *     with `dueDateCharge`: its terms and the amount due today with its breakdown. A term that does
+         *     not fit its mode, a due date in the past, a discount date after the due date, or a discount or
+         *     rebate that reaches the amount answers `400 VALIDATION_ERROR` naming the field, with a
+         *     Portuguese message, and creates nothing. An invalid CPF or CNPJ answers `400 REQUEST_ERROR`.
+         *     Test mode only for now: a production key answers `403 TEST_MODE_ONLY`. In test mode,
+         *     `POST /api/v1/sandbox/transactions/{id}/pay` pays it on a date you give (`paymentDate`).
+         */
+        post: operations["createDueDateCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/charges/pix": {
         parameters: {
             query?: never;
@@ -547,7 +576,8 @@ export interface paths {
          * Simulate a payment (test mode)
          * @description Test mode only: pays a test charge as if the payer had. It becomes `PAID`, `paidAt` is set,
          *     the net amount is credited (pending for the release period) and `transaction.paid` is sent to
-         *     test endpoints. A production key answers `403 TEST_MODE_ONLY`; a charge that is not
+         *     test endpoints. A charge with a due date is paid the amount due on `paymentDate` (default
+         *     today, by the server's clock), and keeps that amount's breakdown (`dueDateCharge.amountDue`). A production key answers `403 TEST_MODE_ONLY`; a charge that is not
          *     `WAITING_PAYMENT` (paid, expired, cancelled) answers `400 REQUEST_ERROR`.
          */
         post: operations["simulatePayment"];
@@ -808,6 +838,47 @@ export interface components {
          */
         AmountCents: number;
         /**
+         * @description What the payer owes on a date and why (the standard's `componentesValor`):
+         *     `finalCents = originalCents − rebateCents − discountCents + fineCents + interestCents`. Each
+         *     component is rounded once, half up, to the cent.
+         */
+        AmountDue: {
+            /** @description The Brasília date of the payment this amount is for. */
+            paymentDate: components["schemas"]["CalendarDate"];
+            /**
+             * Format: int32
+             * @description Calendar days after the due date (0 on it or before it).
+             */
+            daysLate: number;
+            /**
+             * Format: int32
+             * @description The days interest was counted for: calendar or business days after the due date, as its mode says.
+             */
+            interestDays: number;
+            /**
+             * Format: int32
+             * @description The days of a per-day discount: calendar or business days paid before the due date.
+             */
+            discountDays: number;
+            /**
+             * Format: date
+             * @description The last day of the discount applied; null without one.
+             */
+            discountUntil: string | null;
+            /** @description The original amount (`valor.original`). */
+            originalCents: components["schemas"]["Cents"];
+            /** @description The rebate (`abatimento`). */
+            rebateCents: components["schemas"]["Cents"];
+            /** @description The discount (`desconto`). */
+            discountCents: components["schemas"]["Cents"];
+            /** @description The fine (`multa`). */
+            fineCents: components["schemas"]["Cents"];
+            /** @description The interest (`juros`). */
+            interestCents: components["schemas"]["Cents"];
+            /** @description What the payer pays: the original less the rebate and the discount, plus the fine and the interest. */
+            finalCents: components["schemas"]["Cents"];
+        };
+        /**
          * @description The version of the event format.
          * @enum {string}
          */
@@ -871,6 +942,36 @@ export interface components {
         };
         /** @description What a charge or payment link shows the payer: 3 to 180 characters. */
         ChargeDescription: string;
+        /** @description Body of create a charge with a due date. */
+        CreateDueDateChargeRequest: {
+            /** @description The original amount (`valor.original`), in cents: 500 (R$ 5,00) to 999 999 999 999. */
+            amountCents: components["schemas"]["ChargeAmountCents"];
+            /**
+             * @description The due date, a Brasília calendar date, payable all that day: not before today, at most 5
+             *     years ahead.
+             */
+            dueDate: components["schemas"]["CalendarDate"];
+            /**
+             * Format: int32
+             * @description Calendar days the charge stays payable after the due date (`validadeAposVencimento`), 0 to
+             *     365; default 30. The last payable day moves to the next business day when it is not one.
+             */
+            daysPayableAfterDue?: number;
+            /** @description A fine (`multa`), once, when paid after the due date. */
+            fine?: components["schemas"]["FlatTermsInput"];
+            /** @description Interest (`juros`) for each day late. */
+            interest?: components["schemas"]["InterestTermsInput"];
+            /** @description A rebate (`abatimento`), always deducted. */
+            rebate?: components["schemas"]["FlatTermsInput"];
+            /** @description A discount (`desconto`) for paying on or before the due date. */
+            discount?: components["schemas"]["DiscountTermsInput"];
+            /** @description Shown to the payer. 3 to 180 characters. */
+            description: components["schemas"]["ChargeDescription"];
+            /** @description The payer (the standard's `devedor`). Upserted into the customer book by document. */
+            customer: components["schemas"]["ChargeCustomerInput"];
+            /** @description Returned unchanged on reads and in events. */
+            metadata?: components["schemas"]["Metadata"];
+        };
         /** @description Body of create payment link. */
         CreatePaymentLinkRequest: {
             /** @description What each payer pays, in cents: 500 (R$ 5,00) to 999 999 999 999. */
@@ -1046,6 +1147,37 @@ export interface components {
             /** @description True when more items exist: ask again with `startingAfter` = the id of the last item. */
             hasMore: boolean;
         };
+        /** @description A discount until a date (`AMOUNT_UNTIL_DATES`: `amountCents`; `PERCENTAGE_UNTIL_DATES`: `rateBps`). */
+        DiscountDateInput: {
+            /** @description The last day of this discount, not after the due date. On a non-business day it lasts to the next business day. */
+            date: components["schemas"]["CalendarDate"];
+            /** @description With `AMOUNT_UNTIL_DATES`: the discount, in cents. */
+            amountCents?: components["schemas"]["AmountCents"];
+            /** @description With `PERCENTAGE_UNTIL_DATES`: the discount, in basis points of the amount after the rebate. */
+            rateBps?: components["schemas"]["RateBps"];
+        };
+        /**
+         * @description A discount for paying early (`desconto`), the standard's six modes (codes 1 to 6): an amount or
+         *     a percentage until each of up to three dates (`dates`), or an amount or a percentage for each
+         *     calendar or business day paid before the due date (`amountCents` or `rateBps`).
+         * @enum {string}
+         */
+        DiscountMode: "AMOUNT_UNTIL_DATES" | "PERCENTAGE_UNTIL_DATES" | "AMOUNT_PER_CALENDAR_DAY" | "AMOUNT_PER_BUSINESS_DAY" | "PERCENTAGE_PER_CALENDAR_DAY" | "PERCENTAGE_PER_BUSINESS_DAY";
+        /**
+         * @description A discount for paying early. The `…_UNTIL_DATES` modes take `dates` (1 to 3, none after the due
+         *     date, none repeated, a later date's discount never larger than an earlier one's); the per-day
+         *     modes take `amountCents` or `rateBps`, for each day paid before the due date. A discount that,
+         *     with the rebate, reaches the amount (for a per-day one, paid today) answers `400 VALIDATION_ERROR`.
+         */
+        DiscountTermsInput: {
+            mode: components["schemas"]["DiscountMode"];
+            /** @description With `AMOUNT_PER_CALENDAR_DAY` or `AMOUNT_PER_BUSINESS_DAY`: the discount per day, in cents. */
+            amountCents?: components["schemas"]["AmountCents"];
+            /** @description With `PERCENTAGE_PER_CALENDAR_DAY` or `PERCENTAGE_PER_BUSINESS_DAY`: the discount per day, in basis points. */
+            rateBps?: components["schemas"]["RateBps"];
+            /** @description With `AMOUNT_UNTIL_DATES` or `PERCENTAGE_UNTIL_DATES`: 1 to 3 dates with their discount. */
+            dates?: components["schemas"]["DiscountDateInput"][];
+        };
         /** @description A contest of a paid charge by the payer through their bank (MED). */
         Dispute: {
             /** @description Dispute id, `dsp_…`. */
@@ -1091,6 +1223,38 @@ export interface components {
          * @enum {string}
          */
         DocumentType: "CPF" | "CNPJ";
+        /**
+         * @description What a charge with a due date adds to its Transaction. While it is `WAITING_PAYMENT`, its
+         *     `amountCents` (and its Pix code) is the amount due today; once `PAID`, the amount paid.
+         */
+        DueDateCharge: {
+            terms: components["schemas"]["DueDateTerms"];
+            /** @description The due date in fact: the agreed one, or the next business day when it is not one. */
+            adjustedDueDate: components["schemas"]["CalendarDate"];
+            /** @description The last day the charge can be paid; the day after, it is `EXPIRED`. */
+            lastPayableDate: components["schemas"]["CalendarDate"];
+            /**
+             * @description `WAITING_PAYMENT`: the amount due today (Brasília) and its breakdown; `PAID`: what was paid and
+             *     its breakdown, kept. Absent in any other status.
+             */
+            amountDue?: components["schemas"]["AmountDue"];
+        };
+        /** @description The terms of a charge with a due date, as accepted (`daysPayableAfterDue` with its default applied). */
+        DueDateTerms: {
+            /** @description The original amount (`valor.original`), in cents. */
+            amountCents: components["schemas"]["AmountCents"];
+            /** @description The due date as given. */
+            dueDate: components["schemas"]["CalendarDate"];
+            /**
+             * Format: int32
+             * @description Calendar days the charge stays payable after the due date.
+             */
+            daysPayableAfterDue: number;
+            fine?: components["schemas"]["FlatTermsInput"];
+            interest?: components["schemas"]["InterestTermsInput"];
+            rebate?: components["schemas"]["FlatTermsInput"];
+            discount?: components["schemas"]["DiscountTermsInput"];
+        };
         /**
          * Format: email
          * @description An e-mail address, at most 160 characters.
@@ -1141,6 +1305,23 @@ export interface components {
             /** @description What is wrong with it, in Portuguese. */
             message: string;
         };
+        /**
+         * @description A fine (`multa`) or a rebate (`abatimento`): `FIXED`, an amount in cents (`amountCents`); `PERCENTAGE`, a rate (`rateBps`).
+         * @enum {string}
+         */
+        FlatMode: "FIXED" | "PERCENTAGE";
+        /**
+         * @description A fine or a rebate. `FIXED` takes `amountCents`, `PERCENTAGE` takes `rateBps` (a rebate's
+         *     percentage of the original amount, a fine's of the amount after the rebate); the other one, or
+         *     neither, answers `400 VALIDATION_ERROR`.
+         */
+        FlatTermsInput: {
+            mode: components["schemas"]["FlatMode"];
+            /** @description With `FIXED`: the amount, in cents. */
+            amountCents?: components["schemas"]["AmountCents"];
+            /** @description With `PERCENTAGE`: the rate, in basis points (200 = 2 %). */
+            rateBps?: components["schemas"]["RateBps"];
+        };
         /** @description The process answers. */
         Health: {
             /**
@@ -1155,6 +1336,22 @@ export interface components {
          * @enum {string}
          */
         IdempotentReplayedValue: "true";
+        /**
+         * @description How interest (`juros`) is counted, the standard's eight modes (codes 1 to 8): an amount
+         *     (`amountCents`) or a percentage (`rateBps`) per day, month or year, in calendar or business
+         *     days. A percentage per month is spread over 30 calendar or 21 business days, per year over 365
+         *     calendar or 252 business days: `rebated amount × rate ÷ n × days`.
+         * @enum {string}
+         */
+        InterestMode: "AMOUNT_PER_CALENDAR_DAY" | "PERCENTAGE_PER_CALENDAR_DAY" | "PERCENTAGE_PER_MONTH_CALENDAR_DAYS" | "PERCENTAGE_PER_YEAR_CALENDAR_DAYS" | "AMOUNT_PER_BUSINESS_DAY" | "PERCENTAGE_PER_BUSINESS_DAY" | "PERCENTAGE_PER_MONTH_BUSINESS_DAYS" | "PERCENTAGE_PER_YEAR_BUSINESS_DAYS";
+        /** @description Interest for each day late. An `AMOUNT_…` mode takes `amountCents`, a `PERCENTAGE_…` mode `rateBps`. */
+        InterestTermsInput: {
+            mode: components["schemas"]["InterestMode"];
+            /** @description With an `AMOUNT_…` mode: the amount per day, in cents. */
+            amountCents?: components["schemas"]["AmountCents"];
+            /** @description With a `PERCENTAGE_…` mode: the rate per day, month or year, in basis points (100 = 1 %). */
+            rateBps?: components["schemas"]["RateBps"];
+        };
         /**
          * @description The integrator's own key/value data, returned unchanged on reads and in events. At most 50 keys,
          *     each key at most 40 characters, a string value at most 8 185 characters, and the whole object at
@@ -1239,6 +1436,13 @@ export interface components {
          * @enum {string}
          */
         PixKeyType: "CPF" | "CNPJ" | "PHONE" | "EMAIL" | "EVP";
+        /**
+         * Format: int32
+         * @description A percentage in basis points: 100 = 1 %, 250 = 2,5 %; from 1 (0,01 %) to 10 000 (100 %). The
+         *     standard's `valorPerc` has two decimals, so every percentage it carries is a whole number of
+         *     basis points.
+         */
+        RateBps: number;
         /**
          * @description A `RateLimit-Policy` value (draft 7): `<limit>;w=<seconds>`.
          * @example 120;w=60
@@ -1714,14 +1918,29 @@ export interface components {
             /** @description The contested amount, at most what the charge still holds (its amount minus its refunds). Default: all of it. */
             amountCents?: components["schemas"]["AmountCents"];
         };
+        /** @description Optional body of simulate a payment. */
+        SimulatePaymentRequest: {
+            /**
+             * @description Only for a charge with a due date: the Brasília date the payer pays on, to see the discount,
+             *     the fine and the interest of that day; default today. Not after the charge's last payable day
+             *     (`400 VALIDATION_ERROR`); on any other charge, `400 VALIDATION_ERROR`.
+             */
+            paymentDate?: components["schemas"]["CalendarDate"];
+        };
         /** @description A Pix charge and its life. */
         Transaction: {
             /** @description `txn_…`. */
             id: string;
             status: components["schemas"]["TransactionStatus"];
-            /** @description What the payer pays. */
+            /**
+             * @description What the payer pays. On a charge with a due date (`dueDateCharge`): the amount due today while
+             *     it is `WAITING_PAYMENT`, the amount paid once `PAID`, the original amount otherwise.
+             */
             amountCents: components["schemas"]["Cents"];
-            /** @description Service fee, set by the account's plan when the charge is created. */
+            /**
+             * @description Service fee, set by the account's plan when the charge is created (on a charge with a due
+             *     date, the plan's fee then, applied to `amountCents`).
+             */
             feeCents: components["schemas"]["Cents"];
             /** @description What enters the balance when paid: `amountCents` minus `feeCents`. */
             netAmountCents: components["schemas"]["Cents"];
@@ -1747,6 +1966,11 @@ export interface components {
              *     with no retry left, `CANCELLED` when cancelled before its date.
              */
             attempts?: components["schemas"]["RecurringChargeAttempt"][];
+            /**
+             * @description Present only on a charge with a due date (`POST /api/v1/charges/due-date`): its terms, and the
+             *     amount due today (or, once paid, what was paid) with its breakdown.
+             */
+            dueDateCharge?: components["schemas"]["DueDateCharge"];
             /** @description Present only on a `FAILED` charge the bank refused to register: its reason (Portuguese). */
             failureReason?: string;
             /**
@@ -2177,6 +2401,284 @@ export interface operations {
             };
             /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`). */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` (1 second) with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createDueDateCharge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDueDateChargeRequest"];
+            };
+        };
+        responses: {
+            /** @description A charge with a due date was created. */
+            201: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
+                    /**
+                     * @description `true` when this response is the replay of an earlier request with the same
+                     *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
+                     */
+                    "Idempotent-Replayed"?: components["schemas"]["IdempotentReplayedValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: missing permission (`API_KEY_PERMISSION`), IP not allowed (`API_KEY_IP`), daily withdrawal limit (`WITHDRAW_DAILY_LIMIT`), account not operating in production (`ACCOUNT_NOT_ACTIVE`), or a simulation with a production key (`TEST_MODE_ONLY`). */
+            403: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `idempotency-key` was already used with another body (`IDEMPOTENCY_KEY_REUSED`). */
+            409: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description The request body is larger than 64 KiB, 65 536 bytes (`PAYLOAD_TOO_LARGE`); nothing in it was
+             *     read.
+             */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     /**
                      * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
@@ -8849,7 +9351,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SimulatePaymentRequest"];
+            };
+        };
         responses: {
             /** @description The request has succeeded. */
             200: {

@@ -34,6 +34,14 @@ export const operationTable = {
     tag: "Transactions",
     statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
+  createDueDateCharge: {
+    method: "post",
+    path: "/api/v1/charges/due-date",
+    permission: "charges:write",
+    summary: "Create a Pix charge with a due date",
+    tag: "Charges",
+    statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
   createPaymentLink: {
     method: "post",
     path: "/api/v1/payment-links",
@@ -370,6 +378,28 @@ export type CancelTransactionResult =
   | { status: 429; body: Json<operations["cancelTransaction"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["cancelTransaction"]["responses"][500]> }
   | { status: 503; body: Json<operations["cancelTransaction"]["responses"][503]>; headers: { "Retry-After": string } };
+
+/** POST /api/v1/charges/due-date: input of `createDueDateCharge`, after validation. */
+export interface CreateDueDateChargeInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NonNullable<operations["createDueDateCharge"]["parameters"]["header"]>;
+  body: operations["createDueDateCharge"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `createDueDateCharge` may answer. */
+export type CreateDueDateChargeResult =
+  | { status: 201; body: Json<operations["createDueDateCharge"]["responses"][201]> }
+  | { status: 400; body: Json<operations["createDueDateCharge"]["responses"][400]> }
+  | { status: 401; body: Json<operations["createDueDateCharge"]["responses"][401]> }
+  | { status: 403; body: Json<operations["createDueDateCharge"]["responses"][403]> }
+  | { status: 404; body: Json<operations["createDueDateCharge"]["responses"][404]> }
+  | { status: 409; body: Json<operations["createDueDateCharge"]["responses"][409]> }
+  | { status: 413; body: Json<operations["createDueDateCharge"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createDueDateCharge"]["responses"][415]> }
+  | { status: 429; body: Json<operations["createDueDateCharge"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["createDueDateCharge"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createDueDateCharge"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /api/v1/payment-links: input of `createPaymentLink`, after validation. */
 export interface CreatePaymentLinkInput {
@@ -903,7 +933,7 @@ export interface SimulatePaymentInput {
   params: operations["simulatePayment"]["parameters"]["path"];
   query: NoParams;
   headers: NonNullable<operations["simulatePayment"]["parameters"]["header"]>;
-  body: undefined;
+  body: (NonNullable<operations["simulatePayment"]["requestBody"]> extends { content: { "application/json": infer B } } ? B : never) | undefined;
 }
 
 /** Every response `simulatePayment` may answer. */
@@ -1103,6 +1133,8 @@ export interface Handlers<Ctx> {
   cancelRecurrence(request: CancelRecurrenceInput, ctx: Ctx): Promise<CancelRecurrenceResult>;
   /** POST /api/v1/transactions/{id}/cancel: Cancel a charge (`charges:write`). */
   cancelTransaction(request: CancelTransactionInput, ctx: Ctx): Promise<CancelTransactionResult>;
+  /** POST /api/v1/charges/due-date: Create a Pix charge with a due date (`charges:write`). */
+  createDueDateCharge(request: CreateDueDateChargeInput, ctx: Ctx): Promise<CreateDueDateChargeResult>;
   /** POST /api/v1/payment-links: Create a payment link (`payment_links:write`). */
   createPaymentLink(request: CreatePaymentLinkInput, ctx: Ctx): Promise<CreatePaymentLinkResult>;
   /** POST /api/v1/charges/pix: Create a Pix charge (`charges:write`). */
@@ -1178,7 +1210,7 @@ export interface Handlers<Ctx> {
 /** The operations of each tag (the spec's `@tag`): what one handler file serves. */
 export interface OperationsByTag {
   "Balance": "getBalance";
-  "Charges": "createPixCharge";
+  "Charges": "createDueDateCharge" | "createPixCharge";
   "Customers": "getCustomer" | "listCustomers" | "updateCustomer" | "upsertCustomer";
   "Events": "getEvent" | "listEvents";
   "Payment links": "createPaymentLink" | "deactivatePaymentLink" | "getPaymentLink" | "listPaymentLinks";

@@ -127,6 +127,20 @@ export const recurrenceLimits = {
   retryWindowDays: 7,
 } as const;
 
+/** Charges with a due date (issue 38, record 0052): the days payable after the due date (default and bound), how far ahead a due date may be, how many discount dates, the largest rate in basis points. */
+export const dueDateLimits = {
+  /** openapi.yaml#/components/schemas/CreateDueDateChargeRequest/properties/daysPayableAfterDue/x-default */
+  defaultDaysPayableAfterDue: 30,
+  /** openapi.yaml#/components/schemas/CreateDueDateChargeRequest/properties/daysPayableAfterDue/maximum */
+  maxDaysPayableAfterDue: 365,
+  /** openapi.yaml#/components/schemas/CreateDueDateChargeRequest/properties/dueDate/x-max-years-ahead */
+  maxYearsAhead: 5,
+  /** openapi.yaml#/components/schemas/DiscountTermsInput/properties/dates/maxItems */
+  maxDiscountDates: 3,
+  /** openapi.yaml#/components/schemas/RateBps/maximum */
+  maxRateBps: 10000,
+} as const;
+
 /** Every request body (public, operator and dashboard APIs): its size in bytes, and how deep objects and arrays nest in it. */
 export const requestLimits = {
   /** openapi.yaml#/x-request-limits/maxBodyBytes */

@@ -48,6 +48,8 @@ export interface OperationInfo {
   hasQuery: boolean;
   hasHeaders: boolean;
   hasBody: boolean;
+  /** Whether the request body may be left out (the body is then `undefined`). */
+  bodyOptional: boolean;
   responses: {
     status: number;
     hasBody: boolean;
@@ -142,6 +144,7 @@ export function readOperations(doc: OpenApiDocument, requirePermission = true, r
         hasQuery: params.some((p) => p.in === "query"),
         hasHeaders: params.some((p) => p.in === "header"),
         hasBody: Boolean(op.requestBody?.content?.["application/json"]),
+        bodyOptional: op.requestBody !== undefined && op.requestBody.required !== true,
         responses,
       });
     }
@@ -246,7 +249,13 @@ export function renderOperations(ops: OperationInfo[], typesModule: string, role
       `  params: ${op.hasPath ? `${t}["parameters"]["path"]` : "NoParams"};`,
       `  query: ${op.hasQuery ? `NonNullable<${t}["parameters"]["query"]>` : "NoParams"};`,
       `  headers: ${op.hasHeaders ? `NonNullable<${t}["parameters"]["header"]>` : "NoParams"};`,
-      `  body: ${op.hasBody ? `${t}["requestBody"] extends { content: { "application/json": infer B } } ? B : never` : "undefined"};`,
+      `  body: ${
+        !op.hasBody
+          ? "undefined"
+          : op.bodyOptional
+            ? `(NonNullable<${t}["requestBody"]> extends { content: { "application/json": infer B } } ? B : never) | undefined`
+            : `${t}["requestBody"] extends { content: { "application/json": infer B } } ? B : never`
+      };`,
       "}",
       "",
       `/** Every response \`${op.operationId}\` may answer. */`,

@@ -113,6 +113,16 @@ export const groups: Record<string, Group> = {
       retryWindowDays: pub(schema("RetryPolicy", "x-retry-window-days")),
     },
   },
+  dueDateLimits: {
+    doc: "Charges with a due date (issue 38, record 0052): the days payable after the due date (default and bound), how far ahead a due date may be, how many discount dates, the largest rate in basis points.",
+    values: {
+      defaultDaysPayableAfterDue: pub(schema("CreateDueDateChargeRequest", "properties/daysPayableAfterDue/x-default")),
+      maxDaysPayableAfterDue: pub(schema("CreateDueDateChargeRequest", "properties/daysPayableAfterDue/maximum")),
+      maxYearsAhead: pub(schema("CreateDueDateChargeRequest", "properties/dueDate/x-max-years-ahead")),
+      maxDiscountDates: pub(schema("DiscountTermsInput", "properties/dates/maxItems")),
+      maxRateBps: pub(schema("RateBps", "maximum")),
+    },
+  },
   requestLimits: {
     doc: "Every request body (public, operator and dashboard APIs): its size in bytes, and how deep objects and arrays nest in it.",
     values: {

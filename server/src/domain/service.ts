@@ -2,6 +2,7 @@ import { auditUseCases } from "./audit/index.js";
 import { authenticationUseCases } from "./keys/index.js";
 import { balanceUseCases } from "./balance/index.js";
 import { chargeUseCases } from "./payments/index.js";
+import { dueDateChargeUseCases } from "./payments/index.js";
 import { checkoutUseCases } from "./payments/index.js";
 import { customerUseCases } from "./payments/index.js";
 import { dashboardMoneyUseCases } from "./balance/index.js";
@@ -56,6 +57,8 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     bankWork: bankWorkUseCases(deps),
     sealedSecrets: sealedSecretUseCases(deps),
     charges: chargeUseCases(deps, authentication),
+    /** Charges with a due date (issue 38): created here, then read, paid and cancelled as any charge. */
+    dueDateCharges: dueDateChargeUseCases(deps),
     customers: customerUseCases(deps),
     paymentLinks: paymentLinkUseCases(deps),
     checkout: checkoutUseCases(deps),

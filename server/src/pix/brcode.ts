@@ -311,3 +311,26 @@ export function parseBrCode(code: string): ParsedBrCode {
     crcValid,
   };
 }
+
+/**
+ * `code` with its amount (field 54) set to `amountCents` and its CRC computed again, every other
+ * field as it was: the Pix code of a charge whose amount depends on the day it is paid (a charge
+ * with a due date, issue 38). A code without an amount field, or an empty one, is returned as is.
+ */
+export function brCodeWithAmount(code: string, amountCents: number): string {
+  if (code === "") return code;
+  const fields = readTlv(code, "BR Code");
+  if (!fields.has("54")) return code;
+  if (!Number.isSafeInteger(amountCents) || amountCents <= 0 || amountCents > MAX_AMOUNT_CENTS) {
+    throw new RangeError(`brCodeWithAmount: amountCents must be a positive integer up to ${MAX_AMOUNT_CENTS}`);
+  }
+  const amount = `${Math.trunc(amountCents / 100)}.${String(amountCents % 100).padStart(2, "0")}`;
+  let body = "";
+  for (const { id, value } of fields.values()) {
+    if (id === "63") continue;
+    const text = id === "54" ? amount : value;
+    body += `${id}${String(text.length).padStart(2, "0")}${text}`;
+  }
+  body += "6304";
+  return body + crc16Ccitt(body);
+}

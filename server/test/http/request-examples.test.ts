@@ -213,6 +213,10 @@ function publicWorld(server: TestServer) {
     },
     "POST /api/v1/sandbox/transactions/{id}/expire expired": async () => ({ path: { id: await pending() } }),
     "POST /api/v1/sandbox/transactions/{id}/pay paid": async () => ({ path: { id: await pending() } }),
+    // A charge with a due date (the create example's, due 2030-12-13), paid on the example's date.
+    "POST /api/v1/sandbox/transactions/{id}/pay paidLate": async () => ({
+      path: { id: (await call("POST", "/api/v1/charges/due-date", bodyOf("/api/v1/charges/due-date", "created"))).id },
+    }),
     "POST /api/v1/sandbox/transactions/{id}/settle-attempt retrying": async () => {
       // A cycle charge's attempt, scheduled (the recurrence retries 3 times in 7 days).
       const { id, firstDate } = await recurrence(true);

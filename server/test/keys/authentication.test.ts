@@ -345,6 +345,7 @@ const minimalRequests = {
     body: { amountCents: 5000, description: "Curso de fotografia" },
   }),
   createPixCharge: () => ({ body: chargeBody() }),
+  createDueDateCharge: () => ({ body: { ...chargeBody(), dueDate: "2030-12-13" } }),
   createWithdrawal: () => ({
     body: {
       amountCents: 1000,

@@ -114,11 +114,26 @@ export interface TransactionRecord extends Scope {
   cycle?: RecurringCycle | null;
   /** Why a `FAILED` charge failed: the bank's refusal (issue 35); null or absent otherwise. */
   failureReason?: string | null;
+  /** A charge with a due date's terms, fee and payment (issue 38); null or absent on any other charge. */
+  dueDateCharge?: DueDateChargeRecord | null;
   metadata: Metadata;
   expiresAt: string;
   paidAt: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/**
+ * What a charge with a due date adds to a charge (issue 38). The row's `amountCents` is the
+ * original amount until paid, then the amount paid; its `feeCents` the fee of that amount.
+ */
+export interface DueDateChargeRecord {
+  /** The terms as checked by `checkDueDateTerms` (payments/due-date), `daysPayableAfterDue` given. */
+  terms: Schemas["DueDateTerms"];
+  /** The plan's fee when the charge was created, applied to the amount due on the day it is paid. */
+  fee: { fixedCents: number; bps: number };
+  /** What was paid and its breakdown, once paid; null before. */
+  paid: Schemas["AmountDue"] | null;
 }
 
 /** What a cycle charge of a recurrence adds to a charge. */

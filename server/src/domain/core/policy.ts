@@ -55,6 +55,8 @@ export {
   refundLimits,
   /** Pix Automático: when a cycle charge may be sent, and the retries `RETRY_3_IN_7_DAYS` allows. */
   recurrenceLimits,
+  /** Charges with a due date: days payable after it, years ahead, discount dates, the largest rate. */
+  dueDateLimits,
   releasePeriodDays,
   /** How many bytes of a receiver's answer a webhook delivery attempt keeps. */
   webhookResponseBodyBytes,

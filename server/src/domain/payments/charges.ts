@@ -22,11 +22,13 @@ import type {
   PaymentLinkRecord,
   Schemas,
   Scope,
+  DueDateChargeRecord,
   TransactionRecord,
 } from "../core/model.js";
 import { pageOrInvalidCursor } from "../core/pagination.js";
 import { amountLimits } from "../core/policy.js";
 import { effectiveStatus, presentTransaction } from "./presenters.js";
+import { amountPaid } from "./due-date/pay.js";
 import { approveByInitialPayment, cancelCycleCharge, recurrenceToday } from "./recurrences/rules.js";
 import { bankFor, pendAtBank, registerWithin, removeAtBankNow } from "./bank-charges.js";
 
@@ -88,7 +90,9 @@ export async function insertCharge(
   input: NewCharge,
   now: string,
   link?: PaymentLinkRecord,
-  options: { scopeLocked: boolean; throughBank?: boolean } = { scopeLocked: true },
+  options: { scopeLocked: boolean; throughBank?: boolean; dueDateCharge?: DueDateChargeRecord } = {
+    scopeLocked: true,
+  },
 ): Promise<TransactionRecord> {
   requireActiveForProduction({ scope, account });
   const { doc, expiresAt, feeCents } = prepareCharge(account, input, now);
@@ -135,6 +139,7 @@ export async function insertCharge(
     recurrenceId: null,
     cycle: null,
     failureReason: null,
+    ...(options.dueDateCharge ? { dueDateCharge: options.dueDateCharge } : {}),
     metadata: input.metadata ?? link?.metadata ?? {},
     expiresAt: expiry,
     paidAt: null,
@@ -170,7 +175,7 @@ export async function creditPaidCharge(
   account: Account,
   charge: TransactionRecord,
   now: string,
-  options: { config: DomainConfig; byAttempt?: boolean },
+  options: { config: DomainConfig; byAttempt?: boolean; paymentDate?: string | undefined },
 ): Promise<TransactionRecord> {
   const status = effectiveStatus(charge, now);
   if (status !== "WAITING_PAYMENT") {
@@ -182,14 +187,23 @@ export async function creditPaidCharge(
       "A cobrança de um ciclo de recorrência é debitada pela sua tentativa agendada: liquide-a com settle-attempt.",
     );
   }
-  const paid: TransactionRecord = { ...charge, status: "PAID", paidAt: now, updatedAt: now };
+  if (options.paymentDate !== undefined && !charge.dueDateCharge) {
+    throw fieldError("paymentDate", "só se usa com uma cobrança com vencimento");
+  }
+  const paid: TransactionRecord = {
+    ...charge,
+    ...(charge.dueDateCharge ? amountPaid(charge, charge.dueDateCharge, now, options.paymentDate) : {}),
+    status: "PAID",
+    paidAt: now,
+    updatedAt: now,
+  };
   await tx.transactions.update(paid);
   await tx.ledger.append({
     id: newId("led"),
     accountId: charge.accountId,
     livemode: charge.livemode,
     bucket: "available",
-    amountCents: charge.amountCents - charge.feeCents,
+    amountCents: paid.amountCents - paid.feeCents,
     releaseAt: addSeconds(now, account.releasePeriodDays * 86_400),
     kind: "charge_paid",
     refId: charge.id,
@@ -388,16 +402,17 @@ export function chargeUseCases(deps: DomainDeps, authentication: Authentication)
      * of a pay that went through (say, its answer was lost) replays the 200 instead of answering
      * that the charge is no longer waiting for payment.
      */
-    async simulatePayment(actor: ScopedCaller, id: string, idempotencyKey?: string) {
+    async simulatePayment(actor: ScopedCaller, id: string, idempotencyKey?: string, paymentDate?: string) {
       if (actor.scope.livemode)
         throw new DomainError("TEST_MODE_ONLY", "A simulação de pagamento só está disponível com chave de teste.");
       return deps.store.transaction(async (tx) => {
         await tx.lockScope(actor.scope);
         const at = now();
-        return once(tx, actor.scope, "simulatePayment", idempotencyKey, { id }, at, async () => {
+        const request = paymentDate === undefined ? { id } : { id, paymentDate };
+        return once(tx, actor.scope, "simulatePayment", idempotencyKey, request, at, async () => {
           const record = await tx.transactions.get(actor.scope, id);
           if (!record) throw notFound();
-          const paid = await creditPaidCharge(tx, actor.account, record, at, { config: deps.config });
+          const paid = await creditPaidCharge(tx, actor.account, record, at, { config: deps.config, paymentDate });
           return { status: 200, body: presentTransaction(paid, at) };
         });
       });

@@ -1,5 +1,6 @@
 import type { DomainConfig } from "../deps.js";
 import { deepFreeze } from "../core/values.js";
+import { dueDateView } from "./due-date/present.js";
 import type {
   CustomerRecord,
   PaymentLinkRecord,
@@ -35,10 +36,11 @@ let sharedTransactionViews = 0;
  */
 export function presentTransaction(t: TransactionRecord, now: string): Schemas["Transaction"] {
   const status = effectiveStatus(t, now);
-  if (!Object.isFrozen(t)) return transactionView(t, status);
+  // A charge with a due date waiting for payment owes a different amount each day: not shared.
+  if (!Object.isFrozen(t) || (t.dueDateCharge && status === "WAITING_PAYMENT")) return transactionView(t, status, now);
   const known = transactionViews.get(t);
   if (known?.status === status) return known;
-  const view = deepFreeze(transactionView(t, status));
+  const view = deepFreeze(transactionView(t, status, now));
   if (!known && ++sharedTransactionViews > maxSharedTransactionViews) {
     transactionViews = new WeakMap();
     sharedTransactionViews = 1;
@@ -48,20 +50,23 @@ export function presentTransaction(t: TransactionRecord, now: string): Schemas["
   return view;
 }
 
-function transactionView(t: TransactionRecord, status: TransactionStatus): Schemas["Transaction"] {
+function transactionView(t: TransactionRecord, status: TransactionStatus, now: string): Schemas["Transaction"] {
+  const dueDate = t.dueDateCharge ? dueDateView({ ...t, dueDateCharge: t.dueDateCharge }, status, now) : null;
+  const { amountCents, feeCents, brCode } = dueDate ?? t;
   return {
     id: t.id,
     status,
-    amountCents: t.amountCents,
-    feeCents: t.feeCents,
-    netAmountCents: t.amountCents - t.feeCents,
+    amountCents,
+    feeCents,
+    netAmountCents: amountCents - feeCents,
     description: t.description,
-    pix: { copyPaste: t.brCode, qrCode: t.brCode },
+    pix: { copyPaste: brCode, qrCode: brCode },
     customer: { ...t.customer },
     ...(t.paymentLinkId ? { paymentLinkId: t.paymentLinkId } : {}),
     ...(t.dispute ? { dispute: { ...t.dispute } } : {}),
     ...(t.recurrenceId ? { recurrenceId: t.recurrenceId } : {}),
     ...(t.cycle ? { dueDate: t.cycle.dueDate, attempts: t.cycle.attempts.map((a) => ({ ...a })) } : {}),
+    ...(dueDate ? { dueDateCharge: dueDate.dueDateCharge } : {}),
     ...(t.failureReason ? { failureReason: t.failureReason } : {}),
     refundedAmountCents: t.refundedAmountCents,
     metadata: t.metadata,

@@ -15,6 +15,10 @@ export function publicHandlers(domain: Domain): PublicHandlers {
       const out = await domain.charges.create(actor, body, headers["idempotency-key"]);
       return out.replayed ? storedReply(out) : { status: 201, body: out.body };
     },
+    async createDueDateCharge({ body, headers }, { actor }) {
+      const out = await domain.dueDateCharges.create(actor, body, headers["idempotency-key"]);
+      return out.replayed ? storedReply(out) : { status: 201, body: out.body };
+    },
     // Admitted by its read (`admittedByTheirRead`): a first page's statement confirms the key.
     async listTransactions({ query }, { credentials }) {
       const { status, paymentLinkId, recurrenceId, createdFrom, createdTo } = query;

@@ -6,8 +6,8 @@ import { storedReply } from "../replay.js";
 export function sandboxHandlers(domain: Domain): TagHandlers<"Sandbox"> {
   const { charges, sandbox, recurrenceSandbox } = domain;
   return {
-    async simulatePayment({ params, headers }, { actor }) {
-      const out = await charges.simulatePayment(actor, params.id, headers["idempotency-key"]);
+    async simulatePayment({ params, headers, body }, { actor }) {
+      const out = await charges.simulatePayment(actor, params.id, headers["idempotency-key"], body?.paymentDate);
       return out.replayed ? storedReply(out) : { status: 200, body: out.body };
     },
     async simulateExpiry({ params, headers }, { actor }) {

@@ -164,6 +164,7 @@ export const transactionsTable: TableDef<TransactionRecord> = {
     ["recurrence_id", (t) => t.recurrenceId ?? null],
     ["cycle", (t) => jsonOrNull(t.cycle)],
     ["failure_reason", (t) => t.failureReason ?? null],
+    ["due_date_charge", (t) => jsonOrNull(t.dueDateCharge)],
     ["metadata", (t) => json(t.metadata)],
     ["expires_at", (t) => t.expiresAt],
     ["paid_at", (t) => t.paidAt],

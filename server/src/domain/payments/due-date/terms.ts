@@ -49,18 +49,12 @@ export const discountModes = {
 } as const satisfies Record<string, { code: number; value: ValueKind; per: "DATE" | DayCount }>;
 export type DiscountMode = keyof typeof discountModes;
 
-/** The bounds of the terms. The standard only refuses a negative `validadeAposVencimento`; the rest is ours (record 0052). */
-export const dueDateLimits = {
-  /** Days the charge stays payable after its due date, when none is given (the standard's default). */
-  defaultDaysPayableAfterDue: 30,
-  maxDaysPayableAfterDue: 365,
-  /** How far ahead a due date may be. */
-  maxYearsAhead: 5,
-  /** At most three discount dates (`descontoDataFixa`, `maxItems: 3`). */
-  maxDiscountDates: 3,
-  /** A rate is at most 100 % (of the amount, or per period for interest). */
-  maxRateBps: 10_000,
-} as const;
+/**
+ * The bounds of the terms, written once in the spec (spec/due-date-charges.tsp) and read back by
+ * `npm run generate`. The standard only refuses a negative `validadeAposVencimento`; the rest is
+ * ours (record 0052).
+ */
+export { dueDateLimits } from "../../core/policy.js";
 
 /** A value given as an amount or as a rate: which one depends on the mode. */
 export interface ValueInput {
