@@ -90,6 +90,11 @@ export interface ApiContext {
    * the log, the latency, the faults and the token URL, before the API Pix.
    */
   routes?: RequestHandler;
+  /**
+   * More of the API Pix (Pix Automático, fake-bank/src/rec.ts), on its router: after the token,
+   * the validator and the scopes, before the answer for what this bank does not implement.
+   */
+  apiRoutes?: (router: express.Router) => void;
 }
 
 const documentPath = new URL("../../generated/bank/pix-api.yaml", import.meta.url);
@@ -116,6 +121,11 @@ function errorKinds(method: string, route: string): { invalid: string; notFound:
   if (/^GET \/pix$/.test(at)) return { invalid: "PixConsultaInvalida", notFound: "NaoEncontrado" };
   if (/^GET \/pix\//.test(at)) return { invalid: "RequisicaoInvalida", notFound: "PixNaoEncontrado" };
   if (/\/webhook\//.test(at)) return { invalid: "WebhookOperacaoInvalida", notFound: "WebhookNaoEncontrado" };
+  if (/^GET \/rec/.test(at)) return { invalid: "RecConsultaInvalida", notFound: "RecNaoEncontrada" };
+  if (/ \/rec/.test(at)) return { invalid: "RecOperacaoInvalida", notFound: "RecNaoEncontrada" };
+  if (/^GET \/cobr/.test(at)) return { invalid: "CobRConsultaInvalida", notFound: "CobRNaoEncontrado" };
+  if (/ \/cobr/.test(at)) return { invalid: "CobROperacaoInvalida", notFound: "CobRNaoEncontrado" };
+  if (/ \/webhook(rec|cobr)$/.test(at)) return { invalid: "WebhookOperacaoInvalida", notFound: "WebhookNaoEncontrado" };
   return { invalid: "RequisicaoInvalida", notFound: "NaoEncontrado" };
 }
 
@@ -680,6 +690,8 @@ export function createApiApp(context: ApiContext): express.Express {
     }
     res.status(204).end();
   });
+
+  context.apiRoutes?.(router);
 
   router.use((_req, res) => {
     sendProblem(res, 404, "NaoEncontrado", "Não encontrado", "Recurso não implementado por este banco.");

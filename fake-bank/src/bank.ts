@@ -33,6 +33,7 @@ import { readBrCode } from "./brcode.js";
 import { createControlApp } from "./control.js";
 import { PayoutBook, payoutRoutes, type PayoutPolicy } from "./payouts.js";
 import { alnum, endToEndId, type Devolucao, type Pix } from "./wire.js";
+import { RecurrenceBook, type FakeRecurrences } from "./rec.js";
 
 export type { Dialect, CallFault, RequestLogEntry, CallbackFault, CallbackRecord };
 
@@ -53,6 +54,17 @@ const SCOPES = [
   "pagamento-pix.write",
   "pagamento-pix.read",
   "extrato.read",
+  // Pix Automático (fake-bank/src/rec.ts).
+  "payloadlocationrec.write",
+  "payloadlocationrec.read",
+  "rec.write",
+  "rec.read",
+  "cobr.write",
+  "cobr.read",
+  "webhookrec.write",
+  "webhookrec.read",
+  "webhookcobr.write",
+  "webhookcobr.read",
 ];
 
 export interface CustomerOptions {
@@ -174,6 +186,11 @@ export interface FakeBank {
    * their policy, each transfer's outcome, the customers' balances, lost answers.
    */
   payouts: PayoutBook | null;
+  /**
+   * Pix Automático (fake-bank/src/rec.ts): the payer's answers (approve, reject, cancel), each
+   * cycle charge debited on its date or refused for want of balance, the customers' accounts.
+   */
+  recurrences: FakeRecurrences;
   close(): Promise<void>;
 }
 
@@ -243,7 +260,9 @@ export async function startFakeBank(options: FakeBankOptions = {}): Promise<Fake
     return { pix, refund };
   };
 
+  const recurrences = new RecurrenceBook(ledger, callbacks, () => `localhost:${httpsPort}`);
   const context: ApiContext = {
+    apiRoutes: (router) => recurrences.routes(router),
     ledger,
     dialect,
     tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
@@ -358,6 +377,8 @@ export async function startFakeBank(options: FakeBankOptions = {}): Promise<Fake
       cob.pix.push(pix.endToEndId);
       if (cob.status === "ATIVA") cob.status = "CONCLUIDA";
       notify(pix);
+      // A composite QR (journey 3): paying it also approves the recurrence it carries.
+      recurrences.cobPaid(cob, code.trim());
       return wire(pix);
     }
     const owner = read.pixKey === null ? undefined : ledger.ownerOf(read.pixKey);
@@ -491,6 +512,7 @@ export async function startFakeBank(options: FakeBankOptions = {}): Promise<Fake
     requests: () => [...context.requestLog],
     settled: () => callbacks.settled(),
     payouts,
+    recurrences,
     close: async () => {
       callbacks.close();
       payouts?.close();
@@ -553,6 +575,16 @@ async function warmUp(bank: FakeBank, ledger: Ledger, context: ApiContext): Prom
     ["PUT", `/webhook/${notOurs}`, { webhookUrl: "https://127.0.0.1/" }],
     ["GET", `/webhook/${notOurs}`],
     ["DELETE", `/webhook/${notOurs}`],
+    ["GET", `/locrec/0`],
+    ["POST", `/rec`, { calendario: {} }],
+    ["GET", `/rec/RN9999999920200101WarmUp00000`],
+    ["PATCH", `/rec/RN9999999920200101WarmUp00000`, { status: "CANCELADA" }],
+    ["PUT", `/cobr/${txid}`, { idRec: "RN9999999920200101WarmUp00000" }],
+    ["GET", `/cobr/${txid}`],
+    ["PATCH", `/cobr/${txid}`, { status: "CANCELADA" }],
+    ["POST", `/cobr/${txid}/retentativa/2020-01-01`],
+    ["PUT", `/webhookrec`, { webhookUrl: "notaurl" }],
+    ["PUT", `/webhookcobr`, { webhookUrl: "notaurl" }],
   ];
   try {
     for (const [method, path, body] of calls) await internalCall(bank, method, path, token.accessToken, body);

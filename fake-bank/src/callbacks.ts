@@ -41,10 +41,18 @@ export interface CallbackRecord {
   bodyValid: boolean;
 }
 
-let validators: { object: ValidateFunction; array: ValidateFunction } | undefined;
+interface Validators {
+  object: ValidateFunction;
+  array: ValidateFunction;
+  /** Pix Automático's bodies: `{ recs }` on `/rec`, `{ cobsr }` on `/cobr` (every dialect). */
+  rec: ValidateFunction;
+  cobr: ValidateFunction;
+}
+
+let validators: Validators | undefined;
 
 /** The document's callback body, compiled once: the fake's callbacks cannot drift from it either. */
-function callbackValidators(): { object: ValidateFunction; array: ValidateFunction } {
+function callbackValidators(): Validators {
   if (validators !== undefined) return validators;
   const document = parseYaml(readFileSync(new URL("../../generated/bank/pix-api.yaml", import.meta.url), "utf8")) as {
     components: unknown;
@@ -62,6 +70,18 @@ function callbackValidators(): { object: ValidateFunction; array: ValidateFuncti
       ],
     }),
     array: ajv.compile({ type: "array", items: { $ref: "pix-api#/components/schemas/Pix" } }),
+    rec: ajv.compile({
+      allOf: [
+        { type: "object", required: ["recs"] },
+        { $ref: "pix-api#/components/requestBodies/WebhookRecBody/content/application~1json/schema" },
+      ],
+    }),
+    cobr: ajv.compile({
+      allOf: [
+        { type: "object", required: ["cobsr"] },
+        { $ref: "pix-api#/components/requestBodies/WebhookCobRBody/content/application~1json/schema" },
+      ],
+    }),
   };
   return validators;
 }
@@ -80,6 +100,13 @@ export interface CallbackOptions {
 interface Pending {
   url: string;
   pix: Pix[];
+}
+
+/** A notice of Pix Automático: its path, its body and the ids it names (the log's `endToEndIds`). */
+interface Notice {
+  kind: "rec" | "cobr";
+  items: object[];
+  ids: string[];
 }
 
 export class CallbackSender {
@@ -120,6 +147,77 @@ export class CallbackSender {
         return;
       default:
         this.track(this.deliver(url, pix));
+    }
+  }
+
+  /**
+   * Notifies `{webhookUrl}/rec` (`{ recs }`) or `{webhookUrl}/cobr` (`{ cobsr }`) of Pix
+   * Automático, with whatever fault is armed (a reorder is sent at once; a forged notice says the
+   * recurrence was cancelled, or the attempt paid, when the bank's records say otherwise).
+   */
+  notifyRecurrence(webhookUrl: string, kind: "rec" | "cobr", items: object[], ids: string[]): void {
+    if (this.closed) return;
+    const url = `${webhookUrl.replace(/\/+$/, "")}/${kind}`;
+    const notice: Notice = { kind, items, ids };
+    const fault = this.faults.find((f) => f.count > 0);
+    if (fault !== undefined) fault.count -= 1;
+    switch (fault?.kind) {
+      case "drop":
+        this.recordNotice(url, notice, 0, { status: null, error: "descartado" }, "drop");
+        return;
+      case "delay":
+        this.later(fault.delayMs ?? 1000, () => this.track(this.deliverNotice(url, notice, "delay")));
+        return;
+      case "duplicate":
+        this.track(this.deliverNotice(url, notice, "duplicate"));
+        this.track(this.deliverNotice(url, notice, "duplicate"));
+        return;
+      case "forge":
+        this.track(
+          this.deliverNotice(url, { ...notice, items: items.map((item) => forgeNotice(kind, item)) }, "forge"),
+        );
+        return;
+      default:
+        this.track(this.deliverNotice(url, notice, fault?.kind));
+    }
+  }
+
+  private noticeBody(notice: Notice): object {
+    return notice.kind === "rec" ? { recs: notice.items } : { cobsr: notice.items };
+  }
+
+  private recordNotice(
+    url: string,
+    notice: Notice,
+    attempt: number,
+    outcome: { status: number | null; error?: string },
+    fault?: CallbackFaultKind,
+  ): void {
+    const body = this.noticeBody(notice);
+    const check = callbackValidators()[notice.kind];
+    const bodyValid = check(body);
+    if (!bodyValid) process.stderr.write(`fake-bank: callback fora do documento: ${JSON.stringify(check.errors)}\n`);
+    this.log.push({
+      id: this.nextId++,
+      at: new Date().toISOString(),
+      url,
+      body,
+      endToEndIds: notice.ids,
+      attempt,
+      ...outcome,
+      ...(fault === undefined ? {} : { fault }),
+      bodyValid,
+    });
+    if (this.log.length > 10_000) this.log.splice(0, this.log.length - 10_000);
+  }
+
+  private async deliverNotice(url: string, notice: Notice, fault?: CallbackFaultKind): Promise<void> {
+    const body = this.noticeBody(notice);
+    for (let attempt = 1; attempt <= 1 + this.options.retries && !this.closed; attempt += 1) {
+      const outcome = await this.post(url, body);
+      this.recordNotice(url, notice, attempt, outcome, fault);
+      if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) return;
+      await new Promise<void>((resolve) => this.later(200 * 2 ** (attempt - 1), resolve));
     }
   }
 
@@ -222,6 +320,29 @@ export class CallbackSender {
       req.end(payload);
     });
   }
+}
+
+/** A notice that lies: the recurrence cancelled by its payer, or the attempt paid. */
+function forgeNotice(kind: "rec" | "cobr", item: object): object {
+  const at = new Date().toISOString();
+  if (kind === "rec") {
+    const rec = item as { atualizacao: { status: string; data: string }[] };
+    return {
+      ...item,
+      status: "CANCELADA",
+      atualizacao: [...rec.atualizacao, { status: "CANCELADA", data: at }],
+      encerramento: { cancelamento: { solicitante: "USUARIO_PAGADOR", codigo: "SLDB", descricao: "Forjado" } },
+    };
+  }
+  const cobr = item as { tentativas?: { status: string; atualizacao: { status: string; data: string }[] }[] };
+  return {
+    ...item,
+    tentativas: (cobr.tentativas ?? []).map((t) => ({
+      ...t,
+      status: "PAGA",
+      atualizacao: [...t.atualizacao, { status: "PAGA", data: at }],
+    })),
+  };
 }
 
 /** A callback that lies: an end-to-end id the bank never settled, and one cent more. */

@@ -218,6 +218,32 @@ export function createControlApp(bank: FakeBank): express.Express {
     res.status(204).end();
   });
 
+  // Pix Automático: the payer's answers, the debits of each date, the payer's balance.
+  control.post("/recurrences/:idRec/:action", (req, res) => {
+    const idRec = req.params.idRec ?? "";
+    const action = req.params.action;
+    if (action === "approve") bank.recurrences.approve(idRec);
+    else if (action === "reject") {
+      const code = text(body(req).code);
+      if (code !== undefined && code !== "AP13" && code !== "AP14") throw new BadRequest("code deve ser AP13 ou AP14.");
+      bank.recurrences.reject(idRec, code);
+    } else if (action === "cancel") bank.recurrences.cancelByPayer(idRec);
+    else throw new BadRequest("Ação: approve, reject ou cancel.");
+    res.status(204).end();
+  });
+  control.post("/cobr/run", (req, res) => {
+    const date = text(body(req).date);
+    if (date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new BadRequest("date: AAAA-MM-DD.");
+    res.json({ debited: bank.recurrences.runDate(date) });
+  });
+  control.put("/payer-funds", (req, res) => {
+    const insufficient = body(req).insufficient;
+    if (typeof insufficient !== "boolean") throw new BadRequest("insufficient: true ou false.");
+    bank.recurrences.setPayerFunds({ insufficient });
+    res.status(204).end();
+  });
+  control.get("/recurrences", (_req, res) => res.json(bank.recurrences.list()));
+
   control.get("/received", (req, res) => res.json(bank.received(text(req.query.clientId))));
   control.get("/refunds", (_req, res) => res.json(bank.refunds()));
   control.get("/callbacks", (_req, res) => res.json(bank.callbacks()));
@@ -240,6 +266,16 @@ export function createControlApp(bank: FakeBank): express.Express {
           force: input.force === "on",
         });
         back(`Pix enviado: ${pix.endToEndId} (R$ ${pix.valor}).`);
+      } else if (action === "recorrencia") {
+        const idRec = text(input.idRec) ?? "";
+        if (input.outcome === "reject") bank.recurrences.reject(idRec, input.code === "AP14" ? "AP14" : "AP13");
+        else if (input.outcome === "cancel") bank.recurrences.cancelByPayer(idRec);
+        else bank.recurrences.approve(idRec);
+        back(`Recorrência ${idRec}: feito.`);
+      } else if (action === "debitos") {
+        bank.recurrences.setPayerFunds({ insufficient: input.insufficient === "on" });
+        const debited = bank.recurrences.runDate(text(input.date));
+        back(`${debited} débito(s) processado(s).`);
       } else if (action === "enviar") {
         const pix = bank.sendPix({ key: text(input.key) ?? "", amountCents: amount(input.amount) ?? 0 });
         back(`Pix sem txid enviado: ${pix.endToEndId} (R$ ${pix.valor}).`);

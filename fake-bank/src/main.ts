@@ -102,6 +102,8 @@ const serviceCommand = [
   `PIX_BANK_WEBHOOK_PORT=${options.listenerPort}`,
   `PIX_BANK_WEBHOOK_CERT_FILE=${word(files.listenerCert)}`,
   `PIX_BANK_WEBHOOK_KEY_FILE=${word(files.listenerKey)}`,
+  // The account a cycle charge of Pix Automático credits (fake-bank/src/rec.ts).
+  `PIX_BANK_ACCOUNT=${bank.recurrences.accountOf(customer.clientId)}`,
   "npm start",
 ].join(" ");
 const connectCommand = [
@@ -120,6 +122,7 @@ process.stdout.write(`Banco fictício no ar (dialeto ${bank.dialect}).
   client id            ${customer.clientId}
   client secret        ${customer.clientSecret}
   chave Pix            ${customer.keys.join(", ")}
+  conta                ${bank.recurrences.accountOf(customer.clientId)}
   certificado (PEM)    ${files.cert}
   chave privada (PEM)  ${files.key}
   PKCS#12              ${files.p12}  (senha: ${customer.p12Passphrase})

@@ -10,6 +10,7 @@ export function renderPage(bank: FakeBank, message: string | undefined, error: b
   const received = bank.received().reverse().slice(0, 50);
   const refunds = bank.refunds().reverse().slice(0, 50);
   const callbacks = bank.callbacks().reverse().slice(0, 20);
+  const recurrences = bank.recurrences.list();
   const rows = (cells: unknown[][]) =>
     cells.map((row) => `<tr>${row.map((cell) => `<td>${escape(cell)}</td>`).join("")}</tr>`).join("");
   return `<!doctype html>
@@ -40,6 +41,23 @@ ${message === undefined ? "" : `<p class="msg${error ? " erro" : ""}" role="stat
 <label>Valor (R$; vazio: o valor da cobrança) <input type="text" name="amount" inputmode="decimal"></label>
 <label><input type="checkbox" name="force"> Pagar mesmo removida ou expirada</label>
 <button>Pagar</button>
+</form>
+
+<form method="post" action="/app/recorrencia">
+<h2>Pix Automático: responder a uma recorrência</h2>
+<p>Jornada 3: pague o QR composto acima. Jornada 2: aprove aqui.</p>
+<label>idRec <input type="text" name="idRec" required></label>
+<label><input type="radio" name="outcome" value="approve" checked> Aprovar</label>
+<label><input type="radio" name="outcome" value="reject"> Rejeitar (AP13)</label>
+<label><input type="radio" name="outcome" value="cancel"> Cancelar como pagador</label>
+<button>Aplicar</button>
+</form>
+
+<form method="post" action="/app/debitos">
+<h2>Pix Automático: processar os débitos até uma data</h2>
+<label>Data (AAAA-MM-DD; vazio: hoje) <input type="text" name="date"></label>
+<label><input type="checkbox" name="insufficient"> Pagador sem saldo (AM04)</label>
+<button>Processar</button>
 </form>
 
 <form method="post" action="/app/enviar">
@@ -93,6 +111,12 @@ ${rows(received.map((p) => [p.endToEndId, p.chave ?? "", p.txid ?? "—", p.valo
 <h2>Devoluções</h2>
 <table><tr><th>Pix</th><th>Id</th><th>Natureza</th><th>Valor</th><th>Status</th></tr>
 ${rows(refunds.map((r) => [r.endToEndId, r.id, r.natureza ?? "", r.valor, r.status]))}</table>
+<h2>Recorrências</h2>
+<table><tr><th>idRec</th><th>Status</th><th>Jornada</th><th>Contrato</th></tr>
+${rows(recurrences.recs.map((r) => [r.idRec, r.status, r.ativacao?.tipoJornada ?? "", r.vinculo.contrato]))}</table>
+<h2>Cobranças recorrentes</h2>
+<table><tr><th>txid</th><th>idRec</th><th>Vencimento</th><th>Valor</th><th>Status</th><th>Tentativas</th></tr>
+${rows(recurrences.cobrs.map((c) => [c.txid, c.idRec, c.calendario.dataDeVencimento, c.valor.original, c.status, (c.tentativas ?? []).map((t) => `${t.dataLiquidacao} ${t.status}${t.rejeicao ? ` ${t.rejeicao.codigo}` : ""}`).join("; ")]))}</table>
 <h2>Callbacks enviados</h2>
 <table><tr><th>Horário</th><th>URL</th><th>E2E ids</th><th>Tentativa</th><th>Status</th><th>Falha</th></tr>
 ${rows(callbacks.map((c) => [c.at, c.url, c.endToEndIds.join(" "), c.attempt, c.status ?? c.error ?? "", c.fault ?? ""]))}</table>

@@ -4992,7 +4992,7 @@ export interface components {
              * Valor do Pix.
              * @description Valor do Pix.
              */
-            valor: string | components["schemas"]["PixValorOriginal"] | components["schemas"]["PixValorJuros"] | components["schemas"]["PixValorMulta"] | components["schemas"]["PixValorAbatimento"] | components["schemas"]["PixValorDesconto"];
+            valor: string;
             /**
              * Horário
              * Format: date-time

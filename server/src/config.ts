@@ -274,6 +274,22 @@ const variables = {
     parse: z.string().optional(),
     readme: { default: "none", meaning: "PEM file of that certificate's private key" },
   }),
+  PIX_BANK_ACCOUNT: variable({
+    key: "bankAccount",
+    readBy: ["server"],
+    // Unset: Pix Automático stays off the bank (a cycle charge at the bank names the account it credits).
+    parse: z
+      .string()
+      .regex(/^\d{0,4}\/\d{1,20}\/(CORRENTE|POUPANCA|PAGAMENTO)$/, {
+        error: "use <agência>/<conta>/<CORRENTE|POUPANCA|PAGAMENTO>, por exemplo 0001/1234567/CORRENTE",
+      })
+      .optional(),
+    readme: {
+      default: "none (recurrences stay off the bank)",
+      meaning:
+        "the platform's account at the bank as `<branch>/<number>/<kind>` (kind `CORRENTE`, `POUPANCA` or `PAGAMENTO`; e.g. `0001/1234567/CORRENTE`): with a connection, production recurrences (Pix Automático) are registered at the bank and their cycle charges credit this account",
+    },
+  }),
   SMTP_URL: variable({
     key: "smtpUrl",
     readBy: ["server"],

@@ -28,6 +28,9 @@ const defaultDocumentPath = join(root, "generated/bank/pix-api.yaml");
 
 type Pix = components["schemas"]["Pix"];
 type WebhookPixBody = components["requestBodies"]["WebhookPixBody"]["content"]["application/json"];
+type WebhookRecBody = components["requestBodies"]["WebhookRecBody"]["content"]["application/json"];
+type WebhookCobRBody = components["requestBodies"]["WebhookCobRBody"]["content"]["application/json"];
+type Body = { content: { "application/json": { schema: Record<string, unknown> } } };
 
 /** The bank side of the listener: whose certificates it accepts and how its body is shaped. */
 export interface ListenerBank {
@@ -46,6 +49,13 @@ export interface WebhookListenerOptions {
   bank: ListenerBank;
   /** Receives the end-to-end ids of one callback (a hint: confirm each with the bank). */
   onReceived: (endToEndIds: string[]) => Promise<void> | void;
+  /**
+   * Pix Automático (issue 36): the bank's ids of the recurrences a callback on `{path}/rec` names,
+   * and the txids of the cycle charges one on `{path}/cobr` names (hints: each is read back).
+   * Absent: those paths answer 404.
+   */
+  onRecurrences?: (recIds: string[]) => Promise<void> | void;
+  onCycleCharges?: (txids: string[]) => Promise<void> | void;
   /** Where a failed hand-off is told (the callback was answered already). */
   onError?: (error: unknown) => void;
   /** The vendored document, overlaid (default generated/bank/pix-api.yaml). */
@@ -67,6 +77,9 @@ interface Validators {
   object: ValidateFunction<WebhookPixBody>;
   /** A bare array of the standard's Pix (dialect "array"). */
   array: ValidateFunction<Pix[]>;
+  /** `{ recs: [...] }` on `/rec` and `{ cobsr: [...] }` on `/cobr` (the standard's, every dialect). */
+  recs: ValidateFunction<WebhookRecBody>;
+  cobsr: ValidateFunction<WebhookCobRBody>;
 }
 
 const compiled = new Map<string, Validators>();
@@ -78,7 +91,7 @@ function callbackValidators(documentPath = defaultDocumentPath): Validators {
   const doc = readOpenApiDocument(documentPath) as {
     components: {
       schemas: unknown;
-      requestBodies: { WebhookPixBody: { content: { "application/json": { schema: Record<string, unknown> } } } };
+      requestBodies: { WebhookPixBody: Body; WebhookRecBody: Body; WebhookCobRBody: Body };
     };
   };
   const $defs = localSchemaRefs(doc.components.schemas);
@@ -89,6 +102,20 @@ function callbackValidators(documentPath = defaultDocumentPath): Validators {
     // The document's body schema names no type; the callback is an object all the same.
     object: ajv.compile<WebhookPixBody>({ $defs, allOf: [{ type: "object" }, body] }),
     array: ajv.compile<Pix[]>({ $defs, type: "array", items: { $ref: "#/$defs/Pix" } }),
+    recs: ajv.compile<WebhookRecBody>({
+      $defs,
+      allOf: [
+        { type: "object", required: ["recs"] },
+        localSchemaRefs(doc.components.requestBodies.WebhookRecBody.content["application/json"].schema),
+      ],
+    }),
+    cobsr: ajv.compile<WebhookCobRBody>({
+      $defs,
+      allOf: [
+        { type: "object", required: ["cobsr"] },
+        localSchemaRefs(doc.components.requestBodies.WebhookCobRBody.content["application/json"].schema),
+      ],
+    }),
   };
   compiled.set(documentPath, validators);
   return validators;
@@ -143,7 +170,16 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
 
   async function receive(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const pathname = new URL(req.url ?? "/", "https://listener.invalid").pathname;
-    if (pathname !== `${(bank.path ?? "").replace(/\/+$/, "")}/pix`) return answer(res, 404);
+    const base = (bank.path ?? "").replace(/\/+$/, "");
+    const kind =
+      pathname === `${base}/pix`
+        ? "pix"
+        : pathname === `${base}/rec` && options.onRecurrences
+          ? "rec"
+          : pathname === `${base}/cobr` && options.onCycleCharges
+            ? "cobr"
+            : null;
+    if (kind === null) return answer(res, 404);
     if (req.method !== "POST") {
       res.setHeader("allow", "POST");
       return answer(res, 405);
@@ -165,6 +201,7 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
     } catch {
       return answer(res, 400, "corpo não é JSON");
     }
+    if (kind !== "pix") return recurrenceNotice(res, kind, body);
     const pix = pixOf(body, bank.dialect, validators);
     if (typeof pix === "string") return answer(res, 400, `corpo fora do padrão: ${pix}`);
     answer(res, 200);
@@ -172,6 +209,27 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
     if (endToEndIds.length === 0) return;
     try {
       await options.onReceived(endToEndIds);
+    } catch (error) {
+      options.onError?.(error);
+    }
+  }
+
+  /** A callback on `/rec` or `/cobr`: answered at once, its ids handed on. */
+  async function recurrenceNotice(res: ServerResponse, kind: "rec" | "cobr", body: unknown): Promise<void> {
+    const check = kind === "rec" ? validators.recs : validators.cobsr;
+    if (!check(body)) {
+      const why = check.errors?.map((e) => `${e.instancePath} ${e.message ?? ""}`).join("; ") ?? "inválido";
+      return answer(res, 400, `corpo fora do padrão: ${why}`);
+    }
+    answer(res, 200);
+    try {
+      if (kind === "rec") {
+        const ids = [...new Set(((body as WebhookRecBody).recs ?? []).map((r) => r.idRec))];
+        if (ids.length > 0) await options.onRecurrences?.(ids);
+      } else {
+        const ids = [...new Set(((body as WebhookCobRBody).cobsr ?? []).map((c) => c.txid))];
+        if (ids.length > 0) await options.onCycleCharges?.(ids);
+      }
     } catch (error) {
       options.onError?.(error);
     }

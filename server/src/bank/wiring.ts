@@ -6,7 +6,9 @@
 import type { Logger } from "pino";
 import type { BankCredentials, BankHealthPatch } from "../domain/bank/index.js";
 import { bankAccess, type ManagedBankAccess } from "./access.js";
-import type { BankClient } from "./client.js";
+import { pixBankFrom, type BankClient } from "./client.js";
+import { recurrenceBankOf } from "../domain/ports/recurrence-bank.js";
+import { parseBankAccount, withRecurrences } from "./recurrences.js";
 import { startWebhookListener, type ListenerBank, type WebhookListener } from "./listener.js";
 
 export interface BankWiringOptions {
@@ -16,6 +18,14 @@ export interface BankWiringOptions {
   recordHealth?: (patch: BankHealthPatch) => Promise<void>;
   /** The domain's `confirmReceived` (a callback's ids are hints; it reads each back). */
   onReceived: (endToEndIds: string[]) => Promise<unknown>;
+  /** Pix Automático's callbacks (`/rec`, `/cobr`): the domain's `bankRecurrences` confirms each. */
+  onRecurrences?: (recIds: string[]) => Promise<unknown>;
+  onCycleCharges?: (txids: string[]) => Promise<unknown>;
+  /**
+   * The platform's account number (PIX_BANK_ACCOUNT), which a cycle charge names: with it the
+   * adapter speaks Pix Automático (server/src/bank/recurrences.ts); without it recurrences stay off the bank.
+   */
+  account?: string | undefined;
   logger: Pick<Logger, "info" | "warn">;
   /** The listener's port, address and own server certificate; absent: no listener here. */
   listener?: { port: number; host: string; certificate: { cert: string; key: string } } | undefined;
@@ -89,6 +99,12 @@ export function bankWiring(options: BankWiringOptions): BankWiring {
           onReceived: async (ids) => {
             await options.onReceived(ids);
           },
+          ...(options.onRecurrences && options.onCycleCharges
+            ? {
+                onRecurrences: async (ids: string[]) => void (await options.onRecurrences?.(ids)),
+                onCycleCharges: async (ids: string[]) => void (await options.onCycleCharges?.(ids)),
+              }
+            : {}),
           onError: (error) => logger.warn({ err: error }, "bank: callback not confirmed (the reconciler will)"),
         });
         logger.info({ port: listener.port }, "bank: webhook listener started");
@@ -97,6 +113,8 @@ export function bankWiring(options: BankWiringOptions): BankWiring {
     if (!bank || !credentials?.webhookUrl) return;
     try {
       await bank.registerWebhook(credentials.webhookUrl);
+      // Pix Automático's webhooks at the same URL (`/rec`, `/cobr` after it), when the adapter speaks it.
+      await recurrenceBankOf(bank)?.registerWebhooks(credentials.webhookUrl);
       const at = new Date().toISOString();
       await record({
         webhookRegisteredAt: at,
@@ -122,8 +140,12 @@ export function bankWiring(options: BankWiringOptions): BankWiring {
     }
   }
 
+  const parsed = options.account === undefined ? null : parseBankAccount(options.account);
+  if (typeof parsed === "string") logger.warn({ reason: parsed }, "bank: PIX_BANK_ACCOUNT ignored");
+  const account = typeof parsed === "string" ? null : parsed;
   const access = bankAccess({
     load: options.load,
+    build: (credentials, clientOptions) => withRecurrences(pixBankFrom(credentials, clientOptions), account),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }),
     ...(options.recheckMs === undefined ? {} : { recheckMs: options.recheckMs }),

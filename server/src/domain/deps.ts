@@ -31,6 +31,11 @@ export interface DomainConfig {
    * window of the operator's run when it names none.
    */
   bankReconcileWindowSeconds: number;
+  /**
+   * How often the reconciler runs (PIX_BANK_RECONCILE_SECONDS): also how often a recurrence or a
+   * cycle charge open at the bank is read again (payments/recurrences/at-bank.ts); default 300.
+   */
+  bankReconcileSeconds?: number;
 }
 
 export const defaultDomainConfig: DomainConfig = {

@@ -33,7 +33,7 @@ import { accountProfileUseCases } from "./accounts/index.js";
 import { verificationUseCases } from "./accounts/index.js";
 import { withdrawalUseCases } from "./balance/index.js";
 import { bankConnectionUseCases, sealedSecretUseCases } from "./bank/index.js";
-import { bankReceiptUseCases, bankReconcileUseCases, bankWorkUseCases } from "./bank/index.js";
+import { bankReceiptUseCases, bankReconcileUseCases, bankRecurrenceUseCases, bankWorkUseCases } from "./bank/index.js";
 
 /** Every public use case, wired to one set of dependencies. */
 export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlGuard } = {}) {
@@ -53,6 +53,7 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     bankConnection,
     /** Received Pix (the bank's callbacks, the operator's unmatched receipts), the reconciler, the bank's tasks. */
     bankReceipts: bankReceiptUseCases(deps),
+    bankRecurrences: bankRecurrenceUseCases(deps),
     bankReconcile: bankReconcileUseCases(deps),
     bankWork: bankWorkUseCases(deps),
     sealedSecrets: sealedSecretUseCases(deps),

@@ -1,7 +1,7 @@
 import type { DomainDeps } from "../deps.js";
 import type { PixBank } from "../ports/pix-bank.js";
 import type { BankTaskRecord } from "../ports/received-pix-store.js";
-import { applyRegistration, bankTask, registerAtBank, retryAt, txidOf } from "../payments/index.js";
+import { applyRegistration, bankTask, registerAtBank, retryAt, runRecurrenceTask, txidOf } from "../payments/index.js";
 import { followRefundTask } from "./refunds-at-bank.js";
 
 // The work owed to the bank, done by a job (server/src/jobs/bank-work.ts) in every process: a
@@ -65,7 +65,9 @@ export function bankWorkUseCases(deps: DomainDeps) {
           ? await register(bank, task)
           : task.kind === "remove"
             ? await remove(bank, task)
-            : await followRefundTask(deps, bank, task);
+            : task.kind === "recurrence"
+              ? await runRecurrenceTask(deps, bank, task)
+              : await followRefundTask(deps, bank, task);
     } catch (error) {
       deps.logger.warn({ err: error, task: task.id }, "bank: task not done");
       done = false;

@@ -5,5 +5,6 @@ export * from "./model.js";
 export * from "./received.js";
 export * from "./received-page.js";
 export * from "./reconcile.js";
+export * from "./recurrences-at-bank.js";
 export * from "./refunds-at-bank.js";
 export * from "./sealed-secrets.js";

@@ -172,6 +172,12 @@ export interface RecurrenceRecord extends Scope {
   history: Schemas["RecurrenceHistoryEntry"][];
   /** Test mode: the date the recurrence's calendar was moved to (sandbox), or null. */
   simulatedDate: string | null;
+  /**
+   * Production through the platform's bank (issue 36): the location of its payload (`POST /locrec`)
+   * once made, and the bank's id of it (`idRec`) once registered. Absent or null: not at the bank.
+   */
+  bankLocId?: number | null;
+  bankRecId?: string | null;
   createdAt: string;
   updatedAt: string;
 }

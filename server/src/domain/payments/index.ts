@@ -12,6 +12,7 @@ export * from "./due-date/terms.js";
 export * from "./due-date/validation.js";
 export * from "./links.js";
 export * from "./presenters.js";
+export * from "./recurrences/at-bank.js";
 export * from "./recurrences/calendar.js";
 export * from "./recurrences/cycle-charges.js";
 export * from "./recurrences/duties.js";

@@ -39,10 +39,12 @@ export interface BankTaskRecord {
   /**
    * `register`: a `PENDING` charge still to be registered (`registerCharge`). `remove`: a charge
    * that expired or was cancelled, still to be removed at the bank (`removeCharge`). `refund`: a
-   * `PENDING` refund whose outcome the bank has not given yet (`readRefund`).
+   * `PENDING` refund whose outcome the bank has not given yet (`readRefund`). `recurrence`: a
+   * production recurrence (`rec_…`) or cycle charge (`txn_…`) of Pix Automático at the bank, to be
+   * registered, cancelled or followed until it ends (payments/recurrences/at-bank.ts).
    */
-  kind: "register" | "remove" | "refund";
-  /** The charge's `txn_…` or the refund's `rfd_…`. */
+  kind: "register" | "remove" | "refund" | "recurrence";
+  /** The charge's `txn_…`, the refund's `rfd_…` or the recurrence's `rec_…`. */
   subjectId: string;
   accountId: string;
   livemode: boolean;

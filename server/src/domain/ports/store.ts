@@ -199,6 +199,8 @@ export interface StoreReads extends IdentityReads, AuditReads, BankReads, Receiv
     get(scope: Scope, id: string): Promise<RecurrenceRecord | null>;
     /** Any account and mode (settlement simulator, hosted page). */
     getById(id: string): Promise<RecurrenceRecord | null>;
+    /** Any account and mode: the recurrence the platform's bank knows as `bankRecId` (its callbacks name it so). */
+    getByBankRecId(bankRecId: string): Promise<RecurrenceRecord | null>;
     list(scope: Scope, filter: RecurrenceFilter, page: PageRequest): Promise<PageResult<RecurrenceRecord>>;
     /** Any account and mode: up to `limit` CREATED recurrences whose `expiresAt` is at or before `now`. */
     listExpiring(now: string, limit: number): Promise<RecurrenceRecord[]>;

@@ -18,6 +18,7 @@ export function recurrenceReads(rows: RecurrenceRows): StoreReads["recurrences"]
       return r && inScope(r, scope) ? r : null;
     },
     getById: async (id) => rows.get(id),
+    getByBankRecId: async (bankRecId) => rows.all().find((r) => r.bankRecId === bankRecId) ?? null,
     list: async (scope, f, page) =>
       pageOf(
         rows.all().filter((r) => inScope(r, scope)),

@@ -34,6 +34,8 @@ export const recurrencesTable: TableDef<RecurrenceRecord> = {
     ["cancellation", (r) => jsonOrNull(r.cancellation)],
     ["history", (r) => json(r.history)],
     ["simulated_date", (r) => r.simulatedDate],
+    ["bank_loc_id", (r) => r.bankLocId ?? null],
+    ["bank_rec_id", (r) => r.bankRecId ?? null],
     ["created_at", (r) => r.createdAt],
     ["updated_at", (r) => r.updatedAt],
   ],
@@ -66,6 +68,7 @@ export function recurrenceReads(db: Queryable): StoreReads["recurrences"] {
   return {
     get: (scope, id) => selectOne(db, recurrencesTable, `${scoped} AND id = $3`, [scope.accountId, scope.livemode, id]),
     getById: (id) => selectOne(db, recurrencesTable, "id = $1", [id]),
+    getByBankRecId: (bankRecId) => selectOne(db, recurrencesTable, "bank_rec_id = $1", [bankRecId]),
     list: (scope, filter, page) =>
       pageQuery(
         db,

@@ -20,6 +20,7 @@ import { recurrenceLimits } from "../../core/policy.js";
 import { effectiveStatus, presentTransaction } from "../presenters.js";
 import { addDays, daysBetween, endOfBrasiliaDay, firstCycleFrom, isCycleDate, nextBusinessDay } from "./calendar.js";
 import { recurrenceToday, requireRecurrenceStatus } from "./rules.js";
+import { afterWait, owedToBank, recurrenceBankFor } from "./bank-owed.js";
 
 // Cycle charges of a recurrence (Pix Automático): each is a Transaction with `recurrenceId` and a
 // `cycle` (due date and attempts), so balance, fees, refunds, disputes and lists treat it as any
@@ -181,12 +182,17 @@ export async function insertCycleCharge(
     updatedAt: at,
   };
   await tx.transactions.insert(charge);
+  // A recurrence registered at the platform's bank: the charge goes there as a cobr (at-bank.ts).
+  if (r.livemode && r.bankRecId && (await recurrenceBankFor(deps, r))) {
+    await owedToBank(tx, charge.id, charge, afterWait(deps, at), at);
+  }
   await recordEvent(tx, charge, "recurring_charge.created", presentTransaction(charge, at), at);
   await acquirerFor(deps, charge.livemode).scheduleRecurringCharge(charge);
   return charge;
 }
 
-export type AttemptOutcome = { outcome: "PAID" } | { outcome: "FAILED"; reasonCode: FailureCode };
+/** An attempt's outcome; a PAID one through the bank carries the bank's end-to-end id. */
+export type AttemptOutcome = { outcome: "PAID"; endToEndId?: string } | { outcome: "FAILED"; reasonCode: FailureCode };
 
 /** The body of settle-attempt, checked: `reasonCode` goes with FAILED and only with it. */
 export function attemptOutcome(body: {
@@ -230,7 +236,12 @@ export async function settleAttempt(
   }
   const attempts = [...cycle.attempts];
   if (result.outcome === "PAID") {
-    attempts[index] = { ...scheduled, status: "PAID", endToEndId: endToEndId(at), updatedAt: at };
+    attempts[index] = {
+      ...scheduled,
+      status: "PAID",
+      endToEndId: result.endToEndId ?? endToEndId(at),
+      updatedAt: at,
+    };
     const withAttempt: TransactionRecord = { ...charge, cycle: { ...cycle, attempts } };
     return creditPaidCharge(tx, account, withAttempt, at, { config: deps.config, byAttempt: true });
   }

@@ -225,5 +225,8 @@ export async function approveByInitialPayment(
   if (!paid.recurrenceId || paid.cycle) return;
   const r = await tx.recurrences.get(paid, paid.recurrenceId);
   if (!r || r.initialTransactionId !== paid.id || r.status !== "CREATED") return;
+  // At the platform's bank, paying the cob does not by itself authorise the recurrence (the payer
+  // may decline it in their bank): the bank's answer does (payments/recurrences/at-bank.ts).
+  if (r.livemode && (r.bankRecId || r.bankLocId)) return;
   await save(tx, config, { ...moved(r, "APPROVED", at), approvedAt: at }, "recurrence.approved", at);
 }

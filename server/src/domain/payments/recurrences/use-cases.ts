@@ -18,6 +18,8 @@ import { presentTransaction } from "../presenters.js";
 import { brasiliaDate } from "./calendar.js";
 import { cancelRecurrence, effectiveRecurrenceStatus, presentRecurrence, recurrenceLocation } from "./rules.js";
 import { insertCycleCharge, type NewCycleCharge } from "./cycle-charges.js";
+import { afterWait, owedToBank, recurrenceBankFor, syncWithin } from "./at-bank.js";
+import { bankTaskId } from "../bank-charges.js";
 
 // The merchant's side of recurrences (Pix Automático): create, read, list, cancel, and send each
 // cycle's charge. The payer's side is played by the sandbox (test mode) or the settlement simulator.
@@ -68,6 +70,20 @@ export function recurrenceUseCases(deps: DomainDeps) {
   const now = () => deps.clock.now().toISOString();
   const present = (r: RecurrenceRecord, at: string) => presentRecurrence(r, deps.config, at);
 
+  /**
+   * A production recurrence at the bank, after its create or cancellation committed: the work at
+   * the bank is done now for at most the bounded wait, and the recurrence answered as it then is
+   * (a replay too: its code may have come since).
+   */
+  async function afterBank<T extends { body: Schemas["Recurrence"] }>(outcome: T): Promise<T> {
+    if (!outcome.body.livemode || !deps.bank) return outcome;
+    const r = await deps.store.read.recurrences.getById(outcome.body.id);
+    if (!r || !(await deps.store.read.bankTasks.get(bankTaskId("recurrence", r.id)))) return outcome;
+    await syncWithin(deps, { id: r.id, scope: r });
+    const fresh = await deps.store.read.recurrences.get(r, r.id);
+    return fresh ? { ...outcome, body: present(fresh, now()) } : outcome;
+  }
+
   return {
     /**
      * Creates a recurrence CREATED with its QR code (field 80 with the recurrence's location);
@@ -79,11 +95,14 @@ export function recurrenceUseCases(deps: DomainDeps) {
       const at = now();
       const { doc, expiresAt: asked } = prepareRecurrence(actor.account, body, at);
       const expiresAt = asked ?? addSeconds(at, deps.config.chargeExpirySeconds);
-      return deps.store.transaction(async (tx) => {
+      const outcome = await deps.store.transaction(async (tx) => {
         await tx.lockScope(actor.scope);
         return once(tx, actor.scope, "createRecurrence", idempotencyKey, body, at, async () => {
           const id = newId("rec");
           const location = recurrenceLocation(deps.config, id);
+          // Production with the platform's bank: the bank makes the location and the QR code
+          // (at-bank.ts); until it answers the recurrence has no code, as a PENDING charge.
+          const atBank = await recurrenceBankFor(deps, actor.scope);
           let brCode: string;
           let payer: Schemas["TransactionCustomer"];
           let initialTransactionId: string | null = null;
@@ -103,9 +122,9 @@ export function recurrenceUseCases(deps: DomainDeps) {
               },
               at,
               undefined,
-              { scopeLocked: true, throughBank: false },
+              { scopeLocked: true, throughBank: atBank !== null },
             );
-            brCode = withRecurrence(charge.brCode, location);
+            brCode = atBank ? "" : withRecurrence(charge.brCode, location);
             payer = charge.customer;
             initialCharge = { ...charge, recurrenceId: id, brCode };
             initialTransactionId = charge.id;
@@ -118,7 +137,7 @@ export function recurrenceUseCases(deps: DomainDeps) {
               at,
               { scopeLocked: true },
             );
-            brCode = buildRecurrenceBrCode({ ...brCodeMerchant(actor.account), location });
+            brCode = atBank ? "" : buildRecurrenceBrCode({ ...brCodeMerchant(actor.account), location });
             payer = {
               id: customer.id,
               name: body.payer.name,
@@ -159,6 +178,7 @@ export function recurrenceUseCases(deps: DomainDeps) {
           await tx.recurrences.insert(recurrence);
           // The charge names its recurrence once the recurrence exists (each refers to the other).
           if (initialCharge) await tx.transactions.update(initialCharge);
+          if (atBank) await owedToBank(tx, id, actor.scope, afterWait(deps, at), at);
           await auditChange(tx, actor, {
             action: "recurrence.created",
             target: { type: "recurrence", id },
@@ -173,6 +193,7 @@ export function recurrenceUseCases(deps: DomainDeps) {
           return { status: 201, body: present(recurrence, at) };
         });
       });
+      return afterBank(outcome);
     },
 
     async get(actor: ScopedCaller, id: string) {
@@ -209,10 +230,13 @@ export function recurrenceUseCases(deps: DomainDeps) {
       return { data: result.items.map((r) => present(r, at)), hasMore: result.hasMore };
     },
 
-    /** The merchant cancels it (SLCR); its charges still waiting are cancelled with it. */
+    /**
+     * The merchant cancels it (SLCR); its charges still waiting are cancelled with it. At the bank
+     * (at-bank.ts) the cancellation reaches it at once (`PATCH /rec`), or through the task.
+     */
     async cancel(actor: ScopedCaller, id: string, idempotencyKey?: string) {
       const at = now();
-      return deps.store.transaction(async (tx) => {
+      const outcome = await deps.store.transaction(async (tx) => {
         await tx.lockScope(actor.scope);
         return once(tx, actor.scope, "cancelRecurrence", idempotencyKey, { id }, at, async () => {
           const r = await tx.recurrences.get(actor.scope, id);
@@ -229,15 +253,17 @@ export function recurrenceUseCases(deps: DomainDeps) {
             changes: { status: { from: effectiveRecurrenceStatus(r, at), to: cancelled.status } },
             at,
           });
+          if (r.livemode && (await recurrenceBankFor(deps, r))) await owedToBank(tx, r.id, r, at, at);
           return { status: 200, body: present(cancelled, at) };
         });
       });
+      return afterBank(outcome);
     },
 
     /** Sends the charge of one cycle (the Central Bank's rules in `insertCycleCharge`). */
     async createCharge(actor: ScopedCaller, id: string, body: NewCycleCharge, idempotencyKey?: string) {
       const at = now();
-      return deps.store.transaction(async (tx) => {
+      const outcome = await deps.store.transaction(async (tx) => {
         await tx.lockScope(actor.scope);
         return once(tx, actor.scope, "createRecurringCharge", idempotencyKey, { id, ...body }, at, async () => {
           const r = await tx.recurrences.get(actor.scope, id);
@@ -246,6 +272,12 @@ export function recurrenceUseCases(deps: DomainDeps) {
           return { status: 201, body: presentTransaction(charge, at) };
         });
       });
+      // At the bank: the cobr is sent now, for at most the bounded wait (its task finishes it).
+      if (outcome.replayed || !outcome.body.livemode || !deps.bank) return outcome;
+      if (!(await deps.store.read.bankTasks.get(bankTaskId("recurrence", outcome.body.id)))) return outcome;
+      await syncWithin(deps, { id: outcome.body.id, scope: actor.scope });
+      const sent = await deps.store.read.transactions.get(actor.scope, outcome.body.id);
+      return sent ? { ...outcome, body: presentTransaction(sent, now()) } : outcome;
     },
   };
 }
