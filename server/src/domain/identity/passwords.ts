@@ -1,5 +1,6 @@
+import { createRequire } from "node:module";
 import { hash, type Options, verify } from "@node-rs/argon2";
-import { dictionary } from "@zxcvbn-ts/language-common";
+import type * as ZxcvbnLanguageCommon from "@zxcvbn-ts/language-common";
 import { DomainError, fieldError } from "../core/errors.js";
 import type { PasswordHashCost } from "../deps.js";
 
@@ -91,9 +92,15 @@ const brazilianCommon = [
 ];
 
 let common: Set<string> | null = null;
-/** Some 49 000 common passwords (zxcvbn's list) and the Brazilian ones above, in lower case. */
+/**
+ * Some 49 000 common passwords (zxcvbn's list) and the Brazilian ones above, in lower case. The
+ * package is required at the first new password, not imported: unpacking its lists was about 17 ms
+ * of the server's start-up (docs/benchmarks.md, "Start-up").
+ */
 function commonPasswords(): Set<string> {
-  common ??= new Set([...(dictionary["passwords-common"] as string[]), ...brazilianCommon].map((p) => p.toLowerCase()));
+  if (common) return common;
+  const { dictionary } = createRequire(import.meta.url)("@zxcvbn-ts/language-common") as typeof ZxcvbnLanguageCommon;
+  common = new Set([...(dictionary["passwords-common"] as string[]), ...brazilianCommon].map((p) => p.toLowerCase()));
   return common;
 }
 
