@@ -1,5 +1,6 @@
-import { Ajv, type ValidateFunction } from "ajv";
-import addFormats from "ajv-formats";
+import { createRequire } from "node:module";
+import type { Ajv as AjvClass, ValidateFunction } from "ajv";
+import type addFormatsFunction from "ajv-formats";
 import type { CheckoutPayer, PayerReading } from "../domain/payments/index.js";
 import type { FieldError } from "../domain/core/errors.js";
 import { fieldErrorsOf, validationPath } from "../http/kit/validation-messages.js";
@@ -64,6 +65,11 @@ function compile(documentPath: string): PayerValidators {
   if (cached) return cached;
   const doc = readOpenApiDocument(documentPath) as { components: { schemas: unknown } };
   const $defs = localSchemaRefs(doc.components.schemas);
+  // Ajv is required here, at the first submission, not imported: loading it was part of every
+  // start-up (docs/benchmarks.md, "Start-up").
+  const require = createRequire(import.meta.url);
+  const { Ajv } = require("ajv") as { Ajv: typeof AjvClass };
+  const addFormats = require("ajv-formats") as typeof addFormatsFunction;
   // `verbose` gives each error its schema, so a length rule is said whole ("de 2 a 120").
   const ajv = new Ajv({ strict: false, allErrors: true, verbose: true });
   addFormats.default(ajv, { mode: "full" });
