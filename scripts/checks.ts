@@ -1,9 +1,15 @@
 /**
- * The checks `npm test` runs before the tests, in two lanes at once (each step is mostly one
- * process on one core): the drift of generated/, the breaking-change check, the linters, the type
- * checks and knip. Each step's output is printed when it ends; the run fails when any step fails.
+ * The checks, in two lanes at once (each step is mostly one process on one core): the drift of
+ * generated/, the breaking-change check, the linters, the type checks and knip. Each step's output
+ * is printed when it ends; the run fails when any step fails.
  *
  *   npm run checks
+ *   npm test             (tsx scripts/checks.ts --beside-tests)
+ *
+ * `--beside-tests` runs `vitest run` at the same time, the checks at the lowest priority (nice 19):
+ * about a third of the test run is waiting (servers, PostgreSQL, Chromium), and the checks take
+ * that idle CPU instead of 90 s of their own before the first test (docs/contributing.md, "Where
+ * the test time goes").
  */
 import { spawn } from "node:child_process";
 
@@ -15,10 +21,15 @@ const lanes: string[][] = [
   ["check:breaking", "typecheck"],
 ];
 
+const besideTests = process.argv.includes("--beside-tests");
+
 function run(script: string): Promise<boolean> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn("npm", ["run", "-s", script], { stdio: ["ignore", "pipe", "pipe"] });
+    const npm = ["run", "-s", script];
+    const child = besideTests
+      ? spawn("nice", ["-n", "19", "npm", ...npm], { stdio: ["ignore", "pipe", "pipe"] })
+      : spawn("npm", npm, { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -38,5 +49,14 @@ async function lane(scripts: string[]): Promise<boolean> {
   return ok;
 }
 
-const results = await Promise.all(lanes.map(lane));
-if (results.includes(false)) process.exit(1);
+/** `vitest run`, its output as it comes. */
+function tests(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const child = spawn("npx", ["vitest", "run"], { stdio: "inherit" });
+    child.on("close", (code) => resolve(code === 0));
+  });
+}
+
+const [tested, ...results] = await Promise.all([besideTests ? tests() : true, ...lanes.map(lane)]);
+if (besideTests) process.stdout.write(`\n── checks: ${results.includes(false) ? "failed (above)" : "ok"}\n`);
+if (!tested || results.includes(false)) process.exit(1);
