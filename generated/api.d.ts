@@ -66,11 +66,14 @@ export interface paths {
          *     `pix.qrCode` to render as an image). The payer is upserted into the customer book by
          *     document. The fee comes from the account's plan. An invalid CPF or CNPJ answers
          *     `400 REQUEST_ERROR` and creates nothing. In production the charge is registered at the
-         *     platform's bank, which gives its BR Code; when the bank does not answer within a bounded wait
-         *     (a couple of seconds), or is down, the charge is still created and answered `201` as
-         *     `PENDING`, with empty codes: it moves on by itself to `WAITING_PAYMENT` (read it again) or,
-         *     if the bank refuses it, to `FAILED` (`transaction.failed`). A retry with the same
-         *     `idempotency-key` answers the same charge as it is then.
+         *     platform's bank, which gives its BR Code; when the bank is slow (no answer within a bounded
+         *     wait of a couple of seconds), the charge is still created and answered `201` as `PENDING`,
+         *     with empty codes: it moves on by itself to `WAITING_PAYMENT` (read it again) or, if the bank
+         *     refuses it, to `FAILED` (`transaction.failed`). A retry with the same `idempotency-key`
+         *     answers the same charge as it is then. When the bank is down (it refuses the connection or
+         *     answers with an error, within the same wait, or it did so just before), the answer is
+         *     `503 SERVICE_UNAVAILABLE` with `Retry-After` and nothing is created: retry after those
+         *     seconds, with the same `idempotency-key` if you like (it was not used).
          */
         post: operations["createPixCharge"];
         delete?: never;
@@ -700,7 +703,9 @@ export interface paths {
          *     Nothing changes on any error.
          *
          *     Production: the refund starts `PENDING` and ends `COMPLETED` or `FAILED` when the acquirer
-         *     settles it. Test mode: `COMPLETED` at once, unless `reason` is `sandbox:falha` (then
+         *     settles it. While the platform's bank is known to be down (it failed several calls in a row
+         *     just before), the answer is `503 SERVICE_UNAVAILABLE` with `Retry-After` and nothing changes;
+         *     a refund accepted just as the bank goes down stays `PENDING` and is sent when it is back. Test mode: `COMPLETED` at once, unless `reason` is `sandbox:falha` (then
          *     `FAILED`, with its amount back in the balance). Events: `refund.created`, then
          *     `refund.completed` or `refund.failed`.
          */

@@ -5,16 +5,19 @@
  * and the bank's CA, with OAuth2 client credentials fetched over that same connection (the Manual
  * de Padrões binds the token to the certificate). Nothing of the wire format is typed by hand.
  *
- * Every call has one bounded wait (`timeoutMs`, token included): no answer in time, a 5xx, a
- * refused connection, or a token the bank will not give is `BankUnavailableError` (the outcome is
- * unknown); a 4xx is `BankRefusedError` with the bank's problem detail. The Agent bounds the
- * sockets per bank (`connections`); a request waiting for one is bounded by the same deadline.
+ * Every call has one bounded wait (`timeoutMs`, token included): no answer in time is
+ * `BankUnavailableError` (the bank is slow: the outcome is unknown); a 5xx, a refused or reset
+ * connection, a TLS failure, or a token the bank will not give is `BankDownError` (the bank is
+ * down); a 4xx is `BankRefusedError` with the bank's problem detail. The Agent bounds the sockets
+ * per bank (`connections`); a request waiting for one is bounded by the same deadline. A circuit
+ * breaker (breaker.ts) answers `BankDownError` at once, without a call, while the bank is down.
  */
 import createClient from "openapi-fetch";
 import { Agent, fetch as undiciFetch, type Dispatcher } from "undici";
 import { z } from "zod";
 import type { components, paths } from "../../../generated/bank/pix-api.js";
 import {
+  BankDownError,
   BankRefusedError,
   BankUnavailableError,
   type BankCharge,
@@ -24,6 +27,7 @@ import {
   type ReceivedPix,
 } from "../domain/ports/pix-bank.js";
 import type { BankCredentials, ClientCertificateMaterial } from "../domain/bank/index.js";
+import { breaker, type BreakerOptions } from "./breaker.js";
 import { dialects, type Dialect } from "./dialects.js";
 import { centsFromValor, valorFromCents } from "./money.js";
 import { TokenCache, type IssuedToken } from "./token.js";
@@ -65,6 +69,8 @@ export interface BankTransport {
   ): Promise<R>;
   /** When the API Pix's cached token expires (null: none yet). */
   tokenExpiresAt(): Date | null;
+  /** While the breaker is open, the seconds it has left; null when calls go through. */
+  downForSeconds(): number | null;
   close(): Promise<void>;
 }
 
@@ -79,8 +85,10 @@ export interface BankClientOptions {
   connections?: number;
   /** Items per page of `GET /pix` (default 100; the standard's maximum is 1000). */
   pageSize?: number;
-  /** Milliseconds since the epoch (the token cache's clock). */
+  /** Milliseconds since the epoch (the token cache's and the breaker's clock). */
   now?: () => number;
+  /** When calls stop reaching a bank that is down (default: 3 failures in a row, 5 000 ms). */
+  breaker?: BreakerOptions;
 }
 
 /**
@@ -169,15 +177,40 @@ function within<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/** Whatever went wrong before an answer (timeout, refused connection, TLS), as the port says it. */
+/** Seconds a client is told to wait after the bank was found down (the breaker's default open time). */
+const downRetryAfterSeconds = 5;
+
+/** Errors that prove the request never reached the bank (nothing to read back). */
+const notSentCodes =
+  /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/;
+
+/**
+ * Whatever went wrong before an answer, as the port says it: no answer in time is the bank slow
+ * (`BankUnavailableError`); a refused or reset connection or a TLS failure is the bank down
+ * (`BankDownError`).
+ */
 function unavailable(error: unknown): BankUnavailableError {
   if (error instanceof BankUnavailableError) return error;
   const cause = error instanceof Error ? ((error.cause as Error | undefined) ?? error) : undefined;
-  const reason =
-    error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")
-      ? "o banco não respondeu a tempo"
-      : `falha ao falar com o banco: ${cause?.message ?? String(error)}`;
-  return new BankUnavailableError(reason, { cause: error });
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
+    return new BankUnavailableError("o banco não respondeu a tempo", { cause: error });
+  }
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  const sent = !(typeof code === "string" && notSentCodes.test(code));
+  return new BankDownError(
+    `falha ao falar com o banco: ${cause?.message ?? String(error)}`,
+    sent,
+    downRetryAfterSeconds,
+    {
+      cause: error,
+    },
+  );
+}
+
+/** A 5xx's `Retry-After` in seconds (1 to 60), or the default. */
+function retryAfterOf(response: Response): number {
+  const header = Number(response.headers.get("retry-after"));
+  return Number.isInteger(header) && header > 0 ? Math.min(header, 60) : downRetryAfterSeconds;
 }
 
 /** A non-2xx answer: 5xx, 429 and an unending 401 are unavailability; any other 4xx a refusal. */
@@ -188,12 +221,16 @@ function failure(response: Response, problem: unknown): Error {
 }
 
 /**
- * A non-2xx answer with the bank's own words (`detail`, whatever its API calls it): 5xx, 429 and
- * an unending 401 are unavailability; any other 4xx a refusal.
+ * A non-2xx answer with the bank's own words (`detail`, whatever its API calls it): a 5xx is the
+ * bank down (the request reached it: outcome unknown), 429 and an unending 401 unavailability;
+ * any other 4xx a refusal.
  */
 export function answerFailure(response: Response, bankDetail: string | undefined): Error {
   const detail = bankDetail ?? `o banco respondeu ${response.status}`;
-  if (response.status >= 500 || response.status === 429 || response.status === 401) {
+  if (response.status >= 500) {
+    return new BankDownError(`o banco respondeu ${response.status}: ${detail}`, true, retryAfterOf(response));
+  }
+  if (response.status === 429 || response.status === 401) {
     return new BankUnavailableError(`o banco respondeu ${response.status}: ${detail}`);
   }
   return new BankRefusedError(response.status, detail);
@@ -312,7 +349,8 @@ function bankTransport(credentials: BankCredentials, options: BankClientOptions 
       throw unavailable(error);
     });
     if (!response.ok) {
-      throw new BankUnavailableError(`o banco recusou o token (${response.status})`);
+      // No token, no call: the bank is down for us (its token endpoint failing, or refusing us).
+      throw new BankDownError(`o banco recusou o token (${response.status})`, false, downRetryAfterSeconds);
     }
     let answer;
     try {
@@ -333,25 +371,35 @@ function bankTransport(credentials: BankCredentials, options: BankClientOptions 
     return cache;
   };
 
+  const circuit = breaker(options.breaker, options.now);
+
   return {
     baseUrl: credentials.baseUrl,
     fetch: send,
     async authorized(scopes, call) {
+      circuit.admit();
       const signal = AbortSignal.timeout(timeoutMs);
       const tokens = tokensFor(scopes);
+      let result;
       try {
         let token = await within(tokens.get(), signal);
-        let result = await call({ headers: { authorization: `Bearer ${token}` }, signal });
+        result = await call({ headers: { authorization: `Bearer ${token}` }, signal });
         if (result.response.status === 401) {
           tokens.invalidate(token);
           token = await within(tokens.get(), signal);
           result = await call({ headers: { authorization: `Bearer ${token}` }, signal });
         }
-        return result;
       } catch (error) {
-        throw unavailable(error);
+        const failure = unavailable(error);
+        if (failure instanceof BankDownError) circuit.down();
+        else circuit.undecided();
+        throw failure;
       }
+      if (result.response.status >= 500) circuit.down();
+      else circuit.answered();
+      return result;
     },
+    downForSeconds: () => circuit.downForSeconds(),
     tokenExpiresAt() {
       const at = caches.get(scope)?.expiresAt() ?? null;
       return at === null ? null : new Date(at);
@@ -481,6 +529,8 @@ export function pixBankFrom(credentials: BankCredentials, options: BankClientOpt
     close: () => transport.close(),
 
     tokenExpiresAt: () => transport.tokenExpiresAt(),
+
+    downForSeconds: () => transport.downForSeconds(),
 
     transport,
   };

@@ -17,7 +17,8 @@ export function checkoutFailure(ctx: CheckoutContext, logger: Logger): ErrorRequ
     if (err instanceof DomainError && err.status < 500)
       return page(err.status, "Não foi possível continuar", err.message);
     if (err instanceof DomainError && err.code === "SERVICE_UNAVAILABLE") {
-      res.setHeader("Retry-After", String(serviceUnavailableRetryAfterSeconds));
+      // The database away (1 s), or the platform's bank down (its own wait; nothing was created).
+      res.setHeader("Retry-After", String(err.retryAfterSeconds ?? serviceUnavailableRetryAfterSeconds));
       return page(503, "Serviço temporariamente indisponível", "Tente novamente em instantes.");
     }
     const status = (err as { status?: number }).status;

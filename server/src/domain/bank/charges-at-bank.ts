@@ -1,5 +1,5 @@
 import type { DomainDeps } from "../deps.js";
-import type { PixBank } from "../ports/pix-bank.js";
+import { BankRefusedError, type PixBank } from "../ports/pix-bank.js";
 import type { BankTaskRecord } from "../ports/received-pix-store.js";
 import { applyRegistration, bankTask, registerAtBank, retryAt, runRecurrenceTask, txidOf } from "../payments/index.js";
 import { followRefundTask } from "./refunds-at-bank.js";
@@ -41,11 +41,21 @@ export function bankWorkUseCases(deps: DomainDeps) {
 
   /**
    * `remove`: at the charge's expiry, or at once when cancelled, the cob is removed at the bank
-   * (an expired cob still reads `ATIVA` there). A paid charge's cob is done already.
+   * (an expired cob still reads `ATIVA` there). A paid charge's cob is done already. A charge
+   * withdrawn because the bank answered 5xx (it no longer exists here) is removed in case the
+   * bank made its cob after all; a cob the bank does not know is done.
    */
   async function remove(bank: PixBank, task: BankTaskRecord): Promise<boolean> {
     const charge = await deps.store.read.transactions.getById(task.subjectId);
-    if (!charge || charge.status === "PAID") return true;
+    if (!charge) {
+      try {
+        await bank.removeCharge(txidOf(task.subjectId));
+      } catch (error) {
+        if (!(error instanceof BankRefusedError && error.status === 404)) throw error;
+      }
+      return true;
+    }
+    if (charge.status === "PAID") return true;
     const at = now();
     if (charge.status === "WAITING_PAYMENT" && charge.expiresAt > at) {
       await deps.store.transaction((tx) => tx.bankTasks.put({ ...task, dueAt: charge.expiresAt }));

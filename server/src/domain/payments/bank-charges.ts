@@ -1,6 +1,13 @@
 import type { BankTaskRecord } from "../ports/received-pix-store.js";
 import type { StoreTx } from "../ports/store.js";
-import { type BankCharge, type BankChargeRequest, BankRefusedError, type PixBank } from "../ports/pix-bank.js";
+import {
+  type BankCharge,
+  type BankChargeRequest,
+  BankDownError,
+  BankRefusedError,
+  type PixBank,
+} from "../ports/pix-bank.js";
+import { DomainError } from "../core/errors.js";
 import { defaultBankWaitMs, type DomainDeps } from "../deps.js";
 import { recordEvent } from "../webhooks/index.js";
 import type { Scope, TransactionRecord } from "../core/model.js";
@@ -131,6 +138,20 @@ export async function applyRegistration(
   return failed;
 }
 
+/** What asking the bank gave: its answer, the bank down, or nothing known (slow, or another fault). */
+type Asked = Registration | { down: BankDownError } | null;
+
+/** Asks the bank to register `charge`; never throws. */
+async function askBank(deps: Pick<DomainDeps, "logger">, bank: PixBank, charge: TransactionRecord): Promise<Asked> {
+  try {
+    return { charge: await bank.registerCharge(bankChargeRequest(charge)) };
+  } catch (error) {
+    if (error instanceof BankRefusedError) return { refused: bankReason(error.detail) };
+    deps.logger.warn({ err: error, transactionId: charge.id }, "bank: charge not registered yet");
+    return error instanceof BankDownError ? { down: error } : null;
+  }
+}
+
 /**
  * Asks the bank to register a `PENDING` charge and applies its answer. Never throws: a bank that
  * does not answer (`BankUnavailableError`) or any other fault leaves the charge `PENDING`, its
@@ -141,16 +162,16 @@ export async function registerAtBank(
   bank: PixBank,
   charge: TransactionRecord,
 ): Promise<TransactionRecord | null> {
-  let registration: Registration;
-  try {
-    registration = { charge: await bank.registerCharge(bankChargeRequest(charge)) };
-  } catch (error) {
-    if (error instanceof BankRefusedError) registration = { refused: bankReason(error.detail) };
-    else {
-      deps.logger.warn({ err: error, transactionId: charge.id }, "bank: charge not registered yet");
-      return null;
-    }
-  }
+  const asked = await askBank(deps, bank, charge);
+  return asked === null || "down" in asked ? null : applyRegistered(deps, charge, asked);
+}
+
+/** Applies the bank's answer in its own transaction; null (logged) when that fails. */
+async function applyRegistered(
+  deps: Pick<DomainDeps, "store" | "clock" | "logger">,
+  charge: TransactionRecord,
+  registration: Registration,
+): Promise<TransactionRecord | null> {
   try {
     return await deps.store.transaction((tx) =>
       applyRegistration(tx, charge.id, charge, registration, deps.clock.now().toISOString()),
@@ -164,17 +185,74 @@ export async function registerAtBank(
 /** The bank's reason, as the charge's `failureReason` says it (Portuguese, at most 500 characters). */
 const bankReason = (detail: string) => `O banco recusou a cobrança: ${detail}`.slice(0, 500);
 
+/** The refusal of a create while the bank is down: `503` with `Retry-After`, nothing kept. */
+export const bankDownRefusal = (retryAfterSeconds: number, what = "a cobrança"): DomainError =>
+  new DomainError(
+    "SERVICE_UNAVAILABLE",
+    `O banco da plataforma está indisponível; ${what} não foi criada. Tente novamente em ${retryAfterSeconds} s.`,
+    { retryAfterSeconds },
+  );
+
+/** The idempotency record a create made (`once`), forgotten when the create is withdrawn. */
+export interface CreateKey {
+  operation: string;
+  key: string | undefined;
+}
+
+/**
+ * Withdraws a charge the bank would not take because it is down: the charge (still `PENDING`,
+ * never shown), its task and its idempotency record are deleted, so a retry with the same key
+ * creates it anew. A request that may have reached the bank (a 5xx) leaves a `remove` task, in
+ * case the cob was made after all. Answers whether it was withdrawn (not when another process
+ * finished it meanwhile).
+ */
+async function withdrawCharge(
+  tx: StoreTx,
+  charge: TransactionRecord,
+  created: CreateKey,
+  down: BankDownError,
+  at: string,
+): Promise<boolean> {
+  await tx.lockScope(charge);
+  const current = await tx.transactions.get(charge, charge.id);
+  if (current?.status !== "PENDING") return false;
+  await tx.bankTasks.delete(bankTaskId("register", charge.id));
+  await tx.transactions.delete(charge, charge.id);
+  if (created.key !== undefined) await tx.idempotency.delete(charge, created.operation, created.key);
+  if (down.reached) await tx.bankTasks.put(bankTask("remove", charge.id, charge, at, at));
+  return true;
+}
+
 /**
  * Registers a `PENDING` charge, waiting at most `bankWaitMs`: answers the charge as it then is
- * (`WAITING_PAYMENT`/`FAILED`, or still `PENDING`, finished later by the same call or the job).
+ * (`WAITING_PAYMENT`/`FAILED`, or still `PENDING` when the bank is slow, finished later by the
+ * same call or the job). A bank found down within the wait withdraws the charge
+ * (`withdrawCharge`) and refuses the create: `503 SERVICE_UNAVAILABLE` with `Retry-After`.
  */
 export async function registerWithin(
   deps: Pick<DomainDeps, "store" | "clock" | "logger" | "bank">,
   charge: TransactionRecord,
+  created: CreateKey,
 ): Promise<TransactionRecord> {
   const bank = await bankFor(deps, charge).catch(() => null);
   if (!bank) return charge;
-  return (await untilOrNull(registerAtBank(deps, bank, charge), bankWaitMs(deps))) ?? charge;
+  const asking = askBank(deps, bank, charge);
+  const asked = await untilOrNull(asking, bankWaitMs(deps));
+  if (asked === null) {
+    // Slow (or unknown): answered PENDING now; the answer, when it comes, is applied here.
+    void asking.then((late) => (late === null || "down" in late ? null : applyRegistered(deps, charge, late)));
+    return charge;
+  }
+  if (!("down" in asked)) return (await applyRegistered(deps, charge, asked)) ?? charge;
+  const at = deps.clock.now().toISOString();
+  const withdrawn = await deps.store
+    .transaction((tx) => withdrawCharge(tx, charge, created, asked.down, at))
+    .catch((error: unknown) => {
+      deps.logger.error({ err: error, transactionId: charge.id }, "bank: charge not withdrawn (its task registers it)");
+      return false;
+    });
+  if (withdrawn) throw bankDownRefusal(asked.down.retryAfterSeconds);
+  return (await deps.store.read.transactions.get(charge, charge.id)) ?? charge;
 }
 
 /** The removal of a charge at the bank, due now (a cancellation), if the charge was registered there. */

@@ -10,7 +10,7 @@ import { requireActiveForProduction } from "../identity/index.js";
 import { type ScopedCaller, type DomainConfig, type DomainDeps } from "../deps.js";
 import { addSeconds } from "../core/time.js";
 import { formatBRL } from "../core/money.js";
-import { DomainError, fieldError, notFound } from "../core/errors.js";
+import { DomainError, fieldError, notFound, serviceUnavailableRetryAfterSeconds } from "../core/errors.js";
 import { recordEvent } from "../webhooks/index.js";
 import { once } from "../core/idempotency.js";
 import { newId } from "../core/ids.js";
@@ -30,7 +30,7 @@ import { amountLimits } from "../core/policy.js";
 import { effectiveStatus, presentTransaction } from "./presenters.js";
 import { amountPaid } from "./due-date/pay.js";
 import { approveByInitialPayment, cancelCycleCharge, recurrenceToday } from "./recurrences/rules.js";
-import { bankFor, pendAtBank, registerWithin, removeAtBankNow } from "./bank-charges.js";
+import { bankDownRefusal, bankFor, pendAtBank, registerWithin, removeAtBankNow } from "./bank-charges.js";
 
 /** The fee the account's plan charges on `amountCents`: fixed cents plus basis points, rounded. */
 export function chargeFee(account: Account, amountCents: number): number {
@@ -159,6 +159,10 @@ export async function insertCharge(
     return failed;
   }
   const bank = options.throughBank === false ? null : await bankFor(deps, scope);
+  // The bank known to be down (its breaker open): 503 at once; the caller's transaction, and so
+  // the idempotency record, is rolled back.
+  const downFor = bank?.downForSeconds?.() ?? null;
+  if (downFor !== null) throw bankDownRefusal(downFor);
   const inserted = bank ? await pendAtBank(deps, tx, record, now) : record;
   await tx.transactions.insert(inserted);
   return inserted;
@@ -329,15 +333,17 @@ export function chargeUseCases(deps: DomainDeps, authentication: Authentication)
         });
       });
       // A production charge through the bank: wait for its registration a bounded time (then it
-      // is answered as it is, `PENDING` included); a replay of one first answered `PENDING`
-      // answers the same charge as it is now.
+      // is answered as it is, `PENDING` included, or withdrawn with a 503 when the bank is down);
+      // a replay of one first answered `PENDING` answers the same charge as it is now.
       if (inserted?.status === "PENDING") {
-        const finished = await registerWithin(deps, inserted);
+        const finished = await registerWithin(deps, inserted, { operation: "createPixCharge", key: idempotencyKey });
         return { status: 201, body: presentTransaction(finished, now()), replayed: false as const };
       }
       if (outcome.replayed && outcome.body.status === "PENDING") {
         const current = await deps.store.read.transactions.get(actor.scope, outcome.body.id);
         if (current) return { status: 201, body: presentTransaction(current, now()), replayed: false as const };
+        // Withdrawn meanwhile (the bank down): the first request's 503 is this one's too.
+        throw bankDownRefusal(serviceUnavailableRetryAfterSeconds);
       }
       return outcome;
     },

@@ -141,7 +141,10 @@ async function startCheckout(
   });
   // A production charge through the bank: the payer waits for its code a bounded time, like the API.
   if (started.transaction.status !== "PENDING") return started;
-  return { ...started, transaction: await registerWithin(deps, started.transaction) };
+  return {
+    ...started,
+    transaction: await registerWithin(deps, started.transaction, { operation: "checkout", key: submissionToken }),
+  };
 }
 
 /** A charge as its checkout page sees it. */

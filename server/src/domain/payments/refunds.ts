@@ -14,7 +14,7 @@ import { refundLimits } from "../core/policy.js";
 import { effectiveStatus, presentRefund } from "./presenters.js";
 import { type BankRefund, BankRefusedError, type PixBank } from "../ports/pix-bank.js";
 import type { Scope } from "../core/model.js";
-import { bankFor, bankTask, bankTaskId, bankWaitMs, untilOrNull } from "./bank-charges.js";
+import { bankDownRefusal, bankFor, bankTask, bankTaskId, bankWaitMs, untilOrNull } from "./bank-charges.js";
 
 const refundWindowDays = refundLimits.windowDays;
 
@@ -189,6 +189,10 @@ export function refundUseCases(deps: DomainDeps) {
           const bank = await bankFor(deps, actor.scope);
           const received = bank ? await tx.receivedPix.getCreditedTo(charge.id) : null;
           if (bank && received) {
+            // The bank known to be down (its breaker open): 503 at once, and this transaction,
+            // the refund and its debit with it, rolled back.
+            const downFor = bank.downForSeconds?.() ?? null;
+            if (downFor !== null) throw bankDownRefusal(downFor, "a devolução");
             const due = new Date(Date.parse(at) + bankWaitMs(deps)).toISOString();
             await tx.bankTasks.put(bankTask("refund", refund.id, refund, due, at));
             atBank = { bank, refund, endToEndId: received.id };

@@ -39,6 +39,12 @@ export interface PixBank {
   readRefund(endToEndId: string, refundId: string): Promise<BankRefund | null>;
   /** `PUT /webhook/{chave}`: where the bank calls with received Pix. */
   registerWebhook(url: string): Promise<void>;
+  /**
+   * While the bank is known to be down (the adapter's circuit breaker is open after consecutive
+   * `BankDownError`s), the seconds until a call is let through again; null when calls go through.
+   * A caller that must reach the bank at once refuses before it writes anything.
+   */
+  downForSeconds?(): number | null;
 }
 
 export interface BankChargeRequest {
@@ -94,6 +100,24 @@ export interface BankRefund {
 /** The bank did not answer in time, answered 5xx, or refused the connection: the outcome is unknown. */
 export class BankUnavailableError extends Error {
   override name = "BankUnavailableError";
+}
+
+/**
+ * The bank is down, not slow: the connection was refused or reset, TLS failed, the bank answered
+ * 5xx, its token endpoint would not give a token, or the circuit breaker is open after such
+ * failures (no call made). `reached`: whether the request may have reached the bank (a 5xx: its
+ * outcome is unknown); false when nothing was sent. `retryAfterSeconds`: when to try again.
+ */
+export class BankDownError extends BankUnavailableError {
+  override name = "BankDownError";
+  constructor(
+    message: string,
+    readonly reached: boolean,
+    readonly retryAfterSeconds: number,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
 }
 
 /** The bank refused the request (4xx): its problem type and detail, in its words. */

@@ -290,6 +290,11 @@ export interface StoreTx
   transactions: StoreReads["transactions"] & {
     insert(transaction: TransactionRecord): Promise<void>;
     update(transaction: TransactionRecord): Promise<void>;
+    /**
+     * Deletes a charge nobody was shown: a production create withdrawn because the bank is down
+     * (`PENDING`, no refund, event or ledger entry refers to it).
+     */
+    delete(scope: Scope, id: string): Promise<void>;
   };
   paymentLinks: StoreReads["paymentLinks"] & {
     insert(link: PaymentLinkRecord): Promise<void>;

@@ -296,6 +296,10 @@ export class MemoryStore implements Store {
         ...r.transactions,
         insert: async (t) => this.transactions.insert(t),
         update: async (t) => this.transactions.update(t),
+        delete: async (scope, id) => {
+          const t = this.transactions.get(id);
+          if (t && inScope(t, scope)) this.transactions.delete(id);
+        },
       },
       paymentLinks: {
         ...r.paymentLinks,

@@ -33,6 +33,16 @@ export class Table<T extends { id: string }> {
       this.onChange?.(stored, undefined);
     });
   }
+  delete(id: string): void {
+    const before = this.rows.get(id);
+    if (!before) return;
+    this.rows.delete(id);
+    this.onChange?.(before, undefined);
+    this.journal()?.push(() => {
+      this.rows.set(id, before);
+      this.onChange?.(undefined, before);
+    });
+  }
   update(row: T): void {
     const before = this.rows.get(row.id);
     if (!before) throw new Error(`no row ${row.id}`);

@@ -63,6 +63,13 @@ export function writes(
       ...r.transactions,
       insert: (t) => insertRow(client, transactionsTable, t),
       update: (t) => updateRow(client, transactionsTable, t),
+      delete: async (scope, id) => {
+        await execute(client, "DELETE FROM transactions WHERE id = $1 AND account_id = $2 AND livemode = $3", [
+          id,
+          scope.accountId,
+          scope.livemode,
+        ]);
+      },
     },
     paymentLinks: {
       ...r.paymentLinks,
