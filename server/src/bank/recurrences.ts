@@ -144,7 +144,7 @@ function recFrom(request: BankRecurrenceRequest, retries: boolean): Schemas["Rec
 }
 
 /** The recurrences of `client`'s connection, or null without the platform's account number. */
-export function recurrenceBankFrom(client: BankClient, account: BankAccountNumber | null): RecurrenceBank | null {
+function recurrenceBankFrom(client: BankClient, account: BankAccountNumber | null): RecurrenceBank | null {
   if (account === null) return null;
   const { transport } = client;
   const api = createClient<paths>({ baseUrl: transport.baseUrl, fetch: (request) => transport.fetch(request) });

@@ -24,7 +24,7 @@ import {
 } from "./rules.js";
 import { settleAttempt } from "./cycle-charges.js";
 
-export { afterWait, isAtBank, owedToBank, recurrenceBankFor } from "./bank-owed.js";
+export { afterWait, owedToBank, recurrenceBankFor } from "./bank-owed.js";
 
 // Pix Automático at the platform's bank (issue 36 §2; docs/decisions/0053-…). A production
 // recurrence, while a bank is connected whose adapter speaks recurrences, is registered there in

@@ -2,7 +2,7 @@ import type { StoreTx } from "../../ports/store.js";
 import type { PixBank } from "../../ports/pix-bank.js";
 import { recurrenceBankOf, type RecurrenceBank } from "../../ports/recurrence-bank.js";
 import type { DomainDeps } from "../../deps.js";
-import type { RecurrenceRecord, Scope } from "../../core/model.js";
+import type { Scope } from "../../core/model.js";
 import { bankFor, bankTask, bankTaskId, bankWaitMs } from "../bank-charges.js";
 
 // What the recurrences' writes owe the platform's bank (Pix Automático at the bank, at-bank.ts): a
@@ -17,10 +17,6 @@ export async function recurrenceBankFor(
   const recurrences = recurrenceBankOf(bank);
   return bank && recurrences ? { bank, recurrences } : null;
 }
-
-/** Whether a production recurrence is at the bank (its location made, or registered there). */
-export const isAtBank = (r: Pick<RecurrenceRecord, "livemode" | "bankLocId" | "bankRecId">): boolean =>
-  r.livemode && Boolean(r.bankRecId || r.bankLocId);
 
 /** Inside a write: the recurrence's or cycle charge's work at the bank is due at `dueAt`. */
 export async function owedToBank(tx: StoreTx, subjectId: string, scope: Scope, dueAt: string, at: string) {
