@@ -1,7 +1,16 @@
 import type { DomainDeps } from "../deps.js";
-import type { Account, Scope, TransactionRecord } from "../core/model.js";
+import type {
+  Account,
+  DeliveryRecord,
+  EventRecord,
+  LedgerEntry,
+  Scope,
+  TransactionRecord,
+  WebhookEndpointRecord,
+} from "../core/model.js";
 import type { PixBank, ReceivedPix } from "../ports/pix-bank.js";
 import type { ReceivedPixRecord } from "../ports/received-pix-store.js";
+import type { StoreTx } from "../ports/store.js";
 import { chargeIdOfTxid, creditPaidCharge } from "../payments/index.js";
 import { paidInstant, receivedRow, unmatchedReason, type ReceiptOutcome } from "./received.js";
 
@@ -15,6 +24,73 @@ import { paidInstant, receivedRow, unmatchedReason, type ReceiptOutcome } from "
 // those locks the page reads which of its end-to-end ids are kept already: a callback or another
 // process that kept one first makes it `known` here, and one this page keeps makes it `known`
 // there.
+
+/**
+ * The page's transaction with its charges' updates and its appends held until `flush` (the
+ * charges, ledger entries and events in one statement each, then the deliveries): a credit's four
+ * round trips to PostgreSQL become none of its own. The scope's endpoints for an event type are
+ * read once per page. A read of the charges, the ledger, the events or the deliveries flushes
+ * first, so nothing read misses what was written.
+ */
+function writeBehind(tx: StoreTx): { tx: StoreTx; flush: () => Promise<void> } {
+  const charges = new Map<string, TransactionRecord>();
+  const entries: LedgerEntry[] = [];
+  const events: EventRecord[] = [];
+  const deliveries: DeliveryRecord[] = [];
+  const endpoints = new Map<string, Promise<WebhookEndpointRecord[]>>();
+  const flush = async () => {
+    if (charges.size > 0) {
+      const updated = [...charges.values()];
+      charges.clear();
+      await tx.transactions.updateMany(updated);
+    }
+    if (entries.length > 0) await tx.ledger.appendMany(entries.splice(0));
+    if (events.length > 0) await tx.events.appendMany(events.splice(0));
+    for (const delivery of deliveries.splice(0)) await tx.deliveries.insert(delivery);
+  };
+  /** `part` whose every function flushes the held appends before it runs. */
+  const flushing = <T extends object>(part: T): T =>
+    Object.fromEntries(
+      Object.entries(part).map(([name, f]) => [
+        name,
+        async (...args: unknown[]) => {
+          await flush();
+          return (f as (...a: unknown[]) => Promise<unknown>)(...args);
+        },
+      ]),
+    ) as T;
+  return {
+    flush,
+    tx: {
+      ...tx,
+      transactions: {
+        ...flushing(tx.transactions),
+        update: async (charge) => void charges.set(charge.id, charge),
+      },
+      ledger: {
+        ...flushing(tx.ledger),
+        append: async (entry) => void entries.push(entry),
+      },
+      events: {
+        ...flushing(tx.events),
+        append: async (event) => void events.push(event),
+      },
+      deliveries: {
+        ...flushing(tx.deliveries),
+        insert: async (delivery) => void deliveries.push(delivery),
+      },
+      webhookEndpoints: {
+        ...flushing(tx.webhookEndpoints),
+        listForEvent: (scope, type) => {
+          const key = `${scopeKey(scope)}\u0000${type}`;
+          let listed = endpoints.get(key);
+          if (!listed) endpoints.set(key, (listed = tx.webhookEndpoints.listForEvent(scope, type)));
+          return listed;
+        },
+      },
+    },
+  };
+}
 
 /** A scope's lock key as the page sorts them: the same order in every process. */
 const scopeKey = (scope: Scope) => `${scope.accountId}\u0000${scope.livemode ? 1 : 0}`;
@@ -57,7 +133,8 @@ export async function keepReceivedPage(
   );
   const locks = [...scopes.keys()].sort().map((key) => scopes.get(key) as Scope);
 
-  const decided = await deps.store.transaction(async (tx) => {
+  const decided = await deps.store.transaction(async (storeTx) => {
+    const { tx, flush } = writeBehind(storeTx);
     for (const scope of locks) await tx.lockScope(scope);
     const keptNow = new Set((await tx.receivedPix.getMany([...todo.keys()])).map((kept) => kept.id));
     const charges = new Map<string, TransactionRecord>(
@@ -87,6 +164,7 @@ export async function keepReceivedPage(
       charges.set(charge.id, await creditPaidCharge(tx, account, charge, paidAt, { config: deps.config }));
       rows.push({ index, row: receivedRow(pix, paidAt, at, { charge }) });
     }
+    await flush();
     const inserted = await tx.receivedPix.insertManyIfAbsent(rows.map(({ row }) => row));
     return rows.map(({ index, row }): [number, ReceiptOutcome, ReceivedPixRecord] => {
       if (inserted.has(row.id)) return [index, row.outcome === "CREDITED" ? "credited" : "unmatched", row];

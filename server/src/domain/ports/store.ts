@@ -290,6 +290,8 @@ export interface StoreTx
   transactions: StoreReads["transactions"] & {
     insert(transaction: TransactionRecord): Promise<void>;
     update(transaction: TransactionRecord): Promise<void>;
+    /** `update` for each (distinct ids; one statement on PostgreSQL: the reconciler's page). */
+    updateMany(transactions: readonly TransactionRecord[]): Promise<void>;
     /**
      * Deletes a charge nobody was shown: a production create withdrawn because the bank is down
      * (`PENDING`, no refund, event or ledger entry refers to it).
@@ -314,9 +316,13 @@ export interface StoreTx
   };
   ledger: StoreReads["ledger"] & {
     append(entry: LedgerEntry): Promise<void>;
+    /** `append` for each, in order (one statement on PostgreSQL: the reconciler's page). */
+    appendMany(entries: readonly LedgerEntry[]): Promise<void>;
   };
   events: StoreReads["events"] & {
     append(event: EventRecord): Promise<void>;
+    /** `append` for each, in order (one statement on PostgreSQL: the reconciler's page). */
+    appendMany(events: readonly EventRecord[]): Promise<void>;
   };
   webhookEndpoints: StoreReads["webhookEndpoints"] & {
     insert(endpoint: WebhookEndpointRecord): Promise<void>;

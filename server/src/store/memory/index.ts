@@ -296,6 +296,7 @@ export class MemoryStore implements Store {
         ...r.transactions,
         insert: async (t) => this.transactions.insert(t),
         update: async (t) => this.transactions.update(t),
+        updateMany: async (records) => records.forEach((t) => this.transactions.update(t)),
         delete: async (scope, id) => {
           const t = this.transactions.get(id);
           if (t && inScope(t, scope)) this.transactions.delete(id);
@@ -321,8 +322,16 @@ export class MemoryStore implements Store {
         insert: async (recurrence) => this.recurrences.insert(recurrence),
         update: async (recurrence) => this.recurrences.update(recurrence),
       },
-      ledger: { ...r.ledger, append: async (e) => this.ledger.insert(e) },
-      events: { ...r.events, append: async (e) => this.events.insert(e) },
+      ledger: {
+        ...r.ledger,
+        append: async (e) => this.ledger.insert(e),
+        appendMany: async (entries) => entries.forEach((e) => this.ledger.insert(e)),
+      },
+      events: {
+        ...r.events,
+        append: async (e) => this.events.insert(e),
+        appendMany: async (events) => events.forEach((e) => this.events.insert(e)),
+      },
       webhookEndpoints: {
         ...r.webhookEndpoints,
         insert: async (e) => this.webhookEndpoints.insert(e),

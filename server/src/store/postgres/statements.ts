@@ -46,6 +46,23 @@ export async function insertRow<R>(db: Queryable, def: TableDef<R>, record: R): 
   );
 }
 
+/**
+ * Inserts `records` in one statement (one round trip: the reconciler's page), in order. Its text
+ * depends on how many there are, so it is planned each time rather than prepared; a page is at
+ * most a few hundred rows, far below the 65,535 parameters of a statement.
+ */
+export async function insertRows<R>(db: Queryable, def: TableDef<R>, records: readonly R[]): Promise<void> {
+  if (records.length === 0) return;
+  const columns = def.columns.map(([column]) => column);
+  const rows = records.map((_r, row) => `(${columns.map((_c, i) => `$${row * columns.length + i + 1}`).join(", ")})`);
+  await execute(
+    db,
+    `INSERT INTO ${def.name} (${columns.join(", ")}) VALUES ${rows.join(", ")}`,
+    records.flatMap((record) => def.columns.map(([, value]) => value(record))),
+    { prepare: false },
+  );
+}
+
 /** Replaces every column of the row with this `id`; like the memory store, a missing row throws. */
 export async function updateRow<R extends { id: string }>(db: Queryable, def: TableDef<R>, record: R): Promise<void> {
   const rest = def.columns.filter(([column]) => column !== "id");
@@ -55,6 +72,55 @@ export async function updateRow<R extends { id: string }>(db: Queryable, def: Ta
     ...rest.map(([, value]) => value(record)),
   ]);
   if (changed === 0) throw new Error(`no row ${record.id}`);
+}
+
+/** Each column's type as a cast names it (`timestamp(3) with time zone`), per table, read once. */
+const columnTypes = new Map<string, Promise<Map<string, string>>>();
+function columnTypesOf(db: Queryable, table: string): Promise<Map<string, string>> {
+  let types = columnTypes.get(table);
+  if (!types) {
+    types = query<{ name: string; type: string }>(
+      db,
+      `SELECT attname AS name, format_type(atttypid, atttypmod) AS type FROM pg_attribute
+       WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`,
+      [table],
+    ).then((rows) => new Map(rows.map((row) => [row.name, row.type])));
+    types.catch(() => columnTypes.delete(table));
+    columnTypes.set(table, types);
+  }
+  return types;
+}
+
+/**
+ * `updateRow` for many rows in one statement (the reconciler's page): every column of each
+ * record's row replaced, from a VALUES list cast to the columns' types. The ids must be distinct;
+ * a missing row throws, as `updateRow` does.
+ */
+export async function updateRows<R extends { id: string }>(
+  db: Queryable,
+  def: TableDef<R>,
+  records: readonly R[],
+): Promise<void> {
+  if (records.length === 0) return;
+  const types = await columnTypesOf(db, def.name);
+  const columns = def.columns.map(([column]) => column);
+  const cast = (column: string) => {
+    const type = types.get(column);
+    if (!type) throw new Error(`${def.name}.${column} is not a column`);
+    return type;
+  };
+  const rows = records.map(
+    (_r, row) => `(${columns.map((column, i) => `$${row * columns.length + i + 1}::${cast(column)}`).join(", ")})`,
+  );
+  const sets = columns.filter((column) => column !== "id").map((column) => `${column} = v.${column}`);
+  const changed = await execute(
+    db,
+    `UPDATE ${def.name} AS t SET ${sets.join(", ")} FROM (VALUES ${rows.join(", ")}) AS v(${columns.join(", ")})
+     WHERE t.id = v.id`,
+    records.flatMap((record) => def.columns.map(([, value]) => value(record))),
+    { prepare: false },
+  );
+  if (changed !== records.length) throw new Error(`${records.length - changed} rows of ${def.name} missing`);
 }
 
 /** Which rows a list holds: the rows of its scope that pass its filters. */

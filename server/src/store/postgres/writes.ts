@@ -22,7 +22,7 @@ import { bankWrites } from "./bank.js";
 import { auditWrites } from "./audit.js";
 import { receivedPixWrites } from "./received-pix.js";
 import { execute, query, type Queryable } from "./sql.js";
-import { insertRow, updateRow } from "./statements.js";
+import { insertRow, insertRows, updateRow, updateRows } from "./statements.js";
 
 /** Takes the transaction-scoped advisory lock `key` (a decimal bigint made by `scopeLockKey`). */
 export type AdvisoryLock = (key: string) => Promise<void>;
@@ -63,6 +63,7 @@ export function writes(
       ...r.transactions,
       insert: (t) => insertRow(client, transactionsTable, t),
       update: (t) => updateRow(client, transactionsTable, t),
+      updateMany: (records) => updateRows(client, transactionsTable, records),
       delete: async (scope, id) => {
         await execute(client, "DELETE FROM transactions WHERE id = $1 AND account_id = $2 AND livemode = $3", [
           id,
@@ -83,8 +84,16 @@ export function writes(
     },
     refunds: refundWrites(client),
     recurrences: recurrenceWrites(client),
-    ledger: { ...r.ledger, append: (e) => insertRow(client, ledgerTable, e) },
-    events: { ...r.events, append: (e) => insertRow(client, eventsTable, e) },
+    ledger: {
+      ...r.ledger,
+      append: (e) => insertRow(client, ledgerTable, e),
+      appendMany: (entries) => insertRows(client, ledgerTable, entries),
+    },
+    events: {
+      ...r.events,
+      append: (e) => insertRow(client, eventsTable, e),
+      appendMany: (events) => insertRows(client, eventsTable, events),
+    },
     webhookEndpoints: {
       ...r.webhookEndpoints,
       insert: (e) => insertRow(client, endpointsTable, e),
