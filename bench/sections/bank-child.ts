@@ -103,6 +103,8 @@ interface Created {
   ms: number;
   chargeStatus: string;
   copyPaste: string;
+  /** What a payment credits to the balance (the amount less the fee). */
+  netCents: number;
   /** The answer's body when it was not 201. */
   error?: string;
 }
@@ -229,11 +231,24 @@ async function measureStore(
       // No answer within 30 s is counted (status 0), not thrown: it is what the section looks for.
       const settled = await answer.catch((error: Error) => ({ res: null, text: String(error) }));
       const ms = performance.now() - t;
-      if (settled.res === null) return { id: "", status: 0, ms, chargeStatus: "", copyPaste: "", error: settled.text };
+      const none = { id: "", ms, chargeStatus: "", copyPaste: "", netCents: 0 };
+      if (settled.res === null) return { ...none, status: 0, error: settled.text };
       const { res, text } = settled;
-      if (res.status !== 201) return { id: "", status: res.status, ms, chargeStatus: "", copyPaste: "", error: text };
-      const body = JSON.parse(text) as { id: string; status: string; pix: { copyPaste: string } };
-      return { id: body.id, status: 201, ms, chargeStatus: body.status, copyPaste: body.pix.copyPaste };
+      if (res.status !== 201) return { ...none, status: res.status, error: text };
+      const body = JSON.parse(text) as {
+        id: string;
+        status: string;
+        netAmountCents: number;
+        pix: { copyPaste: string };
+      };
+      return {
+        id: body.id,
+        status: 201,
+        ms,
+        chargeStatus: body.status,
+        copyPaste: body.pix.copyPaste,
+        netCents: body.netAmountCents,
+      };
     };
     const read = async (key: string, id: string) =>
       (await json(
@@ -377,27 +392,43 @@ async function measureStore(
     const { paid, refused } = bank.payMany(codes);
     if (refused.length > 0) throw new Error(`the bank refused ${refused.length} payments: ${refused[0]?.error}`);
     // The run that credits them is the one whose listing has a second page (before, fewer than a
-    // page of Pix were in its window); it started at its first page's request.
+    // page of Pix were in its window); it started at its first page's request. It has credited
+    // them all once B's balance holds every payment's net amount (polled: the run's own end,
+    // lastReconciliationAt, is not enough, another run may end meanwhile).
+    const expectedCents = ok.reduce((n, c) => n + c.netCents, 0);
+    const balanceOfB = async () => {
+      const body = (await json(
+        await fetch(`${base}/api/v1/balance`, { headers: { "x-api-key": b.key, ...spread() } }),
+        200,
+        "balance",
+      )) as unknown as { availableCents: number; pendingCents: number };
+      return body.availableCents + body.pendingCents;
+    };
     let runStart: number | null = null;
     let pages = 0;
     const deadline = Date.now() + 240_000;
     let credited = 0;
     let seconds = NaN;
     while (Date.now() < deadline) {
-      await sleep(200);
-      const listings = bank.requests().filter((r) => r.method === "GET" && /\/pix\?/.test(r.path));
-      const second = listings.findIndex((r) => /paginaAtual=1(&|$)/.test(r.path));
-      if (second < 0) continue;
-      const first = listings
-        .slice(0, second)
-        .reverse()
-        .find((r) => /paginaAtual=0(&|$)/.test(r.path));
-      if (!first) throw new Error("the reconciliation's first page was not logged");
-      runStart = Date.parse(first.at);
-      pages = listings.slice(listings.indexOf(first)).filter((r) => /\/pix\?/.test(r.path)).length;
-      const last = (await health()).lastReconciliationAt;
-      if (last && Date.parse(last) > runStart) {
-        seconds = (Date.parse(last) - runStart) / 1000;
+      await sleep(100);
+      if (runStart === null) {
+        const listings = bank.requests().filter((r) => r.method === "GET" && /\/pix\?/.test(r.path));
+        const second = listings.findIndex((r) => /paginaAtual=1(&|$)/.test(r.path));
+        if (second < 0) continue;
+        const first = listings
+          .slice(0, second)
+          .reverse()
+          .find((r) => /paginaAtual=0(&|$)/.test(r.path));
+        if (!first) throw new Error("the reconciliation's first page was not logged");
+        runStart = Date.parse(first.at);
+      }
+      if ((await balanceOfB()) >= expectedCents) {
+        seconds = (Date.now() - runStart) / 1000;
+        const listings = bank.requests().filter((r) => r.method === "GET" && /\/pix\?/.test(r.path));
+        // The run's pages: from its first page up to the next run's first page.
+        const run = listings.filter((r) => Date.parse(r.at) >= (runStart as number));
+        const nextRun = run.findIndex((r, i) => i > 0 && /paginaAtual=0(&|$)/.test(r.path));
+        pages = nextRun < 0 ? run.length : nextRun;
         break;
       }
     }
