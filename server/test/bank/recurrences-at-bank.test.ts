@@ -331,6 +331,28 @@ for (const store of eachStore("bank_recurrences")) {
       expect(bank.requests().some((r) => r.path.includes("Forged"))).toBe(false);
     });
 
+    test("when the bank's callback of an approval is lost, then the next read of the recurrence approves it, once", async () => {
+      const contract = "FORMA-J2-0004";
+      const created = await api.POST("/api/v1/recurrences", {
+        body: recurrenceBody({ contractReference: contract, firstDate: dateAfter(brasiliaToday(), 20) }),
+      });
+      expectStatus(created, 201);
+      const id = created.body.id;
+      await eventually("the bank's QR", async () => (await recurrence(id)).pix.copyPaste);
+      const idRec = atBank(contract)?.idRec as string;
+      bank.faultCallbacks({ kind: "drop", count: 1 });
+      await control(`/recurrences/${idRec}/approve`, {});
+      await bank.settled();
+      expect(bank.callbacks().some((c) => c.fault === "drop" && c.endToEndIds.includes(idRec))).toBe(true);
+      expect((await recurrence(id)).status).toBe("CREATED");
+      // Read again within PIX_BANK_RECONCILE_SECONDS (10 s here) by the recurrence's bank task.
+      await eventually("approved by the reconciler", async () => (await recurrence(id)).status === "APPROVED", {
+        ms: 40_000,
+        pollMs: 1_000,
+      });
+      expect(await events([id])).toEqual(["recurrence.created", "recurrence.approved"]);
+    });
+
     test("when the merchant cancels a recurrence registered at the bank, then the bank's is cancelled too", async () => {
       const contract = "FORMA-J2-0003";
       const created = await api.POST("/api/v1/recurrences", {
