@@ -221,6 +221,14 @@ export const passwordLength = {
   max: 128,
 } as const;
 
+/** A new recurrence's texts (Pix Automático): what the payer's bank app shows, and the merchant's contract reference. */
+export const recurrenceTextLength = {
+  /** dashboard-openapi.yaml#/components/schemas/PixService.CreateRecurrenceRequest/properties/description/maxLength */
+  descriptionMax: 35,
+  /** dashboard-openapi.yaml#/components/schemas/PixService.CreateRecurrenceRequest/properties/contractReference/maxLength */
+  contractReferenceMax: 35,
+} as const;
+
 /** Length of the dashboard's transaction search text (`search`). */
 export const searchLength = {
   /** dashboard-openapi.yaml#/components/parameters/DashboardTransactionListQuery.search/schema/maxLength */

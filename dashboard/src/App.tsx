@@ -18,6 +18,9 @@ import { Webhooks } from "./features/developers/webhooks/Webhooks";
 import { Home } from "./features/home/Home";
 import { NotFound } from "./components/NotFound";
 import { PaymentLinkPage, PaymentLinks } from "./features/payment-links/PaymentLinks";
+import { NewRecurrence } from "./features/recurrences/NewRecurrence";
+import { RecurrencePage } from "./features/recurrences/Recurrence";
+import { Recurrences } from "./features/recurrences/Recurrences";
 import { TransactionPage } from "./features/transactions/Transaction";
 import { Transactions } from "./features/transactions/Transactions";
 import { RouteError } from "./components/RouteError";
@@ -60,6 +63,9 @@ const router = createBrowserRouter(
                     { path: "transacoes/:id", element: <TransactionPage /> },
                     { path: "links", element: <PaymentLinks /> },
                     { path: "links/:id", element: <PaymentLinkPage /> },
+                    { path: "recorrencias", element: <Recurrences /> },
+                    { path: "recorrencias/nova", element: <NewRecurrence /> },
+                    { path: "recorrencias/:id", element: <RecurrencePage /> },
                     { path: "clientes", element: <Customers /> },
                     { path: "clientes/:id", element: <CustomerPage /> },
                     { path: "saldo", element: <Balance /> },

@@ -187,6 +187,13 @@ export const groups: Record<string, Group> = {
     doc: "Length of a dashboard user's new password (sign-up, reset, invitation, change).",
     values: { min: dsh(schema("NewPassword", "minLength")), max: dsh(schema("NewPassword", "maxLength")) },
   },
+  recurrenceTextLength: {
+    doc: "A new recurrence's texts (Pix Automático): what the payer's bank app shows, and the merchant's contract reference.",
+    values: {
+      descriptionMax: dsh(schema("PixService.CreateRecurrenceRequest", "properties/description/maxLength")),
+      contractReferenceMax: dsh(schema("PixService.CreateRecurrenceRequest", "properties/contractReference/maxLength")),
+    },
+  },
   searchLength: {
     doc: "Length of the dashboard's transaction search text (`search`).",
     values: { max: dsh("/components/parameters/DashboardTransactionListQuery.search/schema/maxLength") },

@@ -10,6 +10,7 @@ export type Role = Schemas["Role"];
 export type Transaction = Schemas["PixService.Transaction"];
 export type TransactionTimeline = Schemas["TransactionTimeline"];
 export type PaymentLink = Schemas["PixService.PaymentLink"];
+export type Recurrence = Schemas["PixService.Recurrence"];
 export type Customer = Schemas["DashboardCustomer"];
 export type Withdrawal = Schemas["PixService.Withdrawal"];
 export type ApiKey = Schemas["ApiKey"];

@@ -40,6 +40,7 @@ const sections: { path: string; label: string; end?: boolean }[] = [
   { path: "", label: "Início", end: true },
   { path: "transacoes", label: "Transações" },
   { path: "links", label: "Links de pagamento" },
+  { path: "recorrencias", label: "Recorrências" },
   { path: "clientes", label: "Clientes" },
   { path: "saldo", label: "Saldo e saques" },
   { path: "disputas", label: "Disputas" },

@@ -84,6 +84,12 @@ export function formatDate(iso: string | null | undefined): string {
   return dateOnly.format(at);
 }
 
+/** `04/11/2030` from a calendar day `2030-11-04` (a due date, a cycle's date: no time, no zone); `—` for null. */
+export function formatDay(day: string | null | undefined): string {
+  const parts = day ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(day) : null;
+  return parts ? `${parts[3]}/${parts[2]}/${parts[1]}` : "—";
+}
+
 /** `2026-11-24`: the Brasília calendar day of an instant. */
 export function brasiliaDay(at: Date): string {
   const p = parts(dateOnly, at);

@@ -35,6 +35,8 @@ export const auditActionLabel: Record<string, string> = {
   "refund.created": "Reembolso feito",
   "payment_link.created": "Link de pagamento criado",
   "payment_link.deactivated": "Link de pagamento desativado",
+  "recurrence.created": "Recorrência criada",
+  "recurrence.cancelled": "Recorrência cancelada",
   "customer.notes_updated": "Notas de cliente alteradas",
 };
 

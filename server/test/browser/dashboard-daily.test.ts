@@ -8,6 +8,7 @@ import { startReceiver } from "../support/receiver.js";
 import { eachStore, type StartedServer } from "../support/stores.js";
 import { pino } from "pino";
 import { DeliveryWorker } from "../../src/webhooks/worker.js";
+import { webhookEventTypes } from "../../../generated/rules.js";
 
 // The dashboard a merchant works in every day (issue 37 §1), in Debian's Chromium against the real
 // server: every list usable on a phone (the amount and status of each row in view, the menus in
@@ -520,6 +521,110 @@ for (const store of eachStore("painel_diario")) {
         expect(wrong).toEqual([]);
         expect(problems).toEqual([]);
         expect(viewer.problems).toEqual([]);
+      },
+    );
+
+    test.skipIf(!hasChromium)(
+      "when a merchant makes a customer's recurrence in the app and the sandbox approves it, then its first cycle is on the recurrence's page with its attempts and reason code, the cycle charge links back, the customer lists it, cancelling asks first, and the endpoint form offers every event kind",
+      async () => {
+        const { page, problems, api } = await merchant();
+        const charge = await bodyOf(api.POST("/api/v1/charges/pix", { body: chargeBody({ amountCents: 2500 }) }), 201);
+        // The first cycle a month after the server's today, written as a person types it.
+        const first = new Date(server.clock.now().getTime() + 31 * 86_400_000).toISOString().slice(0, 10);
+        const typed = first.split("-").reverse().join("/");
+
+        await page.goto(at(`/teste/clientes/${charge.customer.id}`));
+        await page
+          .getByRole("region", { name: "Recorrências" })
+          .getByRole("link", { name: "Nova recorrência" })
+          .click();
+        await page.getByRole("heading", { name: "Nova recorrência" }).waitFor();
+        await expect.poll(() => page.getByLabel("Nome completo").inputValue()).toBe("Maria da Silva Santos");
+        await page.getByLabel("Descrição").fill("Clube do pão: cesta semanal");
+        await page.getByLabel("Contrato ou pedido").fill("CLUBE-0042");
+        await page.getByLabel("Periodicidade").selectOption("MONTHLY");
+        await page.getByLabel("Primeiro ciclo").fill(typed);
+        await page.getByLabel("Valor (R$)").fill("49,90");
+        await page.getByLabel("Se uma cobrança falhar").selectOption("RETRY_3_IN_7_DAYS");
+        await look(page, "recorrencia-nova");
+        await page.getByRole("button", { name: "Criar recorrência" }).click();
+
+        // Created: the QR code and the page to send the payer.
+        await page.getByRole("heading", { name: "Clube do pão: cesta semanal" }).waitFor();
+        const send = page.getByRole("region", { name: "Enviar ao pagador" });
+        await send.getByRole("img", { name: "QR code da recorrência Clube do pão: cesta semanal" }).waitFor();
+        expect(await read(send)).toMatch(/\/checkout\/recurrences\/rec_/);
+        expect(await read(page.locator("main"))).toContain("Aguardando aprovação");
+        await look(page, "recorrencia-criada");
+
+        // The payer approves it (the sandbox); the calendar moves to the first cycle's charge.
+        await page.getByRole("button", { name: "Aprovar como o pagador" }).click();
+        await page.getByRole("button", { name: "Avançar ao próximo ciclo" }).click();
+        const charges = page.getByRole("region", { name: "Cobranças da recorrência" });
+        await charges.getByText(`Ciclo de ${typed}`).waitFor();
+        expect(await read(page.getByRole("region", { name: "Histórico" }))).toContain("Aprovada");
+
+        // Its attempt refused for insufficient balance (AM04), retried, then debited.
+        const settle = page.getByRole("group", { name: /^Simular a tentativa de / });
+        await settle.getByLabel("Motivo da recusa").selectOption("AM04");
+        await settle.getByRole("button", { name: "Recusar a tentativa" }).click();
+        await charges.getByText("AM04: Saldo ou limite insuficiente na conta do pagador.").waitFor();
+        await expect.poll(() => read(charges)).toContain("Nova tentativa, agendada");
+        await look(page, "recorrencia-ciclo");
+        await page
+          .getByRole("group", { name: /^Simular a tentativa de / })
+          .getByRole("button", { name: "Debitar" })
+          .click();
+        await expect.poll(() => read(charges.getByRole("row").nth(1))).toMatch(/Paga\s+R\$ 49,90/);
+
+        // The cycle charge's page links to its recurrence.
+        await charges.getByRole("link").first().click();
+        await page.getByRole("region", { name: "Tentativas de débito" }).waitFor();
+        expect(await read(page.getByRole("list", { name: "Eventos, entregas e reembolsos" }))).toContain(
+          "Tentativa recusada; outra agendada",
+        );
+        await look(page, "recorrencia-transacao");
+        await page.getByRole("region", { name: "Valores" }).getByRole("link", { name: /^rec_/ }).click();
+        await page.getByRole("heading", { name: "Clube do pão: cesta semanal" }).waitFor();
+
+        // The list, filtered by status; the customer's page lists it too.
+        await page.getByRole("navigation", { name: "Seções" }).getByRole("link", { name: "Recorrências" }).click();
+        await page.getByLabel("Situação").selectOption("APPROVED");
+        await expect.poll(() => page.url()).toContain("situacao=APPROVED");
+        const row = page.getByRole("region", { name: "Lista de recorrências" }).getByRole("row").nth(1);
+        await expect.poll(() => read(row)).toMatch(/Aprovada\s+R\$ 49,90/);
+        await look(page, "recorrencias");
+        await page.getByLabel("Situação").selectOption("REJECTED");
+        await page.getByText("Nenhuma recorrência nesta situação").waitFor();
+        await page.goto(at(`/teste/clientes/${charge.customer.id}`));
+        await page
+          .getByRole("region", { name: "Recorrências do cliente" })
+          .getByText("Clube do pão: cesta semanal")
+          .waitFor();
+
+        // Cancelled after a confirmation; "Manter" keeps it.
+        await page.getByRole("region", { name: "Recorrências do cliente" }).getByRole("link").first().click();
+        await page.getByRole("button", { name: "Cancelar a recorrência" }).click();
+        await page.getByRole("button", { name: "Manter" }).click();
+        await page.getByRole("button", { name: "Cancelar a recorrência" }).click();
+        const confirm = page.getByRole("group", { name: "Confirmar o cancelamento" });
+        expect(await read(confirm)).toContain("Cancelar a recorrência de Maria da Silva Santos?");
+        await look(page, "recorrencia-cancelar");
+        await confirm.getByRole("button", { name: "Cancelar de vez" }).click();
+        await expect
+          .poll(() => read(page.getByRole("region", { name: "Histórico" })))
+          .toContain("Cancelada por você (o recebedor) (SLCR)");
+
+        // The endpoint form offers every kind of event, the recurrences' among them.
+        await page.goto(at("/teste/desenvolvedores/webhooks"));
+        const kinds = page.getByRole("region", { name: "Cadastrar endpoint" }).getByRole("checkbox");
+        await kinds.first().waitFor();
+        expect(await kinds.count()).toBe(webhookEventTypes.length);
+        for (const kind of ["recurrence.approved", "recurring_charge.failed", "recurring_charge.retrying"]) {
+          expect(await page.getByLabel(kind).count(), kind).toBe(1);
+        }
+        expect(wrong).toEqual([]);
+        expect(problems).toEqual([]);
       },
     );
 

@@ -27,6 +27,8 @@ import type { Customer } from "../../api/types";
 import { usePagedQuery } from "../../api/queries";
 import { useApiForm } from "../../lib/useApiForm";
 import { customerQueries, useUpdateCustomerNotes } from "./queries";
+import { recurrenceQueries } from "../recurrences/queries";
+import { RecurrenceTable } from "../recurrences/Recurrences";
 
 /** Customers of the mode: search by CPF/CNPJ (in the address), cursor pages. */
 export function Customers() {
@@ -120,6 +122,7 @@ export function CustomerPage() {
         />
       </Card>
       <CustomerCharges customerId={c.id} />
+      <CustomerRecurrences customerId={c.id} />
       <Notes key={c.id} customer={c} />
     </Page>
   );
@@ -152,6 +155,34 @@ function CustomerCharges(props: { customerId: string }) {
           ) : null}
         </>
       )}
+    </Card>
+  );
+}
+
+/** The customer's recurrences (Pix Automático), and a new one with its data filled in. */
+function CustomerRecurrences(props: { customerId: string }) {
+  const mode = useMode();
+  const to = useModePath();
+  const { user } = useCurrentSession();
+  const recurrences = useQuery(recurrenceQueries.ofCustomer(mode, props.customerId));
+  return (
+    <Card title="Recorrências" id="recorrencias">
+      {recurrences.isPending ? (
+        <Loading label="Carregando recorrências…" />
+      ) : recurrences.isError ? (
+        <ErrorMessage error={recurrences.error} retry={() => void recurrences.refetch()} />
+      ) : recurrences.data.data.length === 0 ? (
+        <p>Nenhuma recorrência deste cliente neste modo.</p>
+      ) : (
+        <RecurrenceTable rows={recurrences.data.data} caption="Recorrências do cliente" />
+      )}
+      {canCall("createDashboardRecurrence", user.role) ? (
+        <p>
+          <Link className="button secondary" to={to(`recorrencias/nova?cliente=${props.customerId}`)}>
+            Nova recorrência
+          </Link>
+        </p>
+      ) : null}
     </Card>
   );
 }

@@ -34,6 +34,7 @@ const fieldLabel: Record<string, string> = {
   dailyWithdrawLimitCents: "Limite diário de saque",
   revokedAt: "Revogada em",
   amountCents: "Valor",
+  description: "Descrição",
   transactionId: "Transação",
   reason: "Motivo",
   paidAmountCents: "Valor pago",
@@ -62,6 +63,9 @@ const fieldLabel: Record<string, string> = {
 /** Status values of the records an audit entry names, in words. */
 const valueLabel: Record<string, string> = {
   ...statusLabel,
+  CREATED: "Aguardando aprovação",
+  APPROVED: "Aprovada",
+  REJECTED: "Recusada",
   requested: "pedida",
   verified: "verificada",
   rejected: "recusada",

@@ -15,12 +15,14 @@ import { AddressLines, Alert, Badge, Card, Details, ErrorMessage, Loading, Page,
 import {
   formatAddress,
   formatDateTime,
+  formatDay,
   formatDocument,
   formatMoney,
   formatPhone,
   parseMoneyInput,
 } from "../../lib/format";
 import { customerQueries } from "../customers/queries";
+import { Attempts } from "../recurrences/Recurrence";
 import { useMode, useModePath } from "../../lib/useMode";
 import styles from "./Transaction.module.css";
 import type { TransactionTimeline } from "../../api/types";
@@ -38,6 +40,10 @@ const eventLabel: Record<string, string> = {
   "transaction.disputed": "Disputa (MED) aberta",
   "refund.created": "Reembolso pedido",
   "refund.completed": "Reembolso concluído",
+  "recurring_charge.created": "Cobrança do ciclo enviada",
+  "recurring_charge.retrying": "Tentativa recusada; outra agendada",
+  "recurring_charge.failed": "Cobrança do ciclo falhou",
+  "recurring_charge.cancelled": "Cobrança do ciclo cancelada",
 };
 
 /** One transaction: amounts, payer, Pix code, metadata, timeline, refunds, and test mode's moves. */
@@ -81,6 +87,17 @@ export function TransactionPage() {
               ["Criada em", formatDateTime(t.createdAt)],
               ["Paga em", formatDateTime(t.paidAt)],
               ["Expira em", formatDateTime(t.expiresAt)],
+              ...(t.recurrenceId
+                ? [
+                    [
+                      "Recorrência",
+                      <Link key="r" to={to(`recorrencias/${t.recurrenceId}`)}>
+                        {t.recurrenceId}
+                      </Link>,
+                    ] as [string, React.ReactNode],
+                  ]
+                : []),
+              ...(t.dueDate ? [["Ciclo de", formatDay(t.dueDate)] as [string, React.ReactNode]] : []),
               ...(t.paymentLinkId
                 ? [
                     [
@@ -112,7 +129,13 @@ export function TransactionPage() {
           />
         </Card>
       </div>
-      {t.status === "WAITING_PAYMENT" ? (
+      {t.attempts?.length ? (
+        <Card title="Tentativas de débito" id="tentativas">
+          <p className={ui.hint}>O banco do pagador debita na data de cada tentativa (Pix Automático).</p>
+          <Attempts charge={t} />
+        </Card>
+      ) : null}
+      {t.status === "WAITING_PAYMENT" && !t.attempts ? (
         <Card title="Pix para pagar" id="pix">
           <div className={styles.pix}>
             <QrCode text={t.pix.copyPaste} label={`QR code do Pix de ${formatMoney(t.amountCents)}`} />

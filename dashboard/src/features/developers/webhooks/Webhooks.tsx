@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { webhookEventTypes } from "../../../../../generated/rules";
 import { useId, useState } from "react";
 import { api } from "../../../api/client";
 import { fieldErrors } from "../../../api/errors";
@@ -26,19 +27,8 @@ type Endpoint = WebhookEndpoint;
 type Delivery = WebhookDelivery;
 type Kind = Endpoint["events"][number];
 
-const kinds: Kind[] = [
-  "transaction.paid",
-  "transaction.failed",
-  "refund.created",
-  "refund.completed",
-  "refund.failed",
-  "dispute.opened",
-  "dispute.closed",
-  "withdrawal.created",
-  "withdrawal.paid",
-  "withdrawal.partially_paid",
-  "withdrawal.failed",
-];
+/** Every kind of event an endpoint can receive, as the document lists them (generated/rules.ts). */
+const kinds: readonly Kind[] = webhookEventTypes;
 
 /**
  * Webhook endpoints of the mode: create (the secret once), change, disable or enable, delete, test
