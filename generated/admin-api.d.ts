@@ -816,6 +816,8 @@ export interface components {
             pixKey: string;
             dialect: components["schemas"]["BankDialect"];
             webhookUrl: string | null;
+            /** @description The most one Pix transfer of a withdrawal sends, in cents (withdrawals above it are split). */
+            payoutLimitCents: components["schemas"]["PayoutLimitCents"];
             health: components["schemas"]["BankConnectionHealth"];
             /** @description The newest changes, newest first (at most 20). */
             recentChanges: components["schemas"]["BankConnectionChange"][];
@@ -874,6 +876,13 @@ export interface components {
             lastReconciliationAt: string | null;
             /** @description The last failure, in Portuguese (never a secret); absent when none. */
             lastError?: components["schemas"]["BankConnectionError"];
+            /**
+             * Format: int32
+             * @description Production withdrawals waiting because the platform's account at the bank could not cover
+             *     them (a warning says how much is missing); they are paid when its balance allows. Absent
+             *     when none.
+             */
+            withdrawalsWaitingForBalance?: number;
         };
         /**
          * @description How the connection fares.
@@ -952,6 +961,8 @@ export interface components {
             dialect?: components["schemas"]["BankDialect"];
             /** @description null: none registered. */
             webhookUrl?: string | null;
+            /** @description The per-transfer limit of withdrawals paid out through the bank, in cents. */
+            payoutLimitCents?: components["schemas"]["PayoutLimitCents"];
         };
         /** @description The fixed part of a charge fee, in cents: 0 to 999 999 999 999. */
         ChargeFeeCents: number;
@@ -1143,6 +1154,8 @@ export interface components {
          * @example limit=20, remaining=19, reset=60
          */
         OperatorRateLimitValue: string;
+        /** @description The most one Pix transfer of a withdrawal sends: R$ 1,00 to R$ 10.000.000,00, in cents. */
+        PayoutLimitCents: number;
         /** @description A client certificate and its private key, both PEM (as most banks issue them). */
         PemClientCertificate: {
             /** @enum {string} */
@@ -1775,7 +1788,12 @@ export interface components {
             /** @description The destination key, partially hidden. */
             pixKey: string;
             pixKeyType: components["schemas"]["PixService.PixKeyType"];
-            /** @description The Pix transfers that pay it out; a withdrawal can be paid in more than one. */
+            /**
+             * @description The Pix transfers that pay it out; a withdrawal can be paid in more than one. Production
+             *     through the platform's bank: one transfer per part of the net amount up to the bank
+             *     connection's per-transfer limit (R$ 15.000,00 unless the operator set another), each with its
+             *     own outcome; the withdrawal stays `PENDING` until every one ends.
+             */
             transfers: components["schemas"]["PixService.WithdrawalTransfer"][];
             /** @description Why it failed, in Portuguese; null unless `FAILED` or `PARTIALLY_PAID`. */
             failureReason: string | null;
@@ -1806,6 +1824,11 @@ export interface components {
              * @description When it completed (paid or failed); null while pending.
              */
             completedAt: string | null;
+            /**
+             * @description Why this transfer failed, in the bank's words (Portuguese); present only on a `FAILED`
+             *     transfer sent by the platform's bank.
+             */
+            failureReason?: string;
         };
         /** @description A client certificate as a PKCS#12 file (`.p12`/`.pfx`, as Efí issues it), in base64. */
         Pkcs12ClientCertificate: {
@@ -1897,6 +1920,12 @@ export interface components {
              *     (`PUT /webhook/{chave}`); absent or null: none registered (the reconciler alone credits).
              */
             webhookUrl?: string | null;
+            /**
+             * @description The most one Pix transfer of a withdrawal sends, in cents (banks and the Central Bank cap
+             *     single transfers): a production withdrawal paid out through the bank is split into transfers
+             *     of at most this much, at most 10 of them. Absent: R$ 15.000,00 (1500000).
+             */
+            payoutLimitCents?: components["schemas"]["PayoutLimitCents"];
         };
         /** @description Body of set customer notes. */
         SetCustomerNotesRequest: {

@@ -732,7 +732,11 @@ export interface paths {
         /**
          * Create a withdrawal
          * @description Withdraws balance to a Pix key. Production: the account must be verified, the owner is
-         *     notified by e-mail, and the withdrawal starts `PENDING` until the acquirer settles it. Test
+         *     notified by e-mail, and the withdrawal starts `PENDING` until the acquirer settles it; with
+         *     the platform's bank connected, it is paid out there in one or more Pix transfers (each at most
+         *     the connection's per-transfer limit, at most 10 per withdrawal: more answers
+         *     `400 REQUEST_ERROR` with the largest amount), and waits `PENDING` while the platform's account
+         *     cannot cover it. Test
          *     mode: simulated, `PAID` at once, unless the destination is one of the sandbox's magic keys
          *     (`falha@sandbox.pix` → `FAILED`, `parcial@sandbox.pix` → `PARTIALLY_PAID`; see `pixKey`).
          *     More than the available balance answers `400 INSUFFICIENT_BALANCE`; passing the key's daily
@@ -2143,7 +2147,12 @@ export interface components {
             /** @description The destination key, partially hidden. */
             pixKey: string;
             pixKeyType: components["schemas"]["PixKeyType"];
-            /** @description The Pix transfers that pay it out; a withdrawal can be paid in more than one. */
+            /**
+             * @description The Pix transfers that pay it out; a withdrawal can be paid in more than one. Production
+             *     through the platform's bank: one transfer per part of the net amount up to the bank
+             *     connection's per-transfer limit (R$ 15.000,00 unless the operator set another), each with its
+             *     own outcome; the withdrawal stays `PENDING` until every one ends.
+             */
             transfers: components["schemas"]["WithdrawalTransfer"][];
             /** @description Why it failed, in Portuguese; null unless `FAILED` or `PARTIALLY_PAID`. */
             failureReason: string | null;
@@ -2234,6 +2243,11 @@ export interface components {
              * @description When it completed (paid or failed); null while pending.
              */
             completedAt: string | null;
+            /**
+             * @description Why this transfer failed, in the bank's words (Portuguese); present only on a `FAILED`
+             *     transfer sent by the platform's bank.
+             */
+            failureReason?: string;
         };
     };
     responses: never;

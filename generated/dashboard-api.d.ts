@@ -3163,7 +3163,12 @@ export interface components {
             /** @description The destination key, partially hidden. */
             pixKey: string;
             pixKeyType: components["schemas"]["PixService.PixKeyType"];
-            /** @description The Pix transfers that pay it out; a withdrawal can be paid in more than one. */
+            /**
+             * @description The Pix transfers that pay it out; a withdrawal can be paid in more than one. Production
+             *     through the platform's bank: one transfer per part of the net amount up to the bank
+             *     connection's per-transfer limit (R$ 15.000,00 unless the operator set another), each with its
+             *     own outcome; the withdrawal stays `PENDING` until every one ends.
+             */
             transfers: components["schemas"]["PixService.WithdrawalTransfer"][];
             /** @description Why it failed, in Portuguese; null unless `FAILED` or `PARTIALLY_PAID`. */
             failureReason: string | null;
@@ -3247,6 +3252,11 @@ export interface components {
              * @description When it completed (paid or failed); null while pending.
              */
             completedAt: string | null;
+            /**
+             * @description Why this transfer failed, in the bank's words (Portuguese); present only on a `FAILED`
+             *     transfer sent by the platform's bank.
+             */
+            failureReason?: string;
         };
         /** @description A password as typed at log-in: 1 to 128 characters. */
         PresentedPassword: string;

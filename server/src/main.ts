@@ -24,6 +24,7 @@ import { startIdempotencyPurge, startPeriodicPurge } from "./jobs/idempotency-pu
 import { startRecurrenceDuties } from "./jobs/recurrence-duties.js";
 import { startBankWork } from "./jobs/bank-work.js";
 import { startBankReconcile } from "./jobs/bank-reconcile.js";
+import { startWithdrawalPayouts } from "./jobs/withdrawal-payouts.js";
 import { createLogger } from "./logger.js";
 import { logMailer, smtpMailer } from "./mail.js";
 import { onShutdownSignals, signalCounter } from "./shutdown.js";
@@ -221,6 +222,8 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
     logger,
     schedule: { intervalSeconds: cfg.bankReconcileSeconds, windowSeconds: cfg.bankReconcileWindowSeconds },
   });
+  /** Production withdrawals paid out by the bank (issue 36 §1): settled, recovered, sent when the balance allows. */
+  const withdrawalPayouts = startWithdrawalPayouts({ payouts: domain.withdrawalPayouts, logger });
   // A cluster worker stops on its primary's SIGTERM only: the terminal's Ctrl+C reaches the whole
   // process group, and the primary relays it, which would otherwise count as a second signal.
   if (cluster.isWorker) process.on("SIGINT", () => undefined);
@@ -244,6 +247,7 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
         recurrenceDuties.stop(),
         bankWork.stop(),
         bankReconcile.stop(),
+        withdrawalPayouts.stop(),
       ]);
       await bank.close();
       await store.close();

@@ -12,7 +12,9 @@
  */
 import type { BankCredentials } from "../domain/bank/index.js";
 import type { BankAccess } from "../domain/deps.js";
+import type { PixPayouts } from "../domain/ports/pix-payouts.js";
 import { pixBankFrom, type BankClient, type BankClientOptions } from "./client.js";
+import { pixPayoutsFrom } from "./payouts.js";
 
 export interface BankAccessOptions extends BankClientOptions {
   /** The connection's material, or null while none is configured. */
@@ -31,6 +33,8 @@ export interface BankAccessOptions extends BankClientOptions {
 
 export interface ManagedBankAccess extends BankAccess {
   current(): Promise<BankClient | null>;
+  /** The payouts of the connection's dialect over the client's transport (null: none). */
+  payouts(): Promise<PixPayouts | null>;
   /** Reads the connection now and waits for it (at start-up, after a change made in this process). */
   refresh(): Promise<BankClient | null>;
   /** Closes the client held. */
@@ -47,7 +51,7 @@ export function bankAccess(options: BankAccessOptions): ManagedBankAccess {
     ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
     ...(options.now === undefined ? {} : { now: options.now }),
   };
-  let held: { version: number; client: BankClient } | null = null;
+  let held: { version: number; client: BankClient; payouts: PixPayouts | null } | null = null;
   let checkedAt = Number.NEGATIVE_INFINITY;
   let checking: Promise<BankClient | null> | null = null;
 
@@ -65,7 +69,11 @@ export function bankAccess(options: BankAccessOptions): ManagedBankAccess {
     if (identity === seen) return held?.client ?? null;
     seen = identity;
     const previous = held;
-    held = credentials === null ? null : { version: credentials.version, client: build(credentials, clientOptions) };
+    if (credentials === null) held = null;
+    else {
+      const client = build(credentials, clientOptions);
+      held = { version: credentials.version, client, payouts: pixPayoutsFrom(credentials, client.transport) };
+    }
     void previous?.client.close().catch(() => undefined);
     options.onChange?.({ bank: held?.client ?? null, credentials });
     return held?.client ?? null;
@@ -85,6 +93,10 @@ export function bankAccess(options: BankAccessOptions): ManagedBankAccess {
       if (seen === undefined) return load();
       if (now() - checkedAt >= recheckMs) void load().catch((error: unknown) => options.onLoadError?.(error));
       return Promise.resolve(held?.client ?? null);
+    },
+    async payouts() {
+      await this.current();
+      return held?.payouts ?? null;
     },
     async refresh() {
       // A read begun before the caller's change may miss it: wait for it, then read anew.

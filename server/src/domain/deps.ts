@@ -3,6 +3,7 @@ import type { Store } from "./ports/store.js";
 import type { Clock } from "./ports/clock.js";
 import type { Mailer } from "./ports/mailer.js";
 import type { PixBank } from "./ports/pix-bank.js";
+import type { PixPayouts } from "./ports/pix-payouts.js";
 import { type Acquirer, type Acquirers, builtInAcquirers } from "./ports/acquirer.js";
 import type { AuditedBy } from "./audit/model.js";
 import type { Role } from "./identity/model.js";
@@ -68,6 +69,12 @@ export interface DomainDeps {
 /** How the domain reaches the platform's bank (`DomainDeps.bank`). */
 export interface BankAccess {
   current(): Promise<PixBank | null>;
+  /**
+   * The payouts of the connection's bank (issue 36 §1: production withdrawals are paid out there):
+   * null while no connection is configured or its dialect has no payout API (`standard`). Absent:
+   * none (production withdrawals keep the settlement simulator).
+   */
+  payouts?(): Promise<PixPayouts | null>;
   /**
    * Reads the connection again now: called after the operator changed it in this process, so the
    * next production charge goes to the bank just connected (other processes see the change within

@@ -31,14 +31,15 @@ import { settlementUseCases } from "./operator/index.js";
 import { teamUseCases } from "./identity/index.js";
 import { accountProfileUseCases } from "./accounts/index.js";
 import { verificationUseCases } from "./accounts/index.js";
-import { withdrawalUseCases } from "./balance/index.js";
+import { withdrawalPayoutUseCases, withdrawalUseCases } from "./balance/index.js";
 import { bankConnectionUseCases, sealedSecretUseCases } from "./bank/index.js";
 import { bankReceiptUseCases, bankReconcileUseCases, bankRecurrenceUseCases, bankWorkUseCases } from "./bank/index.js";
 
 /** Every public use case, wired to one set of dependencies. */
 export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlGuard } = {}) {
   const authentication = authenticationUseCases(deps);
-  const withdrawals = withdrawalUseCases(deps);
+  const withdrawalPayouts = withdrawalPayoutUseCases(deps);
+  const withdrawals = withdrawalUseCases(deps, withdrawalPayouts);
   const bankConnection = bankConnectionUseCases(deps);
   const health = healthUseCases(deps);
   return {
@@ -65,6 +66,8 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     checkout: checkoutUseCases(deps),
     balance: balanceUseCases(deps),
     withdrawals,
+    /** Production withdrawals paid out by the bank (issue 36 §1): the payout job's passes. */
+    withdrawalPayouts,
     refunds: refundUseCases(deps),
     recurrences: recurrenceUseCases(deps),
     recurrenceSandbox: recurrenceSandboxUseCases(deps),

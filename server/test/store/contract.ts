@@ -163,6 +163,7 @@ export function withdrawalRecord(scope: Scope, overrides: Partial<WithdrawalReco
       },
     ],
     failureReason: null,
+    payout: null,
     createdAt: at(0),
     updatedAt: at(0),
     ...overrides,

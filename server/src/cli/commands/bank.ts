@@ -9,7 +9,25 @@ import type { Command } from "commander";
 import { CliError, unwrap } from "../clients.js";
 import { type CliContext, type PageOptions, pageQuery, withPageOptions } from "../context.js";
 
-const shown = ["version", "baseUrl", "tokenUrl", "clientId", "pixKey", "dialect", "webhookUrl", "updatedAt"];
+const shown = [
+  "version",
+  "baseUrl",
+  "tokenUrl",
+  "clientId",
+  "pixKey",
+  "dialect",
+  "webhookUrl",
+  "payoutLimitCents",
+  "updatedAt",
+];
+
+/** `--payout-limit-cents`: R$ 1,00 to R$ 10.000.000,00 in cents, as the API takes it. */
+function payoutLimitOf(value: string): number {
+  const cents = Number(value);
+  if (!Number.isInteger(cents) || cents < 100 || cents > 1_000_000_000)
+    throw new CliError("--payout-limit-cents: informe um número inteiro de centavos, de 100 a 1000000000");
+  return cents;
+}
 
 /** A file's text (or bytes), or a one-line error naming the option. */
 function readFrom(path: string, option: string): Buffer {
@@ -33,6 +51,7 @@ interface ConnectOptions {
   pixKey: string;
   dialect: "standard" | "efi" | "inter";
   webhookUrl?: string;
+  payoutLimitCents?: string;
 }
 
 function certificateFrom(o: ConnectOptions) {
@@ -70,6 +89,10 @@ export function registerBank(program: Command, ctx: CliContext): void {
     .requiredOption("--pix-key <key>", "chave Pix recebedora da conta da plataforma")
     .option("--dialect <dialect>", "standard, efi ou inter", "standard")
     .option("--webhook-url <url>", "endereço público do nosso receptor de webhooks do banco")
+    .option(
+      "--payout-limit-cents <cents>",
+      "o máximo de uma transferência Pix de um saque, em centavos (padrão 1500000: R$ 15.000,00)",
+    )
     .action(async (o: ConnectOptions) => {
       if (!["standard", "efi", "inter"].includes(o.dialect))
         throw new CliError("--dialect: use standard, efi ou inter");
@@ -83,6 +106,7 @@ export function registerBank(program: Command, ctx: CliContext): void {
         pixKey: o.pixKey,
         dialect: o.dialect,
         webhookUrl: o.webhookUrl ?? null,
+        ...(o.payoutLimitCents === undefined ? {} : { payoutLimitCents: payoutLimitOf(o.payoutLimitCents) }),
       };
       const connection = unwrap(await ctx.operator().PUT("/admin/v1/bank-connection", { body }));
       ctx.out.record(connection, shown);
@@ -104,6 +128,16 @@ export function registerBank(program: Command, ctx: CliContext): void {
         },
         [...shown, "certificateExpiresAt", "certificateFingerprint", "status", "warnings"],
       );
+    });
+
+  bank
+    .command("payout-limit")
+    .description("muda o máximo de uma transferência Pix de um saque pago pelo banco (saques maiores são divididos)")
+    .argument("<cents>", "em centavos, de 100 a 1000000000 (R$ 15.000,00 = 1500000)")
+    .action(async (cents: string) => {
+      const body = { payoutLimitCents: payoutLimitOf(cents) };
+      const connection = unwrap(await ctx.operator().PATCH("/admin/v1/bank-connection", { body }));
+      ctx.out.record(connection, shown);
     });
 
   bank

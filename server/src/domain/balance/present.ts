@@ -12,7 +12,15 @@ export function presentWithdrawal(w: WithdrawalRecord): Schemas["Withdrawal"] {
     returnedAmountCents: w.returnedAmountCents,
     pixKey: maskPixKey(w.pixKey, w.pixKeyType),
     pixKeyType: w.pixKeyType,
-    transfers: w.transfers.map((t) => ({ ...t })),
+    // Field by field: a transfer through the bank keeps what the service knows of it there, never shown.
+    transfers: w.transfers.map((t) => ({
+      id: t.id,
+      amountCents: t.amountCents,
+      status: t.status,
+      endToEndId: t.endToEndId,
+      completedAt: t.completedAt,
+      ...(t.failureReason ? { failureReason: t.failureReason } : {}),
+    })),
     failureReason: w.failureReason,
     livemode: w.livemode,
     createdAt: w.createdAt,

@@ -15,6 +15,7 @@ import type { ApiKeyRecord, PageRequest, Schemas, WithdrawalRecord } from "../co
 import { pageOrInvalidCursor } from "../core/pagination.js";
 import { amountLimits } from "../core/policy.js";
 import { presentWithdrawal } from "./present.js";
+import { bankTransfersOf, type WithdrawalPayouts } from "./transfers.js";
 
 /** What the key may still withdraw today (Brasília day), or null when it has no daily limit. */
 export async function remainingDailyLimit(
@@ -31,7 +32,12 @@ export async function remainingDailyLimit(
 /** A Pix end-to-end id shaped like the BCB's: E + ISPB (8) + yyyyMMddHHmm + 11 characters. */
 const endToEndId = (at: string) => `E00000000${at.slice(0, 16).replace(/[-T:]/g, "")}${randomBase62(11)}`;
 
-/** Moves the money of a withdrawal out of the balance and records it, under `lockScope`. */
+/**
+ * Moves the money of a withdrawal out of the balance and records it, under `lockScope`. With
+ * `atBank` (production, a bank connection whose dialect sends Pix) its transfers are the bank's
+ * (`bankTransfersOf`: split by the connection's per-transfer limit), sent after the commit;
+ * otherwise the acquirer decides, in this transaction.
+ */
 async function reserveWithdrawal(
   deps: DomainDeps,
   tx: StoreTx,
@@ -39,6 +45,7 @@ async function reserveWithdrawal(
   body: Schemas["CreateWithdrawalRequest"],
   pixKey: string,
   at: string,
+  atBank: boolean,
 ): Promise<WithdrawalRecord> {
   const totals = await tx.ledger.totals(actor.scope, at);
   if (body.amountCents > totals.availableCents) {
@@ -57,6 +64,9 @@ async function reserveWithdrawal(
   }
   const feeCents = actor.account.plan.withdrawFeeCents;
   const net = body.amountCents - feeCents;
+  const transfers = atBank
+    ? bankTransfersOf(net, feeCents, (await tx.bankConnection.get())?.payoutLimitCents)
+    : [{ id: newId("trf"), amountCents: net, status: "PENDING" as const, endToEndId: null, completedAt: null }];
   const withdrawal: WithdrawalRecord = {
     id: newId("wdr"),
     ...actor.scope,
@@ -68,8 +78,9 @@ async function reserveWithdrawal(
     returnedAmountCents: 0,
     pixKey,
     pixKeyType: body.pixKeyType,
-    transfers: [{ id: newId("trf"), amountCents: net, status: "PENDING", endToEndId: null, completedAt: null }],
+    transfers,
     failureReason: null,
+    payout: atBank ? { waitingForBalanceSince: null, bankAvailableCents: null } : null,
     createdAt: at,
     updatedAt: at,
   };
@@ -85,6 +96,8 @@ async function reserveWithdrawal(
     createdAt: at,
   });
   await recordEvent(tx, actor.scope, "withdrawal.created", presentWithdrawal(withdrawal), at);
+  // Paid out through the bank once this transaction commits (WithdrawalPayouts.follow).
+  if (atBank) return withdrawal;
   const decision = await acquirerFor(deps, actor.scope.livemode).sendWithdrawal(withdrawal);
   if (decision.outcome === "PENDING") return withdrawal;
   return settleWithdrawalRecord(tx, withdrawal, decision, at);
@@ -103,6 +116,12 @@ export async function settleWithdrawalRecord(
 ): Promise<WithdrawalRecord> {
   if (w.status !== "PENDING") {
     throw new DomainError("REQUEST_ERROR", `O saque não está pendente: status atual ${w.status}.`);
+  }
+  if (w.payout) {
+    throw new DomainError(
+      "REQUEST_ERROR",
+      "Este saque é pago pelo banco da plataforma: termina com as transferências do banco, não pelo simulador.",
+    );
   }
   const net = w.amountCents - w.feeCents;
   // The pending transfer keeps its id when it completes; a failed remainder is a transfer of its own.
@@ -145,7 +164,58 @@ export async function settleWithdrawalRecord(
       transfers: w.transfers.map((t) => ({ ...t, status: "FAILED" as const, completedAt: at })),
     };
   }
-  settled = { ...settled, updatedAt: at };
+  return recordSettled(tx, w, { ...settled, updatedAt: at }, at);
+}
+
+/**
+ * Ends a `PENDING` withdrawal paid out through the bank once every transfer has ended (each
+ * `PAID` or `FAILED`, as `transfers` says): `PAID` when all were paid; `FAILED` when none was
+ * (all of it, fee included, returns to the balance); otherwise `PARTIALLY_PAID`, the failed
+ * transfers' amount back in the balance. In the caller's transaction, with the ledger entry and
+ * the event. Null while a transfer is still pending.
+ */
+export async function finishWithdrawalTransfers(
+  tx: StoreTx,
+  w: WithdrawalRecord,
+  transfers: WithdrawalRecord["transfers"],
+  at: string,
+): Promise<WithdrawalRecord | null> {
+  if (w.status !== "PENDING" || transfers.some((t) => t.status === "PENDING")) return null;
+  const paid = transfers.filter((t) => t.status === "PAID").reduce((sum, t) => sum + t.amountCents, 0);
+  const failed = transfers.filter((t) => t.status === "FAILED");
+  const failedCents = failed.reduce((sum, t) => sum + t.amountCents, 0);
+  const reason = failed.length === 0 ? null : (failed[0]?.failureReason ?? defaultTransferFailure);
+  const settled: WithdrawalRecord =
+    failed.length === 0
+      ? { ...w, status: "PAID", paidAmountCents: paid, transfers, updatedAt: at }
+      : paid === 0
+        ? {
+            ...w,
+            status: "FAILED",
+            returnedAmountCents: w.amountCents,
+            failureReason: reason,
+            transfers,
+            updatedAt: at,
+          }
+        : {
+            ...w,
+            status: "PARTIALLY_PAID",
+            paidAmountCents: paid,
+            returnedAmountCents: failedCents,
+            failureReason: reason,
+            transfers,
+            updatedAt: at,
+          };
+  return recordSettled(tx, w, settled, at);
+}
+
+/** Writes a settled withdrawal, returns what came back to the balance, records its event. */
+async function recordSettled(
+  tx: StoreTx,
+  w: WithdrawalRecord,
+  settled: WithdrawalRecord,
+  at: string,
+): Promise<WithdrawalRecord> {
   await tx.withdrawals.update(settled);
   if (settled.returnedAmountCents > 0) {
     await tx.ledger.append({
@@ -172,7 +242,11 @@ export async function settleWithdrawalRecord(
 
 const defaultTransferFailure = "Transferência Pix recusada pela instituição de destino.";
 
-export function withdrawalUseCases(deps: DomainDeps) {
+/**
+ * The withdrawals' use cases; `payouts` pays out production withdrawals through the bank when a
+ * connection's dialect sends Pix (without it, or without such a connection, the acquirer's).
+ */
+export function withdrawalUseCases(deps: DomainDeps, payouts?: WithdrawalPayouts) {
   const now = () => deps.clock.now().toISOString();
   return {
     async create(actor: Caller, body: Schemas["CreateWithdrawalRequest"], idempotencyKey?: string) {
@@ -187,10 +261,13 @@ export function withdrawalUseCases(deps: DomainDeps) {
       }
       requireActiveForProduction(actor);
       const at = now();
+      // Production through the bank when its connection sends Pix (read before the transaction:
+      // the bank's access answers from what it holds).
+      const atBank = actor.scope.livemode && payouts !== undefined && (await payouts.available());
       const outcome = await deps.store.transaction(async (tx) => {
         await tx.lockScope(actor.scope);
         return once(tx, actor.scope, "createWithdrawal", idempotencyKey, body, at, async () => {
-          const withdrawal = await reserveWithdrawal(deps, tx, actor, body, key.key, at);
+          const withdrawal = await reserveWithdrawal(deps, tx, actor, body, key.key, at, atBank);
           const shown = presentWithdrawal(withdrawal);
           await auditChange(tx, actor, {
             action: "withdrawal.requested",
@@ -206,6 +283,7 @@ export function withdrawalUseCases(deps: DomainDeps) {
         });
       });
       if (actor.scope.livemode && !outcome.replayed) {
+        if (atBank && outcome.body.status === "PENDING") payouts?.follow(outcome.body.id);
         await notifyOwner(deps, actor, outcome.body);
       }
       return outcome;

@@ -1,6 +1,7 @@
 import type { components } from "../../../../generated/admin-api.js";
 import type { AuditedBy } from "../audit/index.js";
 import { DomainError } from "../core/errors.js";
+import { formatBRL } from "../core/money.js";
 import { newId } from "../core/ids.js";
 import type { DomainDeps } from "../deps.js";
 import type { StoreReads, StoreTx } from "../ports/store.js";
@@ -13,6 +14,7 @@ import type {
   ClientCertificateMaterial,
   ClientCertificateRecord,
 } from "./model.js";
+import { defaultPayoutLimitCents } from "../balance/index.js";
 
 // The platform's connection to its bank, as the operator sets, changes, reads and removes it
 // (issue 35 §1), and what the adapter reads of it (`loadBankCredentials`) and writes
@@ -44,6 +46,35 @@ export interface BankCredentials {
   dialect: BankConnectionRecord["dialect"];
   webhookUrl: string | null;
   certificateNotAfter: string;
+}
+
+/** How many pending withdrawals the payout job reads for the operator's notice, at most. */
+const waitingShownOf = 1_000;
+
+/**
+ * Production withdrawals waiting because the platform's account at the bank could not cover them
+ * (issue 36 §1's balance check), as the operator is told: how many, and a warning with what they
+ * need and what the bank last had; null when none waits.
+ */
+async function withdrawalsWaitingForBalance(
+  read: Pick<StoreReads, "withdrawals">,
+): Promise<{ count: number; warning: string } | null> {
+  const pending = await read.withdrawals.listPendingAtBank(waitingShownOf);
+  const waiting = pending.filter((w) => w.payout?.waitingForBalanceSince);
+  if (waiting.length === 0) return null;
+  const left = (w: (typeof waiting)[number]) =>
+    w.transfers.filter((t) => t.status === "PENDING" && !t.sentAt).reduce((sum, t) => sum + t.amountCents, 0);
+  const needed = waiting.reduce((sum, w) => sum + left(w), 0);
+  const since = waiting.map((w) => w.payout?.waitingForBalanceSince ?? "").sort()[0];
+  const available = waiting.map((w) => w.payout?.bankAvailableCents ?? null).find((c) => c !== null) ?? null;
+  return {
+    count: waiting.length,
+    warning:
+      `${waiting.length} saque(s) de produção aguardam saldo na conta da plataforma no banco desde ${since}: ` +
+      `precisam de ${formatBRL(needed)}` +
+      (available === null ? "" : `, o banco tinha ${formatBRL(available)}`) +
+      ". Serão pagos quando o saldo permitir (o pagamento é tentado de novo a cada passagem do job).",
+  };
 }
 
 /** No bank connection set (`NOT_FOUND`): what the operator's bank routes answer. */
@@ -122,12 +153,14 @@ export function bankConnectionUseCases(deps: DomainDeps) {
   /** The operator's view of the connection: never a secret. */
   async function present(
     connection: BankConnectionRecord,
-    read: Pick<StoreReads, "bankHealth" | "bankConnectionChanges"> = store.read,
+    read: Pick<StoreReads, "bankHealth" | "bankConnectionChanges" | "withdrawals"> = store.read,
   ): Promise<Schemas["BankConnection"]> {
-    const [health, changes] = await Promise.all([
+    const [health, changes, waiting] = await Promise.all([
       read.bankHealth.get(),
       read.bankConnectionChanges.listRecent(recentChangesShown),
+      withdrawalsWaitingForBalance(read),
     ]);
+    const status = bankConnectionStatus(connection, health, clock.now());
     const { certificate: c, bankCa: ca } = connection;
     return {
       version: connection.version,
@@ -158,13 +191,16 @@ export function bankConnectionUseCases(deps: DomainDeps) {
       pixKey: connection.pixKey,
       dialect: connection.dialect,
       webhookUrl: connection.webhookUrl,
+      payoutLimitCents: connection.payoutLimitCents,
       health: {
-        ...bankConnectionStatus(connection, health, clock.now()),
+        status: status.status,
+        warnings: [...(waiting ? [waiting.warning] : []), ...status.warnings],
         lastSuccessAt: health?.lastSuccessAt ?? null,
         tokenExpiresAt: health?.tokenExpiresAt ?? null,
         webhookRegisteredAt: health?.webhookRegisteredAt ?? null,
         lastReconciliationAt: health?.lastReconciliationAt ?? null,
         ...(health?.lastError ? { lastError: health.lastError } : {}),
+        ...(waiting ? { withdrawalsWaitingForBalance: waiting.count } : {}),
       },
       recentChanges: changes.map((change) => ({
         action: change.action,
@@ -187,7 +223,7 @@ export function bankConnectionUseCases(deps: DomainDeps) {
     at: string,
   ) {
     const changes: Record<string, { from: unknown; to: unknown }> = {};
-    const plain = ["baseUrl", "tokenUrl", "clientId", "pixKey", "dialect", "webhookUrl"] as const;
+    const plain = ["baseUrl", "tokenUrl", "clientId", "pixKey", "dialect", "webhookUrl", "payoutLimitCents"] as const;
     for (const field of plain) {
       const from = before?.[field] ?? null;
       const to = after?.[field] ?? null;
@@ -235,6 +271,7 @@ export function bankConnectionUseCases(deps: DomainDeps) {
           pixKey: input.pixKey,
           dialect: input.dialect,
           webhookUrl: input.webhookUrl ?? null,
+          payoutLimitCents: input.payoutLimitCents ?? defaultPayoutLimitCents,
           createdAt: before?.createdAt ?? at,
           updatedAt: at,
         };
@@ -271,6 +308,7 @@ export function bankConnectionUseCases(deps: DomainDeps) {
           ...(input.pixKey !== undefined ? { pixKey: input.pixKey } : {}),
           ...(input.dialect !== undefined ? { dialect: input.dialect } : {}),
           ...(input.webhookUrl !== undefined ? { webhookUrl: input.webhookUrl } : {}),
+          ...(input.payoutLimitCents !== undefined ? { payoutLimitCents: input.payoutLimitCents } : {}),
           updatedAt: at,
         };
         await tx.bankConnection.update(after);

@@ -55,6 +55,11 @@ export interface BankConnectionRecord {
   dialect: BankDialect;
   /** Where the bank calls with received Pix (our webhook listener's public address); null: not registered. */
   webhookUrl: string | null;
+  /**
+   * The most one Pix transfer of a withdrawal sends (cents): a withdrawal paid out through the bank
+   * is split into transfers of at most this much (issue 36 §1; `defaultPayoutLimitCents`).
+   */
+  payoutLimitCents: number;
   createdAt: string;
   updatedAt: string;
 }

@@ -13,7 +13,18 @@ export type Address = NonNullable<Schemas["Customer"]["address"]>;
 export type Metadata = Schemas["Metadata"];
 export type Dispute = Schemas["Dispute"];
 export type DisputeStatus = Schemas["DisputeStatus"];
-type WithdrawalTransfer = Schemas["WithdrawalTransfer"];
+/**
+ * One transfer of a withdrawal as the store keeps it: what the API shows, and for a transfer paid
+ * out through the platform's bank (issue 36 §1) what the service knows of it there (never shown).
+ */
+export type WithdrawalTransferRecord = Omit<Schemas["WithdrawalTransfer"], "failureReason"> & {
+  /** Why it failed, in the bank's words (a transfer through the bank). */
+  failureReason?: string | null;
+  /** The bank's own code of the transfer, once known (Inter's codigoSolicitacao). */
+  bankReference?: string | null;
+  /** When the bank first answered a send of it (it knows the transfer since). */
+  sentAt?: string | null;
+};
 type RefundStatus = Schemas["RefundStatus"];
 export type WebhookEventType = Schemas["EventType"];
 export type RecurrenceStatus = Schemas["RecurrenceStatus"];
@@ -208,10 +219,27 @@ export interface WithdrawalRecord extends Scope {
   /** The full destination key (masked only on the way out). */
   pixKey: string;
   pixKeyType: PixKeyType;
-  transfers: WithdrawalTransfer[];
+  transfers: WithdrawalTransferRecord[];
   failureReason: string | null;
+  /**
+   * Paid out through the platform's bank (issue 36 §1: production with a bank connection whose
+   * dialect sends Pix): its transfers go to the bank, not to the settlement simulator. Null: the
+   * acquirer's (the sandbox's, the simulator's).
+   */
+  payout: WithdrawalPayoutRecord | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** What a withdrawal paid out through the bank keeps of its payout. */
+export interface WithdrawalPayoutRecord {
+  /**
+   * Since when the platform's account at the bank could not cover what is left to send (the
+   * balance check before paying); null: not waiting. The payout job tries again.
+   */
+  waitingForBalanceSince: string | null;
+  /** What the platform's account had when it was last found short (cents), for the operator. */
+  bankAvailableCents: number | null;
 }
 
 /** A refund (devolução) of part or all of a paid charge. */

@@ -224,6 +224,11 @@ export interface StoreReads extends IdentityReads, AuditReads, BankReads, Receiv
     list(scope: Scope, page: PageRequest): Promise<PageResult<WithdrawalRecord>>;
     /** Sum of `amountCents - returnedAmountCents` of one key's withdrawals created in [from, to). */
     sumForKey(apiKeyId: string, from: string, to: string): Promise<number>;
+    /**
+     * Any account and mode: up to `limit` PENDING withdrawals paid out through the bank (`payout`
+     * set), by id, after `afterId` (the payout job's pages).
+     */
+    listPendingAtBank(limit: number, afterId?: string): Promise<WithdrawalRecord[]>;
   };
   refunds: {
     get(scope: Scope, id: string): Promise<RefundRecord | null>;

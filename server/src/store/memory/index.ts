@@ -182,6 +182,12 @@ export class MemoryStore implements Store {
             .all()
             .filter((w) => w.apiKeyId === apiKeyId && w.createdAt >= from && w.createdAt < to)
             .reduce((sum, w) => sum + dailyLimitUsedCents(w), 0),
+        listPendingAtBank: async (limit, afterId = "") =>
+          this.withdrawals
+            .all()
+            .filter((w) => w.status === "PENDING" && w.payout && w.id > afterId)
+            .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+            .slice(0, limit),
       },
       refunds: {
         get: async (scope, id) => {

@@ -26,6 +26,7 @@ const bankConnectionTable: TableDef<BankConnectionRecord> = {
     ["pix_key", (c) => c.pixKey],
     ["dialect", (c) => c.dialect],
     ["webhook_url", (c) => c.webhookUrl],
+    ["payout_limit_cents", (c) => c.payoutLimitCents],
     ["created_at", (c) => c.createdAt],
     ["updated_at", (c) => c.updatedAt],
   ],

@@ -152,6 +152,14 @@ export function reads(db: Queryable): StoreReads {
         );
         return rows.reduce((sum, w) => sum + dailyLimitUsedCents(w), 0);
       },
+      listPendingAtBank: (limit, afterId) =>
+        selectMany(
+          db,
+          withdrawalsTable,
+          `status = 'PENDING' AND payout IS NOT NULL AND id COLLATE "C" > $1`,
+          [afterId ?? ""],
+          `id COLLATE "C" LIMIT ${Number(limit)}`,
+        ),
     },
     refunds: refundReads(db),
     ledger: {

@@ -209,6 +209,7 @@ export const withdrawalsTable: TableDef<WithdrawalRecord> = {
     ["pix_key_type", (w) => w.pixKeyType],
     ["transfers", (w) => json(w.transfers)],
     ["failure_reason", (w) => w.failureReason],
+    ["payout", (w) => jsonOrNull(w.payout)],
     ["created_at", (w) => w.createdAt],
     ["updated_at", (w) => w.updatedAt],
   ],

@@ -1,0 +1,255 @@
+import type { DomainDeps } from "../deps.js";
+import type { WithdrawalPayoutRecord, WithdrawalRecord, WithdrawalTransferRecord } from "../core/model.js";
+import { BankRefusedError, BankUnavailableError } from "../ports/pix-bank.js";
+import type { PayoutTransfer, PixPayouts } from "../ports/pix-payouts.js";
+import { bankTransferIdOf, type WithdrawalPayouts } from "./transfers.js";
+import { finishWithdrawalTransfers } from "./withdrawals.js";
+
+// Production withdrawals paid out by the platform's bank (issue 36 §1; docs/decisions/
+// 0052-withdrawals-paid-out-by-the-bank.md). The withdrawal's money left the merchant's balance at
+// creation (withdrawals.ts); here its transfers go to the bank through the `PixPayouts` port of the
+// connection's dialect, each with an id derived from ours (`bankTransferIdOf`), so a repeat never
+// pays twice. A pass over one withdrawal:
+//
+//  1. learns what the bank knows of each pending transfer it may have been sent (read by id; Inter,
+//     which reads only by its own code, is sent again with the same idempotency key instead);
+//  2. checks the platform's balance at the bank covers what is left to send, or waits (`payout.
+//     waitingForBalanceSince`, a log line, the operator's bank view) for a later pass;
+//  3. sends the rest: a timeout or 5xx is read back (or, for Inter, sent again with the same id)
+//     before anything is retried; a refusal (4xx) fails that transfer (nothing left the account);
+//  4. writes what it learnt in one transaction, and when every transfer has ended ends the
+//     withdrawal (`finishWithdrawalTransfers`: PAID, PARTIALLY_PAID or FAILED, the failed part back
+//     in the balance in that same transaction).
+//
+// The create starts a pass after its commit; the payout job (jobs/withdrawal-payouts.ts) passes over
+// every pending one: it finishes what the bank settled later and recovers a process killed between
+// the bank's answer and our write.
+
+/** How many times one pass sends a transfer whose outcome stays unknown before leaving it to the job. */
+const sendAttempts = 3;
+
+/** What one pass learnt of a transfer, to be written. */
+type Learnt = Partial<Pick<WithdrawalTransferRecord, "status" | "endToEndId" | "completedAt" | "failureReason">> &
+  Pick<WithdrawalTransferRecord, "bankReference" | "sentAt">;
+
+export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
+  const now = () => deps.clock.now().toISOString();
+  const payoutsNow = async (): Promise<PixPayouts | null> => (await deps.bank?.payouts?.()) ?? null;
+  /** Passes in progress in this process: one per withdrawal at a time. */
+  const inFlight = new Map<string, Promise<WithdrawalRecord | null>>();
+  /** What this process's passes are sending now: the balance check counts it as spent. */
+  let sendingCents = 0;
+
+  /** What the bank says of one transfer, or null when it does not know it (never sent). Unknown: throws. */
+  async function readBack(payouts: PixPayouts, t: WithdrawalTransferRecord): Promise<PayoutTransfer | null> {
+    return payouts.read({ transferId: bankTransferIdOf(t.id), bankReference: t.bankReference ?? null });
+  }
+
+  /** The transfer as the bank's answer leaves it. */
+  function learntFrom(answer: PayoutTransfer, t: WithdrawalTransferRecord, at: string): Learnt {
+    const sent = { bankReference: answer.bankReference ?? t.bankReference ?? null, sentAt: t.sentAt ?? at };
+    if (answer.status === "PAID") {
+      return { ...sent, status: "PAID", endToEndId: answer.endToEndId, completedAt: at };
+    }
+    if (answer.status === "FAILED") {
+      return {
+        ...sent,
+        status: "FAILED",
+        completedAt: at,
+        failureReason: (answer.reason ?? "O banco não realizou a transferência.").slice(0, 1000),
+      };
+    }
+    return sent;
+  }
+
+  /**
+   * Sends one transfer, retrying an unknown outcome with the same id after reading it back (or,
+   * when the bank reads only by its own code, by sending again: its idempotency key). Answers what
+   * was learnt, or null when the outcome is still unknown (the job reads it back later).
+   */
+  async function send(payouts: PixPayouts, w: WithdrawalRecord, t: WithdrawalTransferRecord, at: string) {
+    const request = {
+      transferId: bankTransferIdOf(t.id),
+      amountCents: t.amountCents,
+      destination: { key: w.pixKey },
+      description: `Saque ${w.id}`,
+    };
+    for (let attempt = 1; attempt <= sendAttempts; attempt++) {
+      try {
+        return learntFrom(await payouts.send(request), t, at);
+      } catch (error) {
+        if (error instanceof BankRefusedError) {
+          // Refused: nothing was sent. The transfer fails; its amount returns with the withdrawal's end.
+          deps.logger.warn({ withdrawalId: w.id, transferId: t.id, status: error.status }, "bank: transfer refused");
+          return {
+            bankReference: t.bankReference ?? null,
+            sentAt: t.sentAt ?? null,
+            status: "FAILED" as const,
+            completedAt: at,
+            failureReason: `O banco recusou a transferência: ${error.detail}`.slice(0, 1000),
+          };
+        }
+        if (!(error instanceof BankUnavailableError)) throw error;
+        deps.logger.warn({ withdrawalId: w.id, transferId: t.id, attempt }, "bank: transfer's outcome unknown");
+      }
+      // Unknown: read it back before anything is sent again.
+      if (payouts.readsByTransferId) {
+        try {
+          const known = await readBack(payouts, t);
+          if (known) return learntFrom(known, t, at);
+        } catch (error) {
+          if (!(error instanceof BankUnavailableError)) throw error;
+          return null;
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+    return null;
+  }
+
+  /** Writes what a pass learnt and ends the withdrawal when every transfer has ended. */
+  async function write(
+    id: string,
+    learnt: Map<string, Learnt>,
+    /** Short of balance (what the bank had), not short (null), or as it was (`keep`). */
+    waiting: { availableCents: number } | null | "keep",
+  ): Promise<WithdrawalRecord | null> {
+    return deps.store.transaction(async (tx) => {
+      const found = await tx.withdrawals.getById(id);
+      if (!found) return null;
+      await tx.lockScope(found);
+      const w = await tx.withdrawals.getById(id);
+      if (!w || w.status !== "PENDING" || !w.payout) return w;
+      const at = now();
+      const transfers = w.transfers.map((t) => {
+        const news = learnt.get(t.id);
+        // A transfer another pass ended stays as it ended.
+        return news && t.status === "PENDING" ? { ...t, ...news } : t;
+      });
+      const payout: WithdrawalPayoutRecord =
+        waiting === "keep"
+          ? w.payout
+          : waiting
+            ? {
+                waitingForBalanceSince: w.payout.waitingForBalanceSince ?? at,
+                bankAvailableCents: waiting.availableCents,
+              }
+            : { waitingForBalanceSince: null, bankAvailableCents: null };
+      const next: WithdrawalRecord = { ...w, payout, updatedAt: at };
+      const ended = await finishWithdrawalTransfers(tx, next, transfers, at);
+      if (ended) return ended;
+      const unchanged =
+        learnt.size === 0 &&
+        w.payout.waitingForBalanceSince === payout.waitingForBalanceSince &&
+        w.payout.bankAvailableCents === payout.bankAvailableCents;
+      if (unchanged) return w;
+      const updated = { ...next, transfers };
+      await tx.withdrawals.update(updated);
+      return updated;
+    });
+  }
+
+  /** One pass (see the top of this file); `fresh`: just created, nothing sent yet. */
+  async function passOnce(id: string, fresh: boolean): Promise<WithdrawalRecord | null> {
+    const payouts = await payoutsNow();
+    const w = await deps.store.read.withdrawals.getById(id);
+    if (!payouts || !w || w.status !== "PENDING" || !w.payout) return w;
+    const at = now();
+    const learnt = new Map<string, Learnt>();
+    const toSend: WithdrawalTransferRecord[] = [];
+    for (const t of w.transfers) {
+      if (t.status !== "PENDING") continue;
+      const sentBefore = !fresh || Boolean(t.sentAt);
+      if (!sentBefore) {
+        toSend.push(t);
+        continue;
+      }
+      if (!payouts.readsByTransferId && !t.bankReference) {
+        // Inter reads a transfer only by its own code: sending again with the same key answers it.
+        toSend.push(t);
+        continue;
+      }
+      try {
+        const known = await readBack(payouts, t);
+        if (known) learnt.set(t.id, learntFrom(known, t, at));
+        else toSend.push(t);
+      } catch (error) {
+        // Unknown (the bank does not answer): nothing is sent for it now; the next pass reads again.
+        if (!(error instanceof BankUnavailableError)) throw error;
+        deps.logger.warn({ withdrawalId: w.id, transferId: t.id }, "bank: transfer not read back");
+      }
+    }
+    if (toSend.length === 0) return write(id, learnt, "keep");
+
+    const neededCents = toSend.reduce((sum, t) => sum + t.amountCents, 0);
+    let availableCents: number;
+    try {
+      availableCents = (await payouts.balance()).availableCents - sendingCents;
+    } catch (error) {
+      if (!(error instanceof BankUnavailableError)) throw error;
+      deps.logger.warn({ withdrawalId: w.id }, "bank: platform balance not read; the withdrawal is sent later");
+      return write(id, learnt, "keep");
+    }
+    if (availableCents < neededCents) {
+      if (!w.payout.waitingForBalanceSince) {
+        deps.logger.warn(
+          { withdrawalId: w.id, neededCents, bankAvailableCents: availableCents },
+          "bank: the platform's balance at the bank does not cover a withdrawal; it waits",
+        );
+      }
+      return write(id, learnt, { availableCents: Math.max(0, availableCents) });
+    }
+    sendingCents += neededCents;
+    try {
+      for (const t of toSend) {
+        const result = await send(payouts, w, t, at);
+        if (result) learnt.set(t.id, result);
+      }
+    } finally {
+      sendingCents -= neededCents;
+    }
+    return write(id, learnt, null);
+  }
+
+  function pass(id: string, fresh = false): Promise<WithdrawalRecord | null> {
+    const running = inFlight.get(id);
+    if (running) return running;
+    const started = passOnce(id, fresh).finally(() => inFlight.delete(id));
+    inFlight.set(id, started);
+    return started;
+  }
+
+  return {
+    async available() {
+      return (await payoutsNow()) !== null;
+    },
+
+    follow(id) {
+      void pass(id, true).catch((error: unknown) =>
+        deps.logger.warn({ err: error, withdrawalId: id }, "bank: withdrawal not sent now (the payout job will)"),
+      );
+    },
+
+    pass: (id) => pass(id),
+
+    async followPending() {
+      const counts = { followed: 0, ended: 0, waitingForBalance: 0 };
+      if (!(await payoutsNow())) return counts;
+      let afterId: string | undefined;
+      for (;;) {
+        const page = await deps.store.read.withdrawals.listPendingAtBank(50, afterId);
+        for (const w of page) {
+          counts.followed++;
+          const after = await pass(w.id).catch((error: unknown) => {
+            deps.logger.warn({ err: error, withdrawalId: w.id }, "bank: withdrawal not followed");
+            return null;
+          });
+          if (after && after.status !== "PENDING") counts.ended++;
+          else if (after?.payout?.waitingForBalanceSince) counts.waitingForBalance++;
+        }
+        if (page.length < 50) return counts;
+        afterId = page[page.length - 1]?.id;
+      }
+    },
+  };
+}

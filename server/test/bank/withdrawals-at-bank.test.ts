@@ -1,0 +1,271 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { components } from "../../../generated/api.js";
+import { startFakeBank, type FakeBank } from "../../../fake-bank/src/bank.js";
+import { bankAccess } from "../../src/bank/access.js";
+import { loadBankCredentials } from "../../src/domain/bank/index.js";
+import { bankTransferIdOf } from "../../src/domain/balance/index.js";
+import { developmentKeyring } from "../../src/domain/core/secrets.js";
+import { ManualClock } from "../../src/domain/ports/clock.js";
+import { byId, chargeBody, expectStatus, operatorApi, publicApi, testAdminToken } from "../harness.js";
+import { startAdmin } from "../support/admin-process.js";
+import { startReceiver, type Receiver } from "../support/receiver.js";
+import { eachStore, serverOn, type StoreUnderTest } from "../support/stores.js";
+import { eventually, expectEveryPayoutRequestValid } from "./payouts-support.js";
+
+// Production withdrawals paid out by the bank (issue 36 §1), through the real HTTP stack on both
+// stores, against the fake bank in the Efí dialect through the real adapter: the operator connects
+// it (with a per-transfer limit of R$ 100,00), a production key withdraws, the transfers reach the
+// bank (each by its own id), the test settles them one by one in the bank (its payout policy leaves
+// them pending), and the payout job's pass (`withdrawalPayouts.followPending`, what its timer runs)
+// ends the withdrawal. Every payout request is checked against our document of Efí's API.
+
+type Withdrawal = components["schemas"]["Withdrawal"];
+
+/** The connection's per-transfer limit in these tests: R$ 100,00. */
+const limitCents = 10_000;
+
+function withdrawalsAtBankSuite(store: StoreUnderTest) {
+  let bank: FakeBank;
+  const secrets = developmentKeyring();
+  // The real access: it reads the connection the operator sets (the store's), as main.ts wires it.
+  const access = bankAccess({
+    load: () => loadBankCredentials({ store: server.store, secrets }),
+    timeoutMs: 1_500,
+  });
+  const server = serverOn(store, { bank: access, clock: new ManualClock(new Date()), secrets });
+  const operator = () => operatorApi(server.baseUrl, { token: testAdminToken });
+
+  beforeAll(async () => {
+    bank = await startFakeBank({ dialect: "efi", payouts: { mode: "pending" } });
+    const connected = await operator().PUT("/admin/v1/bank-connection", {
+      body: {
+        baseUrl: bank.baseUrl,
+        tokenUrl: bank.tokenUrl,
+        clientId: bank.customer.clientId,
+        clientSecret: bank.customer.clientSecret,
+        certificate: { format: "pem", certificatePem: bank.customer.certPem, privateKeyPem: bank.customer.keyPem },
+        bankCaPem: bank.caPem,
+        pixKey: bank.customer.keys[0] as string,
+        dialect: "efi",
+        payoutLimitCents: limitCents,
+      },
+    });
+    expectStatus(connected, 200);
+    expect(connected.body.payoutLimitCents).toBe(limitCents);
+  });
+  afterAll(async () => {
+    await access.close();
+    await bank?.close();
+  });
+
+  /** A verified account's production key holding `cents` available (a charge paid by the simulator). */
+  async function fundedKey(cents: number): Promise<string> {
+    const key = (await server.newAccount({ releasePeriodDays: 0 })).liveKey as string;
+    const charge = await publicApi(server.baseUrl, { key }).POST("/api/v1/charges/pix", {
+      body: chargeBody({ amountCents: cents }),
+    });
+    expectStatus(charge, 201);
+    expectStatus(await operator().POST("/admin/v1/simulator/transactions/{id}/pay", byId(charge.body.id)), 200);
+    return key;
+  }
+  const api = (key: string) => publicApi(server.baseUrl, { key });
+  const available = async (key: string) => {
+    const res = await api(key).GET("/api/v1/balance");
+    expectStatus(res, 200);
+    return res.body.availableCents;
+  };
+  const withdraw = async (key: string, amountCents: number, pixKey = "recebedor@example.com") => {
+    const res = await api(key).POST("/api/v1/withdrawals", { body: { amountCents, pixKey, pixKeyType: "EMAIL" } });
+    expectStatus(res, 201);
+    return res.body;
+  };
+  const read = async (key: string, id: string): Promise<Withdrawal> => {
+    const res = await api(key).GET("/api/v1/withdrawals/{id}", byId(id));
+    expectStatus(res, 200);
+    return res.body;
+  };
+  /** The bank's record of each of the withdrawal's transfers, once all of them reached it. */
+  const atBank = async (w: Withdrawal) => {
+    const ids = w.transfers.map((t) => bankTransferIdOf(t.id));
+    await eventually(async () => ids.every((id) => bank.payouts?.list().some((p) => p.id === id)), 5_000);
+    return ids.map((id) => bank.payouts?.list().filter((p) => p.id === id) ?? []);
+  };
+  /** The payout job's pass, until `w` ends. */
+  const ended = async (key: string, w: Withdrawal) => {
+    // Up to the adapter's circuit breaker's pause (5 s) after failed calls, and more.
+    await eventually(async () => {
+      await server.domain.withdrawalPayouts.followPending();
+      return (await read(key, w.id)).status !== "PENDING";
+    }, 12_000);
+    return read(key, w.id);
+  };
+  const events = async (key: string, id: string) => {
+    const res = await api(key).GET("/api/v1/events", { params: { query: { limit: 100 } } });
+    expectStatus(res, 200);
+    return res.body.data.filter((e) => (e.data.object as { id?: string }).id === id).map((e) => e.type);
+  };
+
+  test("when a withdrawal is above the per-transfer limit and the bank fails one transfer, then it ends PARTIALLY_PAID with that part back in the balance, its events at a webhook endpoint", async () => {
+    const key = await fundedKey(40_000);
+    const balance = await api(key).GET("/api/v1/balance");
+    expectStatus(balance, 200);
+    const fee = balance.body.withdrawFeeCents;
+    const receiver: Receiver = await startReceiver([204]);
+    const listening = await startAdmin(
+      ["--json", "listen", "--forward-to", receiver.url, "--interval", "300"],
+      { PIX_ADMIN_URL: server.baseUrl, PIX_API_KEY: key, ADMIN_TOKEN: undefined },
+      "Segredo de assinatura",
+    );
+    try {
+      const before = await available(key);
+      const created = await withdraw(key, 25_000 + fee);
+      expect(created.status).toBe("PENDING");
+      expect(created.transfers.map((t) => [t.amountCents, t.status])).toEqual([
+        [limitCents, "PENDING"],
+        [limitCents, "PENDING"],
+        [5_000, "PENDING"],
+      ]);
+      expect(await available(key)).toBe(before - 25_000 - fee);
+      expect(server.mail.some((m) => m.subject.startsWith("Saque de"))).toBe(true);
+
+      const sent = await atBank(created);
+      expect(sent.map((records) => records.length)).toEqual([1, 1, 1]);
+      expect(sent.map((records) => [records[0]?.amount, records[0]?.key])).toEqual([
+        [limitCents, "recebedor@example.com"],
+        [limitCents, "recebedor@example.com"],
+        [5_000, "recebedor@example.com"],
+      ]);
+      const [first, second, third] = created.transfers.map((t) => bankTransferIdOf(t.id));
+      bank.payouts?.settle(first as string, "pay");
+      bank.payouts?.settle(second as string, "fail", "Conta do recebedor encerrada");
+      bank.payouts?.settle(third as string, "pay");
+
+      const done = await ended(key, created);
+      expect(done).toMatchObject({
+        status: "PARTIALLY_PAID",
+        paidAmountCents: 15_000,
+        returnedAmountCents: limitCents,
+        netAmountCents: 25_000,
+      });
+      expect(done.failureReason).toContain("NAO_REALIZADO");
+      expect(done.transfers.map((t) => t.status)).toEqual(["PAID", "FAILED", "PAID"]);
+      expect(done.transfers[0]?.endToEndId).toMatch(/^E/);
+      expect(done.transfers[1]?.failureReason).toBeTruthy();
+      expect(await available(key)).toBe(before - 25_000 - fee + limitCents);
+
+      // A pass more changes nothing: the failed part came back once.
+      await server.domain.withdrawalPayouts.followPending();
+      expect(await available(key)).toBe(before - 25_000 - fee + limitCents);
+      expect(await events(key, created.id)).toEqual(["withdrawal.partially_paid", "withdrawal.created"]);
+      await eventually(async () => {
+        const types = receiver.received.map((r) => (JSON.parse(r.body) as { type: string }).type);
+        return types.includes("withdrawal.created") && types.includes("withdrawal.partially_paid");
+      }, 10_000);
+      expectEveryPayoutRequestValid(bank, /^\/v[23]\/gn\//);
+    } finally {
+      listening.kill();
+      await receiver.close();
+    }
+  }, 30_000);
+
+  test("when the bank fails every transfer, then the withdrawal is FAILED and all of it, fee included, is back in the balance", async () => {
+    const key = await fundedKey(30_000);
+    const before = await available(key);
+    const created = await withdraw(key, 15_000);
+    expect(created.transfers).toHaveLength(2);
+    await atBank(created);
+    for (const t of created.transfers) bank.payouts?.settle(bankTransferIdOf(t.id), "fail", "Chave inexistente");
+    const done = await ended(key, created);
+    expect(done).toMatchObject({ status: "FAILED", paidAmountCents: 0, returnedAmountCents: 15_000 });
+    expect(done.transfers.map((t) => t.status)).toEqual(["FAILED", "FAILED"]);
+    expect(await available(key)).toBe(before);
+    expect(await events(key, created.id)).toEqual(["withdrawal.failed", "withdrawal.created"]);
+  });
+
+  test("when the bank's answer to a send is lost and its reads fail for a while, then the transfer is read back by its id (never sent again) and paid once", async () => {
+    const key = await fundedKey(20_000);
+    const before = await available(key);
+    // The send is made but its answer never arrives (the adapter's bounded wait ends), and the
+    // create's read of it answers 503: that pass learns nothing and writes nothing, as a process
+    // killed between the bank's answer and our write would have left it. The job reads it back.
+    bank.payouts?.loseAnswers(1);
+    bank.faultCalls({ kind: "status", status: 503, count: 1, route: "^GET (/v2)?/gn/pix/enviados/" });
+    const created = await withdraw(key, 5_000);
+    const id = bankTransferIdOf(created.transfers[0]?.id as string);
+    const [records] = await atBank(created);
+    expect(records).toHaveLength(1);
+    bank.payouts?.settle(id, "pay");
+    const done = await ended(key, created);
+    expect(done.status).toBe("PAID");
+    expect(done.paidAmountCents).toBe(created.netAmountCents);
+    expect(done.transfers[0]?.endToEndId).toBe(records?.[0]?.endToEndId);
+    expect(bank.payouts?.list().filter((p) => p.id === id)).toHaveLength(1);
+    const calls = bank.requests().filter((r) => r.path.includes(id));
+    // One send (its answer lost), then reads only: the unknown outcome was read back, not sent again.
+    expect(calls.filter((r) => r.method === "PUT").map((r) => r.fault)).toEqual(["lost"]);
+    expect(calls.filter((r) => r.method === "GET").map((r) => r.status)).toEqual([503, 200]);
+    expect(await available(key)).toBe(before - 5_000);
+  });
+
+  test("when the platform's balance at the bank does not cover a withdrawal, then it waits PENDING, the operator is told, and it is paid once the balance allows", async () => {
+    const key = await fundedKey(20_000);
+    const clientId = bank.customer.clientId;
+    const saved = bank.payouts?.balanceOf(clientId) ?? 0;
+    bank.payouts?.setBalance(clientId, 1_000);
+    try {
+      const created = await withdraw(key, 8_000);
+      await server.domain.withdrawalPayouts.followPending();
+      const waiting = await read(key, created.id);
+      expect(waiting.status).toBe("PENDING");
+      const id = bankTransferIdOf(created.transfers[0]?.id as string);
+      expect(bank.payouts?.list().some((p) => p.id === id)).toBe(false);
+
+      const view = await operator().GET("/admin/v1/bank-connection");
+      expectStatus(view, 200);
+      expect(view.body.health.withdrawalsWaitingForBalance).toBeGreaterThanOrEqual(1);
+      expect(view.body.health.warnings.join(" ")).toContain("aguardam saldo na conta da plataforma");
+
+      bank.payouts?.setBalance(clientId, saved);
+      await eventually(async () => {
+        await server.domain.withdrawalPayouts.followPending();
+        return bank.payouts?.list().some((p) => p.id === id) ?? false;
+      }, 5_000);
+      bank.payouts?.settle(id, "pay");
+      expect((await ended(key, created)).status).toBe("PAID");
+      const after = await operator().GET("/admin/v1/bank-connection");
+      expectStatus(after, 200);
+      expect(after.body.health.withdrawalsWaitingForBalance).toBeUndefined();
+    } finally {
+      bank.payouts?.setBalance(clientId, Math.max(saved, bank.payouts.balanceOf(clientId)));
+    }
+  });
+
+  test("when a withdrawal needs more than 10 transfers, then it is refused 400 naming the largest one, and nothing moves", async () => {
+    const key = await fundedKey(150_000);
+    const before = await available(key);
+    const res = await api(key).POST("/api/v1/withdrawals", {
+      body: { amountCents: 120_000, pixKey: "recebedor@example.com", pixKeyType: "EMAIL" },
+    });
+    expectStatus(res, 400);
+    expect(res.body).toMatchObject({ code: "REQUEST_ERROR" });
+    expect(res.body.message).toContain("até 10 transferências");
+    expect(await available(key)).toBe(before);
+  });
+
+  test("when the key is a test key, then the withdrawal never reaches the bank", async () => {
+    const { testKey } = await server.newAccount({ releasePeriodDays: 0 });
+    const charge = await api(testKey).POST("/api/v1/charges/pix", { body: chargeBody({ amountCents: 5_000 }) });
+    expectStatus(charge, 201);
+    expectStatus(await api(testKey).POST("/api/v1/sandbox/transactions/{id}/pay", byId(charge.body.id)), 200);
+    const before = bank.payouts?.list().length;
+    const created = await withdraw(testKey, 2_500);
+    expect(created.status).toBe("PAID");
+    expect(bank.payouts?.list().length).toBe(before);
+  });
+}
+
+for (const store of eachStore("withdrawals_at_bank")) {
+  store.describe(`production withdrawals paid out by the bank on the ${store.name} store`, () => {
+    describe("with the fake bank in the efi dialect", () => withdrawalsAtBankSuite(store));
+  });
+}
