@@ -210,6 +210,54 @@ describe.each(targets)("contract: $name", (target) => {
     });
   });
 
+  describe("createDueDateCharge", () => {
+    // Due on Friday 2030-12-13 (as the document's example): 2 % fine, 1 % a month, R$ 10,00 off until Wednesday.
+    const dueDateBody = {
+      ...chargeBody({ amountCents: 50000 }),
+      dueDate: "2030-12-13",
+      fine: { mode: "PERCENTAGE", rateBps: 200 },
+      interest: { mode: "PERCENTAGE_PER_MONTH_CALENDAR_DAYS", rateBps: 100 },
+      discount: { mode: "AMOUNT_UNTIL_DATES", dates: [{ date: "2030-12-11", amountCents: 1000 }] },
+    };
+    test("createDueDateCharge → 201 with its terms and the amount due today", async () => {
+      const res = await call("createDueDateCharge", "POST", "/api/v1/charges/due-date", { body: dueDateBody });
+      expect(res.status).toBe(201);
+      expect(res.body.dueDateCharge.terms.dueDate).toBe("2030-12-13");
+    });
+    realOnly("paid 10 days late → 200 with the fine and the interest (51 167)", async () => {
+      const created = await call("createDueDateCharge", "POST", "/api/v1/charges/due-date", { body: dueDateBody });
+      const res = await call("simulatePayment", "POST", `/api/v1/sandbox/transactions/${created.body.id}/pay`, {
+        body: { paymentDate: "2030-12-23" },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.dueDateCharge.amountDue).toMatchObject({
+        fineCents: 1000,
+        interestCents: 167,
+        finalCents: 51167,
+      });
+    });
+    realOnly(
+      "a discount date after the due date → 400 VALIDATION_ERROR; production key → 403 TEST_MODE_ONLY",
+      async () => {
+        const late = {
+          ...dueDateBody,
+          discount: { mode: "AMOUNT_UNTIL_DATES", dates: [{ date: "2030-12-16", amountCents: 1000 }] },
+        };
+        const refused = await call("createDueDateCharge", "POST", "/api/v1/charges/due-date", { body: late });
+        expect(refused.status).toBe(400);
+        expect(refused.body.errors).toEqual([
+          { path: "discount.dates.0.date", message: "não pode ser posterior ao vencimento (2030-12-13)" },
+        ]);
+        const live = await call("createDueDateCharge", "POST", "/api/v1/charges/due-date", {
+          body: dueDateBody,
+          key: target.keys.live,
+        });
+        expect(live.status).toBe(403);
+        expect(live.body.code).toBe("TEST_MODE_ONLY");
+      },
+    );
+  });
+
   describe("payment links", () => {
     const link = { amountCents: 15000, description: "Curso online", maxPayments: 10 };
     test("createPaymentLink → 201", async () => {

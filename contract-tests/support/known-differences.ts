@@ -4,6 +4,13 @@ import {
   parseDocument,
   type PixKeyType,
 } from "../../server/src/pix/documents.js";
+import { defaultPlan } from "../../generated/rules.js";
+import {
+  brasiliaDate,
+  checkDueDateTerms,
+  type DueDateTermsInput,
+  smallestAmountDue,
+} from "../../server/src/domain/payments/index.js";
 import { operationInfos } from "./document.js";
 import type { GeneratedRequest } from "./requests.js";
 import { freshChargeCents, recurringChargeCents } from "./values.js";
@@ -35,6 +42,15 @@ const withId = operationInfos.filter((o) => o.idKind).map((o) => o.operationId);
 /** Every list (the operations with a `startingAfter` cursor). */
 const lists = operationInfos.filter((o) => o.query.some((p) => p.name === "startingAfter")).map((o) => o.operationId);
 const body = (r: GeneratedRequest) => (r.body && typeof r.body === "object" ? (r.body as Record<string, any>) : {});
+/** Whether the server's `checkDueDateTerms` refuses a body's terms on the server's today. */
+function dueDateTermsRefused(terms: Record<string, any>, now: string): boolean {
+  try {
+    checkDueDateTerms(terms as DueDateTermsInput, brasiliaDate(now));
+    return false;
+  } catch {
+    return true;
+  }
+}
 const notADocument = (document: unknown) => typeof document === "string" && !parseDocument(document).ok;
 
 /**
@@ -73,6 +89,13 @@ export const knownDifferences: readonly KnownDifference[] = [
     reason: "the mock has no store (descriptions: only a WAITING_PAYMENT charge, else 400 REQUEST_ERROR)",
     server: { status: 400, code: "REQUEST_ERROR" },
     applies: (r) => r.refused === "expired" || r.refused === "paid",
+  },
+  {
+    operations: ["simulatePayment"],
+    condition: "paymentDate for a charge without a due date (the suite's charges have none)",
+    reason: "the mock has no store (paymentDate description: only for a charge with a due date)",
+    server: { status: 400, code: "VALIDATION_ERROR" },
+    applies: (r) => r.operationId === "simulatePayment" && body(r).paymentDate !== undefined,
   },
   {
     operations: ["createRefund", "simulateDispute"],
@@ -117,7 +140,29 @@ export const knownDifferences: readonly KnownDifference[] = [
     applies: (r) => r.operationId === "simulateDispute" && Number(body(r).amountCents) > freshChargeCents,
   },
   {
-    operations: ["createPixCharge", "upsertCustomer", "createRecurrence"],
+    operations: ["createDueDateCharge"],
+    condition:
+      "terms the schema accepts that do not fit their mode, a due date before today or over 5 years ahead, a discount date after the due date, a discount or rebate reaching the amount, interest past the largest amount",
+    reason: "rules across fields and the server's today (createDueDateCharge description; record 0052)",
+    server: { status: 400, code: "VALIDATION_ERROR" },
+    applies: (r, s) => r.operationId === "createDueDateCharge" && dueDateTermsRefused(body(r), s.now),
+  },
+  {
+    operations: ["createDueDateCharge"],
+    condition: "the smallest amount it can owe (today's, or on its largest discount) does not pay the plan's fee",
+    reason: "depends on the account's plan (a charge below its fee answers 400 REQUEST_ERROR)",
+    server: { status: 400, code: "REQUEST_ERROR" },
+    applies: (r, s) => {
+      if (r.operationId !== "createDueDateCharge") return false;
+      const smallest = smallestAmountDue(
+        checkDueDateTerms(body(r) as DueDateTermsInput, brasiliaDate(s.now)),
+        brasiliaDate(s.now),
+      );
+      return defaultPlan.chargeFeeCents + Math.round((smallest * defaultPlan.chargeFeeBps) / 10_000) >= smallest;
+    },
+  },
+  {
+    operations: ["createPixCharge", "createDueDateCharge", "upsertCustomer", "createRecurrence"],
     condition: "a document the schema accepts that is no CPF or CNPJ (check digits, or letters where digits go)",
     reason: "check digits are not expressible in a schema (document description: 400 REQUEST_ERROR)",
     server: { status: 400, code: "REQUEST_ERROR" },
@@ -127,12 +172,12 @@ export const knownDifferences: readonly KnownDifference[] = [
       ),
   },
   {
-    operations: ["createPixCharge", "createRecurrence"],
+    operations: ["createPixCharge", "createDueDateCharge", "createRecurrence"],
     condition: "customer.documentType (a recurrence's payer.documentType) is not the kind of its document",
     reason: "a rule across two fields (documentType description)",
     server: { status: 400, code: "REQUEST_ERROR" },
     applies: (r) => {
-      const payer = r.operationId === "createPixCharge" ? body(r).customer : body(r).payer;
+      const payer = r.operationId === "createRecurrence" ? body(r).payer : body(r).customer;
       return typeof payer?.document === "string" && !documentMatchesType(payer.document, payer.documentType);
     },
   },

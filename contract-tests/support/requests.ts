@@ -270,6 +270,39 @@ const ruleBreakers: Record<string, Array<(valid: fc.Arbitrary<unknown>) => fc.Ar
         .tuple(valid, pastInstant)
         .map(([b, expiresAt]) => ({ label: "expiresAt in the past", body: { ...(b as Body), expiresAt } })),
   ],
+  createDueDateCharge: [
+    (valid) =>
+      valid.map((b) => {
+        const body = b as Body;
+        return {
+          label: "a discount date after the due date",
+          body: {
+            ...body,
+            discount: { mode: "AMOUNT_UNTIL_DATES", dates: [{ date: "2031-12-31", amountCents: 100 }] },
+          },
+        };
+      }),
+    (valid) =>
+      valid.map((b) => ({
+        label: "a fine's amount in the PERCENTAGE mode",
+        body: { ...(b as Body), fine: { mode: "PERCENTAGE", amountCents: 100 } },
+      })),
+    (valid) => valid.map((b) => ({ label: "a due date in the past", body: { ...(b as Body), dueDate: "2020-01-06" } })),
+    (valid) =>
+      valid.map((b) => {
+        const body = b as Body;
+        const { rebate: _rebate, ...rest } = body;
+        const before = new Date(Date.parse(`${String(body.dueDate)}T00:00:00Z`) - 5 * 86_400_000).toISOString();
+        return {
+          label: "the smallest amount due below the plan's fee",
+          body: {
+            ...rest,
+            amountCents: 500,
+            discount: { mode: "AMOUNT_UNTIL_DATES", dates: [{ date: before.slice(0, 10), amountCents: 450 }] },
+          },
+        };
+      }),
+  ],
   createPaymentLink: [
     (valid) =>
       fc

@@ -101,6 +101,47 @@ const pixKeyPair = fc.oneof(
   email.map((pixKey) => ({ pixKeyType: "EMAIL", pixKey })),
   fc.uuid({ version: 4 }).map((pixKey) => ({ pixKeyType: "EVP", pixKey })),
 );
+/**
+ * The terms of a charge with a due date the server accepts (issue 38): due in 2030 (ahead of the
+ * reference servers' clock, within its 5 years), a fine, interest, a rebate and discount dates that
+ * never reach the amount (at least R$ 100,00; every deduction at most R$ 10,00 or 10 %).
+ */
+const dueDateTerms = fc
+  .record(
+    {
+      amountCents: fc.integer({ min: 10_000, max: 10_000_000 }),
+      day: fc.integer({ min: 10, max: 360 }),
+      daysPayableAfterDue: fc.integer({ min: 0, max: 365 }),
+      fine: fc.oneof(
+        fc.integer({ min: 1, max: 1000 }).map((amountCents) => ({ mode: "FIXED", amountCents })),
+        fc.integer({ min: 1, max: 1000 }).map((rateBps) => ({ mode: "PERCENTAGE", rateBps })),
+      ),
+      interest: fc.oneof(
+        fc.integer({ min: 1, max: 100 }).map((amountCents) => ({ mode: "AMOUNT_PER_CALENDAR_DAY", amountCents })),
+        fc
+          .tuple(
+            fc.constantFrom("PERCENTAGE_PER_MONTH_CALENDAR_DAYS", "PERCENTAGE_PER_YEAR_BUSINESS_DAYS"),
+            fc.integer({ min: 1, max: 1000 }),
+          )
+          .map(([mode, rateBps]) => ({ mode, rateBps })),
+      ),
+      rebate: fc.integer({ min: 1, max: 1000 }).map((amountCents) => ({ mode: "FIXED", amountCents })),
+      discount: fc.integer({ min: 1, max: 1000 }),
+    },
+    { requiredKeys: ["amountCents", "day"] },
+  )
+  .map(({ day, discount, ...terms }) => {
+    const dueDate = new Date(Date.UTC(2030, 0, day)).toISOString().slice(0, 10);
+    const discountDate = new Date(Date.UTC(2030, 0, day - 5)).toISOString().slice(0, 10);
+    return {
+      ...terms,
+      dueDate,
+      ...(discount === undefined
+        ? {}
+        : { discount: { mode: "AMOUNT_UNTIL_DATES", dates: [{ date: discountDate, amountCents: discount }] } }),
+    };
+  });
+
 /** Instants the reference servers (clock in 2026) and anyone else see as future. */
 export const futureInstant = fc
   .integer({ min: Date.UTC(2030, 0, 1) / 1000, max: Date.UTC(2099, 0, 1) / 1000 })
@@ -148,6 +189,10 @@ const pairedValues: Record<string, { keys: string[]; arbitrary: fc.Arbitrary<Rec
       "lastDate",
     ],
     arbitrary: recurrenceTerms,
+  },
+  CreateDueDateChargeRequest: {
+    keys: ["amountCents", "dueDate", "daysPayableAfterDue", "fine", "interest", "rebate", "discount"],
+    arbitrary: dueDateTerms,
   },
   SettleRecurringAttemptRequest: {
     keys: ["outcome", "reasonCode"],

@@ -171,6 +171,18 @@ const cases: Record<string, Case> = {
     observe: async (api) => ids(await listed.transactions(api)),
     again: { status: 201, check: twoCreated },
   },
+  createDueDateCharge: {
+    prepare: async () => {
+      const body = { ...chargeBody(), dueDate: "2030-12-13", fine: { mode: "FIXED", amountCents: 500 } };
+      return {
+        request: { path: "/api/v1/charges/due-date", body },
+        other: { path: "/api/v1/charges/due-date", body: { ...body, dueDate: "2030-12-20" } },
+      };
+    },
+    status: 201,
+    observe: async (api) => ids(await listed.transactions(api)),
+    again: { status: 201, check: twoCreated },
+  },
   createWithdrawal: {
     async prepare(api) {
       const id = await createCharge(api, 100_080);

@@ -20,7 +20,7 @@ import { checkDueDateTerms } from "./validation.js";
 type NewDueDateCharge = Schemas["CreateDueDateChargeRequest"];
 
 /** The least a payer can owe: the amount due today, or on the last day of each discount date still open. */
-function smallestAmountDue(terms: DueDateTerms, today: string): number {
+export function smallestAmountDue(terms: DueDateTerms, today: string): number {
   const dates = [today];
   if (terms.discount && "dates" in terms.discount) {
     for (const { date } of terms.discount.dates) if (nextBusinessDay(date) >= today) dates.push(nextBusinessDay(date));
