@@ -6,7 +6,7 @@ import { bankTransferIdOf, type WithdrawalPayouts } from "./transfers.js";
 import { finishWithdrawalTransfers } from "./withdrawals.js";
 
 // Production withdrawals paid out by the platform's bank (issue 36 §1; docs/decisions/
-// 0052-withdrawals-paid-out-by-the-bank.md). The withdrawal's money left the merchant's balance at
+// 0056-withdrawals-paid-out-by-the-bank.md). The withdrawal's money left the merchant's balance at
 // creation (withdrawals.ts); here its transfers go to the bank through the `PixPayouts` port of the
 // connection's dialect, each with an id derived from ours (`bankTransferIdOf`), so a repeat never
 // pays twice. A pass over one withdrawal:
