@@ -180,7 +180,7 @@ for (const store of eachStore("bank-faults")) {
           for (const stop of stops) await stop();
           await bank?.close();
           await database?.drop();
-          rmSync(dir, { recursive: true, force: true });
+          if (dir) rmSync(dir, { recursive: true, force: true });
         });
         serverSets.push(servers);
 
