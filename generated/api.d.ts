@@ -666,8 +666,10 @@ export interface paths {
         put?: never;
         /**
          * Cancel a charge
-         * @description Cancels a charge that is still `WAITING_PAYMENT`; it can no longer be paid. Any other status
-         *     answers `400 REQUEST_ERROR` and changes nothing.
+         * @description Cancels a charge that is still `WAITING_PAYMENT`, or a production charge still `PENDING` at
+         *     the platform's bank; it can no longer be paid (its code at the bank is removed, also when a
+         *     registration under way lands afterwards). Any other status answers `400 REQUEST_ERROR` and
+         *     changes nothing.
          */
         post: operations["cancelTransaction"];
         delete?: never;

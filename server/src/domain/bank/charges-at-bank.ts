@@ -1,7 +1,15 @@
 import type { DomainDeps } from "../deps.js";
 import { BankRefusedError, type PixBank } from "../ports/pix-bank.js";
 import type { BankTaskRecord } from "../ports/received-pix-store.js";
-import { applyRegistration, bankTask, registerAtBank, retryAt, runRecurrenceTask, txidOf } from "../payments/index.js";
+import {
+  applyRegistration,
+  bankTask,
+  cancelledRegistrationGraceSeconds,
+  registerAtBank,
+  retryAt,
+  runRecurrenceTask,
+  txidOf,
+} from "../payments/index.js";
 import { followRefundTask } from "./refunds-at-bank.js";
 
 // The work owed to the bank, done by a job (server/src/jobs/bank-work.ts) in every process: a
@@ -56,6 +64,17 @@ export function bankWorkUseCases(deps: DomainDeps) {
       return true;
     }
     if (charge.status === "PAID") return true;
+    if (charge.brCode === "" && charge.status === "CANCELLED") {
+      // Cancelled while PENDING: its cob may never have been made, or may land late.
+      try {
+        await bank.removeCharge(txidOf(charge.id));
+        return true;
+      } catch (error) {
+        if (!(error instanceof BankRefusedError && error.status === 404)) throw error;
+        const waited = (Date.parse(now()) - Date.parse(charge.updatedAt)) / 1000;
+        return waited >= cancelledRegistrationGraceSeconds;
+      }
+    }
     const at = now();
     if (charge.status === "WAITING_PAYMENT" && charge.expiresAt > at) {
       await deps.store.transaction((tx) => tx.bankTasks.put({ ...task, dueAt: charge.expiresAt }));

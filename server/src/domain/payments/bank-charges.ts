@@ -114,7 +114,13 @@ export async function applyRegistration(
   await tx.lockScope(scope);
   const charge = await tx.transactions.get(scope, chargeId);
   if (!charge) return null;
-  if (charge.status !== "PENDING") return charge;
+  if (charge.status !== "PENDING") {
+    // Cancelled while the bank registered it: the cob landed after all, and is removed at once.
+    if (charge.status === "CANCELLED" && "charge" in registration) {
+      await tx.bankTasks.put(bankTask("remove", charge.id, charge, at, at));
+    }
+    return charge;
+  }
   await tx.bankTasks.delete(bankTaskId("register", charge.id));
   if ("charge" in registration) {
     const waiting: TransactionRecord = {
@@ -255,11 +261,27 @@ export async function registerWithin(
   return (await deps.store.read.transactions.get(charge, charge.id)) ?? charge;
 }
 
-/** The removal of a charge at the bank, due now (a cancellation), if the charge was registered there. */
+/**
+ * The removal of a cancelled charge at the bank, due now: a registered charge's `remove` task is
+ * moved to now. A charge cancelled while `PENDING` is no longer registered (its `register` task
+ * goes), and gets a `remove` task now, in case a registration already sent lands (see
+ * `applyRegistration`, and the task's patience with a cob the bank does not know yet).
+ */
 export async function removeAtBankNow(tx: StoreTx, charge: TransactionRecord, at: string): Promise<void> {
   const task = await tx.bankTasks.get(bankTaskId("remove", charge.id));
   if (task) await tx.bankTasks.put({ ...task, dueAt: at });
+  else if (await tx.bankTasks.get(bankTaskId("register", charge.id))) {
+    await tx.bankTasks.delete(bankTaskId("register", charge.id));
+    await tx.bankTasks.put(bankTask("remove", charge.id, charge, at, at));
+  }
 }
+
+/**
+ * How long after a `PENDING` charge's cancellation a cob the bank does not know is still awaited:
+ * a registration sent before the cancellation may land late (a call's wait is seconds; this is
+ * ample), and the removal tries again meanwhile.
+ */
+export const cancelledRegistrationGraceSeconds = 120;
 
 /** When a task that could not be done is tried again: 5 s, doubling, at most 10 minutes. */
 export const retryAt = (task: BankTaskRecord, at: string): string =>

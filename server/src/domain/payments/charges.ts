@@ -390,7 +390,9 @@ export function chargeUseCases(deps: DomainDeps, authentication: Authentication)
           const record = await tx.transactions.get(actor.scope, id);
           if (!record) throw notFound();
           const status = effectiveStatus(record, at);
-          if (status !== "WAITING_PAYMENT") {
+          // A PENDING production charge too: its registration at the bank is stopped, or its cob
+          // removed when it lands (`removeAtBankNow`).
+          if (status !== "WAITING_PAYMENT" && status !== "PENDING") {
             throw new DomainError("REQUEST_ERROR", `A cobrança não pode ser cancelada: status atual ${status}.`);
           }
           if (record.cycle)
