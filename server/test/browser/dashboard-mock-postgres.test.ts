@@ -91,6 +91,7 @@ describe.skipIf(!hasChromium)(
       const screens: [string, string][] = [
         ["transacoes", "Transações"],
         ["links", "Links de pagamento"],
+        ["recorrencias", "Recorrências"],
         ["saldo", "Saldo e saques"],
         ["clientes", "Clientes"],
         ["disputas", "Disputas (MED)"],
