@@ -26,9 +26,12 @@ export { newIdempotencyKey } from "./idempotency.js";
 export { DEFAULT_MAX_RETRIES, type RetryBackoff } from "./retry.js";
 export { type ListItem, type ListPath, type ListQuery, type PaginateOptions, paginate } from "./paginate.js";
 export type {
+  AmountDue,
   Balance,
+  CreateDueDateChargeRequest,
   Customer,
   components,
+  DueDateCharge,
   ErrorBody,
   ErrorCode,
   FieldError,

@@ -11,6 +11,23 @@ export type { components, operations, paths };
 /** A Pix charge (`txn_…`), as returned by `POST /api/v1/charges/pix` and the transaction routes. */
 export type Transaction = components["schemas"]["Transaction"];
 
+/**
+ * What a charge with a due date (`POST /api/v1/charges/due-date`, Pix Cobrança) adds to its
+ * {@link Transaction} (`dueDateCharge`): its terms, the due date in fact, the last payable day and
+ * {@link AmountDue}.
+ */
+export type DueDateCharge = components["schemas"]["DueDateCharge"];
+
+/**
+ * What the payer owes on a date and why (the standard's `componentesValor`): `originalCents`,
+ * `rebateCents`, `discountCents`, `fineCents`, `interestCents` and `finalCents`. Today's while the
+ * charge waits for payment; what was paid once it is `PAID`.
+ */
+export type AmountDue = components["schemas"]["AmountDue"];
+
+/** The body of `POST /api/v1/charges/due-date`: the amount, due date, fine, interest, rebate and discount, with the payer. */
+export type CreateDueDateChargeRequest = components["schemas"]["CreateDueDateChargeRequest"];
+
 /** A payment link (`plk_…`) with its hosted checkout `url`. */
 export type PaymentLink = components["schemas"]["PaymentLink"];
 

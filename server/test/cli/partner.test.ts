@@ -264,6 +264,24 @@ describe("partner trigger", { timeout: processTimeout }, () => {
     expect(await transactions(server.baseUrl, liveKey ?? "")).toEqual([]);
   });
 
+  test("when transaction.paid is triggered with --due-date 10, then a charge with a due date is paid 10 days late, with its fine and interest", async () => {
+    const { testKey } = await server.newAccount();
+
+    const run = await partner(testKey, "--json", "trigger", "transaction.paid", "--due-date", "10");
+    const [charge] = await transactions(server.baseUrl, testKey);
+
+    expect(run.code, run.stderr).toBe(0);
+    expect(charge?.status).toBe("PAID");
+    // R$ 200,00: 2 % fine (400) and 1 % a month for 10 days (200,00 × 1 % ÷ 30 × 10 = 0,6667 → 67).
+    expect(charge?.dueDateCharge?.amountDue).toMatchObject({
+      daysLate: 10,
+      fineCents: 400,
+      interestCents: 67,
+      finalCents: 20467,
+    });
+    expect(JSON.parse(run.stdout)).toMatchObject({ event: "transaction.paid", created: [{ id: charge?.id }] });
+  });
+
   test("when the service answers 503 to a POST once, then trigger sends it again with the same key and acts once", async () => {
     const { testKey } = await server.newAccount();
     const seen: { method: string; path: string; key: string }[] = [];

@@ -34,6 +34,46 @@ const customer = {
 /** Every POST carries its own idempotency key: a retried request acts once. */
 const idempotent = () => ({ header: { "idempotency-key": `cli-trigger_${randomUUID()}` } });
 
+/** `YYYY-MM-DD` of Brasília, `days` from today. */
+const brasiliaDay = (days: number): string =>
+  new Date(Date.now() - 3 * 3_600_000 + days * 86_400_000).toISOString().slice(0, 10);
+/** `date` (`YYYY-MM-DD`) moved by `days`. */
+const addDays = (date: string, days: number): string =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * `transaction.paid --due-date`: a charge with a due date (issue 38) due in 7 days, with a 2 % fine,
+ * 1 % a month interest and R$ 10,00 off until 2 days before, paid `daysLate` days after the due
+ * date in fact (the next business day when it falls on none; 0: today, with the discount), so its
+ * event carries the breakdown.
+ */
+async function paidDueDateCharge(api: PartnerClient, created: Created[], daysLate: number): Promise<void> {
+  const dueDate = brasiliaDay(7);
+  const charge = unwrap(
+    await api.POST("/api/v1/charges/due-date", {
+      params: idempotent(),
+      body: {
+        amountCents: chargeCents,
+        dueDate,
+        fine: { mode: "PERCENTAGE", rateBps: 200 },
+        interest: { mode: "PERCENTAGE_PER_MONTH_CALENDAR_DAYS", rateBps: 100 },
+        discount: { mode: "AMOUNT_UNTIL_DATES", dates: [{ date: brasiliaDay(5), amountCents: 1000 }] },
+        description: "Evento de teste (admin trigger, com vencimento)",
+        customer,
+      },
+    }),
+  );
+  const paid = unwrap(
+    await api.POST("/api/v1/sandbox/transactions/{id}/pay", {
+      params: { ...idempotent(), path: { id: charge.id } },
+      ...(daysLate > 0 && charge.dueDateCharge
+        ? { body: { paymentDate: addDays(charge.dueDateCharge.adjustedDueDate, daysLate) } }
+        : {}),
+    }),
+  );
+  created.push({ object: "charge", id: paid.id, status: `${paid.status} ${paid.amountCents} centavos` });
+}
+
 /** The steps shared by the triggers; each records what it made in `created`. */
 function steps(api: PartnerClient, created: Created[]) {
   const paidCharge = async (): Promise<Transaction> => {
@@ -174,10 +214,23 @@ export function registerTrigger(program: Command, ctx: CliContext): void {
       if (kind === undefined) throw new InvalidArgumentError("informe um tipo de evento");
       return kind;
     })
-    .action(async (event: EventType) => {
+    .option(
+      "--due-date [dias-de-atraso]",
+      "transaction.paid de uma cobrança com vencimento (multa, juros e desconto), paga hoje com desconto ou os dias de atraso dados após o vencimento",
+      (value: string) => {
+        if (!/^\d{1,3}$/.test(value)) throw new InvalidArgumentError("informe os dias de atraso, de 0 a 365");
+        return Number(value);
+      },
+    )
+    .action(async (event: EventType, options: { dueDate?: number | true }) => {
       requireTestKey(ctx.apiKey());
       const created: Created[] = [];
-      await triggers[event](steps(ctx.partner(), created));
+      if (options.dueDate !== undefined) {
+        if (event !== "transaction.paid") throw new CliError("--due-date só se usa com transaction.paid.");
+        await paidDueDateCharge(ctx.partner(), created, options.dueDate === true ? 0 : options.dueDate);
+      } else {
+        await triggers[event](steps(ctx.partner(), created));
+      }
       ctx.out.print({ event, created }, () =>
         [`Evento ${event} disparado:`, ...created.map((c) => `  ${c.object.padEnd(10)}  ${c.id}  ${c.status}`)].join(
           "\n",
