@@ -615,6 +615,32 @@ for (const store of eachStore("painel_diario")) {
           .poll(() => read(page.getByRole("region", { name: "Histórico" })))
           .toContain("Cancelada por você (o recebedor) (SLCR)");
 
+        // Journey 3 (once, on memory): typed whole, approved by paying the charge of now.
+        if (store.name === "memory") {
+          await page.goto(at("/teste/recorrencias/nova"));
+          await page.getByLabel("Nome completo").fill("João Pedro Cavalcanti");
+          await page.getByLabel("E-mail").fill("joao@example.com.br");
+          await page.getByLabel("Celular com DDD").fill("11912345678");
+          await page.getByLabel("CPF ou CNPJ").fill("529.982.247-25");
+          await page.getByLabel("Descrição").fill("Plano anual de pães");
+          await page.getByLabel("Contrato ou pedido").fill("ANUAL-7");
+          await page.getByLabel("Periodicidade").selectOption("ANNUAL");
+          await page.getByLabel("Primeiro ciclo").fill(typed);
+          await page.getByLabel("Valor (R$)").fill("600,00");
+          await page.getByLabel("Como o pagador autoriza").selectOption("JOURNEY_3");
+          await page.getByLabel("Valor da cobrança de agora (R$)").fill("600,00");
+          await page.getByRole("button", { name: "Criar recorrência" }).click();
+          await page.getByRole("heading", { name: "Plano anual de pães" }).waitFor();
+          expect(await read(page.getByRole("region", { name: "Enviar ao pagador" }))).toContain(
+            "paga a cobrança de agora",
+          );
+          await page.getByRole("button", { name: "Pagar a cobrança de agora" }).click();
+          await expect.poll(() => read(page.getByRole("region", { name: "Histórico" }))).toContain("Aprovada");
+          expect(await read(page.getByRole("region", { name: "Cobranças da recorrência" }))).toMatch(
+            /Cobrança de agora \(jornada 3\)[\s\S]*Paga\s+R\$ 600,00/,
+          );
+        }
+
         // The endpoint form offers every kind of event, the recurrences' among them.
         await page.goto(at("/teste/desenvolvedores/webhooks"));
         const kinds = page.getByRole("region", { name: "Cadastrar endpoint" }).getByRole("checkbox");

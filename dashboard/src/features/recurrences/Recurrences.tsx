@@ -47,19 +47,21 @@ export function Recurrences() {
       }
     >
       <form className={ui.filters} aria-label="Filtros" onSubmit={(event) => event.preventDefault()}>
-        <Field label="Situação">
-          <select
-            value={status ?? ""}
-            onChange={(event) => setSearch(withFilters(search, { situacao: event.target.value || undefined }))}
-          >
-            <option value="">Todas</option>
-            {recurrenceStatuses.map((s) => (
-              <option key={s} value={s}>
-                {recurrenceStatusLabel[s]}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <div className={ui.wideFilter}>
+          <Field label="Situação">
+            <select
+              value={status ?? ""}
+              onChange={(event) => setSearch(withFilters(search, { situacao: event.target.value || undefined }))}
+            >
+              <option value="">Todas</option>
+              {recurrenceStatuses.map((s) => (
+                <option key={s} value={s}>
+                  {recurrenceStatusLabel[s]}
+                </option>
+              ))}
+            </select>
+          </Field>
+        </div>
       </form>
       {list.isPending ? (
         <Loading label="Carregando recorrências…" />
