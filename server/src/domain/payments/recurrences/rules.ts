@@ -226,7 +226,8 @@ export async function approveByInitialPayment(
   const r = await tx.recurrences.get(paid, paid.recurrenceId);
   if (!r || r.initialTransactionId !== paid.id || r.status !== "CREATED") return;
   // At the platform's bank, paying the cob does not by itself authorise the recurrence (the payer
-  // may decline it in their bank): the bank's answer does (payments/recurrences/at-bank.ts).
-  if (r.livemode && (r.bankRecId || r.bankLocId)) return;
+  // may decline it in their bank): the bank's answer does (payments/recurrences/at-bank.ts). One on
+  // its way there has no code yet: its cob paid meanwhile (by its own code) authorises nothing either.
+  if (r.livemode && (r.bankRecId || r.bankLocId || r.brCode === "")) return;
   await save(tx, config, { ...moved(r, "APPROVED", at), approvedAt: at }, "recurrence.approved", at);
 }
