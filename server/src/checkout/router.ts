@@ -10,6 +10,7 @@ import { CheckoutContext } from "./routes/context.js";
 import { checkoutFailure } from "./routes/failure.js";
 import { formRoutes } from "./routes/form.js";
 import { recurrenceRoutes } from "./routes/recurrence.js";
+import { dueDateChargeRoutes } from "./routes/due-date.js";
 import { type CheckoutRateLimits, checkoutLimiters } from "./routes/limits.js";
 import { CheckoutCsrf, checkoutSecurityHeaders } from "./security.js";
 
@@ -59,6 +60,7 @@ export function checkoutRouter(needs: CheckoutNeeds, options: CheckoutOptions = 
     }
   }
   recurrenceRoutes(pages, ctx);
+  dueDateChargeRoutes(pages, ctx);
   formRoutes(pages, ctx);
   chargeRoutes(pages, ctx);
   pages.use((_req, res) => ctx.notFoundPage(res));

@@ -316,6 +316,60 @@ function dueDateSuite(store: StoreUnderTest) {
     });
   });
 
+  describe("GET /checkout/charges/{id}, the hosted page", () => {
+    const page = (id: string) => fetch(`${server.baseUrl}/checkout/charges/${id}`);
+
+    test("when a waiting charge's page is read, then it shows the due date, today's amount with its breakdown in Portuguese and the QR of that amount", async () => {
+      const { testKey } = await server.newAccount();
+      const body = acceptanceBody();
+      const { id } = await bodyOf(create(testKey, body), 201);
+      const [y, m, d] = body.dueDate.split("-");
+      const until = addDays(body.dueDate, -2);
+
+      const res = await page(id);
+      const text = await res.text();
+      const qr = await fetch(`${server.baseUrl}/checkout/charges/${id}/qr.png`);
+
+      expect(res.status).toBe(200);
+      expect(text).toContain(`Vencimento</dt>`);
+      expect(text).toContain(`${d}/${m}/${y}`);
+      expect(text).toContain(`Desconto até ${until.slice(8, 10)}/${until.slice(5, 7)}`);
+      expect(text).toMatch(/Total hoje<\/dt>\s*<dd><strong data-amount-due>R\$\s490,00<\/strong>/);
+      expect(text).toContain((await read(testKey, id)).pix.copyPaste);
+      expect(qr.status).toBe(200);
+      expect(qr.headers.get("content-type")).toBe("image/png");
+    });
+
+    test("when the charge was paid 10 days late, then the page is the receipt with the fine, the interest and the amount paid", async () => {
+      const { testKey } = await server.newAccount();
+      const body = acceptanceBody();
+      const { id } = await bodyOf(create(testKey, body), 201);
+      expectStatus(await payOn(testKey, id, addDays(body.dueDate, 10)), 200);
+
+      const text = await (await page(id)).text();
+      const qr = await fetch(`${server.baseUrl}/checkout/charges/${id}/qr.png`);
+
+      expect(text).toContain("Pagamento confirmado");
+      expect(text).toMatch(/Multa<\/dt>\s*<dd>\+ R\$\s10,00/);
+      expect(text).toMatch(/Juros \(10 dias\)<\/dt>\s*<dd>\+ R\$\s1,67/);
+      expect(text).toMatch(/Valor pago<\/dt>\s*<dd><strong data-amount-due>R\$\s511,67/);
+      expect(qr.status).toBe(404);
+    });
+
+    test("when the id is a charge without a due date, or nothing, then 404", async () => {
+      const { testKey } = await server.newAccount();
+      const { id } = await bodyOf(
+        api(testKey).POST("/api/v1/charges/pix", {
+          body: { amountCents: 8990, description: "Pedido", customer: { ...chargePayer } },
+        }),
+        201,
+      );
+
+      expect((await page(id)).status).toBe(404);
+      expect((await page("txn_naoexiste")).status).toBe(404);
+    });
+  });
+
   describe("after the last payable day", () => {
     test("when the clock passes the last payable day, then the charge reads EXPIRED, is listed so, and can no longer be paid", async () => {
       const { testKey } = await server.newAccount();

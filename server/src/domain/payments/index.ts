@@ -6,6 +6,7 @@ export * from "./disputes.js";
 export * from "./due-date/amount-due.js";
 export * from "./due-date/calendar.js";
 export * from "./due-date/charges.js";
+export * from "./due-date/page.js";
 export * from "./due-date/pay.js";
 export * from "./due-date/present.js";
 export * from "./due-date/terms.js";
