@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { components } from "../../../generated/api.js";
-import { startFakeBank, type FakeBank } from "../../../fake-bank/src/bank.js";
-import { bankAccess } from "../../src/bank/access.js";
-import { loadBankCredentials } from "../../src/domain/bank/index.js";
 import { bankTransferIdOf } from "../../src/domain/balance/index.js";
-import { developmentKeyring } from "../../src/domain/core/secrets.js";
-import { ManualClock } from "../../src/domain/ports/clock.js";
-import { byId, chargeBody, expectStatus, operatorApi, publicApi, testAdminToken } from "../harness.js";
+import { byId, chargeBody, expectStatus } from "../harness.js";
 import { startAdmin } from "../support/admin-process.js";
 import { startReceiver, type Receiver } from "../support/receiver.js";
-import { eachStore, serverOn, type StoreUnderTest } from "../support/stores.js";
+import { eachStore, type StoreUnderTest } from "../support/stores.js";
 import { eventually, expectEveryPayoutRequestValid } from "./payouts-support.js";
+import { withdrawalsAtBank } from "./withdrawals-at-bank-support.js";
 
 // Production withdrawals paid out by the bank (issue 36 §1), through the real HTTP stack on both
 // stores, against the fake bank in the Efí dialect through the real adapter: the operator connects
@@ -25,84 +21,28 @@ type Withdrawal = components["schemas"]["Withdrawal"];
 const limitCents = 10_000;
 
 function withdrawalsAtBankSuite(store: StoreUnderTest) {
-  let bank: FakeBank;
-  const secrets = developmentKeyring();
-  // The real access: it reads the connection the operator sets (the store's), as main.ts wires it.
-  const access = bankAccess({
-    load: () => loadBankCredentials({ store: server.store, secrets }),
-    timeoutMs: 1_500,
-  });
-  const server = serverOn(store, { bank: access, clock: new ManualClock(new Date()), secrets });
-  const operator = () => operatorApi(server.baseUrl, { token: testAdminToken });
-
-  beforeAll(async () => {
-    bank = await startFakeBank({ dialect: "efi", payouts: { mode: "pending" } });
-    const connected = await operator().PUT("/admin/v1/bank-connection", {
-      body: {
-        baseUrl: bank.baseUrl,
-        tokenUrl: bank.tokenUrl,
-        clientId: bank.customer.clientId,
-        clientSecret: bank.customer.clientSecret,
-        certificate: { format: "pem", certificatePem: bank.customer.certPem, privateKeyPem: bank.customer.keyPem },
-        bankCaPem: bank.caPem,
-        pixKey: bank.customer.keys[0] as string,
-        dialect: "efi",
-        payoutLimitCents: limitCents,
-      },
-    });
-    expectStatus(connected, 200);
-    expect(connected.body.payoutLimitCents).toBe(limitCents);
-  });
-  afterAll(async () => {
-    await access.close();
-    await bank?.close();
-  });
-
-  /** A verified account's production key holding `cents` available (a charge paid by the simulator). */
-  async function fundedKey(cents: number): Promise<string> {
-    const key = (await server.newAccount({ releasePeriodDays: 0 })).liveKey as string;
-    const charge = await publicApi(server.baseUrl, { key }).POST("/api/v1/charges/pix", {
-      body: chargeBody({ amountCents: cents }),
-    });
-    expectStatus(charge, 201);
-    expectStatus(await operator().POST("/admin/v1/simulator/transactions/{id}/pay", byId(charge.body.id)), 200);
-    return key;
-  }
-  const api = (key: string) => publicApi(server.baseUrl, { key });
-  const available = async (key: string) => {
-    const res = await api(key).GET("/api/v1/balance");
-    expectStatus(res, 200);
-    return res.body.availableCents;
-  };
-  const withdraw = async (key: string, amountCents: number, pixKey = "recebedor@example.com") => {
-    const res = await api(key).POST("/api/v1/withdrawals", { body: { amountCents, pixKey, pixKeyType: "EMAIL" } });
-    expectStatus(res, 201);
-    return res.body;
-  };
-  const read = async (key: string, id: string): Promise<Withdrawal> => {
-    const res = await api(key).GET("/api/v1/withdrawals/{id}", byId(id));
-    expectStatus(res, 200);
-    return res.body;
-  };
+  const at = withdrawalsAtBank(store, { dialect: "efi", limitCents });
+  const { server, operator, api, read, fundedKey, available, withdraw, ended, events } = at;
   /** The bank's record of each of the withdrawal's transfers, once all of them reached it. */
   const atBank = async (w: Withdrawal) => {
     const ids = w.transfers.map((t) => bankTransferIdOf(t.id));
-    await eventually(async () => ids.every((id) => bank.payouts?.list().some((p) => p.id === id)), 5_000);
-    return ids.map((id) => bank.payouts?.list().filter((p) => p.id === id) ?? []);
-  };
-  /** The payout job's pass, until `w` ends. */
-  const ended = async (key: string, w: Withdrawal) => {
-    // Up to the adapter's circuit breaker's pause (5 s) after failed calls, and more.
-    await eventually(async () => {
-      await server.domain.withdrawalPayouts.followPending();
-      return (await read(key, w.id)).status !== "PENDING";
-    }, 12_000);
-    return read(key, w.id);
-  };
-  const events = async (key: string, id: string) => {
-    const res = await api(key).GET("/api/v1/events", { params: { query: { limit: 100 } } });
-    expectStatus(res, 200);
-    return res.body.data.filter((e) => (e.data.object as { id?: string }).id === id).map((e) => e.type);
+    await eventually(
+      async () =>
+        ids.every((id) =>
+          at
+            .bank()
+            .payouts?.list()
+            .some((p) => p.id === id),
+        ),
+      5_000,
+    );
+    return ids.map(
+      (id) =>
+        at
+          .bank()
+          .payouts?.list()
+          .filter((p) => p.id === id) ?? [],
+    );
   };
 
   test("when a withdrawal is above the per-transfer limit and the bank fails one transfer, then it ends PARTIALLY_PAID with that part back in the balance, its events at a webhook endpoint", async () => {
@@ -136,9 +76,9 @@ function withdrawalsAtBankSuite(store: StoreUnderTest) {
         [5_000, "recebedor@example.com"],
       ]);
       const [first, second, third] = created.transfers.map((t) => bankTransferIdOf(t.id));
-      bank.payouts?.settle(first as string, "pay");
-      bank.payouts?.settle(second as string, "fail", "Conta do recebedor encerrada");
-      bank.payouts?.settle(third as string, "pay");
+      at.bank().payouts?.settle(first as string, "pay");
+      at.bank().payouts?.settle(second as string, "fail", "Conta do recebedor encerrada");
+      at.bank().payouts?.settle(third as string, "pay");
 
       const done = await ended(key, created);
       expect(done).toMatchObject({
@@ -161,7 +101,7 @@ function withdrawalsAtBankSuite(store: StoreUnderTest) {
         const types = receiver.received.map((r) => (JSON.parse(r.body) as { type: string }).type);
         return types.includes("withdrawal.created") && types.includes("withdrawal.partially_paid");
       }, 10_000);
-      expectEveryPayoutRequestValid(bank, /^\/v[23]\/gn\//);
+      expectEveryPayoutRequestValid(at.bank(), /^\/v[23]\/gn\//);
     } finally {
       listening.kill();
       await receiver.close();
@@ -174,7 +114,7 @@ function withdrawalsAtBankSuite(store: StoreUnderTest) {
     const created = await withdraw(key, 15_000);
     expect(created.transfers).toHaveLength(2);
     await atBank(created);
-    for (const t of created.transfers) bank.payouts?.settle(bankTransferIdOf(t.id), "fail", "Chave inexistente");
+    for (const t of created.transfers) at.bank().payouts?.settle(bankTransferIdOf(t.id), "fail", "Chave inexistente");
     const done = await ended(key, created);
     expect(done).toMatchObject({ status: "FAILED", paidAmountCents: 0, returnedAmountCents: 15_000 });
     expect(done.transfers.map((t) => t.status)).toEqual(["FAILED", "FAILED"]);
@@ -188,19 +128,27 @@ function withdrawalsAtBankSuite(store: StoreUnderTest) {
     // The send is made but its answer never arrives (the adapter's bounded wait ends), and the
     // create's read of it answers 503: that pass learns nothing and writes nothing, as a process
     // killed between the bank's answer and our write would have left it. The job reads it back.
-    bank.payouts?.loseAnswers(1);
-    bank.faultCalls({ kind: "status", status: 503, count: 1, route: "^GET (/v2)?/gn/pix/enviados/" });
+    at.bank().payouts?.loseAnswers(1);
+    at.bank().faultCalls({ kind: "status", status: 503, count: 1, route: "^GET (/v2)?/gn/pix/enviados/" });
     const created = await withdraw(key, 5_000);
     const id = bankTransferIdOf(created.transfers[0]?.id as string);
     const [records] = await atBank(created);
     expect(records).toHaveLength(1);
-    bank.payouts?.settle(id, "pay");
+    at.bank().payouts?.settle(id, "pay");
     const done = await ended(key, created);
     expect(done.status).toBe("PAID");
     expect(done.paidAmountCents).toBe(created.netAmountCents);
     expect(done.transfers[0]?.endToEndId).toBe(records?.[0]?.endToEndId);
-    expect(bank.payouts?.list().filter((p) => p.id === id)).toHaveLength(1);
-    const calls = bank.requests().filter((r) => r.path.includes(id));
+    expect(
+      at
+        .bank()
+        .payouts?.list()
+        .filter((p) => p.id === id),
+    ).toHaveLength(1);
+    const calls = at
+      .bank()
+      .requests()
+      .filter((r) => r.path.includes(id));
     // One send (its answer lost), then reads only: the unknown outcome was read back, not sent again.
     expect(calls.filter((r) => r.method === "PUT").map((r) => r.fault)).toEqual(["lost"]);
     expect(calls.filter((r) => r.method === "GET").map((r) => r.status)).toEqual([503, 200]);
@@ -209,34 +157,44 @@ function withdrawalsAtBankSuite(store: StoreUnderTest) {
 
   test("when the platform's balance at the bank does not cover a withdrawal, then it waits PENDING, the operator is told, and it is paid once the balance allows", async () => {
     const key = await fundedKey(20_000);
-    const clientId = bank.customer.clientId;
-    const saved = bank.payouts?.balanceOf(clientId) ?? 0;
-    bank.payouts?.setBalance(clientId, 1_000);
+    const clientId = at.bank().customer.clientId;
+    const saved = at.bank().payouts?.balanceOf(clientId) ?? 0;
+    at.bank().payouts?.setBalance(clientId, 1_000);
     try {
       const created = await withdraw(key, 8_000);
       await server.domain.withdrawalPayouts.followPending();
       const waiting = await read(key, created.id);
       expect(waiting.status).toBe("PENDING");
       const id = bankTransferIdOf(created.transfers[0]?.id as string);
-      expect(bank.payouts?.list().some((p) => p.id === id)).toBe(false);
+      expect(
+        at
+          .bank()
+          .payouts?.list()
+          .some((p) => p.id === id),
+      ).toBe(false);
 
       const view = await operator().GET("/admin/v1/bank-connection");
       expectStatus(view, 200);
       expect(view.body.health.withdrawalsWaitingForBalance).toBeGreaterThanOrEqual(1);
       expect(view.body.health.warnings.join(" ")).toContain("aguardam saldo na conta da plataforma");
 
-      bank.payouts?.setBalance(clientId, saved);
+      at.bank().payouts?.setBalance(clientId, saved);
       await eventually(async () => {
         await server.domain.withdrawalPayouts.followPending();
-        return bank.payouts?.list().some((p) => p.id === id) ?? false;
+        return (
+          at
+            .bank()
+            .payouts?.list()
+            .some((p) => p.id === id) ?? false
+        );
       }, 5_000);
-      bank.payouts?.settle(id, "pay");
+      at.bank().payouts?.settle(id, "pay");
       expect((await ended(key, created)).status).toBe("PAID");
       const after = await operator().GET("/admin/v1/bank-connection");
       expectStatus(after, 200);
       expect(after.body.health.withdrawalsWaitingForBalance).toBeUndefined();
     } finally {
-      bank.payouts?.setBalance(clientId, Math.max(saved, bank.payouts.balanceOf(clientId)));
+      at.bank().payouts?.setBalance(clientId, Math.max(saved, at.bank().payouts?.balanceOf(clientId) ?? 0));
     }
   });
 
@@ -257,10 +215,10 @@ function withdrawalsAtBankSuite(store: StoreUnderTest) {
     const charge = await api(testKey).POST("/api/v1/charges/pix", { body: chargeBody({ amountCents: 5_000 }) });
     expectStatus(charge, 201);
     expectStatus(await api(testKey).POST("/api/v1/sandbox/transactions/{id}/pay", byId(charge.body.id)), 200);
-    const before = bank.payouts?.list().length;
+    const before = at.bank().payouts?.list().length;
     const created = await withdraw(testKey, 2_500);
     expect(created.status).toBe("PAID");
-    expect(bank.payouts?.list().length).toBe(before);
+    expect(at.bank().payouts?.list().length).toBe(before);
   });
 }
 
