@@ -356,6 +356,32 @@ function dueDateSuite(store: StoreUnderTest) {
       expect(qr.status).toBe(404);
     });
 
+    test("when the test page's Simular pagamento is sent with a date 10 days late, then it is paid the fine and the interest; a date past the last day is refused in Portuguese", async () => {
+      const { testKey } = await server.newAccount();
+      const body = acceptanceBody();
+      const { id } = await bodyOf(create(testKey, body), 201);
+      const opened = await page(id);
+      const cookie = (opened.headers.getSetCookie()[0] ?? "").split(";")[0] ?? "";
+      const csrf = (await opened.text()).match(/name="_csrf" value="([^"]+)"/)?.[1] ?? "";
+      const simulate = (paymentDate: string) =>
+        fetch(`${server.baseUrl}/checkout/charges/${id}/simulate`, {
+          method: "POST",
+          redirect: "manual",
+          headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ _csrf: csrf, paymentDate }).toString(),
+        });
+
+      const refused = await simulate(addDays(body.dueDate, 400));
+      const refusedText = await refused.text();
+      const paid = await simulate(addDays(body.dueDate, 10));
+
+      expect(refused.status).toBe(400);
+      expect(refusedText).toContain("Data de pagamento: não pode ser posterior ao último dia de pagamento");
+      expect(paid.status).toBe(303);
+      expect(paid.headers.get("location")).toBe(`/checkout/charges/${id}`);
+      expect(breakdown(await read(testKey, id))).toEqual(table.tenDaysLate);
+    });
+
     test("when the id is a charge without a due date, or nothing, then 404", async () => {
       const { testKey } = await server.newAccount();
       const { id } = await bodyOf(

@@ -36,7 +36,12 @@ function breakdownRows(due: Schemas["AmountDue"], row: (term: string, detail: Ht
 
 export function renderDueDateChargePage(
   frame: PageFrame,
-  page: { transaction: Schemas["Transaction"] & { dueDateCharge: Schemas["DueDateCharge"] }; payee: Payee },
+  page: {
+    transaction: Schemas["Transaction"] & { dueDateCharge: Schemas["DueDateCharge"] };
+    payee: Payee;
+    /** Test mode, while it waits for payment: the token of "Simular pagamento"; null otherwise. */
+    simulateCsrfToken: string | null;
+  },
 ): string {
   const { transaction: t, payee } = page;
   const { dueDateCharge: d } = t;
@@ -96,7 +101,31 @@ ${t.pix.copyPaste}</textarea>
         <button type="button" class="button primary" data-copy hidden>Copiar código Pix</button>
         <p class="copy-status" role="status" data-copy-status></p>
         <p class="fine">Este código vale para o valor de hoje; amanhã o valor pode mudar.</p>
-      </section>`;
+      </section>
+      ${
+        page.simulateCsrfToken !== null
+          ? html`<section class="card sandbox" aria-labelledby="titulo-teste">
+              <h2 id="titulo-teste">Modo de teste</h2>
+              <p>
+                Esta cobrança é de teste: nenhum Pix real será pago. Escolha a data do pagamento para ver o desconto, a
+                multa e os juros daquele dia.
+              </p>
+              <form method="post" action="${dueDateChargePath(t.id)}/simulate">
+                <input type="hidden" name="_csrf" value="${page.simulateCsrfToken}" />
+                <label for="data-pagamento">Data do pagamento</label>
+                <input
+                  id="data-pagamento"
+                  type="date"
+                  name="paymentDate"
+                  value="${due.paymentDate}"
+                  min="${due.paymentDate}"
+                  max="${d.lastPayableDate}"
+                />
+                <button type="submit" class="button sandbox-button">Simular pagamento</button>
+              </form>
+            </section>`
+          : ""
+      }`;
   } else {
     const outcome = closed[t.status as keyof typeof closed] ?? closed.FAILED;
     body = html`<section class="card" aria-labelledby="titulo-estado" data-due-date-status="${t.status}">

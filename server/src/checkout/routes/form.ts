@@ -8,7 +8,7 @@ import type { CheckoutSubmission } from "../payer.js";
 import { type CheckoutContext, LINK_ID, param } from "./context.js";
 
 /** One string field of an urlencoded form; anything else (missing, repeated) reads as "". */
-const formField = (body: unknown, name: string): string => {
+export const formField = (body: unknown, name: string): string => {
   const value = (body as Record<string, unknown> | undefined)?.[name];
   return typeof value === "string" ? value : "";
 };

@@ -7,7 +7,7 @@ import { once } from "../core/idempotency.js";
 import type { Account, PaymentLinkRecord, Schemas, Scope, TransactionRecord } from "../core/model.js";
 import { effectiveStatus } from "./presenters.js";
 import { findRecurrencePage } from "./recurrences/page.js";
-import { findDueDateChargePage } from "./due-date/page.js";
+import { findDueDateChargePage, simulateDueDatePayment } from "./due-date/page.js";
 
 // The hosted checkout: a payer opens a payment link's `url`, fills in their
 // data, pays the Pix it generates and sees a receipt. The pages find a link by its id alone.
@@ -218,6 +218,9 @@ export function checkoutUseCases(deps: DomainDeps) {
     findRecurrence: (recurrenceId: string) => findRecurrencePage(deps, recurrenceId),
     /** A charge with a due date's hosted page by its id alone; null when there is none. */
     findDueDateCharge: (transactionId: string) => findDueDateChargePage(deps, transactionId),
+    /** Test charges only: "Simular pagamento" on a date, from a charge with a due date's page. */
+    simulateDueDatePayment: (transactionId: string, paymentDate: string | undefined) =>
+      simulateDueDatePayment(deps, transactionId, paymentDate),
     /** Seconds until `iso` by the domain's clock (negative once past). */
     secondsUntil: (iso: string) => (new Date(iso).getTime() - deps.clock.now().getTime()) / 1000,
   };

@@ -1,6 +1,8 @@
 import { operatesIn } from "../../accounts/index.js";
 import type { DomainDeps } from "../../deps.js";
-import type { Account, Schemas } from "../../core/model.js";
+import { DomainError, notFound } from "../../core/errors.js";
+import type { Account, Schemas, Scope } from "../../core/model.js";
+import { creditPaidCharge } from "../charges.js";
 import { presentTransaction } from "../presenters.js";
 
 /** A charge with a due date as its hosted page shows it (issue 38): the charge as the API shows it now, and who charges. */
@@ -25,4 +27,27 @@ export async function findDueDateChargePage(deps: DomainDeps, id: string): Promi
     account,
     payable: operatesIn(account, record.livemode),
   };
+}
+
+/**
+ * Test mode only, from the hosted page: the payer pays a charge with a due date on `paymentDate`
+ * (the amount due that day), as `POST /api/v1/sandbox/transactions/{id}/pay` does. Refusals are
+ * the API's: `403 TEST_MODE_ONLY`, `400 REQUEST_ERROR` when it is not waiting, `400
+ * VALIDATION_ERROR` on `paymentDate`.
+ */
+export async function simulateDueDatePayment(deps: DomainDeps, id: string, paymentDate: string | undefined) {
+  const record = await deps.store.read.transactions.getById(id);
+  if (!record?.dueDateCharge) throw notFound();
+  if (record.livemode) {
+    throw new DomainError("TEST_MODE_ONLY", "A simulação de pagamento só está disponível em cobranças de teste.");
+  }
+  const scope: Scope = { accountId: record.accountId, livemode: false };
+  return deps.store.transaction(async (tx) => {
+    await tx.lockScope(scope);
+    const account = await tx.accounts.get(scope.accountId);
+    const charge = await tx.transactions.get(scope, id);
+    if (!account || !charge) throw notFound();
+    const at = deps.clock.now().toISOString();
+    return creditPaidCharge(tx, account, charge, at, { config: deps.config, paymentDate });
+  });
 }
