@@ -35,6 +35,7 @@ export default defineConfig({
         items: [
           { text: "Início rápido", link: "/quickstart" },
           { text: "Pix Automático", link: "/recurring-pix" },
+          { text: "Cobranças com vencimento", link: "/due-date-charges" },
           { text: "Webhooks", link: "/webhooks" },
           { text: "Checkout hospedado", link: "/checkout" },
           { text: "Configuração", link: "/configuration" },
