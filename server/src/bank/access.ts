@@ -13,8 +13,7 @@
 import type { BankCredentials } from "../domain/bank/index.js";
 import type { BankAccess } from "../domain/deps.js";
 import type { PixPayouts } from "../domain/ports/pix-payouts.js";
-import { pixBankFrom, type BankClient, type BankClientOptions } from "./client.js";
-import { pixPayoutsFrom } from "./payouts.js";
+import type { BankClient, BankClientOptions } from "./client.js";
 
 export interface BankAccessOptions extends BankClientOptions {
   /** The connection's material, or null while none is configured. */
@@ -26,7 +25,7 @@ export interface BankAccessOptions extends BankClientOptions {
   /** The bounded wait of a create for the bank (`BankAccess.waitMs`). */
   waitMs?: number;
   /** Builds a client (default `pixBankFrom`). */
-  build?: (credentials: BankCredentials, options: BankClientOptions) => BankClient;
+  build?: (credentials: BankCredentials, options: BankClientOptions) => BankClient | Promise<BankClient>;
   /** A background re-read failed (the client held stays). */
   onLoadError?: (error: unknown) => void;
 }
@@ -44,7 +43,12 @@ export interface ManagedBankAccess extends BankAccess {
 export function bankAccess(options: BankAccessOptions): ManagedBankAccess {
   const recheckMs = options.recheckMs ?? 5_000;
   const now = options.now ?? Date.now;
-  const build = options.build ?? pixBankFrom;
+  // The client (undici, openapi-fetch, the payouts) is imported with the first connection read, not
+  // at start-up: most servers have none (docs/benchmarks.md, "Start-up").
+  const build =
+    options.build ??
+    (async (credentials: BankCredentials, clientOptions: BankClientOptions) =>
+      (await import("./client.js")).pixBankFrom(credentials, clientOptions));
   const clientOptions: BankClientOptions = {
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.connections === undefined ? {} : { connections: options.connections }),
@@ -67,13 +71,15 @@ export function bankAccess(options: BankAccessOptions): ManagedBankAccess {
     checkedAt = now();
     const identity = credentials === null ? null : JSON.stringify(credentials);
     if (identity === seen) return held?.client ?? null;
+    let next: typeof held = null;
+    if (credentials !== null) {
+      const client = await build(credentials, clientOptions);
+      const { pixPayoutsFrom } = await import("./payouts.js");
+      next = { version: credentials.version, client, payouts: pixPayoutsFrom(credentials, client.transport) };
+    }
     seen = identity;
     const previous = held;
-    if (credentials === null) held = null;
-    else {
-      const client = build(credentials, clientOptions);
-      held = { version: credentials.version, client, payouts: pixPayoutsFrom(credentials, client.transport) };
-    }
+    held = next;
     void previous?.client.close().catch(() => undefined);
     options.onChange?.({ bank: held?.client ?? null, credentials });
     return held?.client ?? null;

@@ -6,10 +6,9 @@
 import type { Logger } from "pino";
 import type { BankCredentials, BankHealthPatch } from "../domain/bank/index.js";
 import { bankAccess, type ManagedBankAccess } from "./access.js";
-import { pixBankFrom, type BankClient } from "./client.js";
+import type { BankClient } from "./client.js";
 import { recurrenceBankOf } from "../domain/ports/recurrence-bank.js";
-import { parseBankAccount, withRecurrences } from "./recurrences.js";
-import { startWebhookListener, type ListenerBank, type WebhookListener } from "./listener.js";
+import type { ListenerBank, WebhookListener } from "./listener.js";
 
 export interface BankWiringOptions {
   /** `loadBankCredentials` bound to the domain's deps. */
@@ -91,6 +90,8 @@ export function bankWiring(options: BankWiringOptions): BankWiring {
       const { port, host, certificate } = options.listener;
       if (listener) listener.update(listenerBank(credentials));
       else {
+        // The listener (its callback schemas, Ajv) is imported with the first connection.
+        const { startWebhookListener } = await import("./listener.js");
         listener = await startWebhookListener({
           port,
           host,
@@ -140,12 +141,26 @@ export function bankWiring(options: BankWiringOptions): BankWiring {
     }
   }
 
-  const parsed = options.account === undefined ? null : parseBankAccount(options.account);
-  if (typeof parsed === "string") logger.warn({ reason: parsed }, "bank: PIX_BANK_ACCOUNT ignored");
-  const account = typeof parsed === "string" ? null : parsed;
+  // The adapter's modules load with the first connection; PIX_BANK_ACCOUNT, when set, is read now.
+  const account =
+    options.account === undefined
+      ? Promise.resolve(null)
+      : import("./recurrences.js").then(({ parseBankAccount }) => {
+          const parsed = parseBankAccount(options.account as string);
+          if (typeof parsed === "string") logger.warn({ reason: parsed }, "bank: PIX_BANK_ACCOUNT ignored");
+          return typeof parsed === "string" ? null : parsed;
+        });
+  // Awaited by `build`; a failure is that build's, not an unhandled rejection meanwhile.
+  account.catch(() => undefined);
   const access = bankAccess({
     load: options.load,
-    build: (credentials, clientOptions) => withRecurrences(pixBankFrom(credentials, clientOptions), account),
+    build: async (credentials, clientOptions) => {
+      const [{ pixBankFrom }, { withRecurrences }] = await Promise.all([
+        import("./client.js"),
+        import("./recurrences.js"),
+      ]);
+      return withRecurrences(pixBankFrom(credentials, clientOptions), await account);
+    },
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }),
     ...(options.recheckMs === undefined ? {} : { recheckMs: options.recheckMs }),
