@@ -353,6 +353,40 @@ for (const store of eachStore("bank_recurrences")) {
       expect(await events([id])).toEqual(["recurrence.created", "recurrence.approved"]);
     });
 
+    test("when the bank's callback of a cycle charge's debit is lost, then the next read of the cobr pays it, once", async () => {
+      const contract = "FORMA-J2-0005";
+      const firstDate = dateAfter(brasiliaToday(), 4);
+      const created = await api.POST("/api/v1/recurrences", {
+        body: recurrenceBody({ contractReference: contract, firstDate, amountCents: 3990 }),
+      });
+      expectStatus(created, 201);
+      const id = created.body.id;
+      await eventually("the bank's QR", async () => (await recurrence(id)).pix.copyPaste);
+      const idRec = atBank(contract)?.idRec as string;
+      await control(`/recurrences/${idRec}/approve`, {});
+      await eventually("approved", async () => (await recurrence(id)).status === "APPROVED");
+      const charged = await api.POST("/api/v1/recurrences/{id}/charges", { ...byId(id), body: { dueDate: firstDate } });
+      expectStatus(charged, 201);
+      const cobr = await eventually("the cobr at the bank", () =>
+        bank.recurrences.list().cobrs.find((c) => c.idRec === idRec),
+      );
+      bank.faultCallbacks({ kind: "drop", count: 1 });
+      await control("/payer-funds", { insufficient: false }, "PUT");
+      await control("/cobr/run", { date: cobr.tentativas?.[0]?.dataLiquidacao });
+      await bank.settled();
+      expect(bank.callbacks().some((c) => c.fault === "drop" && c.endToEndIds.includes(cobr.txid))).toBe(true);
+      const paid = await eventually(
+        "paid by the reconciler",
+        async () => {
+          const now = await transaction(charged.body.id);
+          return now.status === "PAID" ? now : null;
+        },
+        { ms: 40_000, pollMs: 1_000 },
+      );
+      expect(paid.attempts?.[0]?.status).toBe("PAID");
+      expect(await events([charged.body.id])).toEqual(["recurring_charge.created", "transaction.paid"]);
+    });
+
     test("when the merchant cancels a recurrence registered at the bank, then the bank's is cancelled too", async () => {
       const contract = "FORMA-J2-0003";
       const created = await api.POST("/api/v1/recurrences", {
