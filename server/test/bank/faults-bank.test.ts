@@ -247,7 +247,12 @@ for (const store of eachStore("bank-faults")) {
         async function create(key: string, i = 0, amountCents = 8990) {
           const started = Date.now();
           const res = await api(key, i).POST("/api/v1/charges/pix", { body: chargeBody({ amountCents }) });
-          return { status: res.status, body: res.body as Transaction, ms: Date.now() - started };
+          return {
+            status: res.status,
+            body: res.body as Transaction,
+            ms: Date.now() - started,
+            retryAfter: res.headers.get("retry-after"),
+          };
         }
         async function read(key: string, id: string): Promise<Transaction> {
           return bodyOf(api(key).GET("/api/v1/transactions/{id}", byId(id)), 200);
@@ -571,28 +576,43 @@ for (const store of eachStore("bank-faults")) {
 
         scenario(
           "down-creates",
-          "when the bank is down during creates, then each answers 201 PENDING within the bounded wait, none hangs, and all finish once it is back",
+          "when the bank is down or slow during creates, then each answers within the bounded wait (201 PENDING when the bank is slow, 503 with Retry-After when it refuses, keeping nothing), none hangs, and the PENDING ones finish once it is back",
           async () => {
             const key = await liveKey();
+            // The first six registrations get no answer (slow: the outcome is unknown, the charge is kept
+            // PENDING and finished in the background); every later one is refused (down: 503, nothing kept;
+            // record 0051).
             bank.faultCalls({ kind: "timeout", count: 6, route: "^PUT /cob/" });
             bank.faultCalls({ kind: "status", status: 503, count: 100, route: "^PUT /cob/" });
             const made = await Promise.all(Array.from({ length: 12 }, (_, i) => create(key, i)));
             for (const m of made) {
-              expect(m.status).toBe(201);
-              expect(m.body.status).toBe("PENDING");
               expect(m.ms).toBeLessThan(waitMs + 1_500);
+              expect([201, 503]).toContain(m.status);
+              if (m.status === 201) expect(m.body.status).toBe("PENDING");
+              else expect(Number(m.retryAfter)).toBeGreaterThanOrEqual(1);
             }
+            const pending = made.filter((m) => m.status === 201);
+            expect(pending.length).toBeGreaterThan(0);
+            expect(pending.length).toBeLessThan(made.length);
             // Not a pile of connections: each process keeps a bounded number of sockets to the bank.
             for (const server of servers)
               expect(await socketsTo(server.pid, new URL(bank.baseUrl).port)).toBeLessThanOrEqual(16);
+            // The refused creates kept nothing: the account holds only the PENDING ones.
+            const listed = await bodyOf(
+              api(key).GET("/api/v1/transactions", { params: { query: { limit: 100 } } }),
+              200,
+            );
+            expect(listed.data.map((t) => t.id).sort()).toEqual(pending.map((m) => m.body.id).sort());
             bank.clearFaults();
             await until(
               async () =>
-                (await Promise.all(made.map((m) => read(key, m.body.id)))).every((c) => c.status === "WAITING_PAYMENT"),
+                (await Promise.all(pending.map((m) => read(key, m.body.id)))).every(
+                  (c) => c.status === "WAITING_PAYMENT",
+                ),
               30_000,
               "every PENDING charge registered",
             );
-            const charges = await Promise.all(made.slice(0, 3).map((m) => read(key, m.body.id)));
+            const charges = await Promise.all(pending.slice(0, 3).map((m) => read(key, m.body.id)));
             for (const charge of charges) pay(charge);
             await bank.settled();
             await until(
@@ -601,6 +621,10 @@ for (const store of eachStore("bank-faults")) {
               "paid",
             );
             await expectBankAndLedgerAgree();
+            // Each process's circuit breaker closes again (its probe succeeds once the bank is back), so the
+            // lane's next scenario meets a bank that answers.
+            for (const i of servers.keys())
+              await until(async () => (await create(key, i)).status === 201, 15_000, `process ${i} creates again`);
           },
           90_000,
         );
