@@ -4,6 +4,7 @@ import { DomainError } from "../../core/errors.js";
 import { recordEvent } from "../../webhooks/index.js";
 import type { RecurrenceRecord, RecurrenceStatus, Schemas, TransactionRecord } from "../../core/model.js";
 import { effectiveStatus, presentTransaction } from "../presenters.js";
+import { removeAtBankNow } from "../bank-charges.js";
 import { brasiliaDate } from "./calendar.js";
 import { recurrenceUrl } from "../../core/recurrence-location.js";
 
@@ -169,7 +170,10 @@ export async function cancelRecurrence(
   for (const charge of await tx.transactions.listByRecurrence(r, r.id)) {
     if (effectiveStatus(charge, at) !== "WAITING_PAYMENT") continue;
     if (charge.cycle) await cancelCycleCharge(tx, charge, at);
-    else await tx.transactions.update({ ...charge, status: "CANCELLED", updatedAt: at });
+    else {
+      await tx.transactions.update({ ...charge, status: "CANCELLED", updatedAt: at });
+      await removeAtBankNow(tx, charge, at); // A journey 3 cob at the bank is removed now.
+    }
   }
   return save(tx, config, { ...moved(r, "CANCELLED", at), cancellation }, "recurrence.cancelled", at);
 }
@@ -185,6 +189,8 @@ async function endInitialCharge(tx: StoreTx, r: RecurrenceRecord, status: "CANCE
     ...(status === "EXPIRED" ? { expiresAt: at } : {}),
     updatedAt: at,
   });
+  // Its cob at the platform's bank, if it has one, is removed now rather than at its expiry.
+  await removeAtBankNow(tx, charge, at);
 }
 
 /** A cycle charge and its scheduled attempt CANCELLED; records `recurring_charge.cancelled`. */
