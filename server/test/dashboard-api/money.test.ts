@@ -386,6 +386,29 @@ for (const store of eachStore("dashboard_money")) {
       ]);
     });
 
+    test("when a charge paid today is refunded in the dashboard, then it comes from its pending money as in the public API, and a refund past that and the available balance is refused naming both in reais (record 0055)", async () => {
+      const { browser, api } = await merchant(server);
+      const { id, net } = await paidCharge(api);
+      const refund = (body: { amountCents?: number }) =>
+        browser.api.POST("/dashboard/v1/modes/{mode}/transactions/{id}/refunds", { ...inMode("test", id), body });
+
+      const part = await refund({ amountCents: 4_000 });
+      const whole = await refund({});
+      const balance = await browser.api.GET("/dashboard/v1/modes/{mode}/balance", mode("test"));
+
+      expectStatus(part, 201);
+      expect(part.body).toMatchObject({ amountCents: 4_000, status: "COMPLETED" });
+      expectStatus(whole, 400);
+      expect(whole.body).toMatchObject({
+        code: "INSUFFICIENT_BALANCE",
+        message: `Saldo insuficiente para a devolução: desta cobrança ainda a liberar R$ ${((net - 4_000) / 100)
+          .toFixed(2)
+          .replace(".", ",")}, disponível R$ 0,00.`,
+      });
+      expectStatus(balance, 200);
+      expect(balance.body).toMatchObject({ availableCents: 0, pendingCents: net - 4_000 });
+    });
+
     test("when the sandbox is played from the dashboard, then test charges expire, are disputed and resolved, listed as disputes, and production refuses it", async () => {
       const { browser, api } = await merchant(server);
       const { id: paid } = await paidCharge(api);

@@ -171,15 +171,18 @@ function refundSuite(store: StoreUnderTest) {
       expect(await eventTypes(testKey)).not.toContain("refund.created");
     });
 
-    test("when the charge's money is still pending, then 400 INSUFFICIENT_BALANCE", async () => {
+    // Record 0055 changed this on purpose: it was 400 INSUFFICIENT_BALANCE while the charge's
+    // money was pending; a refund now comes out of the charge's own pending money first.
+    test("when the charge's money is still pending, then the refund is made from it: 201, pendingCents falls and availableCents stays 0", async () => {
       const { testKey } = await server.newAccount();
       const created = await newCharge(testKey);
       expectStatus(await pay(testKey, created.id), 200);
 
       const res = await refund(testKey, created.id, { amountCents: 1000 });
 
-      expectStatus(res, 400);
-      expect(res.body.code).toBe("INSUFFICIENT_BALANCE");
+      expectStatus(res, 201);
+      expect(res.body).toMatchObject({ amountCents: 1000, status: "COMPLETED" });
+      expect(await balance(testKey)).toMatchObject({ availableCents: 0, pendingCents: 7910, blockedCents: 0 });
     });
 
     test.each([
@@ -312,6 +315,127 @@ function refundSuite(store: StoreUnderTest) {
       expect(res.body.code).toBe("VALIDATION_ERROR");
       expect(JSON.stringify(res.body.errors)).toContain(field);
       expect((await charge(testKey, paid.id)).refundedAmountCents).toBe(0);
+    });
+  });
+
+  describe("a refund from the charge's pending money (record 0055)", () => {
+    /** The scope's ledger adds up to the balance: every entry's sum is available + pending + blocked. */
+    async function expectLedgerAddsUp(accountId: string, key: string) {
+      const entries = await server.store.read.ledger.list({ accountId, livemode: false });
+      const shown = await balance(key);
+      expect(entries.reduce((sum, e) => sum + e.amountCents, 0)).toBe(
+        shown.availableCents + shown.pendingCents + shown.blockedCents,
+      );
+      expect(shown.availableCents).toBeGreaterThanOrEqual(0);
+      expect(shown.pendingCents).toBeGreaterThanOrEqual(0);
+      return shown;
+    }
+    /** A test charge of 89,90 paid now (net 89,10 pending for a day). */
+    async function paidToday(key: string) {
+      const created = await newCharge(key);
+      expectStatus(await pay(key, created.id), 200);
+      return created.id;
+    }
+    const refundEntries = async (accountId: string, refundId: string) =>
+      (await server.store.read.ledger.list({ accountId, livemode: false }))
+        .filter((e) => e.refId === refundId)
+        .map((e) => ({ kind: e.kind, amountCents: e.amountCents, pending: e.releaseAt !== null }));
+
+    test("when a charge paid today is partly refunded, then it comes from its pending money, the available balance is untouched, and the release brings the net amount less the refund", async () => {
+      const { testKey, account } = await accountWithCushion(1000);
+      const id = await paidToday(testKey);
+      const before = await expectLedgerAddsUp(account.id, testKey);
+
+      const made = await newRefund(testKey, id, { amountCents: 2990 });
+      const after = await expectLedgerAddsUp(account.id, testKey);
+      server.clock.advance(86_400 + 1);
+      const released = await expectLedgerAddsUp(account.id, testKey);
+
+      expect(before).toMatchObject({ availableCents: 1000, pendingCents: 8910 });
+      expect(made).toMatchObject({ amountCents: 2990, status: "COMPLETED" });
+      expect(after).toMatchObject({ availableCents: 1000, pendingCents: 8910 - 2990 });
+      expect(released).toMatchObject({ availableCents: 1000 + 8910 - 2990, pendingCents: 0 });
+      expect(await refundEntries(account.id, made.id)).toEqual([{ kind: "refund", amountCents: -2990, pending: true }]);
+    });
+
+    test("when a refund is larger than the charge's pending money, then the rest comes from the available balance", async () => {
+      const { testKey, account } = await accountWithCushion(1000);
+      const id = await paidToday(testKey);
+      const first = await newRefund(testKey, id, { amountCents: 5000 });
+
+      const whole = await newRefund(testKey, id);
+      const after = await expectLedgerAddsUp(account.id, testKey);
+
+      expect(whole).toMatchObject({ amountCents: 3990, status: "COMPLETED" });
+      expect(after).toMatchObject({ availableCents: 1000 - 80, pendingCents: 0 });
+      expect(await refundEntries(account.id, first.id)).toEqual([
+        { kind: "refund", amountCents: -5000, pending: true },
+      ]);
+      expect(await refundEntries(account.id, whole.id)).toEqual([
+        { kind: "refund", amountCents: -3910, pending: true },
+        { kind: "refund", amountCents: -80, pending: false },
+      ]);
+      expect((await charge(testKey, id)).refundedAmountCents).toBe(8990);
+    });
+
+    test("when the charge's pending money and the available balance together do not cover it, then 400 INSUFFICIENT_BALANCE naming both, another charge's pending money is not used, and nothing moves", async () => {
+      const { testKey, account } = await server.newAccount();
+      const id = await paidToday(testKey);
+      await paidToday(testKey);
+      await newRefund(testKey, id, { amountCents: 3000 });
+      const before = await expectLedgerAddsUp(account.id, testKey);
+
+      const res = await refund(testKey, id, {});
+
+      expect(before).toMatchObject({ availableCents: 0, pendingCents: 2 * 8910 - 3000 });
+      expectStatus(res, 400);
+      expect(res.body.code).toBe("INSUFFICIENT_BALANCE");
+      expect(res.body.message).toBe(
+        "Saldo insuficiente para a devolução: desta cobrança ainda a liberar R$ 59,10, disponível R$ 0,00.",
+      );
+      expect(await expectLedgerAddsUp(account.id, testKey)).toEqual(before);
+      expect((await charge(testKey, id)).refundedAmountCents).toBe(3000);
+      expectStatus(await refund(testKey, id, { amountCents: 5910 }), 201);
+      expect(await expectLedgerAddsUp(account.id, testKey)).toMatchObject({ availableCents: 0, pendingCents: 8910 });
+    });
+
+    test("when a refund from pending and available money fails, then each part returns where it came from", async () => {
+      const { testKey, account } = await accountWithCushion(1000);
+      const id = await paidToday(testKey);
+      const before = await expectLedgerAddsUp(account.id, testKey);
+
+      const failed = await newRefund(testKey, id, { reason: "sandbox:falha" });
+      const after = await expectLedgerAddsUp(account.id, testKey);
+      server.clock.advance(86_400 + 1);
+      const released = await expectLedgerAddsUp(account.id, testKey);
+
+      expect(failed).toMatchObject({ status: "FAILED", amountCents: 8990 });
+      expect(after).toEqual(before);
+      expect(released).toMatchObject({ availableCents: 1000 + 8910, pendingCents: 0 });
+      expect(await refundEntries(account.id, failed.id)).toEqual([
+        { kind: "refund", amountCents: -8910, pending: true },
+        { kind: "refund", amountCents: -80, pending: false },
+        { kind: "refund_returned", amountCents: 8910, pending: true },
+        { kind: "refund_returned", amountCents: 80, pending: false },
+      ]);
+      expect((await charge(testKey, id)).refundedAmountCents).toBe(0);
+    });
+
+    test("when test mode releases the pending money between two refunds, then the second takes only from the available balance", async () => {
+      const { testKey, account } = await server.newAccount();
+      const id = await paidToday(testKey);
+      await newRefund(testKey, id, { amountCents: 3000 });
+      expect((await api(testKey).POST("/api/v1/sandbox/balance/release")).status).toBe(200);
+      const released = await expectLedgerAddsUp(account.id, testKey);
+
+      const second = await newRefund(testKey, id, { amountCents: 1000 });
+      const after = await expectLedgerAddsUp(account.id, testKey);
+
+      expect(released).toMatchObject({ availableCents: 5910, pendingCents: 0 });
+      expect(after).toMatchObject({ availableCents: 4910, pendingCents: 0 });
+      expect(await refundEntries(account.id, second.id)).toEqual([
+        { kind: "refund", amountCents: -1000, pending: false },
+      ]);
     });
   });
 

@@ -1012,6 +1012,34 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         });
         expect(await store.read.ledger.list(scope)).toEqual([]);
       });
+
+      test("when entries are read by reference or by release instant, then only the scope's entries of those references, or of that instant's available money, count", async () => {
+        const { test: scope, live } = await seedAccount();
+        const charge = newId("txn");
+        const refund = newId("rfd");
+        const entries = [
+          ledgerEntry(scope, { amountCents: 8910, releaseAt: at(100), refId: charge }),
+          ledgerEntry(scope, { amountCents: 5000, releaseAt: at(100) }),
+          ledgerEntry(scope, { amountCents: -3000, releaseAt: at(100), kind: "refund", refId: refund }),
+          ledgerEntry(scope, { amountCents: -80, kind: "refund", refId: refund }),
+          ledgerEntry(scope, { amountCents: 700, releaseAt: at(200) }),
+          ledgerEntry(scope, { amountCents: 400, bucket: "blocked", releaseAt: at(100), kind: "dispute_opened" }),
+          ledgerEntry(live, { amountCents: 777, releaseAt: at(100), refId: charge }),
+        ];
+        await write(async (tx) => {
+          for (const e of entries) await tx.ledger.append(e);
+        });
+
+        expect(await store.read.ledger.listByRefs(scope, [charge, refund])).toEqual([
+          entries[0],
+          entries[2],
+          entries[3],
+        ]);
+        expect(await store.read.ledger.listByRefs(scope, [])).toEqual([]);
+        expect(await store.read.ledger.sumReleasingAt(scope, at(100))).toBe(8910 + 5000 - 3000);
+        expect(await store.read.ledger.sumReleasingAt(scope, at(150))).toBe(0);
+        expect(await store.read.ledger.sumReleasingAt(live, at(100))).toBe(777);
+      });
     });
 
     describe("events", () => {

@@ -59,13 +59,13 @@ describePg("PostgreSQL with two server processes", () => {
     await database?.drop();
   });
 
-  /** A verified account (release period 0: paid money is available at once) and a full test key. */
-  async function seedAccount(keyInput: { dailyWithdrawLimitCents?: number } = {}) {
+  /** A verified account (release period 0 unless said: paid money is available at once) and a full test key. */
+  async function seedAccount(keyInput: { dailyWithdrawLimitCents?: number } = {}, releasePeriodDays = 0) {
     const now = new Date().toISOString();
     return store.transaction(async (tx) => {
       const account = await createAccount(
         tx,
-        { name: "Loja Concorrente Ltda", ownerEmail: "dono@concorrente.example", verified: true, releasePeriodDays: 0 },
+        { name: "Loja Concorrente Ltda", ownerEmail: "dono@concorrente.example", verified: true, releasePeriodDays },
         now,
       );
       const { key, secret } = await createApiKey(
@@ -383,6 +383,61 @@ describePg("PostgreSQL with two server processes", () => {
         expect(refunded).toBe(1500 * listed.length);
       }
       console.info(`refunds racing withdrawals: ${accepted}/${burst} accepted from a 25000 balance`);
+    });
+
+    test(`when ${burst} refunds of a charge paid today race withdrawals, then pending and available never go negative and the refunds took its pending money first (record 0055)`, async () => {
+      const { secret, account } = await seedAccount({}, 1);
+      await fund(secret, [6000]);
+      await bodyOf(api(0, secret).POST("/api/v1/sandbox/balance/release"), 200);
+      const charge = await bodyOf(
+        api(1, secret).POST("/api/v1/charges/pix", { body: chargeBody({ amountCents: 8990 }) }),
+        201,
+      );
+      await bodyOf(api(0, secret).POST("/api/v1/sandbox/transactions/{id}/pay", byId(charge.id)), 200);
+      const next = seededRandom(20261128);
+      const amounts = Array.from({ length: burst }, () => 300 + Math.floor(next() * 700));
+      const before = await balance(secret);
+
+      const results = await Promise.all(
+        amounts.map((amountCents, i) =>
+          i % 2 === 0
+            ? api(i, secret).POST("/api/v1/transactions/{id}/refunds", { ...byId(charge.id), body: { amountCents } })
+            : withdraw(i, secret, 600),
+        ),
+      );
+
+      const refunded = amounts.reduce(
+        (sum, amount, n) => (n % 2 === 0 && results[n]?.status === 201 ? sum + amount : sum),
+        0,
+      );
+      const withdrawn = 600 * results.filter((r, n) => n % 2 === 1 && r.status === 201).length;
+      const after = await balance(secret);
+      // Pending money of any release instant, straight from SQL: none below zero.
+      const negative = await sql.query(
+        `SELECT release_at FROM ledger_entries WHERE account_id = $1 AND livemode = false
+           AND bucket = 'available' AND release_at IS NOT NULL GROUP BY release_at HAVING sum(amount_cents) < 0`,
+        [account.id],
+      );
+      expect(before).toMatchObject({ availableCents: 6000, pendingCents: 8910 });
+      expect(
+        results.every(
+          (r) =>
+            r.status === 201 ||
+            (r.status === 400 && (r.body.code === "INSUFFICIENT_BALANCE" || r.body.code === "REQUEST_ERROR")),
+        ),
+      ).toBe(true);
+      expect(refunded).toBeGreaterThan(0);
+      expect(refunded).toBeLessThanOrEqual(8990);
+      expect(withdrawn).toBeGreaterThan(0);
+      expect(after.pendingCents).toBe(Math.max(0, 8910 - refunded));
+      expect(after.availableCents).toBe(6000 - withdrawn - Math.max(0, refunded - 8910));
+      expect(after.availableCents).toBeGreaterThanOrEqual(0);
+      expect(negative.rows).toEqual([]);
+      expect(
+        (await bodyOf(api(1, secret).GET("/api/v1/transactions/{id}", byId(charge.id)), 200)).refundedAmountCents,
+      ).toBe(refunded);
+      const total = 6000 + 8910 - withdrawn - refunded;
+      expect(await ledgerSums(account.id)).toEqual({ entries: total, totalsRow: total });
     });
 
     test("when both processes stop and one starts again on the database, then every account, key, charge, balance and event is there", async () => {

@@ -11,6 +11,7 @@ import { newId, randomBase62 } from "../core/ids.js";
 import type { PageRequest, RefundRecord, Schemas, TransactionRecord } from "../core/model.js";
 import { pageOrInvalidCursor } from "../core/pagination.js";
 import { refundLimits } from "../core/policy.js";
+import { isPending } from "../balance/index.js";
 import { effectiveStatus, presentRefund } from "./presenters.js";
 import { type BankRefund, BankRefusedError, type PixBank } from "../ports/pix-bank.js";
 import type { Scope } from "../core/model.js";
@@ -27,16 +28,64 @@ function refundableCents(charge: TransactionRecord): number {
   return Math.max(0, charge.amountCents - charge.refundedAmountCents - lost);
 }
 
+/** The ids of every refund of `charge` (failed ones too: their returns cancel their debits). */
+async function refundIdsOf(tx: StoreTx, charge: TransactionRecord): Promise<string[]> {
+  const ids: string[] = [];
+  for (let startingAfter: string | undefined; ;) {
+    const page = await tx.refunds.listByTransaction(charge, charge.id, { limit: 100, startingAfter });
+    ids.push(...page.items.map((r) => r.id));
+    if (!page.hasMore || page.items.length === 0) return ids;
+    startingAfter = page.items[page.items.length - 1]?.id;
+  }
+}
+
+/** What of a charge's net amount is still pending at `at`, and when it is released (record 0055). */
+interface ChargePending {
+  cents: number;
+  releaseAt: string | null;
+}
+
 /**
- * Checks every rule of a refund of `charge` at `at` and answers the amount to refund. Called under
- * the scope lock, so the figures it reads cannot change before the refund is written.
+ * The charge's own pending money at `at` (record 0055): its `charge_paid` credit while its release
+ * is ahead, less the pending parts of its refunds (a failed one's return cancels its part), never
+ * more than the scope's pending money of that release instant (test mode's "release now" moves a
+ * whole instant to available without the charge's entries seeing it). Zero once released.
+ */
+async function pendingOfCharge(tx: StoreTx, charge: TransactionRecord, at: string): Promise<ChargePending> {
+  const credit = (await tx.ledger.listByRefs(charge, [charge.id])).find(
+    (e) => e.kind === "charge_paid" && isPending(e, at),
+  );
+  if (!credit?.releaseAt) return { cents: 0, releaseAt: null };
+  const releaseAt = credit.releaseAt;
+  const refundIds = await refundIdsOf(tx, charge);
+  const refundParts = refundIds.length === 0 ? [] : await tx.ledger.listByRefs(charge, refundIds);
+  const own = refundParts
+    .filter((e) => e.bucket === "available" && e.releaseAt === releaseAt)
+    .reduce((sum, e) => sum + e.amountCents, credit.amountCents);
+  const ofInstant = await tx.ledger.sumReleasingAt(charge, releaseAt);
+  return { cents: Math.max(0, Math.min(own, ofInstant)), releaseAt };
+}
+
+/** A refund's amount split by where it is taken from (record 0055). */
+interface RefundSplit {
+  amount: number;
+  /** Taken from the charge's own pending money, released at `releaseAt`. */
+  pending: { cents: number; releaseAt: string } | null;
+  /** Taken from the available balance. */
+  availableCents: number;
+}
+
+/**
+ * Checks every rule of a refund of `charge` at `at` and answers the amount to refund, split: the
+ * charge's own pending money first, then the available balance (record 0055). Called under the
+ * scope lock, so the figures it reads cannot change before the refund is written.
  */
 async function refundAmount(
   tx: StoreTx,
   charge: TransactionRecord,
   requested: number | undefined,
   at: string,
-): Promise<number> {
+): Promise<RefundSplit> {
   const status = effectiveStatus(charge, at);
   if (status !== "PAID") {
     throw new DomainError("REQUEST_ERROR", `Só cobranças pagas podem ser devolvidas: status atual ${status}.`);
@@ -62,19 +111,29 @@ async function refundAmount(
       `O valor passa do que ainda pode ser devolvido desta cobrança (${formatBRL(refundable)}).`,
     );
   }
+  const pending = await pendingOfCharge(tx, charge, at);
+  const fromPending = Math.min(amount, pending.cents);
+  const rest = amount - fromPending;
   const totals = await tx.ledger.totals(charge, at);
-  if (amount > totals.availableCents) {
+  if (rest > totals.availableCents) {
     throw new DomainError(
       "INSUFFICIENT_BALANCE",
-      `Saldo disponível insuficiente para a devolução: disponível ${formatBRL(totals.availableCents)}.`,
+      `Saldo insuficiente para a devolução: desta cobrança ainda a liberar ${formatBRL(pending.cents)}, ` +
+        `disponível ${formatBRL(Math.max(0, totals.availableCents))}.`,
     );
   }
-  return amount;
+  return {
+    amount,
+    pending: fromPending > 0 && pending.releaseAt ? { cents: fromPending, releaseAt: pending.releaseAt } : null,
+    availableCents: rest,
+  };
 }
 
 /**
- * Ends a `PENDING` refund with the acquirer's outcome. `FAILED` returns its amount to the
- * available balance and takes it off the charge's `refundedAmountCents`. Records the event.
+ * Ends a `PENDING` refund with the acquirer's outcome. `FAILED` gives each part of its amount back
+ * where it came from (its own `refund` entries say how it was split: the pending part with its
+ * release instant, the rest to the available balance) and takes it off the charge's
+ * `refundedAmountCents`. Records the event.
  */
 export async function settleRefundRecord(
   tx: StoreTx,
@@ -102,17 +161,20 @@ export async function settleRefundRecord(
       refundedAmountCents: charge.refundedAmountCents - refund.amountCents,
       updatedAt: at,
     });
-    await tx.ledger.append({
-      id: newId("led"),
-      accountId: refund.accountId,
-      livemode: refund.livemode,
-      bucket: "available",
-      amountCents: refund.amountCents,
-      releaseAt: null,
-      kind: "refund_returned",
-      refId: refund.id,
-      createdAt: at,
-    });
+    const parts = (await tx.ledger.listByRefs(refund, [refund.id])).filter((e) => e.kind === "refund");
+    for (const part of parts) {
+      await tx.ledger.append({
+        id: newId("led"),
+        accountId: refund.accountId,
+        livemode: refund.livemode,
+        bucket: "available",
+        amountCents: -part.amountCents,
+        releaseAt: part.releaseAt,
+        kind: "refund_returned",
+        refId: refund.id,
+        createdAt: at,
+      });
+    }
   }
   await tx.refunds.update(settled);
   const type = settled.status === "COMPLETED" ? "refund.completed" : "refund.failed";
@@ -124,8 +186,8 @@ export function refundUseCases(deps: DomainDeps) {
   const now = () => deps.clock.now().toISOString();
   return {
     /**
-     * Refunds part or all of a paid charge: checks the rules, takes the amount from the available
-     * balance, records `refund.created`, and hands it to the mode's acquirer (the sandbox decides
+     * Refunds part or all of a paid charge: checks the rules, takes the amount from the charge's
+     * own pending money first, then the available balance (record 0055), records `refund.created`, and hands it to the mode's acquirer (the sandbox decides
      * at once; production waits for the settlement). Production only for a verified account
      * (`403 ACCOUNT_NOT_ACTIVE`).
      */
@@ -143,7 +205,8 @@ export function refundUseCases(deps: DomainDeps) {
         return once(tx, actor.scope, "createRefund", idempotencyKey, { transactionId, ...body }, at, async () => {
           const charge = await tx.transactions.get(actor.scope, transactionId);
           if (!charge) throw notFound();
-          const amount = await refundAmount(tx, charge, body.amountCents, at);
+          const split = await refundAmount(tx, charge, body.amountCents, at);
+          const amount = split.amount;
           const refund: RefundRecord = {
             id: newId("rfd"),
             ...actor.scope,
@@ -172,16 +235,24 @@ export function refundUseCases(deps: DomainDeps) {
             refundedAmountCents: charge.refundedAmountCents + amount,
             updatedAt: at,
           });
-          await tx.ledger.append({
-            id: newId("led"),
-            ...actor.scope,
-            bucket: "available",
-            amountCents: -amount,
-            releaseAt: null,
-            kind: "refund",
-            refId: refund.id,
-            createdAt: at,
-          });
+          // Record 0055: the charge's own pending part keeps its release instant (the release
+          // then brings that much less); the rest leaves the available balance now.
+          const parts = [
+            ...(split.pending ? [{ cents: split.pending.cents, releaseAt: split.pending.releaseAt }] : []),
+            ...(split.availableCents > 0 ? [{ cents: split.availableCents, releaseAt: null }] : []),
+          ];
+          for (const part of parts) {
+            await tx.ledger.append({
+              id: newId("led"),
+              ...actor.scope,
+              bucket: "available",
+              amountCents: -part.cents,
+              releaseAt: part.releaseAt,
+              kind: "refund",
+              refId: refund.id,
+              createdAt: at,
+            });
+          }
           await recordEvent(tx, actor.scope, "refund.created", presentRefund(refund), at);
           // Production with the bank connected: a refund of a Pix the bank confirmed is a
           // devolução of it (`requestRefund`), sent once this transaction commits; its task

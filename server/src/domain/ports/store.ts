@@ -241,6 +241,10 @@ export interface StoreReads extends IdentityReads, AuditReads, BankReads, Receiv
     /** Balance figures at instant `now`, derived from the entries. */
     totals(scope: Scope, now: string): Promise<BalanceTotals>;
     list(scope: Scope): Promise<LedgerEntry[]>;
+    /** The scope's entries whose `refId` is one of `refIds`, in append order (record 0055). */
+    listByRefs(scope: Scope, refIds: readonly string[]): Promise<LedgerEntry[]>;
+    /** The sum of the scope's `available` entries whose `releaseAt` is exactly `releaseAt`. */
+    sumReleasingAt(scope: Scope, releaseAt: string): Promise<number>;
   };
   events: {
     /** Every event of the scope, in append order. */

@@ -210,6 +210,13 @@ export class MemoryStore implements Store {
             ),
           ),
         list: async (scope) => this.ledger.all().filter((e) => inScope(e, scope)),
+        listByRefs: async (scope, refIds) =>
+          this.ledger.all().filter((e) => inScope(e, scope) && refIds.includes(e.refId)),
+        sumReleasingAt: async (scope, releaseAt) =>
+          this.ledger
+            .all()
+            .filter((e) => inScope(e, scope) && e.bucket === "available" && e.releaseAt === releaseAt)
+            .reduce((sum, e) => sum + e.amountCents, 0),
       },
       events: {
         list: async (scope) => this.events.all().filter((e) => inScope(e, scope)),

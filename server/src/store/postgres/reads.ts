@@ -181,6 +181,19 @@ export function reads(db: Queryable): StoreReads {
         return balanceTotals(rows[0] ?? { availableTotalCents: 0, blockedCents: 0, pendingCents: 0 });
       },
       list: (scope) => selectMany(db, ledgerTable, scoped, scopeArgs(scope), "seq"),
+      listByRefs: (scope, refIds) =>
+        selectMany(db, ledgerTable, `${scoped} AND ref_id = ANY ($3::text[])`, [...scopeArgs(scope), refIds], "seq"),
+      // Through the partial index of pending money (account, mode, release_at).
+      sumReleasingAt: async (scope, releaseAt) => {
+        const rows = await query<{ sum: number }>(
+          db,
+          `SELECT coalesce(sum(amount_cents), 0)::bigint AS sum FROM ledger_entries
+           WHERE account_id = $1 AND livemode = $2 AND bucket = 'available'
+             AND release_at IS NOT NULL AND release_at = $3::timestamptz`,
+          [scope.accountId, scope.livemode, releaseAt],
+        );
+        return Number(rows[0]?.sum ?? 0);
+      },
     },
     events: {
       list: (scope) => selectMany(db, eventsTable, scoped, scopeArgs(scope), "seq"),
