@@ -298,6 +298,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/bank/unmatched-receipts/{endToEndId}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return an unmatched receipt
+         * @description Returns an unmatched receipt to its payer: a devolução of its full amount at the bank
+         *     (`PUT /pix/{e2eid}/devolucao/{id}`, the id derived from the receipt and the attempt). Nothing
+         *     moves in any merchant's balance (the money never was theirs). Audited in the platform's change
+         *     log. `200` when the bank returned it at once (`COMPLETED`) or refused it (`FAILED`: ask again
+         *     for a new attempt); `202` while the bank processes it (`PENDING`: the reconciler reads it back).
+         *     A `PENDING` return is read back from the bank first and asked again only if the bank does not
+         *     know it.
+         *
+         *     `404 NOT_FOUND`: no unmatched receipt with this end-to-end id (or no bank connection).
+         *     `400 REQUEST_ERROR`: the receipt was credited to a charge, or it is returned or being returned.
+         *     `503 SERVICE_UNAVAILABLE` with `Retry-After` while the bank does not answer.
+         */
+        post: operations["returnUnmatchedReceipt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/clock": {
         parameters: {
             query?: never;
@@ -826,8 +856,11 @@ export interface components {
         };
         /** @description One change the operator made, as the connection's change log keeps it (never a secret). */
         BankConnectionChange: {
-            /** @enum {string} */
-            action: "bank_connection.set" | "bank_connection.changed" | "bank_connection.removed";
+            /**
+             * @description `unmatched_receipt.return_requested`: a return of an unmatched receipt asked at the bank.
+             * @enum {string}
+             */
+            action: "bank_connection.set" | "bank_connection.changed" | "bank_connection.removed" | "unmatched_receipt.return_requested";
             /** @description The operator's address. */
             ip: string | null;
             /**
@@ -1989,6 +2022,8 @@ export interface components {
             reason: string;
             /** @description When the service kept it. */
             receivedAt: components["schemas"]["PixService.UtcTimestamp"];
+            /** @description Its return to the payer by the operator (a devolução at the bank); absent while never asked. */
+            payerReturn?: components["schemas"]["UnmatchedReceiptReturn"];
         };
         /** @description One page of a list. */
         UnmatchedReceiptPage: {
@@ -1996,6 +2031,27 @@ export interface components {
             data: components["schemas"]["UnmatchedReceipt"][];
             /** @description True when more items exist: ask again with `startingAfter` = the id of the last item. */
             hasMore: boolean;
+        };
+        /**
+         * @description A return of an unmatched receipt to its payer: a devolução of the full amount at the bank,
+         *     `POST /admin/v1/bank/unmatched-receipts/{endToEndId}/return`. `PENDING` while the bank processes
+         *     it (the reconciler reads it back), `COMPLETED` once returned, `FAILED` when the bank refused it
+         *     (another return may then be asked, with a new id).
+         */
+        UnmatchedReceiptReturn: {
+            /** @enum {string} */
+            status: "PENDING" | "COMPLETED" | "FAILED";
+            /** @description The devolução's id of ours at the bank (26 to 35 letters and digits; one per attempt). */
+            id: string;
+            /**
+             * Format: int32
+             * @description Attempts asked so far (the first is 1).
+             */
+            attempts: number;
+            /** @description When the bank returned it; only when `COMPLETED`. */
+            returnedAt?: components["schemas"]["PixService.UtcTimestamp"];
+            /** @description The bank's reason for refusing it (Portuguese); only when `FAILED`. */
+            failureReason?: string;
         };
         /** @description Body of update account: only the fields sent change. */
         UpdateAccountRequest: {
@@ -2155,6 +2211,7 @@ export interface components {
     };
     responses: never;
     parameters: {
+        EndToEndIdPath: string;
         IdPath: string;
         /** @description Page size, 1 to 100. Default 20. */
         "PixService.PageQuery.limit": number;
@@ -6000,6 +6057,211 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnmatchedReceiptPage"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The API key is missing, invalid or revoked (`UNAUTHORIZED`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account and mode (check the id and that the key's mode matches), or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /**
+             * @description Too many failed authentications from this IP address (`RATE_LIMITED`): after 20 requests with a
+             *     missing or wrong token within a minute, every operator request from the address (a right token
+             *     included) answers 429 until `Retry-After` seconds have passed. Other addresses are not affected.
+             */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`); retry with the same `idempotency-key`. */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`), for example while its database restarts; retry after `Retry-After` (1 second) with the same `idempotency-key`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.ErrorBody"];
+                };
+            };
+        };
+    };
+    returnUnmatchedReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endToEndId: components["parameters"]["EndToEndIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnmatchedReceipt"];
+                };
+            };
+            /** @description Accepted: the bank processes the return; the reconciler reads its outcome back. */
+            202: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The failed-authentication budget of this IP address: `limit` failures per window, `remaining`
+                     *     in it (this request counted, and given back unless it failed authentication), and `reset`
+                     *     seconds until the window restarts, for example `limit=20, remaining=19, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["OperatorRateLimitValue"];
+                    /** @description The budget's policy: `limit` failed authentications per `w` seconds, for example `20;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["OperatorRateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnmatchedReceipt"];
                 };
             };
             /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`, `INSUFFICIENT_BALANCE`). Repeating the same request gives the same error. */

@@ -234,6 +234,14 @@ export const operationTable = {
     tag: "Webhook endpoints",
     statuses: [200, 400, 401, 404, 429, 500, 503],
   },
+  returnUnmatchedReceipt: {
+    method: "post",
+    path: "/admin/v1/bank/unmatched-receipts/{endToEndId}/return",
+    permission: "admin",
+    summary: "Return an unmatched receipt",
+    tag: "Bank connection",
+    statuses: [200, 202, 400, 401, 404, 429, 500, 503],
+  },
   revokeApiKey: {
     method: "post",
     path: "/admin/v1/api-keys/{id}/revoke",
@@ -854,6 +862,25 @@ export type ReplayEventResult =
   | { status: 500; body: Json<operations["replayEvent"]["responses"][500]> }
   | { status: 503; body: Json<operations["replayEvent"]["responses"][503]>; headers: { "Retry-After": string } };
 
+/** POST /admin/v1/bank/unmatched-receipts/{endToEndId}/return: input of `returnUnmatchedReceipt`, after validation. */
+export interface ReturnUnmatchedReceiptInput {
+  params: operations["returnUnmatchedReceipt"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `returnUnmatchedReceipt` may answer. */
+export type ReturnUnmatchedReceiptResult =
+  | { status: 200; body: Json<operations["returnUnmatchedReceipt"]["responses"][200]> }
+  | { status: 202; body: Json<operations["returnUnmatchedReceipt"]["responses"][202]> }
+  | { status: 400; body: Json<operations["returnUnmatchedReceipt"]["responses"][400]> }
+  | { status: 401; body: Json<operations["returnUnmatchedReceipt"]["responses"][401]> }
+  | { status: 404; body: Json<operations["returnUnmatchedReceipt"]["responses"][404]> }
+  | { status: 429; body: Json<operations["returnUnmatchedReceipt"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["returnUnmatchedReceipt"]["responses"][500]> }
+  | { status: 503; body: Json<operations["returnUnmatchedReceipt"]["responses"][503]>; headers: { "Retry-After": string } };
+
 /** POST /admin/v1/api-keys/{id}/revoke: input of `revokeApiKey`, after validation. */
 export interface RevokeApiKeyInput {
   params: operations["revokeApiKey"]["parameters"]["path"];
@@ -1142,6 +1169,8 @@ export interface Handlers<Ctx> {
   removeBankConnection(request: RemoveBankConnectionInput, ctx: Ctx): Promise<RemoveBankConnectionResult>;
   /** POST /admin/v1/events/{id}/replay: Replay an event (`admin`). */
   replayEvent(request: ReplayEventInput, ctx: Ctx): Promise<ReplayEventResult>;
+  /** POST /admin/v1/bank/unmatched-receipts/{endToEndId}/return: Return an unmatched receipt (`admin`). */
+  returnUnmatchedReceipt(request: ReturnUnmatchedReceiptInput, ctx: Ctx): Promise<ReturnUnmatchedReceiptResult>;
   /** POST /admin/v1/api-keys/{id}/revoke: Revoke an API key (`admin`). */
   revokeApiKey(request: RevokeApiKeyInput, ctx: Ctx): Promise<RevokeApiKeyResult>;
   /** POST /admin/v1/secrets/rotate: Rotate the secrets' master key (`admin`). */
@@ -1172,7 +1201,7 @@ export interface Handlers<Ctx> {
 export interface OperationsByTag {
   "Accounts": "createAccount" | "getAccount" | "listAccounts" | "updateAccount";
   "API keys": "createApiKey" | "listApiKeys" | "revokeApiKey" | "updateApiKey";
-  "Bank connection": "changeBankConnection" | "getBankConnection" | "listUnmatchedReceipts" | "reconcileBank" | "removeBankConnection" | "setBankConnection";
+  "Bank connection": "changeBankConnection" | "getBankConnection" | "listUnmatchedReceipts" | "reconcileBank" | "removeBankConnection" | "returnUnmatchedReceipt" | "setBankConnection";
   "Clock": "advanceClock" | "getClock";
   "Customers": "getCustomerNotes" | "setCustomerNotes";
   "Secrets": "rotateSecrets";

@@ -33,7 +33,13 @@ import { accountProfileUseCases } from "./accounts/index.js";
 import { verificationUseCases } from "./accounts/index.js";
 import { withdrawalPayoutUseCases, withdrawalUseCases } from "./balance/index.js";
 import { bankConnectionUseCases, sealedSecretUseCases } from "./bank/index.js";
-import { bankReceiptUseCases, bankReconcileUseCases, bankRecurrenceUseCases, bankWorkUseCases } from "./bank/index.js";
+import {
+  bankReceiptUseCases,
+  bankReconcileUseCases,
+  bankRecurrenceUseCases,
+  bankWorkUseCases,
+  unmatchedReturnUseCases,
+} from "./bank/index.js";
 
 /** Every public use case, wired to one set of dependencies. */
 export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlGuard } = {}) {
@@ -54,6 +60,7 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     bankConnection,
     /** Received Pix (the bank's callbacks, the operator's unmatched receipts), the reconciler, the bank's tasks. */
     bankReceipts: bankReceiptUseCases(deps),
+    bankReturns: unmatchedReturnUseCases(deps),
     bankRecurrences: bankRecurrenceUseCases(deps),
     bankReconcile: bankReconcileUseCases(deps),
     bankWork: bankWorkUseCases(deps),

@@ -667,6 +667,12 @@ const skipped: Record<string, string> = {
   "POST /admin/v1/bank/reconciliations again": noBankOnTestServer,
   "POST /admin/v1/bank/reconciliations afterOutage": noBankOnTestServer,
   "POST /admin/v1/bank/reconciliations bankDown": noBankOnTestServer,
+  ...Object.fromEntries(
+    ["returned", "processing", "alreadyReturned", "bankDown"].map((title) => [
+      `POST /admin/v1/bank/unmatched-receipts/{endToEndId}/return ${title}`,
+      "a test server has no bank connected (it answers 404); server/test/bank/unmatched-return.test.ts returns receipts at the fake bank",
+    ]),
+  ),
 };
 
 let idempotencyKeys = 0;

@@ -179,10 +179,35 @@ export function registerBank(program: Command, ctx: CliContext): void {
     const page = unwrap(
       await ctx.operator().GET("/admin/v1/bank/unmatched-receipts", { params: { query: pageQuery(o) } }),
     );
-    ctx.out.list(page, ["endToEndId", "amountCents", "txid", "paidAt", "reason"]);
+    ctx.out.list(page, ["endToEndId", "amountCents", "txid", "paidAt", "reason", "payerReturn.status"]);
     const last = page.data.at(-1);
     if (page.hasMore && last) ctx.out.note(`Há mais resultados: acrescente --starting-after ${last.endToEndId}`);
   });
+
+  bank
+    .command("return")
+    .description(
+      "devolve ao pagador um Pix recebido que não pagou nenhuma cobrança (uma devolução do valor inteiro no banco)",
+    )
+    .argument("<endToEndId>", "o end-to-end id do Pix recebido (admin bank unmatched)")
+    .action(async (endToEndId: string) => {
+      const receipt = unwrap(
+        await ctx.operator().POST("/admin/v1/bank/unmatched-receipts/{endToEndId}/return", {
+          params: { path: { endToEndId } },
+        }),
+      );
+      ctx.out.record(receipt, [
+        "endToEndId",
+        "amountCents",
+        "payerReturn.status",
+        "payerReturn.id",
+        "payerReturn.attempts",
+        "payerReturn.returnedAt",
+        "payerReturn.failureReason",
+      ]);
+      if (receipt.payerReturn?.status === "PENDING")
+        ctx.out.note("O banco está processando a devolução: a conciliação lê o resultado; veja admin bank unmatched.");
+    });
 
   program
     .command("secrets")

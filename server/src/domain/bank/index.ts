@@ -8,3 +8,4 @@ export * from "./reconcile.js";
 export * from "./recurrences-at-bank.js";
 export * from "./refunds-at-bank.js";
 export * from "./sealed-secrets.js";
+export * from "./unmatched-return.js";

@@ -86,7 +86,12 @@ export interface BankHealthRecord {
 export type BankHealthPatch = Partial<Omit<BankHealthRecord, "id">>;
 
 /** What an operator did to the connection, as its change log keeps it. */
-export type BankConnectionAction = "bank_connection.set" | "bank_connection.changed" | "bank_connection.removed";
+export type BankConnectionAction =
+  | "bank_connection.set"
+  | "bank_connection.changed"
+  | "bank_connection.removed"
+  /** The operator asked the bank to return an unmatched receipt to its payer (unmatched-return.ts). */
+  | "unmatched_receipt.return_requested";
 
 /**
  * One entry of the connection's change log (the platform's own audit trail: the connection

@@ -15,6 +15,7 @@ import {
   openDisputeOn,
   refundIdOfBank,
 } from "../payments/index.js";
+import { applyReturnAnswer, presentReceipt } from "./unmatched-return.js";
 
 // Received Pix (issue 35; docs/decisions, "Received Pix: exactly once, and what matches nothing").
 // A bank's callback is a hint, never proof: each end-to-end id is read back from the bank
@@ -92,21 +93,12 @@ export const receivedRow = (
   livemode: "charge" in match ? match.charge.livemode : null,
   reason: "reason" in match ? match.reason : null,
   createdAt: at,
+  returnStatus: null,
+  returnId: null,
+  returnAttempts: 0,
+  returnedAt: null,
+  returnFailureReason: null,
 });
-
-/** An unmatched receipt as the operator sees it. */
-function presentReceipt(r: ReceivedPixRecord) {
-  return {
-    endToEndId: r.id,
-    txid: r.txid,
-    amountCents: r.amountCents,
-    paidAt: r.paidAt,
-    payerName: r.payerName,
-    payerDocument: r.payerDocument,
-    reason: r.reason ?? "",
-    receivedAt: r.createdAt,
-  };
-}
 
 export function bankReceiptUseCases(deps: DomainDeps) {
   const now = () => deps.clock.now().toISOString();
@@ -145,6 +137,11 @@ export function bankReceiptUseCases(deps: DomainDeps) {
     if (devolucao.nature === "MED_OPERACIONAL" || devolucao.nature === "MED_FRAUDE") {
       const kept = await deps.store.read.receivedPix.get(pix.endToEndId);
       if (kept?.transactionId) await followMed(kept.transactionId, devolucao);
+      return;
+    }
+    const kept = await deps.store.read.receivedPix.get(pix.endToEndId);
+    if (kept?.returnStatus === "PENDING" && kept.returnId === devolucao.refundId) {
+      await applyReturnAnswer(deps, kept, devolucao); // the operator's return of an unmatched receipt
       return;
     }
     const refundId = refundIdOfBank(devolucao.refundId);

@@ -30,6 +30,18 @@ export interface ReceivedPixRecord {
   livemode: boolean | null;
   reason: string | null;
   createdAt: string;
+  /**
+   * An unmatched receipt's return to its payer by the operator (a devolução of the full amount at
+   * the bank, domain/bank/unmatched-return.ts); null while never asked. `PENDING` while the bank
+   * processes it, `COMPLETED` once returned, `FAILED` when refused (a new attempt may be asked).
+   */
+  returnStatus: "PENDING" | "COMPLETED" | "FAILED" | null;
+  /** Our devolução id of the latest attempt (derived from the end-to-end id and `returnAttempts`). */
+  returnId: string | null;
+  /** Attempts asked so far (0 while never asked). */
+  returnAttempts: number;
+  returnedAt: string | null;
+  returnFailureReason: string | null;
 }
 
 /** What is still owed to the bank for one charge or refund; deleted once done. */
@@ -79,6 +91,14 @@ export interface ReceivedPixWrites {
      * end-to-end id is not kept yet (nor earlier in `records`); answers the ids it inserted.
      */
     insertManyIfAbsent(records: readonly ReceivedPixRecord[]): Promise<Set<string>>;
+    /**
+     * Writes an unmatched receipt's return fields when its `returnAttempts` and `returnStatus` are
+     * still `expected`'s (another request or process did not move it first); answers whether it did.
+     */
+    updateReturn(
+      record: ReceivedPixRecord,
+      expected: Pick<ReceivedPixRecord, "returnAttempts" | "returnStatus">,
+    ): Promise<boolean>;
   };
   bankTasks: ReceivedPixReads["bankTasks"] & {
     /** Inserts or replaces the task with this id. */

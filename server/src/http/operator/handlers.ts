@@ -204,6 +204,10 @@ function adminHandlers(domain: Domain, clock: ManualClock | null): Handlers<Audi
       status: 200,
       body: await domain.bankReceipts.listUnmatched(pageFromQuery(query)),
     }),
+    returnUnmatchedReceipt: async ({ params }, by) => {
+      const { receipt, pending } = await domain.bankReturns.returnReceipt(params.endToEndId, by);
+      return pending ? { status: 202, body: receipt } : { status: 200, body: receipt };
+    },
     reconcileBank: async ({ body }) => ({ status: 200, body: await domain.bankReconcile.reconcileNow(body) }),
     getBankConnection: async () => ({ status: 200, body: await domain.bankConnection.get() }),
     setBankConnection: async ({ body }, by) => ({ status: 200, body: await domain.bankConnection.set(body, by) }),

@@ -53,6 +53,21 @@ export class ReceivedPixTables {
           }
           return inserted;
         },
+        updateReturn: async (record, expected) => {
+          const kept = this.received.get(record.id);
+          if (!kept || kept.outcome !== "UNMATCHED") return false;
+          if (kept.returnAttempts !== expected.returnAttempts || kept.returnStatus !== expected.returnStatus)
+            return false;
+          this.received.update({
+            ...kept,
+            returnStatus: record.returnStatus,
+            returnId: record.returnId,
+            returnAttempts: record.returnAttempts,
+            returnedAt: record.returnedAt,
+            returnFailureReason: record.returnFailureReason,
+          });
+          return true;
+        },
       },
       bankTasks: {
         ...r.bankTasks,

@@ -25,6 +25,11 @@ export const receivedPixTable: TableDef<ReceivedPixRecord> = {
     ["livemode", (r) => r.livemode],
     ["reason", (r) => r.reason],
     ["created_at", (r) => r.createdAt],
+    ["return_status", (r) => r.returnStatus],
+    ["return_id", (r) => r.returnId],
+    ["return_attempts", (r) => r.returnAttempts],
+    ["returned_at", (r) => r.returnedAt],
+    ["return_failure_reason", (r) => r.returnFailureReason],
   ],
 };
 
@@ -57,6 +62,11 @@ const columnTypes: Record<string, string> = {
   livemode: "boolean",
   reason: "text",
   created_at: "timestamptz",
+  return_status: "text",
+  return_id: "text",
+  return_attempts: "integer",
+  returned_at: "timestamptz",
+  return_failure_reason: "text",
 };
 const recordsetTypes = receivedPixTable.columns
   .map(([column]) => {
@@ -112,6 +122,23 @@ export function receivedPixWrites(client: Queryable): ReceivedPixWrites {
         );
         return new Set(rows.map((row) => row.id));
       },
+      updateReturn: async (record, expected) =>
+        (await execute(
+          client,
+          `UPDATE received_pix
+              SET return_status = $2, return_id = $3, return_attempts = $4, returned_at = $5, return_failure_reason = $6
+            WHERE id = $1 AND outcome = 'UNMATCHED' AND return_attempts = $7 AND return_status IS NOT DISTINCT FROM $8`,
+          [
+            record.id,
+            record.returnStatus,
+            record.returnId,
+            record.returnAttempts,
+            record.returnedAt,
+            record.returnFailureReason,
+            expected.returnAttempts,
+            expected.returnStatus,
+          ],
+        )) === 1,
     },
     bankTasks: {
       ...reads.bankTasks,
