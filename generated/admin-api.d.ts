@@ -1187,7 +1187,10 @@ export interface components {
          * @example limit=20, remaining=19, reset=60
          */
         OperatorRateLimitValue: string;
-        /** @description The most one Pix transfer of a withdrawal sends: R$ 1,00 to R$ 10.000.000,00, in cents. */
+        /**
+         * Format: int32
+         * @description The most one Pix transfer of a withdrawal sends: R$ 1,00 to R$ 10.000.000,00, in cents.
+         */
         PayoutLimitCents: number;
         /** @description A client certificate and its private key, both PEM (as most banks issue them). */
         PemClientCertificate: {
