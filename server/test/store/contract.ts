@@ -112,6 +112,7 @@ export function transactionRecord(scope: Scope, overrides: Partial<TransactionRe
     refundedAmountCents: 0,
     recurrenceId: null,
     cycle: null,
+    dueDateCharge: null,
     failureReason: null,
     metadata: { orderId: "1234", nota: "ação ✓" },
     expiresAt: at(86_400),

@@ -46,6 +46,8 @@ function recurrenceRecord(scope: Scope, overrides: Partial<RecurrenceRecord> = {
     cancellation: null,
     history: [{ status: "CREATED", at: at(0) }],
     simulatedDate: null,
+    bankLocId: null,
+    bankRecId: null,
     createdAt: at(0),
     updatedAt: at(0),
     ...overrides,
@@ -75,6 +77,8 @@ function recurrenceContract(name: string, makeStore: () => Promise<Store>) {
         status: "CANCELLED",
         approvedAt: at(60),
         cancellation: { requestedBy: "PAYER_PSP", code: "ACCL", reason: "Conta encerrada." },
+        bankLocId: 4_271,
+        bankRecId: "RR1234567820301128abcdefghijk",
         history: [...r.history, { status: "APPROVED", at: at(60) }, { status: "CANCELLED", at: at(120) }],
         updatedAt: at(120),
       };
