@@ -9,6 +9,7 @@ import type { components } from "../../../generated/api.js";
 import { createCertificateAuthority } from "../../../fake-bank/src/certs.js";
 import { startFakeBank, type FakeBank } from "../../../fake-bank/src/bank.js";
 import { bodyOf, byId, chargeBody, operatorApi, publicApi } from "../harness.js";
+import { connectionBodyOf } from "../support/fake-bank-credentials.js";
 import { createTestDatabase, type TestDatabase } from "../support/pg.js";
 import { listensOn, type ServerProcess, startServerProcess } from "../support/server-process.js";
 import { eachStore } from "../support/stores.js";
@@ -194,21 +195,7 @@ for (const store of eachStore("bank-faults")) {
         async function connect(): Promise<void> {
           await bodyOf(
             operator().PUT("/admin/v1/bank-connection", {
-              body: {
-                baseUrl: bank.baseUrl,
-                tokenUrl: bank.tokenUrl,
-                clientId: bank.customer.clientId,
-                clientSecret: bank.customer.clientSecret,
-                certificate: {
-                  format: "pem",
-                  certificatePem: bank.customer.certPem,
-                  privateKeyPem: bank.customer.keyPem,
-                },
-                bankCaPem: bank.caPem,
-                pixKey: bank.customer.keys[0] as string,
-                dialect: "standard",
-                webhookUrl: `https://127.0.0.1:${listenerPorts[0]}/webhook`,
-              },
+              body: connectionBodyOf(bank, { webhookUrl: `https://127.0.0.1:${listenerPorts[0]}/webhook` }),
             }),
             200,
           );

@@ -8,6 +8,7 @@ import { createCertificateAuthority } from "../../../fake-bank/src/certs.js";
 import { freePort } from "../../../scripts/pg-cluster.js";
 import { byId, expectStatus, operatorApi, publicApi } from "../harness.js";
 import { startAdmin } from "../support/admin-process.js";
+import { connectionBodyOf } from "../support/fake-bank-credentials.js";
 import { createTestDatabase, type TestDatabase } from "../support/pg.js";
 import { startReceiver, type Receiver } from "../support/receiver.js";
 import { dateAfter, recurrenceBody } from "../support/recurrences.js";
@@ -82,17 +83,7 @@ for (const store of eachStore("bank_recurrences")) {
       });
       const operator = operatorApi(server.baseUrl, { token: adminToken });
       const connected = await operator.PUT("/admin/v1/bank-connection", {
-        body: {
-          baseUrl: bank.baseUrl,
-          tokenUrl: bank.tokenUrl,
-          clientId: bank.customer.clientId,
-          clientSecret: bank.customer.clientSecret,
-          certificate: { format: "pem", certificatePem: bank.customer.certPem, privateKeyPem: bank.customer.keyPem },
-          bankCaPem: bank.caPem,
-          pixKey: bank.customer.keys[0] as string,
-          dialect: "standard",
-          webhookUrl: `https://localhost:${listenerPort}/banco`,
-        },
+        body: connectionBodyOf(bank, { webhookUrl: `https://localhost:${listenerPort}/banco` }),
       });
       expectStatus(connected, 200);
       const created = await operator.POST("/admin/v1/accounts", {

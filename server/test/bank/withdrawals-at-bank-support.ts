@@ -10,6 +10,7 @@ import { loadBankCredentials } from "../../src/domain/bank/index.js";
 import { developmentKeyring } from "../../src/domain/core/secrets.js";
 import { ManualClock } from "../../src/domain/ports/clock.js";
 import { byId, chargeBody, expectStatus, operatorApi, publicApi, testAdminToken } from "../harness.js";
+import { connectionBodyOf } from "../support/fake-bank-credentials.js";
 import { serverOn, type StoreUnderTest } from "../support/stores.js";
 import { eventually } from "./payouts-support.js";
 
@@ -36,17 +37,7 @@ export function withdrawalsAtBank(
   beforeAll(async () => {
     bank = await startFakeBank({ dialect: options.dialect, payouts: { mode: "pending", ...options.policy } });
     const connected = await operator().PUT("/admin/v1/bank-connection", {
-      body: {
-        baseUrl: bank.baseUrl,
-        tokenUrl: bank.tokenUrl,
-        clientId: bank.customer.clientId,
-        clientSecret: bank.customer.clientSecret,
-        certificate: { format: "pem", certificatePem: bank.customer.certPem, privateKeyPem: bank.customer.keyPem },
-        bankCaPem: bank.caPem,
-        pixKey: bank.customer.keys[0] as string,
-        dialect: options.dialect,
-        payoutLimitCents: options.limitCents,
-      },
+      body: connectionBodyOf(bank, { payoutLimitCents: options.limitCents }),
     });
     expectStatus(connected, 200);
     expect(connected.body.payoutLimitCents).toBe(options.limitCents);

@@ -1,4 +1,5 @@
 import type { FakeBank } from "../../../fake-bank/src/bank.js";
+import type { components } from "../../../generated/admin-api.js";
 import type { BankCredentials } from "../../src/domain/bank/index.js";
 
 /** The connection to a fake bank's first customer, as the adapter takes it; `overrides` to spoil a part. */
@@ -15,6 +16,23 @@ export function credentialsOf(bank: FakeBank, overrides: Partial<BankCredentials
     dialect: bank.dialect,
     webhookUrl: null,
     certificateNotAfter: bank.customer.certificateExpiresAt,
+    ...overrides,
+  };
+}
+
+type ConnectionBody = components["schemas"]["SetBankConnectionRequest"];
+
+/** The operator's `PUT /admin/v1/bank-connection` body naming a fake bank's first customer; `overrides` add or change a part. */
+export function connectionBodyOf(bank: FakeBank, overrides: Partial<ConnectionBody> = {}): ConnectionBody {
+  return {
+    baseUrl: bank.baseUrl,
+    tokenUrl: bank.tokenUrl,
+    clientId: bank.customer.clientId,
+    clientSecret: bank.customer.clientSecret,
+    certificate: { format: "pem", certificatePem: bank.customer.certPem, privateKeyPem: bank.customer.keyPem },
+    bankCaPem: bank.caPem,
+    pixKey: bank.customer.keys[0] as string,
+    dialect: bank.dialect,
     ...overrides,
   };
 }
