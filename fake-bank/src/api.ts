@@ -301,7 +301,13 @@ export function createApiApp(context: ApiContext): express.Express {
   // The bearer token: present, unexpired, and bound to the certificate of this connection.
   app.use(basePath, requireToken(ledger));
 
-  app.use(documentValidator(loadDocument(basePath), (path) => !path.startsWith(`${basePath}/`)));
+  app.use(
+    documentValidator(
+      `pix-api ${basePath}`,
+      () => loadDocument(basePath),
+      (path) => !path.startsWith(`${basePath}/`),
+    ),
+  );
 
   // Scopes, from the operation's `security` in the document.
   app.use(basePath, (req, res, next) => {
@@ -753,6 +759,7 @@ export function pixWire(pix: PixRecord): Pix {
     endToEndId: pix.endToEndId,
     ...(pix.txid === undefined ? {} : { txid: pix.txid }),
     valor: valor(pix.amount),
+    ...(pix.componentesValor === undefined ? {} : { componentesValor: pix.componentesValor }),
     chave: pix.chave,
     horario: pix.horario,
     ...(pix.infoPagador === undefined ? {} : { infoPagador: pix.infoPagador }),
@@ -816,12 +823,32 @@ function paginate<T>(items: T[], window: Window) {
   };
 }
 
+/** The validators made in this process, by document and base path (see documentValidator). */
+const validators = new Map<string, RequestHandler[]>();
+
 /**
  * express-openapi-validator over one of the bank's documents (the Central Bank's, or a payout
  * document): a request outside it is refused as the document says, an answer outside it is flagged
  * in the request log and on stderr, so the fake cannot drift from the document.
+ *
+ * Made once per process for each `key` (the document and its base path) and shared by every bank
+ * started in it: compiling the document's schemas costs 2 to 3 s of CPU, and the test suites start
+ * dozens of banks in one process. The validator keeps no bank's state (each answer's verdict goes to
+ * that request's own log entry), so sharing it changes nothing a bank does.
  */
-export function documentValidator(apiSpec: unknown, ignorePaths?: (path: string) => boolean): RequestHandler[] {
+export function documentValidator(
+  key: string,
+  load: () => unknown,
+  ignorePaths?: (path: string) => boolean,
+): RequestHandler[] {
+  const made = validators.get(key);
+  if (made !== undefined) return made;
+  const handlers = newDocumentValidator(load(), ignorePaths);
+  validators.set(key, handlers);
+  return handlers;
+}
+
+function newDocumentValidator(apiSpec: unknown, ignorePaths?: (path: string) => boolean): RequestHandler[] {
   const OpenApiValidator = createRequire(import.meta.url)(
     "express-openapi-validator",
   ) as typeof import("express-openapi-validator");

@@ -330,7 +330,7 @@ export function payoutRoutes(ledger: Ledger, book: PayoutBook): RequestHandler {
   router.use((req, _res, next) => (paths.test(req.path) ? next() : next("router")));
   router.use(requireToken(ledger));
 
-  router.use(documentValidator(loadDocument(dialect)));
+  router.use(documentValidator(`payouts ${dialect}`, () => loadDocument(dialect)));
 
   // Scopes, from the operation's `security` in the document.
   router.use((req, res, next) => {
