@@ -261,9 +261,12 @@ export interface paths {
          * @description Runs a reconciliation now and answers what it did: reads every Pix the bank received over the
          *     window (`GET /pix?inicio&fim`, every page), credits each one that pays a charge of ours and
          *     was not credited yet (its callback lost), and holds what pays no charge as an unmatched
-         *     receipt, exactly as the scheduled run does. Safe to repeat, and while the schedule runs in
-         *     another process: each Pix is credited at most once, by its end-to-end id. Records
-         *     `lastReconciliationAt` in the connection's health.
+         *     receipt, exactly as the scheduled run does. Then reads back, by its id, every transfer of a
+         *     withdrawal paid out by the bank that is still pending (the payout job reads old ones less
+         *     often) and writes what the bank settled: `withdrawalTransfersSettled`. Safe to repeat, and
+         *     while the schedule runs in another process: each Pix is credited at most once, by its
+         *     end-to-end id, and each transfer ends once. Records `lastReconciliationAt` in the
+         *     connection's health.
          *
          *     `404 NOT_FOUND` when no bank connection is set. `503 SERVICE_UNAVAILABLE` with `Retry-After`
          *     (30 seconds) when the bank does not answer (or refuses the read) within the bounded wait; the
@@ -952,6 +955,12 @@ export interface components {
             unmatched: components["schemas"]["ReconciliationCount"];
             /** @description Not to the platform's Pix key: not ours, nothing kept. */
             foreign: components["schemas"]["ReconciliationCount"];
+            /**
+             * @description Transfers of withdrawals paid out by the bank that ended in this run (paid or failed, as the
+             *     bank reported them when read back by their id); a withdrawal whose last transfer ended here is
+             *     `PAID`, `PARTIALLY_PAID` or `FAILED` now, with its event. 0 without a dialect that sends Pix.
+             */
+            withdrawalTransfersSettled: components["schemas"]["ReconciliationCount"];
         };
         /**
          * @description The window to read. Every field is optional: `{}` reads the scheduled reconciliation's window

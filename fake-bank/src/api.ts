@@ -64,7 +64,8 @@ export interface RequestLogEntry {
 
 /** A fault on the next `count` calls whose `METHOD /path` (path after the base) matches `route`. */
 export interface CallFault {
-  kind: "status" | "timeout";
+  /** `status`: an error answer; `timeout`: no answer; `reset`: the connection dropped unanswered (refused). */
+  kind: "status" | "timeout" | "reset";
   /** For `status`: the answer (default 503). */
   status?: number;
   count: number;
@@ -236,6 +237,10 @@ export function createApiApp(context: ApiContext): express.Express {
       if (fault.kind === "timeout") {
         context.held.add(res);
         res.on("close", () => context.held.delete(res));
+        return;
+      }
+      if (fault.kind === "reset") {
+        res.socket?.destroy();
         return;
       }
       const status = fault.status ?? 503;

@@ -151,7 +151,7 @@ export function registerBank(program: Command, ctx: CliContext): void {
   bank
     .command("reconcile")
     .description(
-      "lê agora os Pix recebidos pelo banco e credita o que os callbacks perderam (sem esperar o agendamento)",
+      "lê agora os Pix recebidos pelo banco e credita o que os callbacks perderam, e lê de volta as transferências de saques pendentes (sem esperar o agendamento)",
     )
     .option(
       "--since <minutes>",
@@ -166,7 +166,17 @@ export function registerBank(program: Command, ctx: CliContext): void {
         body = { lastSeconds: minutes * 60 };
       }
       const run = unwrap(await ctx.operator().POST("/admin/v1/bank/reconciliations", { body }));
-      ctx.out.record(run, ["from", "to", "pages", "read", "credited", "known", "unmatched", "foreign"]);
+      ctx.out.record(run, [
+        "from",
+        "to",
+        "pages",
+        "read",
+        "credited",
+        "known",
+        "unmatched",
+        "foreign",
+        "withdrawalTransfersSettled",
+      ]);
     });
 
   withPageOptions(

@@ -23,7 +23,22 @@ import { finishWithdrawalTransfers } from "./withdrawals.js";
 //
 // The create starts a pass after its commit; the payout job (jobs/withdrawal-payouts.ts) passes over
 // every pending one: it finishes what the bank settled later and recovers a process killed between
-// the bank's answer and our write.
+// the bank's answer and our write. The job reads an old transfer less and less often
+// (`payoutReadPauseMs`); the operator's reconciliation (`followPending({ force: true })`) reads
+// every one now.
+
+/** The longest a pending transfer goes unread by the payout job: 15 minutes. */
+const maxReadPauseMs = 15 * 60_000;
+
+/**
+ * How long the payout job leaves a transfer the bank took `ageMs` ago unread after reading it: a
+ * quarter of its age, at most 15 minutes. A young transfer is read at every pass (5 s); an older
+ * one at gaps growing by a quarter each time (exponentially: 60 s old, every 15 s; 10 minutes old,
+ * every 2.5 minutes), so transfers the bank settles slowly do not multiply the reads.
+ */
+export function payoutReadPauseMs(ageMs: number): number {
+  return Math.min(maxReadPauseMs, Math.max(0, Math.floor(ageMs / 4)));
+}
 
 /** How many times one pass sends a transfer whose outcome stays unknown before leaving it to the job. */
 const sendAttempts = 3;
@@ -39,6 +54,21 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
   const inFlight = new Map<string, Promise<WithdrawalRecord | null>>();
   /** What this process's passes are sending now: the balance check counts it as spent. */
   let sendingCents = 0;
+  /** When this process last asked the bank about each pending transfer (ms), for `payoutReadPauseMs`. */
+  const lastAsked = new Map<string, number>();
+
+  /**
+   * Whether this pass asks the bank about `t`: always for the operator's run (`force`), for a
+   * transfer the bank has not taken yet (its send's outcome unknown, or waiting for the balance),
+   * and for one this process has not asked about; otherwise once its pause (`payoutReadPauseMs`
+   * of its age since the bank took it) has passed since the last ask.
+   */
+  function dueForRead(t: WithdrawalTransferRecord, force: boolean): boolean {
+    const last = lastAsked.get(t.id);
+    if (force || !t.sentAt || last === undefined) return true;
+    const nowMs = deps.clock.now().getTime();
+    return nowMs - last >= payoutReadPauseMs(nowMs - Date.parse(t.sentAt));
+  }
 
   /** What the bank says of one transfer, or null when it does not know it (never sent). Unknown: throws. */
   async function readBack(payouts: PixPayouts, t: WithdrawalTransferRecord): Promise<PayoutTransfer | null> {
@@ -150,7 +180,7 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
   }
 
   /** One pass (see the top of this file); `fresh`: just created, nothing sent yet. */
-  async function passOnce(id: string, fresh: boolean): Promise<WithdrawalRecord | null> {
+  async function passOnce(id: string, fresh: boolean, force: boolean): Promise<WithdrawalRecord | null> {
     const payouts = await payoutsNow();
     const w = await deps.store.read.withdrawals.getById(id);
     if (!payouts || !w || w.status !== "PENDING" || !w.payout) return w;
@@ -164,6 +194,8 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
         toSend.push(t);
         continue;
       }
+      if (!dueForRead(t, force)) continue;
+      lastAsked.set(t.id, deps.clock.now().getTime());
       if (!payouts.readsByTransferId && !t.bankReference) {
         // Inter reads a transfer only by its own code: sending again with the same key answers it.
         toSend.push(t);
@@ -179,7 +211,8 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
         deps.logger.warn({ withdrawalId: w.id, transferId: t.id }, "bank: transfer not read back");
       }
     }
-    if (toSend.length === 0) return write(id, learnt, "keep");
+    // Nothing learnt and nothing to send (its transfers' pauses): no transaction.
+    if (toSend.length === 0) return learnt.size === 0 ? w : write(id, learnt, "keep");
 
     const neededCents = toSend.reduce((sum, t) => sum + t.amountCents, 0);
     let availableCents: number;
@@ -211,12 +244,20 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
     return write(id, learnt, null);
   }
 
-  function pass(id: string, fresh = false): Promise<WithdrawalRecord | null> {
+  function pass(id: string, fresh = false, force = false): Promise<WithdrawalRecord | null> {
     const running = inFlight.get(id);
-    if (running) return running;
-    const started = passOnce(id, fresh).finally(() => inFlight.delete(id));
+    // The operator's run waits for a pass of the job (which may have left old transfers unread), then reads all.
+    if (running) return force ? running.catch(() => null).then(() => pass(id, fresh, force)) : running;
+    const started = passOnce(id, fresh, force).finally(() => {
+      inFlight.delete(id);
+    });
     inFlight.set(id, started);
     return started;
+  }
+
+  /** Forgets what this process asked about transfers no longer pending. */
+  function forget(w: WithdrawalRecord | null): void {
+    for (const t of w?.transfers ?? []) if (t.status !== "PENDING" || w?.status !== "PENDING") lastAsked.delete(t.id);
   }
 
   return {
@@ -232,24 +273,37 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
 
     pass: (id) => pass(id),
 
-    async followPending() {
-      const counts = { followed: 0, ended: 0, waitingForBalance: 0 };
+    async followPending(options = {}) {
+      const force = options.force ?? false;
+      const counts = { followed: 0, ended: 0, waitingForBalance: 0, transfersSettled: 0 };
       if (!(await payoutsNow())) return counts;
       let afterId: string | undefined;
+      const seen = new Set<string>();
       for (;;) {
         const page = await deps.store.read.withdrawals.listPendingAtBank(50, afterId);
         for (const w of page) {
           counts.followed++;
-          const after = await pass(w.id).catch((error: unknown) => {
+          for (const t of w.transfers) seen.add(t.id);
+          const after = await pass(w.id, false, force).catch((error: unknown) => {
             deps.logger.warn({ err: error, withdrawalId: w.id }, "bank: withdrawal not followed");
             return null;
           });
+          forget(after);
+          if (after) {
+            const before = new Map(w.transfers.map((t) => [t.id, t.status]));
+            counts.transfersSettled += after.transfers.filter(
+              (t) => t.status !== "PENDING" && before.get(t.id) === "PENDING",
+            ).length;
+          }
           if (after && after.status !== "PENDING") counts.ended++;
           else if (after?.payout?.waitingForBalanceSince) counts.waitingForBalance++;
         }
-        if (page.length < 50) return counts;
+        if (page.length < 50) break;
         afterId = page[page.length - 1]?.id;
       }
+      // Transfers this process asked about that are no longer pending (ended by another process).
+      for (const id of lastAsked.keys()) if (!seen.has(id)) lastAsked.delete(id);
+      return counts;
     },
   };
 }

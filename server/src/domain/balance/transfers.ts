@@ -54,7 +54,14 @@ export interface WithdrawalPayouts {
   pass(withdrawalId: string): Promise<WithdrawalRecord | null>;
   /**
    * A pass over every `PENDING` withdrawal paid out through the bank, oldest first (the job, and
-   * the tests' stand-in for its timer); answers how many were passed over and how many ended.
+   * the tests' stand-in for its timer); answers how many were passed over, how many ended, and how
+   * many of their transfers ended in it. The job reads an old transfer less often
+   * (`payoutReadPauseMs`); `force` (the operator's reconciliation) reads every pending one now.
    */
-  followPending(): Promise<{ followed: number; ended: number; waitingForBalance: number }>;
+  followPending(options?: { force?: boolean }): Promise<{
+    followed: number;
+    ended: number;
+    waitingForBalance: number;
+    transfersSettled: number;
+  }>;
 }

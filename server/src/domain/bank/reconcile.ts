@@ -1,10 +1,12 @@
 import type { components } from "../../../../generated/admin-api.js";
 import type { DomainDeps } from "../deps.js";
+import type { WithdrawalPayouts } from "../balance/index.js";
 import { DomainError } from "../core/errors.js";
 import { BankRefusedError, BankUnavailableError, type PixBank, type ReceivedPix } from "../ports/pix-bank.js";
 import { recordBankHealth, noBankConnection } from "./connection.js";
 import { bankReceiptUseCases, type ReceiptOutcome } from "./received.js";
 import { keepReceivedPage } from "./received-page.js";
+import { reconcileRecurrencesAtBank } from "../payments/index.js";
 
 // The reconciler (issue 35): callbacks get lost, so the Pix the bank received over a window
 // (`GET /pix?inicio&fim`, paged) are kept as a callback would keep them. Windows overlap from one
@@ -47,7 +49,11 @@ function windowOf(request: Schemas["BankReconciliationRequest"], now: Date, defa
   return { from: from.toISOString(), to: to.toISOString() };
 }
 
-export function bankReconcileUseCases(deps: DomainDeps) {
+/**
+ * `payouts`: the withdrawals paid out by the bank (issue 36 §3), which the operator's run also
+ * settles (every pending transfer read now); without it the run reads received Pix only.
+ */
+export function bankReconcileUseCases(deps: DomainDeps, payouts?: Pick<WithdrawalPayouts, "followPending">) {
   const receipts = bankReceiptUseCases(deps);
 
   /**
@@ -98,6 +104,11 @@ export function bankReconcileUseCases(deps: DomainDeps) {
         if (pix.key === bank.pixKey && pix.refunds.length > 0) await receipts.handle(bank, pix);
       }
     }
+    // Pix Automático's listings (`GET /rec`, `GET /cobr`) over their own windows: what callbacks missed.
+    const automatic = await reconcileRecurrencesAtBank(deps, bank);
+    if (automatic && automatic.recurrences.changed + automatic.cycleCharges.changed > 0) {
+      deps.logger.info(automatic, "bank: reconciliation followed recurrences the callbacks missed");
+    }
     await recordBankHealth(deps, { lastReconciliationAt: deps.clock.now().toISOString() });
     return { ...window, pages, counts };
   }
@@ -107,9 +118,12 @@ export function bankReconcileUseCases(deps: DomainDeps) {
 
     /**
      * The operator's run, now (`POST /admin/v1/bank/reconciliations`): the scheduled run over the
-     * window asked for (default the schedule's, `DomainConfig.bankReconcileWindowSeconds`). No
-     * connection is `NOT_FOUND`; a bank that does not answer or refuses the read is
-     * `SERVICE_UNAVAILABLE` with `Retry-After` (what earlier pages credited stays credited).
+     * window asked for (default the schedule's, `DomainConfig.bankReconcileWindowSeconds`), then a
+     * pass over every withdrawal paid out by the bank still `PENDING`, each pending transfer read
+     * now (the job's pauses for old ones aside): what the bank settled is written, and counted in
+     * `withdrawalTransfersSettled`. No connection is `NOT_FOUND`; a bank that does not answer or
+     * refuses the read is `SERVICE_UNAVAILABLE` with `Retry-After` (what earlier pages credited
+     * stays credited).
      */
     async reconcileNow(request: Schemas["BankReconciliationRequest"]): Promise<Schemas["BankReconciliation"]> {
       const window = windowOf(request, deps.clock.now(), deps.config.bankReconcileWindowSeconds);
@@ -124,7 +138,10 @@ export function bankReconcileUseCases(deps: DomainDeps) {
       }
       if (!run) throw noBankConnection();
       const { counts } = run;
-      deps.logger.info({ ...window, ...counts }, "bank: the operator ran a reconciliation");
+      // A transfer the bank does not answer about is left to the job (the pass logs it): never a 5xx here.
+      const followed = payouts ? await payouts.followPending({ force: true }) : null;
+      const withdrawalTransfersSettled = followed?.transfersSettled ?? 0;
+      deps.logger.info({ ...window, ...counts, withdrawalTransfersSettled }, "bank: the operator ran a reconciliation");
       return {
         from: run.from,
         to: run.to,
@@ -134,6 +151,7 @@ export function bankReconcileUseCases(deps: DomainDeps) {
         known: counts.known,
         unmatched: counts.unmatched,
         foreign: counts.foreign,
+        withdrawalTransfersSettled,
       };
     },
   };
