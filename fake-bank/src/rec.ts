@@ -1,6 +1,7 @@
 /**
  * Pix Automático in the fake bank (issue 36 §2): the receiving customer's side of the Central
- * Bank's API Pix (`/locrec`, `/rec`, `/cobr`, `/webhookrec`, `/webhookcobr`), and the payer's side a
+ * Bank's API Pix (`/locrec`, `/rec`, `/cobr`, `/webhookrec`, `/webhookcobr`; the listings `GET /rec`
+ * and `GET /cobr` by creation instant, paged, for the receiver's reconciler), and the payer's side a
  * test or a person plays through the control API and the page: approve (journey 2, or journey 3 by
  * paying the composite QR), reject, cancel; each cycle charge debited on its date (`runDate`), paid
  * or refused for want of balance (`setPayerFunds`) or another reason, then retried as the
@@ -101,6 +102,39 @@ const businessDay = (date: string) => {
   while ([0, 6].includes(new Date(`${d}T00:00:00Z`).getUTCDay())) d = addDays(d, 1);
   return d;
 };
+
+/**
+ * A listing's window and page, as the document's query gives them (`inicio`, `fim` by creation,
+ * both ends included; `paginacao.paginaAtual` from 0, `paginacao.itensPorPagina` 1 to 1000, default
+ * 100); the validator checked their shapes already.
+ */
+function listingOf(req: Request, invalidKind: string) {
+  const query = req.query as Record<string, string | number | undefined>;
+  const inicio = String(query.inicio);
+  const fim = String(query.fim);
+  const from = Date.parse(inicio);
+  const to = Date.parse(fim);
+  if (to < from) throw new RecError(400, invalidKind, "O parâmetro fim é anterior ao parâmetro inicio.");
+  const paginaAtual = Number(query["paginacao.paginaAtual"] ?? 0);
+  const itensPorPagina = Number(query["paginacao.itensPorPagina"] ?? 100);
+  return {
+    inicio,
+    fim,
+    covers: (at: string | undefined) => at !== undefined && Date.parse(at) >= from && Date.parse(at) <= to,
+    page<T>(items: T[]) {
+      const start = paginaAtual * itensPorPagina;
+      return {
+        items: items.slice(start, start + itensPorPagina),
+        paginacao: {
+          paginaAtual,
+          itensPorPagina,
+          quantidadeDePaginas: Math.max(1, Math.ceil(items.length / itensPorPagina)),
+          quantidadeTotalDeItens: items.length,
+        },
+      };
+    },
+  };
+}
 
 class RecError extends Error {
   constructor(
@@ -237,6 +271,37 @@ export class RecurrenceBook implements FakeRecurrences {
     );
 
     router.get(
+      "/rec",
+      handle((req, res, customer) => {
+        const listing = listingOf(req, "RecConsultaInvalida");
+        const { cpf, cnpj, status, locationPresente } = req.query as Record<string, string | undefined>;
+        const recs = [...this.recs.values()]
+          .filter((rec) => rec.clientId === customer.clientId && listing.covers(rec.atualizacao[0]?.data))
+          .filter((rec) => cpf === undefined || ("cpf" in rec.vinculo.devedor && rec.vinculo.devedor.cpf === cpf))
+          .filter((rec) => cnpj === undefined || ("cnpj" in rec.vinculo.devedor && rec.vinculo.devedor.cnpj === cnpj))
+          .filter((rec) => status === undefined || rec.status === status)
+          .filter(
+            (rec) => locationPresente === undefined || (rec.locId !== undefined) === (locationPresente === "true"),
+          )
+          .sort((a, b) => (a.atualizacao[0]?.data ?? "").localeCompare(b.atualizacao[0]?.data ?? ""));
+        const page = listing.page(recs);
+        const answer: Schemas["RecsConsultadas"] = {
+          parametros: {
+            inicio: listing.inicio,
+            fim: listing.fim,
+            ...(cpf === undefined ? {} : { cpf }),
+            ...(cnpj === undefined ? {} : { cnpj }),
+            ...(status === undefined ? {} : { status }),
+            ...(locationPresente === undefined ? {} : { locationPresente: locationPresente === "true" }),
+            paginacao: page.paginacao,
+          },
+          recs: page.items.map((rec) => this.recListed(rec)),
+        };
+        res.json(answer);
+      }),
+    );
+
+    router.get(
       "/rec/:idRec",
       handle((req, res, customer) => {
         const rec = this.ownRec(customer, String(req.params.idRec ?? ""));
@@ -335,6 +400,39 @@ export class RecurrenceBook implements FakeRecurrences {
       "/cobr/:txid",
       handle((req, res, customer) => {
         res.json(this.cobrComplete(this.ownCobr(customer, String(req.params.txid ?? "")), customer));
+      }),
+    );
+
+    router.get(
+      "/cobr",
+      handle((req, res, customer) => {
+        const listing = listingOf(req, "CobRConsultaInvalida");
+        const { idRec, cpf, cnpj, status } = req.query as Record<string, string | undefined>;
+        const cobrs = [...this.cobrs.values()]
+          .filter((cobr) => cobr.clientId === customer.clientId && listing.covers(cobr.atualizacao[0]?.data))
+          .filter((cobr) => idRec === undefined || cobr.idRec === idRec)
+          .filter((cobr) => {
+            const devedor = this.recs.get(cobr.idRec)?.vinculo.devedor;
+            if (cpf !== undefined) return devedor !== undefined && "cpf" in devedor && devedor.cpf === cpf;
+            if (cnpj !== undefined) return devedor !== undefined && "cnpj" in devedor && devedor.cnpj === cnpj;
+            return true;
+          })
+          .filter((cobr) => status === undefined || cobr.status === status)
+          .sort((a, b) => (a.atualizacao[0]?.data ?? "").localeCompare(b.atualizacao[0]?.data ?? ""));
+        const page = listing.page(cobrs);
+        const answer: Schemas["CobsRConsultadas"] = {
+          parametros: {
+            inicio: listing.inicio,
+            fim: listing.fim,
+            ...(idRec === undefined ? {} : { idRec }),
+            ...(cpf === undefined ? {} : { cpf }),
+            ...(cnpj === undefined ? {} : { cnpj }),
+            ...(status === undefined ? {} : { status }),
+            paginacao: page.paginacao,
+          },
+          cobsr: page.items.map((cobr) => this.cobrComplete(cobr, customer)),
+        };
+        res.json(answer);
       }),
     );
 
@@ -632,6 +730,14 @@ export class RecurrenceBook implements FakeRecurrences {
       politicaRetentativa: rec.politicaRetentativa,
       ...(dadosQR === undefined ? {} : { dadosQR }),
     } as Schemas["RecCompleta"];
+  }
+
+  /** A recurrence as a listing shows it (`RecCompletaPesquisada`: no QR code). */
+  private recListed(rec: RecRecord): Schemas["RecCompletaPesquisada"] {
+    return {
+      ...this.recAnswer(rec),
+      politicaRetentativa: rec.politicaRetentativa,
+    } as Schemas["RecCompletaPesquisada"];
   }
 
   private cobrAnswer(cobr: CobrRecord, customer: Customer): Schemas["CobRGerada"] {

@@ -44,9 +44,11 @@ export const recurrenceScopesByOperation = {
   "GET /locrec/{id}": "payloadlocationrec.read",
   "POST /rec": "rec.write",
   "GET /rec/{idRec}": "rec.read",
+  "GET /rec": "rec.read",
   "PATCH /rec/{idRec}": "rec.write",
   "PUT /cobr/{txid}": "cobr.write",
   "GET /cobr/{txid}": "cobr.read",
+  "GET /cobr": "cobr.read",
   "PATCH /cobr/{txid}": "cobr.write",
   "POST /cobr/{txid}/retentativa/{data}": "cobr.write",
   "PUT /webhookrec": "webhookrec.write",
@@ -54,6 +56,9 @@ export const recurrenceScopesByOperation = {
 } as const;
 
 const scope = [...new Set(Object.values(recurrenceScopesByOperation))].join(" ");
+
+/** Items a page of the reconciler's listings asks for (the document allows 1 to 1000). */
+const listPageSize = 100;
 
 const periodicities = {
   WEEKLY: "SEMANAL",
@@ -78,7 +83,10 @@ function failure(response: Response, problem: unknown): Error {
   return answerFailure(response, detail || undefined);
 }
 
-type RecAnswer = Schemas["RecGerada"] & { dadosQR?: Schemas["RecCompleta"]["dadosQR"] };
+/** What a rec answer carries that the domain reads (`RecGerada`, `RecCompleta`, `RecCompletaPesquisada`). */
+type RecAnswer = Pick<Schemas["RecGerada"], "idRec" | "status" | "encerramento"> & {
+  dadosQR?: Schemas["RecCompleta"]["dadosQR"];
+};
 
 function recurrenceFrom(rec: RecAnswer): BankRecurrence {
   const ending = rec.encerramento;
@@ -254,6 +262,42 @@ function recurrenceBankFrom(client: BankClient, account: BankAccountNumber | nul
       );
       if (!data) throw failure(response, error);
       return cycleChargeFrom(data);
+    },
+
+    async listRecurrences(window, page) {
+      const { data, error, response } = await authorized((init) =>
+        api.GET("/rec", {
+          params: {
+            query: {
+              inicio: window.from,
+              fim: window.to,
+              "paginacao.paginaAtual": page,
+              "paginacao.itensPorPagina": listPageSize,
+            },
+          },
+          ...init,
+        }),
+      );
+      if (!data) throw failure(response, error);
+      return { items: data.recs.map(recurrenceFrom), pages: data.parametros.paginacao.quantidadeDePaginas };
+    },
+
+    async listCycleCharges(window, page) {
+      const { data, error, response } = await authorized((init) =>
+        api.GET("/cobr", {
+          params: {
+            query: {
+              inicio: window.from,
+              fim: window.to,
+              "paginacao.paginaAtual": page,
+              "paginacao.itensPorPagina": listPageSize,
+            },
+          },
+          ...init,
+        }),
+      );
+      if (!data) throw failure(response, error);
+      return { items: data.cobsr.map(cycleChargeFrom), pages: data.parametros.paginacao.quantidadeDePaginas };
     },
 
     async registerWebhooks(url) {

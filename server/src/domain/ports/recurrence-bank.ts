@@ -35,8 +35,27 @@ export interface RecurrenceBank {
   retryCycleCharge(txid: string, date: string): Promise<BankCycleCharge>;
   /** `PATCH /cobr/{txid}` `{ status: CANCELADA }`. */
   cancelCycleCharge(txid: string): Promise<BankCycleCharge>;
+  /**
+   * `GET /rec?inicio&fim`: page `page` (from 0) of the recurrences the bank created in `window`
+   * (the reconciler's read of many at once; without the QR code, `copyPaste` null).
+   */
+  listRecurrences(window: BankWindow, page: number): Promise<BankPage<BankRecurrence>>;
+  /** `GET /cobr?inicio&fim`: page `page` (from 0) of the cycle charges the bank created in `window`. */
+  listCycleCharges(window: BankWindow, page: number): Promise<BankPage<BankCycleCharge>>;
   /** `PUT /webhookrec` and `PUT /webhookcobr`: where the bank calls about recurrences and their charges. */
   registerWebhooks(url: string): Promise<void>;
+}
+
+/** A window of creation instants (ISO 8601), both ends included, as the standard's `inicio` and `fim`. */
+export interface BankWindow {
+  from: string;
+  to: string;
+}
+
+/** One page of a listing, and how many pages the listing has (at least 1). */
+export interface BankPage<T> {
+  items: T[];
+  pages: number;
 }
 
 export interface BankRecurrenceRequest {

@@ -3,17 +3,26 @@ import type { BankTaskRecord } from "../../ports/received-pix-store.js";
 import { BankRefusedError, type PixBank } from "../../ports/pix-bank.js";
 import {
   recurrenceBankOf,
+  type BankPage,
   type BankCycleCharge,
   type BankRecurrence,
   type RecurrenceBank,
 } from "../../ports/recurrence-bank.js";
 import type { DomainDeps } from "../../deps.js";
 import { DomainError } from "../../core/errors.js";
-import { addSeconds } from "../../core/time.js";
 import { recordEvent } from "../../webhooks/index.js";
 import type { RecurrenceRecord, Schemas, Scope, TransactionRecord } from "../../core/model.js";
 import { effectiveStatus, presentTransaction } from "../presenters.js";
-import { bankTask, bankTaskId, bankWaitMs, registerAtBank, txidOf, untilOrNull } from "../bank-charges.js";
+import {
+  bankTask,
+  bankTaskId,
+  bankWaitMs,
+  chargeIdOfTxid,
+  registerAtBank,
+  txidOf,
+  untilOrNull,
+} from "../bank-charges.js";
+import { addSeconds, brasiliaDate } from "../../core/time.js";
 import {
   approveRecurrence,
   cancelCycleCharge,
@@ -171,7 +180,13 @@ const openAtBank = (status: BankRecurrence["status"]) => status === "CRIADA" || 
  * cancels it at the bank when ours ended first (the merchant cancelled it, it expired). Answers
  * whether anything is left to follow. A bank that does not answer throws (the task waits).
  */
-async function syncRecurrence(deps: DomainDeps, bank: PixBank, recs: RecurrenceBank, id: string): Promise<Step> {
+async function syncRecurrence(
+  deps: DomainDeps,
+  bank: PixBank,
+  recs: RecurrenceBank,
+  id: string,
+  listed?: BankRecurrence,
+): Promise<Step> {
   let r = await deps.store.read.recurrences.getById(id);
   if (!r || !r.livemode) return "done";
   const at = deps.clock.now().toISOString();
@@ -228,7 +243,9 @@ async function syncRecurrence(deps: DomainDeps, bank: PixBank, recs: RecurrenceB
     }
   }
   const recId = r.bankRecId as string;
-  const held = await recs.readRecurrence(recId, initialTxid ?? undefined);
+  // A listing's item is the bank's word already; the QR code, which listings leave out, is read until kept.
+  const held =
+    listed?.recId === recId && r.brCode !== "" ? listed : await recs.readRecurrence(recId, initialTxid ?? undefined);
   if (!held) {
     deps.logger.warn({ recurrence: id, recId }, "bank: the bank does not know a recurrence registered there");
     return "follow";
@@ -306,13 +323,18 @@ const openCobr = (status: BankCycleCharge["status"]) => status === "CRIADA" || s
  * Registers the cycle charge if the bank does not hold it yet, reads it, moves ours, asks for the
  * retry our policy scheduled, and cancels it at the bank when ours was cancelled first.
  */
-async function syncCycleCharge(deps: DomainDeps, recs: RecurrenceBank, chargeId: string): Promise<Step> {
+async function syncCycleCharge(
+  deps: DomainDeps,
+  recs: RecurrenceBank,
+  chargeId: string,
+  listed?: BankCycleCharge,
+): Promise<Step> {
   const charge = await deps.store.read.transactions.getById(chargeId);
   if (!charge?.cycle || !charge.livemode || !charge.recurrenceId) return "done";
   const r = await deps.store.read.recurrences.get(charge, charge.recurrenceId);
   if (!r?.bankRecId) return "done";
   const txid = txidOf(charge.id);
-  let held = await recs.readCycleCharge(txid);
+  let held = listed?.txid === txid ? listed : await recs.readCycleCharge(txid);
   if (!held) {
     if (effectiveStatus(charge, deps.clock.now().toISOString()) !== "WAITING_PAYMENT") return "done";
     const first = charge.cycle.attempts[0];
@@ -368,7 +390,32 @@ async function sync(deps: DomainDeps, bank: PixBank, recs: RecurrenceBank, subje
     : syncCycleCharge(deps, recs, subjectId);
 }
 
-/** After a sync: the task is deleted (done), or due again after the follow interval. */
+/**
+ * How long after its creation a subject is in the reconciler's listings (`GET /rec`, `GET /cobr`
+ * over the windows below, every `bankReconcileSeconds`): a recurrence is answered by its payer
+ * within days; a cycle charge is made 2 to 10 days before its due date and retried up to 7 days
+ * after it.
+ */
+export const listedForSeconds = { recurrence: 7 * 86_400, cycleCharge: 21 * 86_400 } as const;
+
+/** The longest pause between two reads of one subject older than its listing's window. */
+const longestFollowSeconds = 86_400;
+
+/**
+ * When a subject still open is read again by its own task: while the listings cover it, when it
+ * leaves them (they read it every run meanwhile); after that, one by one, backing off as it ages:
+ * a quarter of the time since it left them, between the reconciler's interval and a day.
+ */
+export function nextFollowAt(subject: { id: string; createdAt: string }, at: string, reconcileSeconds: number): string {
+  const window = subject.id.startsWith("rec_") ? listedForSeconds.recurrence : listedForSeconds.cycleCharge;
+  const leaves = addSeconds(subject.createdAt, window);
+  const soonest = addSeconds(at, reconcileSeconds);
+  if (leaves > at) return leaves > soonest ? leaves : soonest;
+  const outSeconds = (Date.parse(at) - Date.parse(leaves)) / 1000;
+  return addSeconds(at, Math.min(longestFollowSeconds, Math.max(reconcileSeconds, Math.floor(outSeconds / 4))));
+}
+
+/** After a sync: the task is deleted (done), or due again when `nextFollowAt` says. */
 async function reschedule(deps: DomainDeps, subject: { id: string; scope: Scope }, step: Step): Promise<void> {
   await deps.store.transaction(async (tx) => {
     const id = bankTaskId("recurrence", subject.id);
@@ -376,9 +423,13 @@ async function reschedule(deps: DomainDeps, subject: { id: string; scope: Scope 
     if (step === "done") await tx.bankTasks.delete(id);
     else if (step === "follow") {
       const existing = await tx.bankTasks.get(id);
+      const made = subject.id.startsWith("rec_")
+        ? await tx.recurrences.getById(subject.id)
+        : await tx.transactions.getById(subject.id);
+      const createdAt = made?.createdAt ?? at;
       await tx.bankTasks.put({
         ...(existing ?? bankTask("recurrence", subject.id, subject.scope, at, at)),
-        dueAt: addSeconds(at, followSeconds(deps)),
+        dueAt: nextFollowAt({ id: subject.id, createdAt }, at, followSeconds(deps)),
         attempts: 0,
         lastError: null,
       });
@@ -421,6 +472,129 @@ export async function followAtBank(deps: DomainDeps, subjects: readonly { id: st
       deps.logger.warn({ err: error, subject: subject.id }, "bank: recurrence not followed (the reconciler will)");
     }
   }
+}
+
+/** What one reading of a listing saw: its items, those of ours whose state moved at either side, and those not ours. */
+export interface ListingCounts {
+  pages: number;
+  listed: number;
+  changed: number;
+  foreign: number;
+}
+
+/**
+ * Whether the bank's recurrence and ours disagree in a way `syncRecurrence` acts on: the bank moved
+ * and ours has not followed (applyRecurrence's table), ours ended and the bank's is open (to be
+ * cancelled there), or the bank's QR code is not kept yet.
+ */
+function recurrenceDiffers(r: RecurrenceRecord, held: BankRecurrence, at: string): boolean {
+  const ours = effectiveRecurrenceStatus(r, at);
+  const oursOpen = ours === "CREATED" || ours === "APPROVED";
+  if (openAtBank(held.status))
+    return !oursOpen || r.brCode === "" || (held.status === "APROVADA" && ours === "CREATED");
+  return ours === "CREATED" || (held.status === "CANCELADA" && ours === "APPROVED");
+}
+
+/**
+ * Whether the bank's cobr and our cycle charge disagree in a way `syncCycleCharge` acts on: the
+ * attempt ours waits on is decided at the bank, the bank cancelled it, a retry our policy
+ * scheduled is not asked of the bank yet, or ours was cancelled while the bank may still cancel
+ * its own (before its first attempt's day).
+ */
+function cycleChargeDiffers(charge: TransactionRecord, held: BankCycleCharge, at: string): boolean {
+  const status = effectiveStatus(charge, at);
+  if (status === "WAITING_PAYMENT") {
+    const index = charge.cycle?.attempts.findIndex((a) => a.status === "SCHEDULED") ?? -1;
+    const attempt = index < 0 ? undefined : held.attempts[index];
+    if (attempt?.status === "PAGA" || attempt?.status === "REJEITADA" || held.status === "CANCELADA") return true;
+    return index >= held.attempts.length && openCobr(held.status);
+  }
+  const first = held.attempts[0]?.date;
+  return status === "CANCELLED" && openCobr(held.status) && first !== undefined && brasiliaDate(at) < first;
+}
+
+/**
+ * Reads every page of one listing and syncs what `changed` says moved, with the listed item (no
+ * read one by one). The listing failing ends the run (thrown); a subject's own sync failing is
+ * logged and left to the next run.
+ */
+async function readListing<T>(
+  deps: DomainDeps,
+  list: (page: number) => Promise<BankPage<T>>,
+  changed: (item: T, at: string) => Promise<((item: T) => Promise<Step>) | "same" | "foreign">,
+  name: (item: T) => string,
+): Promise<ListingCounts> {
+  const counts: ListingCounts = { pages: 1, listed: 0, changed: 0, foreign: 0 };
+  for (let page = 0; page < counts.pages; page++) {
+    const answer = await list(page);
+    counts.pages = Math.max(1, answer.pages);
+    for (const item of answer.items) {
+      counts.listed++;
+      const verdict = await changed(item, deps.clock.now().toISOString());
+      if (verdict === "foreign") counts.foreign++;
+      if (typeof verdict !== "function") continue;
+      counts.changed++;
+      try {
+        await verdict(item);
+      } catch (error) {
+        deps.logger.warn(
+          { err: error, subject: name(item) },
+          "bank: a listed subject not followed (the next run will)",
+        );
+      }
+    }
+  }
+  return counts;
+}
+
+/**
+ * The reconciler of Pix Automático (every `bankReconcileSeconds`, and the operator's run): reads the
+ * bank's listings (`GET /rec`, `GET /cobr`, paged) of what it created over `listedForSeconds`, and
+ * acts only on what moved at either side, with the listed item as the bank's word (a callback, a
+ * hint anyone may forge, is still confirmed by a read of its subject). Older subjects are read one
+ * by one by their task, less often as they age (`nextFollowAt`). Null without a bank that speaks
+ * recurrences.
+ */
+export async function reconcileRecurrencesAtBank(
+  deps: DomainDeps,
+  bank: PixBank,
+): Promise<{ recurrences: ListingCounts; cycleCharges: ListingCounts } | null> {
+  const recs = recurrenceBankOf(bank);
+  if (!recs) return null;
+  const now = deps.clock.now();
+  const windowOf = (seconds: number) => ({
+    from: new Date(now.getTime() - seconds * 1000).toISOString(),
+    to: now.toISOString(),
+  });
+  const after = async (subject: { id: string; scope: Scope }, step: Step) => {
+    if (step !== "again") await reschedule(deps, subject, step);
+    return step;
+  };
+  const recurrences = await readListing(
+    deps,
+    (page) => recs.listRecurrences(windowOf(listedForSeconds.recurrence), page),
+    async (held, at) => {
+      const r = await deps.store.read.recurrences.getByBankRecId(held.recId);
+      if (!r?.livemode) return "foreign";
+      if (!recurrenceDiffers(r, held, at)) return "same";
+      return async (item) => after({ id: r.id, scope: r }, await syncRecurrence(deps, bank, recs, r.id, item));
+    },
+    (held) => held.recId,
+  );
+  const cycleCharges = await readListing(
+    deps,
+    (page) => recs.listCycleCharges(windowOf(listedForSeconds.cycleCharge), page),
+    async (held, at) => {
+      const id = chargeIdOfTxid(held.txid);
+      const charge = id === null ? null : await deps.store.read.transactions.getById(id);
+      if (!charge?.livemode || !charge.cycle) return "foreign";
+      if (!cycleChargeDiffers(charge, held, at)) return "same";
+      return async (item) =>
+        after({ id: charge.id, scope: charge }, await syncCycleCharge(deps, recs, charge.id, item));
+    },
+    (held) => held.txid,
+  );
+  return { recurrences, cycleCharges };
 }
 
 /**
