@@ -92,6 +92,15 @@ export const operationTable = {
     tag: "API keys",
     statuses: [201, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
+  createDashboardCharge: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/charges/pix",
+    permission: "session",
+    roles: ["owner","admin","finance"],
+    summary: "Create a Pix charge",
+    tag: "Charges",
+    statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
   createDashboardPaymentLink: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/payment-links",
@@ -281,6 +290,15 @@ export const operationTable = {
     tag: "Sessions",
     statuses: [204, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
+  exportDashboardStatement: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/statement.csv",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "Export the statement as CSV",
+    tag: "Statement",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
   exportDashboardTransactions: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/transactions.csv",
@@ -360,6 +378,15 @@ export const operationTable = {
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "Get a recurrence",
     tag: "Recurrences",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  getDashboardStatement: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/statement",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "Get the statement",
+    tag: "Statement",
     statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   getDashboardTransaction: {
@@ -919,6 +946,28 @@ export type CreateDashboardApiKeyResult =
   | { status: 500; body: Json<operations["createDashboardApiKey"]["responses"][500]> }
   | { status: 503; body: Json<operations["createDashboardApiKey"]["responses"][503]>; headers: { "Retry-After": string } };
 
+/** POST /dashboard/v1/modes/{mode}/charges/pix: input of `createDashboardCharge`, after validation. */
+export interface CreateDashboardChargeInput {
+  params: operations["createDashboardCharge"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["createDashboardCharge"]["parameters"]["header"]>;
+  body: operations["createDashboardCharge"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `createDashboardCharge` may answer. */
+export type CreateDashboardChargeResult =
+  | { status: 201; body: Json<operations["createDashboardCharge"]["responses"][201]> }
+  | { status: 400; body: Json<operations["createDashboardCharge"]["responses"][400]> }
+  | { status: 401; body: Json<operations["createDashboardCharge"]["responses"][401]> }
+  | { status: 403; body: Json<operations["createDashboardCharge"]["responses"][403]> }
+  | { status: 404; body: Json<operations["createDashboardCharge"]["responses"][404]> }
+  | { status: 409; body: Json<operations["createDashboardCharge"]["responses"][409]> }
+  | { status: 413; body: Json<operations["createDashboardCharge"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createDashboardCharge"]["responses"][415]> }
+  | { status: 429; body: Json<operations["createDashboardCharge"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["createDashboardCharge"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createDashboardCharge"]["responses"][503]>; headers: { "Retry-After": string } };
+
 /** POST /dashboard/v1/modes/{mode}/payment-links: input of `createDashboardPaymentLink`, after validation. */
 export interface CreateDashboardPaymentLinkInput {
   params: operations["createDashboardPaymentLink"]["parameters"]["path"];
@@ -1377,6 +1426,25 @@ export type EndSessionResult =
   | { status: 500; body: Json<operations["endSession"]["responses"][500]> }
   | { status: 503; body: Json<operations["endSession"]["responses"][503]>; headers: { "Retry-After": string } };
 
+/** GET /dashboard/v1/modes/{mode}/statement.csv: input of `exportDashboardStatement`, after validation. */
+export interface ExportDashboardStatementInput {
+  params: operations["exportDashboardStatement"]["parameters"]["path"];
+  query: NonNullable<operations["exportDashboardStatement"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `exportDashboardStatement` may answer. */
+export type ExportDashboardStatementResult =
+  | { status: 200; body: StreamedBody<"text/csv">; headers: { "Content-Disposition": string } }
+  | { status: 400; body: Json<operations["exportDashboardStatement"]["responses"][400]> }
+  | { status: 401; body: Json<operations["exportDashboardStatement"]["responses"][401]> }
+  | { status: 403; body: Json<operations["exportDashboardStatement"]["responses"][403]> }
+  | { status: 404; body: Json<operations["exportDashboardStatement"]["responses"][404]> }
+  | { status: 429; body: Json<operations["exportDashboardStatement"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["exportDashboardStatement"]["responses"][500]> }
+  | { status: 503; body: Json<operations["exportDashboardStatement"]["responses"][503]>; headers: { "Retry-After": string } };
+
 /** GET /dashboard/v1/modes/{mode}/transactions.csv: input of `exportDashboardTransactions`, after validation. */
 export interface ExportDashboardTransactionsInput {
   params: operations["exportDashboardTransactions"]["parameters"]["path"];
@@ -1547,6 +1615,25 @@ export type GetDashboardRecurrenceResult =
   | { status: 429; body: Json<operations["getDashboardRecurrence"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["getDashboardRecurrence"]["responses"][500]> }
   | { status: 503; body: Json<operations["getDashboardRecurrence"]["responses"][503]>; headers: { "Retry-After": string } };
+
+/** GET /dashboard/v1/modes/{mode}/statement: input of `getDashboardStatement`, after validation. */
+export interface GetDashboardStatementInput {
+  params: operations["getDashboardStatement"]["parameters"]["path"];
+  query: NonNullable<operations["getDashboardStatement"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `getDashboardStatement` may answer. */
+export type GetDashboardStatementResult =
+  | { status: 200; body: Json<operations["getDashboardStatement"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getDashboardStatement"]["responses"][400]> }
+  | { status: 401; body: Json<operations["getDashboardStatement"]["responses"][401]> }
+  | { status: 403; body: Json<operations["getDashboardStatement"]["responses"][403]> }
+  | { status: 404; body: Json<operations["getDashboardStatement"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getDashboardStatement"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["getDashboardStatement"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getDashboardStatement"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/modes/{mode}/transactions/{id}: input of `getDashboardTransaction`, after validation. */
 export interface GetDashboardTransactionInput {
@@ -2369,6 +2456,8 @@ export interface Handlers<Open, Session = Open> {
   confirmTwoFactor(request: ConfirmTwoFactorInput, ctx: Session): Promise<ConfirmTwoFactorResult>;
   /** POST /dashboard/v1/modes/{mode}/api-keys: Create an API key (`session: owner, admin, developer`). */
   createDashboardApiKey(request: CreateDashboardApiKeyInput, ctx: Session): Promise<CreateDashboardApiKeyResult>;
+  /** POST /dashboard/v1/modes/{mode}/charges/pix: Create a Pix charge (`session: owner, admin, finance`). */
+  createDashboardCharge(request: CreateDashboardChargeInput, ctx: Session): Promise<CreateDashboardChargeResult>;
   /** POST /dashboard/v1/modes/{mode}/payment-links: Create a payment link (`session: owner, admin`). */
   createDashboardPaymentLink(request: CreateDashboardPaymentLinkInput, ctx: Session): Promise<CreateDashboardPaymentLinkResult>;
   /** POST /dashboard/v1/modes/{mode}/recurrences: Create a recurrence (`session: owner, admin`). */
@@ -2411,6 +2500,8 @@ export interface Handlers<Open, Session = Open> {
   disableTwoFactor(request: DisableTwoFactorInput, ctx: Session): Promise<DisableTwoFactorResult>;
   /** DELETE /dashboard/v1/sessions/{id}: End a session (`session: owner, admin, developer, finance, viewer`). */
   endSession(request: EndSessionInput, ctx: Session): Promise<EndSessionResult>;
+  /** GET /dashboard/v1/modes/{mode}/statement.csv: Export the statement as CSV (`session: owner, admin, developer, finance, viewer`). */
+  exportDashboardStatement(request: ExportDashboardStatementInput, ctx: Session): Promise<ExportDashboardStatementResult>;
   /** GET /dashboard/v1/modes/{mode}/transactions.csv: Export transactions as CSV (`session: owner, admin, developer, finance, viewer`). */
   exportDashboardTransactions(request: ExportDashboardTransactionsInput, ctx: Session): Promise<ExportDashboardTransactionsResult>;
   /** GET /dashboard/v1/modes/{mode}/withdrawals.csv: Export withdrawals as CSV (`session: owner, admin, developer, finance, viewer`). */
@@ -2429,6 +2520,8 @@ export interface Handlers<Open, Session = Open> {
   getDashboardPaymentLink(request: GetDashboardPaymentLinkInput, ctx: Session): Promise<GetDashboardPaymentLinkResult>;
   /** GET /dashboard/v1/modes/{mode}/recurrences/{id}: Get a recurrence (`session: owner, admin, developer, finance, viewer`). */
   getDashboardRecurrence(request: GetDashboardRecurrenceInput, ctx: Session): Promise<GetDashboardRecurrenceResult>;
+  /** GET /dashboard/v1/modes/{mode}/statement: Get the statement (`session: owner, admin, developer, finance, viewer`). */
+  getDashboardStatement(request: GetDashboardStatementInput, ctx: Session): Promise<GetDashboardStatementResult>;
   /** GET /dashboard/v1/modes/{mode}/transactions/{id}: Get a transaction and its timeline (`session: owner, admin, developer, finance, viewer`). */
   getDashboardTransaction(request: GetDashboardTransactionInput, ctx: Session): Promise<GetDashboardTransactionResult>;
   /** GET /dashboard/v1/modes/{mode}/withdrawals/{id}: Get a withdrawal (`session: owner, admin, developer, finance, viewer`). */
@@ -2517,6 +2610,7 @@ export interface OperationsByTag {
   "API keys": "createDashboardApiKey" | "listDashboardApiKeys" | "revokeDashboardApiKey" | "rollDashboardApiKey" | "updateDashboardApiKey";
   "Audit log": "listAuditLog";
   "Balance": "getDashboardBalance";
+  "Charges": "createDashboardCharge";
   "Customers": "getDashboardCustomer" | "listDashboardCustomers" | "updateDashboardCustomerNotes";
   "Disputes": "listDashboardDisputes";
   "Events": "getDashboardEvent" | "listDashboardEvents";
@@ -2527,6 +2621,7 @@ export interface OperationsByTag {
   "Registration": "completePasswordReset" | "confirmEmail" | "requestPasswordReset" | "signUp";
   "Sandbox": "dashboardSandboxAdvanceRecurrence" | "dashboardSandboxApproveRecurrence" | "dashboardSandboxCancelRecurrenceByPayer" | "dashboardSandboxDispute" | "dashboardSandboxExpire" | "dashboardSandboxExpireRecurrence" | "dashboardSandboxPay" | "dashboardSandboxRejectRecurrence" | "dashboardSandboxReleaseBalance" | "dashboardSandboxResolveDispute" | "dashboardSandboxSettleRecurringAttempt";
   "Sessions": "changePassword" | "endSession" | "getSession" | "listSessions" | "logIn" | "logOut";
+  "Statement": "exportDashboardStatement" | "getDashboardStatement";
   "Team": "acceptInvitation" | "changeMemberRole" | "inviteMember" | "listInvitations" | "listMembers" | "removeMember" | "revokeInvitation";
   "Transactions": "createDashboardRefund" | "getDashboardTransaction" | "listDashboardTransactions";
   "Two-factor authentication": "confirmTwoFactor" | "disableTwoFactor" | "regenerateRecoveryCodes" | "startTwoFactor" | "stepUp";

@@ -10,6 +10,7 @@ import { transactionTimelineUseCases } from "./payments/index.js";
 import { healthUseCases } from "./core/health.js";
 import { homeFigureUseCases } from "./reports/index.js";
 import { exportUseCases } from "./reports/index.js";
+import { statementUseCases } from "./reports/index.js";
 import type { DomainDeps } from "./deps.js";
 import { idempotencyUseCases } from "./core/idempotency.js";
 import { operatorUseCases } from "./operator/index.js";
@@ -94,6 +95,8 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     verification: verificationUseCases(deps),
     homeFigures: homeFigureUseCases(deps),
     exports: exportUseCases(deps),
+    /** The statement (extrato) of a mode: the ledger's movements with a running balance (issue 37 §2). */
+    statement: statementUseCases(deps),
     dashboardMoney: dashboardMoneyUseCases(deps, { withdrawals }),
     timeline: transactionTimelineUseCases(deps),
     dashboardKeys: dashboardKeyUseCases(deps),

@@ -1,4 +1,4 @@
-import type { BalanceTotals, LedgerEntry, WithdrawalRecord } from "../core/model.js";
+import type { BalanceTotals, LedgerEntry, LedgerPeriod, WithdrawalRecord } from "../core/model.js";
 
 // The balance rules, once, for both stores. PostgreSQL keeps its own guards of the same rules,
 // which no application code can bypass: `ledger_balances` holds each account and mode's
@@ -37,6 +37,34 @@ export const balanceTotals = (sums: LedgerSums): BalanceTotals => ({
   pendingCents: sums.pendingCents,
   blockedCents: sums.blockedCents,
 });
+
+/**
+ * The statement's reads of [from, to) from a scope's whole ledger (the memory store; PostgreSQL
+ * asks the same in SQL, `ledger.period`). A credit held for release is pending from its creation
+ * until its `releaseAt`, and is released at that instant when it was created before it.
+ */
+export function ledgerPeriodOf(entries: readonly LedgerEntry[], from: string, to: string): LedgerPeriod {
+  const before = entries.filter((e) => e.createdAt < from);
+  const sums = ledgerSums(before, from);
+  // Released at `from` itself is a movement of the period: still pending right before it.
+  const pendingAtFrom = before
+    .filter((e) => e.bucket === "available" && e.releaseAt !== null && e.releaseAt === from)
+    .reduce((sum, e) => sum + e.amountCents, 0);
+  const opening = balanceTotals({ ...sums, pendingCents: sums.pendingCents + pendingAtFrom });
+  const byInstant = new Map<string, number>();
+  for (const e of entries) {
+    if (e.bucket !== "available" || e.releaseAt === null) continue;
+    if (e.releaseAt < from || e.releaseAt >= to || e.createdAt >= e.releaseAt) continue;
+    byInstant.set(e.releaseAt, (byInstant.get(e.releaseAt) ?? 0) + e.amountCents);
+  }
+  return {
+    opening,
+    entries: entries.filter((e) => e.createdAt >= from && e.createdAt < to),
+    releases: [...byInstant]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([releaseAt, amountCents]) => ({ releaseAt, amountCents })),
+  };
+}
 
 /**
  * What a withdrawal uses of its key's daily limit: its amount, fee included, less what came back

@@ -291,6 +291,22 @@ export interface BalanceTotals {
   blockedCents: number;
 }
 
+/** Pending money released at one instant: the credits created before `releaseAt` whose release it is. */
+export interface LedgerRelease {
+  releaseAt: string;
+  amountCents: number;
+}
+
+/** What the statement of a period [from, to) is built from (domain/reports/statement.ts). */
+export interface LedgerPeriod {
+  /** The balance right before `from`: pending is the credits created before it whose release is at or after it. */
+  opening: BalanceTotals;
+  /** The entries created in [from, to), in append order. */
+  entries: LedgerEntry[];
+  /** Releases in [from, to), summed by instant, oldest first (zero sums included). */
+  releases: LedgerRelease[];
+}
+
 /** An event waiting in the outbox for webhook delivery. */
 export interface EventRecord extends Scope {
   id: string;

@@ -8,6 +8,7 @@ import type {
   EventRecord,
   IdempotencyRecord,
   LedgerEntry,
+  LedgerPeriod,
   PageRequest,
   PageResult,
   PaymentLinkRecord,
@@ -54,6 +55,8 @@ export interface TransactionFilter {
   id?: string | undefined;
   /** Only the charges whose payer is this customer (`customer.id`). */
   customerId?: string | undefined;
+  /** Only the charges with a due date (`dueDateCharge`, issue 38). */
+  dueDateCharge?: true | undefined;
   createdFrom?: string | undefined;
   createdTo?: string | undefined;
   /** Only disputed charges (the dashboard's dispute list): any of them, or those whose dispute is in this state. */
@@ -245,6 +248,8 @@ export interface StoreReads extends IdentityReads, AuditReads, BankReads, Receiv
     listByRefs(scope: Scope, refIds: readonly string[]): Promise<LedgerEntry[]>;
     /** The sum of the scope's `available` entries whose `releaseAt` is exactly `releaseAt`. */
     sumReleasingAt(scope: Scope, releaseAt: string): Promise<number>;
+    /** The statement's reads of the period [from, to) (issue 37 §2; `ledgerPeriodOf` says what each is). */
+    period(scope: Scope, from: string, to: string): Promise<LedgerPeriod>;
   };
   events: {
     /** Every event of the scope, in append order. */

@@ -1,6 +1,7 @@
 import { chargesPage, type ListFilter, resolvedFilter } from "../payments/index.js";
 import type { DomainDeps } from "../deps.js";
 import type { PageRequest, PageResult, Schemas } from "../core/model.js";
+import type { StatementMovement } from "./statement.js";
 import { pageOrInvalidCursor } from "../core/pagination.js";
 import { pageLimit } from "../core/policy.js";
 import { presentTransaction } from "../payments/index.js";
@@ -8,6 +9,7 @@ import { presentWithdrawal } from "../balance/index.js";
 import type { ModeCaller } from "../identity/index.js";
 import { DomainError } from "../core/errors.js";
 import { randomBase62 } from "../core/ids.js";
+import { statementUseCases } from "./statement.js";
 
 // The dashboard's CSV exports (issue 25): every item of a list, with the list's filters, page by
 // page through the store's cursor, each page read only when the one before has been written out.
@@ -58,6 +60,7 @@ const exportSlots = { perUser: 2, leaseSeconds: 300, retryAfterSeconds: 10 } as 
 type Exporter = Pick<ModeCaller, "scope" | "user">;
 
 export function exportUseCases(deps: DomainDeps) {
+  const statement = statementUseCases(deps);
   const leaseEnd = () => new Date(deps.clock.now().getTime() + exportSlots.leaseSeconds * 1000).toISOString();
 
   /**
@@ -137,6 +140,17 @@ export function exportUseCases(deps: DomainDeps) {
         );
         return { asOf, pages };
       });
+    },
+
+    /**
+     * Every movement of the statement of the period (statement.ts), newest first. Holds one of the
+     * user's export slots while under way (`exportSlots`).
+     */
+    async statement(
+      exporter: Exporter,
+      filter: { createdFrom?: string; createdTo?: string },
+    ): Promise<Export<StatementMovement>> {
+      return leased(exporter, () => statement.all(exporter, filter));
     },
   };
 }

@@ -11,7 +11,7 @@ import { callerIn, type TagHandlers } from "./context.js";
 // time and as the API's UTC instant.
 
 /** An amount's two columns: `Valor (R$)` = `129,90` and `Valor (centavos)` = `12990`. */
-function amount<T>(label: string, cents: (row: T) => number): CsvColumn<T>[] {
+export function amount<T>(label: string, cents: (row: T) => number): CsvColumn<T>[] {
   return [
     { header: `${label} (R$)`, value: (row) => spreadsheetReais(cents(row)) },
     { header: `${label} (centavos)`, value: cents },
@@ -85,7 +85,7 @@ const withdrawalColumns: CsvColumn<Withdrawal>[] = [
 ];
 
 /** The mode in a file's name, in Portuguese as the merchant reads it. */
-const modeInName: Record<DashboardMode, string> = { test: "teste", production: "producao" };
+export const modeInName: Record<DashboardMode, string> = { test: "teste", production: "producao" };
 
 /** `attachment; filename="transacoes-teste-2026-11-24.csv"` (spec/dashboard/exports.tsp `CsvFile`). */
 const attachment = (kind: "transacoes" | "saques", mode: DashboardMode, asOf: string) =>

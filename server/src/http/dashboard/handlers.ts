@@ -2,6 +2,7 @@ import type { Domain } from "../../domain/service.js";
 import { accountHandlers } from "./account.js";
 import { apiKeyHandlers } from "./api-keys.js";
 import { auditHandlers } from "./audit.js";
+import { chargeHandlers } from "./charges.js";
 import type { DashboardHandlers } from "./context.js";
 import { exportHandlers } from "./exports.js";
 import { homeHandlers } from "./home.js";
@@ -11,6 +12,7 @@ import { recurrenceHandlers } from "./recurrences.js";
 import { registrationHandlers } from "./registration.js";
 import { sandboxHandlers } from "./sandbox.js";
 import { sessionHandlers } from "./sessions.js";
+import { statementHandlers } from "./statement.js";
 import { teamHandlers } from "./team.js";
 import { twoFactorHandlers } from "./two-factor.js";
 import { webhookHandlers } from "./webhooks.js";
@@ -30,6 +32,8 @@ export function dashboardHandlers(domain: Domain): DashboardHandlers {
     ...homeHandlers(domain),
     ...exportHandlers(domain),
     ...moneyHandlers(domain),
+    ...chargeHandlers(domain),
+    ...statementHandlers(domain),
     ...objectHandlers(domain),
     ...recurrenceHandlers(domain),
     ...sandboxHandlers(domain),

@@ -14,7 +14,7 @@ import type {
   WebhookEndpointRecord,
   WithdrawalRecord,
 } from "../../domain/core/model.js";
-import { balanceTotals, dailyLimitUsedCents, ledgerSums } from "../../domain/balance/index.js";
+import { balanceTotals, dailyLimitUsedCents, ledgerPeriodOf, ledgerSums } from "../../domain/balance/index.js";
 import { oldestFirst, pageOf } from "./page.js";
 import { RowVersions } from "./row-versions.js";
 import { Table } from "./table.js";
@@ -217,6 +217,12 @@ export class MemoryStore implements Store {
             .all()
             .filter((e) => inScope(e, scope) && e.bucket === "available" && e.releaseAt === releaseAt)
             .reduce((sum, e) => sum + e.amountCents, 0),
+        period: async (scope, from, to) =>
+          ledgerPeriodOf(
+            this.ledger.all().filter((e) => inScope(e, scope)),
+            from,
+            to,
+          ),
       },
       events: {
         list: async (scope) => this.events.all().filter((e) => inScope(e, scope)),

@@ -23,6 +23,7 @@ import { bankReads } from "./bank.js";
 import { auditReads } from "./audit.js";
 import { receivedPixReads } from "./received-pix.js";
 import { homeFigureReads } from "./home-figures.js";
+import { ledgerPeriodRead } from "./statement.js";
 import {
   keyUnchangedSql,
   keyWithAccountOf,
@@ -194,6 +195,7 @@ export function reads(db: Queryable): StoreReads {
         );
         return Number(rows[0]?.sum ?? 0);
       },
+      period: ledgerPeriodRead(db),
     },
     events: {
       list: (scope) => selectMany(db, eventsTable, scoped, scopeArgs(scope), "seq"),
