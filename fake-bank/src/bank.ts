@@ -34,6 +34,7 @@ import { createControlApp } from "./control.js";
 import { PayoutBook, payoutRoutes, type PayoutPolicy } from "./payouts.js";
 import { alnum, endToEndId, type Devolucao, type Pix } from "./wire.js";
 import { RecurrenceBook, type FakeRecurrences } from "./rec.js";
+import { brasiliaDateOf, componentesValor, DueDateBook, type CobvRecord } from "./cobv.js";
 
 export type { Dialect, CallFault, RequestLogEntry, CallbackFault, CallbackRecord };
 
@@ -65,6 +66,9 @@ const SCOPES = [
   "webhookrec.read",
   "webhookcobr.write",
   "webhookcobr.read",
+  // Charges with a due date (fake-bank/src/cobv.ts).
+  "cobv.write",
+  "cobv.read",
 ];
 
 export interface CustomerOptions {
@@ -122,6 +126,12 @@ export interface PayOptions {
   infoPagador?: string;
   /** Pay even a cob that is no longer ATIVA or has expired (a payment after removal). */
   force?: boolean;
+  /**
+   * A cobv (charge with a due date): the payer's date, `YYYY-MM-DD` (default today in Brasília).
+   * The amount is what this bank computes for that date (unless `amountCents`), the Pix's
+   * `horario` noon of that date in Brasília, and its `componentesValor` the breakdown.
+   */
+  date?: string;
 }
 
 export interface FakeBank {
@@ -143,6 +153,8 @@ export interface FakeBank {
   credentials(clientId: string): CustomerCredentials | null;
   /** Pays a BR Code as a payer of another bank; answers the Pix as the receiver's bank reports it. */
   pay(code: string, options?: PayOptions): Pix;
+  /** Charges with a due date (fake-bank/src/cobv.ts): the cobvs, and what a payer owes on a date. */
+  dueDates: DueDateBook;
   /**
    * Pays many codes at once, each as `pay` would (its own callback): what a test or the bench needs
    * to set up thousands of payments fast. A code the bank refuses is listed with its reason; the
@@ -261,8 +273,12 @@ export async function startFakeBank(options: FakeBankOptions = {}): Promise<Fake
   };
 
   const recurrences = new RecurrenceBook(ledger, callbacks, () => `localhost:${httpsPort}`);
+  const dueDates = new DueDateBook(ledger, () => `localhost:${httpsPort}`);
   const context: ApiContext = {
-    apiRoutes: (router) => recurrences.routes(router),
+    apiRoutes: (router) => {
+      recurrences.routes(router);
+      dueDates.routes(router);
+    },
     ledger,
     dialect,
     tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
@@ -331,6 +347,8 @@ export async function startFakeBank(options: FakeBankOptions = {}): Promise<Fake
     amountCents: number;
     payer?: PayOptions["payer"];
     infoPagador?: string;
+    horario?: string;
+    componentesValor?: PixRecord["componentesValor"];
   }): PixRecord => {
     if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0 || input.amountCents > 999_999_999_999)
       throw new FakeBankError("O valor deve ser um número inteiro positivo de centavos.");
@@ -340,12 +358,39 @@ export async function startFakeBank(options: FakeBankOptions = {}): Promise<Fake
       chave: input.chave,
       ...(input.txid === undefined ? {} : { txid: input.txid }),
       amount: input.amountCents,
-      horario: new Date().toISOString(),
+      horario: input.horario ?? new Date().toISOString(),
       ...(input.infoPagador === undefined ? {} : { infoPagador: input.infoPagador.slice(0, 140) }),
+      ...(input.componentesValor === undefined ? {} : { componentesValor: input.componentesValor }),
       payer: input.payer ?? { name: "Pagador de Teste", cpf: "12345678909" },
       devolucoes: [],
     };
     ledger.pix.set(pix.endToEndId, pix);
+    return pix;
+  };
+
+  /** A cobv paid on the payer's date, for what this bank computes it owes then (cobv-amount.ts). */
+  const payDueDate = (cobv: CobvRecord, payOptions: PayOptions): PixRecord => {
+    const date = payOptions.date ?? brasiliaDateOf(new Date());
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new FakeBankError("A data de pagamento deve ser AAAA-MM-DD.");
+    const owed = dueDates.owed(cobv, date);
+    if (!payOptions.force && cobv.status !== "ATIVA") throw new FakeBankError(`A cobrança está ${cobv.status}.`);
+    if (!payOptions.force && !owed.payable) {
+      throw new FakeBankError(`A cobrança não pode ser paga em ${date} (último dia: ${owed.lastDay}).`);
+    }
+    const pix = record({
+      clientId: cobv.clientId,
+      chave: cobv.chave,
+      txid: cobv.txid,
+      amountCents: payOptions.amountCents ?? owed.amount.total,
+      payer: payOptions.payer,
+      infoPagador: payOptions.infoPagador,
+      // Noon in Brasília of the payer's date (today: now).
+      horario: payOptions.date === undefined ? new Date().toISOString() : `${date}T15:00:00.000Z`,
+      componentesValor: componentesValor(owed.amount),
+    });
+    cobv.pix.push(pix.endToEndId);
+    if (cobv.status === "ATIVA") cobv.status = "CONCLUIDA";
+    notify(pix);
     return pix;
   };
 
@@ -357,6 +402,10 @@ export async function startFakeBank(options: FakeBankOptions = {}): Promise<Fake
       throw new FakeBankError(`Código Pix inválido: ${(error as Error).message}`);
     }
     if (!read.crcValid) throw new FakeBankError("Código Pix inválido: o CRC não confere.");
+    const cobv = read.location === null ? undefined : dueDates.atLocation(read.location);
+    if (cobv !== undefined) return wire(payDueDate(cobv, payOptions));
+    if (payOptions.date !== undefined)
+      throw new FakeBankError("Uma data de pagamento só vale para uma cobrança com vencimento.");
     if (read.location !== null) {
       const prefix = `${context.locationHost()}/qr/v2/`;
       const cob = read.location.startsWith(prefix)
@@ -414,6 +463,7 @@ export async function startFakeBank(options: FakeBankOptions = {}): Promise<Fake
       return customer === undefined ? null : credentialsOf(customer);
     },
     pay,
+    dueDates,
     payMany: (codes, payOptions = {}) => {
       const paid: Pix[] = [];
       const refused: { index: number; error: string }[] = [];

@@ -93,6 +93,7 @@ export function createControlApp(bank: FakeBank): express.Express {
         ...(amountCents === undefined ? {} : { amountCents }),
         ...(who === undefined ? {} : { payer: who }),
         ...(text(input.infoPagador) === undefined ? {} : { infoPagador: text(input.infoPagador) }),
+        ...(text(input.date) === undefined ? {} : { date: text(input.date) }),
         force: input.force === true || input.force === "true" || input.force === "on",
       }),
     );
@@ -263,6 +264,7 @@ export function createControlApp(bank: FakeBank): express.Express {
         const amountCents = amount(input.amount);
         const pix = bank.pay(text(input.code) ?? "", {
           ...(amountCents === undefined ? {} : { amountCents }),
+          ...(text(input.date) === undefined ? {} : { date: text(input.date) }),
           force: input.force === "on",
         });
         back(`Pix enviado: ${pix.endToEndId} (R$ ${pix.valor}).`);

@@ -39,6 +39,7 @@ ${message === undefined ? "" : `<p class="msg${error ? " erro" : ""}" role="stat
 <p>Você é um pagador de outro banco.</p>
 <label>Código copia e cola <textarea name="code" rows="3" required></textarea></label>
 <label>Valor (R$; vazio: o valor da cobrança) <input type="text" name="amount" inputmode="decimal"></label>
+<label>Data do pagamento (cobrança com vencimento; vazio: hoje; o valor é o devido nesse dia, com multa, juros e descontos) <input type="date" name="date"></label>
 <label><input type="checkbox" name="force"> Pagar mesmo removida ou expirada</label>
 <button>Pagar</button>
 </form>

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { IssuedCertificate } from "./certs.js";
-import type { CobrancaStatus, Devedor, DevolucaoNatureza } from "./wire.js";
+import type { CobrancaStatus, Devedor, DevolucaoNatureza, Pix } from "./wire.js";
 
 export interface Customer {
   clientId: string;
@@ -88,6 +88,8 @@ export interface PixRecord {
   infoPagador?: string;
   payer: { name: string; cpf?: string; cnpj?: string };
   devolucoes: RefundRecord[];
+  /** A cobv's payment: `componentesValor` as the bank computed it for the payer's date (cobv.ts). */
+  componentesValor?: NonNullable<Pix["componentesValor"]>;
 }
 
 export interface WebhookRecord {

@@ -2892,7 +2892,7 @@ export interface components {
                  * Lista de Descontos
                  * @description Descontos absolutos aplicados à cobrança.
                  */
-                descontoDataFixa?: ({
+                descontoDataFixa: ({
                     /**
                      * Data limite para o desconto absoluto da cobrança
                      * Format: date

@@ -22,7 +22,10 @@ import {
   BankUnavailableError,
   type BankCharge,
   type BankChargeRequest,
+  type BankAmountComponents,
+  type BankDueDateChargeRequest,
   type BankRefund,
+  type DueDateChargesAtBank,
   type PixBank,
   type ReceivedPix,
 } from "../domain/ports/pix-bank.js";
@@ -107,6 +110,19 @@ export const scopesByOperation = {
 } as const;
 
 const scope = [...new Set(Object.values(scopesByOperation))].join(" ");
+
+/**
+ * The calls of charges with a due date (issue 38), with a token of their own: an account whose bank
+ * grants no `cobv` scope still receives immediate charges (a test compares this table with the
+ * document too).
+ */
+export const dueDateScopesByOperation = {
+  "PUT /cobv/{txid}": "cobv.write",
+  "PATCH /cobv/{txid}": "cobv.write",
+  "GET /cobv/{txid}": "cobv.read",
+} as const;
+
+const dueDateScope = [...new Set(Object.values(dueDateScopesByOperation))].join(" ");
 
 /** RFC 6749 §5.1's answer (OAuth2, not the API Pix document): what we read of it. */
 const tokenAnswer = z.object({
@@ -272,6 +288,27 @@ function refundFrom(devolucao: Schemas["Devolucao"]): BankRefund {
   };
 }
 
+/**
+ * `componentesValor` in cents (a missing part is 0), or null when the bank gave none or only the
+ * parts of a Pix Saque or Troco.
+ */
+function componentsFrom(pix: Schemas["Pix"]): BankAmountComponents | null {
+  const parts = pix.componentesValor as
+    Partial<Record<"original" | "abatimento" | "desconto" | "multa" | "juros", { valor: string }>> | undefined;
+  if (!parts?.original) return null;
+  const part = (name: keyof typeof parts) => {
+    const valor = parts[name]?.valor;
+    return valor === undefined ? 0 : cents(valor, `componentesValor.${name}.valor`);
+  };
+  return {
+    originalCents: part("original"),
+    rebateCents: part("abatimento"),
+    discountCents: part("desconto"),
+    fineCents: part("multa"),
+    interestCents: part("juros"),
+  };
+}
+
 function receivedFrom(pix: Schemas["Pix"]): ReceivedPix {
   return {
     endToEndId: pix.endToEndId,
@@ -282,6 +319,51 @@ function receivedFrom(pix: Schemas["Pix"]): ReceivedPix {
     // The standard's Pix carries no payer (only `infoPagador`, the payer's message).
     payer: { name: null, documentType: null, document: null },
     refunds: (pix.devolucoes ?? []).map(refundFrom),
+    components: componentsFrom(pix),
+  };
+}
+
+function dueDateChargeFrom(cobv: Schemas["CobVGerada"]): BankCharge {
+  return {
+    txid: cobv.txid,
+    status: cobv.status,
+    amountCents: cents(cobv.valor.original ?? "", "valor.original"),
+    copyPaste: cobv.pixCopiaECola ?? "",
+    revision: cobv.revisao,
+  };
+}
+
+/** The domain's charge with a due date as the standard's `CobVSolicitada`. */
+function cobvFrom(charge: BankDueDateChargeRequest, pixKey: string): Schemas["CobVSolicitada"] {
+  const { payer } = charge;
+  const who = payer.documentType === "CPF" ? { cpf: payer.document } : { cnpj: payer.document };
+  const hundredths = valorFromCents;
+  const term = (value: { modality: number; hundredths: number } | undefined) =>
+    value === undefined ? undefined : { modalidade: value.modality, valorPerc: hundredths(value.hundredths) };
+  const { discount } = charge;
+  const desconto =
+    discount === undefined
+      ? undefined
+      : discount.dates !== undefined
+        ? {
+            modalidade: discount.modality,
+            descontoDataFixa: discount.dates.map((d) => ({ data: d.date, valorPerc: hundredths(d.hundredths) })),
+          }
+        : { modalidade: discount.modality, valorPerc: hundredths(discount.hundredths ?? 0) };
+  const valor = {
+    original: valorFromCents(charge.amountCents),
+    ...(charge.fine ? { multa: term(charge.fine) } : {}),
+    ...(charge.interest ? { juros: term(charge.interest) } : {}),
+    ...(charge.rebate ? { abatimento: term(charge.rebate) } : {}),
+    ...(desconto ? { desconto } : {}),
+  };
+  const description = charge.description.slice(0, 140);
+  return {
+    calendario: { dataDeVencimento: charge.dueDate, validadeAposVencimento: charge.daysPayableAfterDue },
+    devedor: { ...who, nome: payer.name, email: payer.email },
+    valor: valor as Schemas["CobVSolicitada"]["valor"],
+    chave: pixKey,
+    ...(description ? { solicitacaoPagador: description } : {}),
   };
 }
 
@@ -418,6 +500,49 @@ export function pixBankFrom(credentials: BankCredentials, options: BankClientOpt
     call: (init: { headers: { authorization: string }; signal: AbortSignal }) => Promise<R>,
   ): Promise<R> => transport.authorized(scope, call);
 
+  const dueDateAuthorized = <R extends { response: Response }>(
+    call: (init: { headers: { authorization: string }; signal: AbortSignal }) => Promise<R>,
+  ): Promise<R> => transport.authorized(dueDateScope, call);
+
+  async function readCobv(txid: string): Promise<BankCharge | null> {
+    const { data, error, response } = await dueDateAuthorized((init) =>
+      api.GET("/cobv/{txid}", { params: { path: { txid } }, ...init }),
+    );
+    if (response.status === 404) return null;
+    if (!data) throw failure(response, error);
+    return dueDateChargeFrom(data);
+  }
+
+  const dueDateCharges: DueDateChargesAtBank = {
+    async register(charge) {
+      const body = cobvFrom(charge, credentials.pixKey);
+      const { data, error, response } = await dueDateAuthorized((init) =>
+        api.PUT("/cobv/{txid}", { params: { path: { txid: charge.txid } }, body, ...init }),
+      );
+      if (!data) throw failure(response, error);
+      if (!data.pixCopiaECola) throw malformed("cobrança com vencimento sem pixCopiaECola");
+      return dueDateChargeFrom(data);
+    },
+    async remove(txid) {
+      const { data, error, response } = await dueDateAuthorized((init) =>
+        api.PATCH("/cobv/{txid}", {
+          params: { path: { txid } },
+          body: { status: "REMOVIDA_PELO_USUARIO_RECEBEDOR" },
+          ...init,
+        }),
+      );
+      if (data) return;
+      const refused = failure(response, error);
+      // As a cob: one no longer ATIVA cannot be revised; removed already is what we asked.
+      if (refused instanceof BankRefusedError && response.status !== 404) {
+        const now = await readCobv(txid);
+        if (now && (now.status === "REMOVIDA_PELO_USUARIO_RECEBEDOR" || now.status === "REMOVIDA_PELO_PSP")) return;
+      }
+      throw refused;
+    },
+    read: readCobv,
+  };
+
   async function readCob(txid: string): Promise<BankCharge | null> {
     const { data, error, response } = await authorized((init) =>
       api.GET("/cob/{txid}", { params: { path: { txid } }, ...init }),
@@ -459,6 +584,8 @@ export function pixBankFrom(credentials: BankCredentials, options: BankClientOpt
     },
 
     readCharge: readCob,
+
+    dueDateCharges,
 
     async readReceived(endToEndId) {
       const { data, error, response } = await authorized((init) =>

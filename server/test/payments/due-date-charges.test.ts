@@ -199,7 +199,7 @@ function dueDateSuite(store: StoreUnderTest) {
       expect(res.body.errors?.[0]?.path).toBe("interest.rateBps");
     });
 
-    test("when a production key creates one, then 403 TEST_MODE_ONLY in Portuguese", async () => {
+    test("when a production key creates one and no bank is connected, then 403 TEST_MODE_ONLY in Portuguese saying why", async () => {
       const { liveKey } = await server.newAccount();
 
       const res = await rawCall<ErrorBody>(server.baseUrl, "POST", "/api/v1/charges/due-date", {
@@ -210,7 +210,8 @@ function dueDateSuite(store: StoreUnderTest) {
       expect(res.status).toBe(403);
       expect(res.body).toMatchObject({
         code: "TEST_MODE_ONLY",
-        message: "Cobranças com vencimento ainda só estão disponíveis com chave de teste.",
+        message:
+          "Cobranças com vencimento em produção precisam da conexão da plataforma com o banco; sem ela, só com chave de teste.",
       });
     });
   });

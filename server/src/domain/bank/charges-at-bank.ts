@@ -6,9 +6,9 @@ import {
   bankTask,
   cancelledRegistrationGraceSeconds,
   registerAtBank,
+  removeAtBank,
   retryAt,
   runRecurrenceTask,
-  txidOf,
 } from "../payments/index.js";
 import { followRefundTask } from "./refunds-at-bank.js";
 
@@ -57,7 +57,7 @@ export function bankWorkUseCases(deps: DomainDeps) {
     const charge = await deps.store.read.transactions.getById(task.subjectId);
     if (!charge) {
       try {
-        await bank.removeCharge(txidOf(task.subjectId));
+        await removeAtBank(bank, task.subjectId, null);
       } catch (error) {
         if (!(error instanceof BankRefusedError && error.status === 404)) throw error;
       }
@@ -67,7 +67,7 @@ export function bankWorkUseCases(deps: DomainDeps) {
     if (charge.brCode === "" && charge.status === "CANCELLED") {
       // Cancelled while PENDING: its cob may never have been made, or may land late.
       try {
-        await bank.removeCharge(txidOf(charge.id));
+        await removeAtBank(bank, charge.id, charge);
         return true;
       } catch (error) {
         if (!(error instanceof BankRefusedError && error.status === 404)) throw error;
@@ -80,7 +80,7 @@ export function bankWorkUseCases(deps: DomainDeps) {
       await deps.store.transaction((tx) => tx.bankTasks.put({ ...task, dueAt: charge.expiresAt }));
       return false;
     }
-    await bank.removeCharge(txidOf(charge.id));
+    await removeAtBank(bank, charge.id, charge);
     return true;
   }
 

@@ -12,7 +12,7 @@ import type { PixBank, ReceivedPix } from "../ports/pix-bank.js";
 import type { ReceivedPixRecord } from "../ports/received-pix-store.js";
 import type { StoreTx } from "../ports/store.js";
 import { chargeIdOfTxid, creditPaidCharge } from "../payments/index.js";
-import { paidInstant, receivedRow, unmatchedReason, type ReceiptOutcome } from "./received.js";
+import { asPaidBy, paidInstant, receivedRow, unmatchedReason, type ReceiptOutcome } from "./received.js";
 
 // A page of received Pix kept at once (issue 35's speed: one reconciliation credits 10,000 missed
 // payments within 60 s). The reconciler reads the bank's `GET /pix` a page at a time; keeping each
@@ -161,7 +161,10 @@ export async function keepReceivedPage(
         accounts.set(account.id, account);
       }
       // A second Pix to the same charge later in the page finds it paid (and is kept unmatched).
-      charges.set(charge.id, await creditPaidCharge(tx, account, charge, paidAt, { config: deps.config }));
+      charges.set(
+        charge.id,
+        await creditPaidCharge(tx, account, asPaidBy(deps, charge, pix, paidAt), paidAt, { config: deps.config }),
+      );
       rows.push({ index, row: receivedRow(pix, paidAt, at, { charge }) });
     }
     await flush();

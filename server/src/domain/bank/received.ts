@@ -7,6 +7,7 @@ import type { BankRefund, PixBank, ReceivedPix } from "../ports/pix-bank.js";
 import type { ReceivedPixRecord } from "../ports/received-pix-store.js";
 import type { StoreTx } from "../ports/store.js";
 import {
+  amountExpectedAt,
   applyAnswer,
   chargeIdOfTxid,
   closeDisputeOf,
@@ -14,6 +15,7 @@ import {
   effectiveStatus,
   openDisputeOn,
   refundIdOfBank,
+  withBankBreakdown,
 } from "../payments/index.js";
 import { applyReturnAnswer, presentReceipt } from "./unmatched-return.js";
 
@@ -51,8 +53,13 @@ export const paidInstant = (pix: ReceivedPix, now: string): string => {
 /** Why `pix` cannot pay `charge`, or null when it can. */
 function mismatch(charge: TransactionRecord | null, pix: ReceivedPix, paidAt: string): string | null {
   if (!charge || !charge.livemode) return "O txid não é de nenhuma cobrança de produção.";
-  if (pix.amountCents !== charge.amountCents) {
-    return `Valor recebido (${formatBRL(pix.amountCents)}) diferente do valor da cobrança ${charge.id} (${formatBRL(charge.amountCents)}).`;
+  // A charge with a due date: the amount due on the Pix's date (issue 38).
+  const expected = amountExpectedAt(charge, paidAt);
+  if (expected === null) {
+    return `A cobrança ${charge.id} não podia ser paga no dia do Pix (fora do prazo de pagamento).`;
+  }
+  if (pix.amountCents !== expected) {
+    return `Valor recebido (${formatBRL(pix.amountCents)}) diferente do valor da cobrança ${charge.id} (${formatBRL(expected)}).`;
   }
   if (charge.cycle) return `A cobrança ${charge.id} é de um ciclo de recorrência, debitada pelo Pix Automático.`;
   const status = effectiveStatus(charge, paidAt);
@@ -72,6 +79,26 @@ export function unmatchedReason(
   if (pix.txid === null) return "Pix recebido sem txid (pago à chave, sem cobrança).";
   if (chargeId === null) return `O txid ${pix.txid} não é de uma cobrança deste serviço.`;
   return mismatch(charge, pix, paidAt);
+}
+
+/**
+ * `charge` as the Pix pays it: a charge with a due date carries the bank's `componentesValor` as
+ * its paid breakdown (logged when the bank's parts are not ours: the total matched).
+ */
+export function asPaidBy(
+  deps: Pick<DomainDeps, "logger">,
+  charge: TransactionRecord,
+  pix: ReceivedPix,
+  paidAt: string,
+) {
+  const { charge: paying, differs } = withBankBreakdown(charge, pix, paidAt);
+  if (differs) {
+    deps.logger.warn(
+      { transactionId: charge.id, endToEndId: pix.endToEndId, components: pix.components },
+      "bank: componentesValor differs from our breakdown (the bank's is kept)",
+    );
+  }
+  return paying;
 }
 
 /** The received Pix's row: credited to `charge`, or unmatched for `reason`. */
@@ -124,7 +151,7 @@ export function bankReceiptUseCases(deps: DomainDeps) {
       }
       const account = await tx.accounts.get(charge.accountId);
       if (!account) throw new Error(`charge ${charge.id} without its account`);
-      await creditPaidCharge(tx, account, charge, paidAt, { config: deps.config });
+      await creditPaidCharge(tx, account, asPaidBy(deps, charge, pix, paidAt), paidAt, { config: deps.config });
       if (!(await tx.receivedPix.insertIfAbsent(receivedRow(pix, paidAt, at, { charge })))) {
         throw new Error(`received Pix ${pix.endToEndId} kept twice`); // rolls the credit back
       }

@@ -13,6 +13,7 @@ import { recordEvent } from "../webhooks/index.js";
 import type { Scope, TransactionRecord } from "../core/model.js";
 import { addSeconds } from "../core/time.js";
 import { presentTransaction } from "./presenters.js";
+import { dueDateBankRequest } from "./due-date/pay.js";
 
 // A production charge through the platform's bank (issue 35, docs/decisions, "Production charges
 // through the bank"): inserted `PENDING`, registered with `PUT /cob/{txid}` (the port's
@@ -147,10 +148,44 @@ export async function applyRegistration(
 /** What asking the bank gave: its answer, the bank down, or nothing known (slow, or another fault). */
 type Asked = Registration | { down: BankDownError } | null;
 
+/** The bank's due-date charges (`cobv`), or a refusal when this adapter has none. */
+function dueDateChargesOf(bank: PixBank) {
+  if (!bank.dueDateCharges) {
+    throw new BankRefusedError(404, "o banco desta conexão não registra cobranças com vencimento");
+  }
+  return bank.dueDateCharges;
+}
+
+/** `PUT /cob/{txid}`, or `PUT /cobv/{txid}` for a charge with a due date (issue 38). */
+function registerAt(bank: PixBank, charge: TransactionRecord): Promise<BankCharge> {
+  const { dueDateCharge } = charge;
+  if (dueDateCharge) {
+    return dueDateChargesOf(bank).register(dueDateBankRequest({ ...charge, dueDateCharge }, txidOf(charge.id)));
+  }
+  return bank.registerCharge(bankChargeRequest(charge));
+}
+
+/**
+ * Removes a charge at the bank: its cob, or its cobv for a charge with a due date. A charge no
+ * longer here (withdrawn when the bank answered 5xx) may have left either: the cob is removed, or,
+ * when the bank knows none, the cobv (a 404 of both is the caller's "nothing to remove").
+ */
+export async function removeAtBank(bank: PixBank, chargeId: string, charge: TransactionRecord | null): Promise<void> {
+  const txid = txidOf(chargeId);
+  if (charge?.dueDateCharge) return dueDateChargesOf(bank).remove(txid);
+  if (charge || !bank.dueDateCharges) return bank.removeCharge(txid);
+  try {
+    await bank.removeCharge(txid);
+  } catch (error) {
+    if (!(error instanceof BankRefusedError && error.status === 404)) throw error;
+    await bank.dueDateCharges.remove(txid);
+  }
+}
+
 /** Asks the bank to register `charge`; never throws. */
 async function askBank(deps: Pick<DomainDeps, "logger">, bank: PixBank, charge: TransactionRecord): Promise<Asked> {
   try {
-    return { charge: await bank.registerCharge(bankChargeRequest(charge)) };
+    return { charge: await registerAt(bank, charge) };
   } catch (error) {
     if (error instanceof BankRefusedError) return { refused: bankReason(error.detail) };
     deps.logger.warn({ err: error, transactionId: charge.id }, "bank: charge not registered yet");

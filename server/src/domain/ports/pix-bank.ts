@@ -45,6 +45,65 @@ export interface PixBank {
    * A caller that must reach the bank at once refuses before it writes anything.
    */
   downForSeconds?(): number | null;
+  /**
+   * Charges with a due date (`cobv`, issue 38), with a token of their own scopes (`cobv.write`,
+   * `cobv.read`). Absent: this adapter does not register them, and a production charge with a
+   * due date is refused.
+   */
+  readonly dueDateCharges?: DueDateChargesAtBank;
+}
+
+/** `PUT`, `PATCH` and `GET /cobv/{txid}`: charges whose amount the bank computes for the payer's date. */
+export interface DueDateChargesAtBank {
+  /** `PUT /cobv/{txid}`: registers (idempotent with the same txid and body); answers its dynamic BR Code. */
+  register(charge: BankDueDateChargeRequest): Promise<BankCharge>;
+  /** `PATCH /cobv/{txid}` to `REMOVIDA_PELO_USUARIO_RECEBEDOR`; one already removed is no error. */
+  remove(txid: string): Promise<void>;
+  /** `GET /cobv/{txid}`; null when the bank does not know it (404). */
+  read(txid: string): Promise<BankCharge | null>;
+}
+
+/**
+ * A value of a due-date charge's terms in the standard's `modalidade` and `valorPerc`, the latter
+ * in hundredths: cents for an amount, basis points for a percentage (both are the standard's
+ * two-decimal string times 100).
+ */
+export interface BankTermValue {
+  modality: number;
+  hundredths: number;
+}
+
+export interface BankDueDateChargeRequest {
+  /** 26–35 letters and digits, derived from our charge id (the same on every retry). */
+  txid: string;
+  /** `valor.original`. */
+  amountCents: number;
+  /** `calendario.dataDeVencimento` (YYYY-MM-DD, as agreed: the bank moves it to a business day). */
+  dueDate: string;
+  /** `calendario.validadeAposVencimento`. */
+  daysPayableAfterDue: number;
+  payer: {
+    name: string;
+    documentType: DocumentType;
+    document: string;
+    email: string;
+  };
+  /** solicitacaoPagador, ≤ 140 characters. */
+  description: string;
+  fine?: BankTermValue | undefined;
+  interest?: BankTermValue | undefined;
+  rebate?: BankTermValue | undefined;
+  /** Modes 1–2: `dates` (the standard's `descontoDataFixa`); modes 3–6: `hundredths` per day. */
+  discount?: { modality: number; hundredths?: number; dates?: { date: string; hundredths: number }[] } | undefined;
+}
+
+/** The received Pix's `componentesValor` (a due-date charge's breakdown), in cents. */
+export interface BankAmountComponents {
+  originalCents: number;
+  rebateCents: number;
+  discountCents: number;
+  fineCents: number;
+  interestCents: number;
 }
 
 export interface BankChargeRequest {
@@ -82,6 +141,8 @@ export interface ReceivedPix {
   paidAt: string;
   payer: { name: string | null; documentType: DocumentType | null; document: string | null };
   refunds: BankRefund[];
+  /** `componentesValor`, when the bank gives it (absent components are 0); null when it does not. */
+  components?: BankAmountComponents | null;
 }
 
 export type BankRefundNature = "ORIGINAL" | "RETIRADA" | "MED_OPERACIONAL" | "MED_FRAUDE";

@@ -3,7 +3,9 @@ import { DomainError } from "../../core/errors.js";
 import { once } from "../../core/idempotency.js";
 import type { DueDateChargeRecord, Schemas, TransactionRecord } from "../../core/model.js";
 import { formatBRL } from "../../core/money.js";
+import { serviceUnavailableRetryAfterSeconds } from "../../core/errors.js";
 import { brasiliaDate } from "../../core/time.js";
+import { bankDownRefusal, bankFor, registerWithin } from "../bank-charges.js";
 import { endOfBrasiliaDay } from "../recurrences/calendar.js";
 import { chargeFee, insertCharge } from "../charges.js";
 import { presentTransaction } from "../presenters.js";
@@ -14,8 +16,11 @@ import { checkDueDateTerms } from "./validation.js";
 
 // Creating a Pix charge with a due date (issue 38; records 0052 and 0053): the terms checked
 // against today (Brasília, by the service's clock), then a charge like any other, expiring at the
-// end of its last payable day, with its terms and the plan's fee kept. Test mode only for now:
-// production through the bank (`PUT /cobv/{txid}`) is not built yet.
+// end of its last payable day, with its terms and the plan's fee kept. In production it goes
+// through the platform's bank as an immediate charge does (`PUT /cobv/{txid}`, record 0053's
+// "Production"): inserted PENDING, registered within the bounded wait, 503 when the bank is down.
+// Without a bank connection (or an adapter without cobv) a production key is still refused: the
+// static code and the settlement simulator cannot carry the amount of the payer's date.
 
 type NewDueDateCharge = Schemas["CreateDueDateChargeRequest"];
 
@@ -32,10 +37,10 @@ export function dueDateChargeUseCases(deps: DomainDeps) {
   const now = () => deps.clock.now().toISOString();
   return {
     async create(actor: ScopedCaller, body: NewDueDateCharge, idempotencyKey?: string) {
-      if (actor.scope.livemode) {
+      if (actor.scope.livemode && !(await bankFor(deps, actor.scope).catch(() => null))?.dueDateCharges) {
         throw new DomainError(
           "TEST_MODE_ONLY",
-          "Cobranças com vencimento ainda só estão disponíveis com chave de teste.",
+          "Cobranças com vencimento em produção precisam da conexão da plataforma com o banco; sem ela, só com chave de teste.",
         );
       }
       const at = now();
@@ -53,7 +58,8 @@ export function dueDateChargeUseCases(deps: DomainDeps) {
       const dueDateCharge: DueDateChargeRecord = { terms, fee, paid: null };
       const expiresAt = endOfBrasiliaDay(lastPayableDate(terms.dueDate, terms.daysPayableAfterDue));
       const scopeLocked = idempotencyKey !== undefined;
-      return deps.store.transaction(async (tx) => {
+      let inserted: TransactionRecord | undefined;
+      const outcome = await deps.store.transaction(async (tx) => {
         if (scopeLocked) await tx.lockScope(actor.scope);
         return once(tx, actor.scope, "createDueDateCharge", idempotencyKey, body, at, async () => {
           const input = {
@@ -63,23 +69,25 @@ export function dueDateChargeUseCases(deps: DomainDeps) {
             expiresAt,
             metadata: body.metadata,
           };
-          const inserted: TransactionRecord = await insertCharge(
-            deps,
-            tx,
-            actor.scope,
-            actor.account,
-            input,
-            at,
-            undefined,
-            {
-              scopeLocked,
-              throughBank: false,
-              dueDateCharge,
-            },
-          );
+          inserted = await insertCharge(deps, tx, actor.scope, actor.account, input, at, undefined, {
+            scopeLocked,
+            dueDateCharge,
+          });
           return { status: 201, body: presentTransaction(inserted, at) };
         });
       });
+      // Production: registered at the bank within the bounded wait, as `createPixCharge` does.
+      if (inserted?.status === "PENDING") {
+        const created = { operation: "createDueDateCharge", key: idempotencyKey };
+        const finished = await registerWithin(deps, inserted, created);
+        return { status: 201, body: presentTransaction(finished, now()), replayed: false as const };
+      }
+      if (outcome.replayed && outcome.body.status === "PENDING") {
+        const current = await deps.store.read.transactions.get(actor.scope, outcome.body.id);
+        if (current) return { status: 201, body: presentTransaction(current, now()), replayed: false as const };
+        throw bankDownRefusal(serviceUnavailableRetryAfterSeconds);
+      }
+      return outcome;
     },
   };
 }
