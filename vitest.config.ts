@@ -71,7 +71,7 @@ export default defineConfig({
       { test: { name: "unit", include: shared(unit), isolate: false, ...hangGuards } },
       { test: { name: "unit-isolated", include: isolated(unit), ...hangGuards } },
       // The breaking-change check compares whole documents (seconds of CPU each): out of the fast loop.
-      { test: { name: "spec", include: spec, testTimeout: 300_000 } },
+      { test: { name: "spec", include: spec, isolate: false, testTimeout: 300_000 } },
       ...[true, false].map((inOneGraph) => ({
         test: {
           name: inOneGraph ? "component" : "component-isolated",
@@ -96,6 +96,7 @@ export default defineConfig({
         test: {
           name: "browser",
           include: browser,
+          isolate: false,
           globalSetup: [childProcessCheck, pgSetup, serverBuild],
           ...hangGuards,
         },
@@ -104,6 +105,7 @@ export default defineConfig({
         test: {
           name: "contract",
           include: ["contract-tests/**/*.test.ts"],
+          isolate: false,
           globalSetup: ["contract-tests/support/global-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 120_000,

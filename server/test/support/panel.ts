@@ -176,9 +176,17 @@ async function layoutProblemsNow(page: Page, name: string): Promise<string[]> {
 }
 
 /**
+ * The screenshots taken by this worker: a screen a suite looks at on both stores is photographed
+ * once (on the first, the memory store), the picture a person looks at being the same screen; a
+ * full-page PNG is 50–150 ms of Chromium's CPU each, hundreds of them a run.
+ */
+const photographed = new Set<string>();
+
+/**
  * The layout check at every width of `layoutWidths` (no sideways scrolling of the page, every
  * row's amount and status in view), with full-page screenshots at a phone's and a laptop's width
- * (test-artifacts/painel-<name>-<width>.png). Returns what is wrong; the laptop's width stays set.
+ * (test-artifacts/painel-<name>-<width>.png, once per run). Returns what is wrong; the laptop's width
+ * stays set.
  */
 export async function layoutProblems(page: Page, name: string): Promise<string[]> {
   mkdirSync(artifacts, { recursive: true });
@@ -186,8 +194,10 @@ export async function layoutProblems(page: Page, name: string): Promise<string[]
   for (const width of layoutWidths) {
     await page.setViewportSize({ width, height: width < 500 ? 844 : 800 });
     wrong.push(...(await layoutProblemsNow(page, name)));
-    if (width === 390 || width === 1280) {
-      await page.screenshot({ path: join(artifacts, `painel-${name}-${width}.png`), fullPage: true });
+    const path = join(artifacts, `painel-${name}-${width}.png`);
+    if ((width === 390 || width === 1280) && !photographed.has(path)) {
+      photographed.add(path);
+      await page.screenshot({ path, fullPage: true });
     }
   }
   return wrong;
