@@ -41,7 +41,13 @@ export interface paths {
          *     not fit its mode, a due date in the past, a discount date after the due date, or a discount or
          *     rebate that reaches the amount answers `400 VALIDATION_ERROR` naming the field, with a
          *     Portuguese message, and creates nothing. An invalid CPF or CNPJ answers `400 REQUEST_ERROR`.
-         *     Test mode only for now: a production key answers `403 TEST_MODE_ONLY`. In test mode,
+         *     In production the charge is registered at the platform's bank as a `cobv` (the bank's code
+         *     carries no amount: the payer's bank reads the amount due on the day of payment), with the same
+         *     lifecycle as `POST /api/v1/charges/pix`: `201 PENDING` with empty codes while the bank is slow,
+         *     `FAILED` if it refuses, `503 SERVICE_UNAVAILABLE` with `Retry-After` and nothing created when it
+         *     is down. Once paid, `dueDateCharge.amountDue` is the breakdown the bank reported for the Pix
+         *     (`componentesValor`). A production key answers `403 TEST_MODE_ONLY` while no bank is
+         *     connected: without it no code can carry the amount of the payer's date. In test mode,
          *     `POST /api/v1/sandbox/transactions/{id}/pay` pays it on a date you give (`paymentDate`).
          */
         post: operations["createDueDateCharge"];
