@@ -44,11 +44,12 @@ function requestExampleDates(name: string) {
 }
 
 /**
- * The operator's reconciliation window reads what the bank already received: it must end no later
- * than now (a window in the future answers 400), so its example's dates are in the past on purpose
- * and stay valid as time passes.
+ * Dates in the past on purpose, valid as time passes: the operator's reconciliation window reads
+ * what the bank already received (it must end no later than now; a window in the future answers
+ * 400), and the statement (extrato) of a period that has begun is what a merchant asks for.
  */
-const pastOnPurpose = /^POST \/admin\/v1\/bank\/reconciliations application\/json \w+\.(from|to)$/;
+const pastOnPurpose =
+  /^(POST \/admin\/v1\/bank\/reconciliations application\/json \w+\.(from|to)|GET \/dashboard\/v1\/modes\/\{mode\}\/statement(\.csv)? parameters \w+\.query\.created(From|To))$/;
 
 describe.each(documents)("the request examples of %s", (name) => {
   test("when their dates are read, then none is in the past (an example that has expired answers 400)", () => {
