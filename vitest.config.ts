@@ -46,10 +46,10 @@ const pure = rest.map(({ file }) => file).filter((file) => !postgres.includes(fi
 const spec = pure.filter((file) => file.startsWith("scripts/"));
 const unit = pure.filter((file) => !spec.includes(file));
 
-// A worker runs its files one after another in one module graph (isolate: false): importing the
-// server's modules again for every file was more than half of the component files' CPU
-// (docs/contributing.md, "Where the test time goes"). A file that replaces a module (`vi.mock`)
-// keeps a graph of its own, in the `-isolated` twin of its project.
+// A worker runs its files one after another in one module graph (isolate: false, in every project
+// but the `-isolated` twins): importing the server's modules again for every file was more than
+// half of the component files' CPU (docs/contributing.md, "Where the test time goes"). A file that
+// replaces a module (`vi.mock`) keeps a graph of its own, in the `-isolated` twin of its project.
 const mocks = new Set(rest.filter(({ source }) => /\bvi\.(mock|doMock)\(/.test(source)).map(({ file }) => file));
 const shared = (files: string[]) => files.filter((file) => !mocks.has(file));
 const isolated = (files: string[]) => files.filter((file) => mocks.has(file));
