@@ -64,10 +64,15 @@ export interface RequestLogEntry {
 
 /** A fault on the next `count` calls whose `METHOD /path` (path after the base) matches `route`. */
 export interface CallFault {
-  /** `status`: an error answer; `timeout`: no answer; `reset`: the connection dropped unanswered (refused). */
-  kind: "status" | "timeout" | "reset";
+  /**
+   * `status`: an error answer; `timeout`: no answer; `reset`: the connection dropped unanswered
+   * (refused); `delay`: handled as usual after `delayMs` (the caller may be gone by then).
+   */
+  kind: "status" | "timeout" | "reset" | "delay";
   /** For `status`: the answer (default 503). */
   status?: number;
+  /** For `delay`: how long (ms). */
+  delayMs?: number;
   count: number;
   /** A regular expression over `METHOD /path`, e.g. `^PUT /cob/`; absent: every call. */
   route?: string;
@@ -241,6 +246,11 @@ export function createApiApp(context: ApiContext): express.Express {
       }
       if (fault.kind === "reset") {
         res.socket?.destroy();
+        return;
+      }
+      if (fault.kind === "delay") {
+        await sleep(fault.delayMs ?? 1000);
+        next();
         return;
       }
       const status = fault.status ?? 503;

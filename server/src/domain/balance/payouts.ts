@@ -43,6 +43,11 @@ export function payoutReadPauseMs(ageMs: number): number {
 /** How many times one pass sends a transfer whose outcome stays unknown before leaving it to the job. */
 const sendAttempts = 3;
 
+/** How many transfers a run's writes ended. */
+interface Tally {
+  settled: number;
+}
+
 /** What one pass learnt of a transfer, to be written. */
 type Learnt = Partial<Pick<WithdrawalTransferRecord, "status" | "endToEndId" | "completedAt" | "failureReason">> &
   Pick<WithdrawalTransferRecord, "bankReference" | "sentAt">;
@@ -137,50 +142,69 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
     return null;
   }
 
-  /** Writes what a pass learnt and ends the withdrawal when every transfer has ended. */
+  /**
+   * Writes what a pass learnt and ends the withdrawal when every transfer has ended; adds to
+   * `tally.settled` the transfers this write ended (not those another pass had ended first).
+   */
   async function write(
     id: string,
     learnt: Map<string, Learnt>,
     /** Short of balance (what the bank had), not short (null), or as it was (`keep`). */
     waiting: { availableCents: number } | null | "keep",
+    tally: Tally,
   ): Promise<WithdrawalRecord | null> {
-    return deps.store.transaction(async (tx) => {
-      const found = await tx.withdrawals.getById(id);
-      if (!found) return null;
-      await tx.lockScope(found);
-      const w = await tx.withdrawals.getById(id);
-      if (!w || w.status !== "PENDING" || !w.payout) return w;
-      const at = now();
-      const transfers = w.transfers.map((t) => {
-        const news = learnt.get(t.id);
-        // A transfer another pass ended stays as it ended.
-        return news && t.status === "PENDING" ? { ...t, ...news } : t;
+    return deps.store
+      .transaction(async (tx) => {
+        const found = await tx.withdrawals.getById(id);
+        if (!found) return null;
+        await tx.lockScope(found);
+        const w = await tx.withdrawals.getById(id);
+        if (!w || w.status !== "PENDING" || !w.payout) return w;
+        const at = now();
+        let settled = 0;
+        const transfers = w.transfers.map((t) => {
+          const news = learnt.get(t.id);
+          // A transfer another pass ended stays as it ended.
+          if (!news || t.status !== "PENDING") return t;
+          if (news.status && news.status !== "PENDING") settled++;
+          return { ...t, ...news };
+        });
+        // Counted once the transaction commits (a retried transaction counts again from zero).
+        const count = () => {
+          tally.settled += settled;
+        };
+        const payout: WithdrawalPayoutRecord =
+          waiting === "keep"
+            ? w.payout
+            : waiting
+              ? {
+                  waitingForBalanceSince: w.payout.waitingForBalanceSince ?? at,
+                  bankAvailableCents: waiting.availableCents,
+                }
+              : { waitingForBalanceSince: null, bankAvailableCents: null };
+        const next: WithdrawalRecord = { ...w, payout, updatedAt: at };
+        const ended = await finishWithdrawalTransfers(tx, next, transfers, at);
+        if (ended) return { record: ended, count };
+        const unchanged =
+          learnt.size === 0 &&
+          w.payout.waitingForBalanceSince === payout.waitingForBalanceSince &&
+          w.payout.bankAvailableCents === payout.bankAvailableCents;
+        if (unchanged) return { record: w, count };
+        const updated = { ...next, transfers };
+        await tx.withdrawals.update(updated);
+        return { record: updated, count };
+      })
+      .then((written) => {
+        if (written && "count" in written) {
+          written.count();
+          return written.record;
+        }
+        return written;
       });
-      const payout: WithdrawalPayoutRecord =
-        waiting === "keep"
-          ? w.payout
-          : waiting
-            ? {
-                waitingForBalanceSince: w.payout.waitingForBalanceSince ?? at,
-                bankAvailableCents: waiting.availableCents,
-              }
-            : { waitingForBalanceSince: null, bankAvailableCents: null };
-      const next: WithdrawalRecord = { ...w, payout, updatedAt: at };
-      const ended = await finishWithdrawalTransfers(tx, next, transfers, at);
-      if (ended) return ended;
-      const unchanged =
-        learnt.size === 0 &&
-        w.payout.waitingForBalanceSince === payout.waitingForBalanceSince &&
-        w.payout.bankAvailableCents === payout.bankAvailableCents;
-      if (unchanged) return w;
-      const updated = { ...next, transfers };
-      await tx.withdrawals.update(updated);
-      return updated;
-    });
   }
 
   /** One pass (see the top of this file); `fresh`: just created, nothing sent yet. */
-  async function passOnce(id: string, fresh: boolean, force: boolean): Promise<WithdrawalRecord | null> {
+  async function passOnce(id: string, fresh: boolean, force: boolean, tally: Tally): Promise<WithdrawalRecord | null> {
     const payouts = await payoutsNow();
     const w = await deps.store.read.withdrawals.getById(id);
     if (!payouts || !w || w.status !== "PENDING" || !w.payout) return w;
@@ -212,7 +236,7 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
       }
     }
     // Nothing learnt and nothing to send (its transfers' pauses): no transaction.
-    if (toSend.length === 0) return learnt.size === 0 ? w : write(id, learnt, "keep");
+    if (toSend.length === 0) return learnt.size === 0 ? w : write(id, learnt, "keep", tally);
 
     const neededCents = toSend.reduce((sum, t) => sum + t.amountCents, 0);
     let availableCents: number;
@@ -221,7 +245,7 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
     } catch (error) {
       if (!(error instanceof BankUnavailableError)) throw error;
       deps.logger.warn({ withdrawalId: w.id }, "bank: platform balance not read; the withdrawal is sent later");
-      return write(id, learnt, "keep");
+      return write(id, learnt, "keep", tally);
     }
     if (availableCents < neededCents) {
       if (!w.payout.waitingForBalanceSince) {
@@ -230,7 +254,7 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
           "bank: the platform's balance at the bank does not cover a withdrawal; it waits",
         );
       }
-      return write(id, learnt, { availableCents: Math.max(0, availableCents) });
+      return write(id, learnt, { availableCents: Math.max(0, availableCents) }, tally);
     }
     sendingCents += neededCents;
     try {
@@ -241,14 +265,19 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
     } finally {
       sendingCents -= neededCents;
     }
-    return write(id, learnt, null);
+    return write(id, learnt, null, tally);
   }
 
-  function pass(id: string, fresh = false, force = false): Promise<WithdrawalRecord | null> {
+  function pass(
+    id: string,
+    fresh = false,
+    force = false,
+    tally: Tally = { settled: 0 },
+  ): Promise<WithdrawalRecord | null> {
     const running = inFlight.get(id);
     // The operator's run waits for a pass of the job (which may have left old transfers unread), then reads all.
-    if (running) return force ? running.catch(() => null).then(() => pass(id, fresh, force)) : running;
-    const started = passOnce(id, fresh, force).finally(() => {
+    if (running) return force ? running.catch(() => null).then(() => pass(id, fresh, force, tally)) : running;
+    const started = passOnce(id, fresh, force, tally).finally(() => {
       inFlight.delete(id);
     });
     inFlight.set(id, started);
@@ -277,6 +306,8 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
       const force = options.force ?? false;
       const counts = { followed: 0, ended: 0, waitingForBalance: 0, transfersSettled: 0 };
       if (!(await payoutsNow())) return counts;
+      /** The transfers this run's own writes ended (a pass of another process or of the job not counted). */
+      const tally: Tally = { settled: 0 };
       let afterId: string | undefined;
       const seen = new Set<string>();
       for (;;) {
@@ -284,17 +315,11 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
         for (const w of page) {
           counts.followed++;
           for (const t of w.transfers) seen.add(t.id);
-          const after = await pass(w.id, false, force).catch((error: unknown) => {
+          const after = await pass(w.id, false, force, tally).catch((error: unknown) => {
             deps.logger.warn({ err: error, withdrawalId: w.id }, "bank: withdrawal not followed");
             return null;
           });
           forget(after);
-          if (after) {
-            const before = new Map(w.transfers.map((t) => [t.id, t.status]));
-            counts.transfersSettled += after.transfers.filter(
-              (t) => t.status !== "PENDING" && before.get(t.id) === "PENDING",
-            ).length;
-          }
           if (after && after.status !== "PENDING") counts.ended++;
           else if (after?.payout?.waitingForBalanceSince) counts.waitingForBalance++;
         }
@@ -303,7 +328,7 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
       }
       // Transfers this process asked about that are no longer pending (ended by another process).
       for (const id of lastAsked.keys()) if (!seen.has(id)) lastAsked.delete(id);
-      return counts;
+      return { ...counts, transfersSettled: tally.settled };
     },
   };
 }
