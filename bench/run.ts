@@ -18,6 +18,9 @@
  *    deployed on both stores: what creates add to the bank's time at 200 at once, a callback to the
  *    merchant's webhook as transaction.paid, one reconciliation crediting 10,000 missed payments.
  *
+ * 10. Withdrawals paid out by the fake bank (Efí's dialect, 50 ms a call), the built server as
+ *    deployed on both stores: 100 at once, what the server adds per transfer (p50), the balances.
+ *
  * `--quick` shortens every measurement (a smoke run). Exits non-zero when a target is missed.
  * Everything stays on 127.0.0.1 (the bank section's webhook receiver: a public address on the
  * loopback of its own network namespace), is bounded, and leaves no process behind.
@@ -39,9 +42,10 @@ import { throughputByProcesses } from "./sections/processes.js";
 import { measureThroughput } from "./sections/throughput.js";
 import { webhookLatency } from "./sections/webhook.js";
 import { bankSection } from "./sections/bank.js";
+import { withdrawalsSection } from "./sections/withdrawals.js";
 
 const quick = process.argv.includes("--quick");
-/** `--only=throughput,scale,webhooks,memory,startup,brcode,processes,dashboard,bank` runs just those sections. */
+/** `--only=throughput,scale,webhooks,memory,startup,brcode,processes,dashboard,bank,withdrawals` runs just those sections. */
 const only = process.argv
   .find((a) => a.startsWith("--only="))
   ?.slice("--only=".length)
@@ -349,6 +353,38 @@ try {
           null,
         );
       }
+    }
+  }
+
+  // 10. Withdrawals paid out by the fake bank (Efí's dialect, 50 ms a call), 100 at once.
+  if (runs("withdrawals")) {
+    const stores: { name: string; databaseUrl?: string }[] = [{ name: "memory" }];
+    if (cluster) {
+      const { createDatabase } = await import("../scripts/pg-cluster.js");
+      stores.push({ name: "PostgreSQL", databaseUrl: await createDatabase(cluster.adminUrl, "bench_withdrawals") });
+    }
+    for (const r of await withdrawalsSection(stores, quick)) {
+      const load = `load ${r.loadAverage.toFixed(1)}`;
+      record(
+        `withdrawals ${r.store}: ${r.withdrawals} at once, ours per transfer (p50)`,
+        `${r.oursP50Ms.toFixed(1)} ms (p95 ${r.oursP95Ms.toFixed(0)})`,
+        "≤ 5 ms",
+        r.oursP50Ms <= 5,
+      );
+      record(
+        `withdrawals ${r.store}: right balances, each transfer paid once`,
+        `${r.balancesRight && r.paidOnceAtBank ? "yes" : "NO"} (${Object.entries(r.statuses)
+          .map(([status, n]) => `${n}×${status}`)
+          .join(" ")})`,
+        "all 201, balances right",
+        r.balancesRight && r.paidOnceAtBank && r.withdrawals === 100,
+      );
+      record(
+        `withdrawals ${r.store}: request p50 · all PAID after · server CPU per transfer`,
+        `${r.createP50Ms.toFixed(0)} ms · ${r.finishedSeconds.toFixed(1)} s · ${r.serverCpuMsPerTransfer.toFixed(1)} ms`,
+        `info (${load}, ${r.bankCallsPerTransfer.toFixed(2)} bank calls each)`,
+        null,
+      );
     }
   }
 } finally {

@@ -93,3 +93,28 @@ export async function startNode(
     },
   };
 }
+
+/** CPU milliseconds (user + system) a process has used so far, from /proc; NaN where it cannot tell. */
+export function cpuMsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Runs `run(i)` for i in [0, total) with `width` at once; answers the results in order. */
+export async function pool<T>(total: number, width: number, run: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = new Array<T>(total);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, total) }, async () => {
+      while (next < total) {
+        const i = next++;
+        out[i] = await run(i);
+      }
+    }),
+  );
+  return out;
+}

@@ -11,7 +11,7 @@
  * endpoint must be public, and the server refuses loopback for it).
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -21,7 +21,7 @@ import { startFakeBank, type FakeBank } from "../../fake-bank/src/bank.js";
 import { createCertificateAuthority } from "../../fake-bank/src/certs.js";
 import { freePort } from "../../scripts/pg-cluster.js";
 import { percentile } from "../lib/load.js";
-import { pin, type Running, startNode } from "../lib/process.js";
+import { cpuMsOf, pin, pool, type Running, startNode } from "../lib/process.js";
 import { serverArgs, startFlags } from "../lib/server.js";
 
 export interface BankResult {
@@ -65,31 +65,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const clientAddress = (n: number) => `198.${18 + ((n >> 16) & 1)}.${(n >> 8) & 255}.${n & 255}`;
 let nextClient = 0;
 const spread = () => ({ "x-forwarded-for": clientAddress((nextClient = (nextClient + 1) % 131_072)) });
-
-/** CPU milliseconds (user + system) a process has used so far, from /proc; NaN where it cannot tell. */
-function cpuMsOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
-/** Runs `run(i)` for i in [0, total) with `width` at once; answers the results in order. */
-async function pool<T>(total: number, width: number, run: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = new Array<T>(total);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(width, total) }, async () => {
-      while (next < total) {
-        const i = next++;
-        out[i] = await run(i);
-      }
-    }),
-  );
-  return out;
-}
 
 async function json(res: Response, expected: number, what: string): Promise<Record<string, unknown> & { id: string }> {
   const text = await res.text();

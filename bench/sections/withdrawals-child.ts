@@ -1,0 +1,291 @@
+/**
+ * The withdrawals section's measurements (issue 36 §3; bench/sections/withdrawals.ts starts this
+ * file in a process of its own): the built server as deployed, connected through the operator API
+ * to the fake bank in Efí's dialect answering every call after a fixed 50 ms, on each store the
+ * parent names. Ten accounts, each funded by a production charge paid at the bank, make 100
+ * withdrawals at once (ten each); the bank pays every transfer as soon as it takes it; the payout
+ * job (every 5 s) reads them back and ends the withdrawals. Prints one line
+ * `WITHDRAWALS-RESULT <json>` (a `WithdrawalsResult` per store).
+ *
+ * Ours per transfer: from the withdrawal's request to its transfer's send arriving at the bank,
+ * less the bank's time for the one call the pass makes before it (the platform's balance, 50 ms):
+ * what the server added to the bank's time to take the withdrawal and put its transfer on the
+ * wire, with 100 at once (the same measure as the bank section's creates).
+ *
+ * Environment: BENCH_WITHDRAWALS_STORES (JSON `[{ name, databaseUrl? }]`), BENCH_WITHDRAWALS_QUICK
+ * (`1`), BENCH_WITHDRAWALS_SERVER_ENTRY (the built server's main.js; unset, `serverArgs()`).
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startFakeBank, type FakeBank } from "../../fake-bank/src/bank.js";
+import { createCertificateAuthority } from "../../fake-bank/src/certs.js";
+import { freePort } from "../../scripts/pg-cluster.js";
+import { percentile } from "../lib/load.js";
+import { cpuMsOf, pin, pool, type Running, startNode } from "../lib/process.js";
+import { serverArgs, startFlags } from "../lib/server.js";
+
+export interface WithdrawalsResult {
+  store: string;
+  withdrawals: number;
+  transfers: number;
+  /** p50 over the transfers of ours (see the top of this file), ms. */
+  oursP50Ms: number;
+  oursP95Ms: number;
+  /** p50 of the withdrawals' requests (201), ms. */
+  createP50Ms: number;
+  /** From the first request to the last withdrawal PAID, seconds (the job reads every 5 s). */
+  finishedSeconds: number;
+  /** The server's CPU from the first request to the last PAID, per transfer. */
+  serverCpuMsPerTransfer: number;
+  /** Calls to the bank per transfer over the same span (balance, send, reads). */
+  bankCallsPerTransfer: number;
+  statuses: Record<string, number>;
+  /** Every account's balance is its charge's net amount less its withdrawals; the bank paid each transfer once. */
+  balancesRight: boolean;
+  paidOnceAtBank: boolean;
+  loadAverage: number;
+}
+
+const quick = process.env.BENCH_WITHDRAWALS_QUICK === "1";
+const adminToken = `adm_bench_${randomBytes(16).toString("hex")}`;
+const accounts = 10;
+const perAccount = 10;
+const amountCents = 2_000;
+const bankLatencyMs = 50;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The n-th address of 198.18.0.0/15 (clients spread behind one proxy hop, as in the bank section). */
+const clientAddress = (n: number) => `198.${18 + ((n >> 16) & 1)}.${(n >> 8) & 255}.${n & 255}`;
+let nextClient = 0;
+const spread = () => ({ "x-forwarded-for": clientAddress((nextClient = (nextClient + 1) % 131_072)) });
+
+async function json(res: Response, expected: number, what: string): Promise<Record<string, unknown>> {
+  const text = await res.text();
+  if (res.status !== expected) throw new Error(`${what}: ${res.status} ${text}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+async function measureStore(
+  store: { name: string; databaseUrl?: string },
+  files: { listenerCert: string; listenerKey: string },
+  listenerCaPem: string,
+): Promise<WithdrawalsResult> {
+  const bank: FakeBank = await startFakeBank({
+    dialect: "efi",
+    latencyMs: bankLatencyMs,
+    webhookCa: listenerCaPem,
+    payouts: { mode: "pay", delayMs: 0 },
+  });
+  let server: Running | undefined;
+  try {
+    const listenerPort = await freePort();
+    const entry = process.env.BENCH_WITHDRAWALS_SERVER_ENTRY;
+    server = await startNode(entry ? [...startFlags(), entry] : serverArgs(), {
+      port: await freePort(),
+      env: {
+        NODE_ENV: "production",
+        TRUST_PROXY: "1",
+        ADMIN_TOKEN: adminToken,
+        PUBLIC_BASE_URL: "https://pix.bench.example",
+        MASTER_KEYS: `bench:${randomBytes(32).toString("base64")}`,
+        LOG_LEVEL: "warn",
+        PIX_BANK_WEBHOOK_PORT: String(listenerPort),
+        PIX_BANK_WEBHOOK_CERT_FILE: files.listenerCert,
+        PIX_BANK_WEBHOOK_KEY_FILE: files.listenerKey,
+        ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}),
+      },
+    });
+    const base = server.baseUrl;
+    const admin = (method: string, path: string, body?: unknown) =>
+      fetch(`${base}/admin/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(30_000),
+      });
+    const api = (key: string, method: string, path: string, body?: unknown) =>
+      fetch(`${base}/api/v1${path}`, {
+        method,
+        headers: { "x-api-key": key, "content-type": "application/json", ...spread() },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(30_000),
+      });
+
+    await json(
+      await admin("PUT", "/bank-connection", {
+        baseUrl: bank.baseUrl,
+        tokenUrl: bank.tokenUrl,
+        clientId: bank.customer.clientId,
+        clientSecret: bank.customer.clientSecret,
+        certificate: { format: "pem", certificatePem: bank.customer.certPem, privateKeyPem: bank.customer.keyPem },
+        bankCaPem: bank.caPem,
+        pixKey: bank.customer.keys[0],
+        dialect: "efi",
+        webhookUrl: `https://127.0.0.1:${listenerPort}/banco`,
+      }),
+      200,
+      "bank connection",
+    );
+    const health = async () =>
+      ((await (await admin("GET", "/bank-connection")).json()) as { health: Record<string, string | null> }).health;
+    for (let waited = 0; !(await health()).webhookRegisteredAt; waited += 100) {
+      if (waited > 30_000) throw new Error(`webhook not registered at the bank: ${JSON.stringify(await health())}`);
+      await sleep(100);
+    }
+
+    // Ten accounts, each funded by a production charge the bank's payer pays (its callback credits it).
+    const funded = await pool(accounts, accounts, async (n) => {
+      const account = await json(
+        await admin("POST", "/accounts", {
+          name: `Loja de Saques ${n}`,
+          ownerEmail: `${randomUUID().slice(0, 8)}@loja.example.com.br`,
+          verified: true,
+          releasePeriodDays: 0,
+        }),
+        201,
+        "account",
+      );
+      const key = (
+        await json(
+          await admin("POST", `/accounts/${String(account.id)}/api-keys`, {
+            name: "bench",
+            mode: "production",
+            permissions: [
+              "charges:write",
+              "transactions:read",
+              "balance:read",
+              "withdrawals:read",
+              "withdrawals:write",
+            ],
+            dailyWithdrawLimitCents: null,
+          }),
+          201,
+          "live key",
+        )
+      ).secret as string;
+      const charge = await json(
+        await api(key, "POST", "/charges/pix", {
+          amountCents: perAccount * amountCents * 2,
+          description: "Venda para os saques",
+          customer: {
+            name: "Maria da Silva",
+            email: "maria@example.com",
+            phone: "11987654321",
+            documentType: "CPF",
+            document: "52998224725",
+          },
+        }),
+        201,
+        "charge",
+      );
+      let read = charge as { id: string; status: string; pix: { copyPaste: string } };
+      while (read.status === "PENDING") {
+        await sleep(100);
+        read = (await json(await api(key, "GET", `/transactions/${read.id}`), 200, "charge")) as typeof read;
+      }
+      bank.pay(read.pix.copyPaste);
+      for (;;) {
+        const balance = await json(await api(key, "GET", "/balance"), 200, "balance");
+        if ((balance.availableCents as number) > 0) return { key, fundedCents: balance.availableCents as number };
+        await sleep(100);
+      }
+    });
+
+    // 100 withdrawals at once.
+    const logBefore = bank.requests().length;
+    const cpuBefore = cpuMsOf(server.pid);
+    const started = performance.now();
+    const made = await pool(accounts * perAccount, accounts * perAccount, async (i) => {
+      const { key } = funded[i % accounts] as { key: string };
+      const t0 = performance.now();
+      const sentAt = Date.now();
+      const res = await api(key, "POST", "/withdrawals", {
+        amountCents,
+        pixKey: "recebedor@example.com",
+        pixKeyType: "EMAIL",
+      });
+      const ms = performance.now() - t0;
+      const text = await res.text();
+      if (res.status !== 201) return { key, status: res.status, ms, sentAt, id: "", transfers: [] as string[] };
+      const body = JSON.parse(text) as { id: string; transfers: { id: string }[] };
+      return { key, status: 201, ms, sentAt, id: body.id, transfers: body.transfers.map((t) => t.id.replace("_", "")) };
+    });
+    const statuses: Record<string, number> = {};
+    for (const m of made) statuses[m.status] = (statuses[m.status] ?? 0) + 1;
+    const ok = made.filter((m) => m.status === 201);
+    // Until every withdrawal is PAID (the job's pass every 5 s reads each transfer back).
+    const deadline = Date.now() + (quick ? 60_000 : 120_000);
+    for (;;) {
+      const left = await pool(ok.length, 10, async (i) => {
+        const m = ok[i] as (typeof ok)[number];
+        const w = await json(await api(m.key, "GET", `/withdrawals/${m.id}`), 200, "withdrawal");
+        return w.status !== "PAID";
+      });
+      if (!left.some(Boolean)) break;
+      if (Date.now() > deadline) throw new Error(`withdrawals not PAID in time: ${left.filter(Boolean).length} left`);
+      await sleep(200);
+    }
+    const finishedSeconds = (performance.now() - started) / 1000;
+    const serverCpuMs = cpuMsOf(server.pid) - cpuBefore;
+    const log = bank.requests().slice(logBefore);
+    const transfers = ok.flatMap((m) => m.transfers.map((id) => ({ id, sentAt: m.sentAt })));
+    const ours = transfers.flatMap(({ id, sentAt }) => {
+      const send = log.find((r) => r.method === "PUT" && r.path.endsWith(`/pix/${id}`));
+      return send ? [Date.parse(send.at) - sentAt - bankLatencyMs] : [];
+    });
+
+    // The right balances: each account's charge less its withdrawals; each transfer paid once at the bank.
+    let balancesRight = true;
+    for (const { key, fundedCents } of funded) {
+      const mine = ok.filter((m) => m.key === key).length;
+      const balance = await json(await api(key, "GET", "/balance"), 200, "balance");
+      if ((balance.availableCents as number) !== fundedCents - mine * amountCents) balancesRight = false;
+    }
+    const atBank = bank.payouts?.list() ?? [];
+    const paidOnceAtBank = transfers.every(
+      ({ id }) => atBank.filter((p) => p.id === id && p.state === "PAID").length === 1,
+    );
+    return {
+      store: store.name,
+      withdrawals: ok.length,
+      transfers: transfers.length,
+      oursP50Ms: percentile(ours, 50),
+      oursP95Ms: percentile(ours, 95),
+      createP50Ms: percentile(
+        ok.map((m) => m.ms),
+        50,
+      ),
+      finishedSeconds,
+      serverCpuMsPerTransfer: serverCpuMs / Math.max(1, transfers.length),
+      bankCallsPerTransfer: log.length / Math.max(1, transfers.length),
+      statuses,
+      balancesRight,
+      paidOnceAtBank,
+      loadAverage: (await import("node:os")).loadavg()[0] ?? NaN,
+    };
+  } finally {
+    await server?.stop();
+    await bank.close();
+  }
+}
+
+const stores = JSON.parse(process.env.BENCH_WITHDRAWALS_STORES ?? '[{"name":"memory"}]') as {
+  name: string;
+  databaseUrl?: string;
+}[];
+// This process is the load and the fake bank: on core 1, the server alone on core 0.
+pin(process.pid, 1);
+const dir = mkdtempSync(join(tmpdir(), "pix-bench-withdrawals-"));
+try {
+  const ca = createCertificateAuthority("Bench withdrawals listener CA");
+  const listener = ca.issueServer(["127.0.0.1"]);
+  const files = { listenerCert: join(dir, "listener.pem"), listenerKey: join(dir, "listener-key.pem") };
+  writeFileSync(files.listenerCert, listener.certPem);
+  writeFileSync(files.listenerKey, listener.keyPem, { mode: 0o600 });
+  const results: WithdrawalsResult[] = [];
+  for (const store of stores) results.push(await measureStore(store, files, ca.certPem));
+  console.log(`WITHDRAWALS-RESULT ${JSON.stringify(results)}`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
