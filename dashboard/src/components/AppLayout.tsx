@@ -38,11 +38,13 @@ export function RequireMode() {
 /** The sections of the menu, in the order a merchant uses them. */
 const sections: { path: string; label: string; end?: boolean }[] = [
   { path: "", label: "Início", end: true },
+  { path: "balcao", label: "Nova cobrança" },
   { path: "transacoes", label: "Transações" },
   { path: "links", label: "Links de pagamento" },
   { path: "recorrencias", label: "Recorrências" },
   { path: "clientes", label: "Clientes" },
   { path: "saldo", label: "Saldo e saques" },
+  { path: "extrato", label: "Extrato" },
   { path: "disputas", label: "Disputas" },
   { path: "desenvolvedores", label: "Desenvolvedores" },
   { path: "configuracoes", label: "Configurações" },

@@ -4,7 +4,8 @@ import { ui } from "./ui";
 // A QR code drawn as an SVG path (no image, no data: URL: the CSP allows neither inline images
 // nor scripts). The encoder (`qrcode`) loads only on the screens that draw one.
 
-export function QrCode(props: { text: string; label: string }) {
+/** `className` sizes it (default: 12rem square). */
+export function QrCode(props: { text: string; label: string; className?: string }) {
   const [drawn, setDrawn] = useState<{ size: number; path: string } | null>(null);
   useEffect(() => {
     let live = true;
@@ -22,10 +23,10 @@ export function QrCode(props: { text: string; label: string }) {
       live = false;
     };
   }, [props.text]);
-  if (!drawn) return <div className={ui.qr} role="img" aria-label={`${props.label} (carregando)`} />;
+  if (!drawn) return <div className={props.className ?? ui.qr} role="img" aria-label={`${props.label} (carregando)`} />;
   return (
     <svg
-      className={ui.qr}
+      className={props.className ?? ui.qr}
       viewBox={`0 0 ${drawn.size} ${drawn.size}`}
       role="img"
       aria-label={props.label}

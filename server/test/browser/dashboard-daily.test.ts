@@ -654,6 +654,75 @@ for (const store of eachStore("painel_diario")) {
       },
     );
 
+    test.skipIf(!hasChromium)(
+      "when a charge made at the counter for a customer from the book is paid while its QR code is on the screen, then the screen turns into the receipt, and the statement of the day (a same-day partial refund and a withdrawal too) adds up to the balance",
+      async () => {
+        const { page, problems, api } = await merchant();
+        // The screens' layout and axe at every width once, on the first store (they read the same on both).
+        const lookOnce = (name: string) => (store.name === "memory" ? look(page, name) : Promise.resolve());
+        // A customer already in the book: a charge of the online shop made them one.
+        const earlier = await bodyOf(api.POST("/api/v1/charges/pix", { body: chargeBody({ amountCents: 900 }) }), 201);
+
+        await page.getByRole("link", { name: "Nova cobrança", exact: true }).click();
+        await page.getByRole("heading", { name: "Nova cobrança", exact: true }).waitFor();
+        const book = page.getByLabel("Cliente do cadastro");
+        await expect.poll(() => book.locator("option").count()).toBe(2);
+        await book.selectOption(earlier.customer.id);
+        expect(await page.getByLabel("Nome completo").inputValue()).toBe(earlier.customer.name);
+        await page.getByLabel("Valor (R$)").fill("86,50");
+        await page.getByLabel("Descrição").fill("Bolo de cenoura com cobertura de chocolate");
+        await lookOnce("balcao-nova");
+        await page.getByRole("button", { name: "Cobrar R$ 86,50" }).click();
+
+        // The QR code on the whole screen, no menu; paid meanwhile (the payer's bank: the sandbox).
+        await page.getByRole("heading", { name: "Pague com Pix" }).waitFor();
+        const qr = page.getByRole("img", { name: /^QR code do Pix de R\$ 86,50/ });
+        await expect.poll(() => qr.evaluate((e) => e.tagName.toLowerCase())).toBe("svg");
+        expect(await page.getByRole("navigation", { name: "Seções" }).count()).toBe(0);
+        const qrBox = await qr.boundingBox();
+        expect(qrBox && qrBox.width >= 400).toBe(true);
+        await lookOnce("balcao-qr");
+        const id = page.url().split("/").at(-1) ?? "";
+        expect(id).toMatch(/^txn_/);
+        await bodyOf(api.POST("/api/v1/sandbox/transactions/{id}/pay", byId(id)), 200);
+        await page.getByRole("heading", { name: "Pagamento recebido" }).waitFor({ timeout: 10_000 });
+        const receipt = await read(page.locator("main"));
+        expect(receipt).toMatch(/R\$ 86,50/);
+        expect(receipt).toContain("Maria da Silva Santos — CPF ***.982.247-**");
+        expect(receipt).toContain(id);
+        await lookOnce("balcao-recibo");
+
+        // The day goes on: part of the sale back to the payer, the money released, a withdrawal.
+        await bodyOf(api.POST("/api/v1/transactions/{id}/refunds", { ...byId(id), body: { amountCents: 1_500 } }), 201);
+        await bodyOf(api.POST("/api/v1/sandbox/balance/release"), 200);
+        await bodyOf(
+          api.POST("/api/v1/withdrawals", { body: { amountCents: 5_000, pixKey: "52998224725", pixKeyType: "CPF" } }),
+          201,
+        );
+        const balance = await bodyOf(api.GET("/api/v1/balance"), 200);
+        const day = new Date(server.clock.now().getTime() - 3 * 3_600_000).toISOString().slice(0, 10);
+        await page.goto(at(`/teste/extrato?de=${day}&ate=${day}`));
+        await page.getByRole("heading", { name: "Extrato" }).waitFor();
+        const rows = page.getByRole("region", { name: "Movimentos do saldo" }).getByRole("row");
+        await rows.nth(1).waitFor();
+        // Newest first: the withdrawal, the release, the refund, the sale.
+        expect(await rows.count()).toBe(5);
+        expect(await read(rows.nth(1))).toMatch(/Saque[\s\S]*−R\$ 50,00/);
+        expect(await read(rows.nth(3))).toMatch(/Devolução[\s\S]*−R\$ 15,00/);
+        expect(await read(rows.nth(4))).toMatch(/Pix recebido[\s\S]*R\$ 0,80\s+de R\$ 86,50 pagos/);
+        const total = balance.availableCents + balance.pendingCents + balance.blockedCents;
+        const money = (cents: number) =>
+          `R$ ${Math.floor(cents / 100).toLocaleString("pt-BR")},${String(cents % 100).padStart(2, "0")}`;
+        expect(total).toBe(8_650 - 80 - 1_500 - 5_000);
+        expect(await read(page.getByRole("region", { name: "Saldo no fim" }))).toContain(money(total));
+        expect(await read(page.getByRole("region", { name: "Saldo no início" }))).toContain("R$ 0,00");
+        expect(await read(rows.nth(1))).toContain(money(total));
+        await lookOnce("extrato");
+        expect(wrong).toEqual([]);
+        expect(problems).toEqual([]);
+      },
+    );
+
     test.skipIf(!hasChromium)("when every screen was looked at, then no page broke its CSP or failed a request", () => {
       for (const tab of tabs) expect(tab.problems).toEqual([]);
     });

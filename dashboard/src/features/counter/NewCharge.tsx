@@ -1,0 +1,189 @@
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { amountLimits, descriptionLength, personLimits } from "../../../../generated/rules";
+import type { components } from "../../../../generated/dashboard-api";
+import { Field, TextField } from "../../components/Field";
+import { FormError } from "../../components/FormError";
+import { Card, Page, ui } from "../../components/ui";
+import { formatDocument, formatMoney, parseMoneyInput } from "../../lib/format";
+import { useApiForm } from "../../lib/useApiForm";
+import { useMode, useModePath } from "../../lib/useMode";
+import type { Customer } from "../../api/types";
+import { counterQueries, useCreateCounterCharge } from "./queries";
+
+type Body = components["schemas"]["PixService.CreatePixChargeRequest"];
+
+/** The fields of a payer from the book's record (or empty, for a new one). */
+const payerFields = (c: Customer | undefined) => ({
+  name: c?.name ?? "",
+  email: c?.email ?? "",
+  phone: c?.phone ?? "",
+  document: c?.document ?? "",
+});
+
+/**
+ * The counter: a Pix charge for a customer standing there, from the book or a new one; once made,
+ * its QR code fills the screen (CounterCharge) until it is paid.
+ */
+export function NewCharge() {
+  const mode = useMode();
+  const to = useModePath();
+  const navigate = useNavigate();
+  const [search] = useSearchParams();
+  const book = useQuery(counterQueries.book(mode));
+  const create = useCreateCounterCharge(mode);
+  const customers = book.data?.data ?? [];
+  const [picked, setPicked] = useState(search.get("cliente") ?? "");
+  const { values, set, setValue, errors, rest } = useApiForm(
+    { amount: "", description: "", ...payerFields(undefined) },
+    create,
+    ["amountCents", "description", "customer.name", "customer.email", "customer.phone", "customer.document"],
+  );
+  // A customer chosen from the address (`?cliente=cus_…`, a customer's page) once the book has loaded.
+  const [filledFrom, setFilledFrom] = useState("");
+  const fromAddress = customers.find((c) => c.id === picked);
+  if (fromAddress && filledFrom !== picked) {
+    setFilledFrom(picked);
+    for (const [field, value] of Object.entries(payerFields(fromAddress))) {
+      setValue(field as keyof ReturnType<typeof payerFields>, value);
+    }
+  }
+  const [typed, setTyped] = useState<string | undefined>();
+  const cents = parseMoneyInput(values.amount);
+  return (
+    <Page
+      title="Nova cobrança"
+      subtitle="Cobre um cliente no balcão: o QR code ocupa a tela para ele pagar, e vira o comprovante quando o Pix chega."
+    >
+      <Card title="Cobrança" id="cobranca">
+        <form
+          className={ui.form}
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (cents === null) return setTyped("digite um valor em reais, como 49,90");
+            if (cents < amountLimits.minChargeCents) {
+              return setTyped(`o valor mínimo é ${formatMoney(amountLimits.minChargeCents)}`);
+            }
+            setTyped(undefined);
+            const document = values.document.replace(/[^0-9A-Za-z]/g, "").toUpperCase();
+            const body: Body = {
+              amountCents: cents,
+              description: values.description.trim(),
+              customer: {
+                name: values.name.trim(),
+                email: values.email.trim(),
+                phone: values.phone.replace(/\D/g, ""),
+                documentType: document.length > 11 ? "CNPJ" : "CPF",
+                document,
+              },
+            };
+            create.mutate(
+              { params: { path: { mode }, header: { "idempotency-key": crypto.randomUUID() } }, body },
+              { onSuccess: (made) => navigate(to(`balcao/${made.id}`)) },
+            );
+          }}
+        >
+          <TextField
+            label="Valor (R$)"
+            name="amount"
+            inputMode="decimal"
+            placeholder="49,90"
+            autoComplete="off"
+            hint={`A partir de ${formatMoney(amountLimits.minChargeCents)}.`}
+            value={values.amount}
+            onChange={set("amount")}
+            error={typed ?? errors.amountCents}
+          />
+          <TextField
+            label="Descrição"
+            name="description"
+            maxLength={descriptionLength.max}
+            hint="O cliente vê esta descrição no app do banco."
+            value={values.description}
+            onChange={set("description")}
+            error={errors.description}
+          />
+          <fieldset className={ui.fieldset}>
+            <legend>Cliente</legend>
+            <Field
+              label="Cliente do cadastro"
+              hint={
+                book.isError
+                  ? "Não foi possível carregar o cadastro: digite os dados."
+                  : "Ou preencha os dados de um cliente novo."
+              }
+            >
+              <select
+                value={picked}
+                onChange={(event) => {
+                  const id = event.target.value;
+                  setPicked(id);
+                  setFilledFrom(id);
+                  const chosen = customers.find((c) => c.id === id);
+                  for (const [field, value] of Object.entries(payerFields(chosen))) {
+                    setValue(field as keyof ReturnType<typeof payerFields>, value);
+                  }
+                }}
+              >
+                <option value="">Cliente novo</option>
+                {customers.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name ?? "Sem nome"} — {formatDocument(c.document)}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <TextField
+              label="Nome completo"
+              name="name"
+              autoComplete="off"
+              maxLength={personLimits.nameMax}
+              value={values.name}
+              onChange={set("name")}
+              error={errors["customer.name"]}
+            />
+            <TextField
+              label="CPF ou CNPJ"
+              name="document"
+              inputMode="numeric"
+              autoComplete="off"
+              value={values.document}
+              onChange={set("document")}
+              error={errors["customer.document"]}
+            />
+            <TextField
+              label="E-mail"
+              name="email"
+              type="email"
+              autoComplete="off"
+              maxLength={personLimits.emailMax}
+              value={values.email}
+              onChange={set("email")}
+              error={errors["customer.email"]}
+            />
+            <TextField
+              label="Celular com DDD"
+              name="phone"
+              inputMode="tel"
+              autoComplete="off"
+              value={values.phone}
+              onChange={set("phone")}
+              error={errors["customer.phone"]}
+            />
+          </fieldset>
+          <FormError error={create.error} rest={rest} />
+          <div className={ui.formActions}>
+            <button type="submit" disabled={create.isPending}>
+              {create.isPending ? "Gerando o Pix…" : `Cobrar${cents !== null ? ` ${formatMoney(cents)}` : ""}`}
+            </button>
+            <Link className="button secondary" to={to("transacoes")}>
+              Ver transações
+            </Link>
+          </div>
+        </form>
+      </Card>
+    </Page>
+  );
+}
