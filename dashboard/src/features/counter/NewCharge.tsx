@@ -10,6 +10,7 @@ import { formatDocument, formatMoney, parseMoneyInput } from "../../lib/format";
 import { useApiForm } from "../../lib/useApiForm";
 import { useMode, useModePath } from "../../lib/useMode";
 import type { Customer } from "../../api/types";
+import { customerQueries } from "../customers/queries";
 import { counterQueries, useCreateCounterCharge } from "./queries";
 
 type Body = components["schemas"]["PixService.CreatePixChargeRequest"];
@@ -40,9 +41,14 @@ export function NewCharge() {
     create,
     ["amountCents", "description", "customer.name", "customer.email", "customer.phone", "customer.document"],
   );
-  // A customer chosen from the address (`?cliente=cus_…`, a customer's page) once the book has loaded.
+  // A customer chosen in the address (`?cliente=cus_…`, from a customer's page), read by its id.
+  const asked = search.get("cliente");
+  const addressed = useQuery({
+    ...customerQueries.one(mode, asked ?? ""),
+    enabled: asked !== null && /^cus_[A-Za-z0-9]{1,60}$/.test(asked),
+  });
   const [filledFrom, setFilledFrom] = useState("");
-  const fromAddress = customers.find((c) => c.id === picked);
+  const fromAddress = addressed.data?.id === picked ? addressed.data : undefined;
   if (fromAddress && filledFrom !== picked) {
     setFilledFrom(picked);
     for (const [field, value] of Object.entries(payerFields(fromAddress))) {
@@ -121,13 +127,19 @@ export function NewCharge() {
                   const id = event.target.value;
                   setPicked(id);
                   setFilledFrom(id);
-                  const chosen = customers.find((c) => c.id === id);
+                  const chosen =
+                    customers.find((c) => c.id === id) ?? (fromAddress?.id === id ? fromAddress : undefined);
                   for (const [field, value] of Object.entries(payerFields(chosen))) {
                     setValue(field as keyof ReturnType<typeof payerFields>, value);
                   }
                 }}
               >
                 <option value="">Cliente novo</option>
+                {fromAddress && !customers.some((c) => c.id === fromAddress.id) ? (
+                  <option value={fromAddress.id}>
+                    {fromAddress.name ?? "Sem nome"} — {formatDocument(fromAddress.document)}
+                  </option>
+                ) : null}
                 {customers.map((c) => (
                   <option key={c.id} value={c.id}>
                     {c.name ?? "Sem nome"} — {formatDocument(c.document)}
