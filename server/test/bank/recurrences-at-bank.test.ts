@@ -86,6 +86,15 @@ for (const store of eachStore("bank_recurrences")) {
         body: connectionBodyOf(bank, { webhookUrl: `https://localhost:${listenerPort}/banco` }),
       });
       expectStatus(connected, 200);
+      // Both webhooks of Pix Automático registered at the bank with the connection. Waited for
+      // before any other call: the bank's first requests compile its document's validator in this
+      // process (seconds of CPU under load), long enough for the server to close an idle
+      // keep-alive socket the next call would have reused (ECONNRESET).
+      await eventually("the webhooks registered", () =>
+        ["PUT /api/v2/webhookrec", "PUT /api/v2/webhookcobr"].every((route) =>
+          bank.requests().some((r) => `${r.method} ${r.path}` === route && r.status === 200),
+        ),
+      );
       const created = await operator.POST("/admin/v1/accounts", {
         body: { name: "Academia Forma", ownerEmail: "dono@forma.example.com", releasePeriodDays: 0 },
       });
@@ -113,12 +122,6 @@ for (const store of eachStore("bank_recurrences")) {
         "Segredo de assinatura",
       );
       stops.push(async () => listening.kill());
-      // Both webhooks of Pix Automático registered at the bank with the connection.
-      await eventually("the webhooks registered", () =>
-        ["PUT /api/v2/webhookrec", "PUT /api/v2/webhookcobr"].every((route) =>
-          bank.requests().some((r) => `${r.method} ${r.path}` === route && r.status === 200),
-        ),
-      );
     }, 180_000);
 
     afterAll(async () => {
