@@ -272,6 +272,39 @@ function dueDateAtBankSuite(store: StoreUnderTest) {
     expectAllValid();
   });
 
+  test("when the discount is per calendar day paid early, then the bank takes it (the overlay's desconto correction) and asks the same amount as ours", async () => {
+    const key = await liveKey();
+    const friday = nextFriday();
+    const body: Body = { ...acceptanceBody(friday), discount: { mode: "AMOUNT_PER_CALENDAR_DAY", amountCents: 50 } };
+    const created = await create(key, body);
+
+    const paidOn = addDays(friday, -3);
+    const pix = await payAtBank(created, paidOn);
+    await callbacksDone();
+    const paid = await read(key, created.id);
+
+    expect(cobvOf(created.id)?.valor).toMatchObject({ desconto: { modalidade: 3, valorPerc: "0.50" } });
+    // Three calendar days early at R$ 0,50 a day.
+    expect(pix.valor).toBe("498.50");
+    expect(paid.status).toBe("PAID");
+    expect(breakdown(paid)).toEqual({ ...table.onTuesday, discountCents: 150, finalCents: 49850 });
+    expect(paid.dueDateCharge?.amountDue?.discountDays).toBe(3);
+    expectAllValid();
+  });
+
+  test("when the last payable day ends unpaid, then the charge is EXPIRED and its cobv removed at the bank", async () => {
+    const key = await liveKey();
+    const created = await create(key, { ...acceptanceBody(nextFriday()), daysPayableAfterDue: 0 });
+
+    clock.set(new Date(Date.parse(created.expiresAt) + 1_000));
+    await server.domain.bankWork.runDue();
+    const expired = await read(key, created.id);
+
+    expect(expired.status).toBe("EXPIRED");
+    expect(cobvOf(created.id)?.status).toBe("REMOVIDA_PELO_USUARIO_RECEBEDOR");
+    expectAllValid();
+  });
+
   test("when the bank is down, then the create answers 503 with Retry-After and keeps nothing; the same idempotency-key then creates it", async () => {
     const key = await liveKey();
     const body = acceptanceBody(nextFriday());
