@@ -106,15 +106,15 @@ const businessDay = (date: string) => {
 /**
  * A listing's window and page, as the document's query gives them (`inicio`, `fim` by creation,
  * both ends included; `paginacao.paginaAtual` from 0, `paginacao.itensPorPagina` 1 to 1000, default
- * 100); the validator checked their shapes already.
+ * 100); the validator checked their shapes already. The document declares no 400 for these
+ * listings: a window whose end comes before its start simply holds nothing.
  */
-function listingOf(req: Request, invalidKind: string) {
+function listingOf(req: Request) {
   const query = req.query as Record<string, string | number | undefined>;
   const inicio = String(query.inicio);
   const fim = String(query.fim);
   const from = Date.parse(inicio);
   const to = Date.parse(fim);
-  if (to < from) throw new RecError(400, invalidKind, "O parâmetro fim é anterior ao parâmetro inicio.");
   const paginaAtual = Number(query["paginacao.paginaAtual"] ?? 0);
   const itensPorPagina = Number(query["paginacao.itensPorPagina"] ?? 100);
   return {
@@ -273,7 +273,7 @@ export class RecurrenceBook implements FakeRecurrences {
     router.get(
       "/rec",
       handle((req, res, customer) => {
-        const listing = listingOf(req, "RecConsultaInvalida");
+        const listing = listingOf(req);
         const { cpf, cnpj, status, locationPresente } = req.query as Record<string, string | undefined>;
         const recs = [...this.recs.values()]
           .filter((rec) => rec.clientId === customer.clientId && listing.covers(rec.atualizacao[0]?.data))
@@ -406,7 +406,7 @@ export class RecurrenceBook implements FakeRecurrences {
     router.get(
       "/cobr",
       handle((req, res, customer) => {
-        const listing = listingOf(req, "CobRConsultaInvalida");
+        const listing = listingOf(req);
         const { idRec, cpf, cnpj, status } = req.query as Record<string, string | undefined>;
         const cobrs = [...this.cobrs.values()]
           .filter((cobr) => cobr.clientId === customer.clientId && listing.covers(cobr.atualizacao[0]?.data))
