@@ -373,6 +373,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/v1/modes/{mode}/charges/due-date": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a charge with a due date
+         * @description Creates a Pix charge with a due date, as `POST /api/v1/charges/due-date` does (the same body,
+         *     rules and answers): a Transaction with `dueDateCharge`, its hosted page at
+         *     `/checkout/charges/{id}` to send the payer. The payer is upserted into the customer book by
+         *     document; an invalid CPF or CNPJ answers `400 REQUEST_ERROR`. Production only while the account
+         *     is verified (`403 ACCOUNT_NOT_ACTIVE`); there, as in the public API, the charge is registered at
+         *     the platform's bank (`201 PENDING` while the bank is slow, `503 SERVICE_UNAVAILABLE` with
+         *     `Retry-After` and nothing created when it is down, `403 TEST_MODE_ONLY` while no bank is
+         *     connected).
+         */
+        post: operations["createDashboardDueDateCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/v1/modes/{mode}/charges/due-date/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a charge with a due date
+         * @description What a charge with a due date would ask of its payer on a few dates: today, the due date, a
+         *     week after it, and up to three dates of the merchant's choice, each with its breakdown
+         *     (original, rebate, discount, fine, interest, final) and the fee. Computed by the function that
+         *     prices the charge itself (record 0052) and checked by the same rules as
+         *     `createDashboardDueDateCharge`: a term that does not fit its mode, a due date in the past, a
+         *     discount date after the due date or a discount or rebate reaching the amount answers
+         *     `400 VALIDATION_ERROR` naming the field, with a Portuguese message; a chosen date before today
+         *     too (`paymentDates.0`), and one repeated. A smallest amount due that would not pay the fee
+         *     answers `400 REQUEST_ERROR`, as the creation would. Nothing is kept and no money moves; either
+         *     mode.
+         */
+        post: operations["previewDashboardDueDateCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/v1/modes/{mode}/charges/pix": {
         parameters: {
             query?: never;
@@ -1011,7 +1067,10 @@ export interface paths {
          *     instant decides the statuses for the whole file (`EXPIRED` for a charge waiting past
          *     `expiresAt`). Columns: id, status (the code, then in Portuguese), amount, fee, net and refunded amounts, description, the
          *     payer's name, e-mail and document, payment link, recurrence, dispute status, created, paid and
-         *     expiry instants.
+         *     expiry instants; then, for a charge with a due date (empty for the others), the due date, the
+         *     last payable day (`13/12/2030`), the day of the breakdown and the breakdown of `Valor` (today's
+         *     while it waits, what was paid once paid; empty once expired or cancelled): original amount,
+         *     rebate (`Abatimento`), discount, fine (`Multa`) and interest (`Juros`).
          */
         get: operations["exportDashboardTransactions"];
         put?: never;
@@ -1951,6 +2010,96 @@ export interface components {
              */
             count: number;
         };
+        /** @description What a charge with these terms would ask of its payer on each date, computed and not kept. */
+        DueDateChargePreview: {
+            /** @description Today, the Brasília date of the service's clock (the manual clock included). */
+            today: components["schemas"]["PixService.CalendarDate"];
+            /** @description The due date in fact: the one given, or the next business day when it is not one. */
+            adjustedDueDate: components["schemas"]["PixService.CalendarDate"];
+            /** @description The last day the charge could be paid. */
+            lastPayableDate: components["schemas"]["PixService.CalendarDate"];
+            /** @description Today, the due date, a week after it, then the chosen dates, in that order (a date may appear twice under two kinds). */
+            amounts: components["schemas"]["DueDatePreviewAmount"][];
+        };
+        /**
+         * @description Body of a preview: the terms of a charge with a due date, as `createDueDateCharge` takes them
+         *     (the same bounds and refusals), and up to three payment dates of the merchant's choice.
+         */
+        DueDateChargePreviewRequest: {
+            /** @description The original amount (`valor.original`), in cents: 500 (R$ 5,00) to 999 999 999 999. */
+            amountCents: components["schemas"]["PixService.ChargeAmountCents"];
+            /**
+             * @description The due date, a Brasília calendar date, payable all that day: not before today, at most 5
+             *     years ahead.
+             */
+            dueDate: components["schemas"]["PixService.CalendarDate"];
+            /**
+             * Format: int32
+             * @description Calendar days the charge stays payable after the due date (`validadeAposVencimento`), 0 to
+             *     365; default 30. The last payable day moves to the next business day when it is not one.
+             */
+            daysPayableAfterDue?: number;
+            /** @description A fine (`multa`), once, when paid after the due date. */
+            fine?: components["schemas"]["PixService.FlatTermsInput"];
+            /** @description Interest (`juros`) for each day late. */
+            interest?: components["schemas"]["PixService.InterestTermsInput"];
+            /** @description A rebate (`abatimento`), always deducted. */
+            rebate?: components["schemas"]["PixService.FlatTermsInput"];
+            /** @description A discount (`desconto`) for paying on or before the due date. */
+            discount?: components["schemas"]["PixService.DiscountTermsInput"];
+            /** @description Up to three more dates to compute the amount due for (today or later), each once. */
+            paymentDates?: components["schemas"]["PixService.CalendarDate"][];
+        };
+        /** @description The amount due on one date of a preview, and what the account would receive. */
+        DueDatePreviewAmount: {
+            /** @description Why this date is in the preview. */
+            kind: components["schemas"]["DueDatePreviewDateKind"];
+            /** @description False after the last payable day: the charge is `EXPIRED` then, and the amount only shows what it would have been. */
+            payable: boolean;
+            /** @description The Brasília date of the payment this amount is for. */
+            paymentDate: components["schemas"]["PixService.CalendarDate"];
+            /**
+             * Format: int32
+             * @description Calendar days after the due date (0 on it or before it).
+             */
+            daysLate: number;
+            /**
+             * Format: int32
+             * @description The days interest was counted for: calendar or business days after the due date, as its mode says.
+             */
+            interestDays: number;
+            /**
+             * Format: int32
+             * @description The days of a per-day discount: calendar or business days paid before the due date.
+             */
+            discountDays: number;
+            /**
+             * Format: date
+             * @description The last day of the discount applied; null without one.
+             */
+            discountUntil: string | null;
+            /** @description The original amount (`valor.original`). */
+            originalCents: components["schemas"]["PixService.Cents"];
+            /** @description The rebate (`abatimento`). */
+            rebateCents: components["schemas"]["PixService.Cents"];
+            /** @description The discount (`desconto`). */
+            discountCents: components["schemas"]["PixService.Cents"];
+            /** @description The fine (`multa`). */
+            fineCents: components["schemas"]["PixService.Cents"];
+            /** @description The interest (`juros`). */
+            interestCents: components["schemas"]["PixService.Cents"];
+            /** @description What the payer pays: the original less the rebate and the discount, plus the fine and the interest. */
+            finalCents: components["schemas"]["PixService.Cents"];
+            /** @description The fee of the amount due, by the account's plan today. */
+            feeCents: components["schemas"]["PixService.Cents"];
+            /** @description What the account would receive: the amount due less the fee (never below 0). */
+            netAmountCents: components["schemas"]["PixService.Cents"];
+        };
+        /**
+         * @description Which date of a preview a row is for.
+         * @enum {string}
+         */
+        DueDatePreviewDateKind: "TODAY" | "DUE_DATE" | "WEEK_AFTER_DUE_DATE" | "CHOSEN";
         /** @description A one-time token from an e-mail link: 43 characters of base64url. */
         EmailToken: string;
         /** @description One page of a list. */
@@ -2283,6 +2432,36 @@ export interface components {
         };
         /** @description What a charge or payment link shows the payer: 3 to 180 characters. */
         "PixService.ChargeDescription": string;
+        /** @description Body of create a charge with a due date. */
+        "PixService.CreateDueDateChargeRequest": {
+            /** @description The original amount (`valor.original`), in cents: 500 (R$ 5,00) to 999 999 999 999. */
+            amountCents: components["schemas"]["PixService.ChargeAmountCents"];
+            /**
+             * @description The due date, a Brasília calendar date, payable all that day: not before today, at most 5
+             *     years ahead.
+             */
+            dueDate: components["schemas"]["PixService.CalendarDate"];
+            /**
+             * Format: int32
+             * @description Calendar days the charge stays payable after the due date (`validadeAposVencimento`), 0 to
+             *     365; default 30. The last payable day moves to the next business day when it is not one.
+             */
+            daysPayableAfterDue?: number;
+            /** @description A fine (`multa`), once, when paid after the due date. */
+            fine?: components["schemas"]["PixService.FlatTermsInput"];
+            /** @description Interest (`juros`) for each day late. */
+            interest?: components["schemas"]["PixService.InterestTermsInput"];
+            /** @description A rebate (`abatimento`), always deducted. */
+            rebate?: components["schemas"]["PixService.FlatTermsInput"];
+            /** @description A discount (`desconto`) for paying on or before the due date. */
+            discount?: components["schemas"]["PixService.DiscountTermsInput"];
+            /** @description Shown to the payer. 3 to 180 characters. */
+            description: components["schemas"]["PixService.ChargeDescription"];
+            /** @description The payer (the standard's `devedor`). Upserted into the customer book by document. */
+            customer: components["schemas"]["PixService.ChargeCustomerInput"];
+            /** @description Returned unchanged on reads and in events. */
+            metadata?: components["schemas"]["PixService.Metadata"];
+        };
         /** @description Body of create payment link. */
         "PixService.CreatePaymentLinkRequest": {
             /** @description What each payer pays, in cents: 500 (R$ 5,00) to 999 999 999 999. */
@@ -3802,6 +3981,8 @@ export interface components {
         CsrfHeader: string;
         /** @description Only the charges of this customer (`cus_…`), as kept in each charge's `customer.id`. */
         "DashboardTransactionListQuery.customerId": string;
+        /** @description `DUE_DATE`: only charges with a due date (`dueDateCharge`, Pix Cobrança). Default: every kind. */
+        "DashboardTransactionListQuery.kind": "DUE_DATE";
         /**
          * @description Text search, combined with the other filters: a charge's whole id (`txn_…`), or its payer's
          *     whole CPF or CNPJ, with or without punctuation (`529.982.247-25`). Leading and trailing spaces
@@ -8334,6 +8515,556 @@ export interface operations {
             };
             /** @description Not found (`NOT_FOUND`): no such object in this account, or no such route (paths are case-sensitive, without a trailing slash). */
             404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`). */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`); retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+        };
+    };
+    createDashboardDueDateCharge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+                /**
+                 * @description Makes the request safe to retry. Repeating the same key within 24 hours with the same
+                 *     request (body and path) returns the first response byte for byte, with the header
+                 *     `Idempotent-Replayed: true`, and creates or changes nothing more; the same key with another
+                 *     request answers `409 IDEMPOTENCY_KEY_REUSED`. Scoped per account, mode and operation. Use a
+                 *     new key to do the same thing again (for example to charge an order again after expiry).
+                 */
+                "idempotency-key"?: components["parameters"]["PixService.IdempotencyHeader"];
+            };
+            path: {
+                /** @description `test` or `production`. */
+                mode: components["parameters"]["ModeParameter"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PixService.CreateDueDateChargeRequest"];
+            };
+        };
+        responses: {
+            /** @description Created, possibly a replay of an earlier request with the same `idempotency-key`. */
+            201: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    /**
+                     * @description `true` when this response is the replay of an earlier request with the same
+                     *     `idempotency-key` (nothing was created or changed again); absent on a first answer.
+                     */
+                    "Idempotent-Replayed"?: components["schemas"]["PixService.IdempotentReplayedValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixService.Transaction"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`): a query parameter the operation does not take, a field out of its bounds. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description No session, or one that expired or was ended (`UNAUTHORIZED`); wrong e-mail or password at log-in (`INVALID_CREDENTIALS`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /**
+             * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
+             *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
+             */
+            403: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account, or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: an e-mail address that has a user (`EMAIL_TAKEN`), the account's last owner
+             *     (`LAST_OWNER`), an `idempotency-key` used with another request (`IDEMPOTENCY_KEY_REUSED`).
+             */
+            409: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description Too many requests from this IP address, too many failed log-ins or wrong step-up codes (`RATE_LIMITED`); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description A failure on the service's side (`INTERNAL_ERROR`). */
+            500: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable (`SERVICE_UNAVAILABLE`); retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": components["schemas"]["PixService.RetryAfterSeconds"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+        };
+    };
+    previewDashboardDueDateCharge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The session's `csrfToken` (of `GET /dashboard/v1/session`, also in the answers that start a
+                 *     session), 43 characters of base64url. Without it, or with another than the session's, the
+                 *     operation answers `403 CSRF_REFUSED` before anything else is read.
+                 */
+                "x-csrf-token"?: components["parameters"]["CsrfHeader"];
+            };
+            path: {
+                /** @description `test` or `production`. */
+                mode: components["parameters"]["ModeParameter"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DueDateChargePreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DueDateChargePreview"];
+                };
+            };
+            /** @description Invalid data (`VALIDATION_ERROR`, `REQUEST_ERROR`): a query parameter the operation does not take, a field out of its bounds. */
+            400: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description No session, or one that expired or was ended (`UNAUTHORIZED`); wrong e-mail or password at log-in (`INVALID_CREDENTIALS`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /**
+             * @description Refused: a change without the session's CSRF token or from another origin (`CSRF_REFUSED`), a
+             *     role the operation does not admit (`ROLE_FORBIDDEN`), a dangerous operation without a recent
+             *     step-up (`STEP_UP_REQUIRED`), a member without the two-factor authentication its account
+             *     requires (`TWO_FACTOR_SETUP_REQUIRED`), production before the account is verified
+             *     (`ACCOUNT_NOT_ACTIVE`), a sandbox control in production (`TEST_MODE_ONLY`), or an operation
+             *     that needs the user's e-mail address confirmed first (`EMAIL_NOT_CONFIRMED`).
+             */
+            403: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description Not found (`NOT_FOUND`): no such object in this account, or no such route (paths are case-sensitive, without a trailing slash). */
+            404: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
+                     *     sent with the request (1 to 128 letters, digits, `_`, `.`, `:` or `-`) is echoed, otherwise a
+                     *     new UUID.
+                     */
+                    "x-request-id"?: components["schemas"]["PixService.RequestIdValue"];
+                    /**
+                     * @description The budget that answers this request: `limit` requests per window, `remaining` in it, and
+                     *     `reset` seconds until the window restarts, for example `limit=120, remaining=119, reset=60`.
+                     */
+                    RateLimit?: components["schemas"]["PixService.RateLimitValue"];
+                    /** @description The budget's policy: `limit` requests per `w` seconds, for example `120;w=60`. */
+                    "RateLimit-Policy"?: components["schemas"]["PixService.RateLimitPolicyValue"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
                 headers: {
                     /**
                      * @description Identifies the request in the service's logs; quote it to support. A valid `x-request-id`
@@ -16228,6 +16959,8 @@ export interface operations {
                  *     are ignored, and an empty text searches nothing; any other text matches no charge.
                  */
                 search?: components["parameters"]["DashboardTransactionListQuery.search"];
+                /** @description `DUE_DATE`: only charges with a due date (`dueDateCharge`, Pix Cobrança). Default: every kind. */
+                kind?: components["parameters"]["DashboardTransactionListQuery.kind"];
             };
             header?: never;
             path: {
@@ -16448,6 +17181,8 @@ export interface operations {
                  *     are ignored, and an empty text searches nothing; any other text matches no charge.
                  */
                 search?: components["parameters"]["DashboardTransactionListQuery.search"];
+                /** @description `DUE_DATE`: only charges with a due date (`dueDateCharge`, Pix Cobrança). Default: every kind. */
+                kind?: components["parameters"]["DashboardTransactionListQuery.kind"];
             };
             header?: never;
             path: {

@@ -101,6 +101,15 @@ export const operationTable = {
     tag: "Charges",
     statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
+  createDashboardDueDateCharge: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/charges/due-date",
+    permission: "session",
+    roles: ["owner","admin","finance"],
+    summary: "Create a charge with a due date",
+    tag: "Due-date charges",
+    statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+  },
   createDashboardPaymentLink: {
     method: "post",
     path: "/dashboard/v1/modes/{mode}/payment-links",
@@ -578,6 +587,15 @@ export const operationTable = {
     tag: "Sessions",
     statuses: [204, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
+  previewDashboardDueDateCharge: {
+    method: "post",
+    path: "/dashboard/v1/modes/{mode}/charges/due-date/preview",
+    permission: "session",
+    roles: ["owner","admin","finance"],
+    summary: "Preview a charge with a due date",
+    tag: "Due-date charges",
+    statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+  },
   regenerateRecoveryCodes: {
     method: "post",
     path: "/dashboard/v1/me/two-factor/recovery-codes",
@@ -967,6 +985,28 @@ export type CreateDashboardChargeResult =
   | { status: 429; body: Json<operations["createDashboardCharge"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["createDashboardCharge"]["responses"][500]> }
   | { status: 503; body: Json<operations["createDashboardCharge"]["responses"][503]>; headers: { "Retry-After": string } };
+
+/** POST /dashboard/v1/modes/{mode}/charges/due-date: input of `createDashboardDueDateCharge`, after validation. */
+export interface CreateDashboardDueDateChargeInput {
+  params: operations["createDashboardDueDateCharge"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["createDashboardDueDateCharge"]["parameters"]["header"]>;
+  body: operations["createDashboardDueDateCharge"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `createDashboardDueDateCharge` may answer. */
+export type CreateDashboardDueDateChargeResult =
+  | { status: 201; body: Json<operations["createDashboardDueDateCharge"]["responses"][201]> }
+  | { status: 400; body: Json<operations["createDashboardDueDateCharge"]["responses"][400]> }
+  | { status: 401; body: Json<operations["createDashboardDueDateCharge"]["responses"][401]> }
+  | { status: 403; body: Json<operations["createDashboardDueDateCharge"]["responses"][403]> }
+  | { status: 404; body: Json<operations["createDashboardDueDateCharge"]["responses"][404]> }
+  | { status: 409; body: Json<operations["createDashboardDueDateCharge"]["responses"][409]> }
+  | { status: 413; body: Json<operations["createDashboardDueDateCharge"]["responses"][413]> }
+  | { status: 415; body: Json<operations["createDashboardDueDateCharge"]["responses"][415]> }
+  | { status: 429; body: Json<operations["createDashboardDueDateCharge"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["createDashboardDueDateCharge"]["responses"][500]> }
+  | { status: 503; body: Json<operations["createDashboardDueDateCharge"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** POST /dashboard/v1/modes/{mode}/payment-links: input of `createDashboardPaymentLink`, after validation. */
 export interface CreateDashboardPaymentLinkInput {
@@ -2039,6 +2079,27 @@ export type LogOutResult =
   | { status: 500; body: Json<operations["logOut"]["responses"][500]> }
   | { status: 503; body: Json<operations["logOut"]["responses"][503]>; headers: { "Retry-After": string } };
 
+/** POST /dashboard/v1/modes/{mode}/charges/due-date/preview: input of `previewDashboardDueDateCharge`, after validation. */
+export interface PreviewDashboardDueDateChargeInput {
+  params: operations["previewDashboardDueDateCharge"]["parameters"]["path"];
+  query: NoParams;
+  headers: NonNullable<operations["previewDashboardDueDateCharge"]["parameters"]["header"]>;
+  body: operations["previewDashboardDueDateCharge"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `previewDashboardDueDateCharge` may answer. */
+export type PreviewDashboardDueDateChargeResult =
+  | { status: 200; body: Json<operations["previewDashboardDueDateCharge"]["responses"][200]> }
+  | { status: 400; body: Json<operations["previewDashboardDueDateCharge"]["responses"][400]> }
+  | { status: 401; body: Json<operations["previewDashboardDueDateCharge"]["responses"][401]> }
+  | { status: 403; body: Json<operations["previewDashboardDueDateCharge"]["responses"][403]> }
+  | { status: 404; body: Json<operations["previewDashboardDueDateCharge"]["responses"][404]> }
+  | { status: 413; body: Json<operations["previewDashboardDueDateCharge"]["responses"][413]> }
+  | { status: 415; body: Json<operations["previewDashboardDueDateCharge"]["responses"][415]> }
+  | { status: 429; body: Json<operations["previewDashboardDueDateCharge"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["previewDashboardDueDateCharge"]["responses"][500]> }
+  | { status: 503; body: Json<operations["previewDashboardDueDateCharge"]["responses"][503]>; headers: { "Retry-After": string } };
+
 /** POST /dashboard/v1/me/two-factor/recovery-codes: input of `regenerateRecoveryCodes`, after validation. */
 export interface RegenerateRecoveryCodesInput {
   params: NoParams;
@@ -2458,6 +2519,8 @@ export interface Handlers<Open, Session = Open> {
   createDashboardApiKey(request: CreateDashboardApiKeyInput, ctx: Session): Promise<CreateDashboardApiKeyResult>;
   /** POST /dashboard/v1/modes/{mode}/charges/pix: Create a Pix charge (`session: owner, admin, finance`). */
   createDashboardCharge(request: CreateDashboardChargeInput, ctx: Session): Promise<CreateDashboardChargeResult>;
+  /** POST /dashboard/v1/modes/{mode}/charges/due-date: Create a charge with a due date (`session: owner, admin, finance`). */
+  createDashboardDueDateCharge(request: CreateDashboardDueDateChargeInput, ctx: Session): Promise<CreateDashboardDueDateChargeResult>;
   /** POST /dashboard/v1/modes/{mode}/payment-links: Create a payment link (`session: owner, admin`). */
   createDashboardPaymentLink(request: CreateDashboardPaymentLinkInput, ctx: Session): Promise<CreateDashboardPaymentLinkResult>;
   /** POST /dashboard/v1/modes/{mode}/recurrences: Create a recurrence (`session: owner, admin`). */
@@ -2564,6 +2627,8 @@ export interface Handlers<Open, Session = Open> {
   logIn(request: LogInInput, ctx: Open): Promise<LogInResult>;
   /** DELETE /dashboard/v1/session: Log out (`session: owner, admin, developer, finance, viewer`). */
   logOut(request: LogOutInput, ctx: Session): Promise<LogOutResult>;
+  /** POST /dashboard/v1/modes/{mode}/charges/due-date/preview: Preview a charge with a due date (`session: owner, admin, finance`). */
+  previewDashboardDueDateCharge(request: PreviewDashboardDueDateChargeInput, ctx: Session): Promise<PreviewDashboardDueDateChargeResult>;
   /** POST /dashboard/v1/me/two-factor/recovery-codes: Make new recovery codes (`session: owner, admin, developer, finance, viewer`). */
   regenerateRecoveryCodes(request: RegenerateRecoveryCodesInput, ctx: Session): Promise<RegenerateRecoveryCodesResult>;
   /** DELETE /dashboard/v1/team/members/{id}: Remove a member (`session: owner, admin`). */
@@ -2613,6 +2678,7 @@ export interface OperationsByTag {
   "Charges": "createDashboardCharge";
   "Customers": "getDashboardCustomer" | "listDashboardCustomers" | "updateDashboardCustomerNotes";
   "Disputes": "listDashboardDisputes";
+  "Due-date charges": "createDashboardDueDateCharge" | "previewDashboardDueDateCharge";
   "Events": "getDashboardEvent" | "listDashboardEvents";
   "Exports": "exportDashboardTransactions" | "exportDashboardWithdrawals";
   "Home": "getHomeFigures";

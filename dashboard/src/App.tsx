@@ -16,14 +16,12 @@ import { Events } from "./features/developers/events/Events";
 import { Keys } from "./features/developers/keys/Keys";
 import { Webhooks } from "./features/developers/webhooks/Webhooks";
 import { Home } from "./features/home/Home";
-import { CounterCharge } from "./features/counter/CounterCharge";
-import { NewCharge } from "./features/counter/NewCharge";
-import { Statement } from "./features/statement/Statement";
 import { NotFound } from "./components/NotFound";
 import { PaymentLinkPage, PaymentLinks } from "./features/payment-links/PaymentLinks";
 import { NewRecurrence } from "./features/recurrences/NewRecurrence";
 import { RecurrencePage } from "./features/recurrences/Recurrence";
 import { Recurrences } from "./features/recurrences/Recurrences";
+import { NewDueDateCharge } from "./features/due-date-charges/NewDueDateCharge";
 import { TransactionPage } from "./features/transactions/Transaction";
 import { Transactions } from "./features/transactions/Transactions";
 import { RouteError } from "./components/RouteError";
@@ -58,14 +56,12 @@ const router = createBrowserRouter(
               path: "/:modo",
               element: <RequireMode />,
               children: [
-                // The counter's charge on the whole screen, outside the frame: only the QR code for the payer.
-                { path: "balcao/:id", element: <CounterCharge /> },
                 {
                   element: <AppLayout />,
                   children: [
                     { index: true, element: <Home /> },
-                    { path: "balcao", element: <NewCharge /> },
                     { path: "transacoes", element: <Transactions /> },
+                    { path: "transacoes/vencimento/nova", element: <NewDueDateCharge /> },
                     { path: "transacoes/:id", element: <TransactionPage /> },
                     { path: "links", element: <PaymentLinks /> },
                     { path: "links/:id", element: <PaymentLinkPage /> },
@@ -75,7 +71,6 @@ const router = createBrowserRouter(
                     { path: "clientes", element: <Customers /> },
                     { path: "clientes/:id", element: <CustomerPage /> },
                     { path: "saldo", element: <Balance /> },
-                    { path: "extrato", element: <Statement /> },
                     { path: "disputas", element: <Disputes /> },
                     {
                       path: "desenvolvedores",

@@ -82,9 +82,15 @@ export function errorMessage(error: unknown): string {
  * "deve ser maior ou igual a 500"), the form asks reais ("… a R$ 5,00").
  */
 function inReais(path: string, message: string): string {
-  if (!/Cents$/.test(path)) return message;
-  return message.replace(/\b\d+\b/g, (cents) => formatMoney(Number(cents)));
+  // A message already in reais ("o desconto até 2030-12-11 (R$ 10,00) alcança …") stays as it is;
+  // a calendar date's numbers are never cents.
+  if (!/Cents$/.test(path) || message.includes("R$")) return message;
+  return message.replace(/(?<![\d-])\d+(?![\d-])/g, (cents) => formatMoney(Number(cents)));
 }
+
+/** A calendar date of a message (`não pode ser anterior a hoje (2030-12-10)`) as the form writes it: `10/12/2030`. */
+const daysAsTyped = (message: string): string =>
+  message.replace(/\b(\d{4})-(\d{2})-(\d{2})\b(?!T)/g, (_, y: string, m: string, d: string) => `${d}/${m}/${y}`);
 
 export function fieldErrors(
   error: unknown,
@@ -97,7 +103,7 @@ export function fieldErrors(
     const field = shown.find(
       (name) => problem.path === name || problem.path.startsWith(`${name}.`) || problem.path.startsWith(`${name}[`),
     );
-    const message = inReais(problem.path, problem.message);
+    const message = daysAsTyped(inReais(problem.path, problem.message));
     if (field !== undefined && byField[field] === undefined) byField[field] = message;
     else rest.push({ ...problem, message });
   }

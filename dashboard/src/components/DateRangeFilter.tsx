@@ -25,6 +25,32 @@ function masked(text: string): string {
   return [d.slice(0, 2), d.slice(2, 4), d.slice(4)].filter(Boolean).join("/");
 }
 
+/**
+ * A date field of a form, typed `dd/mm/aaaa` with the slashes put in as a person types; the form
+ * keeps the text (`parseDay` reads it) and shows its own or the server's message.
+ */
+export function DateField(props: {
+  label: string;
+  value: string;
+  onChange: (text: string) => void;
+  hint?: string | undefined;
+  error?: string | undefined;
+}) {
+  return (
+    <Field label={props.label} hint={props.hint ?? "dd/mm/aaaa"} error={props.error}>
+      <input
+        type="text"
+        inputMode="numeric"
+        autoComplete="off"
+        placeholder="dd/mm/aaaa"
+        maxLength={10}
+        value={props.value}
+        onChange={(event) => props.onChange(masked(event.target.value))}
+      />
+    </Field>
+  );
+}
+
 /** One day of a filter, typed `dd/mm/aaaa`; `onChange` gets the ISO day, or "" when cleared. */
 function DayField(props: { label: string; value: string | undefined; onChange: (day: string) => void }) {
   const [text, setText] = useState(shown(props.value));

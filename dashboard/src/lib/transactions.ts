@@ -20,6 +20,8 @@ export interface TransactionFilters {
   customerId?: string;
   /** The search box's text: a charge's id or its payer's CPF/CNPJ (the server decides). */
   search?: string;
+  /** `DUE_DATE`: only charges with a due date (`?tipo=vencimento`). */
+  kind?: "DUE_DATE";
 }
 
 /** The API's bound on the search text (`search`, spec/dashboard/money.tsp). */
@@ -40,6 +42,7 @@ export function filtersFromAddress(search: URLSearchParams): TransactionFilters 
   if (customer && /^cus_[A-Za-z0-9]{1,60}$/.test(customer)) filters.customerId = customer;
   const text = search.get("busca")?.trim();
   if (text && text.length <= searchMaxLength) filters.search = text;
+  if (search.get("tipo") === "vencimento") filters.kind = "DUE_DATE";
   return filters;
 }
 
@@ -52,6 +55,7 @@ export function addressFromFilters(filters: TransactionFilters): URLSearchParams
   if (filters.paymentLinkId) search.set("link", filters.paymentLinkId);
   if (filters.customerId) search.set("cliente", filters.customerId);
   if (filters.search) search.set("busca", filters.search);
+  if (filters.kind) search.set("tipo", "vencimento");
   return search;
 }
 
@@ -62,6 +66,7 @@ export function transactionQuery(filters: TransactionFilters) {
     ...(filters.paymentLinkId ? { paymentLinkId: filters.paymentLinkId } : {}),
     ...(filters.customerId ? { customerId: filters.customerId } : {}),
     ...(filters.search ? { search: filters.search } : {}),
+    ...(filters.kind ? { kind: filters.kind } : {}),
     ...dayRangeQuery(filters.from, filters.to),
   };
 }

@@ -2,7 +2,7 @@ import { auditUseCases } from "./audit/index.js";
 import { authenticationUseCases } from "./keys/index.js";
 import { balanceUseCases } from "./balance/index.js";
 import { chargeUseCases } from "./payments/index.js";
-import { dueDateChargeUseCases } from "./payments/index.js";
+import { dueDateChargeUseCases, dueDatePreviewUseCases } from "./payments/index.js";
 import { checkoutUseCases } from "./payments/index.js";
 import { customerUseCases } from "./payments/index.js";
 import { dashboardMoneyUseCases } from "./balance/index.js";
@@ -69,6 +69,8 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     charges: chargeUseCases(deps, authentication),
     /** Charges with a due date (issue 38): created here, then read, paid and cancelled as any charge. */
     dueDateCharges: dueDateChargeUseCases(deps),
+    /** The dashboard's preview of a charge with a due date: the amount due by date, nothing kept. */
+    dueDatePreview: dueDatePreviewUseCases(deps),
     customers: customerUseCases(deps),
     paymentLinks: paymentLinkUseCases(deps),
     checkout: checkoutUseCases(deps),

@@ -1,6 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { allPermissions, createApiKey } from "../../src/domain/accounts/index.js";
+import { addDays, isBusinessDay } from "../../src/domain/payments/index.js";
 import { bodyOf, byId, chargeBody, operatorApi, publicApi, testAdminToken, type TestServer } from "../harness.js";
 import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.js";
 import { buildPanel, freePort, lookAt, openBrowserTab, type WatchedPage } from "../support/panel.js";
@@ -648,6 +649,100 @@ for (const store of eachStore("painel_diario")) {
         expect(await kinds.count()).toBe(webhookEventTypes.length);
         for (const kind of ["recurrence.approved", "recurring_charge.failed", "recurring_charge.retrying"]) {
           expect(await page.getByLabel(kind).count(), kind).toBe(1);
+        }
+        expect(wrong).toEqual([]);
+        expect(problems).toEqual([]);
+      },
+    );
+
+    test.skipIf(!hasChromium || store.name !== "memory")(
+      "when a merchant makes a charge with a due date from a customer's page, then the preview shows today's, the due date's and a chosen date's amounts, a discount reaching the amount is refused on its field in reais, the page shows today's breakdown and the hosted page, and once past the due date the list reads Vencida and the page shows the fine and interest",
+      async () => {
+        let clockMoved = false;
+        const { page, problems, api, email } = await merchant(
+          (status, url) =>
+            (status === 400 && url.includes("/charges/due-date/preview")) || (clockMoved && status === 401),
+        );
+        const charge = await bodyOf(api.POST("/api/v1/charges/pix", { body: chargeBody({ amountCents: 2500 }) }), 201);
+        // Dates from the server's (manual) clock, written as a person types them: due on a business day
+        // at least ten days ahead, R$ 10,00 off until three days from today, and a look at ten days late.
+        const startedAt = server.clock.now();
+        const today = new Date(startedAt.getTime() - 3 * 3_600_000).toISOString().slice(0, 10);
+        let due = addDays(today, 10);
+        while (!isBusinessDay(due)) due = addDays(due, 1);
+        const typed = (day: string) => day.split("-").reverse().join("");
+        const shown = (day: string) => day.split("-").reverse().join("/");
+
+        await page.goto(at(`/teste/clientes/${charge.customer.id}`));
+        await page.getByRole("link", { name: "Nova cobrança com vencimento" }).click();
+        await page.getByRole("heading", { name: "Nova cobrança com vencimento" }).waitFor();
+        await expect.poll(() => page.getByLabel("Nome completo").inputValue()).toBe("Maria da Silva Santos");
+        await page.getByLabel("Descrição").fill("Mensalidade de dezembro - Escola Exemplo");
+        await page.getByLabel("Valor (R$)").fill("500,00");
+        await page.getByLabel("Vencimento", { exact: true }).pressSequentially(typed(due));
+        expect(await page.getByLabel("Vencimento", { exact: true }).inputValue()).toBe(shown(due));
+        await page.getByLabel("Multa", { exact: true }).selectOption("PERCENTAGE");
+        await page.getByLabel("Multa (%)").fill("2");
+        await page.getByLabel("Juros", { exact: true }).selectOption("PERCENTAGE_PER_MONTH_CALENDAR_DAYS");
+        await page.getByLabel("Juros (%)").fill("1");
+        await page.getByLabel("Desconto por pagar antes").selectOption("AMOUNT_UNTIL_DATES");
+        await page.getByLabel("Até (1ª data)").pressSequentially(typed(addDays(today, 3)));
+        // A discount reaching the amount: refused on its field, in reais and dd/mm/aaaa.
+        const discount = page.getByLabel("Desconto da 1ª data (R$)");
+        await discount.fill("600,00");
+        await expect.poll(() => discount.getAttribute("aria-invalid")).toBe("true");
+        const refusal = await read(
+          page.locator(`[id="${(await discount.getAttribute("aria-describedby"))?.split(" ").at(-1)}"]`),
+        );
+        expect(refusal).toBe(
+          `o desconto até ${shown(addDays(today, 3))} (R$ 600,00) alcança o valor da cobrança (R$ 500,00)`,
+        );
+        await discount.fill("10,00");
+        await page.getByLabel("Ver também em").pressSequentially(typed(addDays(due, 10)));
+        const preview = page.getByRole("region", { name: "Valor devido por data" });
+        await expect.poll(() => read(preview)).toContain("Data escolhida");
+        const rows = preview.getByRole("row");
+        await expect.poll(() => read(rows.nth(1))).toMatch(/Hoje[\s\S]*R\$ 490,00/);
+        expect(await read(rows.nth(2))).toMatch(/No vencimento[\s\S]*R\$ 500,00/);
+        // Ten days late: 2 % of R$ 500,00 and 500 × 1 % ÷ 30 × 10 = R$ 1,67.
+        expect(await read(rows.nth(4))).toMatch(/R\$ 10,00[\s\S]*R\$ 1,67[\s\S]*R\$ 511,67/);
+        await look(page, "vencimento-nova");
+
+        // Created: today's breakdown, the terms in words, the hosted page for the payer.
+        await page.getByRole("button", { name: "Criar cobrança" }).click();
+        const breakdown = page.getByRole("region", { name: "Composição do valor de hoje" });
+        await breakdown.waitFor();
+        expect(await read(breakdown)).toMatch(
+          new RegExp(`Desconto até ${shown(addDays(today, 3))}\\s+− R\\$ 10,00[\\s\\S]*Total de hoje\\s+R\\$ 490,00`),
+        );
+        const terms = page.getByRole("region", { name: "Vencimento e condições" });
+        expect(await read(terms)).toMatch(/Multa\s+2%, uma vez[\s\S]*Juros\s+1% ao mês, por dia corrido de atraso/);
+        expect(await terms.getByRole("link").getAttribute("href")).toMatch(/\/checkout\/charges\/txn_\w+$/);
+        await look(page, "vencimento-transacao");
+
+        // Two days after the due date (the server's clock; the session ends with the jump, so log in again).
+        try {
+          clockMoved = true;
+          server.clock.set(new Date(`${addDays(due, 2)}T15:00:00.000Z`));
+          await page.goto(at("/entrar"));
+          await page.getByLabel("E-mail").fill(email);
+          await page.getByLabel("Senha").fill(password);
+          await page.getByRole("button", { name: "Entrar" }).click();
+          await page.getByRole("heading", { name: "Olá, Maria" }).waitFor();
+          await page.goto(at("/teste/transacoes"));
+          await page.getByLabel("Tipo").selectOption("DUE_DATE");
+          await expect.poll(() => page.url()).toContain("tipo=vencimento");
+          const list = page.getByRole("region", { name: "Lista de transações" });
+          await expect.poll(() => list.getByRole("row").count()).toBe(2);
+          expect(await read(list.getByRole("row").nth(1))).toMatch(
+            new RegExp(`Aguardando pagamento\\s*Vencida\\s*Vence ${shown(due)}[\\s\\S]*R\\$ 510,33`),
+          );
+          await look(page, "vencimento-lista");
+          await list.getByRole("link").first().click();
+          const late = page.getByRole("region", { name: "Composição do valor de hoje" });
+          await expect.poll(() => read(late)).toMatch(/Multa\s+\+ R\$ 10,00\s+Juros \(2 dias\)\s+\+ R\$ 0,33/);
+        } finally {
+          server.clock.set(startedAt);
         }
         expect(wrong).toEqual([]);
         expect(problems).toEqual([]);

@@ -67,7 +67,10 @@ for (const store of eachStore("dashboard_export")) {
       expect(text.slice(1).split("\r\n")[0]).toBe(
         "ID;Status;Situação;Valor (R$);Valor (centavos);Tarifa (R$);Tarifa (centavos);Líquido (R$);Líquido (centavos);" +
           "Devolvido (R$);Devolvido (centavos);Descrição;Cliente;E-mail do cliente;Documento do cliente;" +
-          "Link de pagamento;Recorrência;Contestação;Criada em;Criada em (ISO);Paga em;Paga em (ISO);Expira em;Expira em (ISO)",
+          "Link de pagamento;Recorrência;Contestação;Criada em;Criada em (ISO);Paga em;Paga em (ISO);Expira em;Expira em (ISO);" +
+          // A charge with a due date's columns (issue 38), empty for these.
+          "Vencimento;Pagável até;Composição do dia;Valor original (R$);Valor original (centavos);Abatimento (R$);" +
+          "Abatimento (centavos);Desconto (R$);Desconto (centavos);Multa (R$);Multa (centavos);Juros (R$);Juros (centavos)",
       );
       expect(text.endsWith("\r\n")).toBe(true);
       expect(text.replaceAll("\r\n", "")).not.toMatch(/[\r\n]/);

@@ -135,6 +135,7 @@ const customerChargesShown = 10;
 function CustomerCharges(props: { customerId: string }) {
   const mode = useMode();
   const to = useModePath();
+  const { user } = useCurrentSession();
   const charges = useQuery(customerQueries.charges(mode, props.customerId, customerChargesShown));
   const all = to(`transacoes?${addressFromFilters({ customerId: props.customerId }).toString()}`);
   return (
@@ -155,6 +156,13 @@ function CustomerCharges(props: { customerId: string }) {
           ) : null}
         </>
       )}
+      {canCall("createDashboardDueDateCharge", user.role) ? (
+        <p>
+          <Link className="button secondary" to={to(`transacoes/vencimento/nova?cliente=${props.customerId}`)}>
+            Nova cobrança com vencimento
+          </Link>
+        </p>
+      ) : null}
     </Card>
   );
 }

@@ -22,6 +22,8 @@ import {
   parseMoneyInput,
 } from "../../lib/format";
 import { customerQueries } from "../customers/queries";
+import { DueDateDetails } from "../due-date-charges/DueDateDetails";
+import { overdueBadge } from "../due-date-charges/terms";
 import { Attempts } from "../recurrences/Recurrence";
 import { useMode, useModePath } from "../../lib/useMode";
 import styles from "./Transaction.module.css";
@@ -72,6 +74,7 @@ export function TransactionPage() {
       <div className={styles.head}>
         <span className={styles.amount}>{formatMoney(t.amountCents)}</span>
         <StatusBadge status={t.status} />
+        {overdueBadge(t) ? <Badge tone="danger">{overdueBadge(t)}</Badge> : null}
         {t.dispute ? (
           <Badge tone="danger">disputa {t.dispute.status === "OPEN" ? "aberta" : t.dispute.status}</Badge>
         ) : null}
@@ -129,6 +132,7 @@ export function TransactionPage() {
           />
         </Card>
       </div>
+      {t.dueDateCharge ? <DueDateDetails id={t.id} status={t.status} charge={t.dueDateCharge} /> : null}
       {t.attempts?.length ? (
         <Card title="Tentativas de débito" id="tentativas">
           <p className={ui.hint}>O banco do pagador debita na data de cada tentativa (Pix Automático).</p>

@@ -4,8 +4,8 @@ import { type Column, CursorPager, DataTable } from "../../components/DataTable"
 import { DateRangeFilter } from "../../components/DateRangeFilter";
 import { Field } from "../../components/Field";
 import { StatusBadge } from "../../components/StatusBadge";
-import { EmptyState, ErrorMessage, Loading, Page, ui } from "../../components/ui";
-import { brasiliaDay, formatDateTime, formatDocument, formatMoney } from "../../lib/format";
+import { Badge, EmptyState, ErrorMessage, Loading, Page, ui } from "../../components/ui";
+import { brasiliaDay, formatDateTime, formatDay, formatDocument, formatMoney } from "../../lib/format";
 import { statusLabel } from "../../lib/labels";
 import {
   type TransactionFilters,
@@ -19,6 +19,9 @@ import {
 import { useMode, useModePath } from "../../lib/useMode";
 import type { Transaction } from "../../api/types";
 import { usePagedQuery } from "../../api/queries";
+import { canCall } from "../../../../generated/dashboard-operations";
+import { useCurrentSession } from "../../api/session";
+import { overdueBadge } from "../due-date-charges/terms";
 import { transactionQueries } from "./queries";
 
 /** A page of 100: what a merchant scans at once, and what the benchmark measures. */
@@ -31,6 +34,7 @@ export function Transactions() {
   const [search, setSearch] = useSearchParams();
   const filters = filtersFromAddress(search);
   const [lookup, setLookup] = useState(filters.search ?? "");
+  const { user } = useCurrentSession();
   const list = usePagedQuery((page) => transactionQueries.list(mode, page, filters), pageSize);
   const apply = (changes: Partial<TransactionFilters>) => setSearch(addressFromFilters({ ...filters, ...changes }));
   const rows = list.data?.data ?? [];
@@ -39,9 +43,16 @@ export function Transactions() {
       title="Transações"
       subtitle={mode === "test" ? "Cobranças Pix do modo de teste" : "Cobranças Pix de produção"}
       actions={
-        <a className="button secondary" href={transactionsCsvHref(mode, filters)} download>
-          Exportar CSV
-        </a>
+        <>
+          {canCall("createDashboardDueDateCharge", user.role) ? (
+            <Link className="button secondary" to={to("transacoes/vencimento/nova")}>
+              Nova cobrança com vencimento
+            </Link>
+          ) : null}
+          <a className="button secondary" href={transactionsCsvHref(mode, filters)} download>
+            Exportar CSV
+          </a>
+        </>
       }
     >
       <form
@@ -68,6 +79,15 @@ export function Transactions() {
                 {statusLabel[status]}
               </option>
             ))}
+          </select>
+        </Field>
+        <Field label="Tipo">
+          <select
+            value={filters.kind ?? ""}
+            onChange={(event) => apply({ kind: (event.target.value || undefined) as TransactionFilters["kind"] })}
+          >
+            <option value="">Todas</option>
+            <option value="DUE_DATE">Com vencimento</option>
           </select>
         </Field>
         <DateRangeFilter
@@ -192,7 +212,27 @@ export function TransactionTable(props: { rows: Transaction[]; caption?: string 
         </>
       ),
     },
-    { essential: true, header: "Situação", cell: (t) => <StatusBadge status={t.status} /> },
+    {
+      essential: true,
+      header: "Situação",
+      cell: (t) => (
+        <span>
+          <StatusBadge status={t.status} />
+          {overdueBadge(t) ? (
+            <>
+              {" "}
+              <Badge tone="danger">{overdueBadge(t)}</Badge>
+            </>
+          ) : null}
+          {t.dueDateCharge ? (
+            <>
+              <br />
+              <span className={ui.hint}>Vence {formatDay(t.dueDateCharge.adjustedDueDate)}</span>
+            </>
+          ) : null}
+        </span>
+      ),
+    },
     { essential: true, header: "Valor", numeric: true, cell: (t) => formatMoney(t.amountCents) },
   ];
   return (

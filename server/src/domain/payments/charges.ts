@@ -244,6 +244,8 @@ export interface ListFilter {
   customerId?: string | undefined;
   /** The dashboard's search box: a charge's whole id, or its payer's whole CPF or CNPJ. */
   search?: string | undefined;
+  /** The dashboard's: `DUE_DATE`, only charges with a due date. */
+  kind?: "DUE_DATE" | undefined;
 }
 
 /** The store's filter: dates as ISO instants, and the instant that decides expiry. */
@@ -255,6 +257,7 @@ function storeFilter(filter: ListFilter, at: string): TransactionFilter {
     recurrenceId: filter.recurrenceId,
     dispute: filter.dispute,
     customerId: filter.customerId,
+    dueDateCharge: filter.kind === "DUE_DATE" ? true : undefined,
     createdFrom: iso(filter.createdFrom),
     createdTo: iso(filter.createdTo),
     now: at,

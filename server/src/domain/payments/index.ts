@@ -9,6 +9,7 @@ export * from "./due-date/charges.js";
 export * from "./due-date/page.js";
 export * from "./due-date/pay.js";
 export * from "./due-date/present.js";
+export * from "./due-date/preview.js";
 export * from "./due-date/terms.js";
 export * from "./due-date/validation.js";
 export * from "./links.js";

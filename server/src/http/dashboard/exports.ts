@@ -26,6 +26,18 @@ function instant<T>(label: string, at: (row: T) => string | null): CsvColumn<T>[
   ];
 }
 
+/** A calendar day `2030-12-13` as pt-BR writes it, `13/12/2030`; null for none. */
+const spreadsheetDay = (day: string | null | undefined): string | null =>
+  day ? `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}` : null;
+
+/** An amount's two columns that only some rows have (a charge with a due date's breakdown): empty for the others. */
+function optionalAmount<T>(label: string, cents: (row: T) => number | undefined): CsvColumn<T>[] {
+  return [
+    { header: `${label} (R$)`, value: (row) => (cents(row) === undefined ? null : spreadsheetReais(cents(row) ?? 0)) },
+    { header: `${label} (centavos)`, value: (row) => cents(row) ?? null },
+  ];
+}
+
 type Transaction = Schemas["Transaction"];
 type Withdrawal = Schemas["Withdrawal"];
 
@@ -66,6 +78,16 @@ const transactionColumns: CsvColumn<Transaction>[] = [
   ...instant<Transaction>("Criada em", (t) => t.createdAt),
   ...instant<Transaction>("Paga em", (t) => t.paidAt),
   ...instant<Transaction>("Expira em", (t) => t.expiresAt),
+  // A charge with a due date (issue 38): its dates, and the breakdown of `Valor` (today's amount
+  // while it waits, what was paid once paid; none once expired or cancelled). Empty for the others.
+  { header: "Vencimento", value: (t) => spreadsheetDay(t.dueDateCharge?.terms.dueDate) },
+  { header: "Pagável até", value: (t) => spreadsheetDay(t.dueDateCharge?.lastPayableDate) },
+  { header: "Composição do dia", value: (t) => spreadsheetDay(t.dueDateCharge?.amountDue?.paymentDate) },
+  ...optionalAmount<Transaction>("Valor original", (t) => t.dueDateCharge?.amountDue?.originalCents),
+  ...optionalAmount<Transaction>("Abatimento", (t) => t.dueDateCharge?.amountDue?.rebateCents),
+  ...optionalAmount<Transaction>("Desconto", (t) => t.dueDateCharge?.amountDue?.discountCents),
+  ...optionalAmount<Transaction>("Multa", (t) => t.dueDateCharge?.amountDue?.fineCents),
+  ...optionalAmount<Transaction>("Juros", (t) => t.dueDateCharge?.amountDue?.interestCents),
 ];
 
 const withdrawalColumns: CsvColumn<Withdrawal>[] = [

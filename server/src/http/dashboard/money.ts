@@ -18,8 +18,8 @@ export function moneyHandlers(
     }),
 
     listDashboardTransactions: async ({ params, query }, ctx) => {
-      const { status, paymentLinkId, recurrenceId, customerId, search, createdFrom, createdTo } = query;
-      const filter = { status, paymentLinkId, recurrenceId, customerId, search, createdFrom, createdTo };
+      const { status, paymentLinkId, recurrenceId, customerId, search, kind, createdFrom, createdTo } = query;
+      const filter = { status, paymentLinkId, recurrenceId, customerId, search, kind, createdFrom, createdTo };
       return { status: 200, body: await charges.list(callerIn(ctx, params.mode), filter, pageFromQuery(query)) };
     },
     getDashboardTransaction: async ({ params }, ctx) => ({

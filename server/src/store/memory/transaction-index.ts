@@ -106,6 +106,7 @@ export class TransactionIndex {
       (f.recurrenceId === undefined || t.recurrenceId === f.recurrenceId) &&
       (f.id === undefined || t.id === f.id) &&
       (f.customerId === undefined || t.customer.id === f.customerId) &&
+      (f.dueDateCharge === undefined || Boolean(t.dueDateCharge)) &&
       (f.dispute === undefined || disputeMatches(t, f.dispute)) &&
       (f.createdFrom === undefined || t.createdAt >= f.createdFrom) &&
       (f.createdTo === undefined || t.createdAt < f.createdTo);

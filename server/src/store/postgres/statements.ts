@@ -209,6 +209,7 @@ export function transactionFilterSql(filter: TransactionFilter, values: unknown[
   if (filter.recurrenceId !== undefined) clauses.push(`recurrence_id = ${param(filter.recurrenceId)}`);
   if (filter.id !== undefined) clauses.push(`id = ${param(filter.id)}`);
   if (filter.customerId !== undefined) clauses.push(`customer ->> 'id' = ${param(filter.customerId)}`);
+  if (filter.dueDateCharge !== undefined) clauses.push("due_date_charge IS NOT NULL");
   // `dispute IS NOT NULL` in either case: the condition of the partial index the dispute list walks.
   if (filter.dispute !== undefined) clauses.push("dispute IS NOT NULL");
   if (filter.dispute !== undefined && filter.dispute !== "ANY") {
