@@ -16,6 +16,9 @@ import { Events } from "./features/developers/events/Events";
 import { Keys } from "./features/developers/keys/Keys";
 import { Webhooks } from "./features/developers/webhooks/Webhooks";
 import { Home } from "./features/home/Home";
+import { CounterCharge } from "./features/counter/CounterCharge";
+import { NewCharge } from "./features/counter/NewCharge";
+import { Statement } from "./features/statement/Statement";
 import { NotFound } from "./components/NotFound";
 import { PaymentLinkPage, PaymentLinks } from "./features/payment-links/PaymentLinks";
 import { NewRecurrence } from "./features/recurrences/NewRecurrence";
@@ -56,10 +59,13 @@ const router = createBrowserRouter(
               path: "/:modo",
               element: <RequireMode />,
               children: [
+                // The counter's charge on the whole screen, outside the frame: only the QR code for the payer.
+                { path: "balcao/:id", element: <CounterCharge /> },
                 {
                   element: <AppLayout />,
                   children: [
                     { index: true, element: <Home /> },
+                    { path: "balcao", element: <NewCharge /> },
                     { path: "transacoes", element: <Transactions /> },
                     { path: "transacoes/vencimento/nova", element: <NewDueDateCharge /> },
                     { path: "transacoes/:id", element: <TransactionPage /> },
@@ -71,6 +77,7 @@ const router = createBrowserRouter(
                     { path: "clientes", element: <Customers /> },
                     { path: "clientes/:id", element: <CustomerPage /> },
                     { path: "saldo", element: <Balance /> },
+                    { path: "extrato", element: <Statement /> },
                     { path: "disputas", element: <Disputes /> },
                     {
                       path: "desenvolvedores",
