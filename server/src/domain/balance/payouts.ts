@@ -59,6 +59,19 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
   const inFlight = new Map<string, Promise<WithdrawalRecord | null>>();
   /** What this process's passes are sending now: the balance check counts it as spent. */
   let sendingCents = 0;
+  /**
+   * The platform's balance read in flight, shared by every pass that needs it meanwhile (100
+   * withdrawals at once ask the bank once, not 100 times). Shared only while pending: each sharer
+   * decides as it resumes, before any of their sends can end, and `sendingCents` counts each
+   * one's as it decides; a pass after it reads anew.
+   */
+  let balanceRead: Promise<{ availableCents: number }> | null = null;
+  function bankBalance(payouts: PixPayouts): Promise<{ availableCents: number }> {
+    balanceRead ??= payouts.balance().finally(() => {
+      balanceRead = null;
+    });
+    return balanceRead;
+  }
   /** When this process last asked the bank about each pending transfer (ms), for `payoutReadPauseMs`. */
   const lastAsked = new Map<string, number>();
 
@@ -241,7 +254,7 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
     const neededCents = toSend.reduce((sum, t) => sum + t.amountCents, 0);
     let availableCents: number;
     try {
-      availableCents = (await payouts.balance()).availableCents - sendingCents;
+      availableCents = (await bankBalance(payouts)).availableCents - sendingCents;
     } catch (error) {
       if (!(error instanceof BankUnavailableError)) throw error;
       deps.logger.warn({ withdrawalId: w.id }, "bank: platform balance not read; the withdrawal is sent later");

@@ -49,11 +49,7 @@ function windowOf(request: Schemas["BankReconciliationRequest"], now: Date, defa
   return { from: from.toISOString(), to: to.toISOString() };
 }
 
-/**
- * `payouts`: the withdrawals paid out by the bank (issue 36 §3), which the operator's run also
- * settles (every pending transfer read now); without it the run reads received Pix only.
- */
-export function bankReconcileUseCases(deps: DomainDeps, payouts?: Pick<WithdrawalPayouts, "followPending">) {
+export function bankReconcileUseCases(deps: DomainDeps) {
   const receipts = bankReceiptUseCases(deps);
 
   /**
@@ -125,7 +121,14 @@ export function bankReconcileUseCases(deps: DomainDeps, payouts?: Pick<Withdrawa
      * refuses the read is `SERVICE_UNAVAILABLE` with `Retry-After` (what earlier pages credited
      * stays credited).
      */
-    async reconcileNow(request: Schemas["BankReconciliationRequest"]): Promise<Schemas["BankReconciliation"]> {
+    async reconcileNow(
+      request: Schemas["BankReconciliationRequest"],
+      /**
+       * The withdrawals paid out by the bank (issue 36 §3; the domain's `withdrawalPayouts`, the
+       * one the job passes with): settled in the same run; without it, received Pix only.
+       */
+      payouts?: Pick<WithdrawalPayouts, "followPending">,
+    ): Promise<Schemas["BankReconciliation"]> {
       const window = windowOf(request, deps.clock.now(), deps.config.bankReconcileWindowSeconds);
       let run: Reconciliation | null;
       try {

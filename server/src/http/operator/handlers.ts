@@ -208,7 +208,10 @@ function adminHandlers(domain: Domain, clock: ManualClock | null): Handlers<Audi
       const { receipt, pending } = await domain.bankReturns.returnReceipt(params.endToEndId, by);
       return pending ? { status: 202, body: receipt } : { status: 200, body: receipt };
     },
-    reconcileBank: async ({ body }) => ({ status: 200, body: await domain.bankReconcile.reconcileNow(body) }),
+    reconcileBank: async ({ body }) => ({
+      status: 200,
+      body: await domain.bankReconcile.reconcileNow(body, domain.withdrawalPayouts),
+    }),
     getBankConnection: async () => ({ status: 200, body: await domain.bankConnection.get() }),
     setBankConnection: async ({ body }, by) => ({ status: 200, body: await domain.bankConnection.set(body, by) }),
     changeBankConnection: async ({ body }, by) => ({
