@@ -21,6 +21,7 @@ type CobVSolicitada = Schemas["CobVSolicitada"];
 type CobVRevisada = Schemas["CobVRevisada"];
 type CobVGerada = Schemas["CobVGerada"];
 type CobVCompleta = Schemas["CobVCompleta"];
+type CobsVConsultadas = Schemas["CobsVConsultadas"];
 type Status = Schemas["CobrancaStatus"];
 type Devedor = NonNullable<CobVGerada["devedor"]>;
 
@@ -232,6 +233,15 @@ export class DueDateBook {
     } as CobVGerada;
   }
 
+  /** A cobv as read: with the Pix that paid it. */
+  private complete(cobv: CobvRecord, customer: Customer): CobVCompleta {
+    const paid = cobv.pix.flatMap((id) => this.ledger.pix.get(id) ?? []);
+    return {
+      ...this.answer(cobv, customer),
+      ...(paid.length === 0 ? {} : { pix: paid.map(pixWire) as CobVCompleta["pix"] }),
+    };
+  }
+
   routes(router: Router): void {
     const handle =
       (work: (req: Request, res: Response, customer: Customer) => void) => (req: Request, res: Response) => {
@@ -359,16 +369,53 @@ export class DueDateBook {
       }),
     );
 
+    // The list by creation instant (`inicio`, `fim`), filtered by the debtor's CPF or CNPJ and the
+    // status, paged as the other lists.
+    router.get(
+      "/cobv",
+      handle((req, res, customer) => {
+        const query = req.query as Record<string, string | undefined>;
+        const inicio = String(query.inicio);
+        const fim = String(query.fim);
+        if (Date.parse(fim) < Date.parse(inicio)) {
+          throw new CobvError(400, "CobVConsultaInvalida", "O fim é anterior ao início.", "fim");
+        }
+        if (query.cpf !== undefined && query.cnpj !== undefined) {
+          throw new CobvError(400, "CobVConsultaInvalida", "CPF e CNPJ não podem ser usados ao mesmo tempo.", "cpf");
+        }
+        const page = Number(query["paginacao.paginaAtual"] ?? 0);
+        const size = Number(query["paginacao.itensPorPagina"] ?? 100);
+        const within = (at: string) => Date.parse(at) >= Date.parse(inicio) && Date.parse(at) <= Date.parse(fim);
+        const found = [...this.cobvs.values()]
+          .filter((cobv) => cobv.clientId === customer.clientId && within(cobv.criacao))
+          .filter((cobv) => query.cpf === undefined || ("cpf" in cobv.devedor && cobv.devedor.cpf === query.cpf))
+          .filter((cobv) => query.cnpj === undefined || ("cnpj" in cobv.devedor && cobv.devedor.cnpj === query.cnpj))
+          .filter((cobv) => query.status === undefined || cobv.status === query.status)
+          .sort((a, b) => a.criacao.localeCompare(b.criacao) || a.txid.localeCompare(b.txid));
+        const answer: CobsVConsultadas = {
+          parametros: {
+            inicio,
+            fim,
+            ...(query.cpf === undefined ? {} : { cpf: query.cpf }),
+            ...(query.cnpj === undefined ? {} : { cnpj: query.cnpj }),
+            ...(query.status === undefined ? {} : { status: query.status }),
+            paginacao: {
+              paginaAtual: page,
+              itensPorPagina: size,
+              quantidadeDePaginas: Math.max(1, Math.ceil(found.length / size)),
+              quantidadeTotalDeItens: found.length,
+            },
+          },
+          cobs: found.slice(page * size, (page + 1) * size).map((cobv) => this.complete(cobv, customer)),
+        };
+        res.json(answer);
+      }),
+    );
+
     router.get(
       "/cobv/:txid",
       handle((req, res, customer) => {
-        const cobv = find(customer, txidParam(req));
-        const paid = cobv.pix.flatMap((id) => this.ledger.pix.get(id) ?? []);
-        const answer: CobVCompleta = {
-          ...this.answer(cobv, customer),
-          ...(paid.length === 0 ? {} : { pix: paid.map(pixWire) as CobVCompleta["pix"] }),
-        };
-        res.json(answer);
+        res.json(this.complete(find(customer, txidParam(req)), customer));
       }),
     );
   }
