@@ -425,6 +425,15 @@ export const operationTable = {
     tag: "Home",
     statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
+  getNoticePreferences: {
+    method: "get",
+    path: "/dashboard/v1/me/notices",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "Read the user's notices",
+    tag: "Notices",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
   getSession: {
     method: "get",
     path: "/dashboard/v1/session",
@@ -756,6 +765,15 @@ export const operationTable = {
     roles: ["owner","admin","developer"],
     summary: "Update a webhook endpoint",
     tag: "Webhook endpoints",
+    statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
+  },
+  updateNoticePreferences: {
+    method: "patch",
+    path: "/dashboard/v1/me/notices",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "Change the user's notices",
+    tag: "Notices",
     statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
   updateProfile: {
@@ -1732,6 +1750,25 @@ export type GetHomeFiguresResult =
   | { status: 500; body: Json<operations["getHomeFigures"]["responses"][500]> }
   | { status: 503; body: Json<operations["getHomeFigures"]["responses"][503]>; headers: { "Retry-After": string } };
 
+/** GET /dashboard/v1/me/notices: input of `getNoticePreferences`, after validation. */
+export interface GetNoticePreferencesInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `getNoticePreferences` may answer. */
+export type GetNoticePreferencesResult =
+  | { status: 200; body: Json<operations["getNoticePreferences"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getNoticePreferences"]["responses"][400]> }
+  | { status: 401; body: Json<operations["getNoticePreferences"]["responses"][401]> }
+  | { status: 403; body: Json<operations["getNoticePreferences"]["responses"][403]> }
+  | { status: 404; body: Json<operations["getNoticePreferences"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getNoticePreferences"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["getNoticePreferences"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getNoticePreferences"]["responses"][503]>; headers: { "Retry-After": string } };
+
 /** GET /dashboard/v1/session: input of `getSession`, after validation. */
 export interface GetSessionInput {
   params: NoParams;
@@ -2478,6 +2515,27 @@ export type UpdateDashboardWebhookEndpointResult =
   | { status: 500; body: Json<operations["updateDashboardWebhookEndpoint"]["responses"][500]> }
   | { status: 503; body: Json<operations["updateDashboardWebhookEndpoint"]["responses"][503]>; headers: { "Retry-After": string } };
 
+/** PATCH /dashboard/v1/me/notices: input of `updateNoticePreferences`, after validation. */
+export interface UpdateNoticePreferencesInput {
+  params: NoParams;
+  query: NoParams;
+  headers: NonNullable<operations["updateNoticePreferences"]["parameters"]["header"]>;
+  body: operations["updateNoticePreferences"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+}
+
+/** Every response `updateNoticePreferences` may answer. */
+export type UpdateNoticePreferencesResult =
+  | { status: 200; body: Json<operations["updateNoticePreferences"]["responses"][200]> }
+  | { status: 400; body: Json<operations["updateNoticePreferences"]["responses"][400]> }
+  | { status: 401; body: Json<operations["updateNoticePreferences"]["responses"][401]> }
+  | { status: 403; body: Json<operations["updateNoticePreferences"]["responses"][403]> }
+  | { status: 404; body: Json<operations["updateNoticePreferences"]["responses"][404]> }
+  | { status: 413; body: Json<operations["updateNoticePreferences"]["responses"][413]> }
+  | { status: 415; body: Json<operations["updateNoticePreferences"]["responses"][415]> }
+  | { status: 429; body: Json<operations["updateNoticePreferences"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["updateNoticePreferences"]["responses"][500]> }
+  | { status: 503; body: Json<operations["updateNoticePreferences"]["responses"][503]>; headers: { "Retry-After": string } };
+
 /** PATCH /dashboard/v1/me: input of `updateProfile`, after validation. */
 export interface UpdateProfileInput {
   params: NoParams;
@@ -2591,6 +2649,8 @@ export interface Handlers<Open, Session = Open> {
   getDashboardWithdrawal(request: GetDashboardWithdrawalInput, ctx: Session): Promise<GetDashboardWithdrawalResult>;
   /** GET /dashboard/v1/modes/{mode}/home: Home figures (`session: owner, admin, developer, finance, viewer`). */
   getHomeFigures(request: GetHomeFiguresInput, ctx: Session): Promise<GetHomeFiguresResult>;
+  /** GET /dashboard/v1/me/notices: Read the user's notices (`session: owner, admin, developer, finance, viewer`). */
+  getNoticePreferences(request: GetNoticePreferencesInput, ctx: Session): Promise<GetNoticePreferencesResult>;
   /** GET /dashboard/v1/session: Read the session (`session: owner, admin, developer, finance, viewer`). */
   getSession(request: GetSessionInput, ctx: Session): Promise<GetSessionResult>;
   /** POST /dashboard/v1/team/invitations: Invite a member (`session: owner, admin`). */
@@ -2665,6 +2725,8 @@ export interface Handlers<Open, Session = Open> {
   updateDashboardCustomerNotes(request: UpdateDashboardCustomerNotesInput, ctx: Session): Promise<UpdateDashboardCustomerNotesResult>;
   /** PATCH /dashboard/v1/modes/{mode}/webhook-endpoints/{id}: Update a webhook endpoint (`session: owner, admin, developer`). */
   updateDashboardWebhookEndpoint(request: UpdateDashboardWebhookEndpointInput, ctx: Session): Promise<UpdateDashboardWebhookEndpointResult>;
+  /** PATCH /dashboard/v1/me/notices: Change the user's notices (`session: owner, admin, developer, finance, viewer`). */
+  updateNoticePreferences(request: UpdateNoticePreferencesInput, ctx: Session): Promise<UpdateNoticePreferencesResult>;
   /** PATCH /dashboard/v1/me: Change the user's profile (`session: owner, admin, developer, finance, viewer`). */
   updateProfile(request: UpdateProfileInput, ctx: Session): Promise<UpdateProfileResult>;
 }
@@ -2682,6 +2744,7 @@ export interface OperationsByTag {
   "Events": "getDashboardEvent" | "listDashboardEvents";
   "Exports": "exportDashboardTransactions" | "exportDashboardWithdrawals";
   "Home": "getHomeFigures";
+  "Notices": "getNoticePreferences" | "updateNoticePreferences";
   "Payment links": "createDashboardPaymentLink" | "deactivateDashboardPaymentLink" | "getDashboardPaymentLink" | "listDashboardPaymentLinks";
   "Recurrences": "cancelDashboardRecurrence" | "createDashboardRecurrence" | "createDashboardRecurringCharge" | "getDashboardRecurrence" | "listDashboardRecurrences";
   "Registration": "completePasswordReset" | "confirmEmail" | "requestPasswordReset" | "signUp";

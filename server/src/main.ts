@@ -25,6 +25,7 @@ import { startRecurrenceDuties } from "./jobs/recurrence-duties.js";
 import { startBankWork } from "./jobs/bank-work.js";
 import { startBankReconcile } from "./jobs/bank-reconcile.js";
 import { startWithdrawalPayouts } from "./jobs/withdrawal-payouts.js";
+import { startNotices } from "./jobs/notices.js";
 import { createLogger } from "./logger.js";
 import { logMailer, smtpMailer } from "./mail.js";
 import { onShutdownSignals, signalCounter } from "./shutdown.js";
@@ -224,6 +225,8 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
   });
   /** Production withdrawals paid out by the bank (issue 36 §1): settled, recovered, sent when the balance allows. */
   const withdrawalPayouts = startWithdrawalPayouts({ payouts: domain.withdrawalPayouts, logger });
+  /** The e-mail notices (issue 37 §2): sent after the requests that caused them, the daily summaries queued. */
+  const notices = startNotices({ notices: domain.notices, logger });
   // A cluster worker stops on its primary's SIGTERM only: the terminal's Ctrl+C reaches the whole
   // process group, and the primary relays it, which would otherwise count as a second signal.
   if (cluster.isWorker) process.on("SIGINT", () => undefined);
@@ -248,6 +251,7 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
         bankWork.stop(),
         bankReconcile.stop(),
         withdrawalPayouts.stop(),
+        notices.stop(),
       ]);
       await bank.close();
       await store.close();

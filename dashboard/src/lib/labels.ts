@@ -10,6 +10,7 @@ export const auditActionLabel: Record<string, string> = {
   "user.step_up_locked": "Confirmação por código bloqueada; sessões encerradas",
   "user.recovery_codes_regenerated": "Novos códigos de recuperação",
   "user.profile_updated": "Perfil alterado",
+  "user.notices_updated": "Notificações por e-mail alteradas",
   "account.created": "Conta criada",
   "account.updated": "Conta alterada",
   "account.security_updated": "Regras de segurança alteradas",

@@ -11,6 +11,7 @@ import { healthUseCases } from "./core/health.js";
 import { homeFigureUseCases } from "./reports/index.js";
 import { exportUseCases } from "./reports/index.js";
 import { statementUseCases } from "./reports/index.js";
+import { noticePreferenceUseCases, noticeUseCases } from "./notices/index.js";
 import type { DomainDeps } from "./deps.js";
 import { idempotencyUseCases } from "./core/idempotency.js";
 import { operatorUseCases } from "./operator/index.js";
@@ -99,6 +100,10 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     exports: exportUseCases(deps),
     /** The statement (extrato) of a mode: the ledger's movements with a running balance (issue 37 §2). */
     statement: statementUseCases(deps),
+    /** The e-mail notices (issue 37 §2): the outbox's pass and the daily summaries (jobs/notices.ts). */
+    notices: noticeUseCases(deps),
+    /** Each member's own choice of e-mail notices. */
+    noticePreferences: noticePreferenceUseCases(deps),
     dashboardMoney: dashboardMoneyUseCases(deps, { withdrawals }),
     timeline: transactionTimelineUseCases(deps),
     dashboardKeys: dashboardKeyUseCases(deps),

@@ -14,6 +14,7 @@ import { createPool } from "../../src/store/postgres/index.js";
 import { recurrencesTable } from "../../src/store/postgres/recurrences.js";
 import { refundsTable } from "../../src/store/postgres/refunds.js";
 import { bankTasksTable, receivedPixTable } from "../../src/store/postgres/received-pix.js";
+import { noticePreferencesTable, noticesTable } from "../../src/store/postgres/notices.js";
 import {
   accountsTable,
   apiKeysTable,
@@ -61,6 +62,8 @@ const tables: { name: string; columns: ReadonlyArray<readonly [column: string, .
   refundsTable,
   receivedPixTable,
   bankTasksTable,
+  noticePreferencesTable,
+  noticesTable,
 ];
 
 describePg("rows read as JSON", () => {

@@ -61,6 +61,7 @@ function sortableId(): string {
 
 export type IdPrefix =
   | "txn"
+  | "ntc"
   | "cus"
   | "plk"
   | "wdr"

@@ -161,6 +161,25 @@ export function sessionUseCases(deps: DomainDeps) {
             at: at.toISOString(),
           });
         }
+        // A log-in from a browser none of the user's sessions used, once it used one: its e-mail
+        // notice is queued (sent by the notices job after this commits; issue 37 §2).
+        const userAgent = client.userAgent?.slice(0, 200) ?? null;
+        if (userAgent !== null) {
+          const seen = await tx.sessions.seenFrom(user.id, userAgent);
+          if (seen.anySession && !seen.sameUserAgent) {
+            await tx.notices.insertIfAbsent({
+              id: newId("ntc"),
+              kind: "login",
+              accountId: account.id,
+              subjectId: user.id,
+              detail: { at: at.toISOString(), ip: client.ip ?? null, userAgent },
+              dueAt: at.toISOString(),
+              attempts: 0,
+              sentAt: null,
+              createdAt: at.toISOString(),
+            });
+          }
+        }
         return openSession(tx, current, account, client, at.toISOString(), secondFactor);
       });
     },

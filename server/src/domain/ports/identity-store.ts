@@ -43,6 +43,11 @@ export interface IdentityReads {
     ): Promise<PageResult<SessionRecord>>;
     /** Whether any session of the user, ended or not, was opened from `ip`. */
     anyOfUserFromIp(userId: string, ip: string): Promise<boolean>;
+    /**
+     * Whether the user has any session (ended ones included), and any from this browser (its user
+     * agent as kept): a log-in from a new device (issue 37 §2's notice).
+     */
+    seenFrom(userId: string, userAgent: string): Promise<{ anySession: boolean; sameUserAgent: boolean }>;
   };
   emailTokens: {
     get(digest: string): Promise<EmailTokenRecord | null>;

@@ -26,6 +26,7 @@ import type { IdentityReads, IdentityWrites } from "./identity-store.js";
 import type { BankReads, BankWrites } from "./bank-store.js";
 import type { ReceivedPixReads, ReceivedPixWrites } from "./received-pix-store.js";
 import type { ExportLeases } from "./export-leases.js";
+import type { NoticeReads, NoticeWrites } from "./notice-store.js";
 
 /** A list page whose cursor (`startingAfter`) names no item of the scope. */
 export class UnknownCursorError extends Error {
@@ -129,7 +130,7 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export interface StoreReads extends IdentityReads, AuditReads, BankReads, ReceivedPixReads {
+export interface StoreReads extends IdentityReads, AuditReads, BankReads, ReceivedPixReads, NoticeReads {
   accounts: {
     get(id: string): Promise<Account | null>;
     list(page: PageRequest): Promise<PageResult<Account>>;
@@ -282,11 +283,15 @@ export interface StoreReads extends IdentityReads, AuditReads, BankReads, Receiv
 
 export interface StoreTx
   extends
-    Omit<StoreReads, keyof IdentityWrites | keyof AuditWrites | keyof BankWrites | keyof ReceivedPixWrites>,
+    Omit<
+      StoreReads,
+      keyof IdentityWrites | keyof AuditWrites | keyof BankWrites | keyof ReceivedPixWrites | keyof NoticeWrites
+    >,
     IdentityWrites,
     AuditWrites,
     BankWrites,
-    ReceivedPixWrites {
+    ReceivedPixWrites,
+    NoticeWrites {
   /** Serialises money moves for one account and mode until the transaction ends. */
   lockScope(scope: Scope): Promise<void>;
   accounts: StoreReads["accounts"] & {

@@ -28,7 +28,19 @@ export async function queueDeliveries(
   return queued;
 }
 
-/** Records an event in the outbox, inside the transaction that caused it. */
+/** The event types the account's members may hear of by e-mail (the notices, issue 37 §2). */
+export const noticedEventTypes: ReadonlySet<string> = new Set([
+  "transaction.paid",
+  "withdrawal.paid",
+  "withdrawal.partially_paid",
+  "withdrawal.failed",
+  "dispute.opened",
+]);
+
+/**
+ * Records an event in the outbox, inside the transaction that caused it; one of the noticed types
+ * also queues its e-mail notice (sent by the notices job once this commits).
+ */
 export async function recordEvent(
   tx: StoreTx,
   scope: Scope,
@@ -46,6 +58,19 @@ export async function recordEvent(
     payload: { id, type, createdAt: now, livemode: scope.livemode, apiVersion: eventApiVersion, data: { object } },
   });
   await queueDeliveries(tx, { id, type, accountId: scope.accountId, livemode: scope.livemode }, now);
+  if (noticedEventTypes.has(type)) {
+    await tx.notices.insertIfAbsent({
+      id: `ntc_${id}`,
+      kind: "event",
+      accountId: scope.accountId,
+      subjectId: id,
+      detail: {},
+      dueAt: now,
+      attempts: 0,
+      sentAt: null,
+      createdAt: now,
+    });
+  }
   return id;
 }
 

@@ -8,6 +8,7 @@ import { dueDateChargeHandlers } from "./due-date-charges.js";
 import { exportHandlers } from "./exports.js";
 import { homeHandlers } from "./home.js";
 import { moneyHandlers } from "./money.js";
+import { noticeHandlers } from "./notices.js";
 import { objectHandlers } from "./objects.js";
 import { recurrenceHandlers } from "./recurrences.js";
 import { registrationHandlers } from "./registration.js";
@@ -28,6 +29,7 @@ export function dashboardHandlers(domain: Domain): DashboardHandlers {
     ...sessionHandlers(domain),
     ...twoFactorHandlers(domain),
     ...accountHandlers(domain),
+    ...noticeHandlers(domain),
     ...teamHandlers(domain),
     ...auditHandlers(domain),
     ...homeHandlers(domain),

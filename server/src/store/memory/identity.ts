@@ -72,6 +72,10 @@ export class IdentityTables {
             .filter((s) => s.userId === userId && s.endedAt === null)
             .sort(newestFirst),
         anyOfUserFromIp: async (userId, ip) => this.sessions.all().some((s) => s.userId === userId && s.ip === ip),
+        seenFrom: async (userId, userAgent) => {
+          const ofUser = this.sessions.all().filter((s) => s.userId === userId);
+          return { anySession: ofUser.length > 0, sameUserAgent: ofUser.some((s) => s.userAgent === userAgent) };
+        },
         pageLastingOfUser: async (userId, at, page) =>
           pageOf(
             this.sessions.all().filter((s) => s.userId === userId),

@@ -28,6 +28,7 @@ import { IdentityTables } from "./identity.js";
 import { AuditTable } from "./audit.js";
 import { BankTables } from "./bank.js";
 import { ReceivedPixTables } from "./received-pix.js";
+import { NoticeTables } from "./notices.js";
 import { MemoryExportLeases } from "./export-leases.js";
 
 const inScope = (r: Scope, s: Scope) => r.accountId === s.accountId && r.livemode === s.livemode;
@@ -65,6 +66,7 @@ export class MemoryStore implements Store {
   private readonly audit = new AuditTable(this.journal);
   private readonly bank = new BankTables(this.journal);
   private readonly receivedPix = new ReceivedPixTables(this.journal);
+  private readonly notices = new NoticeTables(this.journal);
   /** Rows are replaced, never changed in place: a row object is one version of its row. */
   private readonly versions = new RowVersions();
   private readonly keys = new MemoryApiKeys(this.apiKeys, this.accounts, this.versions);
@@ -113,6 +115,7 @@ export class MemoryStore implements Store {
       ...this.audit.reads(),
       ...this.bank.reads(),
       ...this.receivedPix.reads(),
+      ...this.notices.reads(),
       accounts: {
         get: async (id) => this.accounts.get(id),
         list: async (page) => pageOf(this.accounts.all(), page),
@@ -292,6 +295,7 @@ export class MemoryStore implements Store {
       ...this.audit.writes(),
       ...this.bank.writes(),
       ...this.receivedPix.writes(),
+      ...this.notices.writes(),
       lockScope: async () => {},
       accounts: {
         ...r.accounts,

@@ -142,6 +142,15 @@ export function identityReads(db: Queryable): IdentityReads {
       anyOfUserFromIp: async (userId, ip) =>
         (await query(db, "SELECT 1 FROM dashboard_sessions WHERE user_id = $1 AND ip = $2 LIMIT 1", [userId, ip]))
           .length > 0,
+      seenFrom: async (userId, userAgent) => {
+        const [row] = await query(
+          db,
+          `SELECT EXISTS (SELECT 1 FROM dashboard_sessions WHERE user_id = $1) AS "anySession",
+                  EXISTS (SELECT 1 FROM dashboard_sessions WHERE user_id = $1 AND user_agent = $2) AS "sameUserAgent"`,
+          [userId, userAgent],
+        );
+        return { anySession: row?.anySession === true, sameUserAgent: row?.sameUserAgent === true };
+      },
       pageLastingOfUser: (userId, at, page) =>
         pageQuery(
           db,

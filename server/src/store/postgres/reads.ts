@@ -22,6 +22,7 @@ import { identityReads } from "./identity.js";
 import { bankReads } from "./bank.js";
 import { auditReads } from "./audit.js";
 import { receivedPixReads } from "./received-pix.js";
+import { noticeReads } from "./notices.js";
 import { homeFigureReads } from "./home-figures.js";
 import { ledgerPeriodRead } from "./statement.js";
 import {
@@ -49,6 +50,7 @@ export function reads(db: Queryable): StoreReads {
     ...bankReads(db),
     ...auditReads(db),
     ...receivedPixReads(db),
+    ...noticeReads(db),
     accounts: {
       get: (id) => selectOne(db, accountsTable, "id = $1", [id]),
       list: (page) => pageQuery(db, accountsTable, { scope: "TRUE", values: [] }, page),

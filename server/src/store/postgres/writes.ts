@@ -21,6 +21,7 @@ import { identityWrites } from "./identity.js";
 import { bankWrites } from "./bank.js";
 import { auditWrites } from "./audit.js";
 import { receivedPixWrites } from "./received-pix.js";
+import { noticeWrites } from "./notices.js";
 import { execute, query, type Queryable } from "./sql.js";
 import { insertRow, insertRows, updateRow, updateRows } from "./statements.js";
 
@@ -43,6 +44,7 @@ export function writes(
     ...bankWrites(client),
     ...auditWrites(client),
     ...receivedPixWrites(client),
+    ...noticeWrites(client),
     lockScope: (scope) => lock(scopeLockKey(scope)),
     accounts: {
       ...r.accounts,
