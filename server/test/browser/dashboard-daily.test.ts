@@ -758,12 +758,22 @@ for (const store of eachStore("painel_diario")) {
         // A customer already in the book: a charge of the online shop made them one.
         const earlier = await bodyOf(api.POST("/api/v1/charges/pix", { body: chargeBody({ amountCents: 900 }) }), 201);
 
-        await page.getByRole("link", { name: "Nova cobrança", exact: true }).click();
+        // From the customer's page (the menu has "Nova cobrança" too): the customer already chosen.
+        expect(
+          await page.getByRole("navigation", { name: "Seções" }).getByRole("link", { name: "Nova cobrança" }).count(),
+        ).toBe(1);
+        await page.goto(at(`/teste/clientes/${earlier.customer.id}`));
+        await page.getByRole("link", { name: "Cobrar no balcão" }).click();
         await page.getByRole("heading", { name: "Nova cobrança", exact: true }).waitFor();
         const book = page.getByLabel("Cliente do cadastro");
-        await expect.poll(() => book.locator("option").count()).toBe(2);
+        const name = page.getByLabel("Nome completo");
+        await expect.poll(() => name.inputValue()).toBe(earlier.customer.name);
+        expect(await book.inputValue()).toBe(earlier.customer.id);
+        // A new customer empties the fields; the book's one fills them again.
+        await book.selectOption("");
+        expect(await name.inputValue()).toBe("");
         await book.selectOption(earlier.customer.id);
-        expect(await page.getByLabel("Nome completo").inputValue()).toBe(earlier.customer.name);
+        expect(await name.inputValue()).toBe(earlier.customer.name);
         await page.getByLabel("Valor (R$)").fill("86,50");
         await page.getByLabel("Descrição").fill("Bolo de cenoura com cobertura de chocolate");
         await lookOnce("balcao-nova");

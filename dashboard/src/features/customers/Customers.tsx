@@ -156,13 +156,18 @@ function CustomerCharges(props: { customerId: string }) {
           ) : null}
         </>
       )}
-      {canCall("createDashboardDueDateCharge", user.role) ? (
-        <p>
+      <p className={ui.actions}>
+        {canCall("createDashboardCharge", user.role) ? (
+          <Link className="button secondary" to={to(`balcao?cliente=${props.customerId}`)}>
+            Cobrar no balcão
+          </Link>
+        ) : null}
+        {canCall("createDashboardDueDateCharge", user.role) ? (
           <Link className="button secondary" to={to(`transacoes/vencimento/nova?cliente=${props.customerId}`)}>
             Nova cobrança com vencimento
           </Link>
-        </p>
-      ) : null}
+        ) : null}
+      </p>
     </Card>
   );
 }
