@@ -1041,6 +1041,58 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(await store.read.ledger.sumReleasingAt(scope, at(150))).toBe(0);
         expect(await store.read.ledger.sumReleasingAt(live, at(100))).toBe(777);
       });
+
+      test("when a period of the ledger is read, then it opens with the balance right before it, lists the entries created in it in order, and sums by instant the pending money released in it", async () => {
+        const { test: scope, live } = await seedAccount();
+        const dispute = newId("dsp");
+        const [e0, e1, e2, e3, e4, e5, e6, e8, e7] = [
+          ledgerEntry(scope, { amountCents: 5000 }),
+          ledgerEntry(scope, { amountCents: 10_000, releaseAt: at(100) }),
+          ledgerEntry(scope, {
+            amountCents: 2000,
+            bucket: "blocked",
+            kind: "dispute_opened",
+            refId: dispute,
+            createdAt: at(10),
+          }),
+          ledgerEntry(scope, { amountCents: -2000, kind: "dispute_opened", refId: dispute, createdAt: at(10) }),
+          ledgerEntry(scope, { amountCents: -1000, releaseAt: at(100), kind: "refund", createdAt: at(20) }),
+          ledgerEntry(scope, { amountCents: 500, releaseAt: at(50), createdAt: at(30) }),
+          ledgerEntry(scope, { amountCents: -300, kind: "withdrawal", createdAt: at(60) }),
+          // Released as it was made (release period 0): never pending, never a release.
+          ledgerEntry(scope, { amountCents: 400, releaseAt: at(100), createdAt: at(100) }),
+          ledgerEntry(scope, { amountCents: 700, releaseAt: at(200), createdAt: at(120) }),
+        ];
+        await write(async (tx) => {
+          for (const e of [e0, e1, e2, e3, e4, e5, e6, e8, e7]) await tx.ledger.append(e as LedgerEntry);
+          await tx.ledger.append(ledgerEntry(live, { amountCents: 777, releaseAt: at(50), createdAt: at(10) }));
+        });
+
+        const first = await store.read.ledger.period(scope, at(20), at(100));
+        const second = await store.read.ledger.period(scope, at(100), at(300));
+        const empty = await store.read.ledger.period(scope, at(300), at(400));
+
+        expect(first).toEqual({
+          opening: { availableCents: 3000, pendingCents: 10_000, blockedCents: 2000 },
+          entries: [e4, e5, e6],
+          releases: [{ releaseAt: at(50), amountCents: 500 }],
+        });
+        // At 100 the charge's credit less its refund's pending part is released; the entry made at
+        // 100 was never pending.
+        expect(second).toEqual({
+          opening: { availableCents: 3200, pendingCents: 9000, blockedCents: 2000 },
+          entries: [e8, e7],
+          releases: [
+            { releaseAt: at(100), amountCents: 9000 },
+            { releaseAt: at(200), amountCents: 700 },
+          ],
+        });
+        expect(empty).toEqual({
+          opening: { availableCents: 13_300, pendingCents: 0, blockedCents: 2000 },
+          entries: [],
+          releases: [],
+        });
+      });
     });
 
     describe("events", () => {
