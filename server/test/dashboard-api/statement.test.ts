@@ -205,6 +205,56 @@ for (const store of eachStore("dashboard_statement")) {
       expect(balance).toMatchObject({ availableCents: sale.netAmountCents, pendingCents: later.netAmountCents });
     });
 
+    test("when a MED blocks two sales' money and is won on one and lost on the other, then the statement shows each block and its end, and adds up to the balance", async () => {
+      const { browser } = await signedUp(server);
+      const day = today(server);
+      const won = await counterSale(browser, 10_000);
+      const lost = await counterSale(browser, 6_000);
+      expectStatus(await browser.api.POST("/dashboard/v1/modes/{mode}/sandbox/balance/release", mode("test")), 200);
+      for (const [sale, outcome] of [
+        [won, "WON"],
+        [lost, "LOST"],
+      ] as const) {
+        const disputed = await browser.api.POST("/dashboard/v1/modes/{mode}/sandbox/transactions/{id}/dispute", {
+          ...inMode("test", sale.id),
+          body: {},
+        });
+        expectStatus(disputed, 201);
+        const resolved = await browser.api.POST("/dashboard/v1/modes/{mode}/sandbox/disputes/{id}/resolve", {
+          ...inMode("test", disputed.body.dispute?.id ?? ""),
+          body: { outcome },
+        });
+        expectStatus(resolved, 200);
+      }
+
+      const statement = await statementOf(browser, { createdFrom: day });
+      const balance = await balanceOf(browser);
+
+      const oldestFirst = [...statement.data].reverse();
+      expect(oldestFirst.map((m) => m.type)).toEqual([
+        "payment",
+        "payment",
+        "early_release",
+        "dispute_opened",
+        "dispute_won",
+        "dispute_opened",
+        "dispute_lost",
+      ]);
+      const [, , , block, unblock, block2, returned] = oldestFirst;
+      expect(block).toMatchObject({ amountCents: 0, pendingCents: 0 });
+      expect(block?.blockedCents).toBeGreaterThan(0);
+      expect(block?.availableCents).toBe(-(block?.blockedCents ?? 0));
+      expect(unblock).toMatchObject({
+        amountCents: 0,
+        availableCents: block?.blockedCents,
+        blockedCents: -(block?.blockedCents ?? 0),
+      });
+      expect(returned).toMatchObject({ amountCents: -(block2?.blockedCents ?? 0), availableCents: 0 });
+      expectRunningBalance(statement);
+      expect(statement.closing).toEqual(balance);
+      expect(balance.blockedCents).toBe(0);
+    });
+
     test("when the statement is exported, then the CSV has each movement with its running balance, named after the mode and day", async () => {
       const { browser } = await signedUp(server);
       const day = today(server);
