@@ -107,7 +107,7 @@ export const operationTable = {
     permission: "session",
     roles: ["owner","admin","finance"],
     summary: "Create a charge with a due date",
-    tag: "Due-date charges",
+    tag: "Charges",
     statuses: [201, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
   },
   createDashboardPaymentLink: {
@@ -602,7 +602,7 @@ export const operationTable = {
     permission: "session",
     roles: ["owner","admin","finance"],
     summary: "Preview a charge with a due date",
-    tag: "Due-date charges",
+    tag: "Charges",
     statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503],
   },
   regenerateRecoveryCodes: {
@@ -2737,10 +2737,9 @@ export interface OperationsByTag {
   "API keys": "createDashboardApiKey" | "listDashboardApiKeys" | "revokeDashboardApiKey" | "rollDashboardApiKey" | "updateDashboardApiKey";
   "Audit log": "listAuditLog";
   "Balance": "getDashboardBalance";
-  "Charges": "createDashboardCharge";
+  "Charges": "createDashboardCharge" | "createDashboardDueDateCharge" | "previewDashboardDueDateCharge";
   "Customers": "getDashboardCustomer" | "listDashboardCustomers" | "updateDashboardCustomerNotes";
   "Disputes": "listDashboardDisputes";
-  "Due-date charges": "createDashboardDueDateCharge" | "previewDashboardDueDateCharge";
   "Events": "getDashboardEvent" | "listDashboardEvents";
   "Exports": "exportDashboardTransactions" | "exportDashboardWithdrawals";
   "Home": "getHomeFigures";

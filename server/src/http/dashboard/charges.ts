@@ -4,7 +4,9 @@ import { answerOrReplay } from "../replay.js";
 import { callerIn, type TagHandlers } from "./context.js";
 
 // The counter's charge (spec/dashboard/charges.tsp): the public API's create, by the session's
-// user in the path's mode; production only for a verified account.
+// user in the path's mode; production only for a verified account. Charges with a due date
+// (spec/dashboard/due-date-charges.tsp, issue 38): the create form's preview (nothing kept) and the
+// creation, the public API's too, production alike.
 
 export function chargeHandlers(domain: Domain): TagHandlers<"Charges"> {
   return {
@@ -12,6 +14,15 @@ export function chargeHandlers(domain: Domain): TagHandlers<"Charges"> {
       const caller = callerIn(ctx, params.mode);
       requireActiveForProduction(caller);
       return answerOrReplay(201, await domain.charges.create(caller, body, headers["idempotency-key"]));
+    },
+    previewDashboardDueDateCharge: async ({ params, body }, ctx) => ({
+      status: 200,
+      body: await domain.dueDatePreview.preview(callerIn(ctx, params.mode), body),
+    }),
+    createDashboardDueDateCharge: async ({ params, headers, body }, ctx) => {
+      const caller = callerIn(ctx, params.mode);
+      requireActiveForProduction(caller);
+      return answerOrReplay(201, await domain.dueDateCharges.create(caller, body, headers["idempotency-key"]));
     },
   };
 }

@@ -4,7 +4,6 @@ import { apiKeyHandlers } from "./api-keys.js";
 import { auditHandlers } from "./audit.js";
 import { chargeHandlers } from "./charges.js";
 import type { DashboardHandlers } from "./context.js";
-import { dueDateChargeHandlers } from "./due-date-charges.js";
 import { exportHandlers } from "./exports.js";
 import { homeHandlers } from "./home.js";
 import { moneyHandlers } from "./money.js";
@@ -39,7 +38,6 @@ export function dashboardHandlers(domain: Domain): DashboardHandlers {
     ...statementHandlers(domain),
     ...objectHandlers(domain),
     ...recurrenceHandlers(domain),
-    ...dueDateChargeHandlers(domain),
     ...sandboxHandlers(domain),
     ...apiKeyHandlers(domain),
     ...webhookHandlers(domain),
