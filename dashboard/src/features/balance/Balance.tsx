@@ -93,6 +93,7 @@ const transferStatus: Record<Withdrawal["transfers"][number]["status"], string> 
 /** Balance and withdrawals of the mode: figures, a withdrawal with its fee and step-up, the list. */
 export function Balance() {
   const mode = useMode();
+  const to = useModePath();
   const { user } = useCurrentSession();
   const balance = useQuery(balanceQueries.balance(mode));
   const withdrawals = usePagedQuery((page) => balanceQueries.withdrawals(mode, page));
@@ -134,6 +135,10 @@ export function Balance() {
               ["Tarifa de saque", formatMoney(balance.data.withdrawFeeCents)],
             ]}
           />
+          <p>
+            <Link to={to("extrato")}>Ver o extrato</Link>: cada pagamento, devolução, saque e liberação, com o saldo
+            depois dele.
+          </p>
           {mode === "test" && canCall("dashboardSandboxReleaseBalance", user.role) ? (
             <div className={ui.formActions}>
               <button
