@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import type { components } from "../../../generated/api.js";
 import { createCertificateAuthority } from "../../../fake-bank/src/certs.js";
@@ -104,9 +105,20 @@ for (const store of eachStore("payout-faults")) {
           await until(async () => (await lane.read(key, charge.id)).status === "PAID", 15_000, "funded");
           return key;
         }
+        /**
+         * Asks for a withdrawal on process `i`, with an idempotency key: a request that met a kept-alive
+         * socket the server had just closed (`fetch failed`) is sent again, and never withdraws twice.
+         */
         async function withdraw(key: string, amountCents: number, i = 0) {
-          return api(key, i).POST("/api/v1/withdrawals", {
-            body: { amountCents, pixKey: "recebedor@example.com", pixKeyType: "EMAIL" },
+          const ask = () =>
+            api(key, i).POST("/api/v1/withdrawals", {
+              params: { header: { "idempotency-key": idempotencyKey } },
+              body: { amountCents, pixKey: "recebedor@example.com", pixKeyType: "EMAIL" },
+            });
+          const idempotencyKey = randomUUID();
+          return ask().catch((error: unknown) => {
+            if (error instanceof TypeError && error.message === "fetch failed") return ask();
+            throw error;
           });
         }
         async function created(key: string, amountCents: number, i = 0): Promise<Withdrawal> {
