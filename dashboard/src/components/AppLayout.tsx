@@ -1,5 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Link, NavLink, Navigate, Outlet, useLocation, useNavigate, useParams } from "react-router";
+import { type OperationId, canCall } from "../../../generated/dashboard-operations";
 import { api, forgetCsrfToken } from "../api/client";
 import { SessionContext, roleLabel, sessionKey, useCurrentSession, useSession } from "../api/session";
 import { modeFromSlug, modePath, switchModePath } from "../lib/mode";
@@ -35,10 +36,10 @@ export function RequireMode() {
   return <Outlet />;
 }
 
-/** The sections of the menu, in the order a merchant uses them. */
-const sections: { path: string; label: string; end?: boolean }[] = [
+/** The sections of the menu, in the order a merchant uses them (one that makes something: for the roles that may). */
+const sections: { path: string; label: string; end?: boolean; operation?: OperationId }[] = [
   { path: "", label: "Início", end: true },
-  { path: "balcao", label: "Nova cobrança" },
+  { path: "balcao", label: "Nova cobrança", operation: "createDashboardCharge" },
   { path: "transacoes", label: "Transações" },
   { path: "links", label: "Links de pagamento" },
   { path: "recorrencias", label: "Recorrências" },
@@ -149,13 +150,15 @@ export function AppLayout() {
       <div className={styles.body}>
         <nav className={styles.nav} aria-label="Seções">
           <ul>
-            {sections.map((section) => (
-              <li key={section.path}>
-                <NavLink to={modePath(mode, section.path)} end={section.end}>
-                  {section.label}
-                </NavLink>
-              </li>
-            ))}
+            {sections
+              .filter((section) => !section.operation || canCall(section.operation, user.role))
+              .map((section) => (
+                <li key={section.path}>
+                  <NavLink to={modePath(mode, section.path)} end={section.end}>
+                    {section.label}
+                  </NavLink>
+                </li>
+              ))}
           </ul>
         </nav>
         <main id="conteudo" className={styles.main} tabIndex={-1}>

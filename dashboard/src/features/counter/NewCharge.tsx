@@ -5,7 +5,9 @@ import { amountLimits, descriptionLength, personLimits } from "../../../../gener
 import type { components } from "../../../../generated/dashboard-api";
 import { Field, TextField } from "../../components/Field";
 import { FormError } from "../../components/FormError";
-import { Card, Page, ui } from "../../components/ui";
+import { Alert, Card, Page, ui } from "../../components/ui";
+import { canCall } from "../../../../generated/dashboard-operations";
+import { useCurrentSession } from "../../api/session";
 import { formatDocument, formatMoney, parseMoneyInput } from "../../lib/format";
 import { useApiForm } from "../../lib/useApiForm";
 import { useMode, useModePath } from "../../lib/useMode";
@@ -32,6 +34,7 @@ export function NewCharge() {
   const to = useModePath();
   const navigate = useNavigate();
   const [search] = useSearchParams();
+  const { user } = useCurrentSession();
   const book = useQuery(counterQueries.book(mode));
   const create = useCreateCounterCharge(mode);
   const customers = book.data?.data ?? [];
@@ -57,6 +60,16 @@ export function NewCharge() {
   }
   const [typed, setTyped] = useState<string | undefined>();
   const cents = parseMoneyInput(values.amount);
+  if (!canCall("createDashboardCharge", user.role)) {
+    return (
+      <Page title="Nova cobrança">
+        <Alert tone="info">
+          Cobranças no balcão são feitas por proprietários, administradores e o financeiro. Seu papel pode ver as{" "}
+          <Link to={to("transacoes")}>transações</Link>.
+        </Alert>
+      </Page>
+    );
+  }
   return (
     <Page
       title="Nova cobrança"
