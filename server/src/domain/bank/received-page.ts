@@ -10,6 +10,7 @@ import type {
 } from "../core/model.js";
 import type { PixBank, ReceivedPix } from "../ports/pix-bank.js";
 import type { ReceivedPixRecord } from "../ports/received-pix-store.js";
+import type { NoticeRecord } from "../ports/notice-store.js";
 import type { StoreTx } from "../ports/store.js";
 import { chargeIdOfTxid, creditPaidCharge } from "../payments/index.js";
 import { asPaidBy, paidInstant, receivedRow, unmatchedReason, type ReceiptOutcome } from "./received.js";
@@ -37,6 +38,7 @@ function writeBehind(tx: StoreTx): { tx: StoreTx; flush: () => Promise<void> } {
   const entries: LedgerEntry[] = [];
   const events: EventRecord[] = [];
   const deliveries: DeliveryRecord[] = [];
+  const notices: NoticeRecord[] = [];
   const endpoints = new Map<string, Promise<WebhookEndpointRecord[]>>();
   const flush = async () => {
     if (charges.size > 0) {
@@ -47,6 +49,7 @@ function writeBehind(tx: StoreTx): { tx: StoreTx; flush: () => Promise<void> } {
     if (entries.length > 0) await tx.ledger.appendMany(entries.splice(0));
     if (events.length > 0) await tx.events.appendMany(events.splice(0));
     for (const delivery of deliveries.splice(0)) await tx.deliveries.insert(delivery);
+    if (notices.length > 0) await tx.notices.insertManyIfAbsent(notices.splice(0));
   };
   /** `part` whose every function flushes the held appends before it runs. */
   const flushing = <T extends object>(part: T): T =>
@@ -78,6 +81,14 @@ function writeBehind(tx: StoreTx): { tx: StoreTx; flush: () => Promise<void> } {
       deliveries: {
         ...flushing(tx.deliveries),
         insert: async (delivery) => void deliveries.push(delivery),
+      },
+      // An event's e-mail notice (its id new with the event): held as the event is.
+      notices: {
+        ...flushing(tx.notices),
+        insertIfAbsent: async (notice) => {
+          notices.push(notice);
+          return true;
+        },
       },
       webhookEndpoints: {
         ...flushing(tx.webhookEndpoints),

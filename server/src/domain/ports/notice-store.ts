@@ -58,6 +58,8 @@ export interface NoticeWrites {
   notices: NoticeReads["notices"] & {
     /** Queues a notice unless one with its id exists (sent or not): whether it was queued. */
     insertIfAbsent(notice: NoticeRecord): Promise<boolean>;
+    /** Queues each notice whose id is not kept yet, in one statement (a page of received Pix). */
+    insertManyIfAbsent(notices: readonly NoticeRecord[]): Promise<void>;
     /**
      * Claims up to `limit` notices not sent and due at `now`: each is due again at `retryAt` (so
      * another process does not take it meanwhile, and a failed one is retried then) with one more

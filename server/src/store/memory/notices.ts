@@ -61,6 +61,9 @@ export class NoticeTables {
           this.outbox.insert(notice);
           return true;
         },
+        insertManyIfAbsent: async (notices) => {
+          for (const notice of notices) if (!this.outbox.get(notice.id)) this.outbox.insert(notice);
+        },
         claimDue: async (now, retryAt, limit) => {
           const due = this.outbox
             .all()

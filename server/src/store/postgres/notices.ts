@@ -89,6 +89,18 @@ export function noticeWrites(client: Queryable): NoticeWrites {
           )) === 1
         );
       },
+      insertManyIfAbsent: async (notices) => {
+        if (notices.length === 0) return;
+        const columns = noticesTable.columns.map(([column]) => column);
+        const rows = notices.map(
+          (_n, row) => `(${columns.map((_c, i) => `$${row * columns.length + i + 1}`).join(", ")})`,
+        );
+        await execute(
+          client,
+          `INSERT INTO notices (${columns.join(", ")}) VALUES ${rows.join(", ")} ON CONFLICT (id) DO NOTHING`,
+          notices.flatMap((notice) => noticesTable.columns.map(([, value]) => value(notice))),
+        );
+      },
       claimDue: async (now, retryAt, limit) => {
         const rows = await query(
           client,
