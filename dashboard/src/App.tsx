@@ -34,6 +34,7 @@ import { AuditLog } from "./features/settings/AuditLog";
 import { Password } from "./features/settings/Password";
 import { Profile } from "./features/settings/Profile";
 import { Sessions } from "./features/settings/Sessions";
+import { Notifications } from "./features/settings/Notifications";
 import { SettingsLayout } from "./features/settings/SettingsLayout";
 import { Team } from "./features/settings/Team";
 import { TwoFactor } from "./features/settings/TwoFactor";
@@ -98,6 +99,7 @@ const router = createBrowserRouter(
                         { path: "senha", element: <Password /> },
                         { path: "seguranca", element: <TwoFactor /> },
                         { path: "sessoes", element: <Sessions /> },
+                        { path: "notificacoes", element: <Notifications /> },
                         { path: "regras", element: <AccountRules /> },
                         { path: "conta", element: <Account /> },
                         { path: "verificacao", element: <Navigate to="../conta" replace /> },

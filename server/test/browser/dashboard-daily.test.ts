@@ -478,6 +478,15 @@ for (const store of eachStore("painel_diario")) {
         await expect.poll(() => page.getByLabel("Sacar").isChecked()).toBe(false);
         expect(await page.getByLabel("Criar cobranças").isChecked()).toBe(true);
 
+        // Configurações → Notificações: the payment notice turned into a daily summary, kept.
+        await page.goto(at("/teste/configuracoes/notificacoes"));
+        await page.getByRole("radio", { name: /^Resumo diário/ }).check();
+        await page.getByText("Preferências salvas.").waitFor();
+        await look(page, "notificacoes");
+        await page.reload();
+        await expect.poll(() => page.getByRole("radio", { name: /^Resumo diário/ }).isChecked()).toBe(true);
+        expect(await page.getByRole("checkbox", { name: /^Saques/ }).isChecked()).toBe(true);
+
         // The audit log's fields and values in words.
         await page.goto(at("/teste/configuracoes/auditoria"));
         const log = read(page.getByRole("region", { name: "Entradas do registro" }));

@@ -11,6 +11,7 @@ function settingsTabs(role: string): { path: string; label: string }[] {
     { path: "senha", label: "Senha" },
     { path: "seguranca", label: "Verificação em duas etapas" },
     { path: "sessoes", label: "Sessões" },
+    { path: "notificacoes", label: "Notificações" },
     { path: "equipe", label: "Equipe" },
     { path: "conta", label: "Conta e verificação" },
     ...(role === "owner" || role === "admin"
