@@ -1,7 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
 import { request as httpsRequest } from "node:https";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
@@ -10,6 +8,7 @@ import { createCertificateAuthority } from "../../../fake-bank/src/certs.js";
 import { startFakeBank, type FakeBank } from "../../../fake-bank/src/bank.js";
 import { bodyOf, byId, chargeBody, operatorApi, publicApi } from "../harness.js";
 import { connectionBodyOf } from "../support/fake-bank-credentials.js";
+import { freePort, sleep, until } from "../support/bank-lanes.js";
 import { createTestDatabase, type TestDatabase } from "../support/pg.js";
 import { listensOn, type ServerProcess, startServerProcess } from "../support/server-process.js";
 import { eachStore } from "../support/stores.js";
@@ -38,30 +37,6 @@ const adminToken = "adm_bank_faults_0123456789abcdef";
 const waitMs = 1_000;
 const timeoutMs = 3_000;
 const reconcileSeconds = 10;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** Polls `check` until it answers true, at most `ms`. */
-async function until(
-  check: () => Promise<boolean> | boolean,
-  ms: number,
-  what: string | (() => string),
-): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${typeof what === "string" ? what : what()}`);
-    await sleep(200);
-  }
-}
-
 const cents = (valor: string) => Math.round(Number(valor) * 100);
 const txidOf = (id: string) => `svc${id.replace("_", "")}`;
 

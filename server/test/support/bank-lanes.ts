@@ -44,7 +44,7 @@ export async function until(
       });
     if (held) return;
     if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${typeof what === "string" ? what : what()}`);
-    await sleep(100);
+    await sleep(200);
   }
 }
 
