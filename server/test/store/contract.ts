@@ -16,6 +16,7 @@ import type {
   WithdrawalRecord,
 } from "../../src/domain/core/model.js";
 import { type Store, type StoreTx, UnknownCursorError } from "../../src/domain/ports/store.js";
+import type { NoticeRecord } from "../../src/domain/ports/notice-store.js";
 
 // The one store conformance suite (STYLE.md): every adapter must pass it unchanged. Records are
 // written and read through the port only; each test gets a store of its own from `makeStore`.
@@ -311,6 +312,47 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         live: { accountId: account.id, livemode: true } as Scope,
       };
     }
+
+    describe("e-mail notices (the outbox)", () => {
+      test("when notices are queued, claimed, sent and purged, then each is queued once, claimed once until its retry, and a sent one is never claimed", async () => {
+        const notice = (id: string, dueAt: string): NoticeRecord => ({
+          id,
+          kind: "mail",
+          accountId: "acc_notices",
+          subjectId: "ntc_source",
+          detail: { to: "maria@loja.example.com.br", subject: "Pagamento recebido", text: "Olá" },
+          dueAt,
+          attempts: 0,
+          sentAt: null,
+          createdAt: "2026-10-04T15:00:00.000Z",
+        });
+        const now = "2026-10-04T15:30:00.000Z";
+        const retryAt = "2026-10-04T15:31:00.000Z";
+
+        const first = await write((tx) => tx.notices.insertIfAbsent(notice("ntc_a", "2026-10-04T15:00:00.000Z")));
+        const again = await write((tx) => tx.notices.insertIfAbsent(notice("ntc_a", "2026-10-04T15:00:00.000Z")));
+        await write((tx) => tx.notices.insertManyIfAbsent([notice("ntc_b", now), notice("ntc_later", retryAt)]));
+        const claimed = await write((tx) => tx.notices.claimDue(now, retryAt, 10));
+        const claimedAgain = await write((tx) => tx.notices.claimDue(now, retryAt, 10));
+        await write((tx) => tx.notices.markSent("ntc_a", now));
+        const atRetry = await write((tx) => tx.notices.claimDue(retryAt, "2026-10-04T15:32:00.000Z", 10));
+        const purged = await write((tx) => tx.notices.purgeSentBefore(retryAt));
+
+        expect([first, again]).toEqual([true, false]);
+        expect(claimed.map((n) => [n.id, n.attempts, n.dueAt])).toEqual([
+          ["ntc_a", 1, retryAt],
+          ["ntc_b", 1, retryAt],
+        ]);
+        expect(claimed[0]?.detail).toEqual(notice("ntc_a", now).detail);
+        expect(claimedAgain).toEqual([]);
+        expect(atRetry.map((n) => [n.id, n.attempts]).sort()).toEqual([
+          ["ntc_b", 2],
+          ["ntc_later", 1],
+        ]);
+        expect(purged).toBe(1);
+        expect(await store.read.notices.get("ntc_a")).toBeNull();
+      });
+    });
 
     describe("accounts", () => {
       test("when an account is inserted, then get returns it field for field, and an unknown id is null", async () => {
