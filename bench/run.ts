@@ -372,6 +372,12 @@ try {
         r.oursP50Ms <= 5,
       );
       record(
+        `withdrawals ${r.store}: one at a time, ours per transfer (p50)`,
+        `${r.aloneP50Ms.toFixed(1)} ms`,
+        "info",
+        null,
+      );
+      record(
         `withdrawals ${r.store}: right balances, each transfer paid once`,
         `${r.balancesRight && r.paidOnceAtBank ? "yes" : "NO"} (${Object.entries(r.statuses)
           .map(([status, n]) => `${n}×${status}`)

@@ -33,6 +33,8 @@ export interface WithdrawalsResult {
   /** p50 over the transfers of ours (see the top of this file), ms. */
   oursP50Ms: number;
   oursP95Ms: number;
+  /** The same, one withdrawal at a time (20 of them): no queue. */
+  aloneP50Ms: number;
   /** p50 of the withdrawals' requests (201), ms. */
   createP50Ms: number;
   /** From the first request to the last withdrawal PAID, seconds (the job reads every 5 s). */
@@ -195,8 +197,8 @@ async function measureStore(
     });
 
     /** 100 withdrawals at once (ten from each account), until every one is PAID. */
-    const round = async () => {
-      const made = await pool(accounts * perAccount, accounts * perAccount, async (i) => {
+    const round = async (count = accounts * perAccount, width = count) => {
+      const made = await pool(count, width, async (i) => {
         const { key } = funded[i % accounts] as { key: string };
         const t0 = performance.now();
         const sentAt = Date.now();
@@ -237,6 +239,22 @@ async function measureStore(
     };
     // A first round opens the connections to the bank (mutual TLS) and warms the server; the second is measured.
     const warm = await round();
+    // One at a time (20): what the server adds per transfer with no queue.
+    const single = await round(20, 1);
+    // Alone, the balance read just before the send is this pass's: its whole time at the bank (the
+    // request log's `ms`, latency, validation and the bank's own load included) is taken off.
+    const alone = single.flatMap((m) =>
+      m.transfers.flatMap((id) => {
+        const log = bank.requests();
+        const at = log.findIndex((r) => r.method === "PUT" && r.path.endsWith(`/pix/${id}`));
+        const send = log[at];
+        const balance = log
+          .slice(0, Math.max(0, at))
+          .reverse()
+          .find((r) => r.method === "GET" && r.path.includes("/saldo"));
+        return send && balance ? [Date.parse(send.at) - m.sentAt - (balance.ms ?? bankLatencyMs)] : [];
+      }),
+    );
     const logBefore = bank.requests().length;
     const cpuBefore = cpuMsOf(server.pid);
     const started = performance.now();
@@ -256,7 +274,7 @@ async function measureStore(
     // The right balances: each account's charge less its withdrawals; each transfer paid once at the bank.
     let balancesRight = true;
     for (const { key, fundedCents } of funded) {
-      const mine = [...warm, ...made].filter((m) => m.key === key && m.status === 201).length;
+      const mine = [...warm, ...single, ...made].filter((m) => m.key === key && m.status === 201).length;
       const balance = await json(await api(key, "GET", "/balance"), 200, "balance");
       if ((balance.availableCents as number) !== fundedCents - mine * amountCents) balancesRight = false;
     }
@@ -269,6 +287,7 @@ async function measureStore(
       withdrawals: ok.length,
       transfers: transfers.length,
       oursP50Ms: percentile(ours, 50),
+      aloneP50Ms: percentile(alone, 50),
       oursP95Ms: percentile(ours, 95),
       createP50Ms: percentile(
         ok.map((m) => m.ms),
