@@ -47,6 +47,22 @@ const attemptMirror: Record<string, string> = {
   CANCELADA: "CANCELLED",
 };
 
+/**
+ * A read (or the reconciliation, which is safe to repeat) sent once more when the server had closed
+ * the idle keep-alive socket it went out on: the fake bank runs in this process and compiles a
+ * document validator at its first use of a route or callback, seconds of CPU on a loaded machine,
+ * past the server's 5 s keep-alive.
+ */
+async function again<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    const code = (error as { cause?: { code?: string } }).cause?.code;
+    if (code !== "UND_ERR_SOCKET" && code !== "ECONNRESET") throw error;
+    return call();
+  }
+}
+
 /** The scenarios by lane; on PostgreSQL the race and then the kill (the lane's last: a process is gone after it). */
 function lanesOf(processes: number): [string, string[]][] {
   return processes === 1
@@ -131,9 +147,9 @@ for (const store of eachStore("recurrence-faults")) {
               ),
           );
         const readRecurrence = (key: string, id: string): Promise<Recurrence> =>
-          bodyOf(api(key).GET("/api/v1/recurrences/{id}", byId(id)), 200);
+          again(() => bodyOf(api(key).GET("/api/v1/recurrences/{id}", byId(id)), 200));
         const read = (key: string, id: string): Promise<Transaction> =>
-          bodyOf(api(key).GET("/api/v1/transactions/{id}", byId(id)), 200);
+          again(() => bodyOf(api(key).GET("/api/v1/transactions/{id}", byId(id)), 200));
         const cobrOf = (chargeId: string) =>
           bank()
             .recurrences.list()
@@ -141,7 +157,7 @@ for (const store of eachStore("recurrence-faults")) {
 
         /** The operator's reconciliation on process `i` (default the first alive): what the schedule runs every 10 s. */
         const reconcile = async (i?: number) =>
-          bodyOf(lane.operator(i).POST("/admin/v1/bank/reconciliations", { body: {} }), 200);
+          again(() => bodyOf(lane.operator(i).POST("/admin/v1/bank/reconciliations", { body: {} }), 200));
 
         /** A production recurrence (journey 2, retries allowed) registered at the bank: ours and the bank's ids. */
         async function atBank(key: string, contract: string, i?: number) {
@@ -214,6 +230,12 @@ for (const store of eachStore("recurrence-faults")) {
           });
         }
 
+        /** How many of the bank's callbacks about `id` (an idRec or a txid) it dropped. */
+        const dropped = (id: string) =>
+          bank()
+            .callbacks()
+            .filter((c) => c.fault === "drop" && c.endToEndIds.includes(id)).length;
+
         /** The last callback the bank sent about `id` (an idRec or a txid): its body, to send again. */
         const lastCallbackAbout = (id: string) =>
           bank()
@@ -225,10 +247,11 @@ for (const store of eachStore("recurrence-faults")) {
           const all: T[] = [];
           let after: string | undefined;
           for (let page = 0; page < 20; page++) {
-            const res = (await bodyOf(
-              api(key).GET(path, { params: { query: { limit: 100, ...(after ? { startingAfter: after } : {}) } } }),
-              200,
-            )) as unknown as { data: (T & { id: string })[]; hasMore: boolean };
+            const query = { limit: 100, ...(after ? { startingAfter: after } : {}) };
+            const res = (await again(() => bodyOf(api(key).GET(path, { params: { query } }), 200))) as unknown as {
+              data: (T & { id: string })[];
+              hasMore: boolean;
+            };
             all.push(...res.data);
             if (!res.hasMore || res.data.length === 0) break;
             after = res.data.at(-1)?.id;
@@ -287,13 +310,15 @@ for (const store of eachStore("recurrence-faults")) {
               expect(charge.status === "PAID", `${charge.id} paid as at the bank`).toBe(paidAtBank);
               if (paidAtBank) credited += charge.amountCents - charge.feeCents;
             }
-            const events = await bodyOf(api(key).GET("/api/v1/events", { params: { query: { limit: 100 } } }), 200);
+            const events = await again(() =>
+              bodyOf(api(key).GET("/api/v1/events", { params: { query: { limit: 100 } } }), 200),
+            );
             const paid = events.data
               .filter((e) => e.type === "transaction.paid")
               .map((e) => (e.data.object as { id: string }).id);
             expect(paid.length, "one transaction.paid per paid charge").toBe(new Set(paid).size);
             expect(new Set(paid)).toEqual(new Set(charges.filter((t) => t.status === "PAID").map((t) => t.id)));
-            const balance = await bodyOf(api(key).GET("/api/v1/balance"), 200);
+            const balance = await again(() => bodyOf(api(key).GET("/api/v1/balance"), 200));
             expect(balance.availableCents + balance.pendingCents + balance.blockedCents, "the balance").toBe(credited);
           }
           const invalid = bank()
@@ -316,7 +341,8 @@ for (const store of eachStore("recurrence-faults")) {
             bank().faultCallbacks({ kind: "drop", count: 1 });
             bank().recurrences.approve(r.idRec);
             await bank().settled();
-            expect((await readRecurrence(key, r.id)).status).toBe("CREATED");
+            // (The scheduled reconciliation, every 10 s, may repair it first: the operator's is the same run.)
+            expect(dropped(r.idRec)).toBe(1);
             await reconcile();
             expect((await readRecurrence(key, r.id)).status).toBe("APPROVED");
 
@@ -334,7 +360,7 @@ for (const store of eachStore("recurrence-faults")) {
             bank().faultCallbacks({ kind: "drop", count: 1 });
             expect(bank().recurrences.runDate(scheduledDate(charge.id))).toBe(1);
             await bank().settled();
-            expect((await read(key, charge.id)).status).toBe("WAITING_PAYMENT");
+            expect(dropped(txidOf(charge.id))).toBe(2);
             await expectRecurrencesAgree();
             expect((await read(key, charge.id)).status).toBe("PAID");
           },
@@ -569,7 +595,6 @@ for (const store of eachStore("recurrence-faults")) {
               } finally {
                 await holder.end();
               }
-              expect((await read(key, charge.id)).status).toBe("WAITING_PAYMENT");
               await expectRecurrencesAgree();
               expect((await read(key, charge.id)).status).toBe("PAID");
             },
