@@ -4,7 +4,7 @@ import { apiKeyHandlers } from "./api-keys.js";
 import { auditHandlers } from "./audit.js";
 import { chargeHandlers } from "./charges.js";
 import type { DashboardHandlers } from "./context.js";
-import { exportHandlers } from "./exports.js";
+import { exportHandlers } from "./exports/handlers.js";
 import { homeHandlers } from "./home.js";
 import { moneyHandlers } from "./money.js";
 import { noticeHandlers } from "./notices.js";

@@ -2,9 +2,9 @@ import { brasiliaDate, spreadsheetDateTime } from "../../domain/core/time.js";
 import type { StatementMovement } from "../../domain/reports/index.js";
 import type { Domain } from "../../domain/service.js";
 import { pageFromQuery } from "../router.js";
-import { type CsvColumn, csvChunks } from "./csv.js";
+import { type CsvColumn, csvChunks } from "./exports/format.js";
 import { callerIn, type TagHandlers } from "./context.js";
-import { amount, modeInName } from "./exports.js";
+import { amount, modeInName } from "./exports/handlers.js";
 
 // The statement of one mode (spec/dashboard/statement.tsp): a page of it, or all of it as CSV with
 // the transactions' export's conventions (exports.ts, csv.ts).

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { isConnectionError, toStoreError } from "./connection-errors.js";
+import { isConnectionError, toStoreError } from "./connection/errors.js";
 
 // Values in and out. BIGINT becomes a JS number (refused past 2^53), timestamptz an ISO string
 // with milliseconds exactly as `Date#toISOString` writes it, json a value (whole rows are read as

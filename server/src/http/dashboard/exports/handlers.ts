@@ -1,10 +1,10 @@
-import { brasiliaDate, spreadsheetDateTime } from "../../domain/core/time.js";
-import { spreadsheetReais } from "../../domain/core/money.js";
-import type { DashboardMode } from "../../domain/identity/index.js";
-import type { Schemas } from "../../domain/core/model.js";
-import type { Domain } from "../../domain/service.js";
-import { type CsvColumn, csvChunks } from "./csv.js";
-import { callerIn, type TagHandlers } from "./context.js";
+import { brasiliaDate, spreadsheetDateTime } from "../../../domain/core/time.js";
+import { spreadsheetReais } from "../../../domain/core/money.js";
+import type { DashboardMode } from "../../../domain/identity/index.js";
+import type { Schemas } from "../../../domain/core/model.js";
+import type { Domain } from "../../../domain/service.js";
+import { type CsvColumn, csvChunks } from "./format.js";
+import { callerIn, type TagHandlers } from "../context.js";
 
 // The CSV exports of one mode (spec/dashboard/exports.tsp): the columns, in Portuguese as the
 // merchant's spreadsheet shows them, each amount in reais and in cents, each instant in Brasília

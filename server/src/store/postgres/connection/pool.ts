@@ -1,5 +1,5 @@
 import pg from "pg";
-import { sqlState } from "./connection-errors.js";
+import { sqlState } from "./errors.js";
 
 /** What the store logs: a pool error (the database went away) and retried transactions. */
 export interface StoreLogger {

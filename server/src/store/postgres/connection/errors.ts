@@ -1,4 +1,4 @@
-import { DomainError } from "../../domain/core/errors.js";
+import { DomainError } from "../../../domain/core/errors.js";
 
 /** The SQLSTATE of a PostgreSQL error, or Node's code (`ECONNREFUSED`) of a socket error. */
 export const sqlState = (error: unknown): string | undefined =>

@@ -3,7 +3,7 @@ import { runner } from "node-pg-migrate";
 import { silentLogger, type StoreLogger } from "./pool.js";
 
 /** The migration files, applied by `migrateDatabase` and by `npm run migrate` (same table). */
-export const migrationsDir = fileURLToPath(new URL("../migrations/", import.meta.url));
+export const migrationsDir = fileURLToPath(new URL("../../migrations/", import.meta.url));
 const migrationsTable = "pgmigrations";
 
 /**
