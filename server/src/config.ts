@@ -297,7 +297,7 @@ const variables = {
     readme: {
       default: "unset (log mailer)",
       meaning:
-        "SMTP server of the e-mails (confirmation, password reset, withdrawal notice): `smtp://user:password@host:587`, `smtps://…:465`, `?from=` the sender; unset, e-mails are written to the log (their link tokens left out in production)",
+        "SMTP server of the e-mails (confirmation, password reset, withdrawal notice, the members' notices and the payer's receipt of [record 0057](decisions/0057-e-mail-notices.md)): `smtp://user:password@host:587`, `smtps://…:465`, `?from=` the sender; unset, e-mails are written to the log (their link tokens left out in production)",
     },
   }),
   PIX_CHECKOUT_SECRET: variable({

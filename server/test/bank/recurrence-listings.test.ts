@@ -103,8 +103,13 @@ test("when cycle charges are made and debited, then the listing shows each with 
   ]);
   const held = bank.recurrences.list().cobrs.find((c) => c.txid === txids[0]);
   expect(debited.items[0]?.attempts[0]?.endToEndId).toBe(held?.tentativas?.[0]?.endToEndId);
-  // The first test's recurrences may fall in this window's first second: these two are looked at.
-  const both = (await recs.listRecurrences(window(), 0)).items.filter((r) => r.recId === a || r.recId === b);
+  // The first test's 101 recurrences may fall in this window's first second, filling its first
+  // page: every page is read, and these two are looked at.
+  const listing = window();
+  const firstPage = await recs.listRecurrences(listing, 0);
+  const pages = [firstPage];
+  for (let page = 1; page < firstPage.pages; page++) pages.push(await recs.listRecurrences(listing, page));
+  const both = pages.flatMap((p) => p.items).filter((r) => r.recId === a || r.recId === b);
   expect(both.map((r) => r.status)).toEqual(["APROVADA", "APROVADA"]);
   everyRequestValid();
 });
