@@ -35,7 +35,10 @@ export function Notifications() {
   });
   if (notices.isPending) return <Loading />;
   if (notices.isError) return <ErrorMessage error={notices.error} retry={() => void notices.refetch()} />;
-  const current = notices.data;
+  // The choice being saved shows at once (a click that seemed to do nothing until the server
+  // answered read as broken); an error puts back what the server keeps, with its message.
+  const current: Notices =
+    update.isPending && update.variables ? { ...notices.data, ...update.variables.body } : notices.data;
   const change = (body: Change) => update.mutate({ body });
   return (
     <Card title="Avisos por e-mail" id="notificacoes">
