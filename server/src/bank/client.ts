@@ -223,6 +223,22 @@ function unavailable(error: unknown): BankUnavailableError {
   );
 }
 
+/**
+ * A removal (cob or cobv) the bank refused: a charge no longer ATIVA cannot be revised, so one the
+ * bank shows removed already is what we asked; anything else is the refusal, thrown.
+ */
+async function unlessRemovedAlready(
+  refused: Error,
+  response: Response,
+  read: () => Promise<BankCharge | null>,
+): Promise<void> {
+  if (refused instanceof BankRefusedError && response.status !== 404) {
+    const now = await read();
+    if (now && (now.status === "REMOVIDA_PELO_USUARIO_RECEBEDOR" || now.status === "REMOVIDA_PELO_PSP")) return;
+  }
+  throw refused;
+}
+
 /** A 5xx's `Retry-After` in seconds (1 to 60), or the default. */
 function retryAfterOf(response: Response): number {
   const header = Number(response.headers.get("retry-after"));
@@ -532,13 +548,7 @@ export function pixBankFrom(credentials: BankCredentials, options: BankClientOpt
         }),
       );
       if (data) return;
-      const refused = failure(response, error);
-      // As a cob: one no longer ATIVA cannot be revised; removed already is what we asked.
-      if (refused instanceof BankRefusedError && response.status !== 404) {
-        const now = await readCobv(txid);
-        if (now && (now.status === "REMOVIDA_PELO_USUARIO_RECEBEDOR" || now.status === "REMOVIDA_PELO_PSP")) return;
-      }
-      throw refused;
+      await unlessRemovedAlready(failure(response, error), response, () => readCobv(txid));
     },
     read: readCobv,
   };
@@ -574,13 +584,7 @@ export function pixBankFrom(credentials: BankCredentials, options: BankClientOpt
         }),
       );
       if (data) return;
-      const refused = failure(response, error);
-      // A cob no longer ATIVA cannot be revised: if it is removed already, that is what we asked.
-      if (refused instanceof BankRefusedError && response.status !== 404) {
-        const now = await readCob(txid);
-        if (now && (now.status === "REMOVIDA_PELO_USUARIO_RECEBEDOR" || now.status === "REMOVIDA_PELO_PSP")) return;
-      }
-      throw refused;
+      await unlessRemovedAlready(failure(response, error), response, () => readCob(txid));
     },
 
     readCharge: readCob,
