@@ -538,7 +538,12 @@ describe.skipIf(!hasChromium)(
         };
         await reopen();
         await deliveries.getByText(/: 500/).waitFor();
+        // The worker runs once the server has queued the resend (a click only sends the request).
+        const resent = page.waitForResponse(
+          (response) => response.request().method() === "POST" && response.url().endsWith("/resend"),
+        );
         await page.getByRole("button", { name: "Reenviar" }).first().click();
+        expect((await resent).ok()).toBe(true);
         await worker.runOnce();
         await expect.poll(() => receiver.received.length).toBe(2);
         await reopen();
