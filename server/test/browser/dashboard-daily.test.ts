@@ -438,7 +438,10 @@ for (const store of eachStore("painel_diario")) {
         await page.getByLabel("Valor a devolver (R$)").fill("10,00");
         await page.getByRole("button", { name: "Reembolsar" }).click();
         const confirmRefund = page.getByRole("group", { name: "Confirmar o reembolso" });
-        expect(await read(confirmRefund)).toContain("Devolver R$ 10,00 a Maria da Silva Santos?");
+        // Released already: the whole refund comes from the available balance, and the dialog says so.
+        expect(await read(confirmRefund)).toContain(
+          "Devolver R$ 10,00 a Maria da Silva Santos? O dinheiro sai do saldo disponível.",
+        );
         await look(page, "reembolso-confirmar");
         await confirmRefund.getByRole("button", { name: "Voltar" }).click();
         expect(await page.getByText("Reembolso de").count()).toBe(0);
@@ -806,8 +809,17 @@ for (const store of eachStore("painel_diario")) {
         expect(receipt).toContain(id);
         await lookOnce("balcao-recibo");
 
-        // The day goes on: part of the sale back to the payer, the money released, a withdrawal.
-        await bodyOf(api.POST("/api/v1/transactions/{id}/refunds", { ...byId(id), body: { amountCents: 1_500 } }), 201);
+        // The day goes on: part of the sale back to the payer in the app, from the sale's money not
+        // yet released (record 0055), then the money released, a withdrawal.
+        await page.goto(at(`/teste/transacoes/${id}`));
+        await page.getByLabel("Valor a devolver (R$)").fill("15,00");
+        await page.getByRole("button", { name: "Reembolsar" }).click();
+        const confirmRefund = page.getByRole("group", { name: "Confirmar o reembolso" });
+        expect(await read(confirmRefund)).toContain("O dinheiro sai do que esta venda ainda tem a liberar.");
+        await confirmRefund.getByRole("button", { name: "Confirmar o reembolso" }).click();
+        await expect
+          .poll(() => read(page.getByRole("region", { name: "Reembolsar" }).getByRole("status")))
+          .toBe("Reembolso de R$ 15,00 feito.");
         await bodyOf(api.POST("/api/v1/sandbox/balance/release"), 200);
         await bodyOf(
           api.POST("/api/v1/withdrawals", { body: { amountCents: 5_000, pixKey: "52998224725", pixKeyType: "CPF" } }),

@@ -357,9 +357,13 @@ for (const store of eachStore("dashboard_money")) {
       expectStatus(refunded, 201);
 
       const answer = await browser.api.GET("/dashboard/v1/modes/{mode}/transactions/{id}", inMode("test", charge));
+      const balance = await browser.api.GET("/dashboard/v1/modes/{mode}/balance", mode("test"));
 
       expectStatus(answer, 200);
       expect(answer.body.transaction).toMatchObject({ id: charge, status: "PAID", refundedAmountCents: 1_000 });
+      // Released: a further refund takes it all from the available balance.
+      expectStatus(balance, 200);
+      expect(answer.body.refundSources).toEqual({ chargePendingCents: 0, availableCents: balance.body.availableCents });
       const steps = answer.body.timeline.map(
         (e) => `${e.kind}:${e.event?.type ?? e.refund?.status ?? e.delivery?.status}`,
       );
@@ -392,9 +396,18 @@ for (const store of eachStore("dashboard_money")) {
       const refund = (body: { amountCents?: number }) =>
         browser.api.POST("/dashboard/v1/modes/{mode}/transactions/{id}/refunds", { ...inMode("test", id), body });
 
+      const timeline = () => browser.api.GET("/dashboard/v1/modes/{mode}/transactions/{id}", inMode("test", id));
+      const before = await timeline();
       const part = await refund({ amountCents: 4_000 });
+      const after = await timeline();
       const whole = await refund({});
       const balance = await browser.api.GET("/dashboard/v1/modes/{mode}/balance", mode("test"));
+
+      // What the app's confirmation says the refund takes from, before and after the first part.
+      expectStatus(before, 200);
+      expect(before.body.refundSources).toEqual({ chargePendingCents: net, availableCents: 0 });
+      expectStatus(after, 200);
+      expect(after.body.refundSources).toEqual({ chargePendingCents: net - 4_000, availableCents: 0 });
 
       expectStatus(part, 201);
       expect(part.body).toMatchObject({ amountCents: 4_000, status: "COMPLETED" });
@@ -545,6 +558,10 @@ for (const store of eachStore("dashboard_money")) {
       expect(await ids({ search: "111.444.777-35", status: "WAITING_PAYMENT" })).toEqual([ana.body.id]);
       expect(await ids({ search: "txn_NaoExiste" })).toEqual([]);
       expect(await ids({ search: "Maria" })).toEqual([]);
+      // Nothing to refund from a charge not paid: its page offers no refund and names no source.
+      const unpaid = await browser.api.GET("/dashboard/v1/modes/{mode}/transactions/{id}", inMode("test", ana.body.id));
+      expectStatus(unpaid, 200);
+      expect(unpaid.body).not.toHaveProperty("refundSources");
       // A valid CPF nobody paid with, and a customer and a document that disagree: nothing.
       expect(await ids({ search: "39053344705" })).toEqual([]);
       expect(await ids({ search: "52998224725", customerId: ana.body.customer.id })).toEqual([]);

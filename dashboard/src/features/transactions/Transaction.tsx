@@ -65,7 +65,7 @@ export function TransactionPage() {
       </Page>
     );
   }
-  const { transaction: t, timeline } = query.data;
+  const { transaction: t, timeline, refundSources } = query.data;
   return (
     <Page title={`Transação ${t.id}`} subtitle={t.description}>
       <p>
@@ -154,7 +154,7 @@ export function TransactionPage() {
         </Card>
       ) : null}
       {mode === "test" ? <SandboxActions transaction={t} /> : null}
-      <Refund transaction={t} />
+      <Refund transaction={t} sources={refundSources} />
       <Card title="Linha do tempo" id="linha-do-tempo">
         {timeline.length === 0 ? (
           <p>Nada aconteceu ainda com esta cobrança.</p>
@@ -225,8 +225,20 @@ function TimelineItem({ entry }: { entry: Entry }) {
   return when;
 }
 
+/**
+ * Where `cents` of a refund come from, as the server takes them (docs/decisions/0055): this sale's
+ * money not yet released first, then the available balance.
+ */
+function refundSourceText(cents: number, sources: Timeline["refundSources"]): string {
+  const fromPending = Math.min(cents, sources?.chargePendingCents ?? 0);
+  const rest = cents - fromPending;
+  if (fromPending === 0) return "O dinheiro sai do saldo disponível.";
+  if (rest === 0) return "O dinheiro sai do que esta venda ainda tem a liberar.";
+  return `Saem ${formatMoney(fromPending)} desta venda ainda a liberar e ${formatMoney(rest)} do saldo disponível.`;
+}
+
 /** Part or all of a paid charge back to its payer (owner, admin, finance). */
-function Refund(props: { transaction: Timeline["transaction"] }) {
+function Refund(props: { transaction: Timeline["transaction"]; sources: Timeline["refundSources"] }) {
   const { user } = useCurrentSession();
   const mode = useMode();
   const t = props.transaction;
@@ -293,8 +305,8 @@ function Refund(props: { transaction: Timeline["transaction"] }) {
         {confirming !== null ? (
           <div className={ui.confirm} role="group" aria-label="Confirmar o reembolso">
             <p>
-              Devolver {formatMoney(confirming)} a {t.customer.name}? O dinheiro sai do saldo disponível, a tarifa não
-              volta, e não há como desfazer.
+              Devolver {formatMoney(confirming)} a {t.customer.name}? {refundSourceText(confirming, props.sources)} A
+              tarifa não volta, e não há como desfazer.
             </p>
             <div className={ui.actions}>
               <button type="submit" disabled={refund.isPending}>

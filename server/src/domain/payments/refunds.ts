@@ -1,4 +1,4 @@
-import type { StoreTx } from "../ports/store.js";
+import type { StoreReads, StoreTx } from "../ports/store.js";
 import type { RefundDecision } from "../ports/acquirer.js";
 import { type ScopedCaller, acquirerFor, type DomainDeps } from "../deps.js";
 import { addSeconds } from "../core/time.js";
@@ -29,7 +29,7 @@ function refundableCents(charge: TransactionRecord): number {
 }
 
 /** The ids of every refund of `charge` (failed ones too: their returns cancel their debits). */
-async function refundIdsOf(tx: StoreTx, charge: TransactionRecord): Promise<string[]> {
+async function refundIdsOf(tx: Pick<StoreReads, "refunds">, charge: TransactionRecord): Promise<string[]> {
   const ids: string[] = [];
   for (let startingAfter: string | undefined; ;) {
     const page = await tx.refunds.listByTransaction(charge, charge.id, { limit: 100, startingAfter });
@@ -51,7 +51,11 @@ interface ChargePending {
  * more than the scope's pending money of that release instant (test mode's "release now" moves a
  * whole instant to available without the charge's entries seeing it). Zero once released.
  */
-async function pendingOfCharge(tx: StoreTx, charge: TransactionRecord, at: string): Promise<ChargePending> {
+async function pendingOfCharge(
+  tx: Pick<StoreReads, "refunds" | "ledger">,
+  charge: TransactionRecord,
+  at: string,
+): Promise<ChargePending> {
   const credit = (await tx.ledger.listByRefs(charge, [charge.id])).find(
     (e) => e.kind === "charge_paid" && isPending(e, at),
   );
@@ -64,6 +68,21 @@ async function pendingOfCharge(tx: StoreTx, charge: TransactionRecord, at: strin
     .reduce((sum, e) => sum + e.amountCents, credit.amountCents);
   const ofInstant = await tx.ledger.sumReleasingAt(charge, releaseAt);
   return { cents: Math.max(0, Math.min(own, ofInstant)), releaseAt };
+}
+
+/**
+ * Where a refund of `charge` asked at `at` would take its money from, read outside a transaction
+ * for the dashboard's confirmation (the refund itself reads the same figures under the scope lock):
+ * null unless the charge is paid and something of it is left to refund.
+ */
+export async function refundSourcesOf(
+  read: StoreReads,
+  charge: TransactionRecord,
+  at: string,
+): Promise<{ chargePendingCents: number; availableCents: number } | null> {
+  if (effectiveStatus(charge, at) !== "PAID" || refundableCents(charge) === 0) return null;
+  const [pending, totals] = await Promise.all([pendingOfCharge(read, charge, at), read.ledger.totals(charge, at)]);
+  return { chargePendingCents: pending.cents, availableCents: Math.max(0, totals.availableCents) };
 }
 
 /** A refund's amount split by where it is taken from (record 0055). */

@@ -4,6 +4,7 @@ import { notFound } from "../core/errors.js";
 import type { EventRecord, RefundRecord, Schemas } from "../core/model.js";
 import { presentDelivery } from "../webhooks/index.js";
 import { presentRefund, presentTransaction } from "./presenters.js";
+import { refundSourcesOf } from "./refunds.js";
 
 // One transaction with what happened to it, as the dashboard's transaction page shows it.
 
@@ -68,7 +69,12 @@ export function transactionTimelineUseCases(deps: DomainDeps) {
             : 1
           : kindOrder[a.kind] - kindOrder[b.kind] || (idOf(a) < idOf(b) ? -1 : idOf(a) > idOf(b) ? 1 : 0),
       );
-      return { transaction: presentTransaction(record, at), timeline: timeline.slice(0, timelineLimit) };
+      const refundSources = await refundSourcesOf(store.read, record, at);
+      return {
+        transaction: presentTransaction(record, at),
+        ...(refundSources ? { refundSources } : {}),
+        timeline: timeline.slice(0, timelineLimit),
+      };
     },
   };
 }
