@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { amountLimits, descriptionLength, personLimits } from "../../../../generated/rules";
+import { amountLimits, descriptionLength } from "../../../../generated/rules";
 import type { components } from "../../../../generated/dashboard-api";
 import { Field, TextField } from "../../components/Field";
 import { FormError } from "../../components/FormError";
@@ -11,19 +11,11 @@ import { useCurrentSession } from "../../api/session";
 import { formatDocument, formatMoney, parseMoneyInput } from "../../lib/format";
 import { useApiForm } from "../../lib/useApiForm";
 import { useMode, useModePath } from "../../lib/useMode";
-import type { Customer } from "../../api/types";
 import { customerQueries } from "../customers/queries";
+import { PayerFields, isCustomerId, payerBody, payerValues } from "../customers/payer";
 import { counterQueries, useCreateCounterCharge } from "./queries";
 
 type Body = components["schemas"]["PixService.CreatePixChargeRequest"];
-
-/** The fields of a payer from the book's record (or empty, for a new one). */
-const payerFields = (c: Customer | undefined) => ({
-  name: c?.name ?? "",
-  email: c?.email ?? "",
-  phone: c?.phone ?? "",
-  document: c?.document ?? "",
-});
 
 /**
  * The counter: a Pix charge for a customer standing there, from the book or a new one; once made,
@@ -40,7 +32,7 @@ export function NewCharge() {
   const customers = book.data?.data ?? [];
   const [picked, setPicked] = useState(search.get("cliente") ?? "");
   const { values, set, setValue, errors, rest } = useApiForm(
-    { amount: "", description: "", ...payerFields(undefined) },
+    { amount: "", description: "", ...payerValues(undefined) },
     create,
     ["amountCents", "description", "customer.name", "customer.email", "customer.phone", "customer.document"],
   );
@@ -48,14 +40,14 @@ export function NewCharge() {
   const asked = search.get("cliente");
   const addressed = useQuery({
     ...customerQueries.one(mode, asked ?? ""),
-    enabled: asked !== null && /^cus_[A-Za-z0-9]{1,60}$/.test(asked),
+    enabled: isCustomerId(asked),
   });
   const [filledFrom, setFilledFrom] = useState("");
   const fromAddress = addressed.data?.id === picked ? addressed.data : undefined;
   if (fromAddress && filledFrom !== picked) {
     setFilledFrom(picked);
-    for (const [field, value] of Object.entries(payerFields(fromAddress))) {
-      setValue(field as keyof ReturnType<typeof payerFields>, value);
+    for (const [field, value] of Object.entries(payerValues(fromAddress))) {
+      setValue(field as keyof ReturnType<typeof payerValues>, value);
     }
   }
   const [typed, setTyped] = useState<string | undefined>();
@@ -86,17 +78,10 @@ export function NewCharge() {
               return setTyped(`o valor mínimo é ${formatMoney(amountLimits.minChargeCents)}`);
             }
             setTyped(undefined);
-            const document = values.document.replace(/[^0-9A-Za-z]/g, "").toUpperCase();
             const body: Body = {
               amountCents: cents,
               description: values.description.trim(),
-              customer: {
-                name: values.name.trim(),
-                email: values.email.trim(),
-                phone: values.phone.replace(/\D/g, ""),
-                documentType: document.length > 11 ? "CNPJ" : "CPF",
-                document,
-              },
+              customer: payerBody(values),
             };
             create.mutate(
               { params: { path: { mode }, header: { "idempotency-key": crypto.randomUUID() } }, body },
@@ -142,8 +127,8 @@ export function NewCharge() {
                   setFilledFrom(id);
                   const chosen =
                     customers.find((c) => c.id === id) ?? (fromAddress?.id === id ? fromAddress : undefined);
-                  for (const [field, value] of Object.entries(payerFields(chosen))) {
-                    setValue(field as keyof ReturnType<typeof payerFields>, value);
+                  for (const [field, value] of Object.entries(payerValues(chosen))) {
+                    setValue(field as keyof ReturnType<typeof payerValues>, value);
                   }
                 }}
               >
@@ -160,43 +145,7 @@ export function NewCharge() {
                 ))}
               </select>
             </Field>
-            <TextField
-              label="Nome completo"
-              name="name"
-              autoComplete="off"
-              maxLength={personLimits.nameMax}
-              value={values.name}
-              onChange={set("name")}
-              error={errors["customer.name"]}
-            />
-            <TextField
-              label="CPF ou CNPJ"
-              name="document"
-              inputMode="numeric"
-              autoComplete="off"
-              value={values.document}
-              onChange={set("document")}
-              error={errors["customer.document"]}
-            />
-            <TextField
-              label="E-mail"
-              name="email"
-              type="email"
-              autoComplete="off"
-              maxLength={personLimits.emailMax}
-              value={values.email}
-              onChange={set("email")}
-              error={errors["customer.email"]}
-            />
-            <TextField
-              label="Celular com DDD"
-              name="phone"
-              inputMode="tel"
-              autoComplete="off"
-              value={values.phone}
-              onChange={set("phone")}
-              error={errors["customer.phone"]}
-            />
+            <PayerFields values={values} onChange={set} errorOf={(field) => errors[`customer.${field}`]} />
           </fieldset>
           <FormError error={create.error} rest={rest} />
           <div className={ui.formActions}>

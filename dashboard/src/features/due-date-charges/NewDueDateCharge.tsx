@@ -1,7 +1,7 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
-import { descriptionLength, personLimits } from "../../../../generated/rules";
+import { Link, useNavigate } from "react-router";
+import { descriptionLength } from "../../../../generated/rules";
 import type { components } from "../../../../generated/dashboard-api";
 import { fieldErrors } from "../../api/errors";
 import type { Customer } from "../../api/types";
@@ -9,10 +9,11 @@ import { type Column, DataTable } from "../../components/DataTable";
 import { DateField, parseDay } from "../../components/DateRangeFilter";
 import { Field, TextField } from "../../components/Field";
 import { FormError } from "../../components/FormError";
-import { Badge, Card, ErrorMessage, Loading, Page, ui } from "../../components/ui";
+import { Badge, Card, Loading, Page, ui } from "../../components/ui";
 import { formatDay, formatMoney } from "../../lib/format";
 import { useMode, useModePath } from "../../lib/useMode";
 import { customerQueries } from "../customers/queries";
+import { PayerFields, WithCustomerFromAddress, documentDigits, payerBody, payerValues } from "../customers/payer";
 import { useCreateDueDateCharge, usePreviewDueDateCharge } from "./queries";
 import {
   type DiscountMode,
@@ -46,16 +47,11 @@ const kindLabel: Record<PreviewAmount["kind"], string> = {
 
 /** A new charge with a due date: from Transações or a customer's page (`?cliente=cus_…`, its data filled in). */
 export function NewDueDateCharge() {
-  const mode = useMode();
-  const [search] = useSearchParams();
-  const customerId = search.get("cliente");
-  const customer = useQuery({
-    ...customerQueries.one(mode, customerId ?? ""),
-    enabled: customerId !== null && /^cus_[A-Za-z0-9]{1,60}$/.test(customerId),
-  });
-  if (customerId && customer.isPending) return <Loading label="Carregando o cliente…" />;
-  if (customerId && customer.isError) return <ErrorMessage error={customer.error} />;
-  return <DueDateChargeForm key={customer.data?.id ?? "novo"} customer={customer.data} />;
+  return (
+    <WithCustomerFromAddress>
+      {(customer) => <DueDateChargeForm key={customer?.id ?? "novo"} customer={customer} />}
+    </WithCustomerFromAddress>
+  );
 }
 
 function DueDateChargeForm(props: { customer: Customer | undefined }) {
@@ -66,13 +62,7 @@ function DueDateChargeForm(props: { customer: Customer | undefined }) {
   const create = useCreateDueDateCharge(mode);
   const preview = usePreviewDueDateCharge();
   const c = props.customer;
-  const [payer, setPayer] = useState({
-    name: c?.name ?? "",
-    email: c?.email ?? "",
-    phone: c?.phone ?? "",
-    document: c?.document ?? "",
-    description: "",
-  });
+  const [payer, setPayer] = useState({ ...payerValues(c), description: "" });
   const [form, setForm] = useState<TermsForm>(emptyTermsForm);
   const [chosenDate, setChosenDate] = useState("");
   const [typedPayer, setTypedPayer] = useState<Record<string, string>>({});
@@ -142,7 +132,6 @@ function DueDateChargeForm(props: { customer: Customer | undefined }) {
           const missing: Record<string, string> = {};
           if (!form.amount.trim()) missing.amount = "informe o valor";
           if (!form.dueDate.trim()) missing.dueDate = "informe o vencimento";
-          const document = payer.document.replace(/[^0-9A-Za-z]/g, "").toUpperCase();
           setTypedPayer(missing);
           if (!terms || Object.keys(missing).length > 0) return;
           create.mutate(
@@ -151,13 +140,7 @@ function DueDateChargeForm(props: { customer: Customer | undefined }) {
               body: {
                 ...terms,
                 description: payer.description.trim(),
-                customer: {
-                  name: payer.name.trim(),
-                  email: payer.email.trim(),
-                  phone: payer.phone.replace(/\D/g, ""),
-                  documentType: document.length > 11 ? "CNPJ" : "CPF",
-                  document,
-                },
+                customer: payerBody(payer),
               },
             },
             { onSuccess: (made) => navigate(to(`transacoes/${made.id}`)) },
@@ -181,7 +164,7 @@ function DueDateChargeForm(props: { customer: Customer | undefined }) {
                 type="button"
                 className="secondary"
                 onClick={async () => {
-                  const document = payer.document.replace(/[^0-9A-Za-z]/g, "").toUpperCase();
+                  const document = documentDigits(payer.document);
                   if (document.length < 11) return setLookup("digite o CPF ou CNPJ inteiro para buscar");
                   try {
                     const found = await queryClient.fetchQuery(customerQueries.list(mode, { limit: 1 }, document));
@@ -204,34 +187,7 @@ function DueDateChargeForm(props: { customer: Customer | undefined }) {
             </div>
           </div>
           <div className={styles.fields}>
-            <TextField
-              label="Nome completo"
-              name="name"
-              autoComplete="off"
-              maxLength={personLimits.nameMax}
-              value={payer.name}
-              onChange={setPayerField("name")}
-              error={payerError("name")}
-            />
-            <TextField
-              label="E-mail"
-              name="email"
-              type="email"
-              autoComplete="off"
-              maxLength={personLimits.emailMax}
-              value={payer.email}
-              onChange={setPayerField("email")}
-              error={payerError("email")}
-            />
-            <TextField
-              label="Celular com DDD"
-              name="phone"
-              inputMode="tel"
-              autoComplete="off"
-              value={payer.phone}
-              onChange={setPayerField("phone")}
-              error={payerError("phone")}
-            />
+            <PayerFields values={payer} onChange={setPayerField} errorOf={payerError} withDocument={false} />
           </div>
         </Card>
 

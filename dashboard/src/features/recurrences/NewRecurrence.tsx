@@ -1,17 +1,16 @@
-import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
-import { personLimits, recurrenceTextLength } from "../../../../generated/rules";
+import { Link, useNavigate } from "react-router";
+import { recurrenceTextLength } from "../../../../generated/rules";
 import type { components } from "../../../../generated/dashboard-api";
 import { Field, TextField } from "../../components/Field";
 import { FormError } from "../../components/FormError";
 import { parseDay } from "../../components/DateRangeFilter";
-import { Card, ErrorMessage, Loading, Page, ui } from "../../components/ui";
+import { Card, Page, ui } from "../../components/ui";
 import { parseMoneyInput } from "../../lib/format";
 import { useApiForm } from "../../lib/useApiForm";
 import { useMode, useModePath } from "../../lib/useMode";
 import type { Customer } from "../../api/types";
-import { customerQueries } from "../customers/queries";
+import { PayerFields, WithCustomerFromAddress, payerBody, payerValues } from "../customers/payer";
 import { journeyLabel, periodicityLabel, retryPolicyLabel } from "./labels";
 import { useCreateRecurrence } from "./queries";
 
@@ -22,16 +21,11 @@ type RetryPolicy = NonNullable<Body["retryPolicy"]>;
 
 /** A new recurrence: from a customer's page (`?cliente=cus_…`, its data filled in) or typed whole. */
 export function NewRecurrence() {
-  const mode = useMode();
-  const [search] = useSearchParams();
-  const customerId = search.get("cliente");
-  const customer = useQuery({
-    ...customerQueries.one(mode, customerId ?? ""),
-    enabled: customerId !== null && /^cus_[A-Za-z0-9]{1,60}$/.test(customerId),
-  });
-  if (customerId && customer.isPending) return <Loading label="Carregando o cliente…" />;
-  if (customerId && customer.isError) return <ErrorMessage error={customer.error} />;
-  return <RecurrenceForm key={customer.data?.id ?? "novo"} customer={customer.data} />;
+  return (
+    <WithCustomerFromAddress>
+      {(customer) => <RecurrenceForm key={customer?.id ?? "novo"} customer={customer} />}
+    </WithCustomerFromAddress>
+  );
 }
 
 function RecurrenceForm(props: { customer: Customer | undefined }) {
@@ -42,10 +36,7 @@ function RecurrenceForm(props: { customer: Customer | undefined }) {
   const c = props.customer;
   const { values, set, setValue, errors, rest } = useApiForm(
     {
-      name: c?.name ?? "",
-      email: c?.email ?? "",
-      phone: c?.phone ?? "",
-      document: c?.document ?? "",
+      ...payerValues(c),
       contractReference: "",
       description: "",
       periodicity: "MONTHLY",
@@ -112,13 +103,7 @@ function RecurrenceForm(props: { customer: Customer | undefined }) {
             setTyped(wrong);
             if (Object.keys(wrong).length > 0 || firstDate === null) return;
             const body: Body = {
-              payer: {
-                name: values.name.trim(),
-                email: values.email.trim(),
-                phone: values.phone.replace(/\D/g, ""),
-                documentType: values.document.replace(/[^0-9A-Za-z]/g, "").length > 11 ? "CNPJ" : "CPF",
-                document: values.document.replace(/[^0-9A-Za-z]/g, "").toUpperCase(),
-              },
+              payer: payerBody(values),
               contractReference: values.contractReference.trim(),
               description: values.description.trim(),
               periodicity: values.periodicity as Periodicity,
@@ -138,43 +123,7 @@ function RecurrenceForm(props: { customer: Customer | undefined }) {
         >
           <fieldset className={ui.fieldset}>
             <legend>Pagador</legend>
-            <TextField
-              label="Nome completo"
-              name="name"
-              autoComplete="off"
-              maxLength={personLimits.nameMax}
-              value={values.name}
-              onChange={set("name")}
-              error={errors["payer.name"]}
-            />
-            <TextField
-              label="E-mail"
-              name="email"
-              type="email"
-              autoComplete="off"
-              maxLength={personLimits.emailMax}
-              value={values.email}
-              onChange={set("email")}
-              error={errors["payer.email"]}
-            />
-            <TextField
-              label="Celular com DDD"
-              name="phone"
-              inputMode="tel"
-              autoComplete="off"
-              value={values.phone}
-              onChange={set("phone")}
-              error={errors["payer.phone"]}
-            />
-            <TextField
-              label="CPF ou CNPJ"
-              name="document"
-              inputMode="numeric"
-              autoComplete="off"
-              value={values.document}
-              onChange={set("document")}
-              error={errors["payer.document"]}
-            />
+            <PayerFields values={values} onChange={set} errorOf={(field) => errors[`payer.${field}`]} />
           </fieldset>
           <fieldset className={ui.fieldset}>
             <legend>Condições</legend>
