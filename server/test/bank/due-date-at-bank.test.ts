@@ -10,6 +10,7 @@ import { addDays, isBusinessDay } from "../../src/domain/payments/index.js";
 import { bodyOf, byId, chargePayer, expectStatus, publicApi } from "../harness.js";
 import { credentialsOf } from "../support/fake-bank-credentials.js";
 import { eachStore, serverOn, type StoreUnderTest } from "../support/stores.js";
+import { acceptanceTable, brasiliaDate, nextOn } from "../support/due-date.js";
 
 // Issue 38's acceptance in production (record 0053, "Production"): a production key's charge with
 // a due date is registered at the fake bank with PUT /cobv/{txid} (its terms in the standard's
@@ -17,43 +18,15 @@ import { eachStore, serverOn, type StoreUnderTest } from "../support/stores.js";
 // cobv-amount.ts, its own implementation of the rules), credited from the bank's callback (read
 // back) or the reconciler with the received Pix's `componentesValor` as the paid breakdown, once by
 // end-to-end id. The amounts are the hand-computed table of the test-mode tests
-// (server/test/payments/due-date-charges.test.ts). The service's clock is moved to the payer's
+// (server/test/support/due-date.ts). The service's clock is moved to the payer's
 // date, as a real payment would find it. Every request the service sent, and every callback the
 // bank sent, is valid against the document.
 
 type Body = components["schemas"]["CreateDueDateChargeRequest"];
 type Transaction = components["schemas"]["Transaction"];
 
-/** The Brasília date of an instant (-03:00 all year). */
-const brasilia = (at: Date) => new Date(at.getTime() - 3 * 3_600_000).toISOString().slice(0, 10);
-const weekday = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
-function nextOn(from: string, day: number, ok: (date: string) => boolean = () => true): string {
-  let date = addDays(from, 1);
-  while (weekday(date) !== day || !ok(date)) date = addDays(date, 1);
-  return date;
-}
 /** An instant on `date` in Brasília after the bank's noon `horario` (so our clock is past the Pix). */
 const afternoonOf = (date: string) => `${date}T18:00:00.000Z`;
-
-/** The acceptance's hand-computed table (see due-date-charges.test.ts). */
-const table = {
-  onTuesday: {
-    originalCents: 50000,
-    rebateCents: 0,
-    discountCents: 1000,
-    fineCents: 0,
-    interestCents: 0,
-    finalCents: 49000,
-  },
-  tenDaysLate: {
-    originalCents: 50000,
-    rebateCents: 0,
-    discountCents: 0,
-    fineCents: 1000,
-    interestCents: 167,
-    finalCents: 51167,
-  },
-};
 
 function dueDateAtBankSuite(store: StoreUnderTest) {
   let bank: FakeBank;
@@ -89,7 +62,7 @@ function dueDateAtBankSuite(store: StoreUnderTest) {
     await bank?.close();
   });
 
-  const today = () => brasilia(new Date());
+  const today = () => brasiliaDate(new Date());
   const api = (key: string) => publicApi(server.baseUrl, { key });
   const liveKey = async () => (await server.newAccount({ releasePeriodDays: 0 })).liveKey as string;
   const txidOf = (id: string) => `svc${id.replace("_", "")}`;
@@ -161,7 +134,7 @@ function dueDateAtBankSuite(store: StoreUnderTest) {
     expect(cobv?.terms).toMatchObject({ dataDeVencimento: friday, validadeAposVencimento: 30 });
     expect(cobv?.devedor).toMatchObject({ cpf: chargePayer.document, nome: chargePayer.name });
     // Today (before the Wednesday) the discount applies, here and at the bank alike.
-    expect(breakdown(created)).toEqual(table.onTuesday);
+    expect(breakdown(created)).toEqual(acceptanceTable.onTuesday);
     expect(bank.dueDates.owed(cobv as NonNullable<typeof cobv>, today()).amount.total).toBe(49000);
     const puts = bank.requests().filter((r) => r.method === "PUT" && r.path.endsWith(`/cobv/${txidOf(created.id)}`));
     expect(puts.map((r) => r.status)).toEqual([201]);
@@ -181,11 +154,11 @@ function dueDateAtBankSuite(store: StoreUnderTest) {
     expect(pix.componentesValor).toEqual({ original: { valor: "500.00" }, desconto: { valor: "10.00" } });
     expect(paid.status).toBe("PAID");
     expect(paid.amountCents).toBe(49000);
-    expect(breakdown(paid)).toEqual(table.onTuesday);
+    expect(breakdown(paid)).toEqual(acceptanceTable.onTuesday);
     expect(paid.dueDateCharge?.amountDue?.paymentDate).toBe(addDays(friday, -3));
     const events = await paidEvents(key, created.id);
     expect(events).toHaveLength(1);
-    expect(breakdown(events[0]?.data.object as Transaction)).toEqual(table.onTuesday);
+    expect(breakdown(events[0]?.data.object as Transaction)).toEqual(acceptanceTable.onTuesday);
     expectAllValid();
   });
 
@@ -209,7 +182,7 @@ function dueDateAtBankSuite(store: StoreUnderTest) {
     expect(bank.callbacks().filter((c) => c.endToEndIds.includes(pix.endToEndId)).length).toBeGreaterThanOrEqual(2);
     expect(paid.status).toBe("PAID");
     expect(paid.amountCents).toBe(51167);
-    expect(breakdown(paid)).toEqual(table.tenDaysLate);
+    expect(breakdown(paid)).toEqual(acceptanceTable.tenDaysLate);
     expect(await paidEvents(key, created.id)).toHaveLength(1);
     expect(balance.pendingCents + balance.availableCents).toBe(paid.amountCents - paid.feeCents);
     expectAllValid();
@@ -227,7 +200,12 @@ function dueDateAtBankSuite(store: StoreUnderTest) {
     expect(created.dueDateCharge?.adjustedDueDate).toBe(addDays(sunday, 1));
     expect(pix.valor).toBe("500.00");
     expect(paid.status).toBe("PAID");
-    expect(breakdown(paid)).toEqual({ ...table.tenDaysLate, fineCents: 0, interestCents: 0, finalCents: 50000 });
+    expect(breakdown(paid)).toEqual({
+      ...acceptanceTable.tenDaysLate,
+      fineCents: 0,
+      interestCents: 0,
+      finalCents: 50000,
+    });
     expectAllValid();
   });
 
@@ -251,7 +229,7 @@ function dueDateAtBankSuite(store: StoreUnderTest) {
     expect(first?.counts.credited).toBe(1);
     expect(again?.counts.credited).toBe(0);
     expect(paid.status).toBe("PAID");
-    expect(breakdown(paid)).toEqual(table.tenDaysLate);
+    expect(breakdown(paid)).toEqual(acceptanceTable.tenDaysLate);
     expect(await paidEvents(key, created.id)).toHaveLength(1);
   });
 
@@ -287,7 +265,7 @@ function dueDateAtBankSuite(store: StoreUnderTest) {
     // Three calendar days early at R$ 0,50 a day.
     expect(pix.valor).toBe("498.50");
     expect(paid.status).toBe("PAID");
-    expect(breakdown(paid)).toEqual({ ...table.onTuesday, discountCents: 150, finalCents: 49850 });
+    expect(breakdown(paid)).toEqual({ ...acceptanceTable.onTuesday, discountCents: 150, finalCents: 49850 });
     expect(paid.dueDateCharge?.amountDue?.discountDays).toBe(3);
     expectAllValid();
   });

@@ -3,12 +3,10 @@ import { pino } from "pino";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { insertCharge, type NewCharge } from "../../src/domain/payments/index.js";
 import type { Role } from "../../src/domain/identity/model.js";
-import { newId } from "../../src/domain/core/ids.js";
-import { hashPassword } from "../../src/domain/identity/index.js";
 import { DeliveryWorker } from "../../src/webhooks/worker.js";
 import { chargePayer } from "../support/fixtures.js";
 import { byId, chargeBody, expectStatus, operatorApi, publicApi, type TestServer, testAdminToken } from "../harness.js";
-import { type DashboardBrowser, dashboardBrowser, signedUp, turnOnTwoFactor } from "../support/dashboard.js";
+import { type DashboardBrowser, addMember, dashboardBrowser, signedUp, turnOnTwoFactor } from "../support/dashboard.js";
 import { startReceiver } from "../support/receiver.js";
 import { eachStore, serverOn } from "../support/stores.js";
 
@@ -44,28 +42,7 @@ async function paidCharge(api: ReturnType<typeof publicApi>, amountCents = 10_00
 
 /** Another member of the account with `role`, logged in: its browser. */
 async function member(server: TestServer, accountId: string, role: Role): Promise<DashboardBrowser> {
-  const email = `${role}.${newId("usr").slice(4).toLowerCase()}@loja.example.com.br`;
-  const password = "frase longa do membro da equipe";
-  const at = server.clock.now().toISOString();
-  const passwordHash = await hashPassword(password, server.deps.config.passwordHashCost);
-  await server.store.transaction((tx) =>
-    tx.users.insert({
-      id: newId("usr"),
-      accountId,
-      email,
-      name: "João Lima",
-      role,
-      passwordHash,
-      emailConfirmedAt: at,
-      totpSecret: null,
-      totpPendingSecret: null,
-      totpEnabledAt: null,
-      totpLastStep: null,
-      recoveryCodeDigests: [],
-      createdAt: at,
-      updatedAt: at,
-    }),
-  );
+  const { email, password } = await addMember(server, accountId, role);
   const browser = dashboardBrowser(server.baseUrl);
   expectStatus(await browser.api.POST("/dashboard/v1/session", { body: { email, password } }), 201);
   return browser;

@@ -4,6 +4,7 @@ import { parseBrCode } from "../../src/pix/brcode.js";
 import { addDays, isBusinessDay } from "../../src/domain/payments/index.js";
 import { bodyOf, byId, chargePayer, type ErrorBody, expectStatus, publicApi, rawCall } from "../harness.js";
 import { eachStore, serverOn, type StoreUnderTest } from "../support/stores.js";
+import { acceptanceTable, brasiliaDate, nextOn } from "../support/due-date.js";
 
 // Pix charges with a due date through the public API (issue 38; records 0052 and 0053), in test
 // mode, on both stores: created at POST /api/v1/charges/due-date, read with the amount due today
@@ -13,46 +14,10 @@ import { eachStore, serverOn, type StoreUnderTest } from "../support/stores.js";
 type Body = components["schemas"]["CreateDueDateChargeRequest"];
 type Transaction = components["schemas"]["Transaction"];
 
-/** The Brasília date of an instant (the server keeps -03:00 all year). */
-const brasilia = (at: Date) => new Date(at.getTime() - 3 * 3_600_000).toISOString().slice(0, 10);
-const weekday = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
-/** The first date after `from` on `day` (0 Sunday … 6 Saturday) that passes `ok`. */
-function nextOn(from: string, day: number, ok: (date: string) => boolean = () => true): string {
-  let date = addDays(from, 1);
-  while (weekday(date) !== day || !ok(date)) date = addDays(date, 1);
-  return date;
-}
-
-/**
- * The acceptance's hand-computed table: R$ 500,00 due on a Friday, 2 % fine, 1 % a month interest
- * (calendar days, the month as 30 days), R$ 10,00 off until the Wednesday before.
- * - Paid on the Tuesday before: 50 000 − 1 000 = 49 000.
- * - Paid 10 days late: fine 2 % × 50 000 = 1 000; interest 50 000 × 1 % ÷ 30 × 10 = 166,67 → 167;
- *   50 000 + 1 000 + 167 = 51 167.
- */
-const table = {
-  onTuesday: {
-    originalCents: 50000,
-    rebateCents: 0,
-    discountCents: 1000,
-    fineCents: 0,
-    interestCents: 0,
-    finalCents: 49000,
-  },
-  tenDaysLate: {
-    originalCents: 50000,
-    rebateCents: 0,
-    discountCents: 0,
-    fineCents: 1000,
-    interestCents: 167,
-    finalCents: 51167,
-  },
-};
-
 function dueDateSuite(store: StoreUnderTest) {
   const server = serverOn(store);
   const api = (key: string) => publicApi(server.baseUrl, { key });
-  const today = () => brasilia(server.clock.now());
+  const today = () => brasiliaDate(server.clock.now());
 
   /** The acceptance's charge: due next Friday (a business day), R$ 10,00 off until the Wednesday before. */
   function acceptanceBody(): Body {
@@ -102,7 +67,7 @@ function dueDateSuite(store: StoreUnderTest) {
         adjustedDueDate: body.dueDate,
       });
       // Today is before the Wednesday: the discount applies.
-      expect(breakdown(created)).toEqual(table.onTuesday);
+      expect(breakdown(created)).toEqual(acceptanceTable.onTuesday);
       expect(created.dueDateCharge?.amountDue).toMatchObject({
         paymentDate: today(),
         discountUntil: addDays(body.dueDate, -2),
@@ -226,7 +191,7 @@ function dueDateSuite(store: StoreUnderTest) {
       const later = await read(testKey, id);
 
       expect(paid.status).toBe("PAID");
-      expect(breakdown(paid)).toEqual(table.onTuesday);
+      expect(breakdown(paid)).toEqual(acceptanceTable.onTuesday);
       expect(paid.amountCents).toBe(49000);
       expect(later).toEqual(paid);
     });
@@ -243,7 +208,7 @@ function dueDateSuite(store: StoreUnderTest) {
       );
       const balance = await bodyOf(api(testKey).GET("/api/v1/balance"), 200);
 
-      expect(breakdown(paid)).toEqual(table.tenDaysLate);
+      expect(breakdown(paid)).toEqual(acceptanceTable.tenDaysLate);
       expect(paid.dueDateCharge?.amountDue).toMatchObject({
         daysLate: 10,
         interestDays: 10,
@@ -254,7 +219,7 @@ function dueDateSuite(store: StoreUnderTest) {
       expect(events.data).toHaveLength(1);
       const data = (events.data[0]?.data as { object: Transaction }).object;
       expect(data.id).toBe(id);
-      expect(breakdown(data)).toEqual(table.tenDaysLate);
+      expect(breakdown(data)).toEqual(acceptanceTable.tenDaysLate);
       expect(balance.pendingCents).toBe(51167 - paid.feeCents);
     });
 
@@ -268,7 +233,7 @@ function dueDateSuite(store: StoreUnderTest) {
       const paid = await bodyOf(payOn(testKey, id, addDays(sunday, 1)), 200);
 
       expect(dueDateCharge?.adjustedDueDate).toBe(addDays(sunday, 1));
-      expect(breakdown(paid)).toEqual({ ...table.onTuesday, discountCents: 0, finalCents: 50000 });
+      expect(breakdown(paid)).toEqual({ ...acceptanceTable.onTuesday, discountCents: 0, finalCents: 50000 });
       expect(paid.dueDateCharge?.amountDue?.daysLate).toBe(0);
     });
 
@@ -380,7 +345,7 @@ function dueDateSuite(store: StoreUnderTest) {
       expect(refusedText).toContain("Data de pagamento: não pode ser posterior ao último dia de pagamento");
       expect(paid.status).toBe(303);
       expect(paid.headers.get("location")).toBe(`/checkout/charges/${id}`);
-      expect(breakdown(await read(testKey, id))).toEqual(table.tenDaysLate);
+      expect(breakdown(await read(testKey, id))).toEqual(acceptanceTable.tenDaysLate);
     });
 
     test("when the id is a charge without a due date, or nothing, then 404", async () => {
