@@ -160,7 +160,7 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
    * `tally.settled` the transfers this write ended (not those another pass had ended first).
    */
   async function write(
-    id: string,
+    w0: WithdrawalRecord,
     learnt: Map<string, Learnt>,
     /** Short of balance (what the bank had), not short (null), or as it was (`keep`). */
     waiting: { availableCents: number } | null | "keep",
@@ -168,10 +168,9 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
   ): Promise<WithdrawalRecord | null> {
     return deps.store
       .transaction(async (tx) => {
-        const found = await tx.withdrawals.getById(id);
-        if (!found) return null;
-        await tx.lockScope(found);
-        const w = await tx.withdrawals.getById(id);
+        // A withdrawal's account and mode never change: its scope is locked without reading it first.
+        await tx.lockScope({ accountId: w0.accountId, livemode: w0.livemode });
+        const w = await tx.withdrawals.getById(w0.id);
         if (!w || w.status !== "PENDING" || !w.payout) return w;
         const at = now();
         let settled = 0;
@@ -216,10 +215,20 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
       });
   }
 
-  /** One pass (see the top of this file); `fresh`: just created, nothing sent yet. */
-  async function passOnce(id: string, fresh: boolean, force: boolean, tally: Tally): Promise<WithdrawalRecord | null> {
+  /**
+   * One pass (see the top of this file); `fresh`: just created, nothing sent yet. `known`: the
+   * withdrawal as its caller just read or wrote it (the create's, a page of the job's), not read
+   * again; whatever it says, the write reads it anew under the scope's lock.
+   */
+  async function passOnce(
+    id: string,
+    fresh: boolean,
+    force: boolean,
+    tally: Tally,
+    known?: WithdrawalRecord,
+  ): Promise<WithdrawalRecord | null> {
     const payouts = await payoutsNow();
-    const w = await deps.store.read.withdrawals.getById(id);
+    const w = known ?? (await deps.store.read.withdrawals.getById(id));
     if (!payouts || !w || w.status !== "PENDING" || !w.payout) return w;
     const at = now();
     const learnt = new Map<string, Learnt>();
@@ -249,7 +258,7 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
       }
     }
     // Nothing learnt and nothing to send (its transfers' pauses): no transaction.
-    if (toSend.length === 0) return learnt.size === 0 ? w : write(id, learnt, "keep", tally);
+    if (toSend.length === 0) return learnt.size === 0 ? w : write(w, learnt, "keep", tally);
 
     const neededCents = toSend.reduce((sum, t) => sum + t.amountCents, 0);
     let availableCents: number;
@@ -258,7 +267,7 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
     } catch (error) {
       if (!(error instanceof BankUnavailableError)) throw error;
       deps.logger.warn({ withdrawalId: w.id }, "bank: platform balance not read; the withdrawal is sent later");
-      return write(id, learnt, "keep", tally);
+      return write(w, learnt, "keep", tally);
     }
     if (availableCents < neededCents) {
       if (!w.payout.waitingForBalanceSince) {
@@ -267,7 +276,7 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
           "bank: the platform's balance at the bank does not cover a withdrawal; it waits",
         );
       }
-      return write(id, learnt, { availableCents: Math.max(0, availableCents) }, tally);
+      return write(w, learnt, { availableCents: Math.max(0, availableCents) }, tally);
     }
     sendingCents += neededCents;
     try {
@@ -278,7 +287,7 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
     } finally {
       sendingCents -= neededCents;
     }
-    return write(id, learnt, null, tally);
+    return write(w, learnt, null, tally);
   }
 
   function pass(
@@ -286,11 +295,12 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
     fresh = false,
     force = false,
     tally: Tally = { settled: 0 },
+    known?: WithdrawalRecord,
   ): Promise<WithdrawalRecord | null> {
     const running = inFlight.get(id);
     // The operator's run waits for a pass of the job (which may have left old transfers unread), then reads all.
     if (running) return force ? running.catch(() => null).then(() => pass(id, fresh, force, tally)) : running;
-    const started = passOnce(id, fresh, force, tally).finally(() => {
+    const started = passOnce(id, fresh, force, tally, known).finally(() => {
       inFlight.delete(id);
     });
     inFlight.set(id, started);
@@ -307,8 +317,8 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
       return (await payoutsNow()) !== null;
     },
 
-    follow(id) {
-      void pass(id, true).catch((error: unknown) =>
+    follow(id, created) {
+      void pass(id, true, false, { settled: 0 }, created).catch((error: unknown) =>
         deps.logger.warn({ err: error, withdrawalId: id }, "bank: withdrawal not sent now (the payout job will)"),
       );
     },
@@ -328,7 +338,7 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
         for (const w of page) {
           counts.followed++;
           for (const t of w.transfers) seen.add(t.id);
-          const after = await pass(w.id, false, force, tally).catch((error: unknown) => {
+          const after = await pass(w.id, false, force, tally, w).catch((error: unknown) => {
             deps.logger.warn({ err: error, withdrawalId: w.id }, "bank: withdrawal not followed");
             return null;
           });

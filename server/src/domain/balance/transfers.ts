@@ -48,8 +48,11 @@ export const bankTransferIdOf = (transferId: string): string => transferId.repla
 export interface WithdrawalPayouts {
   /** Whether production withdrawals go to the bank now (a connection whose dialect sends Pix). */
   available(): Promise<boolean>;
-  /** Starts a pass over one withdrawal in the background (after its create's commit). */
-  follow(withdrawalId: string): void;
+  /**
+   * Starts a pass over one withdrawal in the background (after its create's commit); `created`:
+   * the record the create committed, so the pass does not read it again.
+   */
+  follow(withdrawalId: string, created?: WithdrawalRecord): void;
   /** One pass over one withdrawal, awaited; answers it as it stands after the pass. */
   pass(withdrawalId: string): Promise<WithdrawalRecord | null>;
   /**

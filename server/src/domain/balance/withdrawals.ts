@@ -264,10 +264,14 @@ export function withdrawalUseCases(deps: DomainDeps, payouts?: WithdrawalPayouts
       // Production through the bank when its connection sends Pix (read before the transaction:
       // the bank's access answers from what it holds).
       const atBank = actor.scope.livemode && payouts !== undefined && (await payouts.available());
+      /** The record committed (its pass starts from it); unset when the create was a replay. */
+      let created: WithdrawalRecord | undefined;
       const outcome = await deps.store.transaction(async (tx) => {
+        created = undefined;
         await tx.lockScope(actor.scope);
         return once(tx, actor.scope, "createWithdrawal", idempotencyKey, body, at, async () => {
           const withdrawal = await reserveWithdrawal(deps, tx, actor, body, key.key, at, atBank);
+          created = withdrawal;
           const shown = presentWithdrawal(withdrawal);
           await auditChange(tx, actor, {
             action: "withdrawal.requested",
@@ -283,7 +287,7 @@ export function withdrawalUseCases(deps: DomainDeps, payouts?: WithdrawalPayouts
         });
       });
       if (actor.scope.livemode && !outcome.replayed) {
-        if (atBank && outcome.body.status === "PENDING") payouts?.follow(outcome.body.id);
+        if (atBank && outcome.body.status === "PENDING") payouts?.follow(outcome.body.id, created);
         await notifyOwner(deps, actor, outcome.body);
       }
       return outcome;
