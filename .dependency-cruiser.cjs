@@ -1,6 +1,6 @@
 // The import rules of the house (docs/architecture.md, "Rooms"), checked by
 // server/test/architecture.test.ts through dependency-cruiser's API and by `npx depcruise`.
-const features = "(audit|accounts|identity|webhooks|balance|keys|payments|bank|reports|notices|operator)";
+const features = "(audit|accounts|identity|webhooks|balance|keys|payments|bank|reports|notices|request-logs|operator)";
 
 module.exports = {
   forbidden: [

@@ -3650,7 +3650,7 @@ export interface components {
         RequestLog: {
             /** @description `rlg_…`: the log entry's own id. */
             id: string;
-            /** @description When the request arrived. */
+            /** @description When its answer was sent (the request arrived `durationMs` before). */
             createdAt: components["schemas"]["PixService.UtcTimestamp"];
             /** @description The HTTP method. */
             method: string;
@@ -3695,7 +3695,7 @@ export interface components {
         RequestLogSummary: {
             /** @description `rlg_…`: the log entry's own id. */
             id: string;
-            /** @description When the request arrived. */
+            /** @description When its answer was sent (the request arrived `durationMs` before). */
             createdAt: components["schemas"]["PixService.UtcTimestamp"];
             /** @description The HTTP method. */
             method: string;

@@ -389,6 +389,15 @@ export const operationTable = {
     tag: "Recurrences",
     statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
+  getDashboardRequestLog: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/request-logs/{id}",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "Get a request log",
+    tag: "Request logs",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
   getDashboardStatement: {
     method: "get",
     path: "/dashboard/v1/modes/{mode}/statement",
@@ -513,6 +522,15 @@ export const operationTable = {
     roles: ["owner","admin","developer","finance","viewer"],
     summary: "List recurrences",
     tag: "Recurrences",
+    statuses: [200, 400, 401, 403, 404, 429, 500, 503],
+  },
+  listDashboardRequestLogs: {
+    method: "get",
+    path: "/dashboard/v1/modes/{mode}/request-logs",
+    permission: "session",
+    roles: ["owner","admin","developer","finance","viewer"],
+    summary: "List request logs",
+    tag: "Request logs",
     statuses: [200, 400, 401, 403, 404, 429, 500, 503],
   },
   listDashboardTransactions: {
@@ -1674,6 +1692,25 @@ export type GetDashboardRecurrenceResult =
   | { status: 500; body: Json<operations["getDashboardRecurrence"]["responses"][500]> }
   | { status: 503; body: Json<operations["getDashboardRecurrence"]["responses"][503]>; headers: { "Retry-After": string } };
 
+/** GET /dashboard/v1/modes/{mode}/request-logs/{id}: input of `getDashboardRequestLog`, after validation. */
+export interface GetDashboardRequestLogInput {
+  params: operations["getDashboardRequestLog"]["parameters"]["path"];
+  query: NoParams;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `getDashboardRequestLog` may answer. */
+export type GetDashboardRequestLogResult =
+  | { status: 200; body: Json<operations["getDashboardRequestLog"]["responses"][200]> }
+  | { status: 400; body: Json<operations["getDashboardRequestLog"]["responses"][400]> }
+  | { status: 401; body: Json<operations["getDashboardRequestLog"]["responses"][401]> }
+  | { status: 403; body: Json<operations["getDashboardRequestLog"]["responses"][403]> }
+  | { status: 404; body: Json<operations["getDashboardRequestLog"]["responses"][404]> }
+  | { status: 429; body: Json<operations["getDashboardRequestLog"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["getDashboardRequestLog"]["responses"][500]> }
+  | { status: 503; body: Json<operations["getDashboardRequestLog"]["responses"][503]>; headers: { "Retry-After": string } };
+
 /** GET /dashboard/v1/modes/{mode}/statement: input of `getDashboardStatement`, after validation. */
 export interface GetDashboardStatementInput {
   params: operations["getDashboardStatement"]["parameters"]["path"];
@@ -1941,6 +1978,25 @@ export type ListDashboardRecurrencesResult =
   | { status: 429; body: Json<operations["listDashboardRecurrences"]["responses"][429]>; headers: { "Retry-After": string } }
   | { status: 500; body: Json<operations["listDashboardRecurrences"]["responses"][500]> }
   | { status: 503; body: Json<operations["listDashboardRecurrences"]["responses"][503]>; headers: { "Retry-After": string } };
+
+/** GET /dashboard/v1/modes/{mode}/request-logs: input of `listDashboardRequestLogs`, after validation. */
+export interface ListDashboardRequestLogsInput {
+  params: operations["listDashboardRequestLogs"]["parameters"]["path"];
+  query: NonNullable<operations["listDashboardRequestLogs"]["parameters"]["query"]>;
+  headers: NoParams;
+  body: undefined;
+}
+
+/** Every response `listDashboardRequestLogs` may answer. */
+export type ListDashboardRequestLogsResult =
+  | { status: 200; body: Json<operations["listDashboardRequestLogs"]["responses"][200]> }
+  | { status: 400; body: Json<operations["listDashboardRequestLogs"]["responses"][400]> }
+  | { status: 401; body: Json<operations["listDashboardRequestLogs"]["responses"][401]> }
+  | { status: 403; body: Json<operations["listDashboardRequestLogs"]["responses"][403]> }
+  | { status: 404; body: Json<operations["listDashboardRequestLogs"]["responses"][404]> }
+  | { status: 429; body: Json<operations["listDashboardRequestLogs"]["responses"][429]>; headers: { "Retry-After": string } }
+  | { status: 500; body: Json<operations["listDashboardRequestLogs"]["responses"][500]> }
+  | { status: 503; body: Json<operations["listDashboardRequestLogs"]["responses"][503]>; headers: { "Retry-After": string } };
 
 /** GET /dashboard/v1/modes/{mode}/transactions: input of `listDashboardTransactions`, after validation. */
 export interface ListDashboardTransactionsInput {
@@ -2641,6 +2697,8 @@ export interface Handlers<Open, Session = Open> {
   getDashboardPaymentLink(request: GetDashboardPaymentLinkInput, ctx: Session): Promise<GetDashboardPaymentLinkResult>;
   /** GET /dashboard/v1/modes/{mode}/recurrences/{id}: Get a recurrence (`session: owner, admin, developer, finance, viewer`). */
   getDashboardRecurrence(request: GetDashboardRecurrenceInput, ctx: Session): Promise<GetDashboardRecurrenceResult>;
+  /** GET /dashboard/v1/modes/{mode}/request-logs/{id}: Get a request log (`session: owner, admin, developer, finance, viewer`). */
+  getDashboardRequestLog(request: GetDashboardRequestLogInput, ctx: Session): Promise<GetDashboardRequestLogResult>;
   /** GET /dashboard/v1/modes/{mode}/statement: Get the statement (`session: owner, admin, developer, finance, viewer`). */
   getDashboardStatement(request: GetDashboardStatementInput, ctx: Session): Promise<GetDashboardStatementResult>;
   /** GET /dashboard/v1/modes/{mode}/transactions/{id}: Get a transaction and its timeline (`session: owner, admin, developer, finance, viewer`). */
@@ -2669,6 +2727,8 @@ export interface Handlers<Open, Session = Open> {
   listDashboardPaymentLinks(request: ListDashboardPaymentLinksInput, ctx: Session): Promise<ListDashboardPaymentLinksResult>;
   /** GET /dashboard/v1/modes/{mode}/recurrences: List recurrences (`session: owner, admin, developer, finance, viewer`). */
   listDashboardRecurrences(request: ListDashboardRecurrencesInput, ctx: Session): Promise<ListDashboardRecurrencesResult>;
+  /** GET /dashboard/v1/modes/{mode}/request-logs: List request logs (`session: owner, admin, developer, finance, viewer`). */
+  listDashboardRequestLogs(request: ListDashboardRequestLogsInput, ctx: Session): Promise<ListDashboardRequestLogsResult>;
   /** GET /dashboard/v1/modes/{mode}/transactions: List transactions (`session: owner, admin, developer, finance, viewer`). */
   listDashboardTransactions(request: ListDashboardTransactionsInput, ctx: Session): Promise<ListDashboardTransactionsResult>;
   /** GET /dashboard/v1/modes/{mode}/webhook-endpoints/{id}/deliveries: List an endpoint's deliveries (`session: owner, admin, developer, finance, viewer`). */
@@ -2747,6 +2807,7 @@ export interface OperationsByTag {
   "Payment links": "createDashboardPaymentLink" | "deactivateDashboardPaymentLink" | "getDashboardPaymentLink" | "listDashboardPaymentLinks";
   "Recurrences": "cancelDashboardRecurrence" | "createDashboardRecurrence" | "createDashboardRecurringCharge" | "getDashboardRecurrence" | "listDashboardRecurrences";
   "Registration": "completePasswordReset" | "confirmEmail" | "requestPasswordReset" | "signUp";
+  "Request logs": "getDashboardRequestLog" | "listDashboardRequestLogs";
   "Sandbox": "dashboardSandboxAdvanceRecurrence" | "dashboardSandboxApproveRecurrence" | "dashboardSandboxCancelRecurrenceByPayer" | "dashboardSandboxDispute" | "dashboardSandboxExpire" | "dashboardSandboxExpireRecurrence" | "dashboardSandboxPay" | "dashboardSandboxRejectRecurrence" | "dashboardSandboxReleaseBalance" | "dashboardSandboxResolveDispute" | "dashboardSandboxSettleRecurringAttempt";
   "Sessions": "changePassword" | "endSession" | "getSession" | "listSessions" | "logIn" | "logOut";
   "Statement": "exportDashboardStatement" | "getDashboardStatement";

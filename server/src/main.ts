@@ -26,6 +26,7 @@ import { startBankWork } from "./jobs/bank-work.js";
 import { startBankReconcile } from "./jobs/bank-reconcile.js";
 import { startWithdrawalPayouts } from "./jobs/withdrawal-payouts.js";
 import { startNotices } from "./jobs/notices.js";
+import { startRequestLogs } from "./jobs/request-logs.js";
 import { createLogger } from "./logger.js";
 import { logMailer, smtpMailer } from "./mail.js";
 import { onShutdownSignals, signalCounter } from "./shutdown.js";
@@ -227,6 +228,8 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
   const withdrawalPayouts = startWithdrawalPayouts({ payouts: domain.withdrawalPayouts, logger });
   /** The e-mail notices (issue 37 §2): sent after the requests that caused them, the daily summaries queued. */
   const notices = startNotices({ notices: domain.notices, logger });
+  /** The public API's request logs (issue 37 §2): written in batches each second, old days dropped hourly. */
+  const requestLogs = startRequestLogs({ requestLogs: domain.requestLogs, logger });
   // A cluster worker stops on its primary's SIGTERM only: the terminal's Ctrl+C reaches the whole
   // process group, and the primary relays it, which would otherwise count as a second signal.
   if (cluster.isWorker) process.on("SIGINT", () => undefined);
@@ -252,6 +255,8 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
         bankReconcile.stop(),
         withdrawalPayouts.stop(),
         notices.stop(),
+        // After the server stopped answering: its last requests' logs are written before the pool closes.
+        requestLogs.stop(),
       ]);
       await bank.close();
       await store.close();

@@ -128,6 +128,8 @@ export async function startTestServer(
     secrets?: Keyring;
     /** The platform's bank (a test double, server/test/support/pix-bank-double.ts); default: none. */
     bank?: BankAccess;
+    /** The request logs' buffer (a small one shows its overflow); default: the server's. */
+    requestLogBuffer?: { capacity: number; batchSize: number };
   } = {},
 ): Promise<TestServer> {
   const store = options.store ?? new MemoryStore();
@@ -146,6 +148,7 @@ export async function startTestServer(
       ...defaultDomainConfig,
       publicBaseUrl: options.publicBaseUrl ?? "https://pix.example.test",
       passwordHashCost: options.passwordHashCost ?? "minimal",
+      ...(options.requestLogBuffer ? { requestLogBuffer: options.requestLogBuffer } : {}),
     },
     mailer,
     logger,

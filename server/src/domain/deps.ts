@@ -37,6 +37,11 @@ export interface DomainConfig {
    * cycle charge open at the bank is read again (payments/recurrences/at-bank.ts); default 300.
    */
   bankReconcileSeconds?: number;
+  /**
+   * The request logs' buffer (request-logs/recording.ts): how many entries wait at most before new
+   * ones are dropped, and a batch's size; default `defaultRequestLogBuffer` (a test makes it small).
+   */
+  requestLogBuffer?: { capacity: number; batchSize: number };
 }
 
 export const defaultDomainConfig: DomainConfig = {

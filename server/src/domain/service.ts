@@ -12,6 +12,7 @@ import { homeFigureUseCases } from "./reports/index.js";
 import { exportUseCases } from "./reports/index.js";
 import { statementUseCases } from "./reports/index.js";
 import { noticePreferenceUseCases, noticeUseCases } from "./notices/index.js";
+import { requestLogUseCases } from "./request-logs/index.js";
 import type { DomainDeps } from "./deps.js";
 import { idempotencyUseCases } from "./core/idempotency.js";
 import { operatorUseCases } from "./operator/index.js";
@@ -104,6 +105,8 @@ export function createDomain(deps: DomainDeps, options: { webhookUrlGuard?: UrlG
     notices: noticeUseCases(deps),
     /** Each member's own choice of e-mail notices. */
     noticePreferences: noticePreferenceUseCases(deps),
+    /** The public API's request logs (issue 37 §2): noted after each answer, written in batches (jobs/request-logs.ts). */
+    requestLogs: requestLogUseCases(deps, authentication),
     dashboardMoney: dashboardMoneyUseCases(deps, { withdrawals }),
     timeline: transactionTimelineUseCases(deps),
     dashboardKeys: dashboardKeyUseCases(deps),

@@ -24,6 +24,7 @@ import { mountProbes } from "./probes.js";
 import type { RateLimits } from "../domain/core/rate-limits.js";
 import { rateLimiters } from "./public/rate-limit.js";
 import { requestLog } from "./request-log.js";
+import { requestCapture } from "./request-capture.js";
 import { bindOperations } from "./router.js";
 // The request state every step parks on `res.locals`, typed once (a declaration, nothing at run time).
 import type {} from "./locals.js";
@@ -77,7 +78,7 @@ export function createApp(options: AppOptions): Express {
     next();
   });
   app.use(securityHeaders({ publicBaseUrl: options.publicBaseUrl }));
-  app.use(requestLog(logger));
+  app.use(requestLog(logger, requestCapture(domain)));
 
   // Everything outside the public API (probes, documents, docs, the operator API, the checkout)
   // sits in one router that an `/api/` request skips in one step instead of being tried against

@@ -58,6 +58,8 @@ export function fastJson(app: Express): void {
   app.response.json = function json(this: Response, body: unknown) {
     if (!this.get("Content-Type")) this.set("Content-Type", "application/json");
     const text = jsonText(body);
+    // Kept for the request logs (request-capture.ts): the text itself, no copy.
+    this.locals.answerText = text;
     if (
       text === undefined ||
       this.req.method === "HEAD" ||

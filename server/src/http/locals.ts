@@ -22,6 +22,8 @@ declare module "express-serve-static-core" {
     dispatch?: Dispatch;
     /** A wrong current password was given (dashboard/mount.ts): it counts in the failed-log-in budgets. */
     wrongPassword?: boolean;
+    /** The JSON text of the answer, as `res.json` (json.ts) or a replay (router.ts) sent it: the request logs read it. */
+    answerText?: string;
     /** The checkout page's per-request CSP nonce (checkout/security.ts). */
     cspNonce?: string;
   }

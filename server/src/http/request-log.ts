@@ -1,4 +1,4 @@
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 
 /** Query parameters whose value is a secret wherever they appear (`?token=` of the e-mails' links). */
@@ -50,13 +50,19 @@ function loggedUrl(url: string): string {
  * several percent of the server's time under load. Levels: `info` for answers, `warn` for a 503,
  * `error` for any other 5xx and for a client that went away before the answer.
  */
-export function requestLog(logger: Logger): RequestHandler {
+export function requestLog(
+  logger: Logger,
+  /** Told of every request whose answer was sent whole ('finish'), with its time: the request logs (request-capture.ts). */
+  answered?: (req: Request, res: Response, durationMs: number) => void,
+): RequestHandler {
   return (req, res, next) => {
     const started = performance.now();
     const url = loggedUrl(req.originalUrl);
     const write = (aborted: boolean) => {
       res.removeListener("finish", onFinish);
       res.removeListener("close", onClose);
+      const durationMs = performance.now() - started;
+      if (!aborted) answered?.(req, res, durationMs);
       // A 503 is the documented answer while the database is away (its cause is logged once by
       // the pool): a warning, not an error per request.
       const level =
@@ -70,7 +76,7 @@ export function requestLog(logger: Logger): RequestHandler {
         {
           req: { id: res.locals.requestId, method: req.method, url },
           res: { statusCode: res.statusCode },
-          responseTime: Math.round(performance.now() - started),
+          responseTime: Math.round(durationMs),
           ...(aborted ? { err: { message: "request aborted" } } : {}),
         },
         `${req.method} ${url} ${aborted ? "aborted" : res.statusCode}`,

@@ -100,6 +100,7 @@ export function bindOperations<Ctx, H extends object>(
       const result = await handler({ params: req.params, query: req.query, headers: req.headers, body: req.body }, ctx);
       if (result instanceof StoredReply) {
         res.setHeader(replayedHeader, "true");
+        res.locals.answerText = result.text;
         res.status(result.status).type("application/json").send(result.text);
         return;
       }

@@ -54,6 +54,7 @@ function gatedStore(store: Store, gates: Gates): Store {
     close: () => store.close(),
     recordKeyUse: (keyId, at) => store.recordKeyUse(keyId, at),
     exportLeases: store.exportLeases,
+    requestLogs: store.requestLogs,
     read: {
       ...store.read,
       transactions: {

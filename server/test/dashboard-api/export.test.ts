@@ -262,6 +262,7 @@ function failingStore(failFrom: { page: number }): Store {
     watchDeliveries: (listener) => memory.watchDeliveries(listener),
     recordKeyUse: (keyId, at) => memory.recordKeyUse(keyId, at),
     exportLeases: memory.exportLeases,
+    requestLogs: memory.requestLogs,
     read: {
       ...memory.read,
       transactions: {

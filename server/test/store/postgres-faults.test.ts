@@ -304,6 +304,7 @@ describe("the webhook worker while the database is away", () => {
       ping: () => memory.ping(),
       recordKeyUse: (keyId, at) => memory.recordKeyUse(keyId, at),
       exportLeases: memory.exportLeases,
+      requestLogs: memory.requestLogs,
       close: () => memory.close(),
     };
     const logged: string[] = [];

@@ -61,6 +61,7 @@ function sortableId(): string {
 
 export type IdPrefix =
   | "txn"
+  | "rlg"
   | "ntc"
   | "cus"
   | "plk"

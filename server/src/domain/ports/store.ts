@@ -26,6 +26,7 @@ import type { IdentityReads, IdentityWrites } from "./identity-store.js";
 import type { BankReads, BankWrites } from "./bank-store.js";
 import type { ReceivedPixReads, ReceivedPixWrites } from "./received-pix-store.js";
 import type { ExportLeases } from "./export-leases.js";
+import type { RequestLogStore } from "./request-log-store.js";
 import type { NoticeReads, NoticeWrites } from "./notice-store.js";
 
 /** A list page whose cursor (`startingAfter`) names no item of the scope. */
@@ -127,6 +128,8 @@ export interface Store {
   recordKeyUse(keyId: string, at: string): Promise<void>;
   /** The CSV exports under way, per user (each call its own statement, outside any transaction). */
   readonly exportLeases: ExportLeases;
+  /** The public API's request logs, by day (each call its own statement, outside any transaction). */
+  readonly requestLogs: RequestLogStore;
   close(): Promise<void>;
 }
 

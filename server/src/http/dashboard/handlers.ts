@@ -11,6 +11,7 @@ import { noticeHandlers } from "./notices.js";
 import { objectHandlers } from "./objects.js";
 import { recurrenceHandlers } from "./recurrences.js";
 import { registrationHandlers } from "./registration.js";
+import { requestLogHandlers } from "./developers/request-logs.js";
 import { sandboxHandlers } from "./sandbox.js";
 import { sessionHandlers } from "./sessions.js";
 import { statementHandlers } from "./statement.js";
@@ -41,5 +42,6 @@ export function dashboardHandlers(domain: Domain): DashboardHandlers {
     ...sandboxHandlers(domain),
     ...apiKeyHandlers(domain),
     ...webhookHandlers(domain),
+    ...requestLogHandlers(domain),
   };
 }

@@ -30,6 +30,7 @@ import { BankTables } from "./bank.js";
 import { ReceivedPixTables } from "./received-pix.js";
 import { NoticeTables } from "./notices.js";
 import { MemoryExportLeases } from "./export-leases.js";
+import { MemoryRequestLogs } from "./request-logs.js";
 
 const inScope = (r: Scope, s: Scope) => r.accountId === s.accountId && r.livemode === s.livemode;
 
@@ -74,6 +75,7 @@ export class MemoryStore implements Store {
   readonly read: StoreReads = this.reads();
   private readonly tx: StoreTx = this.writes();
   readonly exportLeases = new MemoryExportLeases();
+  readonly requestLogs = new MemoryRequestLogs();
 
   async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {

@@ -1,10 +1,12 @@
 import type pg from "pg";
 import type { Store, StoreReads, StoreTx } from "../../domain/ports/store.js";
 import type { ExportLeases } from "../../domain/ports/export-leases.js";
+import type { RequestLogStore } from "../../domain/ports/request-log-store.js";
 import { DeliveryWatchers } from "../delivery-watchers.js";
 import { isConnectionError, sqlState, toStoreError } from "./connection/errors.js";
 import { DeliveryListener } from "./connection/delivery-listener.js";
 import { pgExportLeases } from "./export-leases.js";
+import { pgRequestLogs } from "./request-logs.js";
 import { connectionLostListener, silentLogger, type StoreLogger } from "./connection/pool.js";
 import { reads } from "./reads.js";
 import { execute, type Queryable, retryingReads } from "./sql.js";
@@ -102,6 +104,7 @@ export interface PostgresStoreOptions {
 export class PostgresStore implements Store {
   readonly read: StoreReads;
   readonly exportLeases: ExportLeases;
+  readonly requestLogs: RequestLogStore;
   private readonly logger: StoreLogger;
   private readonly maxAttempts: number;
   private readonly connectionLost: (error: Error) => void;
@@ -124,6 +127,7 @@ export class PostgresStore implements Store {
     this.db = retryingReads(pool);
     this.read = reads(this.db);
     this.exportLeases = pgExportLeases(pool);
+    this.requestLogs = pgRequestLogs(pool);
     if (pool.listenerCount("error") === 0) pool.on("error", this.connectionLost);
     pool.on("connect", (client) => {
       const pid = backendPid(client);

@@ -1,0 +1,3 @@
+export * from "./masking.js";
+export * from "./model.js";
+export * from "./recording.js";
