@@ -13,6 +13,7 @@
  * breaker (breaker.ts) answers `BankDownError` at once, without a call, while the bank is down.
  */
 import createClient from "openapi-fetch";
+import { createSecureContext, type SecureContext, type SecureContextOptions } from "node:tls";
 import { Agent, fetch as undiciFetch, type Dispatcher } from "undici";
 import { z } from "zod";
 import type { components, paths } from "../../../generated/bank/pix-api.js";
@@ -135,6 +136,21 @@ function tlsIdentity(certificate: ClientCertificateMaterial) {
   return certificate.format === "pem"
     ? { cert: certificate.certPem, key: certificate.keyPem }
     : { pfx: Buffer.from(certificate.pfxBase64, "base64"), passphrase: certificate.passphrase ?? undefined };
+}
+
+/**
+ * The TLS options of every socket to the bank as one secure context, built once: given the
+ * certificate, key and CA instead, each new socket parsed them again (its own context, a key
+ * parsed and a CA store built: a millisecond or more of the server's CPU per connection, and a
+ * burst of 100 withdrawals opens 100). Material Node refuses stays as it was given, so each
+ * connection fails as before (the connection's certificate is checked when it is set).
+ */
+function secureContextOf(options: SecureContextOptions): { secureContext: SecureContext } | SecureContextOptions {
+  try {
+    return { secureContext: createSecureContext(options) };
+  } catch {
+    return options;
+  }
 }
 
 /** The Basic credentials of RFC 6749 §2.3.1: each part form-encoded, then base64. */
@@ -404,31 +420,46 @@ function cobFrom(charge: BankChargeRequest, pixKey: string): Schemas["CobSolicit
 function bankTransport(credentials: BankCredentials, options: BankClientOptions = {}): BankTransport {
   const timeoutMs = options.timeoutMs ?? 5_000;
   const dialect = dialects[credentials.dialect];
+  const tlsOptions = {
+    ...tlsIdentity(credentials.certificate),
+    // No CA of its own: the system's trusted CAs verify the bank.
+    ...(credentials.bankCaPem === null ? {} : { ca: credentials.bankCaPem }),
+  };
   const agent = new Agent({
     connections: options.connections ?? 256,
     connectTimeout: timeoutMs,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
-    connect: {
-      ...tlsIdentity(credentials.certificate),
-      // No CA of its own: the system's trusted CAs verify the bank.
-      ...(credentials.bankCaPem === null ? {} : { ca: credentials.bankCaPem }),
-      rejectUnauthorized: true,
-    },
+    connect: { ...secureContextOf(tlsOptions), rejectUnauthorized: true },
   });
 
-  /** openapi-fetch hands a Request; undici's fetch sends it through the mutual-TLS Agent. */
+  /**
+   * openapi-fetch hands a Request; the Agent's own `request` sends it through the mutual-TLS
+   * sockets and the whole answer becomes the Response openapi-fetch reads. Not undici's `fetch`:
+   * its WHATWG machinery (streams, a second Request) was a tenth of the server's CPU per call to
+   * the bank (docs/benchmarks.md, withdrawals), and every answer here is a small JSON read whole.
+   * A redirect is refused, as `fetch` did with `redirect: "error"`: the bank's API never sends one.
+   */
   const send = async (request: Request): Promise<Response> => {
-    const body = request.body === null ? undefined : await request.arrayBuffer();
-    const response = await undiciFetch(request.url, {
-      method: request.method,
-      headers: [...request.headers],
-      body,
+    const url = new URL(request.url);
+    const answer = await agent.request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: request.method as Dispatcher.HttpMethod,
+      headers: [...request.headers].flat(),
+      body: request.body === null ? null : Buffer.from(await request.arrayBuffer()),
       signal: request.signal,
-      redirect: "error",
-      dispatcher: agent as Dispatcher,
     });
-    return response as unknown as Response;
+    const body = await answer.body.arrayBuffer();
+    if (answer.statusCode >= 300 && answer.statusCode < 400 && answer.headers.location !== undefined) {
+      throw new Error(`o banco respondeu com um redirecionamento (${answer.statusCode})`);
+    }
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(answer.headers)) {
+      for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
+    }
+    const empty = answer.statusCode === 204 || answer.statusCode === 205 || answer.statusCode === 304;
+    return new Response(empty ? null : body, { status: answer.statusCode, headers });
   };
 
   const issue = async (asked: string): Promise<IssuedToken> => {
