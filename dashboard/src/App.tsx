@@ -14,6 +14,7 @@ import { Disputes } from "./features/disputes/Disputes";
 import { Developers } from "./features/developers/Developers";
 import { Events } from "./features/developers/events/Events";
 import { Keys } from "./features/developers/keys/Keys";
+import { RequestLogPage, RequestLogs } from "./features/developers/request-logs/RequestLogs";
 import { Webhooks } from "./features/developers/webhooks/Webhooks";
 import { Home } from "./features/home/Home";
 import { CounterCharge } from "./features/counter/CounterCharge";
@@ -88,6 +89,8 @@ const router = createBrowserRouter(
                         { path: "chaves", element: <Keys /> },
                         { path: "webhooks", element: <Webhooks /> },
                         { path: "eventos", element: <Events /> },
+                        { path: "registros", element: <RequestLogs /> },
+                        { path: "registros/:id", element: <RequestLogPage /> },
                       ],
                     },
                     {

@@ -21,3 +21,5 @@ export type HomeFigures = Schemas["HomeFigures"];
 export type Member = Schemas["User"];
 export type Invitation = Schemas["Invitation"];
 export type AccountProfile = Schemas["AccountProfile"];
+export type RequestLog = Schemas["RequestLog"];
+export type RequestLogSummary = Schemas["RequestLogSummary"];

@@ -51,6 +51,7 @@ const dateTimeParts = new Intl.DateTimeFormat("pt-BR", {
   year: "numeric",
   hour: "2-digit",
   minute: "2-digit",
+  second: "2-digit",
   hourCycle: "h23",
 });
 
@@ -74,6 +75,15 @@ export function formatDateTime(iso: string | null | undefined): string {
   if (Number.isNaN(at.getTime())) return "—";
   const p = parts(dateTimeParts, at);
   return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}`;
+}
+
+/** `24/11/2026 15:30:07` in Brasília time, from an ISO instant (a request's time); `—` for null. */
+export function formatDateTimeSeconds(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return "—";
+  const p = parts(dateTimeParts, at);
+  return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}:${p.second}`;
 }
 
 /** `24/11/2026`, the Brasília day of an ISO instant. */

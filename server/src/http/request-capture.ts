@@ -2,7 +2,7 @@ import type { Request, Response } from "express";
 import type { Domain } from "../domain/service.js";
 
 /**
- * The request logs' capture (issue 37 §2; docs/decisions/0059-request-logs.md): after a public
+ * The request logs' capture (issue 37 §2; docs/decisions/0058-request-logs.md): after a public
  * API request's answer is sent, what the pipeline already holds is handed to
  * `requestLogs.record` — the caller parked by authentication (only a request made with a key
  * has one), its operation, the parsed body, and the JSON text `res.json` sent

@@ -7,7 +7,7 @@ const flushIntervalMs = 1_000;
 const daysIntervalMs = 60 * 60_000;
 
 /**
- * The request logs in the background of every server process (docs/decisions/0059-request-logs.md):
+ * The request logs in the background of every server process (docs/decisions/0058-request-logs.md):
  * every second what waits is written in batches, every hour the days ahead are made and the days
  * older than seven dropped (PostgreSQL: `DROP TABLE` of their partitions). `stop()` writes what
  * still waits (the shutdown's last flush) after the server stopped answering.

@@ -3,7 +3,7 @@ import { Page } from "../../components/ui";
 import { useModePath } from "../../lib/useMode";
 import styles from "../settings/settings.module.css";
 
-/** Developers: API keys, webhook endpoints, events; each tab its own address. */
+/** Developers: API keys, webhook endpoints, events, request logs; each tab its own address. */
 export function Developers() {
   const to = useModePath();
   return (
@@ -18,6 +18,9 @@ export function Developers() {
           </li>
           <li>
             <NavLink to={to("desenvolvedores/eventos")}>Eventos</NavLink>
+          </li>
+          <li>
+            <NavLink to={to("desenvolvedores/registros")}>Registros</NavLink>
           </li>
         </ul>
       </nav>

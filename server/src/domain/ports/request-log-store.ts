@@ -5,7 +5,7 @@ import type { RequestLogFilter, RequestLogRecord, RequestLogSummaryRecord } from
 // any transaction, kept by UTC day and dropped a whole day at a time (PostgreSQL: a partition per
 // day, `DROP TABLE`; memory: a map of days). Both adapters implement it
 // (`store/memory/request-logs.ts`, `store/postgres/request-logs.ts`).
-// docs/decisions/0059-request-logs.md.
+// docs/decisions/0058-request-logs.md.
 
 export interface RequestLogStore {
   /**

@@ -1,4 +1,4 @@
-// The one masking of the request logs (issue 37 §2; docs/decisions/0059-request-logs.md): a JSON
+// The one masking of the request logs (issue 37 §2; docs/decisions/0058-request-logs.md): a JSON
 // text as kept, with documents, e-mail addresses and secrets masked, cut short at a byte budget.
 // It works on the text the server sent (or the request's body as JSON) rather than on objects:
 // one pass of one regular expression over at most `limit` characters, whatever the size of the

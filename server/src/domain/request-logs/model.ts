@@ -1,4 +1,4 @@
-// The records of the request logs (issue 37 §2; docs/decisions/0059-request-logs.md).
+// The records of the request logs (issue 37 §2; docs/decisions/0058-request-logs.md).
 
 /** One public API request made with a key, as kept (bodies masked and cut: masking.ts). */
 export interface RequestLogRecord {

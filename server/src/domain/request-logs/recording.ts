@@ -8,7 +8,7 @@ import type { Authentication, Credentials } from "../keys/index.js";
 import { maskedJson } from "./masking.js";
 import type { RequestLogRecord, RequestLogSummaryRecord } from "./model.js";
 
-// The request logs (issue 37 §2; docs/decisions/0059-request-logs.md): every public API request
+// The request logs (issue 37 §2; docs/decisions/0058-request-logs.md): every public API request
 // made with a key is noted after its answer is sent (`record`, a push onto a bounded buffer: no
 // await, no failure), and written in batches outside the request (`flush`, by the request-logs job
 // every second, at 200 waiting, before a list is read, and at shutdown). The masking of the bodies

@@ -1,5 +1,5 @@
 -- Up Migration
--- Issue 37 §2, the request logs (docs/decisions/0059-request-logs.md): the public API's requests
+-- Issue 37 §2, the request logs (docs/decisions/0058-request-logs.md): the public API's requests
 -- made with a key, kept 7 days. Partitioned by day on created_at (RANGE): the request-logs job
 -- makes each day's partition ahead (request_logs_YYYYMMDD, UNLOGGED: a crash may lose what the
 -- logs held, never money) and drops the days past the window whole, by DROP TABLE; a batch for a

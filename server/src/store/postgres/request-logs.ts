@@ -4,7 +4,7 @@ import type { RequestLogStore } from "../../domain/ports/request-log-store.js";
 import type { RequestLogFilter, RequestLogRecord, RequestLogSummaryRecord } from "../../domain/request-logs/index.js";
 import { execute, type Queryable, query } from "./sql.js";
 
-// The request logs in PostgreSQL (migration 1764650000037; docs/decisions/0059-request-logs.md):
+// The request logs in PostgreSQL (migration 1764650000037; docs/decisions/0058-request-logs.md):
 // one partition per UTC day, made ahead and dropped whole. Making and dropping partitions is DDL
 // that several server processes may run at once: each run holds one advisory lock for its
 // statements (one implicit transaction: one simple query, no parameters; the day names are checked).
