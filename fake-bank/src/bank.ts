@@ -41,7 +41,8 @@ export type { Dialect, CallFault, RequestLogEntry, CallbackFault, CallbackRecord
 const HOST = "127.0.0.1";
 /** The payer's PSP in the end-to-end ids of Pix the page pays ("another bank"). */
 const PAYER_ISPB = "12345678";
-const SCOPES = [
+/** Every scope the bank grants a customer unless it is made with fewer (`CustomerOptions.scopes`). */
+export const SCOPES = [
   "cob.write",
   "cob.read",
   "pix.write",

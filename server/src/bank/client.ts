@@ -7,8 +7,10 @@
  *
  * Every call has one bounded wait (`timeoutMs`, token included): no answer in time is
  * `BankUnavailableError` (the bank is slow: the outcome is unknown); a 5xx, a refused or reset
- * connection, a TLS failure, or a token the bank will not give is `BankDownError` (the bank is
- * down); a 4xx is `BankRefusedError` with the bank's problem detail. The Agent bounds the sockets
+ * connection, a TLS failure, or a token endpoint that gives no token (its 5xx, 401 for a client
+ * it does not know, 404, 429) is `BankDownError` (the bank is down for us); a 4xx is
+ * `BankRefusedError` with the bank's problem detail, and so is the token endpoint's 400 or 403 (a
+ * scope not granted: the bank answered no to that call, and the breaker does not count it). The Agent bounds the sockets
  * per bank (`connections`); a request waiting for one is bounded by the same deadline. A circuit
  * breaker (breaker.ts) answers `BankDownError` at once, without a call, while the bank is down.
  */
@@ -188,6 +190,20 @@ function tokenRequest(
         body: new URLSearchParams({ grant_type: "client_credentials", scope }).toString(),
       };
   }
+}
+
+/** An OAuth2 error answer (RFC 6749 §5.2) as one sentence: its description, else its code. */
+function oauthErrorOf(text: string): string {
+  try {
+    const body = JSON.parse(text) as { error?: unknown; error_description?: unknown };
+    if (typeof body.error_description === "string" && body.error_description !== "") {
+      return typeof body.error === "string" ? `${body.error_description} (${body.error})` : body.error_description;
+    }
+    if (typeof body.error === "string") return body.error;
+  } catch {
+    // Not JSON: said by its status alone.
+  }
+  return "sem descrição";
 }
 
 /** Rejects when `signal` aborts, whatever `promise` does (a shared renewal outlives one caller). */
@@ -477,8 +493,16 @@ function bankTransport(credentials: BankCredentials, options: BankClientOptions 
     const text = await response.text().catch((error: unknown) => {
       throw unavailable(error);
     });
+    if (response.status === 400 || response.status === 403) {
+      // The bank says no to what was asked (RFC 6749 §5.2's `invalid_scope`: a scope not granted
+      // to this client): an answer, not the bank down, so not the breaker's to count (issue 35).
+      // The call that needed the token is refused with the bank's words. Not a 401 (the client or
+      // its secret unknown) nor a 404 (no token endpoint there): the connection itself is broken,
+      // for every call, as before; and a refused 404 would read as "no such charge at the bank".
+      throw new BankRefusedError(response.status, `o banco recusou o acesso (${asked}): ${oauthErrorOf(text)}`);
+    }
     if (!response.ok) {
-      // No token, no call: the bank is down for us (its token endpoint failing, or refusing us).
+      // No token, no call: the bank is down for us (its token endpoint failing).
       throw new BankDownError(`o banco recusou o token (${response.status})`, false, downRetryAfterSeconds);
     }
     let answer;
@@ -519,6 +543,11 @@ function bankTransport(credentials: BankCredentials, options: BankClientOptions 
           result = await call({ headers: { authorization: `Bearer ${token}` }, signal });
         }
       } catch (error) {
+        // The token endpoint said no: the bank answered.
+        if (error instanceof BankRefusedError) {
+          circuit.answered();
+          throw error;
+        }
         const failure = unavailable(error);
         if (failure instanceof BankDownError) circuit.down();
         else circuit.undecided();

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startFakeBank, type FakeBank } from "../../../fake-bank/src/bank.js";
+import { SCOPES, startFakeBank, type FakeBank } from "../../../fake-bank/src/bank.js";
 import { pixBankFrom, type BankClient } from "../../src/bank/client.js";
 import type { BankAccess } from "../../src/domain/deps.js";
 import { ManualClock } from "../../src/domain/ports/clock.js";
-import { byId, chargeBody, expectStatus, publicApi } from "../harness.js";
+import { byId, chargeBody, chargePayer, expectStatus, publicApi } from "../harness.js";
 import { credentialsOf } from "../support/fake-bank-credentials.js";
 import { eachStore, serverOn, type StoreUnderTest } from "../support/stores.js";
 
@@ -11,8 +11,10 @@ import { eachStore, serverOn, type StoreUnderTest } from "../support/stores.js";
 // down within its bounded wait (a 5xx, a refused connection, no token) answers 503 with
 // Retry-After and keeps nothing, its idempotency-key unused; after three such failures the
 // adapter's circuit breaker answers at once without calling the bank, and one probe closes it; a
-// slow bank still answers 201 PENDING, finished later. Through HTTP, against the fake bank and
-// the real adapter, on both stores.
+// slow bank still answers 201 PENDING, finished later. The bank saying no is not the bank down: a
+// token refused for the charges with a due date's scopes (a client id without cobv) fails those
+// creates and opens nothing (issue 35). Through HTTP, against the fake bank and the real adapter,
+// on both stores.
 
 const waitMs = 1_500;
 const openMs = 3_000;
@@ -159,6 +161,41 @@ function downSuite(store: StoreUnderTest) {
       body: { amountCents: 1_000 },
     });
     expectStatus(refunded, 201);
+  });
+
+  test("when the bank refuses the due-date charges' scopes, then three due-date creates answer 201 FAILED with the bank's reason, the breaker stays closed and an immediate charge is still registered", async () => {
+    await breakerClosed();
+    const key = await liveKey();
+    // A client id the bank grants everything but cobv.write and cobv.read.
+    const restricted = bank.addCustomer({ scopes: SCOPES.filter((scope) => !scope.startsWith("cobv.")) });
+    const held = client;
+    client = clientOf({
+      clientId: restricted.clientId,
+      clientSecret: restricted.clientSecret,
+      certificate: { format: "pem", certPem: restricted.certPem, keyPem: restricted.keyPem },
+      pixKey: restricted.keys[0] as string,
+    });
+    try {
+      const dueDate = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+      for (let i = 0; i < 3; i++) {
+        const refused = await publicApi(server.baseUrl, { key }).POST("/api/v1/charges/due-date", {
+          body: { amountCents: 12_000, dueDate, description: "Mensalidade", customer: { ...chargePayer } },
+        });
+        expectStatus(refused, 201);
+        expect(refused.body.status).toBe("FAILED");
+        expect(refused.body.failureReason).toContain("O banco recusou a cobrança");
+        expect(refused.body.failureReason).toContain("invalid_scope");
+      }
+      expect(client.downForSeconds?.()).toBeNull();
+      const immediate = await create(key);
+      expectStatus(immediate, 201);
+      expect(immediate.body.status).toBe("WAITING_PAYMENT");
+      expect(immediate.body.pix.copyPaste).toContain("/qr/v2/");
+      // The token was asked for and refused three times; no cobv reached the API.
+      expect(bank.requests().filter((r) => r.method === "PUT" && r.path.includes("/cobv/"))).toEqual([]);
+    } finally {
+      client = held;
+    }
   });
 
   test("when the bank is slow, not down, then the create still answers 201 PENDING within its wait and the charge is registered later", async () => {
