@@ -183,15 +183,26 @@ async function layoutProblemsNow(page: Page, name: string): Promise<string[]> {
 const photographed = new Set<string>();
 
 /**
+ * The screens this worker has checked at every width. A screen looked at again under the same name
+ * (the same screen on the other store) is checked at a phone's and a laptop's width, 390 and 1280
+ * px, the widths every screen is held to on both stores: the layout is the app's, the same on both,
+ * and each width is a resize and its reflow in Chromium.
+ */
+const everyWidthChecked = new Set<string>();
+
+/**
  * The layout check at every width of `layoutWidths` (no sideways scrolling of the page, every
- * row's amount and status in view), with full-page screenshots at a phone's and a laptop's width
- * (test-artifacts/painel-<name>-<width>.png, once per run). Returns what is wrong; the laptop's width
- * stays set.
+ * row's amount and status in view; at 390 and 1280 px only when a screen of this name was checked
+ * at every width already), with full-page screenshots at a phone's and a laptop's width
+ * (test-artifacts/painel-<name>-<width>.png, once per run). Returns what is wrong; the laptop's
+ * width stays set.
  */
 export async function layoutProblems(page: Page, name: string): Promise<string[]> {
   mkdirSync(artifacts, { recursive: true });
   const wrong: string[] = [];
-  for (const width of layoutWidths) {
+  const widths = everyWidthChecked.has(name) ? layoutWidths.filter((w) => w === 390 || w === 1280) : layoutWidths;
+  everyWidthChecked.add(name);
+  for (const width of widths) {
     await page.setViewportSize({ width, height: width < 500 ? 844 : 800 });
     wrong.push(...(await layoutProblemsNow(page, name)));
     const path = join(artifacts, `painel-${name}-${width}.png`);
@@ -204,9 +215,9 @@ export async function layoutProblems(page: Page, name: string): Promise<string[]
 }
 
 /**
- * One screen looked at as a person would: the layout check at every width (`layoutProblems`,
- * screenshots at 390 and 1280 px) and axe-core's serious and critical findings. Returns what is
- * wrong; the laptop's width stays set.
+ * One screen looked at as a person would: the layout check at every width (`layoutProblems`: at
+ * 390 and 1280 px when looked at before under its name; screenshots at 390 and 1280 px) and
+ * axe-core's serious and critical findings. Returns what is wrong; the laptop's width stays set.
  */
 export async function lookAt(page: Page, name: string): Promise<string[]> {
   const wrong = await layoutProblems(page, name);
