@@ -56,8 +56,17 @@ function downSuite(store: StoreUnderTest) {
     return res.body.data;
   };
   const cobPuts = () => bank.requests().filter((r) => r.method === "PUT" && r.path.includes("/cob/"));
-  /** Waits for the breaker to let a probe through again. */
-  const breakerClosed = () => sleep(openMs + 100);
+  /**
+   * Waits for the breaker of the client in use to let a probe through again (its `downForSeconds`
+   * null): at once when it is not open, as a test that follows one that closed it finds it.
+   */
+  const breakerClosed = async () => {
+    const deadline = Date.now() + openMs + 2_000;
+    while (client?.downForSeconds?.() != null) {
+      if (Date.now() > deadline) throw new Error(`the breaker still open ${openMs + 2_000} ms later`);
+      await sleep(50);
+    }
+  };
 
   test("when the bank answers 5xx to the create, then 503 with Retry-After in Portuguese, nothing is kept, and the same idempotency-key then creates the charge", async () => {
     const key = await liveKey();
