@@ -65,6 +65,11 @@ export interface BankTransport {
   /** openapi-fetch's `fetch`: the Request, sent through the mutual-TLS Agent. */
   fetch(request: Request): Promise<Response>;
   /**
+   * openapi-fetch's `Request` for the clients over this transport (`createClient`'s option): the
+   * call's parts as `fetch` reads them, its body kept as the text openapi-fetch serialised.
+   */
+  readonly Request: typeof Request;
+  /**
    * One call within the bounded wait, with a token for `scopes` (space-separated) in front; a 401
    * drops that token and the call is sent once more with a new one. Whatever fails before an
    * answer is `BankUnavailableError`.
@@ -432,6 +437,73 @@ function cobFrom(charge: BankChargeRequest, pixKey: string): Schemas["CobSolicit
   };
 }
 
+/**
+ * A call to the bank as openapi-fetch builds it (its `Request` option), holding only what `send`
+ * reads: the URL, method, headers, signal and the body as the text openapi-fetch serialised. The
+ * WHATWG Request around a stream, built and then read back for every call, cost more of the
+ * server's CPU than the call's own work (docs/benchmarks.md, withdrawals).
+ */
+class BankRequest {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Headers;
+  readonly signal: AbortSignal | null;
+  readonly text: string | null;
+  constructor(url: string, init: RequestInit = {}) {
+    this.url = url;
+    this.method = init.method ?? "GET";
+    this.headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
+    this.signal = init.signal ?? null;
+    if (init.body !== undefined && init.body !== null && typeof init.body !== "string") {
+      throw new TypeError("a call to the bank carries a JSON or form text body");
+    }
+    this.text = init.body ?? null;
+  }
+}
+
+/** The headers of an answer, as openapi-fetch and the adapter read them (`get`). */
+class AnswerHeaders {
+  constructor(private readonly raw: Record<string, string | string[] | undefined>) {}
+  get(name: string): string | null {
+    const value = this.raw[name.toLowerCase()];
+    return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+  }
+  has(name: string): boolean {
+    return this.raw[name.toLowerCase()] !== undefined;
+  }
+}
+
+/**
+ * The bank's answer, read whole, as openapi-fetch and the adapter read a Response (status, `ok`,
+ * headers, the body as text or JSON): no stream around a body already in memory.
+ */
+class BankAnswer {
+  readonly ok: boolean;
+  readonly statusText = "";
+  readonly redirected = false;
+  readonly type = "basic";
+  readonly bodyUsed = false;
+  readonly body = null;
+  constructor(
+    readonly status: number,
+    readonly headers: AnswerHeaders,
+    private readonly bytes: Buffer,
+    readonly url: string,
+  ) {
+    this.ok = status >= 200 && status < 300;
+  }
+  text(): Promise<string> {
+    return Promise.resolve(this.bytes.toString("utf8"));
+  }
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text()) as unknown;
+  }
+  arrayBuffer(): Promise<ArrayBuffer> {
+    const { buffer, byteOffset, byteLength } = this.bytes;
+    return Promise.resolve(buffer.slice(byteOffset, byteOffset + byteLength) as ArrayBuffer);
+  }
+}
+
 /** The agent and tokens of one version of the connection. */
 function bankTransport(credentials: BankCredentials, options: BankClientOptions = {}): BankTransport {
   const timeoutMs = options.timeoutMs ?? 5_000;
@@ -456,26 +528,32 @@ function bankTransport(credentials: BankCredentials, options: BankClientOptions 
    * the bank (docs/benchmarks.md, withdrawals), and every answer here is a small JSON read whole.
    * A redirect is refused, as `fetch` did with `redirect: "error"`: the bank's API never sends one.
    */
-  const send = async (request: Request): Promise<Response> => {
+  const send = async (request: Request | BankRequest): Promise<Response> => {
     const url = new URL(request.url);
+    const body =
+      request instanceof BankRequest
+        ? request.text
+        : request.body === null
+          ? null
+          : Buffer.from(await request.arrayBuffer());
     const answer = await agent.request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
       method: request.method as Dispatcher.HttpMethod,
       headers: [...request.headers].flat(),
-      body: request.body === null ? null : Buffer.from(await request.arrayBuffer()),
-      signal: request.signal,
+      body,
+      signal: request.signal ?? undefined,
     });
-    const body = await answer.body.arrayBuffer();
+    const bytes = Buffer.from(await answer.body.arrayBuffer());
     if (answer.statusCode >= 300 && answer.statusCode < 400 && answer.headers.location !== undefined) {
       throw new Error(`o banco respondeu com um redirecionamento (${answer.statusCode})`);
     }
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(answer.headers)) {
-      for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
-    }
-    const empty = answer.statusCode === 204 || answer.statusCode === 205 || answer.statusCode === 304;
-    return new Response(empty ? null : body, { status: answer.statusCode, headers });
+    return new BankAnswer(
+      answer.statusCode,
+      new AnswerHeaders(answer.headers),
+      bytes,
+      request.url,
+    ) as unknown as Response;
   };
 
   const issue = async (asked: string): Promise<IssuedToken> => {
@@ -529,6 +607,7 @@ function bankTransport(credentials: BankCredentials, options: BankClientOptions 
   return {
     baseUrl: credentials.baseUrl,
     fetch: send,
+    Request: BankRequest as unknown as typeof Request,
     async authorized(scopes, call) {
       circuit.admit();
       const signal = AbortSignal.timeout(timeoutMs);
@@ -571,7 +650,11 @@ export function pixBankFrom(credentials: BankCredentials, options: BankClientOpt
   const pageSize = options.pageSize ?? 100;
   const dialect = dialects[credentials.dialect];
   const transport = bankTransport(credentials, options);
-  const api = createClient<paths>({ baseUrl: credentials.baseUrl, fetch: (request) => transport.fetch(request) });
+  const api = createClient<paths>({
+    baseUrl: credentials.baseUrl,
+    fetch: (request) => transport.fetch(request),
+    Request: transport.Request,
+  });
   const authorized = <R extends { response: Response }>(
     call: (init: { headers: { authorization: string }; signal: AbortSignal }) => Promise<R>,
   ): Promise<R> => transport.authorized(scope, call);

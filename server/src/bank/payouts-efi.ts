@@ -74,6 +74,7 @@ export function efiPayouts(transport: BankTransport, payerKey: string): PixPayou
   const api = createClient<paths>({
     baseUrl: new URL(transport.baseUrl).origin,
     fetch: (request) => transport.fetch(request),
+    Request: transport.Request,
   });
 
   async function read(transferId: string): Promise<(PayoutTransfer & { key: string | null }) | null> {

@@ -93,6 +93,7 @@ export function interPayouts(transport: BankTransport): PixPayouts {
   const api = createClient<paths>({
     baseUrl: new URL(transport.baseUrl).origin,
     fetch: (request) => transport.fetch(request),
+    Request: transport.Request,
   });
 
   return {

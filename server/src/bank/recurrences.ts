@@ -155,7 +155,11 @@ function recFrom(request: BankRecurrenceRequest, retries: boolean): Schemas["Rec
 function recurrenceBankFrom(client: BankClient, account: BankAccountNumber | null): RecurrenceBank | null {
   if (account === null) return null;
   const { transport } = client;
-  const api = createClient<paths>({ baseUrl: transport.baseUrl, fetch: (request) => transport.fetch(request) });
+  const api = createClient<paths>({
+    baseUrl: transport.baseUrl,
+    fetch: (request) => transport.fetch(request),
+    Request: transport.Request,
+  });
   const authorized = <R extends { response: Response }>(
     call: (init: { headers: { authorization: string }; signal: AbortSignal }) => Promise<R>,
   ): Promise<R> => transport.authorized(scope, call);
