@@ -16,7 +16,7 @@
  * (`1`), BENCH_WITHDRAWALS_SERVER_ENTRY (the built server's main.js; unset, `serverArgs()`).
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeBank, type FakeBank } from "../../fake-bank/src/bank.js";
@@ -220,20 +220,29 @@ async function measureStore(
           transfers: body.transfers.map((t) => t.id.replace("_", "")),
         };
       });
-      // Until every withdrawal is PAID (the job's pass every 5 s reads each transfer back): one list
-      // a second per account, so the polling is not what the server's CPU measures.
-      const ids = new Set(made.filter((m) => m.status === 201).map((m) => m.id));
+      // Until every withdrawal is PAID (the job's pass every 5 s reads each transfer back, oldest
+      // first): once a second, the accounts in turn, each listed until its withdrawals are all PAID
+      // and then left, so the polling (about one list a second, not one per account) is not what
+      // the server's CPU measures.
       const deadline = Date.now() + (quick ? 60_000 : 120_000);
-      for (;;) {
+      const waiting = funded
+        .map(({ key }) => ({
+          key,
+          ids: new Set(made.filter((m) => m.key === key && m.status === 201).map((m) => m.id)),
+        }))
+        .filter((account) => account.ids.size > 0);
+      while (waiting.length > 0) {
         await sleep(1_000);
-        const lists = await pool(accounts, accounts, async (n) => {
-          const { key } = funded[n] as { key: string };
+        while (waiting.length > 0) {
+          const { key, ids } = waiting[0] as (typeof waiting)[number];
           const page = await json(await api(key, "GET", "/withdrawals?limit=100"), 200, "withdrawals");
-          return page.data as { id: string; status: string }[];
-        });
-        const left = lists.flat().filter((w) => ids.has(w.id) && w.status !== "PAID").length;
-        if (left === 0) break;
-        if (Date.now() > deadline) throw new Error(`withdrawals not PAID in time: ${left} left`);
+          const data = page.data as { id: string; status: string }[];
+          if (data.some((w) => ids.has(w.id) && w.status !== "PAID")) break;
+          waiting.shift();
+        }
+        if (waiting.length > 0 && Date.now() > deadline) {
+          throw new Error(`withdrawals not PAID in time: ${waiting.length} accounts left`);
+        }
       }
       return made;
     };
@@ -256,6 +265,22 @@ async function measureStore(
       }),
     );
     const logBefore = bank.requests().length;
+    // The measured round's span on the monotonic clock a `--cpu-prof` profile's timestamps use (µs).
+    // and the server's CPU by thread (main, V8's GC helpers, libuv's pool), ms.
+    const threads = (pid: number) => {
+      const out: Record<string, number> = {};
+      for (const task of readdirSync(`/proc/${pid}/task`)) {
+        const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, "utf8");
+        const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        out[`${name}#${task}`] = ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+      }
+      return out;
+    };
+    const threadsBefore = threads(server.pid);
+    const mark = (what: string, extra = "") =>
+      console.error(`WITHDRAWALS-MARK ${store.name} ${what} ${process.hrtime.bigint() / 1000n} ${extra}`);
+    mark("start");
     const cpuBefore = cpuMsOf(server.pid);
     const started = performance.now();
     const made = await round();
@@ -264,6 +289,15 @@ async function measureStore(
     const ok = made.filter((m) => m.status === 201);
     const finishedSeconds = (performance.now() - started) / 1000;
     const serverCpuMs = cpuMsOf(server.pid) - cpuBefore;
+    const threadsAfter = threads(server.pid);
+    mark(
+      "end",
+      Object.entries(threadsAfter)
+        .map(([name, ms]) => [name, ms - (threadsBefore[name] ?? 0)] as const)
+        .filter(([, ms]) => ms > 0)
+        .map(([name, ms]) => `${name}=${ms}`)
+        .join(" "),
+    );
     const log = bank.requests().slice(logBefore);
     const transfers = ok.flatMap((m) => m.transfers.map((id) => ({ id, sentAt: m.sentAt })));
     const ours = transfers.flatMap(({ id, sentAt }) => {
