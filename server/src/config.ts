@@ -199,6 +199,16 @@ const variables = {
     parse: flag("on", "off").default(true),
     readme: { default: "on", meaning: "`off`: do not deliver webhooks in this process (run `npm run worker`)" },
   }),
+  PIX_REQUEST_LOGS: variable({
+    key: "requestLogs",
+    readBy: ["server"],
+    parse: flag("on", "off").default(true),
+    readme: {
+      default: "on",
+      meaning:
+        "`off`: this process keeps no request logs (Desenvolvedores → Registros; [record 0058](decisions/0058-request-logs.md))",
+    },
+  }),
   PIX_WEBHOOK_CLAIM_SECONDS: variable({
     key: "webhookClaimSeconds",
     readBy: ["server", "worker"],

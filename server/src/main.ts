@@ -172,6 +172,7 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
     rateLimits: cfg.rateLimits,
     ...(opened.rateLimitCounters ? { rateLimitStore: sharedRateLimitStore(opened.rateLimitCounters) } : {}),
     trustProxy: cfg.trustProxy,
+    requestLogs: cfg.requestLogs,
     admin: { token: cfg.adminToken, manualClock },
     // Several processes behind one load balancer must share the checkout's CSRF secret.
     ...(cfg.checkoutSecret ? { checkout: { csrfSecret: cfg.checkoutSecret } } : {}),
@@ -229,7 +230,7 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
   /** The e-mail notices (issue 37 §2): sent after the requests that caused them, the daily summaries queued. */
   const notices = startNotices({ notices: domain.notices, logger });
   /** The public API's request logs (issue 37 §2): written in batches each second, old days dropped hourly. */
-  const requestLogs = startRequestLogs({ requestLogs: domain.requestLogs, logger });
+  const requestLogs = cfg.requestLogs ? startRequestLogs({ requestLogs: domain.requestLogs, logger }) : null;
   // A cluster worker stops on its primary's SIGTERM only: the terminal's Ctrl+C reaches the whole
   // process group, and the primary relays it, which would otherwise count as a second signal.
   if (cluster.isWorker) process.on("SIGINT", () => undefined);
@@ -256,7 +257,7 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
         withdrawalPayouts.stop(),
         notices.stop(),
         // After the server stopped answering: its last requests' logs are written before the pool closes.
-        requestLogs.stop(),
+        requestLogs?.stop(),
       ]);
       await bank.close();
       await store.close();

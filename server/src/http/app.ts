@@ -51,6 +51,8 @@ export interface AppOptions {
   panelDirectory?: string | null;
   /** The built documentation site served at /docs (default: dist/docs, when built). */
   docsDirectory?: string | null;
+  /** Whether the public API's requests are noted for the request logs (PIX_REQUEST_LOGS; default on). */
+  requestLogs?: boolean;
 }
 
 /** The reference server: Express 5, validated by the generated OpenAPI document. */
@@ -78,7 +80,7 @@ export function createApp(options: AppOptions): Express {
     next();
   });
   app.use(securityHeaders({ publicBaseUrl: options.publicBaseUrl }));
-  app.use(requestLog(logger, requestCapture(domain)));
+  app.use(requestLog(logger, options.requestLogs === false ? undefined : requestCapture(domain)));
 
   // Everything outside the public API (probes, documents, docs, the operator API, the checkout)
   // sits in one router that an `/api/` request skips in one step instead of being tried against

@@ -2,7 +2,16 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { allPermissions, createApiKey } from "../../src/domain/accounts/index.js";
 import { addDays, isBusinessDay } from "../../src/domain/payments/index.js";
-import { bodyOf, byId, chargeBody, operatorApi, publicApi, testAdminToken, type TestServer } from "../harness.js";
+import {
+  bodyOf,
+  byId,
+  chargeBody,
+  operatorApi,
+  publicApi,
+  rawCall,
+  testAdminToken,
+  type TestServer,
+} from "../harness.js";
 import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.js";
 import { buildPanel, freePort, lookAt, openBrowserTab, type WatchedPage } from "../support/panel.js";
 import { startReceiver } from "../support/receiver.js";
@@ -762,9 +771,9 @@ for (const store of eachStore("painel_diario")) {
     );
 
     test.skipIf(!hasChromium)(
-      "when a charge made at the counter for a customer from the book is paid while its QR code is on the screen, then the screen turns into the receipt, and the statement of the day (a same-day partial refund and a withdrawal too) adds up to the balance",
+      "when a charge made at the counter for a customer from the book is paid while its QR code is on the screen, then the screen turns into the receipt, and the statement of the day (a same-day partial refund and a withdrawal too) adds up to the balance, and a refused API call is found in Registros with its error body",
       async () => {
-        const { page, problems, api } = await merchant();
+        const { page, problems, api, key } = await merchant();
         // The screens' layout and axe at every width once, on the first store (they read the same on both).
         const lookOnce = (name: string) => (store.name === "memory" ? look(page, name) : Promise.resolve());
         // A customer already in the book: a charge of the online shop made them one.
@@ -844,6 +853,29 @@ for (const store of eachStore("painel_diario")) {
         expect(await read(page.getByRole("region", { name: "Saldo no início" }))).toContain("R$ 0,00");
         expect(await read(rows.nth(1))).toContain(money(total));
         await lookOnce("extrato");
+
+        // The shop's integration sends a charge below the minimum: found in Desenvolvedores →
+        // Registros with its error body, the payer's CPF masked (issue 37 §2, request logs).
+        const refused = await rawCall<{ code: string }>(server.baseUrl, "POST", "/api/v1/charges/pix", {
+          key,
+          body: chargeBody({ amountCents: 100 }),
+        });
+        expect(refused.status).toBe(400);
+        const requestId = refused.headers.get("x-request-id") ?? "";
+        await page.goto(at("/teste/desenvolvedores/registros?situacao=4xx"));
+        const failures = page.getByRole("region", { name: "Lista de requisições" }).getByRole("row");
+        await failures.nth(1).waitFor();
+        expect(await failures.count()).toBe(2);
+        expect(await read(failures.nth(1))).toMatch(/POST \/api\/v1\/charges\/pix[\s\S]*400[\s\S]*VALIDATION_ERROR/);
+        await lookOnce("registros");
+        await failures.nth(1).getByRole("link").click();
+        await page.getByRole("heading", { name: "POST /api/v1/charges/pix" }).waitFor();
+        const logged = await read(page.locator("main"));
+        expect(logged).toContain(refused.body.code);
+        expect(logged).toContain(requestId);
+        expect(logged).toContain('"document": "***982247**"');
+        expect(logged).not.toContain("52998224725");
+        await lookOnce("registro");
         expect(wrong).toEqual([]);
         expect(problems).toEqual([]);
       },

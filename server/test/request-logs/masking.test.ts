@@ -6,16 +6,16 @@ import { maskedJson, maskedSecret } from "../../src/domain/request-logs/index.js
 
 describe("maskedJson", () => {
   test.each([
-    { name: "a CPF", body: { document: "52998224725" }, shows: "***.982.247-**", hides: "52998224725" },
+    { name: "a CPF", body: { document: "52998224725" }, shows: "***982247**", hides: "52998224725" },
     { name: "a punctuated CPF", body: { document: "529.982.247-25" }, shows: "***.982.247-**", hides: "529.982" },
-    { name: "a CNPJ", body: { document: "11222333000181" }, shows: "**.222.333/****-**", hides: "11222333000181" },
+    { name: "a CNPJ", body: { document: "11222333000181" }, shows: "**222333******", hides: "11222333000181" },
     {
       name: "a punctuated CNPJ",
       body: { document: "11.222.333/0001-81" },
       shows: "**.222.333/****-**",
       hides: "0001-81",
     },
-    { name: "a Pix key that is a CPF", body: { pixKey: "52998224725" }, shows: "***.982.247-**", hides: "5299822" },
+    { name: "a Pix key that is a CPF", body: { pixKey: "52998224725" }, shows: "***982247**", hides: "5299822" },
     {
       name: "an e-mail address",
       body: { email: "maria.silva@example.com" },
@@ -56,8 +56,8 @@ describe("maskedJson", () => {
     const { text: kept, truncated } = maskedJson(text, 1000);
     expect(truncated).toBe(true);
     expect(kept.length).toBeLessThanOrEqual(1000);
-    expect(kept).not.toMatch(/\d{5}/);
-    expect(kept).toContain("***.982.247-**");
+    expect(kept).not.toMatch(/\d{7}|529982|224725/);
+    expect(kept).toContain("***982247**");
   });
 
   test("when a secret's value straddles the budget, then none of it is kept", () => {

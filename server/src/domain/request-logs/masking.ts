@@ -25,12 +25,18 @@ const documentString = /"(\d{3}\.?\d{3}\.?\d{3}-?\d{2}|\d{2}\.?\d{3}\.?\d{3}\/?\
 const secretMember =
   /([Ss]ecret|[Tt]oken|[Pp]assw(?:or)?d|[Ss]enha|[Aa]uthorization|[Cc]ookie|[Kk]ey)"(\s*:\s*)"(?:[^"\\]|\\.)*"/g;
 
-/** A CPF's or CNPJ's middle digits only: `***.982.247-**`, `**.222.333/****-**`. */
+/**
+ * A CPF's or CNPJ's middle six digits only, in the shape it was written: `***982247**`,
+ * `***.982.247-**`, `**222333******`, `**.222.333/****-**` (an 11-digit phone number reads as a CPF,
+ * and is masked alike).
+ */
 function maskedDocument(value: string): string {
-  const digits = value.replace(/\D/g, "");
-  return digits.length === 11
-    ? `***.${digits.slice(3, 6)}.${digits.slice(6, 9)}-**`
-    : `**.${digits.slice(2, 5)}.${digits.slice(5, 8)}/****-**`;
+  const keepFrom = value.replace(/\D/g, "").length === 11 ? 3 : 2;
+  let digit = -1;
+  return value.replace(/\d/g, (d) => {
+    digit++;
+    return digit >= keepFrom && digit < keepFrom + 6 ? d : "*";
+  });
 }
 
 /** Characters that end an e-mail address's local part or domain inside a text. */
@@ -99,8 +105,15 @@ function cutAt(masked: string, limit: number): string {
   return masked.slice(0, Math.max(quote, 0));
 }
 
-/** The request logs' budget for one body, in characters (16 KiB). */
+/** The request logs' budget for a request's body and a failure's answer, in characters (16 KiB). */
 const bodyLimit = 16 * 1024;
+
+/**
+ * The budget for a success's answer (4 KiB: one object whole, a list's first items). Masking costs
+ * by the character, and a page of twenty charges (20 KiB) is the API's most frequent answer: its
+ * whole budget was a sixth of the list's server time (docs/decisions/0058-request-logs.md).
+ */
+export const successAnswerLimit = 4 * 1024;
 
 /**
  * A JSON text as the request logs keep it: masked (CPF and CNPJ, e-mail addresses, secrets'

@@ -5,7 +5,7 @@ import type { PageRequest } from "../core/model.js";
 import { notFound } from "../core/errors.js";
 import { pageOrInvalidCursor } from "../core/pagination.js";
 import type { Authentication, Credentials } from "../keys/index.js";
-import { maskedJson } from "./masking.js";
+import { maskedJson, successAnswerLimit } from "./masking.js";
 import type { RequestLogRecord, RequestLogSummaryRecord } from "./model.js";
 
 // The request logs (issue 37 §2; docs/decisions/0058-request-logs.md): every public API request
@@ -120,7 +120,12 @@ export function requestLogUseCases(
     if (!actor) return null;
     const request =
       capture.requestBody === undefined ? null : maskedJson(JSON.stringify(capture.requestBody) ?? "null");
-    const response = capture.responseText === undefined ? null : maskedJson(capture.responseText);
+    const response =
+      capture.responseText === undefined
+        ? null
+        : capture.status >= 400
+          ? maskedJson(capture.responseText)
+          : maskedJson(capture.responseText, successAnswerLimit);
     return {
       id: newId("rlg"),
       accountId: actor.scope.accountId,

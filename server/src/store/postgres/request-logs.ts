@@ -34,39 +34,53 @@ const allColumns = `id, account_id AS "accountId", livemode, key_id AS "keyId", 
 /** `LIKE`'s wildcards in a text searched for as it is. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** The table's columns and each one's value, in the order the insert lists them. */
+const columns: [string, (e: RequestLogRecord) => unknown][] = [
+  ["id", (e) => e.id],
+  ["account_id", (e) => e.accountId],
+  ["livemode", (e) => e.livemode],
+  ["key_id", (e) => e.keyId],
+  ["key_name", (e) => e.keyName],
+  ["key_prefix", (e) => e.keyPrefix],
+  ["method", (e) => e.method],
+  ["path", (e) => e.path],
+  ["route", (e) => e.route],
+  ["query", (e) => e.query],
+  ["status", (e) => e.status],
+  ["duration_ms", (e) => e.durationMs],
+  ["request_id", (e) => e.requestId],
+  ["request_body", (e) => e.requestBody],
+  ["request_body_truncated", (e) => e.requestBodyTruncated],
+  ["response_body", (e) => e.responseBody],
+  ["response_body_truncated", (e) => e.responseBodyTruncated],
+  ["created_at", (e) => e.createdAt],
+];
+/** Casts where a parameter's type is not text. */
+const casts = columns.map(([name]) =>
+  name === "created_at"
+    ? "::timestamptz"
+    : name === "status" || name === "duration_ms"
+      ? "::integer"
+      : name.endsWith("_truncated") || name === "livemode"
+        ? "::boolean"
+        : "",
+);
+
 export function pgRequestLogs(db: Queryable): RequestLogStore {
   return {
     async appendMany(entries: readonly RequestLogRecord[]) {
       if (entries.length === 0) return 0;
-      const column = <T>(value: (e: RequestLogRecord) => T) => entries.map(value);
+      // One row of parameters per entry (not `unnest` of arrays: pg writes an array's elements
+      // escaped, a copy of every body with its quotes doubled; a text parameter goes as it is).
+      const rows = entries.map((_e, row) => {
+        const at = row * columns.length;
+        return `(${columns.map((_c, i) => `$${at + i + 1}${casts[i] ?? ""}`).join(", ")})`;
+      });
       return execute(
         db,
-        `INSERT INTO request_logs (id, account_id, livemode, key_id, key_name, key_prefix, method, path, route, query,
-           status, duration_ms, request_id, request_body, request_body_truncated, response_body, response_body_truncated,
-           created_at)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::text[],
-           $8::text[], $9::text[], $10::text[], $11::integer[], $12::integer[], $13::text[], $14::text[], $15::boolean[],
-           $16::text[], $17::boolean[], $18::timestamptz[])`,
-        [
-          column((e) => e.id),
-          column((e) => e.accountId),
-          column((e) => e.livemode),
-          column((e) => e.keyId),
-          column((e) => e.keyName),
-          column((e) => e.keyPrefix),
-          column((e) => e.method),
-          column((e) => e.path),
-          column((e) => e.route),
-          column((e) => e.query),
-          column((e) => e.status),
-          column((e) => e.durationMs),
-          column((e) => e.requestId),
-          column((e) => e.requestBody),
-          column((e) => e.requestBodyTruncated),
-          column((e) => e.responseBody),
-          column((e) => e.responseBodyTruncated),
-          column((e) => e.createdAt),
-        ],
+        `INSERT INTO request_logs (${columns.map(([name]) => name).join(", ")}) VALUES ${rows.join(", ")}`,
+        entries.flatMap((e) => columns.map(([, value]) => value(e))),
+        { prepare: false },
       );
     },
 

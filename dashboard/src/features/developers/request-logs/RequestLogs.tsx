@@ -13,6 +13,7 @@ import { formatDateTimeSeconds } from "../../../lib/format";
 import type { Mode } from "../../../lib/mode";
 import { useMode, useModePath } from "../../../lib/useMode";
 import { keyQueries } from "../keys/queries";
+import styles from "./request-logs.module.css";
 
 // Desenvolvedores → Registros (issue 37 §2): the mode's public API requests of the last 7 days,
 // filtered in the address (`?situacao=4xx&caminho=/charges&chave=key_…`), and one request's page
@@ -83,7 +84,7 @@ export function RequestLogs() {
       header: "Pedido",
       essential: true,
       cell: (r) => (
-        <Link to={to(`desenvolvedores/registros/${r.id}`)} className={ui.nowrap}>
+        <Link to={to(`desenvolvedores/registros/${r.id}`)} className={styles.wrap}>
           <code>
             {r.method} {r.path}
           </code>
@@ -184,7 +185,7 @@ function Body(props: { title: string; body: string | null; truncated: boolean; l
           <pre className={ui.json} tabIndex={0} aria-label={props.label}>
             {pretty(props.body)}
           </pre>
-          {props.truncated ? <p className={ui.hint}>Cortado nos primeiros 16 KiB.</p> : null}
+          {props.truncated ? <p className={ui.hint}>Cortado: só o começo foi guardado.</p> : null}
         </>
       )}
     </>
@@ -215,7 +216,10 @@ export function RequestLogPage() {
   return (
     <div className="stack">
       {back}
-      <Card title={`${r.method} ${r.path}`} id="requisicao">
+      <Card>
+        <h2 className={styles.wrap}>
+          {r.method} {r.path}
+        </h2>
         <Details
           items={[
             ["Situação", <StatusCode key="status" status={r.status} />],
@@ -230,7 +234,7 @@ export function RequestLogPage() {
             ],
             [
               "Id da requisição",
-              <span key="request-id" className={ui.nowrap}>
+              <span key="request-id" className={styles.wrap}>
                 <code>{r.requestId}</code> <CopyButton text={r.requestId} label="Copiar id" />
               </span>,
             ],
