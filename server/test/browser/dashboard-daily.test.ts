@@ -774,8 +774,8 @@ for (const store of eachStore("painel_diario")) {
       "when a charge made at the counter for a customer from the book is paid while its QR code is on the screen, then the screen turns into the receipt, and the statement of the day (a same-day partial refund and a withdrawal too) adds up to the balance, and a refused API call is found in Registros with its error body",
       async () => {
         const { page, problems, api, key } = await merchant();
-        // The screens' layout and axe at every width once, on the first store (they read the same on both).
-        const lookOnce = (name: string) => (store.name === "memory" ? look(page, name) : Promise.resolve());
+        // The screens' layout and axe on both stores: every width on the first, 390 and 1280 px on the
+        // second (`lookAt` checks a screen looked at again under its name at those two).
         // A customer already in the book: a charge of the online shop made them one.
         const earlier = await bodyOf(api.POST("/api/v1/charges/pix", { body: chargeBody({ amountCents: 900 }) }), 201);
 
@@ -797,7 +797,7 @@ for (const store of eachStore("painel_diario")) {
         expect(await name.inputValue()).toBe(earlier.customer.name);
         await page.getByLabel("Valor (R$)").fill("86,50");
         await page.getByLabel("Descrição").fill("Bolo de cenoura com cobertura de chocolate");
-        await lookOnce("balcao-nova");
+        await look(page, "balcao-nova");
         await page.getByRole("button", { name: "Cobrar R$ 86,50" }).click();
 
         // The QR code on the whole screen, no menu; paid meanwhile (the payer's bank: the sandbox).
@@ -807,7 +807,7 @@ for (const store of eachStore("painel_diario")) {
         expect(await page.getByRole("navigation", { name: "Seções" }).count()).toBe(0);
         const qrBox = await qr.boundingBox();
         expect(qrBox && qrBox.width >= 400).toBe(true);
-        await lookOnce("balcao-qr");
+        await look(page, "balcao-qr");
         const id = page.url().split("/").at(-1) ?? "";
         expect(id).toMatch(/^txn_/);
         await bodyOf(api.POST("/api/v1/sandbox/transactions/{id}/pay", byId(id)), 200);
@@ -816,7 +816,7 @@ for (const store of eachStore("painel_diario")) {
         expect(receipt).toMatch(/R\$ 86,50/);
         expect(receipt).toContain("Maria da Silva Santos — CPF ***.982.247-**");
         expect(receipt).toContain(id);
-        await lookOnce("balcao-recibo");
+        await look(page, "balcao-recibo");
 
         // The day goes on: part of the sale back to the payer in the app, from the sale's money not
         // yet released (record 0055), then the money released, a withdrawal.
@@ -852,7 +852,7 @@ for (const store of eachStore("painel_diario")) {
         expect(await read(page.getByRole("region", { name: "Saldo no fim" }))).toContain(money(total));
         expect(await read(page.getByRole("region", { name: "Saldo no início" }))).toContain("R$ 0,00");
         expect(await read(rows.nth(1))).toContain(money(total));
-        await lookOnce("extrato");
+        await look(page, "extrato");
 
         // The shop's integration sends a charge below the minimum: found in Desenvolvedores →
         // Registros with its error body, the payer's CPF masked (issue 37 §2, request logs).
@@ -867,7 +867,7 @@ for (const store of eachStore("painel_diario")) {
         await failures.nth(1).waitFor();
         expect(await failures.count()).toBe(2);
         expect(await read(failures.nth(1))).toMatch(/POST \/api\/v1\/charges\/pix[\s\S]*400[\s\S]*VALIDATION_ERROR/);
-        await lookOnce("registros");
+        await look(page, "registros");
         await failures.nth(1).getByRole("link").click();
         await page.getByRole("heading", { name: "POST /api/v1/charges/pix" }).waitFor();
         const logged = await read(page.locator("main"));
@@ -875,7 +875,7 @@ for (const store of eachStore("painel_diario")) {
         expect(logged).toContain(requestId);
         expect(logged).toContain('"document": "***982247**"');
         expect(logged).not.toContain("52998224725");
-        await lookOnce("registro");
+        await look(page, "registro");
         expect(wrong).toEqual([]);
         expect(problems).toEqual([]);
       },
