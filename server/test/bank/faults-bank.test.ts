@@ -8,7 +8,7 @@ import { createCertificateAuthority } from "../../../fake-bank/src/certs.js";
 import { startFakeBank, type FakeBank } from "../../../fake-bank/src/bank.js";
 import { bodyOf, byId, chargeBody, operatorApi, publicApi } from "../harness.js";
 import { connectionBodyOf } from "../support/fake-bank-credentials.js";
-import { freePort, sleep, until } from "../support/bank-lanes.js";
+import { freePort, laneListenerCertificates, sleep, until } from "../support/bank-lanes.js";
 import { createTestDatabase, type TestDatabase } from "../support/pg.js";
 import { listensOn, type ServerProcess, startServerProcess } from "../support/server-process.js";
 import { eachStore } from "../support/stores.js";
@@ -98,8 +98,7 @@ for (const store of eachStore("bank-faults")) {
         const listenerPorts: number[] = [];
         const stops = new Set<() => Promise<void>>();
         const accounts: { id: string; key: string }[] = [];
-        const listenerCa = createCertificateAuthority("bank faults listener CA");
-        const listenerCert = listenerCa.issueServer(["localhost", "127.0.0.1"]);
+        const { ca: listenerCa, certificate: listenerCert } = laneListenerCertificates();
 
         const envOf = (i: number): Record<string, string> => ({
           ADMIN_TOKEN: adminToken,

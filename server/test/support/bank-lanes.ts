@@ -8,7 +8,11 @@ import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, expect } from "vitest";
-import { createCertificateAuthority, type IssuedCertificate } from "../../../fake-bank/src/certs.js";
+import {
+  type CertificateAuthority,
+  createCertificateAuthority,
+  type IssuedCertificate,
+} from "../../../fake-bank/src/certs.js";
 import { startFakeBank, type FakeBank, type FakeBankOptions } from "../../../fake-bank/src/bank.js";
 import type { components as AdminComponents } from "../../../generated/admin-api.js";
 import type { components } from "../../../generated/api.js";
@@ -46,6 +50,24 @@ export async function until(
     if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${typeof what === "string" ? what : what()}`);
     await sleep(200);
   }
+}
+
+/** The listeners' certificate authority and the certificate every lane's listeners present. */
+let listenerCertificates: { ca: CertificateAuthority; certificate: IssuedCertificate } | undefined;
+
+/**
+ * The webhook listeners' CA and server certificate, made once per worker and shared by every lane:
+ * each is an RSA key made synchronously (about 0.3 s of CPU on the loaded machine, every lane of
+ * the worker waiting meanwhile; the memory faults-bank file's worker spent 7.8 of its 21.6 s of
+ * CPU making keys, six a lane), and the lanes' listeners are all ours, as one service's processes
+ * share one certificate. Each lane's fake bank trusts this CA for its callbacks.
+ */
+export function laneListenerCertificates(): { ca: CertificateAuthority; certificate: IssuedCertificate } {
+  if (!listenerCertificates) {
+    const ca = createCertificateAuthority("bank lanes listener CA");
+    listenerCertificates = { ca, certificate: ca.issueServer(["localhost", "127.0.0.1"]) };
+  }
+  return listenerCertificates;
 }
 
 export interface BankLaneOptions {
@@ -101,8 +123,7 @@ export function bankLane(options: BankLaneOptions): BankLane {
   const listenerPorts: number[] = [];
   const stops = new Set<() => Promise<void>>();
   const accounts: { id: string; key: string }[] = [];
-  const listenerCa = createCertificateAuthority(`${options.name} listener CA`);
-  const listenerCert = listenerCa.issueServer(["localhost", "127.0.0.1"]);
+  const { ca: listenerCa, certificate: listenerCert } = laneListenerCertificates();
   const theBank = () => {
     if (!bank) throw new Error("the lane's fake bank is not started yet");
     return bank;
