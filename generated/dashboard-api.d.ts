@@ -3642,7 +3642,7 @@ export interface components {
         };
         /**
          * @description One request with its bodies. Bodies are the JSON as sent, the request's and a failure's answer at
-         *     most 16 KiB, a success's answer 4 KiB (cut short past it: `requestBodyTruncated`,
+         *     most 16 KiB, a success's answer 2 KiB (cut short past it: `requestBodyTruncated`,
          *     `responseBodyTruncated`), with secrets and documents masked: CPF and CNPJ
          *     (a Pix key that is one too) show only their middle six digits, e-mail addresses their first two
          *     letters and domain, and the value of any field named as a secret, token, password or key is

@@ -67,4 +67,29 @@ describe("the request logs' buffer", () => {
     await logs.flush();
     expect(lines).toHaveLength(1);
   });
+
+  test("when a success and a failure answer 10 KiB each, then the success keeps its first 2 KiB and the failure all of it", async () => {
+    const memory = new MemoryStore();
+    const { logs } = logsOn(memory);
+    const answer = JSON.stringify({
+      data: Array.from({ length: 100 }, (_, n) => ({ id: `txn_${n}`, note: "x".repeat(80) })),
+    });
+    logs.record({ ...capture(), responseText: answer });
+    logs.record({ ...capture(), status: 400, responseText: answer });
+    await logs.flush();
+    const page = await memory.requestLogs.listPage(
+      actor.scope,
+      { limit: 10, startingAfter: undefined },
+      { since: "2000-01-01T00:00:00.000Z" },
+    );
+    const [failure, success] = await Promise.all(
+      page.items.map((e) => memory.requestLogs.get(actor.scope, e.id, "2000-01-01T00:00:00.000Z")),
+    );
+    expect(failure?.status).toBe(400);
+    expect(failure?.responseBody).toBe(answer);
+    expect(failure?.responseBodyTruncated).toBe(false);
+    expect(success?.responseBodyTruncated).toBe(true);
+    expect(success?.responseBody?.length).toBeLessThanOrEqual(2048);
+    expect(answer.startsWith(success?.responseBody ?? "-")).toBe(true);
+  });
 });

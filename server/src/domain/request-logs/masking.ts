@@ -88,7 +88,7 @@ function mask(text: string): string {
 }
 
 /** How far past the budget a body is masked before it is cut: documents and addresses are short. */
-const cutMargin = 1024;
+const cutMargin = 384;
 
 /**
  * `masked` (already masked) cut at `limit` characters, and back to the last string's opening quote
@@ -109,11 +109,12 @@ function cutAt(masked: string, limit: number): string {
 const bodyLimit = 16 * 1024;
 
 /**
- * The budget for a success's answer (4 KiB: one object whole, a list's first items). Masking costs
- * by the character, and a page of twenty charges (20 KiB) is the API's most frequent answer: its
- * whole budget was a sixth of the list's server time (docs/decisions/0058-request-logs.md).
+ * The budget for a success's answer (2 KiB: a charge whole, a list's first item or two). Masking
+ * costs by the character and the list of twenty charges (20 KiB) is the API's most frequent answer:
+ * its whole 16 KiB was a sixth of the list's server time, 4 KiB still 7 % of it
+ * (docs/decisions/0058-request-logs.md).
  */
-export const successAnswerLimit = 4 * 1024;
+export const successAnswerLimit = 2 * 1024;
 
 /**
  * A JSON text as the request logs keep it: masked (CPF and CNPJ, e-mail addresses, secrets'
