@@ -108,6 +108,8 @@ export function requestLogUseCases(
   const { capacity, batchSize } = deps.config.requestLogBuffer ?? defaultRequestLogBuffer;
   let waiting: { capture: RequestCapture; at: number }[] = [];
   let dropped = 0;
+  /** Entries the store refused (the memory store's daily budget). */
+  let refused = 0;
   let flushing: Promise<void> | null = null;
   let flushSoon = false;
   /** The days this process knows ready (PostgreSQL's partitions made). */
@@ -156,7 +158,7 @@ export function requestLogUseCases(
       for (const day of unready) readyDays.add(day);
     }
     const kept = await store.requestLogs.appendMany(batch);
-    if (kept < batch.length) dropped += batch.length - kept;
+    if (kept < batch.length) refused += batch.length - kept;
   }
 
   async function flushAll(): Promise<void> {
@@ -174,6 +176,10 @@ export function requestLogUseCases(
     if (dropped > 0) {
       logger.warn({ dropped }, "request logs dropped: the buffer was full");
       dropped = 0;
+    }
+    if (refused > 0) {
+      logger.warn({ refused }, "request logs not kept: the store's budget for the day is spent");
+      refused = 0;
     }
   }
 
