@@ -250,8 +250,10 @@ async function measureStore(
     const warm = await round();
     // One at a time (20): what the server adds per transfer with no queue.
     const single = await round(20, 1);
-    // Alone, the balance read just before the send is this pass's: its whole time at the bank (the
-    // request log's `ms`, latency, validation and the bank's own load included) is taken off.
+    // Alone, the balance read just before the send is the one this pass waited for: the part of its
+    // time at the bank (the request log's `ms`, latency, validation and the bank's own load
+    // included) after the withdrawal's request began is taken off. A read begun before it (the
+    // payout job's, shared by the pass) counts only from the request on, not whole.
     const alone = single.flatMap((m) =>
       m.transfers.flatMap((id) => {
         const log = bank.requests();
@@ -261,7 +263,10 @@ async function measureStore(
           .slice(0, Math.max(0, at))
           .reverse()
           .find((r) => r.method === "GET" && r.path.includes("/saldo"));
-        return send && balance ? [Date.parse(send.at) - m.sentAt - (balance.ms ?? bankLatencyMs)] : [];
+        if (!send || !balance) return [];
+        const balanceAt = Date.parse(balance.at);
+        const waited = Math.max(0, balanceAt + (balance.ms ?? bankLatencyMs) - Math.max(balanceAt, m.sentAt));
+        return [Date.parse(send.at) - m.sentAt - waited];
       }),
     );
     const logBefore = bank.requests().length;
@@ -278,8 +283,12 @@ async function measureStore(
       return out;
     };
     const threadsBefore = threads(server.pid);
-    const mark = (what: string, extra = "") =>
-      console.error(`WITHDRAWALS-MARK ${store.name} ${what} ${process.hrtime.bigint() / 1000n} ${extra}`);
+    const mark = (what: string, extra = "") => {
+      // Only beside a profile (node flags given): the bench's own output stays its table.
+      if (flags.length > 0) {
+        console.error(`WITHDRAWALS-MARK ${store.name} ${what} ${process.hrtime.bigint() / 1000n} ${extra}`);
+      }
+    };
     mark("start");
     const cpuBefore = cpuMsOf(server.pid);
     const started = performance.now();
