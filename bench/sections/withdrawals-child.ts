@@ -211,14 +211,12 @@ async function measureStore(
         const text = await res.text();
         if (res.status !== 201) return { key, status: res.status, ms, sentAt, id: "", transfers: [] as string[] };
         const body = JSON.parse(text) as { id: string; transfers: { id: string }[] };
-        return {
-          key,
-          status: 201,
-          ms,
-          sentAt,
-          id: body.id,
-          transfers: body.transfers.map((t) => t.id.replace("_", "")),
-        };
+        const transfers = body.transfers.map((t) => t.id.replace("_", ""));
+        // One at a time: the next request waits until this one's transfers reached the bank, so
+        // no two passes overlap (they would share one balance read).
+        const sent = (id: string) => bank.requests().some((r) => r.method === "PUT" && r.path.endsWith(`/pix/${id}`));
+        for (let waited = 0; width === 1 && !transfers.every(sent) && waited < 10_000; waited += 2) await sleep(2);
+        return { key, status: 201, ms, sentAt, id: body.id, transfers };
       });
       // Until every withdrawal is PAID (the job's pass every 5 s reads each transfer back, oldest
       // first): once a second, the accounts in turn, each listed until its withdrawals are all PAID
