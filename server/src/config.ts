@@ -238,6 +238,16 @@ const variables = {
       meaning: "how often the reconciler reads the Pix the bank received and keeps what callbacks missed",
     },
   }),
+  PIX_BANK_PAYOUT_CLAIM_SECONDS: variable({
+    key: "bankPayoutClaimSeconds",
+    readBy: ["server"],
+    parse: integer(3, 3_600).default(60),
+    readme: {
+      default: "60",
+      meaning:
+        "how long one pass alone may send a withdrawal's transfers to the bank (the create's, from its commit; another's once it claims them): a process killed before sending leaves them to the payout job after this",
+    },
+  }),
   PIX_BANK_RECONCILE_WINDOW_SECONDS: variable({
     key: "bankReconcileWindowSeconds",
     readBy: ["server"],

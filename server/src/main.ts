@@ -158,6 +158,7 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
         passwordHashCost: cfg.passwordHashCost,
         bankReconcileWindowSeconds: cfg.bankReconcileWindowSeconds,
         bankReconcileSeconds: cfg.bankReconcileSeconds,
+        bankPayoutClaimSeconds: cfg.bankPayoutClaimSeconds,
       },
       mailer: cfg.smtpUrl ? smtpMailer(cfg.smtpUrl) : logMailer(logger, { hideLinks: cfg.production }),
       logger,

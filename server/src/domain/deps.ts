@@ -38,6 +38,11 @@ export interface DomainConfig {
    */
   bankReconcileSeconds?: number;
   /**
+   * How long a pass alone may send a withdrawal's transfers (PIX_BANK_PAYOUT_CLAIM_SECONDS; default
+   * `sendClaimMs`, 60 s): balance/transfers.ts `sendClaimFrom`.
+   */
+  bankPayoutClaimSeconds?: number;
+  /**
    * The request logs' buffer (request-logs/recording.ts): how many entries wait at most before new
    * ones are dropped, and a batch's size; default `defaultRequestLogBuffer` (a test makes it small).
    */

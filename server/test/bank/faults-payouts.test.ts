@@ -39,7 +39,7 @@ function lanesOf(processes: number): [string, string[]][] {
         ["lane 1", ["lost", "callbacks"]],
         ["lane 2", ["down", "tokens"]],
         ["lane 3", ["killed"]],
-        ["lane 4", ["two-processes"]],
+        ["lane 4", ["two-processes", "slow-create"]],
       ];
 }
 
@@ -430,6 +430,39 @@ for (const store of eachStore("payout-faults")) {
               await expectPayoutsAgree();
             },
             90_000,
+          );
+
+          scenario(
+            "slow-create",
+            "when the other process passes over a new withdrawal while its create's pass is about to send, then it leaves the transfer to that pass and it is sent once",
+            async () => {
+              const key = await fundedKey();
+              // The create's pass (process 0) reads the bank's balance before sending: that read answers late.
+              bank().faultCalls({ kind: "delay", delayMs: 1_500, count: 1, route: "^GET /gn/saldo" });
+              const since = bank().requests().length;
+              const balanceRead = () =>
+                bank()
+                  .requests()
+                  .slice(since)
+                  .find((r) => r.fault === "delay");
+              const w = await created(key, 7_000, 0);
+              const id = idsOf(w)[0] as string;
+              await until(() => balanceRead() !== undefined, 10_000, "the create's balance read");
+              // Meanwhile process 1 passes over it (its operator's run; its job's passes are the same):
+              // the bank does not know the transfer yet (404).
+              await reconcileOnce(1);
+              expect(balanceRead()?.status, "the create's pass still waiting for the balance").toBe(0);
+              // The delayed read answers; process 0's reconciliation waits for its create's pass to end.
+              await until(() => balanceRead()?.status !== 0, 10_000, "the balance read answered");
+              await reconcileOnce(0);
+              expect(
+                callsOf(id).filter((c) => c.startsWith("PUT")),
+                callsOf(id).join(", "),
+              ).toEqual(["PUT 201"]);
+              expect(callsOf(id)[0], callsOf(id).join(", ")).toBe("GET 404");
+              await settleReconcileAgree([w]);
+            },
+            60_000,
           );
 
           scenario(

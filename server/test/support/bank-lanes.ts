@@ -136,6 +136,8 @@ export function bankLane(options: BankLaneOptions): BankLane {
     PIX_BANK_TIMEOUT_MS: "3000",
     PIX_BANK_RECONCILE_SECONDS: "10",
     PIX_BANK_RECONCILE_WINDOW_SECONDS: "600",
+    // A withdrawal's send claim lapses in 3 s: a process killed before sending is recovered soon.
+    PIX_BANK_PAYOUT_CLAIM_SECONDS: "3",
     PIX_BANK_WEBHOOK_PORT: String(listenerPorts[i]),
     PIX_BANK_WEBHOOK_CERT_FILE: join(dir, "listener.pem"),
     PIX_BANK_WEBHOOK_KEY_FILE: join(dir, "listener.key"),

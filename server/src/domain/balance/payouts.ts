@@ -2,7 +2,13 @@ import type { DomainDeps } from "../deps.js";
 import type { WithdrawalPayoutRecord, WithdrawalRecord, WithdrawalTransferRecord } from "../core/model.js";
 import { BankRefusedError, BankUnavailableError } from "../ports/pix-bank.js";
 import type { PayoutTransfer, PixPayouts } from "../ports/pix-payouts.js";
-import { bankTransferIdOf, type WithdrawalPayouts } from "./transfers.js";
+import {
+  bankTransferIdOf,
+  sendClaimFrom,
+  sendClaimMarginMs,
+  sendClaimMsOf,
+  type WithdrawalPayouts,
+} from "./transfers.js";
 import { finishWithdrawalTransfers } from "./withdrawals.js";
 
 // Production withdrawals paid out by the platform's bank (issue 36 §1; docs/decisions/
@@ -15,9 +21,14 @@ import { finishWithdrawalTransfers } from "./withdrawals.js";
 //     which reads only by its own code, is sent again with the same idempotency key instead);
 //  2. checks the platform's balance at the bank covers what is left to send, or waits (`payout.
 //     waitingForBalanceSince`, a log line, the operator's bank view) for a later pass;
-//  3. sends the rest: a timeout or 5xx is read back (or, for Inter, sent again with the same id)
-//     before anything is retried; a refusal (4xx) fails that transfer (nothing left the account);
-//  4. writes what it learnt in one transaction, and when every transfer has ended ends the
+//  3. sends the rest, each only while it holds the transfer's send claim (`sendClaim`, in the
+//     store): the create's pass holds it from the create's commit; any other pass (the job, the
+//     operator's, another process's) claims it in a transaction first, and only if no claim holds
+//     and none came or went since it read the record. So a transfer the create's pass is about to
+//     send is not sent by the job of another process too (it reads 404 meanwhile). A timeout or 5xx
+//     is read back (or, for Inter, sent again with the same id) before anything is retried; a
+//     refusal (4xx) fails that transfer (nothing left the account);
+//  4. writes what it learnt, and releases its claim, in one transaction; when every transfer has ended ends the
 //     withdrawal (`finishWithdrawalTransfers`: PAID, PARTIALLY_PAID or FAILED, the failed part back
 //     in the balance in that same transaction).
 //
@@ -48,6 +59,14 @@ interface Tally {
   settled: number;
 }
 
+/** The claim a pass holds to send some transfers (`WithdrawalTransferRecord.sendClaim`). */
+interface SendClaim {
+  id: string;
+  until: string;
+  /** The transfers it holds. */
+  transferIds: Set<string>;
+}
+
 /** What one pass learnt of a transfer, to be written. */
 type Learnt = Partial<Pick<WithdrawalTransferRecord, "status" | "endToEndId" | "completedAt" | "failureReason">> &
   Pick<WithdrawalTransferRecord, "bankReference" | "sentAt">;
@@ -55,6 +74,9 @@ type Learnt = Partial<Pick<WithdrawalTransferRecord, "status" | "endToEndId" | "
 export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
   const now = () => deps.clock.now().toISOString();
   const payoutsNow = async (): Promise<PixPayouts | null> => (await deps.bank?.payouts?.()) ?? null;
+  /** How long a send claim lasts, and what must be left of it for a send to start. */
+  const claimMs = sendClaimMsOf(deps);
+  const claimMarginMs = sendClaimMarginMs(claimMs);
   /** Passes in progress in this process: one per withdrawal at a time. */
   const inFlight = new Map<string, Promise<WithdrawalRecord | null>>();
   /** What this process's passes are sending now: the balance check counts it as spent. */
@@ -115,7 +137,13 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
    * when the bank reads only by its own code, by sending again: its idempotency key). Answers what
    * was learnt, or null when the outcome is still unknown (the job reads it back later).
    */
-  async function send(payouts: PixPayouts, w: WithdrawalRecord, t: WithdrawalTransferRecord, at: string) {
+  async function send(
+    payouts: PixPayouts,
+    w: WithdrawalRecord,
+    t: WithdrawalTransferRecord,
+    at: string,
+    claim: SendClaim,
+  ) {
     const request = {
       transferId: bankTransferIdOf(t.id),
       amountCents: t.amountCents,
@@ -123,6 +151,14 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
       description: `Saque ${w.id}`,
     };
     for (let attempt = 1; attempt <= sendAttempts; attempt++) {
+      // No send starts unless the claim outlasts it (each call is bounded well within the margin).
+      if (Date.parse(claim.until) - deps.clock.now().getTime() < claimMarginMs) {
+        deps.logger.warn(
+          { withdrawalId: w.id, transferId: t.id },
+          "bank: transfer's send claim ran short; left to the job",
+        );
+        return null;
+      }
       try {
         return learntFrom(await payouts.send(request), t, at);
       } catch (error) {
@@ -156,8 +192,9 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
   }
 
   /**
-   * Writes what a pass learnt and ends the withdrawal when every transfer has ended; adds to
-   * `tally.settled` the transfers this write ended (not those another pass had ended first).
+   * Writes what a pass learnt, releases its send claim (`claimId`: its transfers' claim lapses now,
+   * its id kept) and ends the withdrawal when every transfer has ended; adds to `tally.settled` the
+   * transfers this write ended (not those another pass had ended first).
    */
   async function write(
     w0: WithdrawalRecord,
@@ -165,6 +202,7 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
     /** Short of balance (what the bank had), not short (null), or as it was (`keep`). */
     waiting: { availableCents: number } | null | "keep",
     tally: Tally,
+    claimId: string | null = null,
   ): Promise<WithdrawalRecord | null> {
     return deps.store
       .transaction(async (tx) => {
@@ -174,7 +212,11 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
         if (!w || w.status !== "PENDING" || !w.payout) return w;
         const at = now();
         let settled = 0;
-        const transfers = w.transfers.map((t) => {
+        let released = false;
+        const transfers = w.transfers.map((t0) => {
+          const own = claimId !== null && t0.sendClaim?.id === claimId && t0.sendClaim.until > at;
+          if (own) released = true;
+          const t = own ? { ...t0, sendClaim: { id: claimId, until: at } } : t0;
           const news = learnt.get(t.id);
           // A transfer another pass ended stays as it ended.
           if (!news || t.status !== "PENDING") return t;
@@ -199,6 +241,7 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
         if (ended) return { record: ended, count };
         const unchanged =
           learnt.size === 0 &&
+          !released &&
           w.payout.waitingForBalanceSince === payout.waitingForBalanceSince &&
           w.payout.bankAvailableCents === payout.bankAvailableCents;
         if (unchanged) return { record: w, count };
@@ -213,6 +256,45 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
         }
         return written;
       });
+  }
+
+  /**
+   * Claims for this pass the transfers of `toSend` no pass holds, in a transaction: each one still
+   * pending whose claim lapsed (or never was) and is still the very claim `w0` showed (id and
+   * `until`): a claim taken or released since this pass read the record (another pass sent
+   * meanwhile, or is sending) is not taken on that stale read; a later pass reads the transfer
+   * anew. So the job of one process does not send what the create's pass of another sent after
+   * the job read its page. Null when it holds none.
+   */
+  async function claimSends(w0: WithdrawalRecord, toSend: WithdrawalTransferRecord[]): Promise<SendClaim | null> {
+    const claimOf = (t: WithdrawalTransferRecord) => (t.sendClaim ? `${t.sendClaim.id} ${t.sendClaim.until}` : null);
+    const seen = new Map(w0.transfers.map((t) => [t.id, claimOf(t)]));
+    const wanted = new Set(toSend.map((t) => t.id));
+    return deps.store.transaction(async (tx) => {
+      await tx.lockScope({ accountId: w0.accountId, livemode: w0.livemode });
+      const w = await tx.withdrawals.getById(w0.id);
+      if (!w || w.status !== "PENDING" || !w.payout) return null;
+      const { id, until } = sendClaimFrom(deps.clock.now(), claimMs);
+      const at = now();
+      const transferIds = new Set<string>();
+      const transfers = w.transfers.map((t) => {
+        const free = !t.sendClaim || t.sendClaim.until <= at;
+        if (!wanted.has(t.id) || t.status !== "PENDING" || !free || claimOf(t) !== seen.get(t.id)) return t;
+        transferIds.add(t.id);
+        return { ...t, sendClaim: { id, until } };
+      });
+      if (transferIds.size === 0) return null;
+      await tx.withdrawals.update({ ...w, transfers });
+      return { id, until, transferIds };
+    });
+  }
+
+  /** The claim the create's commit gave its pass over `w`'s transfers (null: none left to it). */
+  function createdClaim(w: WithdrawalRecord, toSend: WithdrawalTransferRecord[]): SendClaim | null {
+    const held = toSend[0]?.sendClaim;
+    if (!held) return null;
+    const transferIds = new Set(toSend.filter((t) => t.sendClaim?.id === held.id).map((t) => t.id));
+    return { id: held.id, until: held.until, transferIds };
   }
 
   /**
@@ -257,6 +339,9 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
         deps.logger.warn({ withdrawalId: w.id, transferId: t.id }, "bank: transfer not read back");
       }
     }
+    // The create's pass holds its transfers' claim from the commit; it releases it whatever it does.
+    const created = fresh ? createdClaim(w, toSend) : null;
+    const createdId = created?.id ?? null;
     // Nothing learnt and nothing to send (its transfers' pauses): no transaction.
     if (toSend.length === 0) return learnt.size === 0 ? w : write(w, learnt, "keep", tally);
 
@@ -267,7 +352,7 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
     } catch (error) {
       if (!(error instanceof BankUnavailableError)) throw error;
       deps.logger.warn({ withdrawalId: w.id }, "bank: platform balance not read; the withdrawal is sent later");
-      return write(w, learnt, "keep", tally);
+      return write(w, learnt, "keep", tally, createdId);
     }
     if (availableCents < neededCents) {
       if (!w.payout.waitingForBalanceSince) {
@@ -276,18 +361,26 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
           "bank: the platform's balance at the bank does not cover a withdrawal; it waits",
         );
       }
-      return write(w, learnt, { availableCents: Math.max(0, availableCents) }, tally);
+      return write(w, learnt, { availableCents: Math.max(0, availableCents) }, tally, createdId);
     }
     sendingCents += neededCents;
+    let claim: SendClaim | null = null;
     try {
+      // (A withdrawal created before claims were kept has none: claimed as any other pass would.)
+      claim = created ?? (await claimSends(w, toSend));
       for (const t of toSend) {
-        const result = await send(payouts, w, t, at);
+        if (!claim?.transferIds.has(t.id)) {
+          // Another pass holds it (the create's, most likely): it sends it; this one only read it.
+          deps.logger.debug({ withdrawalId: w.id, transferId: t.id }, "bank: transfer left to the pass sending it");
+          continue;
+        }
+        const result = await send(payouts, w, t, at, claim);
         if (result) learnt.set(t.id, result);
       }
     } finally {
       sendingCents -= neededCents;
     }
-    return write(w, learnt, null, tally);
+    return write(w, learnt, null, tally, claim?.id ?? null);
   }
 
   function pass(

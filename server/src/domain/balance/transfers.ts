@@ -1,5 +1,5 @@
 import { DomainError } from "../core/errors.js";
-import { newId } from "../core/ids.js";
+import { newId, randomBase62 } from "../core/ids.js";
 import { formatBRL } from "../core/money.js";
 import type { WithdrawalRecord, WithdrawalTransferRecord } from "../core/model.js";
 
@@ -40,6 +40,27 @@ export function bankTransfersOf(
     sentAt: null,
   }));
 }
+
+/**
+ * How long a pass holds the claim to send a withdrawal's transfers (`WithdrawalTransferRecord.
+ * sendClaim`) by default: 60 s (PIX_BANK_PAYOUT_CLAIM_SECONDS). The create's pass holds it from the
+ * create's commit; a process killed before sending leaves them to the payout job once it lapses.
+ * Longer than a pass's sends need: each call to the bank is bounded, and a pass starts no send with
+ * less than a third of the claim left (`sendClaimMarginMs`).
+ */
+const sendClaimMs = 60_000;
+
+/** The send claim's length in this deployment (ms). */
+export const sendClaimMsOf = (deps: { config: { bankPayoutClaimSeconds?: number } }): number =>
+  (deps.config.bankPayoutClaimSeconds ?? sendClaimMs / 1000) * 1000;
+
+/** A new claim to send, held from `at` for `ms`. */
+export function sendClaimFrom(at: Date, ms = sendClaimMs): { id: string; until: string } {
+  return { id: randomBase62(16), until: new Date(at.getTime() + ms).toISOString() };
+}
+
+/** A pass starts no send of a transfer once its claim (of `ms`) has less than this left: a third of it. */
+export const sendClaimMarginMs = (ms = sendClaimMs): number => Math.floor(ms / 3);
 
 /** A transfer's id at the bank: ours without its underscore (letters and digits, 23 characters). */
 export const bankTransferIdOf = (transferId: string): string => transferId.replace("_", "");

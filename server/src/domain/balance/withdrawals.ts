@@ -15,7 +15,7 @@ import type { ApiKeyRecord, PageRequest, Schemas, WithdrawalRecord } from "../co
 import { pageOrInvalidCursor } from "../core/pagination.js";
 import { amountLimits } from "../core/policy.js";
 import { presentWithdrawal } from "./present.js";
-import { bankTransfersOf, type WithdrawalPayouts } from "./transfers.js";
+import { bankTransfersOf, sendClaimFrom, sendClaimMsOf, type WithdrawalPayouts } from "./transfers.js";
 
 /** What the key may still withdraw today (Brasília day), or null when it has no daily limit. */
 export async function remainingDailyLimit(
@@ -64,8 +64,13 @@ async function reserveWithdrawal(
   }
   const feeCents = actor.account.plan.withdrawFeeCents;
   const net = body.amountCents - feeCents;
+  // Through the bank, the create's pass (after the commit) alone sends them: it holds their claim.
+  const claim = atBank ? sendClaimFrom(new Date(at), sendClaimMsOf(deps)) : null;
   const transfers = atBank
-    ? bankTransfersOf(net, feeCents, (await tx.bankConnection.get())?.payoutLimitCents)
+    ? bankTransfersOf(net, feeCents, (await tx.bankConnection.get())?.payoutLimitCents).map((t) => ({
+        ...t,
+        sendClaim: claim,
+      }))
     : [{ id: newId("trf"), amountCents: net, status: "PENDING" as const, endToEndId: null, completedAt: null }];
   const withdrawal: WithdrawalRecord = {
     id: newId("wdr"),

@@ -24,6 +24,12 @@ export type WithdrawalTransferRecord = Omit<Schemas["WithdrawalTransfer"], "fail
   bankReference?: string | null;
   /** When the bank first answered a send of it (it knows the transfer since). */
   sentAt?: string | null;
+  /**
+   * The pass that alone may send it (balance/payouts.ts): the create's pass from the create's
+   * commit, or a later pass that claimed it; others read it back but do not send it before `until`.
+   * A pass that ends releases it (`until` set to then, the id kept, so a claim is seen to change).
+   */
+  sendClaim?: { id: string; until: string } | null;
 };
 type RefundStatus = Schemas["RefundStatus"];
 export type WebhookEventType = Schemas["EventType"];
