@@ -233,8 +233,14 @@ export function createApiApp(context: ApiContext): express.Express {
       log.ms = performance.now() - arrived;
     });
     if (context.latencyMs > 0) await sleep(context.latencyMs);
+    // A route matches the path within the standard's base path (`^PUT /cob/`) or the whole path
+    // (`^GET /v2/gn/pix/enviados/`: a dialect's own routes under the same prefix).
     const fault = context.callFaults.find(
-      (f) => f.count > 0 && (f.route === undefined || new RegExp(f.route).test(`${req.method} ${path}`)),
+      (f) =>
+        f.count > 0 &&
+        (f.route === undefined ||
+          new RegExp(f.route).test(`${req.method} ${path}`) ||
+          new RegExp(f.route).test(`${req.method} ${req.path}`)),
     );
     if (fault !== undefined) {
       fault.count -= 1;
