@@ -542,6 +542,10 @@ function dashboardWorld(server: TestServer) {
       await merchant.paid();
       return { path: { id: (await merchant.call("GET", "/api/v1/events?limit=1")).data[0].id } };
     },
+    "GET /dashboard/v1/modes/{mode}/request-logs/{id} found": async () => {
+      await merchant.call("GET", "/api/v1/balance");
+      return { path: { id: (await dashboard("GET", "/dashboard/v1/modes/test/request-logs?limit=1")).data[0].id } };
+    },
     "PATCH /dashboard/v1/modes/{mode}/webhook-endpoints/{id} disabled": async () => ({
       path: { id: await endpoint() },
     }),
