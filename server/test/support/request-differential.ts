@@ -255,12 +255,16 @@ export interface Disagreement {
  */
 function agree(ourVerdict: Verdict, oracleVerdict: Verdict): boolean {
   // The library writes a property's name unescaped into its item path (`/body/a/b` for the name
-  // `a/b` of the body): a name with `/` or `.` is compared by its parts.
+  // `a/b` of the body): a name with `/` or `.` is compared by its parts. Its other items carry
+  // Ajv's JSON-pointer escapes, which `oraclePath` decodes, so a name holding `~0` or `~1` reads
+  // `~` or `/` there: both sides are decoded alike (seed 761273097: the name `xt(~0.g1jo`).
   const parts = (v: Verdict): Verdict => ({
     status: v.status,
     paths: v.paths
       .map((p) =>
         p
+          .replace(/~1/g, "/")
+          .replace(/~0/g, "~")
           .split(/[/.]/)
           .filter((s) => s.length > 0)
           .join("."),
