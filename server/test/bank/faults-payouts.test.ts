@@ -268,9 +268,10 @@ for (const store of eachStore("payout-faults")) {
           "when the bank's answers to sends are lost and its reads fail, then each transfer is read back by its id, never sent twice, and one reconciliation ends every withdrawal as the bank settled it",
           async () => {
             const key = await fundedKey();
-            // Both sends' answers lost; the create passes' reads of them answered 503.
-            book().loseAnswers(2);
-            bank().faultCalls({ kind: "status", status: 503, count: 2, route: "^GET /v2/gn/pix/enviados/" });
+            // The first send's answer lost, and the create pass's read of it answered 503 (one of
+            // each: two failures in a row, short of the three that open the connection's breaker).
+            book().loseAnswers(1);
+            bank().faultCalls({ kind: "status", status: 503, count: 1, route: "^GET /v2/gn/pix/enviados/" });
             const ws = [await created(key, 15_000), await created(key, 6_000)];
             expect(ws.map((w) => w.transfers.length)).toEqual([2, 1]);
             await allAtBank(ws);
@@ -281,6 +282,10 @@ for (const store of eachStore("payout-faults")) {
             const settled = await reconcileOnceUp();
             expect(settled).toBeLessThanOrEqual(3);
             for (const w of ws) expect((await readW(key, w.id)).status).not.toBe("PENDING");
+            // The faults happened: an answer lost, a read refused.
+            const calls = ws.flatMap(idsOf).flatMap(callsOf);
+            expect(calls, calls.join(", ")).toContain("PUT lost");
+            expect(calls, calls.join(", ")).toContain("GET 503");
             // The lost ones were read back, not sent again: one PUT per id.
             for (const id of ws.flatMap(idsOf))
               expect(
