@@ -76,16 +76,7 @@ const presentSummary = (e: RequestLogSummaryRecord): Schemas["RequestLogSummary"
 });
 
 const presentLog = (e: RequestLogRecord): Schemas["RequestLog"] => ({
-  id: e.id,
-  createdAt: e.createdAt,
-  method: e.method,
-  path: e.path,
-  route: e.route,
-  status: e.status,
-  durationMs: e.durationMs,
-  requestId: e.requestId,
-  key: presentKey(e),
-  errorBody: e.status >= 400 ? e.responseBody : null,
+  ...presentSummary({ ...e, errorBody: e.status >= 400 ? e.responseBody : null }),
   query: e.query,
   requestBody: e.requestBody,
   requestBodyTruncated: e.requestBodyTruncated,
