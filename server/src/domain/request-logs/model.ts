@@ -34,6 +34,22 @@ export type RequestLogSummaryRecord = Omit<
   "query" | "requestBody" | "requestBodyTruncated" | "responseBody" | "responseBodyTruncated"
 > & { errorBody: string | null };
 
+/**
+ * A request as the list shows it, from the whole entry: its bodies left out, a failure's answer
+ * (status 400 or more) kept as `errorBody` (PostgreSQL's list reads the same with a CASE).
+ */
+export function summaryOf(e: RequestLogRecord): RequestLogSummaryRecord {
+  const {
+    query: _query,
+    requestBody: _requestBody,
+    requestBodyTruncated: _requestBodyTruncated,
+    responseBody,
+    responseBodyTruncated: _responseBodyTruncated,
+    ...summary
+  } = e;
+  return { ...summary, errorBody: e.status >= 400 ? responseBody : null };
+}
+
 /** The list's filters. */
 export interface RequestLogFilter {
   /** Entries made at or after this instant (the 7 days' window). */

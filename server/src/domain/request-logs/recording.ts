@@ -6,7 +6,7 @@ import { notFound } from "../core/errors.js";
 import { pageOrInvalidCursor } from "../core/pagination.js";
 import type { Authentication, Credentials } from "../keys/index.js";
 import { maskedJson, successAnswerLimit } from "./masking.js";
-import type { RequestLogRecord, RequestLogSummaryRecord } from "./model.js";
+import { type RequestLogRecord, type RequestLogSummaryRecord, summaryOf } from "./model.js";
 
 // The request logs (issue 37 §2; docs/decisions/0058-request-logs.md): every public API request
 // made with a key is noted after its answer is sent (`record`, a push onto a bounded buffer: no
@@ -76,7 +76,7 @@ const presentSummary = (e: RequestLogSummaryRecord): Schemas["RequestLogSummary"
 });
 
 const presentLog = (e: RequestLogRecord): Schemas["RequestLog"] => ({
-  ...presentSummary({ ...e, errorBody: e.status >= 400 ? e.responseBody : null }),
+  ...presentSummary(summaryOf(e)),
   query: e.query,
   requestBody: e.requestBody,
   requestBodyTruncated: e.requestBodyTruncated,

@@ -1,6 +1,11 @@
 import type { PageRequest, PageResult, Scope } from "../../domain/core/model.js";
 import type { RequestLogStore } from "../../domain/ports/request-log-store.js";
-import type { RequestLogFilter, RequestLogRecord, RequestLogSummaryRecord } from "../../domain/request-logs/index.js";
+import {
+  type RequestLogFilter,
+  type RequestLogRecord,
+  type RequestLogSummaryRecord,
+  summaryOf,
+} from "../../domain/request-logs/index.js";
 import { pageOf } from "./page.js";
 
 /**
@@ -10,23 +15,6 @@ import { pageOf } from "./page.js";
 const dayBudget = 16 * 1024 * 1024;
 
 const sizeOf = (e: RequestLogRecord) => (e.requestBody?.length ?? 0) + (e.responseBody?.length ?? 0) + 256;
-
-const summaryOf = (e: RequestLogRecord): RequestLogSummaryRecord => ({
-  id: e.id,
-  accountId: e.accountId,
-  livemode: e.livemode,
-  keyId: e.keyId,
-  keyName: e.keyName,
-  keyPrefix: e.keyPrefix,
-  method: e.method,
-  path: e.path,
-  route: e.route,
-  status: e.status,
-  durationMs: e.durationMs,
-  requestId: e.requestId,
-  errorBody: e.status >= 400 ? e.responseBody : null,
-  createdAt: e.createdAt,
-});
 
 /** The memory store's request logs: a map of UTC days to their entries, each day dropped whole. */
 export class MemoryRequestLogs implements RequestLogStore {
