@@ -74,7 +74,11 @@ for (const store of eachStore("dashboard_sessions")) {
       },
     );
 
+    // At OWASP's hash cost, on a server of its own: at the tests' minimal cost a verification is
+    // 0.2 ms, below the noise of a loaded machine, and the comparison of times could not tell.
+    const owaspServer = serverOn(store, { passwordHashCost: "owasp" });
     test("when a wrong password and an unknown address log in, then both answer the same 401, after the same work", async () => {
+      const server = owaspServer;
       const { person } = await signedUp(server);
       const timed = async (email: string) => {
         const started = performance.now();
@@ -103,8 +107,8 @@ for (const store of eachStore("dashboard_sessions")) {
       });
       const median = (xs: { ms: number }[]) => xs.map((x) => x.ms).sort((a, b) => a - b)[2]!;
       // Without the verification of a stand-in hash, an unknown address answers in about a
-      // millisecond and a wrong password after argon2id's tens of milliseconds.
-      expect(median(unknown) / median(wrong)).toBeGreaterThan(1 / 3);
+      // millisecond and a wrong password after argon2id's 16 ms or more.
+      expect(median(unknown) / median(wrong)).toBeGreaterThan(1 / 2);
       expect(median(unknown) / median(wrong)).toBeLessThan(3);
     });
 
