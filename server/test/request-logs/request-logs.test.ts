@@ -160,6 +160,31 @@ for (const store of eachStore("request_logs")) {
       expect(listed).toHaveLength(buffer.capacity);
     });
 
+    test("when a key's name holds a tab, a newline and a backslash and a charge's text a quote and a backslash, then Registros shows each as it was", async () => {
+      const merchant = await dashboardMerchant(server);
+      const key = await merchant.operator.POST("/admin/v1/accounts/{id}/api-keys", {
+        params: { path: { id: merchant.accountId } },
+        body: { name: "Loja\tonline\\PDV\r\n\\N 2", mode: "test", permissions: ["charges:write"] },
+      });
+      expectStatus(key, 201);
+      const description = 'Camiseta "P" \\ tamanho\tM\nazul ✓ 😀';
+      const created = await publicApi(server.baseUrl, { key: key.body.secret }).POST("/api/v1/charges/pix", {
+        body: chargeBody({ description }),
+      });
+      expectStatus(created, 201);
+
+      const [entry, ...others] = await listOf(merchant, "test");
+      expect(others).toEqual([]);
+      expect(entry?.key.name).toBe(key.body.name);
+      expect(entry?.key.name).toContain("\t");
+      const page = await merchant.browser.api.GET("/dashboard/v1/modes/{mode}/request-logs/{id}", {
+        params: { path: { mode: "test", id: entry?.id ?? "" } },
+      });
+      expectStatus(page, 200);
+      expect((JSON.parse(page.body.requestBody ?? "null") as { description: string }).description).toBe(description);
+      expect(page.body.responseBody).toContain(JSON.stringify(description));
+    });
+
     // Last: it moves the server's clock eight days on.
     test("when eight days pass, then the day's requests are dropped whole and the next days stay", async () => {
       const merchant = await dashboardMerchant(server);

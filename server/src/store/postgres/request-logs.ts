@@ -1,13 +1,20 @@
+import { finished } from "node:stream/promises";
+import type pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
 import type { PageRequest, PageResult, Scope } from "../../domain/core/model.js";
 import { UnknownCursorError } from "../../domain/ports/store.js";
 import type { RequestLogStore } from "../../domain/ports/request-log-store.js";
 import type { RequestLogFilter, RequestLogRecord, RequestLogSummaryRecord } from "../../domain/request-logs/index.js";
+import { toStoreError } from "./connection/errors.js";
 import { execute, type Queryable, query } from "./sql.js";
 
 // The request logs in PostgreSQL (migration 1764650000037; docs/decisions/0058-request-logs.md):
 // one partition per UTC day, made ahead and dropped whole. Making and dropping partitions is DDL
 // that several server processes may run at once: each run holds one advisory lock for its
 // statements (one implicit transaction: one simple query, no parameters; the day names are checked).
+// A batch is written by `COPY … FROM STDIN` in the text format: measured against the multi-row
+// INSERT it replaced, `json_to_recordset` and `unnest` of arrays, it costs half as much CPU per row,
+// ours and PostgreSQL's together (record 0058, "Measured").
 
 /** The advisory lock the partitions' changes are made under (any constant other locks do not use). */
 const partitionLock = "7364500037";
@@ -34,54 +41,92 @@ const allColumns = `id, account_id AS "accountId", livemode, key_id AS "keyId", 
 /** `LIKE`'s wildcards in a text searched for as it is. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** The table's columns and each one's value, in the order the insert lists them. */
-const columns: [string, (e: RequestLogRecord) => unknown][] = [
-  ["id", (e) => e.id],
-  ["account_id", (e) => e.accountId],
-  ["livemode", (e) => e.livemode],
-  ["key_id", (e) => e.keyId],
-  ["key_name", (e) => e.keyName],
-  ["key_prefix", (e) => e.keyPrefix],
-  ["method", (e) => e.method],
-  ["path", (e) => e.path],
-  ["route", (e) => e.route],
-  ["query", (e) => e.query],
-  ["status", (e) => e.status],
-  ["duration_ms", (e) => e.durationMs],
-  ["request_id", (e) => e.requestId],
-  ["request_body", (e) => e.requestBody],
-  ["request_body_truncated", (e) => e.requestBodyTruncated],
-  ["response_body", (e) => e.responseBody],
-  ["response_body_truncated", (e) => e.responseBodyTruncated],
-  ["created_at", (e) => e.createdAt],
-];
-/** Casts where a parameter's type is not text. */
-const casts = columns.map(([name]) =>
-  name === "created_at"
-    ? "::timestamptz"
-    : name === "status" || name === "duration_ms"
-      ? "::integer"
-      : name.endsWith("_truncated") || name === "livemode"
-        ? "::boolean"
-        : "",
-);
+/**
+ * A text value as COPY's text format reads it: NULL is `\N`; a backslash, tab, newline and carriage
+ * return are escaped, every other character stands for itself. As with a parameter, the text goes
+ * as UTF-8 (a lone surrogate becomes U+FFFD) and a NUL, which no text column holds, makes
+ * PostgreSQL refuse the batch (lost and logged, as before; JSON bodies carry it escaped).
+ */
+function copyText(value: string | null): string {
+  if (value === null) return "\\N";
+  return copySpecial.test(value) ? value.replace(copySpecials, copyEscape) : value;
+}
+const copySpecial = /[\\\t\n\r]/;
+const copySpecials = /[\\\t\n\r]/g;
+const copyEscape = (c: string) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r");
+const copyBoolean = (value: boolean) => (value ? "t" : "f");
 
-export function pgRequestLogs(db: Queryable): RequestLogStore {
+/** The table's columns and each one's value as COPY's text format writes it, in the order the copy lists them. */
+const columns: [string, (e: RequestLogRecord) => string][] = [
+  ["id", (e) => copyText(e.id)],
+  ["account_id", (e) => copyText(e.accountId)],
+  ["livemode", (e) => copyBoolean(e.livemode)],
+  ["key_id", (e) => copyText(e.keyId)],
+  ["key_name", (e) => copyText(e.keyName)],
+  ["key_prefix", (e) => copyText(e.keyPrefix)],
+  ["method", (e) => copyText(e.method)],
+  ["path", (e) => copyText(e.path)],
+  ["route", (e) => copyText(e.route)],
+  ["query", (e) => copyText(e.query)],
+  ["status", (e) => String(e.status)],
+  ["duration_ms", (e) => String(e.durationMs)],
+  ["request_id", (e) => copyText(e.requestId)],
+  ["request_body", (e) => copyText(e.requestBody)],
+  ["request_body_truncated", (e) => copyBoolean(e.requestBodyTruncated)],
+  ["response_body", (e) => copyText(e.responseBody)],
+  ["response_body_truncated", (e) => copyBoolean(e.responseBodyTruncated)],
+  ["created_at", (e) => copyText(e.createdAt)],
+];
+const copyStatement = `COPY request_logs (${columns.map(([name]) => name).join(", ")}) FROM STDIN`;
+
+/** The entries as the lines of COPY's text format: one a line, tab between values. */
+function copyLines(entries: readonly RequestLogRecord[]): string {
+  let text = "";
+  for (const entry of entries) {
+    for (let i = 0; i < columns.length; i++) {
+      text += (i === 0 ? "" : "\t") + (columns[i] as (typeof columns)[number])[1](entry);
+    }
+    text += "\n";
+  }
+  return text;
+}
+
+export function pgRequestLogs(pool: pg.Pool): RequestLogStore {
+  const db: Queryable = pool;
   return {
     async appendMany(entries: readonly RequestLogRecord[]) {
       if (entries.length === 0) return 0;
-      // One row of parameters per entry (not `unnest` of arrays: pg writes an array's elements
-      // escaped, a copy of every body with its quotes doubled; a text parameter goes as it is).
-      const rows = entries.map((_e, row) => {
-        const at = row * columns.length;
-        return `(${columns.map((_c, i) => `$${at + i + 1}${casts[i] ?? ""}`).join(", ")})`;
-      });
-      return execute(
-        db,
-        `INSERT INTO request_logs (${columns.map(([name]) => name).join(", ")}) VALUES ${rows.join(", ")}`,
-        entries.flatMap((e) => columns.map(([, value]) => value(e))),
-        { prepare: false },
-      );
+      // One `COPY … FROM STDIN` on a connection of its own: no statement to parse and plan, no
+      // parameters to bind (the multi-row INSERT had one per value, 3,600 for 200 entries), and the
+      // bodies go as they are (JSON text rarely holds a backslash, never a raw tab or newline).
+      const lines = copyLines(entries);
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        throw toStoreError(error);
+      }
+      // While checked out, a client has no listener of the pool's: a connection the server drops
+      // meanwhile would be an unhandled 'error' event, which ends the process.
+      let lost: Error | undefined;
+      const onError = (error: Error) => {
+        lost = error;
+      };
+      client.on("error", onError);
+      let failed: Error | undefined;
+      try {
+        const copy = client.query(copyFrom(copyStatement));
+        copy.end(lines);
+        await finished(copy);
+        return copy.rowCount;
+      } catch (error) {
+        // A copy that failed may leave its connection in any state: the pool drops it.
+        failed = error instanceof Error ? error : new Error(String(error));
+        throw toStoreError(error);
+      } finally {
+        client.removeListener("error", onError);
+        client.release(failed ?? lost);
+      }
     },
 
     async prepareDays(days: readonly string[]) {
