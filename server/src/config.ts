@@ -232,10 +232,20 @@ const variables = {
   PIX_BANK_RECONCILE_SECONDS: variable({
     key: "bankReconcileSeconds",
     readBy: ["server"],
-    parse: integer(10, 86_400).default(300),
+    parse: integer(2, 86_400).default(300),
     readme: {
       default: "300",
       meaning: "how often the reconciler reads the Pix the bank received and keeps what callbacks missed",
+    },
+  }),
+  PIX_BANK_RETRY_SECONDS: variable({
+    key: "bankRetrySeconds",
+    readBy: ["server"],
+    parse: integer(1, 60).default(5),
+    readme: {
+      default: "5",
+      meaning:
+        "the first pause after the bank did not answer: work owed to it (a registration, a removal, a refund, a recurrence) is tried again after it, doubling to 10 minutes, and a webhook registration it refused, doubling to 5 minutes; the circuit breaker stays open this long; and the server looks for that work, and reads withdrawals' transfers back, this often",
     },
   }),
   PIX_BANK_PAYOUT_CLAIM_SECONDS: variable({

@@ -146,6 +146,8 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
     listener: bankListenerOf(cfg),
     timeoutMs: cfg.bankTimeoutMs,
     waitMs: cfg.bankWaitMs,
+    registerRetryMs: cfg.bankRetrySeconds * 1000,
+    breaker: { openMs: cfg.bankRetrySeconds * 1000 },
   });
   const domain = createDomain(
     {
@@ -159,6 +161,7 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
         bankReconcileWindowSeconds: cfg.bankReconcileWindowSeconds,
         bankReconcileSeconds: cfg.bankReconcileSeconds,
         bankPayoutClaimSeconds: cfg.bankPayoutClaimSeconds,
+        bankRetrySeconds: cfg.bankRetrySeconds,
       },
       mailer: cfg.smtpUrl ? smtpMailer(cfg.smtpUrl) : logMailer(logger, { hideLinks: cfg.production }),
       logger,
@@ -219,7 +222,7 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
   // PIX_BANK_TIMEOUT_MS; a bank that does not answer is logged, and tried again later).
   await bank.start();
   /** The work owed to the bank and the reconciler (issue 35); each does nothing while no bank is connected. */
-  const bankWork = startBankWork({ work: domain.bankWork, logger });
+  const bankWork = startBankWork({ work: domain.bankWork, logger, intervalMs: cfg.bankRetrySeconds * 1000 });
   const bankReconcile = startBankReconcile({
     reconcile: domain.bankReconcile,
     now: () => clock.now(),
@@ -227,7 +230,11 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
     schedule: { intervalSeconds: cfg.bankReconcileSeconds, windowSeconds: cfg.bankReconcileWindowSeconds },
   });
   /** Production withdrawals paid out by the bank (issue 36 §1): settled, recovered, sent when the balance allows. */
-  const withdrawalPayouts = startWithdrawalPayouts({ payouts: domain.withdrawalPayouts, logger });
+  const withdrawalPayouts = startWithdrawalPayouts({
+    payouts: domain.withdrawalPayouts,
+    logger,
+    intervalMs: cfg.bankRetrySeconds * 1000,
+  });
   /** The e-mail notices (issue 37 §2): sent after the requests that caused them, the daily summaries queued. */
   const notices = startNotices({ notices: domain.notices, logger });
   /** The public API's request logs (issue 37 §2): written in batches each second, old days dropped hourly. */

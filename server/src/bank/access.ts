@@ -54,6 +54,7 @@ export function bankAccess(options: BankAccessOptions): ManagedBankAccess {
     ...(options.connections === undefined ? {} : { connections: options.connections }),
     ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
     ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.breaker === undefined ? {} : { breaker: options.breaker }),
   };
   let held: { version: number; client: BankClient; payouts: PixPayouts | null } | null = null;
   let checkedAt = Number.NEGATIVE_INFINITY;

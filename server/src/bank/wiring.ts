@@ -6,6 +6,7 @@
 import type { Logger } from "pino";
 import type { BankCredentials, BankHealthPatch } from "../domain/bank/index.js";
 import { bankAccess, type ManagedBankAccess } from "./access.js";
+import type { BreakerOptions } from "./breaker.js";
 import type { BankClient } from "./client.js";
 import { recurrenceBankOf } from "../domain/ports/recurrence-bank.js";
 import type { ListenerBank, WebhookListener } from "./listener.js";
@@ -35,6 +36,8 @@ export interface BankWiringOptions {
   recheckMs?: number | undefined;
   /** The first pause before a failed webhook registration is tried again (doubling to 5 min; default 5 000 ms). */
   registerRetryMs?: number | undefined;
+  /** The circuit breaker's settings (bank/breaker.ts; its defaults when absent). */
+  breaker?: BreakerOptions | undefined;
 }
 
 export interface BankWiring {
@@ -164,6 +167,7 @@ export function bankWiring(options: BankWiringOptions): BankWiring {
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }),
     ...(options.recheckMs === undefined ? {} : { recheckMs: options.recheckMs }),
+    ...(options.breaker === undefined ? {} : { breaker: options.breaker }),
     onLoadError: (error) => logger.warn({ err: error }, "bank: connection not re-read (the client held stays)"),
     onChange: ({ bank, credentials }) => {
       const change = ++changes;

@@ -43,6 +43,11 @@ export interface DomainConfig {
    */
   bankPayoutClaimSeconds?: number;
   /**
+   * The first pause before a bank task that failed is tried again, doubling to 10 minutes
+   * (PIX_BANK_RETRY_SECONDS; default 5): payments/bank-charges.ts `retryAt`.
+   */
+  bankRetrySeconds?: number;
+  /**
    * The request logs' buffer (request-logs/recording.ts): how many entries wait at most before new
    * ones are dropped, and a batch's size; default `defaultRequestLogBuffer` (a test makes it small).
    */

@@ -24,32 +24,28 @@ import { eachStore } from "../support/stores.js";
 // their fees minus the devoluções the bank made. Bounded: a few charges per test, 127.0.0.1 only,
 // every process stopped at the end.
 //
-// Most of a scenario is waiting (a reconciliation every 10 s, the bounded waits, retries, process
-// starts), so the scenarios run in lanes side by side (`lanesOf`): each lane has a fake bank,
-// database and server processes of its own, since a fault is the bank's (or a process's) for
-// everyone connected, and runs its scenarios one after another: the file takes its longest lane
-// (about 20 s of scenarios) instead of their sum (80–90 s); docs/contributing.md, "Where the test
-// time goes".
+// Most of a scenario is waiting (a reconciliation every 3 s here, the bounded waits, retries after
+// 1 s, process starts), so the scenarios run in lanes side by side (`lanesOf`): each lane has a
+// fake bank, database and server processes of its own, since a fault is the bank's (or a
+// process's) for everyone connected, and runs its scenarios one after another: the file takes its
+// longest lane instead of their sum; docs/contributing.md, "Where the test time goes".
 
 type Transaction = components["schemas"]["Transaction"];
 
 const adminToken = "adm_bank_faults_0123456789abcdef";
 const waitMs = 1_000;
 const timeoutMs = 3_000;
-const reconcileSeconds = 10;
+const reconcileSeconds = 3;
 const cents = (valor: string) => Math.round(Number(valor) * 100);
 const txidOf = (id: string) => `svc${id.replace("_", "")}`;
 
 /**
- * The scenarios by lane, balanced by their durations (seconds, alone on the shared 2-core machine
- * at load 7-12, 2026-11-28, `oneReconciliation` waiting on events): memory down-creates 20-27,
- * registration 15-21, down-refund 12-19, lost 14-16, late 13-15, reconcilers 10-11, forged 8-9,
- * paid-twice 2-5, the rest 1-3; PostgreSQL down-creates 25-31, killed-read 17-18, killed-refund
- * 8-16, late 14, lost 11-13, down-refund 12-17, registration 11-13, reconcilers 8-10,
- * killed-pending 9, duplicated, forged and paid-twice 5-8, tokens 3. A lane's first scenario
- * carries the warm-up (the fake bank compiles a route's validator at its first use, in this
- * worker): down-creates, which times its answers, comes after forged. Every lane runs at once
- * (vitest's `maxConcurrency`, 5, is the most).
+ * The scenarios by lane, balanced by their durations (seconds, on the shared 2-core machine at load
+ * 5-7, 2026-11-29, retries after 1 s and a reconciliation every 3 s): memory late 12, registration
+ * 9, the rest 1-4; PostgreSQL late 10, registration 7, down-refund, lost and killed-read 6-7, the
+ * rest 2-5. A lane's first scenario carries the warm-up (the fake bank compiles a route's validator
+ * at its first use, in this worker): down-creates, which times its answers, comes after forged.
+ * Every lane runs at once (vitest's `maxConcurrency`, 5, is the most).
  */
 function lanesOf(processes: number): [string, string[]][] {
   return processes === 1
@@ -491,7 +487,8 @@ for (const store of eachStore("bank-faults")) {
             pay(charges[0] as Transaction);
             pay(charges[1] as Transaction);
             bank.clearFaults();
-            bank.faultCallbacks({ kind: "delay", count: 2, delayMs: 12_000 });
+            // Held past one reconciliation (at most two periods and the 3 s margin of two processes).
+            bank.faultCallbacks({ kind: "delay", count: 2, delayMs: (reconcileSeconds * 2 + 3) * 1000 });
             const late = [pay(charges[2] as Transaction), pay(charges[3] as Transaction)];
             bank.releaseReordered();
             // The late ones' Pix are confirmed by the reconciler before their callbacks arrive.

@@ -134,7 +134,7 @@ export function bankLane(options: BankLaneOptions): BankLane {
     RATE_LIMITS: "off",
     PIX_BANK_WAIT_MS: "1000",
     PIX_BANK_TIMEOUT_MS: "3000",
-    PIX_BANK_RECONCILE_SECONDS: "10",
+    PIX_BANK_RECONCILE_SECONDS: "3",
     PIX_BANK_RECONCILE_WINDOW_SECONDS: "600",
     // A withdrawal's send claim lapses in 3 s: a process killed before sending is recovered soon.
     PIX_BANK_PAYOUT_CLAIM_SECONDS: "3",

@@ -100,7 +100,7 @@ export async function listensOn(pid: number, port: number): Promise<boolean | nu
 /**
  * The built server (its entry under test-artifacts/, as `npm start` runs it) on 127.0.0.1:`port`,
  * waited for through /health, with `env` on top of PATH, HOME, the test-run marker,
- * `LOG_LEVEL=warn` and (outside production) `PIX_PASSWORD_HASH_COST=minimal`. node itself serves, so the pid handed back is checked to hold the listening
+ * `LOG_LEVEL=warn`, `PIX_BANK_RETRY_SECONDS=1` and (outside production) `PIX_PASSWORD_HASH_COST=minimal`. node itself serves, so the pid handed back is checked to hold the listening
  * socket. `track` hears how to stop the process as soon as it is spawned, so a caller can clean up
  * even when the start fails.
  */
@@ -125,6 +125,9 @@ export async function startServerProcess(options: {
       LOG_LEVEL: "warn",
       // Cheap password hashes (docs/configuration.md), but where production is what is tested.
       ...(options.env.NODE_ENV === "production" ? {} : { PIX_PASSWORD_HASH_COST: "minimal" }),
+      // The bank retried after 1 s (its default 5 s, doubling): a fault scenario waits for the retries
+      // that follow a fault, not for the production pauses (docs/configuration.md).
+      PIX_BANK_RETRY_SECONDS: "1",
       // Production needs MASTER_KEYS (docs/configuration.md): a key made for this run.
       ...(options.env.NODE_ENV === "production" ? { MASTER_KEYS: testMasterKeys } : {}),
       ...options.env,

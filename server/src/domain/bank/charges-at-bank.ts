@@ -112,7 +112,7 @@ export function bankWorkUseCases(deps: DomainDeps) {
           ...current,
           attempts: current.attempts + 1,
           lastError,
-          dueAt: retryAt(current, now()),
+          dueAt: retryAt(current, now(), deps.config.bankRetrySeconds),
         });
       }
     });

@@ -318,9 +318,12 @@ export async function removeAtBankNow(tx: StoreTx, charge: TransactionRecord, at
  */
 export const cancelledRegistrationGraceSeconds = 120;
 
-/** When a task that could not be done is tried again: 5 s, doubling, at most 10 minutes. */
-export const retryAt = (task: BankTaskRecord, at: string): string =>
-  addSeconds(at, Math.min(600, 5 * 2 ** Math.min(task.attempts, 7)));
+/**
+ * When a task that could not be done is tried again: `firstSeconds` (PIX_BANK_RETRY_SECONDS, 5 by
+ * default), doubling, at most 10 minutes.
+ */
+export const retryAt = (task: BankTaskRecord, at: string, firstSeconds = 5): string =>
+  addSeconds(at, Math.min(600, firstSeconds * 2 ** Math.min(task.attempts, 7)));
 
 /** `work`'s result, or null once `ms` pass first (the work goes on). */
 export async function untilOrNull<T>(work: Promise<T | null>, ms: number): Promise<T | null> {
