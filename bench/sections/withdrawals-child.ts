@@ -7,10 +7,14 @@
  * job (every 5 s) reads them back and ends the withdrawals. Prints one line
  * `WITHDRAWALS-RESULT <json>` (a `WithdrawalsResult` per store).
  *
- * Ours per transfer: from the withdrawal's request to its transfer's send arriving at the bank,
- * less the bank's time for the one call the pass makes before it (the platform's balance, 50 ms):
- * what the server added to the bank's time to take the withdrawal and put its transfer on the
- * wire, with 100 at once (the same measure as the bank section's creates).
+ * Judged: the server's own CPU per transfer over the measured round of 100 (create, send, read
+ * back, end, the events, notices and request logs they cause), the bench's own polling taken off
+ * (its lists, counted, at the CPU per list measured after the round): the work the server does
+ * per transfer, which 100 at once on one core cannot hide and a queue does not inflate
+ * (docs/decisions/0059-withdrawals-judged-by-cpu-per-transfer.md). Shown beside it: ours as a
+ * latency, from the withdrawal's request to its transfer's send arriving at the bank, less the
+ * bank's time for the one call the pass makes before it (the platform's balance, 50 ms), with 100
+ * at once (a queue: about the round's CPU over one core) and one at a time.
  *
  * Environment: BENCH_WITHDRAWALS_STORES (JSON `[{ name, databaseUrl? }]`), BENCH_WITHDRAWALS_QUICK
  * (`1`), BENCH_WITHDRAWALS_SERVER_ENTRY (the built server's main.js; unset, `serverArgs()`).
@@ -39,8 +43,14 @@ export interface WithdrawalsResult {
   createP50Ms: number;
   /** From the first request to the last withdrawal PAID, seconds (the job reads every 5 s). */
   finishedSeconds: number;
-  /** The server's CPU from the first request to the last PAID, per transfer. */
+  /** The server's CPU from the first request to the last PAID, per transfer, the polling included. */
   serverCpuMsPerTransfer: number;
+  /** The same less the bench's polling (`polls` lists at `cpuMsPerPoll` each): judged. */
+  oursCpuMsPerTransfer: number;
+  /** The lists the bench made in the measured round to see the withdrawals PAID. */
+  polls: number;
+  /** The server's CPU per such list, measured after the round (50 lists, a request-log flush included). */
+  cpuMsPerPoll: number;
   /** Calls to the bank per transfer over the same span (balance, send, reads). */
   bankCallsPerTransfer: number;
   statuses: Record<string, number>;
@@ -196,6 +206,12 @@ async function measureStore(
       }
     });
 
+    /** Every list the rounds made to see their withdrawals PAID. */
+    let polls = 0;
+    const poll = async (key: string) => {
+      polls++;
+      return json(await api(key, "GET", "/withdrawals?limit=100"), 200, "withdrawals");
+    };
     /** 100 withdrawals at once (ten from each account), until every one is PAID. */
     const round = async (count = accounts * perAccount, width = count) => {
       const made = await pool(count, width, async (i) => {
@@ -233,7 +249,7 @@ async function measureStore(
         await sleep(1_000);
         while (waiting.length > 0) {
           const { key, ids } = waiting[0] as (typeof waiting)[number];
-          const page = await json(await api(key, "GET", "/withdrawals?limit=100"), 200, "withdrawals");
+          const page = await poll(key);
           const data = page.data as { id: string; status: string }[];
           if (data.some((w) => ids.has(w.id) && w.status !== "PAID")) break;
           waiting.shift();
@@ -289,8 +305,10 @@ async function measureStore(
     };
     mark("start");
     const cpuBefore = cpuMsOf(server.pid);
+    const pollsBefore = polls;
     const started = performance.now();
     const made = await round();
+    const roundPolls = polls - pollsBefore;
     const statuses: Record<string, number> = {};
     for (const m of made) statuses[m.status] = (statuses[m.status] ?? 0) + 1;
     const ok = made.filter((m) => m.status === 201);
@@ -306,6 +324,18 @@ async function measureStore(
         .join(" "),
     );
     const log = bank.requests().slice(logBefore);
+    // The polling's CPU: the same list 50 times, one after another as the round's were, each
+    // account in turn, and a second for the request logs' flush of them (every second), less a
+    // second of the server left alone (its jobs' ticks).
+    const settle = 1_200;
+    const idleFrom = cpuMsOf(server.pid);
+    await sleep(settle);
+    const idleMs = cpuMsOf(server.pid) - idleFrom;
+    const calibration = 50;
+    const listsFrom = cpuMsOf(server.pid);
+    for (let i = 0; i < calibration; i++) await poll((funded[i % accounts] as { key: string }).key);
+    await sleep(settle);
+    const cpuMsPerPoll = Math.max(0, cpuMsOf(server.pid) - listsFrom - idleMs) / calibration;
     const transfers = ok.flatMap((m) => m.transfers.map((id) => ({ id, sentAt: m.sentAt })));
     const ours = transfers.flatMap(({ id, sentAt }) => {
       const send = log.find((r) => r.method === "PUT" && r.path.endsWith(`/pix/${id}`));
@@ -336,6 +366,9 @@ async function measureStore(
       ),
       finishedSeconds,
       serverCpuMsPerTransfer: serverCpuMs / Math.max(1, transfers.length),
+      oursCpuMsPerTransfer: Math.max(0, serverCpuMs - roundPolls * cpuMsPerPoll) / Math.max(1, transfers.length),
+      polls: roundPolls,
+      cpuMsPerPoll,
       bankCallsPerTransfer: log.length / Math.max(1, transfers.length),
       statuses,
       balancesRight,
