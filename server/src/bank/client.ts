@@ -230,6 +230,23 @@ function within<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+/**
+ * A call's bounded wait: a signal that aborts as `AbortSignal.timeout(ms)`'s does (a
+ * `TimeoutError`), and `done` to drop it once the call ended. `AbortSignal.timeout`'s timer cannot
+ * be cleared: every call's fired `ms` later, long after its answer, making a `DOMException` and
+ * dispatching an abort nobody waits for (a profile of 100 withdrawals had it at 2 % of the
+ * server's time).
+ */
+function deadline(ms: number): { signal: AbortSignal; done: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
+    ms,
+  );
+  timer.unref();
+  return { signal: controller.signal, done: () => clearTimeout(timer) };
+}
+
 /** Seconds a client is told to wait after the bank was found down (the breaker's default open time). */
 const downRetryAfterSeconds = 5;
 
@@ -610,7 +627,7 @@ function bankTransport(credentials: BankCredentials, options: BankClientOptions 
     Request: BankRequest as unknown as typeof Request,
     async authorized(scopes, call) {
       circuit.admit();
-      const signal = AbortSignal.timeout(timeoutMs);
+      const { signal, done } = deadline(timeoutMs);
       const tokens = tokensFor(scopes);
       let result;
       try {
@@ -631,6 +648,8 @@ function bankTransport(credentials: BankCredentials, options: BankClientOptions 
         if (failure instanceof BankDownError) circuit.down();
         else circuit.undecided();
         throw failure;
+      } finally {
+        done();
       }
       if (result.response.status >= 500) circuit.down();
       else circuit.answered();

@@ -7,7 +7,33 @@ import { deepFreeze } from "../../domain/core/values.js";
  * through `update` (the domain spreads a row into a new object to change it), and a write in
  * place throws. Being frozen is also what lets a presenter share one view of a row between reads.
  */
-const storedCopy = <T>(value: T): T => deepFreeze(structuredClone(value));
+const storedCopy = <T>(value: T): T => frozenCopy(value) as T;
+
+/**
+ * A deep copy of `value`, frozen as it is built: plain objects and arrays (what rows are made of)
+ * copied key by key, about five times faster than `structuredClone` and a freezing walk after it
+ * (a profile of the withdrawals bench had the two at 4 % of the server's time); anything else
+ * (a `Date`, a `Map`) through `structuredClone`, as before. An own `__proto__` key (JSON a client
+ * sent) stays a key, not the copy's prototype.
+ */
+function frozenCopy(value: unknown): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = frozenCopy(value[i]);
+    return Object.freeze(out);
+  }
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return deepFreeze(structuredClone(value));
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const inner = frozenCopy((value as Record<string, unknown>)[key]);
+    if (key === "__proto__")
+      Object.defineProperty(out, key, { value: inner, enumerable: true, writable: true, configurable: true });
+    else out[key] = inner;
+  }
+  return Object.freeze(out);
+}
 
 export class Table<T extends { id: string }> {
   readonly rows = new Map<string, T>();
