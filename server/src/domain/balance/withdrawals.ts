@@ -288,7 +288,7 @@ export function withdrawalUseCases(deps: DomainDeps, payouts?: WithdrawalPayouts
             },
             at,
           });
-          return { status: 201, body: presentWithdrawal(withdrawal) };
+          return { status: 201, body: shown };
         });
       });
       if (actor.scope.livemode && !outcome.replayed) {
