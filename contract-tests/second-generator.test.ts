@@ -7,7 +7,7 @@ import { createClient } from "@hey-api/openapi-ts";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { parse } from "yaml";
+import { readOpenApiDocument } from "../server/src/http/kit/openapi-document.js";
 
 // A client built by a second, independent generator (@hey-api/openapi-ts with its zod plugin) from
 // the published document must refuse and accept the same amounts as the server. The zod schemas
@@ -29,7 +29,7 @@ interface RequestMedia {
   examples?: Record<string, { value: unknown }>;
 }
 
-const document = parse(readFileSync(documentPath, "utf8")) as Document;
+const document = readOpenApiDocument(documentPath) as Document;
 let work: string;
 let zod: Record<string, ZodLike>;
 

@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parse } from "yaml";
+import { readOpenApiDocument } from "../../server/src/http/kit/openapi-document.js";
 
 // The service's OpenAPI documents as the test suites that read them see them: each loaded once,
 // one `$ref` resolver per document, and its operations with what a request generator needs. Read
@@ -207,7 +206,7 @@ function firstId(value: unknown): string | undefined {
 }
 
 function load(name: DocumentName): ApiDocument {
-  const raw = parse(readFileSync(join(root, files[name]), "utf8")) as RawDocument;
+  const raw = readOpenApiDocument<RawDocument>(join(root, files[name]));
   const schemes = Object.values(raw.components.securitySchemes ?? {});
   const auth = schemes.some((s) => s.in === "cookie")
     ? "session"

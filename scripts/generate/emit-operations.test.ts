@@ -1,19 +1,14 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, expectTypeOf, test } from "vitest";
-import YAML from "yaml";
 import type { Handlers, HandlersOfTag } from "../../generated/dashboard-operations.js";
 import { type OpenApiDocument, readOperations, renderOperations } from "./emit-operations.js";
+import { readOpenApiDocument } from "../../server/src/http/kit/openapi-document.js";
 
 // The dashboard's handler contract proves the session by type
 // (docs/decisions/0047-request-state-typed-once-and-the-session-proved-by-type.md): every operation
 // with `x-roles` takes the `Session` context, the others the `Open` one, and the operations of a
 // tag are one type a handler file takes.
 
-const dashboard = readOperations(
-  YAML.parse(readFileSync("generated/dashboard-openapi.yaml", "utf8")) as OpenApiDocument,
-  false,
-  true,
-);
+const dashboard = readOperations(readOpenApiDocument<OpenApiDocument>("generated/dashboard-openapi.yaml"), false, true);
 const contract = renderOperations(dashboard, "./dashboard-api.js", true);
 
 describe("the generated handler contract", () => {

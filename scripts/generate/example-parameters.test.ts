@@ -1,13 +1,12 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import YAML from "yaml";
+import { readOpenApiDocument } from "../../server/src/http/kit/openapi-document.js";
 
 // An @opExample's parameters (the mode, the ids, the filters) never reached the documents, so an
 // example meant for production mode read as a test-mode one that would succeed (issue 33 §3).
 // `npm run generate` now carries them (scripts/generate/example-parameters.ts).
 
 type Json = Record<string, any>;
-const read = (name: string) => YAML.parse(readFileSync(`generated/${name}`, "utf8")) as Json;
+const read = (name: string) => readOpenApiDocument(`generated/${name}`) as Json;
 
 describe("the dashboard's production-mode example of re-pointing a webhook endpoint", () => {
   const operation = read("dashboard-openapi.yaml").paths["/dashboard/v1/modes/{mode}/webhook-endpoints/{id}"].patch;

@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import YAML from "yaml";
+import { readOpenApiDocument } from "../../server/src/http/kit/openapi-document.js";
 
 // A request example is what a reader copies and sends: a date in it that has passed makes it fail
 // (issue 33: the public document's `POST /api/v1/recurrences` example, `firstDate: "2026-11-04"`,
@@ -24,7 +23,7 @@ function datesIn(value: unknown, where: string): { where: string; date: string }
 
 /** The dates of every request example of a document: bodies, the examples' parameters (`x-example-requests`), and parameters that carry examples. */
 function requestExampleDates(name: string) {
-  const doc = YAML.parse(readFileSync(`generated/${name}`, "utf8")) as Json;
+  const doc = readOpenApiDocument(`generated/${name}`) as Json;
   const found: { where: string; date: string }[] = [];
   for (const [path, item] of Object.entries(doc.paths as Json))
     for (const method of methods) {

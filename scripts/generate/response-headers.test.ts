@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
 import { Ajv } from "ajv";
 import { describe, expect, test } from "vitest";
-import YAML from "yaml";
+import { readOpenApiDocument } from "../../server/src/http/kit/openapi-document.js";
 
 // Every response header the three documents declare carries an example that keeps its own schema:
 // Prism's mock sends that example, and without one it sent the literal `string`, which its own
@@ -37,7 +36,7 @@ function exampleOf(doc: Json, header: Json): { found: boolean; value?: unknown }
 
 /** Every response header of a document: where it is, the header object, and the document. */
 function responseHeaders(name: string) {
-  const doc = YAML.parse(readFileSync(`generated/${name}`, "utf8")) as Json;
+  const doc = readOpenApiDocument(`generated/${name}`) as Json;
   const rows: { place: string; header: Json; doc: Json }[] = [];
   for (const [path, item] of Object.entries(doc.paths as Json))
     for (const method of methods) {

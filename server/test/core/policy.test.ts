@@ -1,8 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
-import { parse } from "yaml";
 import {
   amountLimits,
   brazilianStates,
@@ -28,6 +27,7 @@ import { canCall, type OperationId } from "../../../generated/dashboard-operatio
 import { type OpenApiDocument, readOperations } from "../../../scripts/generate/emit-operations.js";
 import { documents } from "../../../scripts/generate/documents.js";
 import { groups, lists, singles, type Source } from "../../../scripts/generate/rule-sources.js";
+import { readOpenApiDocument } from "../../../server/src/http/kit/openapi-document.js";
 
 // The numbers of the rules are written once, in the spec; `domain/policy.ts` exports what
 // `npm run generate` reads back from the documents (`generated/rules.ts`), and `check:generated`
@@ -60,7 +60,7 @@ type Doc = {
 };
 
 const generated = resolve(fileURLToPath(import.meta.url), "../../../../generated");
-const load = (name: string) => parse(readFileSync(join(generated, name), "utf8")) as Doc;
+const load = (name: string) => readOpenApiDocument(join(generated, name)) as Doc;
 const publicDoc = load("openapi.yaml");
 const adminDoc = load("admin-openapi.yaml");
 const everyDocument = readdirSync(generated)

@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
-import { parse } from "yaml";
+import { readOpenApiDocument } from "../../../server/src/http/kit/openapi-document.js";
 
 // An array of an enumerated type must take every value of the enumeration at once: `permissions`
 // once allowed 9 items while there were 10 permissions, and the operator API answered 400 to a
@@ -14,7 +14,7 @@ type Node = Record<string, unknown>;
 const generated = resolve(fileURLToPath(import.meta.url), "../../../../generated");
 const documents = readdirSync(generated)
   .filter((name) => name.endsWith("openapi.yaml"))
-  .map((name) => ({ name, doc: parse(readFileSync(join(generated, name), "utf8")) as Node }));
+  .map((name) => ({ name, doc: readOpenApiDocument(join(generated, name)) as Node }));
 
 /** The schema a local `$ref` names, failing clearly when it names nothing. */
 function target(doc: Node, ref: string): Node {

@@ -1,11 +1,10 @@
-import { readFileSync } from "node:fs";
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { parse } from "yaml";
 import { type ErrorExample, errorExample, samplePath } from "../../../scripts/generate/error-examples.js";
 import { errorCatalogue, type ErrorCode } from "../../src/domain/core/errors.js";
 import { rawCall, startTestServer, type TestServer, testAdminToken } from "../harness.js";
 import { signedUp, testOrigin } from "../support/dashboard.js";
+import { readOpenApiDocument } from "../../../server/src/http/kit/openapi-document.js";
 
 // In /docs, an error status without an example showed a body Swagger UI made up from the schema
 // (`"code": "VALIDATION_ERROR"` on a 404), issue 24 §4.8. Every declared error status of every
@@ -17,7 +16,7 @@ const documents = [
   { name: "public" as const, file: "generated/openapi.yaml" },
   { name: "admin" as const, file: "generated/admin-openapi.yaml" },
   { name: "dashboard" as const, file: "generated/dashboard-openapi.yaml" },
-].map((d) => ({ ...d, document: parse(readFileSync(d.file, "utf8")) as Json }));
+].map((d) => ({ ...d, document: readOpenApiDocument(d.file) as Json }));
 
 interface Declared {
   document: "public" | "admin" | "dashboard";

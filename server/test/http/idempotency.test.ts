@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
-import { parse } from "yaml";
 import { createPixClient } from "../../../client/src/index.js";
 import pg from "pg";
 import { createPool, migrateDatabase, PostgresStore } from "../../src/store/postgres/index.js";
@@ -9,6 +8,7 @@ import { createTestDatabase, describePg, migrateUpToBefore } from "../support/pg
 import { eachStore, serverOn } from "../support/stores.js";
 import { brasiliaDate } from "../../src/domain/payments/index.js";
 import { dateAfter, recurrenceBody } from "../support/recurrences.js";
+import { readOpenApiDocument } from "../../../server/src/http/kit/openapi-document.js";
 
 // docs/decisions/0005-idempotency.md, "Idempotency everywhere": every POST of the public API that creates or changes
 // something (and the one PATCH) takes an `idempotency-key`. The same key and request replay the first answer byte for
@@ -16,7 +16,7 @@ import { dateAfter, recurrenceBody } from "../support/recurrences.js";
 // another key runs again. The operations come from the contract, so a new POST or PATCH without a
 // case here (or without the header in the spec) fails.
 
-const document = parse(readFileSync(new URL("../../../generated/openapi.yaml", import.meta.url), "utf8")) as {
+const document = readOpenApiDocument(fileURLToPath(new URL("../../../generated/openapi.yaml", import.meta.url))) as {
   paths: Record<string, Record<string, { operationId: string; parameters?: { $ref?: string }[]; responses: object }>>;
 };
 const changingOperations = Object.values(document.paths).flatMap((item) =>

@@ -1,6 +1,4 @@
-import { readFileSync } from "node:fs";
 import { expect, test, vi } from "vitest";
-import { parse } from "yaml";
 import { rawCall, type TestServer, testAdminToken } from "../harness.js";
 import {
   addMember,
@@ -13,6 +11,7 @@ import {
 } from "../support/dashboard.js";
 import { eachStore, serverOn } from "../support/stores.js";
 import { createCertificateAuthority } from "../../../fake-bank/src/certs.js";
+import { readOpenApiDocument } from "../../../server/src/http/kit/openapi-document.js";
 
 // Examples that rot (issue 33 §2): a reader copies a request example and sends it. Each example
 // of the documents that sends something (`x-example-requests`, written by `npm run generate` from
@@ -52,7 +51,7 @@ interface ExampleRequest {
 const methods = ["get", "put", "post", "patch", "delete"] as const;
 
 function examplesOf(document: DocumentName): ExampleRequest[] {
-  const doc = parse(readFileSync(`generated/${document}`, "utf8")) as Json;
+  const doc = readOpenApiDocument(`generated/${document}`) as Json;
   return Object.entries(doc.paths as Json).flatMap(([template, item]) =>
     methods.flatMap((method) => {
       const operation = (item as Json)[method] as Json | undefined;

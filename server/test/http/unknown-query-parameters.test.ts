@@ -1,7 +1,9 @@
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { chargeBody, type ErrorBody, rawCall, testAdminToken } from "../harness.js";
 import { signedUp } from "../support/dashboard.js";
 import { eachStore, type StartedServer } from "../support/stores.js";
+import { readOpenApiDocument } from "../../../server/src/http/kit/openapi-document.js";
 
 // A query parameter an operation does not declare is refused with `400 VALIDATION_ERROR` and one
 // item naming it as it was sent, whatever the name (brackets, prototype names, empty, repeated),
@@ -154,9 +156,9 @@ for (const store of eachStore("unknown_query")) {
 
 describe("unknown query parameters: the documents", () => {
   test("when the probes are read in the public document, then each declares the 400 it answers", async () => {
-    const { readFileSync } = await import("node:fs");
-    const { parse } = await import("yaml");
-    const document = parse(readFileSync(new URL("../../../generated/openapi.yaml", import.meta.url), "utf8")) as {
+    const document = readOpenApiDocument(
+      fileURLToPath(new URL("../../../generated/openapi.yaml", import.meta.url)),
+    ) as {
       paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
     };
     for (const path of ["/health", "/ready"])

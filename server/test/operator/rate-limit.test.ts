@@ -1,12 +1,11 @@
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { parse } from "yaml";
 import { defaultRateLimits } from "../../src/domain/core/rate-limits.js";
 import { operatorAuthFailuresPerMinute } from "../../src/http/operator/handlers.js";
 import { createPool, PostgresStore, pgRateLimitCounters } from "../../src/store/postgres/index.js";
 import { sharedRateLimitStore } from "../../src/http/kit/rate-limit-store.js";
 import { expectStatus, operatorApi, startTestServer, type TestServer, testAdminToken } from "../harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "../support/pg.js";
+import { readOpenApiDocument } from "../../../server/src/http/kit/openapi-document.js";
 
 // The operator API had no rate limit: 200 requests with a wrong token got 200 answers 401 (issue 24
 // §3). Failed authentications are now counted per IP address; a spent budget answers 429 to every
@@ -109,7 +108,7 @@ describePg("failed operator authentications, counters in PostgreSQL (shared by p
 
 describe("the operator document", () => {
   test("when its 429 is read, then it states the server's budget and Retry-After on every operation", () => {
-    const document = parse(readFileSync("generated/admin-openapi.yaml", "utf8"));
+    const document = readOpenApiDocument("generated/admin-openapi.yaml");
     const operations = Object.values(document.paths as Record<string, Record<string, any>>).flatMap((item) =>
       Object.values(item),
     );

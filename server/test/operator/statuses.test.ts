@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { parse } from "yaml";
 import { type ErrorBody, rawCall, startTestServer, type TestServer, testAdminToken } from "../harness.js";
+import { readOpenApiDocument } from "../../../server/src/http/kit/openapi-document.js";
 
 // Every status the operator API answers is declared on the operation that answers it: the
 // operations are read from the published document, each is sent what makes the server answer
@@ -9,7 +8,7 @@ import { type ErrorBody, rawCall, startTestServer, type TestServer, testAdminTok
 // broken on purpose, and built from the document at run time: untyped, through rawCall.
 
 type Operation = { operationId: string; requestBody?: unknown; responses: Record<string, unknown> };
-const document = parse(readFileSync("generated/admin-openapi.yaml", "utf8")) as {
+const document = readOpenApiDocument("generated/admin-openapi.yaml") as {
   paths: Record<string, Record<string, Operation>>;
 };
 const operations = Object.entries(document.paths).flatMap(([path, item]) =>

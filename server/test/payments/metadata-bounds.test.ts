@@ -1,20 +1,24 @@
-import { readFileSync } from "node:fs";
 import { Ajv } from "ajv";
 import { describe, expect, test } from "vitest";
-import { parse } from "yaml";
 import { chargeBody, expectStatus, publicApi } from "../harness.js";
 import { eachStore, serverOn } from "../support/stores.js";
+import { readOpenApiDocument } from "../../../server/src/http/kit/openapi-document.js";
 
 // The contract said less than the server: a metadata value had no bound, so the Prism mock
 // accepted a 100 KB value (201) that the server refuses (413), issue 24 §3. A string value now
 // carries its bound in the schema (8185 characters: 8 KiB less `{"":""}`), and the document says
 // the 64 KiB body limit in words.
 
-const publicDocument = parse(readFileSync("generated/openapi.yaml", "utf8"));
-const adminDocument = parse(readFileSync("generated/admin-openapi.yaml", "utf8"));
+interface Document {
+  info: { description: string };
+  paths: Record<string, Record<string, any>>;
+  components: { schemas: Record<string, object> };
+}
+const publicDocument = readOpenApiDocument<Document>("generated/openapi.yaml");
+const adminDocument = readOpenApiDocument<Document>("generated/admin-openapi.yaml");
 
 describe("the Metadata schema", () => {
-  const validate = new Ajv({ strict: false }).compile(publicDocument.components.schemas.Metadata);
+  const validate = new Ajv({ strict: false }).compile(publicDocument.components.schemas.Metadata as object);
 
   test.each([
     { name: "a 100 KB string value", metadata: { note: "x".repeat(100_000) }, valid: false },
@@ -36,7 +40,7 @@ describe("the documents' text", () => {
     { name: "operator", document: adminDocument },
   ])("when the $name document is read, then its description and every 413 state the 64 KiB limit", ({ document }) => {
     expect(document.info.description).toContain("at most 64 KiB (65 536 bytes)");
-    const tooLarge = Object.values(document.paths as Record<string, Record<string, any>>)
+    const tooLarge = Object.values(document.paths)
       .flatMap((item) => Object.values(item))
       .map((operation) => operation.responses?.["413"])
       .filter(Boolean);
