@@ -1287,6 +1287,28 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         ]);
       });
 
+      test("when an event is appended listing its endpoints, then it is kept and the answer is listForEvent's for its type", async () => {
+        const { test: scope, live } = await seedAccount();
+        const later = endpointRecord(scope, { events: ["transaction.paid"], createdAt: at(2) });
+        const earlier = endpointRecord(scope, { createdAt: at(1) });
+        const otherType = endpointRecord(scope, { events: ["withdrawal.paid"], createdAt: at(3) });
+        const disabled = endpointRecord(scope, { disabledAt: at(4), createdAt: at(4) });
+        const inLive = endpointRecord(live, { createdAt: at(5) });
+        await write(async (tx) => {
+          for (const e of [later, earlier, otherType, disabled, inLive]) await tx.webhookEndpoints.insert(e);
+        });
+        const event = eventRecord(scope, { type: "transaction.paid", createdAt: at(6) });
+
+        const listed = await write((tx) => tx.events.appendListingEndpoints(event));
+
+        expect(sortedIds(listed)).toEqual([earlier.id, later.id].sort());
+        expect(listed).toEqual(await store.read.webhookEndpoints.listForEvent(scope, "transaction.paid"));
+        expect(await store.read.events.get(event.id)).toEqual(event);
+        const none = eventRecord(scope, { type: "refund.completed", createdAt: at(7) });
+        expect(await write((tx) => tx.events.appendListingEndpoints(none))).toEqual([]);
+        expect(ids(await store.read.events.list(scope))).toEqual(expect.arrayContaining([event.id, none.id]));
+      });
+
       test("when endpoints of several scopes exist, then list pages one scope's endpoints newest first", async () => {
         const { test: scope, live } = await seedAccount();
         const made = [0, 1, 2].map((i) => endpointRecord(scope, { createdAt: at(i) }));

@@ -51,6 +51,13 @@ function writeBehind(tx: StoreTx): { tx: StoreTx; flush: () => Promise<void> } {
     for (const delivery of deliveries.splice(0)) await tx.deliveries.insert(delivery);
     if (notices.length > 0) await tx.notices.insertManyIfAbsent(notices.splice(0));
   };
+  /** The scope's endpoints for an event type, read once per page. */
+  const listForEvent = (scope: Scope, type: string): Promise<WebhookEndpointRecord[]> => {
+    const key = `${scopeKey(scope)}\u0000${type}`;
+    let listed = endpoints.get(key);
+    if (!listed) endpoints.set(key, (listed = tx.webhookEndpoints.listForEvent(scope, type)));
+    return listed;
+  };
   /** `part` whose every function flushes the held appends before it runs. */
   const flushing = <T extends object>(part: T): T =>
     Object.fromEntries(
@@ -77,6 +84,10 @@ function writeBehind(tx: StoreTx): { tx: StoreTx; flush: () => Promise<void> } {
       events: {
         ...flushing(tx.events),
         append: async (event) => void events.push(event),
+        appendListingEndpoints: async (event) => {
+          events.push(event);
+          return listForEvent(event, event.type);
+        },
       },
       deliveries: {
         ...flushing(tx.deliveries),
@@ -92,12 +103,7 @@ function writeBehind(tx: StoreTx): { tx: StoreTx; flush: () => Promise<void> } {
       },
       webhookEndpoints: {
         ...flushing(tx.webhookEndpoints),
-        listForEvent: (scope, type) => {
-          const key = `${scopeKey(scope)}\u0000${type}`;
-          let listed = endpoints.get(key);
-          if (!listed) endpoints.set(key, (listed = tx.webhookEndpoints.listForEvent(scope, type)));
-          return listed;
-        },
+        listForEvent,
       },
     },
   };

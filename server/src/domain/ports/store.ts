@@ -343,6 +343,12 @@ export interface StoreTx
   };
   events: StoreReads["events"] & {
     append(event: EventRecord): Promise<void>;
+    /**
+     * `append`, answering what `webhookEndpoints.listForEvent(event, event.type)` answers (the
+     * scope's enabled endpoints that selected its type): one statement on PostgreSQL where the two
+     * were two, for every event recorded (`recordEvent`).
+     */
+    appendListingEndpoints(event: EventRecord): Promise<WebhookEndpointRecord[]>;
     /** `append` for each, in order (one statement on PostgreSQL: the reconciler's page). */
     appendMany(events: readonly EventRecord[]): Promise<void>;
   };

@@ -2,7 +2,15 @@ import type { StoreTx } from "../ports/store.js";
 import type { ScopedCaller, DomainDeps } from "../deps.js";
 import { notFound } from "../core/errors.js";
 import { newId } from "../core/ids.js";
-import type { DeliveryRecord, EventRecord, PageRequest, Schemas, Scope, WebhookEventType } from "../core/model.js";
+import type {
+  DeliveryRecord,
+  EventRecord,
+  PageRequest,
+  Schemas,
+  Scope,
+  WebhookEndpointRecord,
+  WebhookEventType,
+} from "../core/model.js";
 import { pageOrInvalidCursor } from "../core/pagination.js";
 import { pendingDelivery } from "./endpoints.js";
 
@@ -18,7 +26,16 @@ export async function queueDeliveries(
   event: { id: string; type: string; accountId: string; livemode: boolean },
   now: string,
 ): Promise<DeliveryRecord[]> {
-  const endpoints = await tx.webhookEndpoints.listForEvent(event, event.type);
+  return queueDeliveriesTo(tx, await tx.webhookEndpoints.listForEvent(event, event.type), event, now);
+}
+
+/** Queues one delivery of an event to each of `endpoints` (those `queueDeliveries` reads), due at once. */
+async function queueDeliveriesTo(
+  tx: StoreTx,
+  endpoints: readonly WebhookEndpointRecord[],
+  event: { id: string; type: string; accountId: string; livemode: boolean },
+  now: string,
+): Promise<DeliveryRecord[]> {
   const queued: DeliveryRecord[] = [];
   for (const endpoint of endpoints) {
     const delivery = pendingDelivery(endpoint, event, now);
@@ -49,7 +66,8 @@ export async function recordEvent(
   now: string,
 ): Promise<string> {
   const id = newId("evt");
-  await tx.events.append({
+  // The event and its scope's endpoints for its type in one step (one statement on PostgreSQL).
+  const endpoints = await tx.events.appendListingEndpoints({
     id,
     accountId: scope.accountId,
     livemode: scope.livemode,
@@ -57,7 +75,7 @@ export async function recordEvent(
     createdAt: now,
     payload: { id, type, createdAt: now, livemode: scope.livemode, apiVersion: eventApiVersion, data: { object } },
   });
-  await queueDeliveries(tx, { id, type, accountId: scope.accountId, livemode: scope.livemode }, now);
+  await queueDeliveriesTo(tx, endpoints, { id, type, accountId: scope.accountId, livemode: scope.livemode }, now);
   if (noticedEventTypes.has(type)) {
     await tx.notices.insertIfAbsent({
       id: `ntc_${id}`,

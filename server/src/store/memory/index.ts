@@ -355,6 +355,10 @@ export class MemoryStore implements Store {
       events: {
         ...r.events,
         append: async (e) => this.events.insert(e),
+        appendListingEndpoints: async (e) => {
+          this.events.insert(e);
+          return r.webhookEndpoints.listForEvent(e, e.type);
+        },
         appendMany: async (events) => events.forEach((e) => this.events.insert(e)),
       },
       webhookEndpoints: {

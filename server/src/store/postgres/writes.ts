@@ -8,6 +8,7 @@ import {
   endpointsTable,
   eventsTable,
   idempotencyTable,
+  jsonRow,
   ledgerTable,
   paymentLinksTable,
   selectList,
@@ -94,6 +95,21 @@ export function writes(
     events: {
       ...r.events,
       append: (e) => insertRow(client, eventsTable, e),
+      // The INSERT and the endpoints' read in one statement (a data-modifying WITH): one round trip
+      // an event fewer. The read is `listForEvent`'s (reads.ts), in its order.
+      appendListingEndpoints: async (e) => {
+        const columns = eventsTable.columns.map(([column]) => column);
+        const n = columns.length;
+        const rows = await query<{ row: Record<string, unknown> }>(
+          client,
+          `WITH appended AS (INSERT INTO events (${columns.join(", ")}) VALUES (${columns.map((_c, i) => `$${i + 1}`).join(", ")}))
+           SELECT ${jsonRow(endpointsTable)} AS row FROM webhook_endpoints
+           WHERE account_id = $${n + 1} AND livemode = $${n + 2} AND disabled_at IS NULL AND $${n + 3} = ANY (events)
+           ORDER BY created_at, id COLLATE "C"`,
+          [...eventsTable.columns.map(([, value]) => value(e)), e.accountId, e.livemode, e.type],
+        );
+        return rows.map(({ row }) => toRecord(endpointsTable, row));
+      },
       appendMany: (events) => insertRows(client, eventsTable, events),
     },
     webhookEndpoints: {
