@@ -3,7 +3,8 @@
  * server certificates (the bank's HTTPS endpoints, a webhook listener under test) and client
  * certificates (each customer's, as a bank issues them, and the bank's own for its callbacks),
  * in PEM and in PKCS#12 (.p12), the two forms banks hand out. Made with node-forge; keys are
- * RSA 2048 made by Node's own crypto (fast) and read into forge for signing and packaging.
+ * RSA 2048 made by Node's own crypto (fast) and read into forge for signing and packaging; the
+ * issued certificates' keys come from a small pool per process (`leafKeyPair`).
  */
 import { constants, createHash, generateKeyPairSync, privateEncrypt, randomBytes, X509Certificate } from "node:crypto";
 import forge from "node-forge";
@@ -62,6 +63,22 @@ function keyPair(): KeyPair {
   return { signer, publicKey: forge.pki.setRsaPublicKey(forgeKey.n, forgeKey.e), keyPem: privateKey };
 }
 
+/**
+ * The keys of the certificates a CA issues (servers', clients'): a few per process, handed out in
+ * turn, since an RSA 2048 key costs about 0.3 s of CPU and a fake bank issues three (its server's,
+ * its callbacks', its customer's) where the test suites start dozens of banks in one process. Each
+ * certificate is still its own (serial, subject, issuer, validity, fingerprint), and two issued one
+ * after the other never share a key; a CA's key is always new (a forged CA never holds a real one's).
+ */
+const leafKeys: KeyPair[] = [];
+const leafKeysKept = 4;
+let leafKeysIssued = 0;
+
+function leafKeyPair(): KeyPair {
+  const index = leafKeysIssued++ % leafKeysKept;
+  return (leafKeys[index] ??= keyPair());
+}
+
 function serialNumber(): string {
   // Positive (high bit clear), 16 random bytes.
   const bytes = randomBytes(16);
@@ -115,7 +132,7 @@ export function createCertificateAuthority(
     hosts: string[],
     options: IssueOptions = {},
   ): IssuedCertificate => {
-    const leaf = keyPair();
+    const leaf = leafKeyPair();
     const issued = forge.pki.createCertificate();
     issued.publicKey = leaf.publicKey;
     issued.serialNumber = serialNumber();
