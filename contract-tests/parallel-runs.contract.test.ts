@@ -28,7 +28,17 @@ describe("the contract suite's servers", () => {
         },
       } as unknown as TestProject;
 
-      teardown = await setup(project);
+      // Its own database, in this run's PostgreSQL server: ports are what two runs could share by
+      // mistake, not a cluster (a second throwaway cluster would be seconds of initdb for nothing).
+      const adminUrl = inject("postgresAdminUrl");
+      const before = process.env.DATABASE_URL;
+      if (adminUrl) process.env.DATABASE_URL = adminUrl;
+      try {
+        teardown = await setup(project);
+      } finally {
+        if (before === undefined) delete process.env.DATABASE_URL;
+        else process.env.DATABASE_URL = before;
+      }
 
       const theirs = provided["targets"] as Target[];
       expect(theirs.map((t) => t.name)).toEqual(ours.map((t) => t.name));

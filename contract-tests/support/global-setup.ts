@@ -196,6 +196,7 @@ export default async function setup(project: TestProject) {
   project.provide("targets", targets);
   project.provide("proxy", { baseUrl: proxy.baseUrl, upstream: memory.target.name });
   project.provide("ports", await twoFreePorts());
+  project.provide("postgresAdminUrl", adminUrl ?? null);
   return async () => {
     for (const stop of stops) await stop();
   };

@@ -37,5 +37,7 @@ declare module "vitest" {
     proxy: { baseUrl: string; upstream: string };
     /** Free ports for tests that start their own processes. */
     ports: { fakeUpstream: number; fakeProxy: number };
+    /** The PostgreSQL server the run's databases are made in (null: none); a second run may share it. */
+    postgresAdminUrl: string | null;
   }
 }
