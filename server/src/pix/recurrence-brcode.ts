@@ -11,11 +11,9 @@
  *   removed, then 80, then a new CRC.
  */
 import { brCodeMerchantCity, brCodeMerchantName, crc16Ccitt, parseBrCode } from "./brcode.js";
+import { LOCATION_MAX_LENGTH } from "./template-80.js";
 
 const PIX_GUI = "br.gov.bcb.pix";
-/** The longest URL a BR Code sub-field 25 carries. */
-/** Sub-field 25 of template 80: the recurrence's location, without scheme. */
-export const LOCATION_MAX_LENGTH = 77;
 
 const field = (id: string, value: string): string => {
   if (value.length > 99) throw new RangeError(`BR Code field ${id} is longer than 99 characters`);

@@ -1,4 +1,4 @@
-import { LOCATION_MAX_LENGTH } from "../../pix/recurrence-brcode.js";
+import { LOCATION_MAX_LENGTH } from "../../pix/template-80.js";
 import type { DomainConfig } from "../deps.js";
 import { newId } from "./ids.js";
 
