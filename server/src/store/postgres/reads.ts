@@ -41,6 +41,17 @@ export function scopeLockKey(scope: Scope): string {
   return digest.readBigInt64BE(0).toString();
 }
 
+/**
+ * A scope's enabled webhook endpoints that selected an event type ($1 account, $2 livemode, $3
+ * type), in their order: `listForEvent`, and the event's append that reads them in its statement
+ * (writes.ts).
+ */
+export const endpointsForEvent = {
+  where: "account_id = $1 AND livemode = $2 AND disabled_at IS NULL AND $3 = ANY (events)",
+  orderBy: `created_at, id COLLATE "C"`,
+  values: (scope: Scope, type: string): unknown[] => [scope.accountId, scope.livemode, type],
+};
+
 export function reads(db: Queryable): StoreReads {
   const scoped = "account_id = $1 AND livemode = $2";
   const scopeArgs = (s: Scope) => [s.accountId, s.livemode];
@@ -235,9 +246,9 @@ export function reads(db: Queryable): StoreReads {
         selectMany(
           db,
           endpointsTable,
-          `${scoped} AND disabled_at IS NULL AND $3 = ANY (events)`,
-          [...scopeArgs(scope), type],
-          `created_at, id COLLATE "C"`,
+          endpointsForEvent.where,
+          endpointsForEvent.values(scope, type),
+          endpointsForEvent.orderBy,
         ),
     },
     deliveries: {

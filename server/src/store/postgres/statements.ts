@@ -36,6 +36,32 @@ export async function selectMany<R>(
   return rows.map(({ row }) => toRecord(def, row));
 }
 
+/**
+ * `insertRow(db, def, record)` and `selectMany(db, selected, where, values, orderBy)` in one
+ * statement (a data-modifying WITH): one round trip where they were two. `where` numbers its
+ * parameters from $1 as `selectMany`'s does; the inserted values follow them. The select does not
+ * see the inserted row (one snapshot), so `selected` is another table.
+ */
+export async function insertRowThenSelect<R, S>(
+  db: Queryable,
+  def: TableDef<R>,
+  record: R,
+  selected: TableDef<S>,
+  where: string,
+  values: unknown[],
+  orderBy: string,
+): Promise<S[]> {
+  const columns = def.columns.map(([column]) => column);
+  const placeholders = columns.map((_c, i) => `$${values.length + i + 1}`);
+  const rows = await query<JsonRow>(
+    db,
+    `WITH inserted AS (INSERT INTO ${def.name} (${columns.join(", ")}) VALUES (${placeholders.join(", ")}))
+     SELECT ${jsonRow(selected)} AS row FROM ${selected.name} WHERE ${where} ORDER BY ${orderBy}`,
+    [...values, ...def.columns.map(([, value]) => value(record))],
+  );
+  return rows.map(({ row }) => toRecord(selected, row));
+}
+
 export async function insertRow<R>(db: Queryable, def: TableDef<R>, record: R): Promise<void> {
   const columns = def.columns.map(([column]) => column);
   const placeholders = columns.map((_c, i) => `$${i + 1}`);

@@ -1,5 +1,5 @@
 import type { StoreTx } from "../../domain/ports/store.js";
-import { reads, scopeLockKey } from "./reads.js";
+import { endpointsForEvent, reads, scopeLockKey } from "./reads.js";
 import {
   accountsTable,
   apiKeysTable,
@@ -8,7 +8,6 @@ import {
   endpointsTable,
   eventsTable,
   idempotencyTable,
-  jsonRow,
   ledgerTable,
   paymentLinksTable,
   selectList,
@@ -24,7 +23,7 @@ import { auditWrites } from "./audit.js";
 import { receivedPixWrites } from "./received-pix.js";
 import { noticeWrites } from "./notices.js";
 import { execute, query, type Queryable } from "./sql.js";
-import { insertRow, insertRows, updateRow, updateRows } from "./statements.js";
+import { insertRow, insertRows, insertRowThenSelect, updateRow, updateRows } from "./statements.js";
 
 /** Takes the transaction-scoped advisory lock `key` (a decimal bigint made by `scopeLockKey`). */
 export type AdvisoryLock = (key: string) => Promise<void>;
@@ -95,21 +94,17 @@ export function writes(
     events: {
       ...r.events,
       append: (e) => insertRow(client, eventsTable, e),
-      // The INSERT and the endpoints' read in one statement (a data-modifying WITH): one round trip
-      // an event fewer. The read is `listForEvent`'s (reads.ts), in its order.
-      appendListingEndpoints: async (e) => {
-        const columns = eventsTable.columns.map(([column]) => column);
-        const n = columns.length;
-        const rows = await query<{ row: Record<string, unknown> }>(
+      // The INSERT and `listForEvent`'s read in one statement: one round trip an event fewer.
+      appendListingEndpoints: (e) =>
+        insertRowThenSelect(
           client,
-          `WITH appended AS (INSERT INTO events (${columns.join(", ")}) VALUES (${columns.map((_c, i) => `$${i + 1}`).join(", ")}))
-           SELECT ${jsonRow(endpointsTable)} AS row FROM webhook_endpoints
-           WHERE account_id = $${n + 1} AND livemode = $${n + 2} AND disabled_at IS NULL AND $${n + 3} = ANY (events)
-           ORDER BY created_at, id COLLATE "C"`,
-          [...eventsTable.columns.map(([, value]) => value(e)), e.accountId, e.livemode, e.type],
-        );
-        return rows.map(({ row }) => toRecord(endpointsTable, row));
-      },
+          eventsTable,
+          e,
+          endpointsTable,
+          endpointsForEvent.where,
+          endpointsForEvent.values(e, e.type),
+          endpointsForEvent.orderBy,
+        ),
       appendMany: (events) => insertRows(client, eventsTable, events),
     },
     webhookEndpoints: {
