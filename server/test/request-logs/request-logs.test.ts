@@ -22,6 +22,20 @@ async function listOf(merchant: Merchant, mode: "test" | "production", query: Re
   return answer.body.data;
 }
 
+/** A test key of the merchant's account, made by the operator API with `permissions`; the key as created (201). */
+async function testKey(
+  merchant: Merchant,
+  name: string,
+  permissions: ("charges:write" | "balance:read" | "transactions:read")[],
+) {
+  const key = await merchant.operator.POST("/admin/v1/accounts/{id}/api-keys", {
+    params: { path: { id: merchant.accountId } },
+    body: { name, mode: "test", permissions },
+  });
+  expectStatus(key, 201);
+  return key.body;
+}
+
 /** A charge the API refuses for its amount (400), with a payer's CPF and e-mail in its body. */
 const refusedCharge = (secret: string) => ({
   ...chargeBody(),
@@ -41,13 +55,9 @@ for (const store of eachStore("request_logs")) {
 
     test("when a charge is refused (400), then Registros lists it with its error body and its page masks the payer's CPF, e-mail and a secret", async () => {
       const merchant = await dashboardMerchant(server);
-      const key = await merchant.operator.POST("/admin/v1/accounts/{id}/api-keys", {
-        params: { path: { id: merchant.accountId } },
-        body: { name: "Loja online", mode: "test", permissions: ["charges:write"] },
-      });
-      expectStatus(key, 201);
+      const key = await testKey(merchant, "Loja online", ["charges:write"]);
       const refused = await rawCall<{ code: string; message: string }>(server.baseUrl, "POST", "/api/v1/charges/pix", {
-        key: key.body.secret,
+        key: key.secret,
         body: refusedCharge("tok_segredo_123"),
         headers: { "x-request-id": "req-refused-1" },
       });
@@ -61,7 +71,7 @@ for (const store of eachStore("request_logs")) {
         route: "/api/v1/charges/pix",
         status: 400,
         requestId: "req-refused-1",
-        key: { id: key.body.id, name: "Loja online", prefix: key.body.secret.slice(0, 13) },
+        key: { id: key.id, name: "Loja online", prefix: key.secret.slice(0, 13) },
       });
       expect(entry?.durationMs).toBeGreaterThanOrEqual(0);
       expect(JSON.parse(entry?.errorBody ?? "null")).toMatchObject({ ok: false, code: refused.body.code });
@@ -76,7 +86,7 @@ for (const store of eachStore("request_logs")) {
       expect(sent.customer.email).toBe("ma***@example.com");
       expect(sent.metadata.apiToken).toBe("[secreto]");
       const everything = JSON.stringify(page.body);
-      for (const secret of ["52998224725", "529.982.247-25", "maria.silva@", "tok_segredo_123", key.body.secret]) {
+      for (const secret of ["52998224725", "529.982.247-25", "maria.silva@", "tok_segredo_123", key.secret]) {
         expect(everything).not.toContain(secret);
       }
       expect(page.body.responseBody).toBe(entry?.errorBody);
@@ -85,18 +95,14 @@ for (const store of eachStore("request_logs")) {
 
     test("when requests are filtered by status, path and key, then each filter keeps only its own", async () => {
       const merchant = await dashboardMerchant(server);
-      const other = await merchant.operator.POST("/admin/v1/accounts/{id}/api-keys", {
-        params: { path: { id: merchant.accountId } },
-        body: { name: "outra", mode: "test", permissions: ["balance:read", "transactions:read"] },
-      });
-      expectStatus(other, 201);
+      const other = await testKey(merchant, "outra", ["balance:read", "transactions:read"]);
       const created = await merchant.api.POST("/api/v1/charges/pix", { body: chargeBody() });
       expectStatus(created, 201);
       expectStatus(
         await merchant.api.GET("/api/v1/transactions/{id}", { params: { path: { id: "txn_nenhuma" } } }),
         404,
       );
-      const otherApi = publicApi(server.baseUrl, { key: other.body.secret });
+      const otherApi = publicApi(server.baseUrl, { key: other.secret });
       expectStatus(await otherApi.GET("/api/v1/balance"), 200);
       expectStatus(await otherApi.GET("/api/v1/transactions", { params: { query: { limit: 5 } } }), 200);
 
@@ -115,7 +121,7 @@ for (const store of eachStore("request_logs")) {
       expect((await listOf(merchant, "test", { path: "transactions" })).length).toBe(2);
       expect((await listOf(merchant, "test", { path: "txn_nenhuma" })).map((e) => e.status)).toEqual([404]);
       expect((await listOf(merchant, "test", { path: "%" })).length).toBe(0);
-      const byOther = await listOf(merchant, "test", { keyId: other.body.id });
+      const byOther = await listOf(merchant, "test", { keyId: other.id });
       expect(byOther.map((e) => e.path)).toEqual(["/api/v1/transactions", "/api/v1/balance"]);
       expect(byOther.every((e) => e.key.name === "outra")).toBe(true);
 
@@ -162,20 +168,16 @@ for (const store of eachStore("request_logs")) {
 
     test("when a key's name holds a tab, a newline and a backslash and a charge's text a quote and a backslash, then Registros shows each as it was", async () => {
       const merchant = await dashboardMerchant(server);
-      const key = await merchant.operator.POST("/admin/v1/accounts/{id}/api-keys", {
-        params: { path: { id: merchant.accountId } },
-        body: { name: "Loja\tonline\\PDV\r\n\\N 2", mode: "test", permissions: ["charges:write"] },
-      });
-      expectStatus(key, 201);
+      const key = await testKey(merchant, "Loja\tonline\\PDV\r\n\\N 2", ["charges:write"]);
       const description = 'Camiseta "P" \\ tamanho\tM\nazul ✓ 😀';
-      const created = await publicApi(server.baseUrl, { key: key.body.secret }).POST("/api/v1/charges/pix", {
+      const created = await publicApi(server.baseUrl, { key: key.secret }).POST("/api/v1/charges/pix", {
         body: chargeBody({ description }),
       });
       expectStatus(created, 201);
 
       const [entry, ...others] = await listOf(merchant, "test");
       expect(others).toEqual([]);
-      expect(entry?.key.name).toBe(key.body.name);
+      expect(entry?.key.name).toBe(key.name);
       expect(entry?.key.name).toContain("\t");
       const page = await merchant.browser.api.GET("/dashboard/v1/modes/{mode}/request-logs/{id}", {
         params: { path: { mode: "test", id: entry?.id ?? "" } },
