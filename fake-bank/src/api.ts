@@ -235,13 +235,12 @@ export function createApiApp(context: ApiContext): express.Express {
     if (context.latencyMs > 0) await sleep(context.latencyMs);
     // A route matches the path within the standard's base path (`^PUT /cob/`) or the whole path
     // (`^GET /v2/gn/pix/enviados/`: a dialect's own routes under the same prefix).
-    const fault = context.callFaults.find(
-      (f) =>
-        f.count > 0 &&
-        (f.route === undefined ||
-          new RegExp(f.route).test(`${req.method} ${path}`) ||
-          new RegExp(f.route).test(`${req.method} ${req.path}`)),
-    );
+    const fault = context.callFaults.find((f) => {
+      if (f.count <= 0) return false;
+      if (f.route === undefined) return true;
+      const route = new RegExp(f.route);
+      return route.test(`${req.method} ${path}`) || route.test(`${req.method} ${req.path}`);
+    });
     if (fault !== undefined) {
       fault.count -= 1;
       log.fault = fault.kind;
