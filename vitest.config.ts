@@ -103,6 +103,10 @@ export default defineConfig({
           name: "browser",
           include: browser,
           isolate: false,
+          // `expect.poll` waits for what the page does after a click (a server's answer, a render):
+          // vitest's 1 s default was missed once by a first sign-up on the loaded CI machine; 10 s,
+          // as a hang guard, never a speed check (those are `npm run bench`).
+          expect: { poll: { timeout: 10_000 } },
           globalSetup: [childProcessCheck, pgSetup, serverBuild],
           ...hangGuards,
         },
