@@ -80,6 +80,29 @@ export function bankWiring(options: BankWiringOptions): BankWiring {
   const record = (patch: BankHealthPatch) =>
     options.recordHealth?.(patch).catch((error: unknown) => logger.warn({ err: error }, "bank: health not recorded"));
 
+  /** `follow` again after a growing pause, unless closed (a newer connection drops it). */
+  function retryLater(
+    bank: BankClient | null,
+    credentials: BankCredentials,
+    change: number,
+    pauseMs: number,
+    error: unknown,
+    what: string,
+  ): void {
+    if (closed) return;
+    const next = Math.min(Math.max(firstRetryMs, pauseMs * 2), 300_000);
+    logger.warn({ err: error, retryInMs: next }, what);
+    const timer = setTimeout(() => {
+      if (retry?.timer !== timer) return;
+      retry = null;
+      listenerStarting = listenerStarting
+        .then(() => follow(bank, credentials, change, next))
+        .catch((e: unknown) => logger.warn({ err: e }, "bank: webhook not registered"));
+    }, next);
+    timer.unref();
+    retry = { timer };
+  }
+
   /** The webhook at the bank and the listener follow the connection. */
   async function follow(
     bank: BankClient | null,
@@ -93,25 +116,42 @@ export function bankWiring(options: BankWiringOptions): BankWiring {
       const { port, host, certificate } = options.listener;
       if (listener) listener.update(listenerBank(credentials));
       else {
-        // The listener (its callback schemas, Ajv) is imported with the first connection.
-        const { startWebhookListener } = await import("./listener.js");
-        listener = await startWebhookListener({
-          port,
-          host,
-          serverCertificate: certificate,
-          bank: listenerBank(credentials),
-          onReceived: async (ids) => {
-            await options.onReceived(ids);
-          },
-          ...(options.onRecurrences && options.onCycleCharges
-            ? {
-                onRecurrences: async (ids: string[]) => void (await options.onRecurrences?.(ids)),
-                onCycleCharges: async (ids: string[]) => void (await options.onCycleCharges?.(ids)),
-              }
-            : {}),
-          onError: (error) => logger.warn({ err: error }, "bank: callback not confirmed (the reconciler will)"),
-        });
-        logger.info({ port: listener.port }, "bank: webhook listener started");
+        try {
+          // The listener (its callback schemas, Ajv) is imported with the first connection.
+          const { startWebhookListener } = await import("./listener.js");
+          listener = await startWebhookListener({
+            port,
+            host,
+            serverCertificate: certificate,
+            bank: listenerBank(credentials),
+            onReceived: async (ids) => {
+              await options.onReceived(ids);
+            },
+            ...(options.onRecurrences && options.onCycleCharges
+              ? {
+                  onRecurrences: async (ids: string[]) => void (await options.onRecurrences?.(ids)),
+                  onCycleCharges: async (ids: string[]) => void (await options.onCycleCharges?.(ids)),
+                }
+              : {}),
+            onError: (error) => logger.warn({ err: error }, "bank: callback not confirmed (the reconciler will)"),
+          });
+          logger.info({ port: listener.port }, "bank: webhook listener started");
+        } catch (error) {
+          // A port another process holds for now (an outgoing connection's, a restart's old
+          // process) is tried again with the registration's pauses: without the listener every
+          // callback is lost, and the payments wait for the reconciler until the next restart.
+          const message = error instanceof Error ? error.message : String(error);
+          await record({ lastError: { at: new Date().toISOString(), message: `ouvinte do webhook: ${message}` } });
+          retryLater(
+            bank,
+            credentials,
+            change,
+            pauseMs,
+            error,
+            "bank: webhook listener not started (tried again later)",
+          );
+          return;
+        }
       }
     }
     if (!bank || !credentials?.webhookUrl) return;
@@ -129,18 +169,7 @@ export function bankWiring(options: BankWiringOptions): BankWiring {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       await record({ lastError: { at: new Date().toISOString(), message: `registro do webhook: ${message}` } });
-      if (closed) return;
-      const next = Math.min(Math.max(firstRetryMs, pauseMs * 2), 300_000);
-      logger.warn({ err: error, retryInMs: next }, "bank: webhook not registered (tried again later)");
-      const timer = setTimeout(() => {
-        if (retry?.timer !== timer) return;
-        retry = null;
-        listenerStarting = listenerStarting
-          .then(() => follow(bank, credentials, change, next))
-          .catch((e: unknown) => logger.warn({ err: e }, "bank: webhook not registered"));
-      }, next);
-      timer.unref();
-      retry = { timer };
+      retryLater(bank, credentials, change, pauseMs, error, "bank: webhook not registered (tried again later)");
     }
   }
 

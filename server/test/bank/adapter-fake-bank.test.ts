@@ -457,4 +457,56 @@ describe("the bank wiring main.ts starts", () => {
       await bank.close();
     }
   });
+
+  test("when the listener's port is held by another process at start, then the health says so, the listener is bound once the port is free, and the bank's callbacks reach onReceived", async () => {
+    const listenerCa = createCertificateAuthority("Adapter wiring busy-port CA");
+    const serverCertificate = listenerCa.issueServer(["127.0.0.1"]);
+    const bank = await startFakeBank({ webhookCa: listenerCa.certPem });
+    const { createServer } = await import("node:net");
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, "127.0.0.1", resolve));
+    const { port } = squatter.address() as { port: number };
+    const received: string[] = [];
+    const health: Parameters<NonNullable<Parameters<typeof bankWiring>[0]["recordHealth"]>>[0][] = [];
+    const wiring = bankWiring({
+      load: () => Promise.resolve(credentialsOf(bank, { webhookUrl: `https://127.0.0.1:${port}/banco` })),
+      recordHealth: (patch) => {
+        health.push(patch);
+        return Promise.resolve();
+      },
+      onReceived: (ids) => {
+        received.push(...ids);
+        return Promise.resolve();
+      },
+      logger: { info: () => undefined, warn: () => undefined },
+      listener: {
+        port,
+        host: "127.0.0.1",
+        certificate: { cert: serverCertificate.certPem, key: serverCertificate.keyPem },
+      },
+      timeoutMs,
+      recheckMs: 0,
+      registerRetryMs: 100,
+    });
+    try {
+      await wiring.start();
+      expect(wiring.listenerPort()).toBeNull();
+      expect(health).toEqual([
+        { lastError: { at: expect.any(String), message: expect.stringMatching(/^ouvinte do webhook: .*EADDRINUSE/) } },
+      ]);
+      await new Promise((resolve) => squatter.close(resolve));
+      await expect.poll(() => wiring.listenerPort(), { timeout: 5_000 }).toBe(port);
+      await expect
+        .poll(() => health.some((h) => typeof h.webhookRegisteredAt === "string"), { timeout: 5_000 })
+        .toBe(true);
+      const client = await wiring.access.current();
+      const paid = bank.pay((await client!.registerCharge(chargeRequest())).copyPaste);
+      await bank.settled();
+      expect(received).toContain(paid.endToEndId);
+    } finally {
+      squatter.close();
+      await wiring.close();
+      await bank.close();
+    }
+  });
 });

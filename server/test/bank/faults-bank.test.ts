@@ -134,13 +134,14 @@ for (const store of eachStore("bank-faults")) {
           await connect();
           for (let i = 1; i < processes; i++) await start(i);
           // Every process holds the connection and its listener, and the webhook is registered.
+          let answers: (number | Error)[] = [];
           await until(
             async () =>
-              (await Promise.all(listeners().map((i) => callback(i, { pix: [] })))).every(
+              (answers = await Promise.all(listeners().map((i) => callback(i, { pix: [] })))).every(
                 (a) => a === 200 || a === 204,
               ),
             30_000,
-            "every listener up",
+            () => `every listener up: ${answers.map(String).join(", ")}\n${servers.map((x) => x.output()).join("\n")}`,
           );
           await until(
             () => bank.requests().some((r) => r.method === "PUT" && r.path.includes("/webhook/")),

@@ -245,11 +245,14 @@ export function bankLane(options: BankLaneOptions): BankLane {
     );
     for (let i = 1; i < options.processes; i++) await lane.start(i);
     // Every process holds the connection and its listener, and the webhook is registered.
+    let answers: (number | Error)[] = [];
     await until(
       async () =>
-        (await Promise.all(servers.map((_, i) => lane.callback(i, { pix: [] })))).every((a) => a === 200 || a === 204),
+        (answers = await Promise.all(servers.map((_, i) => lane.callback(i, { pix: [] })))).every(
+          (a) => a === 200 || a === 204,
+        ),
       30_000,
-      "every listener up",
+      () => `every listener up: ${answers.map(String).join(", ")}\n${servers.map((x) => x.output()).join("\n")}`,
     );
     await until(
       () =>
