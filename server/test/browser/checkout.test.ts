@@ -1,11 +1,9 @@
-import { mkdirSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { bodyOf, byId, publicApi, startTestServer, type TestServer } from "../harness.js";
 import type { components } from "../../../generated/api.js";
 import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.js";
+import { photograph } from "../support/screenshots.js";
 
 // The hosted checkout in a real browser: Debian's Chromium driven by playwright-core, on a phone-
 // sized viewport. One browser for the file; each payer gets a fresh context (own cookies).
@@ -15,7 +13,6 @@ if (!hasChromium) {
     `[checkout browser tests] skipped: ${chromiumPath} not found. Install it with: apt-get install -y chromium`,
   );
 }
-const artifacts = resolve(dirname(fileURLToPath(import.meta.url)), "../../../test-artifacts");
 
 let server: TestServer;
 let browser: Browser;
@@ -58,8 +55,8 @@ async function newPayer(): Promise<PayerTab> {
   return tab;
 }
 
-const screenshot = (page: Page, name: string) =>
-  page.screenshot({ path: join(artifacts, `checkout-${name}.png`), fullPage: true });
+/** test-artifacts/checkout-`name`.png with PIX_TEST_SCREENSHOTS=1 (support/screenshots.ts). */
+const screenshot = (page: Page, name: string) => photograph(page, `checkout-${name}.png`);
 
 async function createLink(key: string, overrides: Partial<components["schemas"]["CreatePaymentLinkRequest"]> = {}) {
   return bodyOf(
@@ -92,7 +89,6 @@ describe.skipIf(!hasChromium)(
   `hosted checkout in Chromium${hasChromium ? "" : ` (skipped: no ${chromiumPath})`}`,
   () => {
     beforeAll(async () => {
-      mkdirSync(artifacts, { recursive: true });
       server = await startTestServer();
       browser = await launchChromium();
     }, 60_000);

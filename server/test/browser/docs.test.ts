@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,6 +7,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestServer, type TestServer } from "../harness.js";
 import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.js";
+import { photograph } from "../support/screenshots.js";
 
 // The documentation site at /docs (docs/decisions/0039-documentation-site-vitepress-and-swagger-ui.md),
 // built once for this file as `npm run docs:build` builds it: its pages with their search index and
@@ -18,7 +19,6 @@ import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.j
 if (!hasChromium) console.warn(`[docs browser test] skipped: ${chromiumPath} not found (apt-get install -y chromium)`);
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
-const artifacts = join(root, "test-artifacts");
 const references = [
   { page: "/docs/api/public/", document: "/docs/api/openapi.yaml", path: "/api/v1/charges/pix:" },
   { page: "/docs/api/dashboard/", document: "/docs/api/dashboard-openapi.yaml", path: "/dashboard/v1/sign-up:" },
@@ -111,7 +111,6 @@ describe.skipIf(!hasChromium)("GET /docs in Chromium", () => {
 
   beforeAll(async () => {
     browser = await launchChromium();
-    mkdirSync(artifacts, { recursive: true });
   }, 60_000);
 
   afterAll(async () => {
@@ -135,13 +134,13 @@ describe.skipIf(!hasChromium)("GET /docs in Chromium", () => {
   test("when the site is opened and searched, then the search finds the Pix Automático page offline, with no request to another origin and no CSP violation", async () => {
     const { page, foreign, violations } = await watchedPage(server.baseUrl);
     await page.goto(`${server.baseUrl}/docs/`);
-    await page.screenshot({ path: join(artifacts, "docs-home-1280.png") });
+    await photograph(page, "docs-home-1280.png", { fullPage: false });
 
     await page.getByRole("button", { name: "Buscar" }).first().click();
     await page.locator("#localsearch-input").fill("recorrência jornada");
     const hit = page.locator(".VPLocalSearchBox .result").first();
     await hit.waitFor();
-    await page.screenshot({ path: join(artifacts, "docs-search-1280.png") });
+    await photograph(page, "docs-search-1280.png", { fullPage: false });
     const hitText = await hit.innerText();
     await hit.click();
     await page.waitForURL(/recurring-pix\.html/);
@@ -166,7 +165,7 @@ describe.skipIf(!hasChromium)("GET /docs in Chromium", () => {
     const answered = page.waitForResponse((response) => response.url().includes("/api/v1/balance"));
     await operation.locator(".execute").click();
     const response = await answered;
-    await page.screenshot({ path: join(artifacts, "docs-reference-1280.png") });
+    await photograph(page, "docs-reference-1280.png", { fullPage: false });
 
     expect(apiCalls).toEqual([`${server.baseUrl}/api/v1/balance`]);
     // No key was given: our server's own 401 reached the page.

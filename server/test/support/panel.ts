@@ -6,13 +6,14 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BrowserContext, Page } from "playwright-core";
+import { artifacts, everyScreenshot } from "./screenshots.js";
 
 // The dashboard's web app (dashboard/) in the browser tests: built once per file with Vite into a
 // temporary folder the test server serves at /painel, pages watched for CSP violations, foreign
-// requests and script errors, axe-core run on each screen, screenshots written to test-artifacts/.
+// requests and script errors, axe-core run on each screen, screenshots written to test-artifacts/
+// (every screen with PIX_TEST_SCREENSHOTS=1; otherwise a screen the checks found wrong).
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-export const artifacts = join(root, "test-artifacts");
 const require = createRequire(import.meta.url);
 
 /** The files the app is built from, as one digest: a build is reused while they stay the same. */
@@ -193,9 +194,9 @@ const everyWidthChecked = new Set<string>();
 /**
  * The layout check at every width of `layoutWidths` (no sideways scrolling of the page, every
  * row's amount and status in view; at 390 and 1280 px only when a screen of this name was checked
- * at every width already), with full-page screenshots at a phone's and a laptop's width
- * (test-artifacts/painel-<name>-<width>.png, once per run). Returns what is wrong; the laptop's
- * width stays set.
+ * at every width already), with full-page screenshots (test-artifacts/painel-<name>-<width>.png,
+ * once per run) at a phone's and a laptop's width with PIX_TEST_SCREENSHOTS=1, else at a width
+ * where the check found something wrong. Returns what is wrong; the laptop's width stays set.
  */
 export async function layoutProblems(page: Page, name: string): Promise<string[]> {
   mkdirSync(artifacts, { recursive: true });
@@ -204,9 +205,11 @@ export async function layoutProblems(page: Page, name: string): Promise<string[]
   everyWidthChecked.add(name);
   for (const width of widths) {
     await page.setViewportSize({ width, height: width < 500 ? 844 : 800 });
-    wrong.push(...(await layoutProblemsNow(page, name)));
+    const here = await layoutProblemsNow(page, name);
+    wrong.push(...here);
     const path = join(artifacts, `painel-${name}-${width}.png`);
-    if ((width === 390 || width === 1280) && !photographed.has(path)) {
+    const wanted = everyScreenshot ? width === 390 || width === 1280 : here.length > 0;
+    if (wanted && !photographed.has(path)) {
       photographed.add(path);
       await page.screenshot({ path, fullPage: true });
     }
