@@ -24,7 +24,8 @@ import { webhookEventTypes } from "../../../generated/rules.js";
 // server: every list usable on a phone (the amount and status of each row in view, the menus in
 // view, no sideways scrolling from 360 to 1440 px), the payer's address on the transaction and the
 // customer, webhook endpoints changed, disabled and deleted in the app, and the smaller items a
-// merchant found. Screenshots in test-artifacts/painel-diario-*.png; axe-core on every screen.
+// merchant found. axe-core on every screen; screenshots in test-artifacts/painel-diario-*.png with
+// PIX_TEST_SCREENSHOTS=1.
 
 if (!hasChromium) console.warn(`[dashboard daily browser tests] skipped: ${chromiumPath} not found`);
 
