@@ -57,51 +57,22 @@ export async function findPostgresBin(root = "/usr/lib/postgresql"): Promise<str
   return null;
 }
 
-/** A port that was free on 127.0.0.1 a moment ago. */
-/** The low end of the kernel's ephemeral range (outgoing connections' local ports); 32768 if unread. */
-async function ephemeralLow(): Promise<number> {
-  try {
-    const [low] = (await readFile("/proc/sys/net/ipv4/ip_local_port_range", "utf8")).trim().split(/\s+/);
-    const n = Number(low);
-    return Number.isInteger(n) && n > 0 ? n : 32768;
-  } catch {
-    return 32768;
-  }
-}
-
-/** Whether `port` can be bound on 127.0.0.1 now; the bound port (0 asks the kernel for one). */
-function bindable(port: number): Promise<number | null> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", (error: NodeJS.ErrnoException) =>
-      error.code === "EADDRINUSE" || error.code === "EACCES" ? resolve(null) : reject(error),
-    );
-    server.listen(port, "127.0.0.1", () => {
-      const address = server.address();
-      const bound = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(bound));
-    });
-  });
-}
-
 /**
- * A port free on 127.0.0.1 now, for a server started a moment later. Picked below the kernel's
- * ephemeral range when there is room (10000 up to it): a port from that range (what `listen(0)`
- * gives) can be taken meanwhile as the local port of any outgoing connection on the machine, and
- * a test run opens thousands (a bank lane's listener, bound seconds after its port was picked,
- * once found its port taken). Random, so parallel workers rarely pick the same; bound to check.
+ * A port that was free on 127.0.0.1 a moment ago (the kernel's pick). Another process can take it
+ * before the caller binds it (any outgoing connection's local port comes from the same range): a
+ * server process started on it is started again on another (`startServerProcess`), and the bank
+ * listener tries its bind again.
  */
 export async function freePort(): Promise<number> {
-  const low = await ephemeralLow();
-  if (low - 10_000 >= 1_000) {
-    for (let attempt = 0; attempt < 20; attempt++) {
-      const port = await bindable(10_000 + Math.floor(Math.random() * (low - 10_000)));
-      if (port) return port;
-    }
-  }
-  const port = await bindable(0);
-  if (!port) throw new Error("no free port on 127.0.0.1");
-  return port;
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 const isRoot = () => process.getuid?.() === 0;

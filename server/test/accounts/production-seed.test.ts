@@ -1,5 +1,3 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, test } from "vitest";
 import { expectStatus, operatorApi } from "../harness.js";
@@ -12,14 +10,6 @@ import { type ServerProcess, startServerProcess } from "../support/server-proces
 
 const adminToken = "adm_production_seed_test_0123456789";
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 const stops: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const stop of stops) await stop();
@@ -29,7 +19,6 @@ afterAll(async () => {
 async function productionServer(env: Record<string, string>): Promise<ServerProcess> {
   const server = await startServerProcess({
     name: "production seed",
-    port: await freePort(),
     env: {
       NODE_ENV: "production",
       PUBLIC_BASE_URL: "https://pix.example.com.br",

@@ -63,7 +63,6 @@ for (const store of eachStore("bank_acceptance")) {
       listenerPort = await freePort();
       server = await startServerProcess({
         name: `bank acceptance (${store.name})`,
-        port: await freePort(),
         env: {
           NODE_ENV: "production",
           PUBLIC_BASE_URL: "https://pix.example.com.br",

@@ -111,7 +111,7 @@ for (const store of eachStore("bank-faults")) {
         async function start(i: number): Promise<ServerProcess> {
           const server = await startServerProcess({
             name: `bank faults ${i}`,
-            port: servers[i]?.port ?? (await freePort()),
+            port: servers[i]?.port,
             env: envOf(i),
             track: (stop) => stops.add(stop),
           });

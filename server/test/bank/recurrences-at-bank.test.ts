@@ -67,7 +67,6 @@ for (const store of eachStore("bank_recurrences")) {
       listenerPort = await freePort();
       server = await startServerProcess({
         name: `bank recurrences (${store.name})`,
-        port: await freePort(),
         env: {
           NODE_ENV: "production",
           PUBLIC_BASE_URL: "https://pix.example.com.br",

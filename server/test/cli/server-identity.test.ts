@@ -24,19 +24,10 @@ let stopServer: () => Promise<void> = async () => undefined;
 let exportLine = "";
 let token = "";
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 beforeAll(async () => {
   // No ADMIN_TOKEN (the server makes one and prints it) and no PIX_MANUAL_CLOCK.
   server = await startServerProcess({
     name: "identity",
-    port: await freePort(),
     env: { ADMIN_TOKEN: "" },
     track: (stop) => (stopServer = stop),
   });

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { freePort, startThrowawayCluster, type ThrowawayCluster } from "../../../scripts/pg-cluster.js";
+import { startThrowawayCluster, type ThrowawayCluster } from "../../../scripts/pg-cluster.js";
 import { allPermissions, createAccount, createApiKey } from "../../src/domain/accounts/index.js";
 import { createPool, PostgresStore } from "../../src/store/postgres/index.js";
 import { byId, chargeBody, type ErrorBody, operatorApi, publicApi } from "../harness.js";
@@ -106,7 +106,6 @@ async function startServer(
 ): Promise<ServerProcess> {
   const server = await startServerProcess({
     name,
-    port: await freePort(),
     env: {
       DATABASE_URL: databaseUrl,
       ADMIN_TOKEN: adminToken,

@@ -154,7 +154,7 @@ export function bankLane(options: BankLaneOptions): BankLane {
     async start(i) {
       const server = await startServerProcess({
         name: `${options.name} ${i}`,
-        port: servers[i]?.port ?? (await freePort()),
+        port: servers[i]?.port,
         env: envOf(i),
         track: (stop) => stops.add(stop),
       });

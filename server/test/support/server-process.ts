@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { inject } from "vitest";
+import { freePort } from "../../../scripts/pg-cluster.js";
 import { testRunMarker } from "./child-process-check.js";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
@@ -109,9 +110,32 @@ const testMasterKeys = `test:${randomBytes(32).toString("base64")}`;
 
 export async function startServerProcess(options: {
   name: string;
-  port: number;
+  /** The port to serve on (a restart's); absent, one free a moment ago, another if it was taken meanwhile. */
+  port?: number | undefined;
   env: Record<string, string>;
   track?: (stop: () => Promise<void>) => void;
+}): Promise<ServerProcess> {
+  if (options.port !== undefined) return startOnPort({ ...options, port: options.port });
+  // A port picked free can be taken before the process binds it (another worker's pick, or an
+  // outgoing connection's local port from the same range): the server then exits saying so, and
+  // starts again on another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnPort({ ...options, port: await freePort() });
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof PortTakenError)) throw error;
+    }
+  }
+}
+
+/** The process exited because its port was taken (its message `porta em uso`). */
+class PortTakenError extends Error {}
+
+async function startOnPort(options: {
+  name: string;
+  port: number;
+  env: Record<string, string>;
+  track?: ((stop: () => Promise<void>) => void) | undefined;
 }): Promise<ServerProcess> {
   const { name, port } = options;
   const child = spawn(process.execPath, ["--enable-source-maps", await serverEntry()], {
@@ -138,6 +162,7 @@ export async function startServerProcess(options: {
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
   const alive = () => {
     if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return false;
     try {
@@ -158,7 +183,11 @@ export async function startServerProcess(options: {
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 45_000;
   while (Date.now() < deadline) {
-    if (!alive()) throw new Error(`server ${name} exited with ${child.exitCode ?? child.signalCode}:\n${output}`);
+    if (!alive()) {
+      await Promise.race([closed, sleep(1_000)]); // its last output read
+      const message = `server ${name} exited with ${child.exitCode ?? child.signalCode}:\n${output}`;
+      throw output.includes(`porta em uso: ${port} `) ? new PortTakenError(message) : new Error(message);
+    }
     const healthy = await fetch(`${baseUrl}/health`).then(
       (res) => res.ok,
       () => false, // not listening yet

@@ -5,20 +5,10 @@
  * processes (the build `npm start` runs), as a newcomer starts them;
  * docs/decisions/0042-unknown-query-parameters-and-a-newcomers-first-hour.md.
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, test } from "vitest";
 import { byId, type ErrorBody, expectStatus, operatorApi } from "../harness.js";
 import { type ServerProcess, startServerProcess } from "../support/server-process.js";
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 const stops: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -29,7 +19,6 @@ afterAll(async () => {
 async function started(name: string, env: Record<string, string>): Promise<ServerProcess> {
   const server = await startServerProcess({
     name,
-    port: await freePort(),
     // Production wants an https PUBLIC_BASE_URL and a long operator token; the token drives the test.
     env: { PUBLIC_BASE_URL: "https://pix.example.test", ADMIN_TOKEN: operatorToken, ...env },
     track: (stop) => void stops.push(stop),
