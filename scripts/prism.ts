@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { openApiDocumentFileAsJson } from "../server/src/http/kit/openapi-document.js";
 import { refusalFor, refusalRules } from "./mock-refusals.js";
 import { waitForHttp } from "./wait-for-http.js";
 
@@ -43,9 +44,9 @@ export async function startPrism(options: {
   const rules = options.proxy ? [] : refusalRules(join(root, options.document));
   const front = rules.length > 0 ? await startFront(options.port, rules) : null;
   const prismPort = front ? front.prismPort : options.port;
-  const mode = options.proxy
-    ? ["proxy", join(root, options.document), options.proxy, "--errors"]
-    : ["mock", join(root, options.document)];
+  // Prism reads the document as JSON: the same document, a second less of its start's CPU.
+  const document = openApiDocumentFileAsJson(join(root, options.document));
+  const mode = options.proxy ? ["proxy", document, options.proxy, "--errors"] : ["mock", document];
   const child: ChildProcess = spawn(process.execPath, [cli, ...mode, "-h", "127.0.0.1", "-p", String(prismPort)], {
     cwd: root,
     stdio: options.inheritOutput ? "inherit" : "ignore",

@@ -13,10 +13,13 @@ type Node = Record<string, unknown>;
  */
 const cacheDir = fileURLToPath(new URL("../../../../node_modules/.cache/pix-openapi/", import.meta.url));
 
+/** Where the JSON of a document of this text is kept. */
+const cacheFileOf = (text: string) => `${cacheDir}${createHash("sha256").update(text).digest("hex").slice(0, 32)}.json`;
+
 /** The document parsed from its YAML, through the cache when it can be written (best effort). */
 function parsedThroughCache(path: string): Node {
   const text = readFileSync(path, "utf8");
-  const cached = `${cacheDir}${createHash("sha256").update(text).digest("hex").slice(0, 32)}.json`;
+  const cached = cacheFileOf(text);
   try {
     return JSON.parse(readFileSync(cached, "utf8")) as Node;
   } catch {
@@ -45,6 +48,19 @@ export function readOpenApiDocument<T = Node>(path: string): T {
   const json = path.replace(/\.yaml$/, ".json");
   if (json !== path && existsSync(json)) return JSON.parse(readFileSync(json, "utf8")) as T;
   return parsedThroughCache(path) as T;
+}
+
+/**
+ * A file holding the document as JSON, for a tool that reads JSON in a fraction of its YAML's time
+ * (Prism: the dashboard's document 6.1 → 4.8 s of CPU to start): the build's copy beside it, or
+ * the cache's (`parsedThroughCache`); the YAML itself when neither can be had.
+ */
+export function openApiDocumentFileAsJson(path: string): string {
+  const json = path.replace(/\.yaml$/, ".json");
+  if (json === path || existsSync(json)) return json;
+  const cached = cacheFileOf(readFileSync(path, "utf8"));
+  if (!existsSync(cached)) parsedThroughCache(path);
+  return existsSync(cached) ? cached : path;
 }
 
 /**
