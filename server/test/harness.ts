@@ -17,6 +17,7 @@ import { createApp } from "../src/http/app.js";
 import type { RateLimits } from "../src/domain/core/rate-limits.js";
 import { MemoryStore } from "../src/store/memory/index.js";
 import { registrationGuard } from "../src/webhooks/guard.js";
+import type { UrlGuard } from "../src/domain/webhooks/index.js";
 import { type Keyring, developmentKeyring } from "../src/domain/core/secrets.js";
 import type { Store } from "../src/domain/ports/store.js";
 
@@ -105,6 +106,12 @@ export async function startTestServer(
     clock?: ManualClock;
     /** PIX_ALLOW_LOCAL_WEBHOOKS: test-mode endpoints may be on loopback. */
     allowLocalWebhooks?: boolean;
+    /**
+     * The check of a webhook endpoint's URL at registration; default: the server's
+     * (`registrationGuard`, which resolves the name). A test whose examples name a domain this
+     * machine cannot resolve stands in for the resolution here, not by replacing node:dns.
+     */
+    webhookUrlGuard?: UrlGuard;
     /** The operator token; default `testAdminToken`; "" turns the operator API off. */
     adminToken?: string;
     /** A fixed port (contract tests); default: a random one. */
@@ -155,7 +162,9 @@ export async function startTestServer(
     secrets: options.secrets ?? developmentKeyring(),
     ...(options.bank ? { bank: options.bank } : {}),
   };
-  const domain = createDomain(deps, { webhookUrlGuard: registrationGuard(options.allowLocalWebhooks ?? false) });
+  const domain = createDomain(deps, {
+    webhookUrlGuard: options.webhookUrlGuard ?? registrationGuard(options.allowLocalWebhooks ?? false),
+  });
   const app = createApp({
     domain,
     logger,

@@ -1,4 +1,4 @@
-import { expect, test, vi } from "vitest";
+import { expect, test } from "vitest";
 import { rawCall, type TestServer, testAdminToken } from "../harness.js";
 import {
   addMember,
@@ -12,6 +12,8 @@ import {
 import { eachStore, serverOn } from "../support/stores.js";
 import { createCertificateAuthority } from "../../../fake-bank/src/certs.js";
 import { readOpenApiDocument } from "../../../server/src/http/kit/openapi-document.js";
+import type { UrlGuard } from "../../src/domain/webhooks/index.js";
+import { registrationGuard } from "../../src/webhooks/guard.js";
 
 // Examples that rot (issue 33 §2): a reader copies a request example and sends it. Each example
 // of the documents that sends something (`x-example-requests`, written by `npm run generate` from
@@ -22,16 +24,14 @@ import { readOpenApiDocument } from "../../../server/src/http/kit/openapi-docume
 // 2 to 10 days ahead) is made relative to the server's clock.
 
 // The examples' webhook address (https://loja.example.com.br/…) is a merchant's public server;
-// this machine resolves no name, so the example's domain resolves here to a public address (the
-// server checks each address an endpoint's name resolves to). Nothing is delivered in these tests.
-vi.mock("node:dns", async (importOriginal) => {
-  const dns = await importOriginal<typeof import("node:dns")>();
-  const lookup = ((host: string, options: unknown, callback: (...args: unknown[]) => void) =>
-    host.endsWith(".example.com.br")
-      ? callback(null, [{ address: "93.184.216.34", family: 4 }])
-      : (dns.lookup as (...args: unknown[]) => void)(host, options, callback)) as unknown as typeof dns.lookup;
-  return { ...dns, lookup, default: { ...dns, lookup } };
-});
+// this machine resolves no name, so the servers check the example's domain as the public address
+// it stands for (the server's own guard, given that address: every other rule of it applies).
+// Nothing is delivered in these tests.
+const exampleDomainsPublic: UrlGuard = (url, livemode) => {
+  const parsed = new URL(url);
+  if (parsed.hostname.endsWith(".example.com.br")) parsed.hostname = "93.184.216.34";
+  return registrationGuard(false)(parsed.toString(), livemode);
+};
 
 type Json = Record<string, any>;
 type DocumentName = "openapi.yaml" | "admin-openapi.yaml" | "dashboard-openapi.yaml";
@@ -707,7 +707,7 @@ async function send(
 
 for (const store of eachStore("request_examples")) {
   store.describe(`the request examples, sent to a fresh server (${store.name})`, () => {
-    const server = serverOn(store);
+    const server = serverOn(store, { webhookUrlGuard: exampleDomainsPublic });
 
     test("when each example of the public document is sent with what it needs, then it answers the status it documents", async () => {
       const world = publicWorld(server);
