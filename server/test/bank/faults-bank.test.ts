@@ -1,16 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { request as httpsRequest } from "node:https";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import type { components } from "../../../generated/api.js";
 import { createCertificateAuthority } from "../../../fake-bank/src/certs.js";
-import { startFakeBank, type FakeBank } from "../../../fake-bank/src/bank.js";
-import { bodyOf, byId, chargeBody, operatorApi, publicApi } from "../harness.js";
+import type { FakeBank } from "../../../fake-bank/src/bank.js";
+import { bodyOf, byId, chargeBody, publicApi } from "../harness.js";
 import { connectionBodyOf } from "../support/fake-bank-credentials.js";
-import { freePort, laneListenerCertificates, sleep, until } from "../support/bank-lanes.js";
-import { createTestDatabase, type TestDatabase } from "../support/pg.js";
-import { listensOn, type ServerProcess, startServerProcess } from "../support/server-process.js";
+import { bankLane, type BankLane, sleep, until } from "../support/bank-lanes.js";
+import { listensOn, type ServerProcess } from "../support/server-process.js";
 import { eachStore } from "../support/stores.js";
 
 // Issue 35 §6: faults of the bank against real server processes (the built `npm start`) and the
@@ -33,8 +28,8 @@ import { eachStore } from "../support/stores.js";
 type Transaction = components["schemas"]["Transaction"];
 
 const adminToken = "adm_bank_faults_0123456789abcdef";
+/** The lane's processes (support/bank-lanes.ts): PIX_BANK_WAIT_MS and PIX_BANK_RECONCILE_SECONDS. */
 const waitMs = 1_000;
-const timeoutMs = 3_000;
 const reconcileSeconds = 3;
 const cents = (valor: string) => Math.round(Number(valor) * 100);
 const txidOf = (id: string) => `svc${id.replace("_", "")}`;
@@ -87,77 +82,26 @@ for (const store of eachStore("bank-faults")) {
 
     for (const [name, picked] of lanes)
       describe(name, { concurrent: true }, () => {
-        let bank: FakeBank;
-        let database: TestDatabase | undefined;
-        let dir: string;
-        const servers: ServerProcess[] = [];
-        const listenerPorts: number[] = [];
-        const stops = new Set<() => Promise<void>>();
-        const accounts: { id: string; key: string }[] = [];
-        const { ca: listenerCa, certificate: listenerCert } = laneListenerCertificates();
-
-        const envOf = (i: number): Record<string, string> => ({
-          ADMIN_TOKEN: adminToken,
-          RATE_LIMITS: "off",
-          PIX_BANK_WAIT_MS: String(waitMs),
-          PIX_BANK_TIMEOUT_MS: String(timeoutMs),
-          PIX_BANK_RECONCILE_SECONDS: String(reconcileSeconds),
-          PIX_BANK_RECONCILE_WINDOW_SECONDS: "600",
-          PIX_BANK_WEBHOOK_PORT: String(listenerPorts[i]),
-          PIX_BANK_WEBHOOK_CERT_FILE: join(dir, "listener.pem"),
-          PIX_BANK_WEBHOOK_KEY_FILE: join(dir, "listener.key"),
-          ...(database ? { DATABASE_URL: database.url } : {}),
+        // The lane (support/bank-lanes.ts): its fake bank (refunds completed at once), database and
+        // processes, each listener up and the webhook registered before the first scenario.
+        const lane = bankLane({
+          name: "bank faults",
+          store: store.name === "memory" ? "memory" : "postgres",
+          processes,
+          adminToken,
+          bank: { refunds: { mode: "complete", delayMs: 0 } },
         });
-        async function start(i: number): Promise<ServerProcess> {
-          const server = await startServerProcess({
-            name: `bank faults ${i}`,
-            port: servers[i]?.port,
-            env: envOf(i),
-            track: (stop) => stops.add(stop),
-          });
-          servers[i] = server;
-          return server;
-        }
+        let bank!: FakeBank;
+        beforeAll(() => {
+          bank = lane.bank();
+        });
+        const { servers, listenerPorts, accounts } = lane;
+        const start = (i: number) => lane.start(i);
         /** The operator API of the first process alive. */
-        const operator = () =>
-          operatorApi((servers.find((s) => s.alive()) as ServerProcess).baseUrl, { token: adminToken });
-        const api = (key: string, i = 0) => publicApi((servers[i % servers.length] as ServerProcess).baseUrl, { key });
-
-        beforeAll(async () => {
-          dir = mkdtempSync(join(tmpdir(), "bank-faults-"));
-          writeFileSync(join(dir, "listener.pem"), listenerCert.certPem);
-          writeFileSync(join(dir, "listener.key"), listenerCert.keyPem);
-          if (store.name !== "memory") database = await createTestDatabase("bank_faults");
-          bank = await startFakeBank({ webhookCa: listenerCa.certPem, refunds: { mode: "complete", delayMs: 0 } });
-          for (let i = 0; i < processes; i++) listenerPorts.push(await freePort());
-          await start(0);
-          await connect();
-          for (let i = 1; i < processes; i++) await start(i);
-          // Every process holds the connection and its listener, and the webhook is registered.
-          let answers: (number | Error)[] = [];
-          await until(
-            async () =>
-              (answers = await Promise.all(listeners().map((i) => callback(i, { pix: [] })))).every(
-                (a) => a === 200 || a === 204,
-              ),
-            30_000,
-            () => `every listener up: ${answers.map(String).join(", ")}\n${servers.map((x) => x.output()).join("\n")}`,
-          );
-          await until(
-            () => bank.requests().some((r) => r.method === "PUT" && r.path.includes("/webhook/")),
-            20_000,
-            () =>
-              `the webhook registered: ${JSON.stringify(bank.requests().map((r) => `${r.method} ${r.path} ${r.status}`))}\n${servers.map((x) => x.output()).join("\n")}`,
-          );
-        }, 120_000);
-
+        const operator = () => lane.operator();
+        const api = (key: string, i = 0) => lane.api(key, i);
         // Stopped after the last test, which looks at every lane's processes.
-        closes.push(async () => {
-          for (const stop of stops) await stop();
-          await bank?.close();
-          await database?.drop();
-          if (dir) rmSync(dir, { recursive: true, force: true });
-        });
+        closes.push(() => lane.close());
         serverSets.push(servers);
 
         /** Scenario `key`, when it is this lane's; lanes are checked to take every scenario once. */
@@ -183,28 +127,7 @@ for (const store of eachStore("bank-faults")) {
         });
 
         /** A verified account with a production key, made by the operator. */
-        async function liveKey(): Promise<string> {
-          const account = await bodyOf(
-            operator().POST("/admin/v1/accounts", {
-              body: {
-                name: "Loja Falhas Ltda",
-                ownerEmail: "dono@falhas.example",
-                verified: true,
-                releasePeriodDays: 0,
-              },
-            }),
-            201,
-          );
-          const key = await bodyOf(
-            operator().POST("/admin/v1/accounts/{id}/api-keys", {
-              ...byId(account.id),
-              body: { name: "live", mode: "production" },
-            }),
-            201,
-          );
-          accounts.push({ id: account.id, key: key.secret });
-          return key.secret;
-        }
+        const liveKey = () => lane.liveKey();
 
         async function create(key: string, i = 0, amountCents = 8990) {
           const started = Date.now();
@@ -216,42 +139,10 @@ for (const store of eachStore("bank-faults")) {
             retryAfter: res.headers.get("retry-after"),
           };
         }
-        async function read(key: string, id: string): Promise<Transaction> {
-          return bodyOf(api(key).GET("/api/v1/transactions/{id}", byId(id)), 200);
-        }
-        async function waiting(key: string, i = 0, amountCents = 8990): Promise<Transaction> {
-          const made = await create(key, i, amountCents);
-          expect(made.status).toBe(201);
-          await until(async () => (await read(key, made.body.id)).status !== "PENDING", 15_000, "registered");
-          const charge = await read(key, made.body.id);
-          expect(charge.status).toBe("WAITING_PAYMENT");
-          return charge;
-        }
-
+        const read = (key: string, id: string) => lane.read(key, id);
+        const waiting = (key: string, i = 0, amountCents = 8990) => lane.waiting(key, i, amountCents);
         /** POSTs `body` to listener `i` with the bank's callback certificate (or none): status, or the TLS error. */
-        function callback(i: number, body: unknown, certificate = bank.callbackCertificate()): Promise<number | Error> {
-          return new Promise((resolve) => {
-            const req = httpsRequest(
-              {
-                host: "127.0.0.1",
-                port: listenerPorts[i],
-                path: "/webhook/pix",
-                method: "POST",
-                ca: listenerCa.certPem,
-                ...(certificate ? { cert: certificate.certPem, key: certificate.keyPem } : {}),
-                headers: { "content-type": "application/json" },
-                timeout: 5_000,
-              },
-              (res) => {
-                res.resume();
-                res.on("end", () => resolve(res.statusCode ?? 0));
-              },
-            );
-            req.on("error", (error) => resolve(error));
-            req.on("timeout", () => req.destroy(new Error("timeout")));
-            req.end(JSON.stringify(body));
-          });
-        }
+        const callback: BankLane["callback"] = (i, body, certificate) => lane.callback(i, body, certificate);
         const listeners = () => servers.map((_, i) => i);
 
         /**
