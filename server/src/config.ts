@@ -245,7 +245,7 @@ const variables = {
     readme: {
       default: "5",
       meaning:
-        "the first pause after the bank did not answer: work owed to it (a registration, a removal, a refund, a recurrence) is tried again after it, doubling to 10 minutes, and a webhook registration it refused, doubling to 5 minutes; the circuit breaker stays open this long; and the server looks for that work, and reads withdrawals' transfers back, this often",
+        "the first pause after the bank did not answer: work owed to it (a registration, a removal, a refund, a recurrence) is tried again after it, doubling to 10 minutes, a webhook registration it refused and a callback listener whose port was taken, doubling to 5 minutes; the circuit breaker stays open this long; and the server looks for that work, and reads withdrawals' transfers back, this often",
     },
   }),
   PIX_BANK_PAYOUT_CLAIM_SECONDS: variable({

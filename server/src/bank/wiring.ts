@@ -45,9 +45,9 @@ export interface BankWiring {
   access: ManagedBankAccess;
   /**
    * Loads the connection, registers the webhook and binds the listener (once the domain that
-   * `onReceived` calls exists). Never throws: a bank that does not answer is logged and recorded,
-   * and the registration is tried again after 5 s, doubling to 5 min, until it is taken or the
-   * connection changes.
+   * `onReceived` calls exists). Never throws: a bank that does not answer (or a listener's port
+   * another process holds) is logged and recorded, and the listener's bind and the registration are
+   * tried again after 5 s, doubling to 5 min, until they succeed or the connection changes.
    */
   start(): Promise<void>;
   /** The listener's bound port, once started (a connection with a bank CA exists). */
