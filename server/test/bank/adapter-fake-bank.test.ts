@@ -5,6 +5,8 @@ import { startFakeBank, type Dialect, type FakeBank } from "../../../fake-bank/s
 import { pixBankFrom, type BankClient } from "../../src/bank/client.js";
 import { startWebhookListener, type WebhookListener } from "../../src/bank/listener.js";
 import { bankWiring } from "../../src/bank/wiring.js";
+import type { BankCredentials, BankHealthPatch } from "../../src/domain/bank/index.js";
+import { freePort } from "../../../scripts/pg-cluster.js";
 import { credentialsOf } from "../support/fake-bank-credentials.js";
 import { BankRefusedError, BankUnavailableError, type BankChargeRequest } from "../../src/domain/ports/pix-bank.js";
 
@@ -405,44 +407,50 @@ describe.each<Dialect>(["standard", "inter"])("the webhook listener, dialect %s"
   });
 });
 
-/** A port free right now on 127.0.0.1. */
-async function freePort(): Promise<number> {
-  const { createServer } = await import("node:net");
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
+/**
+ * The wiring as main.ts makes it (`load` the connection), its listener on `port` with a server
+ * certificate of `listenerCa`: the wiring, the end-to-end ids `onReceived` heard and the health
+ * patches it recorded.
+ */
+function wiringOn(
+  port: number,
+  listenerCa: CertificateAuthority,
+  load: () => Promise<BankCredentials>,
+  more: { registerRetryMs?: number } = {},
+) {
+  const serverCertificate = listenerCa.issueServer(["127.0.0.1"]);
+  const received: string[] = [];
+  const health: BankHealthPatch[] = [];
+  const wiring = bankWiring({
+    load,
+    recordHealth: (patch) => {
+      health.push(patch);
+      return Promise.resolve();
+    },
+    onReceived: (ids) => {
+      received.push(...ids);
+      return Promise.resolve();
+    },
+    logger: { info: () => undefined, warn: () => undefined },
+    listener: {
+      port,
+      host: "127.0.0.1",
+      certificate: { cert: serverCertificate.certPem, key: serverCertificate.keyPem },
+    },
+    timeoutMs: callTimeoutMs,
+    recheckMs: 0,
+    ...more,
+  });
+  return { wiring, received, health };
 }
 
 describe("the bank wiring main.ts starts", () => {
   test("when it starts and when the connection changes, then the webhook is registered and the bank's callbacks reach onReceived", async () => {
     const listenerCa = createCertificateAuthority("Adapter wiring test CA");
-    const serverCertificate = listenerCa.issueServer(["127.0.0.1"]);
     const bank = await startFakeBank({ webhookCa: listenerCa.certPem });
     const port = await freePort();
     let credentials = credentialsOf(bank, { webhookUrl: `https://127.0.0.1:${port}/banco` });
-    const received: string[] = [];
-    const health: unknown[] = [];
-    const wiring = bankWiring({
-      load: () => Promise.resolve(credentials),
-      recordHealth: (patch) => {
-        health.push(patch);
-        return Promise.resolve();
-      },
-      onReceived: (ids) => {
-        received.push(...ids);
-        return Promise.resolve();
-      },
-      logger: { info: () => undefined, warn: () => undefined },
-      listener: {
-        port,
-        host: "127.0.0.1",
-        certificate: { cert: serverCertificate.certPem, key: serverCertificate.keyPem },
-      },
-      timeoutMs: callTimeoutMs,
-      recheckMs: 0,
-    });
+    const { wiring, received, health } = wiringOn(port, listenerCa, () => Promise.resolve(credentials));
     try {
       await wiring.start();
       const webhookPuts = () => bank.requests().filter((r) => r.method === "PUT" && r.path.includes("/webhook/"));
@@ -473,34 +481,17 @@ describe("the bank wiring main.ts starts", () => {
 
   test("when the listener's port is held by another process at start, then the health says so, the listener is bound once the port is free, and the bank's callbacks reach onReceived", async () => {
     const listenerCa = createCertificateAuthority("Adapter wiring busy-port CA");
-    const serverCertificate = listenerCa.issueServer(["127.0.0.1"]);
     const bank = await startFakeBank({ webhookCa: listenerCa.certPem });
     const { createServer } = await import("node:net");
     const squatter = createServer();
     await new Promise<void>((resolve) => squatter.listen(0, "127.0.0.1", resolve));
     const { port } = squatter.address() as { port: number };
-    const received: string[] = [];
-    const health: Parameters<NonNullable<Parameters<typeof bankWiring>[0]["recordHealth"]>>[0][] = [];
-    const wiring = bankWiring({
-      load: () => Promise.resolve(credentialsOf(bank, { webhookUrl: `https://127.0.0.1:${port}/banco` })),
-      recordHealth: (patch) => {
-        health.push(patch);
-        return Promise.resolve();
-      },
-      onReceived: (ids) => {
-        received.push(...ids);
-        return Promise.resolve();
-      },
-      logger: { info: () => undefined, warn: () => undefined },
-      listener: {
-        port,
-        host: "127.0.0.1",
-        certificate: { cert: serverCertificate.certPem, key: serverCertificate.keyPem },
-      },
-      timeoutMs: callTimeoutMs,
-      recheckMs: 0,
-      registerRetryMs: 100,
-    });
+    const { wiring, received, health } = wiringOn(
+      port,
+      listenerCa,
+      () => Promise.resolve(credentialsOf(bank, { webhookUrl: `https://127.0.0.1:${port}/banco` })),
+      { registerRetryMs: 100 },
+    );
     try {
       await wiring.start();
       expect(wiring.listenerPort()).toBeNull();

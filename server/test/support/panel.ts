@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BrowserContext, Page } from "playwright-core";
-import { artifacts, everyScreenshot } from "./screenshots.js";
+import { everyScreenshot, screenshot } from "./screenshots.js";
 
 // The dashboard's web app (dashboard/) in the browser tests: built once per file with Vite into a
 // temporary folder the test server serves at /painel, pages watched for CSP violations, foreign
@@ -199,7 +199,6 @@ const everyWidthChecked = new Set<string>();
  * where the check found something wrong. Returns what is wrong; the laptop's width stays set.
  */
 export async function layoutProblems(page: Page, name: string): Promise<string[]> {
-  mkdirSync(artifacts, { recursive: true });
   const wrong: string[] = [];
   const widths = everyWidthChecked.has(name) ? layoutWidths.filter((w) => w === 390 || w === 1280) : layoutWidths;
   everyWidthChecked.add(name);
@@ -207,11 +206,11 @@ export async function layoutProblems(page: Page, name: string): Promise<string[]
     await page.setViewportSize({ width, height: width < 500 ? 844 : 800 });
     const here = await layoutProblemsNow(page, name);
     wrong.push(...here);
-    const path = join(artifacts, `painel-${name}-${width}.png`);
+    const file = `painel-${name}-${width}.png`;
     const wanted = everyScreenshot ? width === 390 || width === 1280 : here.length > 0;
-    if (wanted && !photographed.has(path)) {
-      photographed.add(path);
-      await page.screenshot({ path, fullPage: true });
+    if (wanted && !photographed.has(file)) {
+      photographed.add(file);
+      await screenshot(page, file);
     }
   }
   return wrong;

@@ -6,7 +6,7 @@ import type { Page } from "playwright-core";
 // The browser tests' screenshots, in test-artifacts/.
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-export const artifacts = join(root, "test-artifacts");
+const artifacts = join(root, "test-artifacts");
 
 /**
  * Whether the browser tests photograph every screen they look at (`PIX_TEST_SCREENSHOTS=1`), for a
@@ -16,9 +16,13 @@ export const artifacts = join(root, "test-artifacts");
  */
 export const everyScreenshot = process.env.PIX_TEST_SCREENSHOTS === "1";
 
-/** A full-page screenshot into test-artifacts/`file` when every screen is photographed (`everyScreenshot`). */
-export async function photograph(page: Page, file: string, options: { fullPage?: boolean } = {}): Promise<void> {
-  if (!everyScreenshot) return;
+/** A screenshot (full-page unless told) into test-artifacts/`file`, always. */
+export async function screenshot(page: Page, file: string, options: { fullPage?: boolean } = {}): Promise<void> {
   mkdirSync(artifacts, { recursive: true });
   await page.screenshot({ path: join(artifacts, file), fullPage: options.fullPage ?? true });
+}
+
+/** `screenshot` when every screen is photographed (`everyScreenshot`). */
+export async function photograph(page: Page, file: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  if (everyScreenshot) await screenshot(page, file, options);
 }

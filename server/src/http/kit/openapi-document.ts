@@ -16,10 +16,8 @@ const cacheDir = fileURLToPath(new URL("../../../../node_modules/.cache/pix-open
 /** Where the JSON of a document of this text is kept. */
 const cacheFileOf = (text: string) => `${cacheDir}${createHash("sha256").update(text).digest("hex").slice(0, 32)}.json`;
 
-/** The document parsed from its YAML, through the cache when it can be written (best effort). */
-function parsedThroughCache(path: string): Node {
-  const text = readFileSync(path, "utf8");
-  const cached = cacheFileOf(text);
+/** The document parsed from its YAML `text`, through the cache when it can be written (best effort). */
+function parsedThroughCache(text: string, cached = cacheFileOf(text)): Node {
   try {
     return JSON.parse(readFileSync(cached, "utf8")) as Node;
   } catch {
@@ -47,7 +45,7 @@ function parsedThroughCache(path: string): Node {
 export function readOpenApiDocument<T = Node>(path: string): T {
   const json = path.replace(/\.yaml$/, ".json");
   if (json !== path && existsSync(json)) return JSON.parse(readFileSync(json, "utf8")) as T;
-  return parsedThroughCache(path) as T;
+  return parsedThroughCache(readFileSync(path, "utf8")) as T;
 }
 
 /**
@@ -58,8 +56,9 @@ export function readOpenApiDocument<T = Node>(path: string): T {
 export function openApiDocumentFileAsJson(path: string): string {
   const json = path.replace(/\.yaml$/, ".json");
   if (json === path || existsSync(json)) return json;
-  const cached = cacheFileOf(readFileSync(path, "utf8"));
-  if (!existsSync(cached)) parsedThroughCache(path);
+  const text = readFileSync(path, "utf8");
+  const cached = cacheFileOf(text);
+  if (!existsSync(cached)) parsedThroughCache(text, cached);
   return existsSync(cached) ? cached : path;
 }
 
