@@ -226,31 +226,59 @@ export function bankLane(options: BankLaneOptions): BankLane {
     },
   };
 
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "bank-lane-"));
-    writeFileSync(join(dir, "listener.pem"), listenerCert.certPem);
-    writeFileSync(join(dir, "listener.key"), listenerCert.keyPem);
-    if (options.store !== "memory") database = await createTestDatabase(options.name.replace(/\W+/g, "_"));
-    bank = await startFakeBank({ ...options.bank, webhookCa: listenerCa.certPem });
-    for (let i = 0; i < options.processes; i++) listenerPorts.push(await freePort());
-    await lane.start(0);
-    await bodyOf(
+  /** The operator's connection to the lane's bank, its webhook URL at process 0's listener. */
+  const connect = async () =>
+    bodyOf(
       lane.operator().PUT("/admin/v1/bank-connection", {
-        body: connectionBodyOf(bank, {
+        body: connectionBodyOf(theBank(), {
           webhookUrl: `https://127.0.0.1:${listenerPorts[0]}/webhook`,
           ...options.connection,
         }),
       }),
       200,
     );
-    for (let i = 1; i < options.processes; i++) await lane.start(i);
+
+  /**
+   * A listener's port is free when the kernel picks it (`freePort`), not always seconds later when
+   * the process binds it: another test's listener can take it meanwhile, and the process then tries
+   * again for as long as it is held (its log says `EADDRINUSE`). Such a process starts again on
+   * another port (process 0 with the connection's webhook URL changed to it); false when none had to.
+   */
+  const moveTakenListeners = async (): Promise<boolean> => {
+    let moved = false;
+    for (const [i, server] of servers.entries()) {
+      if (!server.output().includes(`EADDRINUSE: address already in use 127.0.0.1:${listenerPorts[i]}`)) continue;
+      await server.stop();
+      listenerPorts[i] = await freePort();
+      await lane.start(i);
+      if (i === 0) await connect();
+      moved = true;
+    }
+    return moved;
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "bank-lane-"));
+    writeFileSync(join(dir, "listener.pem"), listenerCert.certPem);
+    writeFileSync(join(dir, "listener.key"), listenerCert.keyPem);
+    if (options.store !== "memory") database = await createTestDatabase(options.name.replace(/\W+/g, "_"));
+    bank = await startFakeBank({ ...options.bank, webhookCa: listenerCa.certPem });
+    listenerPorts.push(await freePort());
+    await lane.start(0);
+    await connect();
+    for (let i = 1; i < options.processes; i++) {
+      listenerPorts.push(await freePort());
+      await lane.start(i);
+    }
     // Every process holds the connection and its listener, and the webhook is registered.
     let answers: (number | Error)[] = [];
+    let moves = 0;
     await until(
-      async () =>
-        (answers = await Promise.all(servers.map((_, i) => lane.callback(i, { pix: [] })))).every(
-          (a) => a === 200 || a === 204,
-        ),
+      async () => {
+        if (moves < 3 && (await moveTakenListeners())) moves++;
+        answers = await Promise.all(servers.map((_, i) => lane.callback(i, { pix: [] })));
+        return answers.every((a) => a === 200 || a === 204);
+      },
       30_000,
       () => `every listener up: ${answers.map(String).join(", ")}\n${servers.map((x) => x.output()).join("\n")}`,
     );
