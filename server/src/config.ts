@@ -6,7 +6,7 @@
  * them. Validation, the configuration types and that table (`environmentTable`, compared with the
  * README by a test) all follow from the declarations; nothing else reads `process.env`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { defaultRateLimits, type RateLimits } from "./domain/core/rate-limits.js";
 import { baseAddressFitsRecurrences } from "./domain/core/recurrence-location.js";
 import { Keyring, parseMasterKeys } from "./domain/core/secrets.js";

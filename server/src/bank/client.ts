@@ -17,7 +17,7 @@
 import createClient from "openapi-fetch";
 import { createSecureContext, type SecureContext, type SecureContextOptions } from "node:tls";
 import { Agent, fetch as undiciFetch, type Dispatcher } from "undici";
-import { z } from "zod";
+import * as z from "zod";
 import type { components, paths } from "../../../generated/bank/pix-api.js";
 import {
   BankDownError,
