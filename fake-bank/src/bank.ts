@@ -217,10 +217,20 @@ function listen(server: HttpServer | HttpsServer, port: number): Promise<number>
   });
 }
 
+/**
+ * The CA of the banks started in this process, made at the first start: a bank's CA outlives its
+ * API servers, and the test suites start dozens of banks in one process, where a new CA's RSA key
+ * was about 0.15 s of CPU each (12 s of the component tests' CPU). Each bank still issues its own
+ * server, callback and customer certificates, and binds each customer's to its client id; a rotation
+ * to a new CA (`rotateServerCertificate({ newCa })`) gives that bank a CA of its own. A stranger's
+ * certificate in a test comes from a CA the test makes (`createCertificateAuthority`).
+ */
+let processCa: CertificateAuthority | undefined;
+
 export async function startFakeBank(options: FakeBankOptions = {}): Promise<FakeBank> {
   const dialect = options.dialect ?? "standard";
   const { basePath, tokenPath } = DIALECT_PATHS[dialect];
-  let ca: CertificateAuthority = createCertificateAuthority("Fake Bank CA");
+  let ca: CertificateAuthority = (processCa ??= createCertificateAuthority("Fake Bank CA"));
   let serverCertificate = ca.issueServer(["localhost", HOST]);
   /** Every CA the bank has had: customers' certificates issued before a CA rotation stay valid. */
   const issuers = [ca.certPem];
