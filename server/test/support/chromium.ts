@@ -45,7 +45,7 @@ function descendants(): Map<number, string> {
   }
   const found = new Map<number, string>();
   const ours = new Set([process.pid]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [pid, parent] of parentOf) {
       if (ours.has(pid) || !ours.has(parent)) continue;
