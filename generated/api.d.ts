@@ -2068,7 +2068,8 @@ export interface components {
          *     is down); its `pix` codes are empty until it moves on, in the background, to `WAITING_PAYMENT`
          *     (the bank's code) or `FAILED` (`transaction.failed`). `FAILED`: the bank refused to register
          *     the charge (`failureReason`); in test mode, a charge whose `description` is `sandbox:falha`.
-         *     `PROCESSING` is not used. `CANCELLED` and `FAILED` can no longer be paid.
+         *     `PROCESSING` is not used. `CANCELLED` and `FAILED` can no longer be paid. `x-labels`: each
+         *     value in the words the dashboard and its CSV export show a merchant.
          * @enum {string}
          */
         TransactionStatus: "WAITING_PAYMENT" | "PAID" | "EXPIRED" | "CANCELLED" | "FAILED" | "PENDING" | "PROCESSING";
@@ -2234,6 +2235,7 @@ export interface components {
          *     `PAID` when every transfer completes, `PARTIALLY_PAID` when part fails (that part returns to
          *     the balance), or `FAILED` when all fails (all of it returns). Test mode: `PAID` at once, or
          *     `FAILED` / `PARTIALLY_PAID` at once for the sandbox's magic Pix keys.
+         *     `x-labels`: each value in the words the dashboard and its CSV export show a merchant.
          * @enum {string}
          */
         WithdrawalStatus: "PENDING" | "PAID" | "PARTIALLY_PAID" | "FAILED";

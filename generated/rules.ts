@@ -7,7 +7,8 @@
 // `x-refund-window-days`, `x-secret-overlap-seconds`, the request limits at each document's root,
 // `x-retry-after-seconds`, the dashboard's `x-failed-log-ins`, `x-step-up-seconds`,
 // `x-idle-seconds`, `x-seconds-after-log-in`, `x-default-seconds-after-creation`, `x-valid-seconds`,
-// `x-webhook-delivery`). The lists are arrays of a document (the retry schedule, enumerations). The
+// `x-webhook-delivery`). The lists are arrays of a document (the retry schedule, enumerations); the
+// labels an enumeration's `x-labels`, one for each of its values. The
 // permissions are the `Permission` enumeration, the states the alternatives of the address's
 // `state` pattern.
 
@@ -382,6 +383,31 @@ export const webhookEventTypes = [
  * dashboard-openapi.yaml#/components/schemas/Role/enum
  */
 export const roles = ["owner", "admin", "developer", "finance", "viewer"] as const;
+
+/**
+ * Each status of a transaction (a Pix charge) as a merchant reads it (the dashboard, its CSV exports).
+ * dashboard-openapi.yaml#/components/schemas/PixService.TransactionStatus/x-labels
+ */
+export const transactionStatusLabels = {
+  WAITING_PAYMENT: "Aguardando pagamento",
+  PAID: "Paga",
+  EXPIRED: "Expirada",
+  CANCELLED: "Cancelada",
+  FAILED: "Falhou",
+  PENDING: "Pendente",
+  PROCESSING: "Processando",
+} as const;
+
+/**
+ * Each status of a withdrawal as a merchant reads it (the dashboard, its CSV exports).
+ * dashboard-openapi.yaml#/components/schemas/PixService.WithdrawalStatus/x-labels
+ */
+export const withdrawalStatusLabels = {
+  PENDING: "Em andamento",
+  PAID: "Pago",
+  PARTIALLY_PAID: "Pago em parte",
+  FAILED: "Falhou",
+} as const;
 
 /** Every permission an API key can hold (admin-openapi.yaml#/components/schemas/Permission/enum). */
 export const permissions = [

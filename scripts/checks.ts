@@ -13,9 +13,6 @@
  */
 import { spawn } from "node:child_process";
 
-// Balanced by CPU time, as measured one by one: check:generated 19 s, lint:spec 14 s, lint:unused
-// 12 s, lint:code 54 s | check:breaking 32 s, typecheck 56 s (99 s against 88 s; the lanes were
-// 45 s against 142 s).
 // Balanced by CPU time, measured one by one (2026-11-29): check:generated 27 s and lint:code 58 s
 // (prettier 19, eslint 39) in one lane; check:breaking 43 s, typecheck 20 s (tsgo), lint:spec
 // 16 s and lint:unused 11 s in the other.

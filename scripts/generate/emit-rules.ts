@@ -30,7 +30,19 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { documents } from "./documents.js";
-import { adm, type DocumentName, groups, type List, lists, pub, schema, singles, type Source } from "./rule-sources.js";
+import {
+  adm,
+  type DocumentName,
+  groups,
+  labels,
+  type Labels,
+  type List,
+  lists,
+  pub,
+  schema,
+  singles,
+  type Source,
+} from "./rule-sources.js";
 
 type Node = Record<string, unknown>;
 
@@ -182,6 +194,24 @@ function listAt(docs: Record<DocumentName, Node>, list: List): readonly (number 
   return value as (number | string)[];
 }
 
+/** The labels of an enumeration's values, in the enumeration's order: one non-empty label per value. */
+function labelsAt(docs: Record<DocumentName, Node>, source: Labels): [string, string][] {
+  const values = listAt(docs, { ...source.values, doc: source.doc, of: "string" }) as string[];
+  const words = at(docs, source);
+  if (!words || typeof words !== "object" || Array.isArray(words)) {
+    throw new Error(`rules: ${source.document}#${source.pointer} is ${JSON.stringify(words)}, not an object of labels`);
+  }
+  const table = words as Record<string, unknown>;
+  const missing = values.filter((v) => typeof table[v] !== "string" || (table[v] as string).trim() === "");
+  const extra = Object.keys(table).filter((k) => !values.includes(k));
+  if (missing.length > 0 || extra.length > 0) {
+    throw new Error(
+      `rules: ${source.document}#${source.pointer} must label each value of the enumeration once (without a label: ${missing.join(", ") || "none"}; not a value: ${extra.join(", ") || "none"})`,
+    );
+  }
+  return values.map((v) => [v, table[v] as string]);
+}
+
 function numberAt(docs: Record<DocumentName, Node>, source: Source): number {
   const value = at(docs, source);
   if (typeof value !== "number" || !Number.isSafeInteger(value)) {
@@ -269,7 +299,8 @@ function renderRules(docs: Record<DocumentName, Node>): string {
     "// `x-refund-window-days`, `x-secret-overlap-seconds`, the request limits at each document's root,",
     "// `x-retry-after-seconds`, the dashboard's `x-failed-log-ins`, `x-step-up-seconds`,",
     "// `x-idle-seconds`, `x-seconds-after-log-in`, `x-default-seconds-after-creation`, `x-valid-seconds`,",
-    "// `x-webhook-delivery`). The lists are arrays of a document (the retry schedule, enumerations). The",
+    "// `x-webhook-delivery`). The lists are arrays of a document (the retry schedule, enumerations); the",
+    "// labels an enumeration's `x-labels`, one for each of its values. The",
     "// permissions are the `Permission` enumeration, the states the alternatives of the address's",
     "// `state` pattern.",
     "",
@@ -309,6 +340,18 @@ function renderRules(docs: Record<DocumentName, Node>): string {
       ...(inline.length <= 100
         ? [inline]
         : [`export const ${name} = [`, ...wrap(items.map((item) => JSON.stringify(item))), "] as const;"]),
+      "",
+    );
+  }
+  for (const [name, source] of Object.entries(labels)) {
+    lines.push(
+      "/**",
+      ` * ${source.doc}`,
+      ` * ${where(source)}`,
+      " */",
+      `export const ${name} = {`,
+      ...labelsAt(docs, source).map(([value, label]) => `  ${value}: ${JSON.stringify(label)},`),
+      "} as const;",
       "",
     );
   }

@@ -228,6 +228,24 @@ const statuses = (record: string, what: string): List => ({
   ...dsh(schema(`PixService.${record}Status`, "enum")),
 });
 
+/** An enumeration's values in the words the dashboard and its exports show (`x-labels` beside `enum`). */
+export interface Labels extends Source {
+  doc: string;
+  /** Where the enumeration's values are: every one has a label, and no other. */
+  values: Source;
+}
+
+const statusLabels = (record: string, what: string): Labels => ({
+  doc: `Each status of ${what} as a merchant reads it (the dashboard, its CSV exports).`,
+  ...dsh(schema(`PixService.${record}Status`, "x-labels")),
+  values: dsh(schema(`PixService.${record}Status`, "enum")),
+});
+
+export const labels: Record<string, Labels> = {
+  transactionStatusLabels: statusLabels("Transaction", "a transaction (a Pix charge)"),
+  withdrawalStatusLabels: statusLabels("Withdrawal", "a withdrawal"),
+};
+
 export const lists: Record<string, List> = {
   webhookRetryScheduleSeconds: {
     doc: "Seconds after a delivery's first attempt at which each attempt is due (the first at once), before jitter.",

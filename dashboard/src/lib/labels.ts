@@ -1,5 +1,7 @@
 // The API's codes in the words the dashboard shows.
 
+import { transactionStatusLabels } from "../../../generated/rules";
+
 export const auditActionLabel: Record<string, string> = {
   "user.logged_in_from_new_ip": "Entrada de um IP novo",
   "user.password_changed": "Senha trocada",
@@ -43,15 +45,12 @@ export const auditActionLabel: Record<string, string> = {
 
 export const label = (table: Record<string, string>, code: string): string => table[code] ?? code;
 
-/** A charge's status, as the transaction list and Home show it. */
+/**
+ * A charge's status, as the transaction list and Home show it: the document's words
+ * (`x-labels`, the CSV export's too), and a refund's states as the audit log names them.
+ */
 export const statusLabel: Record<string, string> = {
-  WAITING_PAYMENT: "Aguardando pagamento",
-  PAID: "Paga",
-  EXPIRED: "Expirada",
-  CANCELLED: "Cancelada",
-  FAILED: "Falhou",
-  PENDING: "Pendente",
-  PROCESSING: "Processando",
+  ...transactionStatusLabels,
   REFUNDED: "Reembolsada",
   PARTIALLY_REFUNDED: "Reembolsada em parte",
 };

@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { api } from "../../api/client";
 import { fieldErrors } from "../../api/errors";
 import { canCall } from "../../../../generated/dashboard-operations";
+import { withdrawalStatusLabels } from "../../../../generated/rules";
 import { useCurrentSession } from "../../api/session";
 import { type Column, CursorPager, DataTable } from "../../components/DataTable";
 import { Field, TextField } from "../../components/Field";
@@ -28,12 +29,12 @@ const keyTypes: { value: KeyType; label: string }[] = [
 
 const keyTypeLabel: Record<string, string> = Object.fromEntries(keyTypes.map((t) => [t.value, t.label]));
 
-const withdrawalStatus: Record<string, { text: string; tone: "ok" | "warn" | "danger" | "neutral" }> = {
-  PENDING: { text: "em andamento", tone: "warn" },
-  PROCESSING: { text: "em andamento", tone: "warn" },
-  PAID: { text: "pago", tone: "ok" },
-  PARTIALLY_PAID: { text: "pago em parte", tone: "warn" },
-  FAILED: { text: "falhou", tone: "danger" },
+/** A withdrawal's status: its words are the document's (`x-labels`, the CSV export's too), its tone the app's. */
+const withdrawalTone: Record<Withdrawal["status"], "ok" | "warn" | "danger"> = {
+  PENDING: "warn",
+  PAID: "ok",
+  PARTIALLY_PAID: "warn",
+  FAILED: "danger",
 };
 
 /**
@@ -106,8 +107,7 @@ export function Balance() {
       essential: true,
       header: "Situação",
       cell: (w) => {
-        const s = withdrawalStatus[w.status] ?? { text: w.status, tone: "neutral" as const };
-        return <Badge tone={s.tone}>{s.text}</Badge>;
+        return <Badge tone={withdrawalTone[w.status]}>{withdrawalStatusLabels[w.status]}</Badge>;
       },
     },
     {

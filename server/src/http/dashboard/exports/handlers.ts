@@ -3,6 +3,7 @@ import { spreadsheetReais } from "../../../domain/core/money.js";
 import type { DashboardMode } from "../../../domain/identity/index.js";
 import type { Schemas } from "../../../domain/core/model.js";
 import type { Domain } from "../../../domain/service.js";
+import { transactionStatusLabels, withdrawalStatusLabels } from "../../../../../generated/rules.js";
 import { type CsvColumn, csvChunks } from "./format.js";
 import { callerIn, type TagHandlers } from "../context.js";
 
@@ -41,29 +42,10 @@ function optionalAmount<T>(label: string, cents: (row: T) => number | undefined)
 type Transaction = Schemas["Transaction"];
 type Withdrawal = Schemas["Withdrawal"];
 
-/** A charge's status as the dashboard writes it (dashboard/src/lib/labels.ts `statusLabel`). */
-const transactionSituation: Record<Transaction["status"], string> = {
-  WAITING_PAYMENT: "Aguardando pagamento",
-  PAID: "Paga",
-  EXPIRED: "Expirada",
-  CANCELLED: "Cancelada",
-  FAILED: "Falhou",
-  PENDING: "Pendente",
-  PROCESSING: "Processando",
-};
-
-/** A withdrawal's status as the dashboard writes it (Balance.tsx). */
-const withdrawalSituation: Record<Withdrawal["status"], string> = {
-  PENDING: "Em andamento",
-  PAID: "Pago",
-  PARTIALLY_PAID: "Pago em parte",
-  FAILED: "Falhou",
-};
-
 const transactionColumns: CsvColumn<Transaction>[] = [
   { header: "ID", value: (t) => t.id },
   { header: "Status", value: (t) => t.status },
-  { header: "Situação", value: (t) => transactionSituation[t.status] },
+  { header: "Situação", value: (t) => transactionStatusLabels[t.status] },
   ...amount<Transaction>("Valor", (t) => t.amountCents),
   ...amount<Transaction>("Tarifa", (t) => t.feeCents),
   ...amount<Transaction>("Líquido", (t) => t.netAmountCents),
@@ -93,7 +75,7 @@ const transactionColumns: CsvColumn<Transaction>[] = [
 const withdrawalColumns: CsvColumn<Withdrawal>[] = [
   { header: "ID", value: (w) => w.id },
   { header: "Status", value: (w) => w.status },
-  { header: "Situação", value: (w) => withdrawalSituation[w.status] },
+  { header: "Situação", value: (w) => withdrawalStatusLabels[w.status] },
   ...amount<Withdrawal>("Valor", (w) => w.amountCents),
   ...amount<Withdrawal>("Tarifa", (w) => w.feeCents),
   ...amount<Withdrawal>("Líquido", (w) => w.netAmountCents),
