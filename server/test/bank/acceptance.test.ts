@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startFakeBank, type FakeBank } from "../../../fake-bank/src/bank.js";
-import { createCertificateAuthority } from "../../../fake-bank/src/certs.js";
 import { freePort } from "../../../scripts/pg-cluster.js";
 import { byId, chargeBody, expectStatus, operatorApi, publicApi } from "../harness.js";
 import { startAdmin } from "../support/admin-process.js";
@@ -11,6 +10,7 @@ import { createTestDatabase, type TestDatabase } from "../support/pg.js";
 import { startReceiver, type Receiver } from "../support/receiver.js";
 import { type ServerProcess, startServerProcess } from "../support/server-process.js";
 import { eachStore } from "../support/stores.js";
+import { listenerCertificateAuthority } from "../support/listener-ca.js";
 
 // Issue 35's acceptance as a test: the built server started as `npm start` starts it, with
 // NODE_ENV=production and its bank settings (the webhook listener with mutual TLS on its own port),
@@ -54,7 +54,7 @@ for (const store of eachStore("bank_acceptance")) {
 
     beforeAll(async () => {
       // The listener's own server certificate (made now, by a throwaway CA the bank trusts).
-      const listenerCa = createCertificateAuthority("listener CA");
+      const listenerCa = listenerCertificateAuthority();
       const listenerCert = listenerCa.issueServer(["localhost", "127.0.0.1"]);
       writeFileSync(join(dir, "listener.crt"), listenerCert.certPem);
       writeFileSync(join(dir, "listener.key"), listenerCert.keyPem);

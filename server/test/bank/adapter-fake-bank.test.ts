@@ -9,6 +9,7 @@ import type { BankCredentials, BankHealthPatch } from "../../src/domain/bank/ind
 import { freePort } from "../../../scripts/pg-cluster.js";
 import { credentialsOf } from "../support/fake-bank-credentials.js";
 import { BankRefusedError, BankUnavailableError, type BankChargeRequest } from "../../src/domain/ports/pix-bank.js";
+import { listenerCertificateAuthority } from "../support/listener-ca.js";
 
 // The adapter against the fake bank (fake-bank/): real TLS, mutual TLS, OAuth2, its requests and
 // answers checked against the vendored document. Certificates are made here, at test time.
@@ -310,7 +311,7 @@ describe.each<Dialect>(["standard", "inter"])("the webhook listener, dialect %s"
   const received: string[][] = [];
 
   beforeAll(async () => {
-    listenerCa = createCertificateAuthority("Adapter listener test CA");
+    listenerCa = listenerCertificateAuthority();
     const serverCertificate = listenerCa.issueServer(["127.0.0.1"]);
     bank = await startFakeBank({ dialect, webhookCa: listenerCa.certPem });
     client = pixBankFrom(credentialsOf(bank), { timeoutMs: callTimeoutMs });
@@ -446,7 +447,7 @@ function wiringOn(
 
 describe("the bank wiring main.ts starts", () => {
   test("when it starts and when the connection changes, then the webhook is registered and the bank's callbacks reach onReceived", async () => {
-    const listenerCa = createCertificateAuthority("Adapter wiring test CA");
+    const listenerCa = listenerCertificateAuthority();
     const bank = await startFakeBank({ webhookCa: listenerCa.certPem });
     const port = await freePort();
     let credentials = credentialsOf(bank, { webhookUrl: `https://127.0.0.1:${port}/banco` });
@@ -480,7 +481,7 @@ describe("the bank wiring main.ts starts", () => {
   });
 
   test("when the listener's port is held by another process at start, then the health says so, the listener is bound once the port is free, and the bank's callbacks reach onReceived", async () => {
-    const listenerCa = createCertificateAuthority("Adapter wiring busy-port CA");
+    const listenerCa = listenerCertificateAuthority();
     const bank = await startFakeBank({ webhookCa: listenerCa.certPem });
     const { createServer } = await import("node:net");
     const squatter = createServer();

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { components } from "../../../generated/api.js";
 import { startFakeBank, type FakeBank } from "../../../fake-bank/src/bank.js";
-import { createCertificateAuthority } from "../../../fake-bank/src/certs.js";
 import { pixBankFrom, type BankClient } from "../../src/bank/client.js";
 import { startWebhookListener, type WebhookListener } from "../../src/bank/listener.js";
 import type { BankAccess } from "../../src/domain/deps.js";
@@ -11,6 +10,7 @@ import { bodyOf, byId, chargePayer, expectStatus, publicApi } from "../harness.j
 import { credentialsOf } from "../support/fake-bank-credentials.js";
 import { eachStore, serverOn, type StoreUnderTest } from "../support/stores.js";
 import { acceptanceTable, brasiliaDate, nextOn } from "../support/due-date.js";
+import { listenerCertificateAuthority } from "../support/listener-ca.js";
 
 // Issue 38's acceptance in production (record 0053, "Production"): a production key's charge with
 // a due date is registered at the fake bank with PUT /cobv/{txid} (its terms in the standard's
@@ -39,7 +39,7 @@ function dueDateAtBankSuite(store: StoreUnderTest) {
   const server = serverOn(store, { bank: access, clock });
 
   beforeAll(async () => {
-    const listenerCa = createCertificateAuthority("Due-date listener CA");
+    const listenerCa = listenerCertificateAuthority();
     const serverCertificate = listenerCa.issueServer(["127.0.0.1"]);
     bank = await startFakeBank({ webhookCa: listenerCa.certPem, tokenTtlSeconds: 3600 });
     client = pixBankFrom(credentialsOf(bank), { timeoutMs: 5_000 });

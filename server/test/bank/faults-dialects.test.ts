@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startFakeBank, type FakeBank } from "../../../fake-bank/src/bank.js";
-import { createCertificateAuthority } from "../../../fake-bank/src/certs.js";
 import { pixBankFrom, type BankClient } from "../../src/bank/client.js";
 import { startWebhookListener, type WebhookListener } from "../../src/bank/listener.js";
 import type { BankAccess } from "../../src/domain/deps.js";
@@ -8,6 +7,7 @@ import { ManualClock } from "../../src/domain/ports/clock.js";
 import { byId, chargeBody, expectStatus, publicApi } from "../harness.js";
 import { credentialsOf } from "../support/fake-bank-credentials.js";
 import { eachStore, serverOn, type StoreUnderTest } from "../support/stores.js";
+import { listenerCertificateAuthority } from "../support/listener-ca.js";
 
 // Issue 35 §6's callback faults in the Efí and Inter dialects (Inter's callback body is a bare
 // array; both read back each Pix by the standard's GET /pix/{e2eid}), and MED under faults: a
@@ -28,7 +28,7 @@ function dialectSuite(store: StoreUnderTest, dialect: Dialect) {
   const server = serverOn(store, { bank: access, clock: new ManualClock(new Date()) });
 
   beforeAll(async () => {
-    const listenerCa = createCertificateAuthority(`Faults ${dialect} listener CA`);
+    const listenerCa = listenerCertificateAuthority();
     const serverCertificate = listenerCa.issueServer(["127.0.0.1"]);
     bank = await startFakeBank({ dialect, webhookCa: listenerCa.certPem, tokenTtlSeconds: 3600 });
     client = pixBankFrom(credentialsOf(bank), { timeoutMs: 5_000 });

@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startFakeBank, type FakeBank } from "../../../fake-bank/src/bank.js";
-import { createCertificateAuthority } from "../../../fake-bank/src/certs.js";
 import { freePort } from "../../../scripts/pg-cluster.js";
 import { byId, expectStatus, operatorApi, publicApi } from "../harness.js";
 import { startAdmin } from "../support/admin-process.js";
@@ -14,6 +13,7 @@ import { startReceiver, type Receiver } from "../support/receiver.js";
 import { dateAfter, recurrenceBody } from "../support/recurrences.js";
 import { type ServerProcess, startServerProcess } from "../support/server-process.js";
 import { eachStore } from "../support/stores.js";
+import { listenerCertificateAuthority } from "../support/listener-ca.js";
 
 // Issue 36 §2's acceptance as a test: Pix Automático at the bank. The built server with
 // NODE_ENV=production, its bank listener and PIX_BANK_ACCOUNT, connected to the fake bank by the
@@ -58,7 +58,7 @@ for (const store of eachStore("bank_recurrences")) {
     const stops: (() => Promise<void>)[] = [];
 
     beforeAll(async () => {
-      const listenerCa = createCertificateAuthority("listener CA");
+      const listenerCa = listenerCertificateAuthority();
       const listenerCert = listenerCa.issueServer(["localhost", "127.0.0.1"]);
       writeFileSync(join(dir, "listener.crt"), listenerCert.certPem);
       writeFileSync(join(dir, "listener.key"), listenerCert.keyPem);

@@ -8,17 +8,14 @@ import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, expect } from "vitest";
-import {
-  type CertificateAuthority,
-  createCertificateAuthority,
-  type IssuedCertificate,
-} from "../../../fake-bank/src/certs.js";
+import type { CertificateAuthority, IssuedCertificate } from "../../../fake-bank/src/certs.js";
 import { startFakeBank, type FakeBank, type FakeBankOptions } from "../../../fake-bank/src/bank.js";
 import type { components as AdminComponents } from "../../../generated/admin-api.js";
 import type { components } from "../../../generated/api.js";
 import { freePort } from "../../../scripts/pg-cluster.js";
 import { bodyOf, byId, chargeBody, operatorApi, publicApi } from "../harness.js";
 import { connectionBodyOf } from "./fake-bank-credentials.js";
+import { listenerCertificateAuthority } from "./listener-ca.js";
 import { createTestDatabase, type TestDatabase } from "./pg.js";
 import { type ServerProcess, startServerProcess } from "./server-process.js";
 
@@ -64,7 +61,7 @@ let listenerCertificates: { ca: CertificateAuthority; certificate: IssuedCertifi
  */
 export function laneListenerCertificates(): { ca: CertificateAuthority; certificate: IssuedCertificate } {
   if (!listenerCertificates) {
-    const ca = createCertificateAuthority("bank lanes listener CA");
+    const ca = listenerCertificateAuthority();
     listenerCertificates = { ca, certificate: ca.issueServer(["localhost", "127.0.0.1"]) };
   }
   return listenerCertificates;
