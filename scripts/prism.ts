@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer, request as forward, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openApiDocumentFileAsJson } from "../server/src/http/kit/openapi-document.js";
 import { refusalFor, refusalRules } from "./mock-refusals.js";
 import { waitForHttp } from "./wait-for-http.js";
+import { freePort } from "./pg-cluster.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -110,15 +110,6 @@ export function proxyVerdict(headers: Headers, body: unknown): ProxyVerdict {
   }
   if (type?.startsWith("https://stoplight.io/prism/errors#")) return { kind: "request-refused", type };
   return { kind: "clean" };
-}
-
-/** A free port on 127.0.0.1 (asked of the system, then released for Prism to take). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((ready) => probe.listen(0, "127.0.0.1", ready));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((closed) => probe.close(closed));
-  return port;
 }
 
 /** The front of a mock with refusals: answers those, and pipes every other exchange to Prism. */

@@ -7,26 +7,17 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { signWebhookForTest } from "../src/index.js";
 import { mustRun, run } from "./support/processes.js";
+import { freePort } from "../../scripts/pg-cluster.js";
 
 const clientDir = fileURLToPath(new URL("..", import.meta.url));
 const repoRoot = join(clientDir, "..");
 const secret = "whsec_cmVjZWl2ZXIgb2YgdGhlIFJFQURNRSwgMzIgYnl0ZXMh";
-
-/** A port that was free on 127.0.0.1 a moment ago. */
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, "127.0.0.1");
-  await once(probe, "listening");
-  const address = probe.address();
-  probe.close();
-  return typeof address === "object" && address ? address.port : 0;
-}
 
 /** The docs' receiver (docs/webhooks.md): its one `js` block that calls verifyWebhook. */
 function readmeReceiver(): string {

@@ -11,13 +11,14 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cpSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
-import { type AddressInfo, connect, createServer as createTcpServer, type Socket } from "node:net";
+import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { testRunMarker } from "../support/child-process-check.js";
 import { listensOn } from "../support/server-process.js";
+import { freePort } from "../../../scripts/pg-cluster.js";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const scratch = join(root, "test-artifacts", `process-signals-${process.pid}`);
@@ -34,14 +35,6 @@ interface Started {
 }
 
 const children: ChildProcess[] = [];
-
-async function freePort(): Promise<number> {
-  const probe = createTcpServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /**
  * `command` in the scratch copy on a free port and the memory store. `stdout`: "read" (collected),

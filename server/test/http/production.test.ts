@@ -23,6 +23,7 @@ import {
   type TestServer,
 } from "../harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "../support/pg.js";
+import { freePort } from "../../../scripts/pg-cluster.js";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 /** Built here rather than in dist/, so a running `npm start` keeps its files. */
@@ -83,14 +84,6 @@ function isGone(pid: number | undefined): boolean {
   } catch {
     return true;
   }
-}
-
-async function freePort(): Promise<number> {
-  const probe = createTcpServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /** A server started on a free port, waited for until it printed its banner. */

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -53,16 +52,7 @@ export async function buildPanel(): Promise<string> {
 }
 
 /** A port of 127.0.0.1 free now: the test server's PUBLIC_BASE_URL must name it before it starts. */
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once("error", fail);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-}
+export { freePort } from "../../../scripts/pg-cluster.js";
 
 export interface WatchedPage {
   page: Page;
