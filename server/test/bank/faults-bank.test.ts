@@ -4,7 +4,7 @@ import { createCertificateAuthority } from "../../../fake-bank/src/certs.js";
 import type { FakeBank } from "../../../fake-bank/src/bank.js";
 import { bodyOf, byId, chargeBody, publicApi } from "../harness.js";
 import { connectionBodyOf } from "../support/fake-bank-credentials.js";
-import { bankLane, type BankLane, sleep, until } from "../support/bank-lanes.js";
+import { bankLane, sleep, until } from "../support/bank-lanes.js";
 import { listensOn, type ServerProcess } from "../support/server-process.js";
 import { eachStore } from "../support/stores.js";
 
@@ -95,11 +95,9 @@ for (const store of eachStore("bank-faults")) {
         beforeAll(() => {
           bank = lane.bank();
         });
-        const { servers, listenerPorts, accounts } = lane;
-        const start = (i: number) => lane.start(i);
-        /** The operator API of the first process alive. */
-        const operator = () => lane.operator();
-        const api = (key: string, i = 0) => lane.api(key, i);
+        // `operator()` is the operator API of the first process alive; `callback` POSTs to listener
+        // `i` with the bank's callback certificate (or none): status, or the TLS error.
+        const { servers, listenerPorts, accounts, start, operator, api, liveKey, read, waiting, callback } = lane;
         // Stopped after the last test, which looks at every lane's processes.
         closes.push(() => lane.close());
         serverSets.push(servers);
@@ -126,9 +124,6 @@ for (const store of eachStore("bank-faults")) {
           bank.setRefundPolicy({ mode: "complete", delayMs: 0 });
         });
 
-        /** A verified account with a production key, made by the operator. */
-        const liveKey = () => lane.liveKey();
-
         async function create(key: string, i = 0, amountCents = 8990) {
           const started = Date.now();
           const res = await api(key, i).POST("/api/v1/charges/pix", { body: chargeBody({ amountCents }) });
@@ -139,10 +134,6 @@ for (const store of eachStore("bank-faults")) {
             retryAfter: res.headers.get("retry-after"),
           };
         }
-        const read = (key: string, id: string) => lane.read(key, id);
-        const waiting = (key: string, i = 0, amountCents = 8990) => lane.waiting(key, i, amountCents);
-        /** POSTs `body` to listener `i` with the bank's callback certificate (or none): status, or the TLS error. */
-        const callback: BankLane["callback"] = (i, body, certificate) => lane.callback(i, body, certificate);
         const listeners = () => servers.map((_, i) => i);
 
         /**
