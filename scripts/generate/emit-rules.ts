@@ -196,7 +196,7 @@ function listAt(docs: Record<DocumentName, Node>, list: List): readonly (number 
 
 /** The labels of an enumeration's values, in the enumeration's order: one non-empty label per value. */
 function labelsAt(docs: Record<DocumentName, Node>, source: Labels): [string, string][] {
-  const values = listAt(docs, { ...source.values, doc: source.doc, of: "string" }) as string[];
+  const values = listAt(docs, source.values) as string[];
   const words = at(docs, source);
   if (!words || typeof words !== "object" || Array.isArray(words)) {
     throw new Error(`rules: ${source.document}#${source.pointer} is ${JSON.stringify(words)}, not an object of labels`);

@@ -231,14 +231,14 @@ const statuses = (record: string, what: string): List => ({
 /** An enumeration's values in the words the dashboard and its exports show (`x-labels` beside `enum`). */
 export interface Labels extends Source {
   doc: string;
-  /** Where the enumeration's values are: every one has a label, and no other. */
-  values: Source;
+  /** The enumeration's values: every one has a label, and no other. */
+  values: List;
 }
 
 const statusLabels = (record: string, what: string): Labels => ({
   doc: `Each status of ${what} as a merchant reads it (the dashboard, its CSV exports).`,
   ...dsh(schema(`PixService.${record}Status`, "x-labels")),
-  values: dsh(schema(`PixService.${record}Status`, "enum")),
+  values: statuses(record, what),
 });
 
 export const labels: Record<string, Labels> = {
