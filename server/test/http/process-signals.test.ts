@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { testRunMarker } from "../support/child-process-check.js";
-import { listensOn } from "../support/server-process.js";
+import { listensOn, PortTakenError, portTakenIn } from "../support/server-process.js";
 import { freePort } from "../../../scripts/pg-cluster.js";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
@@ -40,11 +40,24 @@ const children: ChildProcess[] = [];
  * `command` in the scratch copy on a free port and the memory store. `stdout`: "read" (collected),
  * "unread" (a pipe nobody reads: it fills) or "closed" (our end closed at once).
  */
-async function start(
-  command: string[],
-  options: { stdout: "read" | "unread" | "closed"; env?: Record<string, string>; detached?: boolean },
-): Promise<Started> {
-  const port = await freePort();
+async function start(command: string[], options: StartOptions): Promise<Started> {
+  // A port picked free can be taken before the server binds it: it is started again on another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await freePort(), command, options);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof PortTakenError)) throw error;
+    }
+  }
+}
+
+interface StartOptions {
+  stdout: "read" | "unread" | "closed";
+  env?: Record<string, string>;
+  detached?: boolean;
+}
+
+async function startOn(port: number, command: string[], options: StartOptions): Promise<Started> {
   const [file = "", ...args] = command;
   const [markerName = "", markerValue = ""] = marker.split("=");
   const child = spawn(file, args, {
@@ -76,13 +89,15 @@ async function start(
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`exited before serving (${child.exitCode ?? child.signalCode}):\n${stdout}\n${stderr}`);
+      const message = `exited before serving (${child.exitCode ?? child.signalCode}):\n${stdout}\n${stderr}`;
+      throw portTakenIn(stderr, port) ? new PortTakenError(message) : new Error(message);
     }
     const healthy = await fetch(`http://127.0.0.1:${port}/health`).then(
       (res) => res.ok,
       () => false,
     );
-    if (healthy) break;
+    // The answer must be this child's (or its child's, under npm): another process may hold the port.
+    if (healthy && (await ownsPort(child.pid as number, port))) break;
     if (Date.now() > deadline) throw new Error(`no /health in time:\n${stdout}\n${stderr}`);
     await sleep(100);
   }
@@ -122,6 +137,11 @@ async function refused(port: number): Promise<boolean> {
     });
     socket.once("error", () => resolve(true));
   });
+}
+
+/** Whether `pid` or one of its children holds the listening socket of `port` (true where /proc cannot tell). */
+async function ownsPort(pid: number, port: number): Promise<boolean> {
+  return (await listensOn(pid, port)) !== false || (await serverUnder(pid, port)) !== undefined;
 }
 
 /** The node process serving `port` among the children of `pid` (npm's child after its exec). */

@@ -128,8 +128,14 @@ export async function startServerProcess(options: {
   }
 }
 
-/** The process exited because its port was taken (its message `porta em uso`). */
-class PortTakenError extends Error {}
+/**
+ * The port a server was started on was taken before it bound it: it exited saying so (`porta em
+ * uso`), or another process answers there. Its starter tries again on another port.
+ */
+export class PortTakenError extends Error {}
+
+/** Whether a server's output says its port was taken (main.ts's message for EADDRINUSE). */
+export const portTakenIn = (output: string, port: number) => output.includes(`porta em uso: ${port} `);
 
 async function startOnPort(options: {
   name: string;
@@ -186,7 +192,7 @@ async function startOnPort(options: {
     if (!alive()) {
       await Promise.race([closed, sleep(1_000)]); // its last output read
       const message = `server ${name} exited with ${child.exitCode ?? child.signalCode}:\n${output}`;
-      throw output.includes(`porta em uso: ${port} `) ? new PortTakenError(message) : new Error(message);
+      throw portTakenIn(output, port) ? new PortTakenError(message) : new Error(message);
     }
     const healthy = await fetch(`${baseUrl}/health`).then(
       (res) => res.ok,
@@ -195,8 +201,9 @@ async function startOnPort(options: {
     if (healthy) {
       const pid = child.pid as number;
       if ((await listensOn(pid, port)) === false) {
+        // Another process took the port and answered: this one is about to exit with `porta em uso`.
         await stop();
-        throw new Error(`server ${name}: pid ${pid} does not hold the socket of port ${port}`);
+        throw new PortTakenError(`server ${name}: pid ${pid} does not hold the socket of port ${port}`);
       }
       return { baseUrl, port, pid, child, output: () => output, alive, stop };
     }
