@@ -430,4 +430,45 @@ describe("breaking-change check (structure, bounds, headers; webhooks as respons
     const found = breakingDifferences(before, after);
     expect(found.some((d) => d.location.includes("/events"))).toBe(true);
   });
+
+  test("when one member of a union changes among members that did not and one is added, then each difference is at its member's index, as when every member is compared", async () => {
+    // Members equal in both at their index are set aside before api-smart-diff (structure.ts,
+    // stubEqualAlternatives): what is found, and where, must not move.
+    const member = (fields: string[]) => ({
+      type: "object",
+      required: fields,
+      properties: Object.fromEntries(fields.map((f) => [f, { type: "string" }])),
+    });
+    const union = (members: string[][]): Doc =>
+      ({
+        openapi: "3.0.0",
+        info: { title: "union", version: "1.0.0" },
+        paths: {
+          "/events": {
+            get: {
+              operationId: "listEvents",
+              responses: {
+                "200": {
+                  description: "ok",
+                  content: { "application/json": { schema: { anyOf: members.map(member) } } },
+                },
+              },
+            },
+          },
+        },
+        "x-webhooks": {},
+      }) as unknown as Doc;
+    const before = union([
+      ["id", "paidAt"],
+      ["id", "reason"],
+      ["id", "refundedAt"],
+    ]);
+    const after = union([["id", "paidAt"], ["id"], ["id", "refundedAt"], ["id", "disputedAt"]]);
+    const found = breakingDifferences(before, after).map(({ code, location }) => `${code} ${location}`);
+    expect(found).toEqual([
+      "response.body.required.remove paths./events.get.responses.200.content.application/json.schema.anyOf.1.required",
+      "response.body.remove paths./events.get.responses.200.content.application/json.schema.anyOf.1.properties.reason",
+      "response.body.add paths./events.get.responses.200.content.application/json.schema.anyOf.3",
+    ]);
+  });
 });
