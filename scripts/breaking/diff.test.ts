@@ -471,4 +471,74 @@ describe("breaking-change check (structure, bounds, headers; webhooks as respons
       "response.body.add paths./events.get.responses.200.content.application/json.schema.anyOf.3",
     ]);
   });
+
+  describe("a union whose members carry their kind (an event's type)", () => {
+    // Members lined up by their kind are compared pair by pair (structure.ts, setAsideAlternatives);
+    // members that do not line up are left to api-smart-diff's matching of every one with every one.
+    const kind = (type: string, fields: string[]) => ({
+      type: "object",
+      required: ["type", ...fields],
+      properties: {
+        type: { type: "string", enum: [type] },
+        ...Object.fromEntries(fields.map((f) => [f, { type: "string" }])),
+      },
+    });
+    const events = (members: ReturnType<typeof kind>[]): Doc =>
+      ({
+        openapi: "3.0.0",
+        info: { title: "events", version: "1.0.0" },
+        paths: {
+          "/events": {
+            get: {
+              operationId: "listEvents",
+              responses: {
+                "200": {
+                  description: "ok",
+                  content: {
+                    "application/json": {
+                      schema: {
+                        type: "object",
+                        required: ["data"],
+                        properties: { data: { type: "array", items: { anyOf: members } } },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+        "x-webhooks": {},
+      }) as unknown as Doc;
+    const place = "paths./events.get.responses.200.content.application/json.schema.properties.data.items.anyOf";
+
+    test("when two kinds change in place, one stays and one is added, then each change is found at its kind's index, and nothing else", () => {
+      const before = events([kind("paid", ["paidAt"]), kind("failed", ["reason"]), kind("refunded", ["amount"])]);
+      const after = events([
+        kind("paid", ["paidAt"]),
+        kind("failed", []),
+        kind("refunded", ["amount", "refundedAt"]),
+        kind("disputed", ["disputedAt"]),
+      ]);
+      const found = breakingDifferences(before, after).map(({ code, location }) => `${code} ${location}`);
+      expect(found.sort()).toEqual(
+        [
+          `response.body.required.remove ${place}.1.required`,
+          `response.body.remove ${place}.1.properties.reason`,
+          `response.body.add ${place}.3`,
+        ].sort(),
+      );
+    });
+
+    test("when a kind is put between two others, then the members are matched by what they hold, not by index: the new kind is added and the others' changes are found", () => {
+      const before = events([kind("paid", ["paidAt"]), kind("refunded", ["amount"])]);
+      const after = events([kind("paid", ["paidAt"]), kind("failed", ["reason"]), kind("refunded", [])]);
+      const found = breakingDifferences(before, after).map(({ code, location }) => `${code} ${location}`);
+      expect(found).toContain(`response.body.add ${place}.1`);
+      expect(found.filter((line) => line.endsWith("properties.amount"))).toHaveLength(1);
+      expect(found.some((line) => line.includes("properties.paidAt") || line.includes("properties.reason"))).toBe(
+        false,
+      );
+    });
+  });
 });

@@ -31,7 +31,7 @@ const samples = new Set(["example", "examples"]);
  * inlined (a sibling keyword beside a `$ref` joins it in an `allOf`), path-level parameters moved
  * into each operation, annotations, extensions and integer widths dropped, `components` gone.
  */
-export function selfContained(document: OpenApiDocument): OpenApiDocument {
+function selfContained(document: OpenApiDocument): OpenApiDocument {
   const target = (ref: string, trail: string[]): unknown => {
     if (trail.includes(ref)) throw new Error(`check:breaking: recursive schema ${ref} (${trail.join(" → ")})`);
     if (!ref.startsWith("#/")) throw new Error(`check:breaking: only local references are supported: ${ref}`);
@@ -142,7 +142,10 @@ function codeOf(path: (string | number)[], action: string): string {
  * also its to write into (it adds an empty `enum` where the other side has one); the rules read
  * the documents as they are.
  */
-function withoutEqualParts(was: OpenApiDocument, is: OpenApiDocument): [OpenApiDocument, OpenApiDocument] {
+function withoutEqualParts(
+  was: OpenApiDocument,
+  is: OpenApiDocument,
+): { before: OpenApiDocument; after: OpenApiDocument; pairs: Pair[] } {
   const [before, after] = [structuredClone(was), structuredClone(is)];
   const pathsBefore = (before.paths ?? {}) as Record<string, Node>;
   const pathsAfter = (after.paths ?? {}) as Record<string, Node>;
@@ -166,41 +169,132 @@ function withoutEqualParts(was: OpenApiDocument, is: OpenApiDocument): [OpenApiD
         for (const status of Object.keys(responsesAfter)) dropEqual(responsesBefore, responsesAfter, status);
     }
   }
-  stubEqualAlternatives(before, after);
-  return [before, after];
+  const pairs: Pair[] = [];
+  setAsideAlternatives(before, after, [], pairs);
+  return { before, after, pairs };
+}
+
+type Path = (string | number)[];
+
+/** Two alternatives of a union that correspond, at `path` (`…anyOf.<index>`) in both documents. */
+interface Pair {
+  path: Path;
+  before: unknown;
+  after: unknown;
+}
+
+const isNode = (value: unknown): value is Node => Boolean(value) && typeof value === "object";
+
+/** What stands for an alternative set aside: it names its index, so it matches its twin and nothing else. */
+const stub = (index: number) => ({ type: "string", enum: [`check:breaking alternative ${index}`] });
+
+/**
+ * The value of `name` that tells an alternative apart (`properties.<name>` with a one-value `enum`,
+ * as an event's `type`), as text; undefined where it has none.
+ */
+function tagOf(alternative: unknown, name: string): string | undefined {
+  const values = isNode(alternative) && isNode(alternative.properties) ? alternative.properties[name] : undefined;
+  const allowed = isNode(values) ? values.enum : undefined;
+  return Array.isArray(allowed) && allowed.length === 1 ? JSON.stringify(allowed[0]) : undefined;
 }
 
 /**
- * Where both documents have an `anyOf` or `oneOf` at the same place, each alternative equal in both
- * at the same index becomes the same small stub on both sides. api-smart-diff matches every
- * alternative of one list with every alternative of the other: the event (19 kinds in the release,
- * 20 now, each with its payload) cost 12 s of CPU per operation that shows one, 38 of the check's
- * 45 s. An alternative equal at its index has no difference to find; its stub keeps the index, so
- * every difference keeps its place (the acknowledgements name `anyOf.19`), and `breaks` reads the
- * documents as they are. A stub names its index: it matches its twin and no real alternative.
+ * Whether the two lists are one discriminated union at two times, in the same order: a property
+ * every alternative of both fixes to one value, the values distinct within each list, and the same
+ * value at each index both lists have. Then the alternatives at one index are one member changed.
  */
-function stubEqualAlternatives(before: unknown, after: unknown): void {
-  if (!before || !after || typeof before !== "object" || typeof after !== "object") return;
-  if (Array.isArray(before) !== Array.isArray(after)) return;
-  const [was, is] = [before as Node, after as Node];
-  for (const key of Object.keys(was)) {
-    if (!(key in is)) continue;
-    const [a, b] = [was[key], is[key]];
+function alignedByTag(before: unknown[], after: unknown[]): boolean {
+  const first = before[0];
+  const names = isNode(first) && isNode(first.properties) ? Object.keys(first.properties) : [];
+  return names.some((name) => {
+    const [was, is] = [before.map((a) => tagOf(a, name)), after.map((a) => tagOf(a, name))];
+    if ([...was, ...is].some((tag) => tag === undefined)) return false;
+    if (new Set(was).size !== was.length || new Set(is).size !== is.length) return false;
+    return was.every((tag, i) => i >= is.length || tag === is[i]);
+  });
+}
+
+/**
+ * A union whose alternatives may be compared one pair at a time: inside a response or a request
+ * body, and not inside a merged `allOf` or another union (where api-smart-diff's places are not the
+ * documents' own).
+ */
+const splittable = (path: Path) =>
+  path[0] === "paths" &&
+  (path[3] === "responses" || path[3] === "requestBody") &&
+  !path.some((segment) => segment === "allOf" || segment === "anyOf" || segment === "oneOf");
+
+/**
+ * Where both documents have an `anyOf` or `oneOf` at the same place, api-smart-diff compares every
+ * alternative of one list with every alternative of the other and keeps the pairs with the fewest
+ * differences: the event (19 kinds in the release, 20 now, each with its payload) cost 12 s of CPU
+ * per operation that shows one, 38 of the check's 45 s. So, before it runs:
+ * - an alternative equal in both at its index becomes the same stub on both sides (no difference
+ *   to find there);
+ * - in a union whose alternatives line up by their tag (`alignedByTag`: the same kind at the same
+ *   index), each changed pair is taken out into `pairs`, to be compared on its own
+ *   (`pairDifferences`), and stubbed likewise.
+ * A stub keeps its index, so every difference keeps its place (the acknowledgements name
+ * `anyOf.19`); an alternative only one side has stays, and is found added or removed as before; a
+ * stub is matched with its twin before any comparison could pair it otherwise. `breaks` reads the
+ * documents as they are.
+ */
+function setAsideAlternatives(before: unknown, after: unknown, path: Path, pairs: Pair[]): void {
+  if (!isNode(before) || !isNode(after) || Array.isArray(before) !== Array.isArray(after)) return;
+  for (const key of Object.keys(before)) {
+    if (!(key in after)) continue;
+    const [a, b] = [before[key], after[key]];
     if ((key === "anyOf" || key === "oneOf") && Array.isArray(a) && Array.isArray(b)) {
+      const paired = splittable(path) && alignedByTag(a, b);
       for (let i = 0; i < Math.min(a.length, b.length); i++) {
-        if (!isDeepStrictEqual(a[i], b[i])) continue;
-        a[i] = { type: "string", enum: [`check:breaking equal alternative ${i}`] };
-        b[i] = { type: "string", enum: [`check:breaking equal alternative ${i}`] };
+        if (isDeepStrictEqual(a[i], b[i])) [a[i], b[i]] = [stub(i), stub(i)];
+        else if (paired) {
+          pairs.push({ path: [...path, key, i], before: a[i], after: b[i] });
+          [a[i], b[i]] = [stub(i), stub(i)];
+        }
       }
+      // Not within: the alternatives left are compared with each other, and a stub inside one
+      // would move which it is paired with.
+      continue;
     }
-    stubEqualAlternatives(a, b);
+    setAsideAlternatives(a, b, [...path, Array.isArray(before) ? Number(key) : key], pairs);
   }
+}
+
+/**
+ * A copy of `document` that holds only the way to `path`: each node on it keeps the next one and
+ * its own plain values (`type`, `required`, `nullable`…), not its other members (the other
+ * fields, responses and operations); the node at `path` becomes `value`.
+ */
+function wayTo(document: unknown, path: Path, value: unknown): unknown {
+  if (path.length === 0) return value;
+  const [key, ...rest] = path as [string | number, ...Path];
+  const node = isNode(document) ? document : {};
+  if (Array.isArray(node)) return node.map((item, i) => (i === key ? wayTo(item, rest, value) : item));
+  const plain = ([, member]: [string, unknown]) =>
+    !isNode(member) || (Array.isArray(member) && member.every((item) => !isNode(item)));
+  return { ...Object.fromEntries(Object.entries(node).filter(plain)), [key]: wayTo(node[key], rest, value) };
+}
+
+/**
+ * One pair's differences: each document reduced to the way to the pair (`wayTo`: the union keeps
+ * its stubs, and the pair's alternative is back at its index); of what api-smart-diff finds there,
+ * what lies within the pair (anything else is the whole comparison's to find).
+ */
+function pairDifferences(before: OpenApiDocument, after: OpenApiDocument, pair: Pair) {
+  const within = (path: Path) => pair.path.every((segment, i) => String(path[i]) === String(segment));
+  const [was, is] = [wayTo(before, pair.path, pair.before), wayTo(after, pair.path, pair.after)];
+  return apiDiff(was, is).filter((d) => within(d.path));
 }
 
 /** The breaking differences api-smart-diff finds between two documents' operations. */
 export function structuralDifferences(before: OpenApiDocument, after: OpenApiDocument): BreakingDifference[] {
   const [was, is] = [selfContained(withoutBounds(before)), selfContained(withoutBounds(after))];
-  return apiDiff(...withoutEqualParts(was, is))
+  const parts = withoutEqualParts(was, is);
+  return [
+    ...apiDiff(parts.before, parts.after),
+    ...parts.pairs.flatMap((pair) => pairDifferences(parts.before, parts.after, pair)),
+  ]
     .filter((d) => d.path[0] === "paths" && breaks(d, was, is))
     .map((d) => ({
       code: codeOf(d.path, d.action),
