@@ -1,4 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import type { components } from "../../../../generated/dashboard-api";
 import { api } from "../../api/client";
 import { useCurrentSession } from "../../api/session";
@@ -33,13 +34,18 @@ export function Notifications() {
   const update = api.useMutation("patch", "/dashboard/v1/me/notices", {
     onSuccess: (data) => client.setQueryData(api.queryOptions("get", "/dashboard/v1/me/notices").queryKey, data),
   });
+  // The choice being saved shows at once (a click that seemed to do nothing until the server
+  // answered read as broken); an error puts back what the server keeps, with its message. It is
+  // this component's state, set in the click's own handler: the mutation's pending state reaches
+  // the screen a tick later, and meanwhile React put the controlled radio back as it was.
+  const [saving, setSaving] = useState<Change | null>(null);
   if (notices.isPending) return <Loading />;
   if (notices.isError) return <ErrorMessage error={notices.error} retry={() => void notices.refetch()} />;
-  // The choice being saved shows at once (a click that seemed to do nothing until the server
-  // answered read as broken); an error puts back what the server keeps, with its message.
-  const current: Notices =
-    update.isPending && update.variables ? { ...notices.data, ...update.variables.body } : notices.data;
-  const change = (body: Change) => update.mutate({ body });
+  const current: Notices = saving ? { ...notices.data, ...saving } : notices.data;
+  const change = (body: Change) => {
+    setSaving(body);
+    update.mutate({ body }, { onSettled: () => setSaving(null) });
+  };
   return (
     <Card title="Avisos por e-mail" id="notificacoes">
       <p className={ui.hint}>
