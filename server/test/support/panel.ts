@@ -139,19 +139,10 @@ const layoutWidths = [360, 390, 768, 1440, 1280] as const;
  */
 async function layoutProblemsNow(page: Page, name: string): Promise<string[]> {
   const wrong: string[] = [];
-  const width = (await page.evaluate("window.innerWidth")) as number;
-  const overflow = (await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")) as number;
-  if (overflow > 0) {
-    // The deepest elements that stick out, to say what to fix.
-    const culprits = (await page.evaluate(`[...document.querySelectorAll("body *")]
-      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5)
-      .filter((e) => ![...e.children].some((c) => c.getBoundingClientRect().right > window.innerWidth + 0.5))
-      .slice(0, 3)
-      .map((e) => e.tagName.toLowerCase() + (e.className ? "." + String(e.className).split(" ")[0] : "") + " " + (e.textContent || "").slice(0, 30))`)) as string[];
-    wrong.push(`${name} at ${width}px: ${overflow}px wider than the window (${culprits.join(" | ")})`);
-  }
+  // One evaluation for the window's width, its overflow and the rows' cells out of view (each
+  // evaluation is a round trip to Chromium, a few a width, a few widths a screen).
   // A string, evaluated in the page: this file is type-checked without the DOM's types.
-  const hidden = (await page.evaluate(`(() => {
+  const { width, overflow, hidden } = (await page.evaluate(`(() => {
     const outside = [];
     for (const row of document.querySelectorAll("tbody tr")) {
       if (row.getClientRects().length === 0) continue;
@@ -171,8 +162,21 @@ async function layoutProblemsNow(page: Page, name: string): Promise<string[]> {
         }
       }
     }
-    return outside;
-  })()`)) as string[];
+    return {
+      width: window.innerWidth,
+      overflow: document.documentElement.scrollWidth - window.innerWidth,
+      hidden: outside,
+    };
+  })()`)) as { width: number; overflow: number; hidden: string[] };
+  if (overflow > 0) {
+    // The deepest elements that stick out, to say what to fix.
+    const culprits = (await page.evaluate(`[...document.querySelectorAll("body *")]
+      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .filter((e) => ![...e.children].some((c) => c.getBoundingClientRect().right > window.innerWidth + 0.5))
+      .slice(0, 3)
+      .map((e) => e.tagName.toLowerCase() + (e.className ? "." + String(e.className).split(" ")[0] : "") + " " + (e.textContent || "").slice(0, 30))`)) as string[];
+    wrong.push(`${name} at ${width}px: ${overflow}px wider than the window (${culprits.join(" | ")})`);
+  }
   if (hidden.length > 0) {
     wrong.push(`${name} at ${width}px: ${hidden.length} row cell(s) out of view (${hidden.slice(0, 3).join(" | ")})`);
   }
