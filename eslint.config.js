@@ -1,5 +1,6 @@
 // ESLint: recommended JS and typescript-eslint rules; formatting is Prettier's job.
 import js from "@eslint/js";
+import react from "eslint-plugin-react";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
@@ -45,10 +46,16 @@ export default tseslint.config(
     },
   },
   {
-    // The dashboard's web app (React): the rules of hooks, and React Compiler's checks.
+    // The dashboard's web app (React): the rules of hooks, and React Compiler's checks; and every
+    // element of a list with its key, which React's development build warns of at run time and the
+    // browser tests, driving the production build as it ships, no longer see.
     files: ["dashboard/src/**/*.{ts,tsx}"],
-    plugins: { "react-hooks": reactHooks },
-    rules: { ...reactHooks.configs["recommended-latest"].rules, "react-hooks/exhaustive-deps": "error" },
+    plugins: { "react-hooks": reactHooks, react },
+    rules: {
+      ...reactHooks.configs["recommended-latest"].rules,
+      "react-hooks/exhaustive-deps": "error",
+      "react/jsx-key": ["error", { checkFragmentShorthand: true, warnOnDuplicates: true }],
+    },
   },
   {
     files: ["**/*.test.ts", "server/test/**", "contract-tests/**", "fake-bank/test/**"],

@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import { roleLabel, useCurrentSession } from "../../api/session";
 import { Badge, Card, Details } from "../../components/ui";
 import { ProfileName } from "./Account";
@@ -13,10 +14,10 @@ export function Profile() {
             ["Nome", user.name],
             [
               "E-mail",
-              <>
+              <Fragment key="e-mail">
                 {user.email}{" "}
                 {user.emailConfirmed ? <Badge tone="ok">confirmado</Badge> : <Badge tone="warn">não confirmado</Badge>}
-              </>,
+              </Fragment>,
             ],
             ["Papel", roleLabel[user.role]],
             ["Verificação em duas etapas", user.twoFactorEnabled ? "ativada" : "desativada"],
