@@ -48,7 +48,7 @@ export default tseslint.config(
   {
     // The dashboard's web app (React): the rules of hooks, and React Compiler's checks; and every
     // element of a list with its key, which React's development build warns of at run time and the
-    // browser tests, driving the production build as it ships, no longer see.
+    // browser tests, driving the production build as it ships, no longer see (decision 0061).
     files: ["dashboard/src/**/*.{ts,tsx}"],
     plugins: { "react-hooks": reactHooks, react },
     rules: {

@@ -40,6 +40,7 @@ function panelDigest(): string {
  * the app's `process.env.NODE_ENV` from its own process, and in a test worker that is `test`, which
  * built React's development flavour (every render twice under StrictMode, 300 KB more) — not the
  * app a merchant gets, and about a quarter more of Chromium's CPU (200 against 161 CPU-s a run).
+ * docs/decisions/0061-browser-tests-drive-the-app-as-built.md.
  */
 export async function buildPanel(): Promise<string> {
   const target = join(tmpdir(), `painel-${panelDigest()}`);
