@@ -387,43 +387,36 @@ describe("breaking-change check (structure, bounds, headers; webhooks as respons
     expect(differencesOfChange(current(), after)).toEqual([]);
   });
 
+  /** A document of one operation, `GET /events`, whose answer is `schema` (beside `components`, if given). */
+  const eventsDocument = (schema: unknown, components?: unknown): Doc =>
+    ({
+      openapi: "3.0.0",
+      info: { title: "events", version: "1.0.0" },
+      paths: {
+        "/events": {
+          get: {
+            operationId: "listEvents",
+            responses: { "200": { description: "ok", content: { "application/json": { schema } } } },
+          },
+        },
+      },
+      ...(components ? { components } : {}),
+      "x-webhooks": {},
+    }) as unknown as Doc;
+  /** An object of required string fields. */
+  const withFields = (fields: string[]) => ({
+    type: "object",
+    required: fields,
+    properties: Object.fromEntries(fields.map((f): [string, unknown] => [f, { type: "string" }])),
+  });
+
   test("when a member of a union in a response loses a required field, then the check reports it; when nothing changed, it does not", async () => {
     // Unions of named schemas (the events list's Event) are compared member by member.
     const union = (kinds: Record<string, string[]>): Doc =>
-      ({
-        openapi: "3.0.0",
-        info: { title: "union", version: "1.0.0" },
-        paths: {
-          "/events": {
-            get: {
-              operationId: "listEvents",
-              responses: {
-                "200": {
-                  description: "ok",
-                  content: {
-                    "application/json": {
-                      schema: { anyOf: Object.keys(kinds).map((k) => ({ $ref: `#/components/schemas/${k}` })) },
-                    },
-                  },
-                },
-              },
-            },
-          },
-        },
-        components: {
-          schemas: Object.fromEntries(
-            Object.entries(kinds).map(([k, fields]) => [
-              k,
-              {
-                type: "object",
-                required: fields,
-                properties: Object.fromEntries(fields.map((f) => [f, { type: "string" }])),
-              },
-            ]),
-          ),
-        },
-        "x-webhooks": {},
-      }) as unknown as Doc;
+      eventsDocument(
+        { anyOf: Object.keys(kinds).map((k) => ({ $ref: `#/components/schemas/${k}` })) },
+        { schemas: Object.fromEntries(Object.entries(kinds).map(([k, fields]) => [k, withFields(fields)])) },
+      );
     const before = union({ Paid: ["id", "type", "paidAt"], Failed: ["id", "type", "reason"] });
     expect(breakingDifferences(before, before)).toEqual([]);
     const after = union({ Paid: ["id", "type"], Failed: ["id", "type", "reason"] });
@@ -433,31 +426,8 @@ describe("breaking-change check (structure, bounds, headers; webhooks as respons
 
   test("when one member of a union changes among members that did not and one is added, then each difference is at its member's index, as when every member is compared", async () => {
     // Members equal in both at their index are set aside before api-smart-diff (structure.ts,
-    // stubEqualAlternatives): what is found, and where, must not move.
-    const member = (fields: string[]) => ({
-      type: "object",
-      required: fields,
-      properties: Object.fromEntries(fields.map((f) => [f, { type: "string" }])),
-    });
-    const union = (members: string[][]): Doc =>
-      ({
-        openapi: "3.0.0",
-        info: { title: "union", version: "1.0.0" },
-        paths: {
-          "/events": {
-            get: {
-              operationId: "listEvents",
-              responses: {
-                "200": {
-                  description: "ok",
-                  content: { "application/json": { schema: { anyOf: members.map(member) } } },
-                },
-              },
-            },
-          },
-        },
-        "x-webhooks": {},
-      }) as unknown as Doc;
+    // setAsideAlternatives): what is found, and where, must not move.
+    const union = (members: string[][]): Doc => eventsDocument({ anyOf: members.map(withFields) });
     const before = union([
       ["id", "paidAt"],
       ["id", "reason"],
@@ -475,41 +445,17 @@ describe("breaking-change check (structure, bounds, headers; webhooks as respons
   describe("a union whose members carry their kind (an event's type)", () => {
     // Members lined up by their kind are compared pair by pair (structure.ts, setAsideAlternatives);
     // members that do not line up are left to api-smart-diff's matching of every one with every one.
-    const kind = (type: string, fields: string[]) => ({
-      type: "object",
-      required: ["type", ...fields],
-      properties: {
-        type: { type: "string", enum: [type] },
-        ...Object.fromEntries(fields.map((f) => [f, { type: "string" }])),
-      },
-    });
+    const kind = (type: string, fields: string[]) => {
+      const member = withFields(["type", ...fields]);
+      member.properties.type = { type: "string", enum: [type] };
+      return member;
+    };
     const events = (members: ReturnType<typeof kind>[]): Doc =>
-      ({
-        openapi: "3.0.0",
-        info: { title: "events", version: "1.0.0" },
-        paths: {
-          "/events": {
-            get: {
-              operationId: "listEvents",
-              responses: {
-                "200": {
-                  description: "ok",
-                  content: {
-                    "application/json": {
-                      schema: {
-                        type: "object",
-                        required: ["data"],
-                        properties: { data: { type: "array", items: { anyOf: members } } },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-          },
-        },
-        "x-webhooks": {},
-      }) as unknown as Doc;
+      eventsDocument({
+        type: "object",
+        required: ["data"],
+        properties: { data: { type: "array", items: { anyOf: members } } },
+      });
     const place = "paths./events.get.responses.200.content.application/json.schema.properties.data.items.anyOf";
 
     test("when two kinds change in place, one stays and one is added, then each change is found at its kind's index, and nothing else", () => {
