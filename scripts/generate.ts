@@ -52,8 +52,9 @@ export async function generate(outDir: string): Promise<void> {
       writeFileSync(join(outDir, doc.openapi), yamlText);
       writeFileSync(join(outDir, doc.types), await emitTypes(yamlText));
       const roles = "roles" in doc && doc.roles;
+      // One parse for both: the operations are only read from it.
       const parsed: unknown = parse(yamlText);
-      const ops = readOperations(structuredClone(parsed) as OpenApiDocument, doc.permissions, roles);
+      const ops = readOperations(parsed as OpenApiDocument, doc.permissions, roles);
       const typesModule = `./${doc.types.replace(/\.d\.ts$/, ".js")}`;
       writeFileSync(join(outDir, doc.operations), renderOperations(ops, typesModule, roles));
       writeFileSync(join(outDir, doc.validators), emitValidators(parsed as Record<string, unknown>, doc.openapi));
