@@ -17,8 +17,7 @@ import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { testRunMarker } from "../support/child-process-check.js";
-import { listensOn, PortTakenError, portTakenIn } from "../support/server-process.js";
-import { freePort } from "../../../scripts/pg-cluster.js";
+import { listensOn, onFreePort, PortTakenError, portTakenIn } from "../support/server-process.js";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const scratch = join(root, "test-artifacts", `process-signals-${process.pid}`);
@@ -42,13 +41,7 @@ const children: ChildProcess[] = [];
  */
 async function start(command: string[], options: StartOptions): Promise<Started> {
   // A port picked free can be taken before the server binds it: it is started again on another.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startOn(await freePort(), command, options);
-    } catch (error) {
-      if (attempt >= 3 || !(error instanceof PortTakenError)) throw error;
-    }
-  }
+  return onFreePort((port) => startOn(port, command, options));
 }
 
 interface StartOptions {

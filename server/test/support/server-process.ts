@@ -116,12 +116,18 @@ export async function startServerProcess(options: {
   track?: (stop: () => Promise<void>) => void;
 }): Promise<ServerProcess> {
   if (options.port !== undefined) return startOnPort({ ...options, port: options.port });
-  // A port picked free can be taken before the process binds it (another worker's pick, or an
-  // outgoing connection's local port from the same range): the server then exits saying so, and
-  // starts again on another.
+  return onFreePort((port) => startOnPort({ ...options, port }));
+}
+
+/**
+ * `start` on a port free a moment ago, and again on another (at most three tries) when it throws
+ * `PortTakenError`: a port picked free can be taken before the process binds it (another worker's
+ * pick, or an outgoing connection's local port from the same range).
+ */
+export async function onFreePort<T>(start: (port: number) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnPort({ ...options, port: await freePort() });
+      return await start(await freePort());
     } catch (error) {
       if (attempt >= 3 || !(error instanceof PortTakenError)) throw error;
     }
