@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -60,8 +60,10 @@ await build({ configFile: ${JSON.stringify(join(root, "dashboard/vite.config.ts"
     renameSync(outDir, target);
     return target;
   } catch {
-    // Another file's build got there first: same sources, same files.
-    return existsSync(join(target, "index.html")) ? target : outDir;
+    // Another file's build got there first: same sources, same files (this one is not kept).
+    if (!existsSync(join(target, "index.html"))) return outDir;
+    rmSync(outDir, { recursive: true, force: true });
+    return target;
   }
 }
 
