@@ -10,7 +10,7 @@ import { photograph } from "../support/screenshots.js";
 
 if (!hasChromium) {
   console.warn(
-    `[checkout browser tests] skipped: ${chromiumPath} not found. Install it with: apt-get install -y chromium`,
+    `[checkout browser tests] skipped: ${chromiumPath} not found. Install it with: apt-get install -y chromium-headless-shell`,
   );
 }
 

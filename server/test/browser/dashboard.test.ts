@@ -26,7 +26,7 @@ import { buildPanel, freePort, lookAt, openBrowserTab, type WatchedPage } from "
 
 if (!hasChromium) {
   console.warn(
-    `[dashboard browser tests] skipped: ${chromiumPath} not found. Install it with: apt-get install -y chromium`,
+    `[dashboard browser tests] skipped: ${chromiumPath} not found. Install it with: apt-get install -y chromium-headless-shell`,
   );
 }
 

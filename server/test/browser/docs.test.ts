@@ -16,7 +16,8 @@ import { photograph } from "../support/screenshots.js";
 // calls the server that served the page, whatever its host and port, not the document's default
 // server (http://localhost:3000).
 
-if (!hasChromium) console.warn(`[docs browser test] skipped: ${chromiumPath} not found (apt-get install -y chromium)`);
+if (!hasChromium)
+  console.warn(`[docs browser test] skipped: ${chromiumPath} not found (apt-get install -y chromium-headless-shell)`);
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const references = [

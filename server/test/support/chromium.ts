@@ -3,8 +3,16 @@ import { type Browser, chromium, type LaunchOptions } from "playwright-core";
 
 // The browser tests drive Debian's Chromium through playwright-core (no bundled browser download).
 
-/** Debian's Chromium; CHROMIUM_PATH points elsewhere (or, set to a missing file, shows the skip). */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/**
+ * Debian's headless shell (package chromium-headless-shell: the same Blink and V8 as the browser,
+ * without the browser's window, as Playwright's own headless default), else Debian's whole browser
+ * (package chromium): the browser project took 444 CPU-s with the browser and 328 with the shell
+ * (docs/decisions/0062-the-browser-tests-run-chromiums-headless-shell.md). CHROMIUM_PATH points
+ * elsewhere (or, set to a missing file, shows the skip).
+ */
+const headlessShell = "/usr/bin/chromium-headless-shell";
+export const chromiumPath =
+  process.env.CHROMIUM_PATH ?? [headlessShell, "/usr/bin/chromium"].find((path) => existsSync(path)) ?? headlessShell;
 
 /** Whether the browser tests can run; they are skipped, and say why, when it is false. */
 export const hasChromium = existsSync(chromiumPath);
@@ -25,8 +33,8 @@ const options: LaunchOptions = {
 };
 
 /**
- * Features of Chromium's own window that no test looks at: headless Chromium is the whole browser,
- * and every new window (each browser context) made the address bar's three WebUI popups, a renderer
+ * Features of Chromium's own window that no test looks at (the whole browser's; the headless shell
+ * has no window): headless Chromium is the whole browser, and every new window (each browser context) made the address bar's three WebUI popups, a renderer
  * running Chrome's own pages each. Eight contexts took 12.3 s of CPU with them and 2.7 s without.
  */
 const featuresOff = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup"];
@@ -65,12 +73,13 @@ function descendants(): Map<number, string> {
  * The launch options with `featuresOff` added to Playwright's own `--disable-features` list.
  * Chromium keeps only the last `--disable-features` it is given, and Playwright's list is its own
  * (not in its API), so it is read once from a first launch's command line (/proc) and passed again,
- * merged, in its place. Without /proc (not Linux), Playwright's defaults as they are.
+ * merged, in its place. Without /proc (not Linux), or for the headless shell (no window, so none of
+ * these features), Playwright's defaults as they are.
  */
 let merged: Promise<LaunchOptions> | undefined;
 function launchOptions(): Promise<LaunchOptions> {
   merged ??= (async () => {
-    if (!existsSync("/proc/self/stat")) return options;
+    if (!existsSync("/proc/self/stat") || /headless-shell/.test(chromiumPath)) return options;
     const before = new Set(descendants().keys());
     const probe = await chromium.launch(options);
     try {
