@@ -50,10 +50,10 @@ export async function generate(outDir: string): Promise<void> {
       const emitted = markServerAudience(sealAsFalse(compiled), doc.internal);
       const yamlText = addErrorExamples(emitted, doc.name);
       writeFileSync(join(outDir, doc.openapi), yamlText);
-      writeFileSync(join(outDir, doc.types), await emitTypes(yamlText));
-      const roles = "roles" in doc && doc.roles;
-      // One parse for both: the operations are only read from it.
+      // One parse for the types, the operations and the validators (emitTypes changes a copy).
       const parsed: unknown = parse(yamlText);
+      writeFileSync(join(outDir, doc.types), await emitTypes(parsed));
+      const roles = "roles" in doc && doc.roles;
       const ops = readOperations(parsed as OpenApiDocument, doc.permissions, roles);
       const typesModule = `./${doc.types.replace(/\.d\.ts$/, ".js")}`;
       writeFileSync(join(outDir, doc.operations), renderOperations(ops, typesModule, roles));

@@ -48,8 +48,8 @@ export async function emitBankDocuments(root: string, outDir: string): Promise<v
         `# Do not edit: change the overlay and run \`npm run generate\`.\n`
       : `# Generated from spec/bank/${name}/openapi.yaml.\n` +
         `# Do not edit: change that document and run \`npm run generate\`.\n`;
-    const yamlText = header + stringify(await overlaidBankDocument(root, name), { lineWidth: 0 });
-    writeFileSync(join(bankOut, `${name}.yaml`), yamlText);
-    writeFileSync(join(bankOut, `${name}.d.ts`), await emitTypes(yamlText));
+    const document = await overlaidBankDocument(root, name);
+    writeFileSync(join(bankOut, `${name}.yaml`), header + stringify(document, { lineWidth: 0 }));
+    writeFileSync(join(bankOut, `${name}.d.ts`), await emitTypes(document));
   }
 }
