@@ -3,7 +3,7 @@
  * process; busy port, invalid configuration, graceful shutdown with work in flight, readiness.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { type AddressInfo, connect, createServer as createTcpServer } from "node:net";
 import { join } from "node:path";
@@ -24,11 +24,15 @@ import {
 } from "../harness.js";
 import { createTestDatabase, describePg, type TestDatabase } from "../support/pg.js";
 import { freePort } from "../../../scripts/pg-cluster.js";
+import { serverEntry } from "../support/server-process.js";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
-/** Built here rather than in dist/, so a running `npm start` keeps its files. */
-const buildDir = join(root, "test-artifacts", `build-${process.pid}`);
-const serverEntry = join(buildDir, "server/src/main.js");
+/**
+ * The run's build of the server (support/server-process.ts: scripts/build.mjs, the build `npm start`
+ * runs, without the web app and the documentation site, into test-artifacts/ so a running
+ * `npm start` keeps its dist/): /docs then serves the references, and nothing here opens /painel.
+ */
+let entry: string;
 
 interface Started {
   child: ChildProcess;
@@ -40,7 +44,7 @@ interface Started {
 const children: ChildProcess[] = [];
 
 function startCompiled(env: Record<string, string>): Started {
-  const child = spawn(process.execPath, [serverEntry], {
+  const child = spawn(process.execPath, [entry], {
     cwd: root,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: "127.0.0.1", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -145,13 +149,9 @@ async function connectionRefused(port: number): Promise<boolean> {
   });
 }
 
-beforeAll(() => {
-  // Without the documentation site (its build is the docs test's): /docs then serves the references.
-  execFileSync(process.execPath, ["scripts/build.mjs", "--quiet", "--without-docs", `--outdir=${buildDir}`], {
-    cwd: root,
-    timeout: 60_000,
-  });
-}, 70_000);
+beforeAll(async () => {
+  entry = await serverEntry();
+}, 190_000);
 
 afterAll(async () => {
   for (const child of children) {
@@ -160,7 +160,6 @@ afterAll(async () => {
       await new Promise((resolve) => child.once("exit", resolve));
     }
   }
-  rmSync(buildDir, { recursive: true, force: true });
   expect(children.filter((child) => !isGone(child.pid))).toEqual([]);
 });
 

@@ -119,8 +119,14 @@ export async function seriousAccessibilityProblems(page: Page): Promise<string[]
   // axe-core's 650 KB took 190–260 ms each time on the loaded 2-core machine).
   if (!(await page.evaluate("typeof axe !== 'undefined'"))) await page.evaluate(axeSource);
   // A string, evaluated in the page: this file is type-checked without the DOM's types.
+  // `resultTypes`: only the violations are read, so axe-core builds the nodes' details (selectors,
+  // HTML, messages) for them alone, not for every passing node (axe's own performance option: its
+  // time in dashboard.test.ts 4.9 → 4.1 s for 33 screens).
   const found = (await page.evaluate(`axe
-    .run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] } })
+    .run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] },
+      resultTypes: ["violations"],
+    })
     .then((result) => result.violations.map((v) => ({
       id: v.id,
       impact: v.impact,

@@ -22,9 +22,10 @@ let built: Promise<string> | undefined;
 /**
  * The built server's entry, building it on first use in the run. `inject` is asked here, not when
  * the module loads: the contract suite's global setup imports this module (`listensOn`), and a
- * global setup has no test context to inject from.
+ * global setup has no test context to inject from. The production-shape tests start this entry
+ * with `node` too (http/production.test.ts): one build of the server a run, not one per file.
  */
-function serverEntry(): Promise<string> {
+export function serverEntry(): Promise<string> {
   built ??= (async () => {
     const buildDir = inject("serverBuildDir");
     const entry = join(buildDir, "server/src/main.js");
