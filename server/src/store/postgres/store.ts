@@ -35,23 +35,40 @@ class ConnectionSession {
   beginError: unknown = undefined;
   /** Whether the transaction queued a webhook delivery (the watchers hear of it after COMMIT). */
   queued = false;
+  /**
+   * The transaction's last statement, settled or not. A connection runs one statement at a time,
+   * and the domain may read in parallel inside a transaction (`Promise.all` of two reads on `tx`):
+   * each statement waits here for the one before it to settle. pg queued them itself, deprecated
+   * since pg 8.13 ("Calling client.query() when the client is already executing a query", removed
+   * in pg 9).
+   */
+  private last: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly client: pg.PoolClient) {
+    /** `statement` once the statements sent before it have settled. */
+    const inTurn = <T>(statement: () => Promise<T>): Promise<T> => {
+      const run = this.last.then(statement);
+      this.last = run.catch(() => undefined);
+      return run;
+    };
     const connection: Queryable = {
-      query: async (config) => {
-        if (!this.begun) await this.begin("BEGIN");
-        return client.query(config);
-      },
+      query: (config) =>
+        inTurn(async () => {
+          if (!this.begun) await this.begin("BEGIN");
+          return client.query(config);
+        }),
     };
-    const lock = async (key: string) => {
-      if (!/^-?\d+$/.test(key)) throw new Error(`not an advisory lock key: ${key}`);
-      const statement = `SELECT pg_advisory_xact_lock(${key}::bigint)`;
-      if (this.begun || this.beginning) {
-        await connection.query({ text: statement });
-        return;
-      }
-      await this.begin(`BEGIN; ${statement}`);
-    };
+    const lock = (key: string) =>
+      inTurn(async () => {
+        if (!/^-?\d+$/.test(key)) throw new Error(`not an advisory lock key: ${key}`);
+        const statement = `SELECT pg_advisory_xact_lock(${key}::bigint)`;
+        if (this.begun || this.beginning) {
+          if (!this.begun) await this.begin("BEGIN");
+          await client.query({ text: statement });
+          return;
+        }
+        await this.begin(`BEGIN; ${statement}`);
+      });
     const tx = writes(connection, lock);
     this.tx = {
       ...tx,
@@ -65,8 +82,14 @@ class ConnectionSession {
     };
   }
 
+  /** Once every statement sent so far has settled (before COMMIT or ROLLBACK). */
+  settled(): Promise<unknown> {
+    return this.last;
+  }
+
   /** Before each transaction on the connection. */
   reset(): void {
+    this.last = Promise.resolve();
     this.begun = false;
     this.beginning = null;
     this.beginError = undefined;
@@ -168,11 +191,14 @@ export class PostgresStore implements Store {
       session.reset();
       try {
         const result = await work(session.tx);
+        await session.settled();
         if (session.begun) await client.query("COMMIT");
         // This process's workers at once; the others hear the trigger's NOTIFY.
         if (session.queued && this.watchers.size > 0) this.watchers.notify();
         return result;
       } catch (error) {
+        // A read the work started beside the one that threw may still be on the connection.
+        await session.settled();
         try {
           await client.query("ROLLBACK");
         } catch (rollbackError) {
