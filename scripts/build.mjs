@@ -70,112 +70,132 @@ const sources = walk(join(root, "server/src"));
 const isCode = (path) => path.endsWith(".ts") && !path.endsWith(".d.ts") && !path.endsWith(".test.ts");
 const entryPoints = [...sources.filter(isCode), ...walk(join(root, "generated")).filter(isCode)];
 
-const kept = new Set([...(panelFresh ? ["painel"] : []), ...(docsFresh ? ["docs"] : [])]);
-if (existsSync(dist))
-  for (const name of readdirSync(dist)) if (!kept.has(name)) rmSync(join(dist, name), { recursive: true, force: true });
-await esbuild.build({
-  entryPoints,
-  outdir: dist,
-  outbase: root,
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  sourcemap: true,
-  logLevel: "warning",
-});
+// The server itself likewise (`--if-needed`): rebuilt only when what it is built from changed, so
+// `npm start` on an unchanged checkout starts without a build (2–4 s of CPU each time before).
+// (A copy of the tree may lack the lockfile: the process tests' scratch copy.)
+const serverInputs = [
+  ...sources,
+  ...walk(join(root, "generated")),
+  ...[join(root, "package-lock.json")].filter((path) => existsSync(path)),
+  fileURLToPath(import.meta.url),
+].sort();
+const serverDigest = createHash("sha256");
+for (const file of serverInputs) serverDigest.update(`${relative(root, file)}\0`).update(readFileSync(file));
+const serverStamp = serverDigest.digest("hex");
+const serverStampFile = join(dist, ".server-inputs-digest");
+const serverFresh =
+  ifNeeded && existsSync(entry) && existsSync(serverStampFile) && readFileSync(serverStampFile, "utf8") === serverStamp;
 
-// The server as one bundle. Each module's `import.meta.url` becomes the URL its own file has in the
-// per-file layout above, so the files it reads beside itself are found as before. Left outside the
-// bundle: pino-pretty (imported only for a terminal), pg's optional native binding, and
-// @node-rs/argon2 (a native module it loads by platform at run time).
-//
-// Start-up to the first /health is held to 600 ms (`npm run bench`), and most of it was V8 reading
-// the bundle and evaluating what it holds. So what a process may never need is not read at start:
-// every dynamic `import()` of the server (the three documents' generated request validators, about
-// 1.5 MB, at the first request of their API; the PostgreSQL store with node-pg-migrate; nodemailer
-// with an SMTP mailer; qrcode at the checkout's first QR image) becomes a chunk of its own beside
-// main.js (`splitting`), read when first imported; and the bundle is
-// written without its indentation and comments (`minifyWhitespace`; names are kept, and
-// `--enable-source-maps` maps every stack trace back to the sources). docs/benchmarks.md, "Start-up".
-const serverEntry = join(root, "server/src/main.ts");
+if (!serverFresh) {
+  const kept = new Set([...(panelFresh ? ["painel"] : []), ...(docsFresh ? ["docs"] : [])]);
+  if (existsSync(dist))
+    for (const name of readdirSync(dist))
+      if (!kept.has(name)) rmSync(join(dist, name), { recursive: true, force: true });
+  await esbuild.build({
+    entryPoints,
+    outdir: dist,
+    outbase: root,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    sourcemap: true,
+    logLevel: "warning",
+  });
 
-/**
- * pix-utils requires axios (for fetching dynamic Pix payloads) and qrcode (for its `toImage`) as it
- * loads; the server uses neither through it (static BR Codes only; the checkout draws its QR codes
- * itself). Evaluating axios (and the fetch implementation it probes) was about a tenth of the
- * start-up: inside the bundle, pix-utils gets each as a stand-in that requires the real package at
- * its first use, so behaviour is the same and the cost is paid only by a caller that needs it.
- */
-const loadedOnFirstUse = {
-  name: "pix-utils-dependencies-on-first-use",
-  setup(build) {
-    const inPixUtils = (importer) => importer.includes(`${sep}node_modules${sep}pix-utils${sep}`);
-    build.onResolve({ filter: /^(axios|qrcode)$/ }, (args) =>
-      inPixUtils(args.importer) ? { path: args.path, namespace: "on-first-use" } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: "on-first-use" }, (args) => ({
-      resolveDir: root,
-      loader: "js",
-      // `__esModule` is asked by the require's interop helper: answered without loading anything.
-      contents: `let real;
-const load = () => (real ??= require(${JSON.stringify(args.path)}));
-module.exports = new Proxy({}, { get: (_target, key) => (key === "__esModule" ? undefined : load()[key]) });`,
-    }));
-  },
-};
+  // The server as one bundle. Each module's `import.meta.url` becomes the URL its own file has in the
+  // per-file layout above, so the files it reads beside itself are found as before. Left outside the
+  // bundle: pino-pretty (imported only for a terminal), pg's optional native binding, and
+  // @node-rs/argon2 (a native module it loads by platform at run time).
+  //
+  // Start-up to the first /health is held to 600 ms (`npm run bench`), and most of it was V8 reading
+  // the bundle and evaluating what it holds. So what a process may never need is not read at start:
+  // every dynamic `import()` of the server (the three documents' generated request validators, about
+  // 1.5 MB, at the first request of their API; the PostgreSQL store with node-pg-migrate; nodemailer
+  // with an SMTP mailer; qrcode at the checkout's first QR image) becomes a chunk of its own beside
+  // main.js (`splitting`), read when first imported; and the bundle is
+  // written without its indentation and comments (`minifyWhitespace`; names are kept, and
+  // `--enable-source-maps` maps every stack trace back to the sources). docs/benchmarks.md, "Start-up".
+  const serverEntry = join(root, "server/src/main.ts");
 
-await esbuild.build({
-  entryPoints: [serverEntry],
-  outdir: dirname(entry),
-  entryNames: "[name]",
-  chunkNames: "main-[name]-[hash]",
-  splitting: true,
-  minifyWhitespace: true,
-  bundle: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  sourcemap: true,
-  sourcesContent: false,
-  logLevel: "warning",
-  external: ["pino-pretty", "pg-native", "@node-rs/argon2"],
-  // The CommonJS packages inside the bundle call `require`, which an ES module lacks.
-  banner: {
-    js: 'import { createRequire as bundleCreateRequire } from "node:module"; const require = bundleCreateRequire(import.meta.url);',
-  },
-  plugins: [
-    loadedOnFirstUse,
-    {
-      name: "own-file-url",
-      setup(build) {
-        build.onLoad({ filter: /\.ts$/ }, (args) => {
-          if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
-          const source = readFileSync(args.path, "utf8");
-          if (!source.includes("import.meta.url")) return { contents: source, loader: "ts" };
-          let own = relative(dirname(entry), join(dist, relative(root, args.path)).replace(/\.ts$/, ".js"));
-          if (!own.startsWith(".")) own = `./${own}`;
-          const url = `new URL(${JSON.stringify(own.split("\\").join("/"))}, import.meta.url).href`;
-          return { contents: source.replaceAll("import.meta.url", url), loader: "ts" };
-        });
-      },
+  /**
+   * pix-utils requires axios (for fetching dynamic Pix payloads) and qrcode (for its `toImage`) as it
+   * loads; the server uses neither through it (static BR Codes only; the checkout draws its QR codes
+   * itself). Evaluating axios (and the fetch implementation it probes) was about a tenth of the
+   * start-up: inside the bundle, pix-utils gets each as a stand-in that requires the real package at
+   * its first use, so behaviour is the same and the cost is paid only by a caller that needs it.
+   */
+  const loadedOnFirstUse = {
+    name: "pix-utils-dependencies-on-first-use",
+    setup(build) {
+      const inPixUtils = (importer) => importer.includes(`${sep}node_modules${sep}pix-utils${sep}`);
+      build.onResolve({ filter: /^(axios|qrcode)$/ }, (args) =>
+        inPixUtils(args.importer) ? { path: args.path, namespace: "on-first-use" } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: "on-first-use" }, (args) => ({
+        resolveDir: root,
+        loader: "js",
+        // `__esModule` is asked by the require's interop helper: answered without loading anything.
+        contents: `let real;
+  const load = () => (real ??= require(${JSON.stringify(args.path)}));
+  module.exports = new Proxy({}, { get: (_target, key) => (key === "__esModule" ? undefined : load()[key]) });`,
+      }));
     },
-  ],
-});
+  };
 
-// What the code reads at run time beside itself: the checkout's assets, the SQL migrations, the
-// OpenAPI documents (served and used by the validator).
-for (const file of sources.filter((path) => !path.endsWith(".ts"))) {
-  const target = join(dist, relative(root, file));
-  mkdirSync(dirname(target), { recursive: true });
-  cpSync(file, target);
-}
-// Each document also as JSON beside it: the server reads that at start-up (JSON.parse takes
-// milliseconds where parsing the YAML took a good part of a second); the YAML stays what is served.
-const { parse: parseYaml } = await import("yaml");
-for (const file of walk(join(root, "generated")).filter((path) => path.endsWith(".yaml"))) {
-  const target = join(dist, relative(root, file));
-  cpSync(file, target);
-  writeFileSync(target.replace(/\.yaml$/, ".json"), JSON.stringify(parseYaml(readFileSync(file, "utf8"))));
+  await esbuild.build({
+    entryPoints: [serverEntry],
+    outdir: dirname(entry),
+    entryNames: "[name]",
+    chunkNames: "main-[name]-[hash]",
+    splitting: true,
+    minifyWhitespace: true,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    sourcemap: true,
+    sourcesContent: false,
+    logLevel: "warning",
+    external: ["pino-pretty", "pg-native", "@node-rs/argon2"],
+    // The CommonJS packages inside the bundle call `require`, which an ES module lacks.
+    banner: {
+      js: 'import { createRequire as bundleCreateRequire } from "node:module"; const require = bundleCreateRequire(import.meta.url);',
+    },
+    plugins: [
+      loadedOnFirstUse,
+      {
+        name: "own-file-url",
+        setup(build) {
+          build.onLoad({ filter: /\.ts$/ }, (args) => {
+            if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
+            const source = readFileSync(args.path, "utf8");
+            if (!source.includes("import.meta.url")) return { contents: source, loader: "ts" };
+            let own = relative(dirname(entry), join(dist, relative(root, args.path)).replace(/\.ts$/, ".js"));
+            if (!own.startsWith(".")) own = `./${own}`;
+            const url = `new URL(${JSON.stringify(own.split("\\").join("/"))}, import.meta.url).href`;
+            return { contents: source.replaceAll("import.meta.url", url), loader: "ts" };
+          });
+        },
+      },
+    ],
+  });
+
+  // What the code reads at run time beside itself: the checkout's assets, the SQL migrations, the
+  // OpenAPI documents (served and used by the validator).
+  for (const file of sources.filter((path) => !path.endsWith(".ts"))) {
+    const target = join(dist, relative(root, file));
+    mkdirSync(dirname(target), { recursive: true });
+    cpSync(file, target);
+  }
+  // Each document also as JSON beside it: the server reads that at start-up (JSON.parse takes
+  // milliseconds where parsing the YAML took a good part of a second); the YAML stays what is served.
+  const { parse: parseYaml } = await import("yaml");
+  for (const file of walk(join(root, "generated")).filter((path) => path.endsWith(".yaml"))) {
+    const target = join(dist, relative(root, file));
+    cpSync(file, target);
+    writeFileSync(target.replace(/\.yaml$/, ".json"), JSON.stringify(parseYaml(readFileSync(file, "utf8"))));
+  }
+  writeFileSync(serverStampFile, serverStamp);
 }
 
 // The dashboard's web app: dashboard/vite.config.ts, into <dist>/painel (not with `withPanel`
