@@ -118,15 +118,39 @@ export function bankWorkUseCases(deps: DomainDeps) {
     });
   }
 
+  /** Claimed tasks not started, due again now (each one still this claim's: not moved meanwhile). */
+  async function handBack(tasks: BankTaskRecord[]): Promise<void> {
+    const at = now();
+    await deps.store.transaction(async (tx) => {
+      for (const task of tasks) {
+        const current = await tx.bankTasks.get(task.id);
+        if (current && current.dueAt === task.dueAt) await tx.bankTasks.put({ ...current, dueAt: at });
+      }
+    });
+  }
+
   return {
-    /** Claims up to `limit` due tasks and does them; answers how many it claimed. Nothing without a bank. */
+    /**
+     * Claims up to `limit` due tasks and does them one after another; answers how many it claimed.
+     * Nothing without a bank. A task is started only while its claim has at least half its time
+     * left: past that (a slow bank, each call up to its bounded wait), the tasks not started are
+     * handed back, due now, for the next pass here or another process's, never started so late
+     * that they would still run when the claim runs out and another process may claim them too.
+     */
     async runDue(limit = 50): Promise<number> {
       const bank = await deps.bank?.current();
       if (!bank) return 0;
       const at = now();
       const lockUntil = new Date(Date.parse(at) + claimSeconds * 1000).toISOString();
+      const startBy = Date.parse(at) + (claimSeconds * 1000) / 2;
       const tasks = await deps.store.transaction((tx) => tx.bankTasks.claimDue(at, lockUntil, limit));
-      for (const task of tasks) await run(bank, task);
+      for (const [index, task] of tasks.entries()) {
+        if (Date.parse(now()) > startBy) {
+          await handBack(tasks.slice(index));
+          break;
+        }
+        await run(bank, task);
+      }
       return tasks.length;
     },
   };
