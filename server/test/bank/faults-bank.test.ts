@@ -455,7 +455,11 @@ for (const store of eachStore("bank-faults")) {
             bank.faultCalls({ kind: "status", status: 503, count: 100, route: "^PUT /cob/" });
             const made = await Promise.all(Array.from({ length: 12 }, (_, i) => create(key, i)));
             for (const m of made) {
-              expect(m.ms).toBeLessThan(waitMs + 1_500);
+              // The create's wait (1 s) and the queue of twelve at once on a loaded 2-core machine
+              // (1.2–1.5 s alone; 2.6, 3.2 and 3.8 s seen with both stores' lanes side by side), well
+              // below the 8 s a create would take that waited for the bank's call to time out
+              // (support/bank-lanes.ts).
+              expect(m.ms).toBeLessThan(waitMs + 4_000);
               expect([201, 503]).toContain(m.status);
               if (m.status === 201) expect(m.body.status).toBe("PENDING");
               else expect(Number(m.retryAfter)).toBeGreaterThanOrEqual(1);

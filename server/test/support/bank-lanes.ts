@@ -130,7 +130,10 @@ export function bankLane(options: BankLaneOptions): BankLane {
     ADMIN_TOKEN: options.adminToken,
     RATE_LIMITS: "off",
     PIX_BANK_WAIT_MS: "1000",
-    PIX_BANK_TIMEOUT_MS: "3000",
+    // A call's bounded wait, eight times the create's: a create that answers within its own wait
+    // plus a loaded machine's queue (under 5 s, faults-bank's `down-creates`) is told apart from
+    // one that waited for the bank's silence to time out (over 8 s).
+    PIX_BANK_TIMEOUT_MS: "8000",
     PIX_BANK_RECONCILE_SECONDS: "3",
     PIX_BANK_RECONCILE_WINDOW_SECONDS: "600",
     // A withdrawal's send claim lapses in 3 s: a process killed before sending is recovered soon.
