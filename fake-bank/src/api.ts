@@ -144,12 +144,29 @@ interface Locals {
 
 const locals = (res: Response): Locals => res.locals as unknown as Locals;
 
-/** The presented client certificate's `x5t#S256`, or null (mutual TLS already refused a missing one). */
-function peerThumbprint(req: Request): string | null {
+/** Each request's client certificate thumbprint, read when it arrived (`rememberPeer`). */
+const arrivedWith = new WeakMap<Request, string | null>();
+
+/** The connection's client certificate's `x5t#S256`, or null (none, or the connection is gone). */
+function connectionThumbprint(req: Request): string | null {
   const socket = req.socket as TLSSocket;
   const peer = typeof socket.getPeerCertificate === "function" ? socket.getPeerCertificate() : null;
   if (peer === null || peer.raw === undefined) return null;
   return createHash("sha256").update(peer.raw).digest("base64url");
+}
+
+/**
+ * Keeps the certificate a request came with, read on its arrival: a bank carries out a request it
+ * received even when its client has gone by the time it answers (a client killed while its call
+ * was at the bank), and a closed connection no longer shows its certificate.
+ */
+function rememberPeer(req: Request): void {
+  arrivedWith.set(req, connectionThumbprint(req));
+}
+
+/** The presented client certificate's `x5t#S256`, or null (mutual TLS already refused a missing one). */
+function peerThumbprint(req: Request): string | null {
+  return arrivedWith.has(req) ? (arrivedWith.get(req) ?? null) : connectionThumbprint(req);
 }
 
 function sameSecret(a: string, b: string): boolean {
@@ -223,6 +240,7 @@ export function createApiApp(context: ApiContext): express.Express {
       responseValid: null,
       errors: [],
     };
+    rememberPeer(req);
     context.requestLog.push(log);
     if (context.requestLog.length > 10_000) context.requestLog.splice(0, context.requestLog.length - 10_000);
     res.locals.log = log;

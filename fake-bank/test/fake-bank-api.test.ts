@@ -226,6 +226,32 @@ describe("fake bank: the API Pix over mutual TLS and OAuth2", () => {
     expect(backwards.body.type).toBe("https://pix.bcb.gov.br/api/v2/error/PixConsultaInvalida");
   });
 
+  test("when the client goes away while the bank takes its time, then the request it sent is still carried out, as a bank does", async () => {
+    // Arrange: a paid Pix, and a bank that answers after 400 ms.
+    const paid = bank.pay((await createCob(newTxid(), "10.00")).body.pixCopiaECola);
+    bank.setLatency(400);
+    try {
+      // Act: the devolução is sent whole, and its client gives up (its connection closed) at 100 ms.
+      const abandoned = api(`/pix/${paid.endToEndId}/devolucao/Abandonada`, {
+        method: "PUT",
+        json: { valor: "3.00" },
+        timeoutMs: 100,
+      });
+      await expect(abandoned).rejects.toThrow("timeout");
+      const deadline = Date.now() + 5_000;
+      while (!bank.refunds().some((r) => r.id === "Abandonada") && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      bank.setLatency(0);
+    }
+
+    // Assert: the bank made it (the token was checked against the certificate the request came with).
+    expect(bank.refunds().filter((r) => r.endToEndId === paid.endToEndId)).toMatchObject([{ id: "Abandonada" }]);
+    const read = await api(`/pix/${paid.endToEndId}/devolucao/Abandonada`);
+    expect(read.status, read.text).toBe(200);
+    expect(read.body).toMatchObject({ id: "Abandonada", valor: "3.00" });
+  });
+
   test("when a devolução is asked, then it is idempotent on its id, bounded by the Pix, and settles from the control", async () => {
     const paid = bank.pay((await createCob(newTxid(), "10.00")).body.pixCopiaECola);
     const ask = (id: string, valor: string) =>
