@@ -482,7 +482,9 @@ for (const store of eachStore("bank-faults")) {
                 (await Promise.all(pending.map((m) => read(key, m.body.id)))).every(
                   (c) => c.status === "WAITING_PAYMENT",
                 ),
-              30_000,
+              // A hang guard: the six silent calls end only at the lanes' 8 s bank timeout, and the
+              // tasks put off meanwhile wait out their growing pauses (5 s, then 10 s).
+              60_000,
               "every PENDING charge registered",
             );
             const charges = await Promise.all(pending.slice(0, 3).map((m) => read(key, m.body.id)));
@@ -499,7 +501,7 @@ for (const store of eachStore("bank-faults")) {
             for (const i of servers.keys())
               await until(async () => (await create(key, i)).status === 201, 15_000, `process ${i} creates again`);
           },
-          90_000,
+          120_000,
         );
 
         scenario(
