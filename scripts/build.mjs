@@ -68,14 +68,15 @@ const docsFresh = docsBuilder !== null && ifNeeded && docsBuilder.docsFresh(docs
 
 const sources = walk(join(root, "server/src"));
 const isCode = (path) => path.endsWith(".ts") && !path.endsWith(".d.ts") && !path.endsWith(".test.ts");
-const entryPoints = [...sources.filter(isCode), ...walk(join(root, "generated")).filter(isCode)];
+const generatedFiles = walk(join(root, "generated"));
+const entryPoints = [...sources.filter(isCode), ...generatedFiles.filter(isCode)];
 
 // The server itself likewise (`--if-needed`): rebuilt only when what it is built from changed, so
 // `npm start` on an unchanged checkout starts without a build (2–4 s of CPU each time before).
 // (A copy of the tree may lack the lockfile: the process tests' scratch copy.)
 const serverInputs = [
   ...sources,
-  ...walk(join(root, "generated")),
+  ...generatedFiles,
   ...[join(root, "package-lock.json")].filter((path) => existsSync(path)),
   fileURLToPath(import.meta.url),
 ].sort();
@@ -190,7 +191,7 @@ if (!serverFresh) {
   // Each document also as JSON beside it: the server reads that at start-up (JSON.parse takes
   // milliseconds where parsing the YAML took a good part of a second); the YAML stays what is served.
   const { parse: parseYaml } = await import("yaml");
-  for (const file of walk(join(root, "generated")).filter((path) => path.endsWith(".yaml"))) {
+  for (const file of generatedFiles.filter((path) => path.endsWith(".yaml"))) {
     const target = join(dist, relative(root, file));
     cpSync(file, target);
     writeFileSync(target.replace(/\.yaml$/, ".json"), JSON.stringify(parseYaml(readFileSync(file, "utf8"))));
