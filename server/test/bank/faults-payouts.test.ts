@@ -463,8 +463,12 @@ for (const store of eachStore("payout-faults")) {
             "when the other process passes over a new withdrawal while its create's pass is about to send, then it leaves the transfer to that pass and it is sent once",
             async () => {
               const key = await fundedKey();
-              // The create's pass (process 0) reads the bank's balance before sending: that read answers late.
-              bank().faultCalls({ kind: "delay", delayMs: 1_500, count: 1, route: "^GET /gn/saldo" });
+              // The create's pass (process 0) reads the bank's balance before sending: that read answers
+              // late, after process 1's whole reconciliation below. The create answers after its bounded
+              // wait (the lanes' 1 s), so of a 1.5 s delay half a second was left for that
+              // reconciliation, which a loaded machine missed once; 5 s leaves four, under the lanes'
+              // 8 s bank timeout.
+              bank().faultCalls({ kind: "delay", delayMs: 5_000, count: 1, route: "^GET /gn/saldo" });
               const since = bank().requests().length;
               const balanceRead = () =>
                 bank()
