@@ -585,7 +585,8 @@ for (const store of eachStore("painel_diario")) {
         await page.getByRole("button", { name: "Avançar ao próximo ciclo" }).click();
         const charges = page.getByRole("region", { name: "Cobranças da recorrência" });
         await charges.getByText(`Ciclo de ${typed}`).waitFor();
-        expect(await read(page.getByRole("region", { name: "Histórico" }))).toContain("Aprovada");
+        // Each region shows its own query's answer: the history may come after the charges.
+        await expect.poll(() => read(page.getByRole("region", { name: "Histórico" }))).toContain("Aprovada");
 
         // Its attempt refused for insufficient balance (AM04), retried, then debited.
         const settle = page.getByRole("group", { name: /^Simular a tentativa de / });
@@ -603,9 +604,9 @@ for (const store of eachStore("painel_diario")) {
         // The cycle charge's page links to its recurrence.
         await charges.getByRole("link").first().click();
         await page.getByRole("region", { name: "Tentativas de débito" }).waitFor();
-        expect(await read(page.getByRole("list", { name: "Eventos, entregas e reembolsos" }))).toContain(
-          "Tentativa recusada; outra agendada",
-        );
+        await expect
+          .poll(() => read(page.getByRole("list", { name: "Eventos, entregas e reembolsos" })))
+          .toContain("Tentativa recusada; outra agendada");
         await look(page, "recorrencia-transacao");
         await page.getByRole("region", { name: "Valores" }).getByRole("link", { name: /^rec_/ }).click();
         await page.getByRole("heading", { name: "Clube do pão: cesta semanal" }).waitFor();
@@ -659,9 +660,10 @@ for (const store of eachStore("painel_diario")) {
           );
           await page.getByRole("button", { name: "Pagar a cobrança de agora" }).click();
           await expect.poll(() => read(page.getByRole("region", { name: "Histórico" }))).toContain("Aprovada");
-          expect(await read(page.getByRole("region", { name: "Cobranças da recorrência" }))).toMatch(
-            /Cobrança de agora \(jornada 3\)[\s\S]*Paga\s+R\$ 600,00/,
-          );
+          // The charges' region answers its own query, which may come after the history's.
+          await expect
+            .poll(() => read(page.getByRole("region", { name: "Cobranças da recorrência" })))
+            .toMatch(/Cobrança de agora \(jornada 3\)[\s\S]*Paga\s+R\$ 600,00/);
         }
 
         // The endpoint form offers every kind of event, the recurrences' among them.
