@@ -7,14 +7,21 @@ import express, { type NextFunction, type Request, type Response } from "express
 import type { CallFault, FakeBank, PayOptions } from "./bank.js";
 import type { CallbackFault } from "./callbacks.js";
 import { cents } from "./wire.js";
-import { renderPage } from "./page.js";
+import { reais, renderPage } from "./page.js";
 import { payoutControl } from "./payouts.js";
 
-/** "12.34", "12,34" or 1234 (cents, a number) to cents; undefined when absent or empty. */
+/**
+ * Reais as typed ("12,34", "1.234,56", "R$ 12", or the wire's "12.34") or cents as a number (1234)
+ * to cents; undefined when absent or empty. With a comma, it is the decimal mark and dots group
+ * thousands; without one, a dot is the decimal mark (the API's `valor`).
+ */
 function amount(value: unknown): number | undefined {
   if (value === undefined || value === null || value === "") return undefined;
   if (typeof value === "number") return value;
-  const text = String(value).trim().replace(",", ".");
+  const typed = String(value)
+    .trim()
+    .replace(/^R\$\s*/, "");
+  const text = typed.includes(",") ? typed.replace(/\.(?=\d{3}(\D|$))/g, "").replace(",", ".") : typed;
   const parsed = /^\d+$/.test(text) ? Number(text) * 100 : cents(/^\d+\.\d$/.test(text) ? `${text}0` : text);
   if (!Number.isSafeInteger(parsed)) throw new BadRequest(`Valor inválido: ${String(value)}`);
   return parsed;
@@ -267,7 +274,7 @@ export function createControlApp(bank: FakeBank): express.Express {
           ...(text(input.date) === undefined ? {} : { date: text(input.date) }),
           force: input.force === "on",
         });
-        back(`Pix enviado: ${pix.endToEndId} (R$ ${pix.valor}).`);
+        back(`Pix enviado: ${pix.endToEndId} (${reais(pix.valor)}).`);
       } else if (action === "recorrencia") {
         const idRec = text(input.idRec) ?? "";
         if (input.outcome === "reject") bank.recurrences.reject(idRec, input.code === "AP14" ? "AP14" : "AP13");
@@ -280,7 +287,7 @@ export function createControlApp(bank: FakeBank): express.Express {
         back(`${debited} débito(s) processado(s).`);
       } else if (action === "enviar") {
         const pix = bank.sendPix({ key: text(input.key) ?? "", amountCents: amount(input.amount) ?? 0 });
-        back(`Pix sem txid enviado: ${pix.endToEndId} (R$ ${pix.valor}).`);
+        back(`Pix sem txid enviado: ${pix.endToEndId} (${reais(pix.valor)}).`);
       } else if (action === "devolucao") {
         const e2eid = text(input.endToEndId) ?? "";
         const id = text(input.id) ?? "";

@@ -3,6 +3,15 @@
  * Portuguese, for a person trying production mode on one machine.
  */
 import type { FakeBank } from "./bank.js";
+import { cents } from "./wire.js";
+
+const brl = new Intl.NumberFormat("pt-BR", { style: "currency", currency: "BRL" });
+
+/** An amount as a person in Brazil reads it: "R$ 1.234,50" for the wire's "1234.50" (or for 123450 cents). */
+export function reais(amount: string | number): string {
+  const value = typeof amount === "number" ? amount : cents(amount);
+  return Number.isNaN(value) ? String(amount) : brl.format(value / 100);
+}
 
 const escape = (value: unknown): string => String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -108,16 +117,16 @@ ${message === undefined ? "" : `<p class="msg${error ? " erro" : ""}" role="stat
 
 <h2>Pix recebidos</h2>
 <table><tr><th>E2E id</th><th>Chave</th><th>txid</th><th>Valor</th><th>Horário</th></tr>
-${rows(received.map((p) => [p.endToEndId, p.chave ?? "", p.txid ?? "—", p.valor, p.horario]))}</table>
+${rows(received.map((p) => [p.endToEndId, p.chave ?? "", p.txid ?? "—", reais(p.valor), p.horario]))}</table>
 <h2>Devoluções</h2>
 <table><tr><th>Pix</th><th>Id</th><th>Natureza</th><th>Valor</th><th>Status</th></tr>
-${rows(refunds.map((r) => [r.endToEndId, r.id, r.natureza ?? "", r.valor, r.status]))}</table>
+${rows(refunds.map((r) => [r.endToEndId, r.id, r.natureza ?? "", reais(r.valor), r.status]))}</table>
 <h2>Recorrências</h2>
 <table><tr><th>idRec</th><th>Status</th><th>Jornada</th><th>Contrato</th></tr>
 ${rows(recurrences.recs.map((r) => [r.idRec, r.status, r.ativacao?.tipoJornada ?? "", r.vinculo.contrato]))}</table>
 <h2>Cobranças recorrentes</h2>
 <table><tr><th>txid</th><th>idRec</th><th>Vencimento</th><th>Valor</th><th>Status</th><th>Tentativas</th></tr>
-${rows(recurrences.cobrs.map((c) => [c.txid, c.idRec, c.calendario.dataDeVencimento, c.valor.original, c.status, (c.tentativas ?? []).map((t) => `${t.dataLiquidacao} ${t.status}${t.rejeicao ? ` ${t.rejeicao.codigo}` : ""}`).join("; ")]))}</table>
+${rows(recurrences.cobrs.map((c) => [c.txid, c.idRec, c.calendario.dataDeVencimento, reais(c.valor.original), c.status, (c.tentativas ?? []).map((t) => `${t.dataLiquidacao} ${t.status}${t.rejeicao ? ` ${t.rejeicao.codigo}` : ""}`).join("; ")]))}</table>
 <h2>Callbacks enviados</h2>
 <table><tr><th>Horário</th><th>URL</th><th>E2E ids</th><th>Tentativa</th><th>Status</th><th>Falha</th></tr>
 ${rows(callbacks.map((c) => [c.at, c.url, c.endToEndIds.join(" "), c.attempt, c.status ?? c.error ?? "", c.fault ?? ""]))}</table>

@@ -160,20 +160,28 @@ describe("fake bank: the control API and the page", () => {
     expect(requests.body.some((r: { fault?: string }) => r.fault === "status")).toBe(true);
   });
 
-  test("when the page is opened and a form pays a code, then it shows the Pix in Portuguese", async () => {
+  test("when the page is opened and a form pays a code, then it shows the Pix in Portuguese, its amount in reais", async () => {
     const page = await fetch(bank.pageUrl).then((r) => r.text());
     expect(page).toContain('<html lang="pt-BR">');
     expect(page).toContain("Pagar um Pix");
-    const posted = await fetch(`${bank.pageUrl}app/enviar`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ key: "controle@example.com", amount: "7,25" }).toString(),
-      redirect: "manual",
-    });
+    const send = (amount: string) =>
+      fetch(`${bank.pageUrl}app/enviar`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ key: "controle@example.com", amount }).toString(),
+        redirect: "manual",
+      });
+    const posted = await send("7,25");
     expect(posted.status).toBe(303);
     const shown = await fetch(new URL(posted.headers.get("location") ?? "/", bank.pageUrl)).then((r) => r.text());
-    expect(shown).toContain("Pix sem txid enviado");
-    expect(shown).toContain("7.25");
+    // Intl's pt-BR currency: "R$", a no-break space, a decimal comma and dots between thousands.
+    expect(shown).toMatch(/Pix sem txid enviado: E\w+ \(R\$\u00a07,25\)/);
+    // Typed as a person in Brazil writes it, thousands grouped; the table of received Pix in reais.
+    const grouped = await send("R$ 1.234,56");
+    const after = await fetch(new URL(grouped.headers.get("location") ?? "/", bank.pageUrl)).then((r) => r.text());
+    expect(after).toMatch(/Pix sem txid enviado: E\w+ \(R\$\u00a01\.234,56\)/);
+    expect(bank.received().at(-1)?.valor).toBe("1234.56");
+    expect(after).toContain("<td>R$\u00a01.234,56</td>");
     const refused = await fetch(`${bank.pageUrl}app/pagar`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
