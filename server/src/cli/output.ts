@@ -49,14 +49,18 @@ export function table(rows: readonly unknown[], columns: readonly string[], widt
   return [line(columns), line(widths.map((w) => "-".repeat(w))), ...texts.map(line)].join("\n");
 }
 
-/** Splits `text` into lines of at most `width`, at ", " or spaces when it can. */
+/**
+ * Splits `text` into lines of at most `width`, at ", " or spaces when it can, else after a colon
+ * (a certificate's fingerprint, `86:56:D2:…`, breaks between its bytes, not inside one).
+ */
 function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let rest = text;
   while (rest.length > width) {
     const window = rest.slice(0, width + 1);
     const at = Math.max(window.lastIndexOf(", ") + 1, window.lastIndexOf(" "));
-    const end = at > 0 ? at : width;
+    const colon = window.lastIndexOf(":", width - 1) + 1;
+    const end = at > 0 ? at : colon > 0 ? colon : width;
     lines.push(rest.slice(0, end).trimEnd());
     rest = rest.slice(end).trimStart();
   }

@@ -525,4 +525,17 @@ describe("admin text output", () => {
     expect(lines.length).toBeGreaterThan(2);
     expect(out).toContain(secret);
   });
+
+  test("when a certificate's fingerprint is wider than the column, then it breaks between its bytes", () => {
+    const bytes = Array.from({ length: 32 }, (_, i) =>
+      ((i * 37 + 11) % 256).toString(16).toUpperCase().padStart(2, "0"),
+    );
+    const fingerprint = bytes.join(":");
+    const out = record({ certificateFingerprint: fingerprint }, ["certificateFingerprint"]);
+    const lines = out.split("\n").map((l) => l.trim().split(/\s+/).at(-1) ?? "");
+    expect(lines.length).toBeGreaterThan(1);
+    // Every line but the last ends after a colon; put back together it is the fingerprint.
+    for (const line of lines.slice(0, -1)) expect(line.endsWith(":"), line).toBe(true);
+    expect(lines.join("")).toBe(fingerprint);
+  });
 });
