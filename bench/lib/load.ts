@@ -15,7 +15,7 @@ export interface LoadRequest {
 }
 
 /** The n-th address of 198.18.0.0/15. */
-const benchmarkAddress = (n: number) => `198.${18 + ((n >> 16) & 1)}.${(n >> 8) & 255}.${n & 255}`;
+export const benchmarkAddress = (n: number) => `198.${18 + ((n >> 16) & 1)}.${(n >> 8) & 255}.${n & 255}`;
 let nextClient = 0;
 
 export interface LoadOptions {

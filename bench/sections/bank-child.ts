@@ -19,10 +19,9 @@ import { join } from "node:path";
 import { Agent, request as undiciRequest } from "undici";
 import { startFakeBank, type FakeBank } from "../../fake-bank/src/bank.js";
 import { createCertificateAuthority } from "../../fake-bank/src/certs.js";
-import { freePort } from "../../scripts/pg-cluster.js";
 import { percentile } from "../lib/load.js";
-import { cpuMsOf, pin, pool, type Running, startNode } from "../lib/process.js";
-import { serverArgs, startFlags } from "../lib/server.js";
+import { cpuMsOf, pin, pool, type Running } from "../lib/process.js";
+import { json, spread, startServerAtBank } from "../lib/at-bank.js";
 
 export interface BankResult {
   store: string;
@@ -61,16 +60,6 @@ const publicAddress = process.env.BENCH_BANK_PUBLIC_ADDRESS || null;
 const adminToken = `adm_bench_${randomBytes(16).toString("hex")}`;
 const concurrency = 200;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** The n-th address of 198.18.0.0/15 (clients spread behind one proxy hop, as in the throughput section). */
-const clientAddress = (n: number) => `198.${18 + ((n >> 16) & 1)}.${(n >> 8) & 255}.${n & 255}`;
-let nextClient = 0;
-const spread = () => ({ "x-forwarded-for": clientAddress((nextClient = (nextClient + 1) % 131_072)) });
-
-async function json(res: Response, expected: number, what: string): Promise<Record<string, unknown> & { id: string }> {
-  const text = await res.text();
-  if (res.status !== expected) throw new Error(`${what}: ${res.status} ${text}`);
-  return JSON.parse(text) as Record<string, unknown> & { id: string };
-}
 
 interface Created {
   id: string;
@@ -108,60 +97,25 @@ async function measureStore(
     });
   });
   try {
-    const listenerPort = await freePort();
-    const entry = process.env.BENCH_BANK_SERVER_ENTRY;
-    // BENCH_BANK_SERVER_FLAGS: node flags for the server beside `npm start`'s (`--cpu-prof` to profile it).
-    const flags = (process.env.BENCH_BANK_SERVER_FLAGS ?? "").split(" ").filter(Boolean);
-    server = await startNode(entry ? [...startFlags(), ...flags, entry] : [...flags, ...serverArgs()], {
-      port: await freePort(),
+    const connected = await startServerAtBank({
+      bank,
+      dialect: "standard",
+      adminToken,
+      files,
+      databaseUrl: store.databaseUrl,
+      entry: process.env.BENCH_BANK_SERVER_ENTRY,
+      // BENCH_BANK_SERVER_FLAGS: node flags for the server beside `npm start`'s (`--cpu-prof` to profile it).
+      flags: process.env.BENCH_BANK_SERVER_FLAGS,
       env: {
-        NODE_ENV: "production",
-        TRUST_PROXY: "1",
-        ADMIN_TOKEN: adminToken,
-        PUBLIC_BASE_URL: "https://pix.bench.example",
-        MASTER_KEYS: `bench:${randomBytes(32).toString("base64")}`,
-        LOG_LEVEL: "warn",
-        PIX_BANK_WEBHOOK_PORT: String(listenerPort),
-        PIX_BANK_WEBHOOK_CERT_FILE: files.listenerCert,
-        PIX_BANK_WEBHOOK_KEY_FILE: files.listenerKey,
         // The reconciler's interval only decides when a run starts, not how long it takes.
         PIX_BANK_RECONCILE_SECONDS: "10",
         // The merchant's receiver presents a certificate of the bench's own CA.
         NODE_EXTRA_CA_CERTS: files.extraCa,
-        ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}),
       },
     });
+    server = connected.server;
+    const { admin } = connected;
     const base = server.baseUrl;
-    const admin = (method: string, path: string, body?: unknown) =>
-      fetch(`${base}/admin/v1${path}`, {
-        method,
-        headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(30_000),
-      });
-
-    // The operator connects the bank, as the journey does.
-    await json(
-      await admin("PUT", "/bank-connection", {
-        baseUrl: bank.baseUrl,
-        tokenUrl: bank.tokenUrl,
-        clientId: bank.customer.clientId,
-        clientSecret: bank.customer.clientSecret,
-        certificate: { format: "pem", certificatePem: bank.customer.certPem, privateKeyPem: bank.customer.keyPem },
-        bankCaPem: bank.caPem,
-        pixKey: bank.customer.keys[0],
-        dialect: "standard",
-        webhookUrl: `https://127.0.0.1:${listenerPort}/banco`,
-      }),
-      200,
-      "bank connection",
-    );
-    const health = async () =>
-      ((await (await admin("GET", "/bank-connection")).json()) as { health: Record<string, string | null> }).health;
-    for (let waited = 0; !(await health()).webhookRegisteredAt; waited += 100) {
-      if (waited > 30_000) throw new Error(`webhook not registered at the bank: ${JSON.stringify(await health())}`);
-      await sleep(100);
-    }
 
     const openAccount = async (name: string) => {
       const account = await json(

@@ -25,10 +25,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeBank, type FakeBank } from "../../fake-bank/src/bank.js";
 import { createCertificateAuthority } from "../../fake-bank/src/certs.js";
-import { freePort } from "../../scripts/pg-cluster.js";
 import { percentile } from "../lib/load.js";
-import { cpuMsOf, pin, pool, type Running, startNode } from "../lib/process.js";
-import { serverArgs, startFlags } from "../lib/server.js";
+import { cpuMsOf, pin, pool, type Running } from "../lib/process.js";
+import { json, spread, startServerAtBank } from "../lib/at-bank.js";
 
 export interface WithdrawalsResult {
   store: string;
@@ -67,16 +66,6 @@ const perAccount = 10;
 const amountCents = 2_000;
 const bankLatencyMs = 50;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** The n-th address of 198.18.0.0/15 (clients spread behind one proxy hop, as in the bank section). */
-const clientAddress = (n: number) => `198.${18 + ((n >> 16) & 1)}.${(n >> 8) & 255}.${n & 255}`;
-let nextClient = 0;
-const spread = () => ({ "x-forwarded-for": clientAddress((nextClient = (nextClient + 1) % 131_072)) });
-
-async function json(res: Response, expected: number, what: string): Promise<Record<string, unknown>> {
-  const text = await res.text();
-  if (res.status !== expected) throw new Error(`${what}: ${res.status} ${text}`);
-  return JSON.parse(text) as Record<string, unknown>;
-}
 
 async function measureStore(
   store: { name: string; databaseUrl?: string },
@@ -91,33 +80,19 @@ async function measureStore(
   });
   let server: Running | undefined;
   try {
-    const listenerPort = await freePort();
-    const entry = process.env.BENCH_WITHDRAWALS_SERVER_ENTRY;
-    // BENCH_WITHDRAWALS_SERVER_FLAGS: node flags for the server beside `npm start`'s (`--cpu-prof` to profile it).
-    const flags = (process.env.BENCH_WITHDRAWALS_SERVER_FLAGS ?? "").split(" ").filter(Boolean);
-    server = await startNode(entry ? [...startFlags(), ...flags, entry] : [...flags, ...serverArgs()], {
-      port: await freePort(),
-      env: {
-        NODE_ENV: "production",
-        TRUST_PROXY: "1",
-        ADMIN_TOKEN: adminToken,
-        PUBLIC_BASE_URL: "https://pix.bench.example",
-        MASTER_KEYS: `bench:${randomBytes(32).toString("base64")}`,
-        LOG_LEVEL: "warn",
-        PIX_BANK_WEBHOOK_PORT: String(listenerPort),
-        PIX_BANK_WEBHOOK_CERT_FILE: files.listenerCert,
-        PIX_BANK_WEBHOOK_KEY_FILE: files.listenerKey,
-        ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}),
-      },
+    const connected = await startServerAtBank({
+      bank,
+      dialect: "efi",
+      adminToken,
+      files,
+      databaseUrl: store.databaseUrl,
+      entry: process.env.BENCH_WITHDRAWALS_SERVER_ENTRY,
+      // BENCH_WITHDRAWALS_SERVER_FLAGS: node flags for the server beside `npm start`'s (`--cpu-prof` to profile it).
+      flags: process.env.BENCH_WITHDRAWALS_SERVER_FLAGS,
     });
+    server = connected.server;
+    const { admin } = connected;
     const base = server.baseUrl;
-    const admin = (method: string, path: string, body?: unknown) =>
-      fetch(`${base}/admin/v1${path}`, {
-        method,
-        headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(30_000),
-      });
     const api = (key: string, method: string, path: string, body?: unknown) =>
       fetch(`${base}/api/v1${path}`, {
         method,
@@ -125,28 +100,6 @@ async function measureStore(
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(30_000),
       });
-
-    await json(
-      await admin("PUT", "/bank-connection", {
-        baseUrl: bank.baseUrl,
-        tokenUrl: bank.tokenUrl,
-        clientId: bank.customer.clientId,
-        clientSecret: bank.customer.clientSecret,
-        certificate: { format: "pem", certificatePem: bank.customer.certPem, privateKeyPem: bank.customer.keyPem },
-        bankCaPem: bank.caPem,
-        pixKey: bank.customer.keys[0],
-        dialect: "efi",
-        webhookUrl: `https://127.0.0.1:${listenerPort}/banco`,
-      }),
-      200,
-      "bank connection",
-    );
-    const health = async () =>
-      ((await (await admin("GET", "/bank-connection")).json()) as { health: Record<string, string | null> }).health;
-    for (let waited = 0; !(await health()).webhookRegisteredAt; waited += 100) {
-      if (waited > 30_000) throw new Error(`webhook not registered at the bank: ${JSON.stringify(await health())}`);
-      await sleep(100);
-    }
 
     // Ten accounts, each funded by a production charge the bank's payer pays (its callback credits it).
     const funded = await pool(accounts, accounts, async (n) => {
@@ -299,7 +252,7 @@ async function measureStore(
     const threadsBefore = threads(server.pid);
     const mark = (what: string, extra = "") => {
       // Only beside a profile (node flags given): the bench's own output stays its table.
-      if (flags.length > 0) {
+      if (process.env.BENCH_WITHDRAWALS_SERVER_FLAGS) {
         console.error(`WITHDRAWALS-MARK ${store.name} ${what} ${process.hrtime.bigint() / 1000n} ${extra}`);
       }
     };
