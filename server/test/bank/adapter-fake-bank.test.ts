@@ -7,7 +7,7 @@ import { startWebhookListener, type WebhookListener } from "../../src/bank/liste
 import { bankWiring } from "../../src/bank/wiring.js";
 import type { BankCredentials, BankHealthPatch } from "../../src/domain/bank/index.js";
 import { freePort } from "../../../scripts/pg-cluster.js";
-import { credentialsOf } from "../support/fake-bank-credentials.js";
+import { closeBankWithClient, credentialsOf, startBankWithClient } from "../support/fake-bank-credentials.js";
 import { BankRefusedError, BankUnavailableError, type BankChargeRequest } from "../../src/domain/ports/pix-bank.js";
 import { listenerCertificateAuthority } from "../support/listener-ca.js";
 
@@ -53,13 +53,12 @@ describe.each<Dialect>(["standard", "efi", "inter"])("the PixBank adapter, diale
   let client: BankClient;
 
   beforeAll(async () => {
-    bank = await startFakeBank({ dialect, tokenTtlSeconds: 3600, refunds: { mode: "manual", delayMs: 0 } });
-    client = pixBankFrom(credentialsOf(bank), { timeoutMs: callTimeoutMs });
+    ({ bank, client } = await startBankWithClient(
+      { dialect, tokenTtlSeconds: 3600, refunds: { mode: "manual", delayMs: 0 } },
+      { timeoutMs: callTimeoutMs },
+    ));
   });
-  afterAll(async () => {
-    await client?.close();
-    await bank?.close();
-  });
+  afterAll(() => closeBankWithClient({ bank, client }));
   afterEach(() => bank.clearFaults());
 
   test("when a charge is registered, then the bank holds it with its dynamic code, and a repeat answers the same", async () => {

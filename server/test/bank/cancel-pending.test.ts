@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startFakeBank, type FakeBank } from "../../../fake-bank/src/bank.js";
-import { pixBankFrom, type BankClient } from "../../src/bank/client.js";
+import type { FakeBank } from "../../../fake-bank/src/bank.js";
+import type { BankClient } from "../../src/bank/client.js";
 import type { BankAccess } from "../../src/domain/deps.js";
 import { ManualClock } from "../../src/domain/ports/clock.js";
 import { byId, chargeBody, expectStatus, publicApi } from "../harness.js";
-import { credentialsOf } from "../support/fake-bank-credentials.js";
+import { closeBankWithClient, startBankWithClient } from "../support/fake-bank-credentials.js";
 import { eachStore, serverOn, type StoreUnderTest } from "../support/stores.js";
 
 // A production charge still PENDING at a slow bank can be cancelled (issue 35, record 0051): the
@@ -21,14 +21,9 @@ function cancelSuite(store: StoreUnderTest) {
   const server = serverOn(store, { bank: access, clock: new ManualClock(new Date()) });
 
   beforeAll(async () => {
-    bank = await startFakeBank({ tokenTtlSeconds: 3600 });
-    client = pixBankFrom(credentialsOf(bank), { timeoutMs: 5_000 });
-    await client.readCharge("svctxn00000000000000000000");
+    ({ bank, client } = await startBankWithClient({ tokenTtlSeconds: 3600 }, { timeoutMs: 5_000, warmUp: true }));
   });
-  afterAll(async () => {
-    await client?.close();
-    await bank?.close();
-  });
+  afterAll(() => closeBankWithClient({ bank, client }));
 
   const liveKey = async () => (await server.newAccount({ releasePeriodDays: 0 })).liveKey as string;
   const txidOf = (id: string) => `svc${id.replace("_", "")}`;

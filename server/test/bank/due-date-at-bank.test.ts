@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { components } from "../../../generated/api.js";
-import { startFakeBank, type FakeBank } from "../../../fake-bank/src/bank.js";
-import { pixBankFrom, type BankClient } from "../../src/bank/client.js";
+import type { FakeBank } from "../../../fake-bank/src/bank.js";
+import type { BankClient } from "../../src/bank/client.js";
 import { startWebhookListener, type WebhookListener } from "../../src/bank/listener.js";
 import type { BankAccess } from "../../src/domain/deps.js";
 import { ManualClock } from "../../src/domain/ports/clock.js";
 import { addDays, isBusinessDay } from "../../src/domain/payments/index.js";
 import { bodyOf, byId, chargePayer, expectStatus, publicApi } from "../harness.js";
-import { credentialsOf } from "../support/fake-bank-credentials.js";
+import { closeBankWithClient, startBankWithClient } from "../support/fake-bank-credentials.js";
 import { eachStore, serverOn, type StoreUnderTest } from "../support/stores.js";
 import { acceptanceTable, brasiliaDate, nextOn } from "../support/due-date.js";
 import { listenerCertificateAuthority } from "../support/listener-ca.js";
@@ -41,8 +41,10 @@ function dueDateAtBankSuite(store: StoreUnderTest) {
   beforeAll(async () => {
     const listenerCa = listenerCertificateAuthority();
     const serverCertificate = listenerCa.issueServer(["127.0.0.1"]);
-    bank = await startFakeBank({ webhookCa: listenerCa.certPem, tokenTtlSeconds: 3600 });
-    client = pixBankFrom(credentialsOf(bank), { timeoutMs: 5_000 });
+    ({ bank, client } = await startBankWithClient(
+      { webhookCa: listenerCa.certPem, tokenTtlSeconds: 3600 },
+      { timeoutMs: 5_000 },
+    ));
     listener = await startWebhookListener({
       port: 0,
       host: "127.0.0.1",
@@ -58,8 +60,7 @@ function dueDateAtBankSuite(store: StoreUnderTest) {
   });
   afterAll(async () => {
     await listener?.close();
-    await client?.close();
-    await bank?.close();
+    await closeBankWithClient({ bank, client });
   });
 
   const today = () => brasiliaDate(new Date());

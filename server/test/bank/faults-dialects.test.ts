@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startFakeBank, type FakeBank } from "../../../fake-bank/src/bank.js";
-import { pixBankFrom, type BankClient } from "../../src/bank/client.js";
+import type { FakeBank } from "../../../fake-bank/src/bank.js";
+import type { BankClient } from "../../src/bank/client.js";
 import { startWebhookListener, type WebhookListener } from "../../src/bank/listener.js";
 import type { BankAccess } from "../../src/domain/deps.js";
 import { ManualClock } from "../../src/domain/ports/clock.js";
 import { byId, chargeBody, expectStatus, publicApi } from "../harness.js";
-import { credentialsOf } from "../support/fake-bank-credentials.js";
+import { closeBankWithClient, startBankWithClient } from "../support/fake-bank-credentials.js";
 import { eachStore, serverOn, type StoreUnderTest } from "../support/stores.js";
 import { listenerCertificateAuthority } from "../support/listener-ca.js";
 
@@ -30,8 +30,10 @@ function dialectSuite(store: StoreUnderTest, dialect: Dialect) {
   beforeAll(async () => {
     const listenerCa = listenerCertificateAuthority();
     const serverCertificate = listenerCa.issueServer(["127.0.0.1"]);
-    bank = await startFakeBank({ dialect, webhookCa: listenerCa.certPem, tokenTtlSeconds: 3600 });
-    client = pixBankFrom(credentialsOf(bank), { timeoutMs: 5_000 });
+    ({ bank, client } = await startBankWithClient(
+      { dialect, webhookCa: listenerCa.certPem, tokenTtlSeconds: 3600 },
+      { timeoutMs: 5_000 },
+    ));
     listener = await startWebhookListener({
       port: 0,
       host: "127.0.0.1",
@@ -45,8 +47,7 @@ function dialectSuite(store: StoreUnderTest, dialect: Dialect) {
   });
   afterAll(async () => {
     await listener?.close();
-    await client?.close();
-    await bank?.close();
+    await closeBankWithClient({ bank, client });
   });
 
   const liveKey = async () => (await server.newAccount({ releasePeriodDays: 0 })).liveKey as string;

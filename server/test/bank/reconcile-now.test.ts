@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startFakeBank, type FakeBank } from "../../../fake-bank/src/bank.js";
-import { pixBankFrom, type BankClient } from "../../src/bank/client.js";
+import type { FakeBank } from "../../../fake-bank/src/bank.js";
+import type { BankClient } from "../../src/bank/client.js";
 import type { BankAccess } from "../../src/domain/deps.js";
 import { ManualClock } from "../../src/domain/ports/clock.js";
 import { byId, chargeBody, expectStatus, operatorApi, publicApi, testAdminToken } from "../harness.js";
 import { runAdmin } from "../support/admin-process.js";
-import { credentialsOf } from "../support/fake-bank-credentials.js";
+import { closeBankWithClient, startBankWithClient } from "../support/fake-bank-credentials.js";
 import { PixBankDouble } from "../support/pix-bank-double.js";
 import { eachStore, serverOn, type StoreUnderTest } from "../support/stores.js";
 
@@ -197,14 +197,10 @@ function fakeBankSuite(store: StoreUnderTest) {
   const server = serverOn(store, { bank: access, clock: new ManualClock(new Date()) });
 
   beforeAll(async () => {
-    bank = await startFakeBank({ tokenTtlSeconds: 3600 });
     // No webhook registered: every callback of a payment is lost.
-    client = pixBankFrom(credentialsOf(bank), { timeoutMs: 2_000 });
+    ({ bank, client } = await startBankWithClient({ tokenTtlSeconds: 3600 }, { timeoutMs: 2_000 }));
   });
-  afterAll(async () => {
-    await client?.close();
-    await bank?.close();
-  });
+  afterAll(() => closeBankWithClient({ bank, client }));
 
   test("when a payment's callback never reached the service, then the command credits it through the real adapter, and a second run credits nothing", async () => {
     const key = (await server.newAccount({ releasePeriodDays: 0 })).liveKey as string;

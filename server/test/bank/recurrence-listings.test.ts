@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startFakeBank, type FakeBank } from "../../../fake-bank/src/bank.js";
-import { pixBankFrom, type BankClient } from "../../src/bank/client.js";
+import type { FakeBank } from "../../../fake-bank/src/bank.js";
+import type { BankClient } from "../../src/bank/client.js";
 import { parseBankAccount, withRecurrences, type BankAccountNumber } from "../../src/bank/recurrences.js";
 import type { RecurrenceBank } from "../../src/domain/ports/recurrence-bank.js";
-import { credentialsOf } from "../support/fake-bank-credentials.js";
+import { closeBankWithClient, startBankWithClient } from "../support/fake-bank-credentials.js";
 import { dateAfter } from "../support/recurrences.js";
 
 // The listings the recurrences' reconciler reads (record 0054): `GET /rec` and `GET /cobr` by
@@ -17,15 +17,11 @@ let client: BankClient;
 let recs: RecurrenceBank;
 
 beforeAll(async () => {
-  bank = await startFakeBank();
-  client = pixBankFrom(credentialsOf(bank), { timeoutMs: 5_000 });
+  ({ bank, client } = await startBankWithClient({}, { timeoutMs: 5_000 }));
   const account = parseBankAccount(bank.recurrences.accountOf(bank.customer.clientId)) as BankAccountNumber;
   recs = withRecurrences(client, account).recurrences as RecurrenceBank;
 });
-afterAll(async () => {
-  await client?.close();
-  await bank?.close();
-});
+afterAll(() => closeBankWithClient({ bank, client }));
 
 /** `count` recurrences registered at the bank (journey 2), ten at a time: their ids. */
 async function registered(count: number, prefix: string): Promise<string[]> {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startFakeBank, type FakeBank } from "../../../fake-bank/src/bank.js";
-import { pixBankFrom, type BankClient } from "../../src/bank/client.js";
+import type { FakeBank } from "../../../fake-bank/src/bank.js";
+import type { BankClient } from "../../src/bank/client.js";
 import type { BankAccess } from "../../src/domain/deps.js";
 import { newId } from "../../src/domain/core/ids.js";
 import { bankTask, txidOf } from "../../src/domain/payments/index.js";
 import { ManualClock } from "../../src/domain/ports/clock.js";
-import { credentialsOf } from "../support/fake-bank-credentials.js";
+import { closeBankWithClient, startBankWithClient } from "../support/fake-bank-credentials.js";
 import { eachStore, serverOn, type StoreUnderTest } from "../support/stores.js";
 
 // The work owed to the bank is claimed in batches (charges-at-bank.ts `runDue`): a claim holds a
@@ -24,14 +24,9 @@ function claimsSuite(store: StoreUnderTest) {
   const server = serverOn(store, { bank: access, clock });
 
   beforeAll(async () => {
-    bank = await startFakeBank({ tokenTtlSeconds: 3600 });
-    client = pixBankFrom(credentialsOf(bank), { timeoutMs: 5_000 });
-    await client.readCharge("svctxn00000000000000000000");
+    ({ bank, client } = await startBankWithClient({ tokenTtlSeconds: 3600 }, { timeoutMs: 5_000, warmUp: true }));
   });
-  afterAll(async () => {
-    await client?.close();
-    await bank?.close();
-  });
+  afterAll(() => closeBankWithClient({ bank, client }));
 
   /** Bank requests that name `chargeId`'s txid. */
   const callsFor = (chargeId: string) => bank.requests().filter((r) => r.path.includes(txidOf(chargeId))).length;

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startFakeBank, type FakeBank } from "../../../fake-bank/src/bank.js";
-import { pixBankFrom, type BankClient } from "../../src/bank/client.js";
+import type { FakeBank } from "../../../fake-bank/src/bank.js";
+import type { BankClient } from "../../src/bank/client.js";
 import type { BankAccess } from "../../src/domain/deps.js";
 import { ManualClock } from "../../src/domain/ports/clock.js";
 import { expectStatus, operatorApi, testAdminToken } from "../harness.js";
 import { runAdmin } from "../support/admin-process.js";
-import { credentialsOf } from "../support/fake-bank-credentials.js";
+import { closeBankWithClient, startBankWithClient } from "../support/fake-bank-credentials.js";
 import { eachStore, serverOn } from "../support/stores.js";
 
 // The operator returns an unmatched receipt to its payer (issue 35 §3, record 0051 "Unmatched
@@ -24,14 +24,13 @@ for (const store of eachStore("bank_unmatched_return")) {
     const env = () => ({ PIX_ADMIN_URL: server.baseUrl, ADMIN_TOKEN: testAdminToken });
 
     beforeAll(async () => {
-      bank = await startFakeBank({ tokenTtlSeconds: 3600, refunds: { mode: "manual", delayMs: 0 } });
       // No webhook registered: the Pix reach the service by the reconciliation.
-      client = pixBankFrom(credentialsOf(bank), { timeoutMs: 2_000 });
+      ({ bank, client } = await startBankWithClient(
+        { tokenTtlSeconds: 3600, refunds: { mode: "manual", delayMs: 0 } },
+        { timeoutMs: 2_000 },
+      ));
     });
-    afterAll(async () => {
-      await client?.close();
-      await bank?.close();
-    });
+    afterAll(() => closeBankWithClient({ bank, client }));
 
     /** A Pix to the platform's key without a txid, held unmatched by a reconciliation. */
     const unmatched = async (amountCents: number) => {

@@ -1,5 +1,6 @@
-import type { FakeBank } from "../../../fake-bank/src/bank.js";
+import { startFakeBank, type FakeBank, type FakeBankOptions } from "../../../fake-bank/src/bank.js";
 import type { components } from "../../../generated/admin-api.js";
+import { type BankClient, type BankClientOptions, pixBankFrom } from "../../src/bank/client.js";
 import type { BankCredentials } from "../../src/domain/bank/index.js";
 
 /** The connection to a fake bank's first customer, as the adapter takes it; `overrides` to spoil a part. */
@@ -35,4 +36,29 @@ export function connectionBodyOf(bank: FakeBank, overrides: Partial<ConnectionBo
     dialect: bank.dialect,
     ...overrides,
   };
+}
+
+/**
+ * A fake bank and a bank client on its first customer's credentials, as a suite's `beforeAll` makes
+ * them. `warmUp`: one read first, so the client's socket and token exist before the first test (a
+ * test that times the bank's calls does not time the handshake).
+ */
+export async function startBankWithClient(
+  bankOptions: FakeBankOptions,
+  clientOptions: BankClientOptions & { warmUp?: boolean },
+): Promise<{ bank: FakeBank; client: BankClient }> {
+  const { warmUp, ...options } = clientOptions;
+  const bank = await startFakeBank(bankOptions);
+  const client = pixBankFrom(credentialsOf(bank), options);
+  if (warmUp) await client.readCharge("svctxn00000000000000000000");
+  return { bank, client };
+}
+
+/** Closes what `startBankWithClient` started, the client first (either is missing when the start failed). */
+export async function closeBankWithClient(started: {
+  bank?: FakeBank | undefined;
+  client?: BankClient | null | undefined;
+}): Promise<void> {
+  await started.client?.close();
+  await started.bank?.close();
 }
