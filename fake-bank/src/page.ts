@@ -7,10 +7,10 @@ import { cents } from "./wire.js";
 
 const brl = new Intl.NumberFormat("pt-BR", { style: "currency", currency: "BRL" });
 
-/** An amount as a person in Brazil reads it: "R$ 1.234,50" for the wire's "1234.50" (or for 123450 cents). */
-export function reais(amount: string | number): string {
-  const value = typeof amount === "number" ? amount : cents(amount);
-  return Number.isNaN(value) ? String(amount) : brl.format(value / 100);
+/** The wire's amount ("1234.50") as a person in Brazil reads it: "R$ 1.234,50" (anything else as it is). */
+export function reais(valor: string): string {
+  const value = cents(valor);
+  return Number.isNaN(value) ? valor : brl.format(value / 100);
 }
 
 const escape = (value: unknown): string => String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
