@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -44,7 +44,16 @@ function panelDigest(): string {
  */
 export async function buildPanel(): Promise<string> {
   const target = join(tmpdir(), `painel-${panelDigest()}`);
-  if (existsSync(join(target, "index.html"))) return target;
+  if (existsSync(join(target, "index.html"))) {
+    // Marked as used: pruning (below) removes only builds no run has used for a day.
+    const now = new Date();
+    try {
+      utimesSync(target, now, now);
+    } catch {
+      // Pruned this instant by another run's build of other sources: built again next time.
+    }
+    return target;
+  }
   const outDir = mkdtempSync(join(tmpdir(), "painel-build-"));
   const build = `const { build } = await import("vite");
 await build({ configFile: ${JSON.stringify(join(root, "dashboard/vite.config.ts"))}, build: { outDir: process.argv[1], emptyOutDir: true }, logLevel: "error" });`;
@@ -58,12 +67,35 @@ await build({ configFile: ${JSON.stringify(join(root, "dashboard/vite.config.ts"
   );
   try {
     renameSync(outDir, target);
+    pruneOldBuilds(target);
     return target;
   } catch {
     // Another file's build got there first: same sources, same files (this one is not kept).
     if (!existsSync(join(target, "index.html"))) return outDir;
     rmSync(outDir, { recursive: true, force: true });
     return target;
+  }
+}
+
+/** How old a build of other sources must be before a new build removes it (a day). */
+const staleBuildMs = 86_400_000;
+
+/**
+ * Removes the builds of other sources (`painel-<digest>`, and `painel-build-*` a failed build
+ * left) no run has used for a day: each change to dashboard/ made a new 0.7 MB build that stayed in the
+ * temporary folder. A day, not at once: another checkout's run may be serving its own build now.
+ */
+export function pruneOldBuilds(kept: string, dir = tmpdir()): void {
+  const now = Date.now();
+  for (const name of readdirSync(dir)) {
+    if (!/^painel-([0-9a-f]{16}|build-.+)$/.test(name)) continue;
+    const path = join(dir, name);
+    if (path === kept) continue;
+    try {
+      if (now - statSync(path).mtimeMs > staleBuildMs) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Gone already (another run pruned it), or not ours to remove: left.
+    }
   }
 }
 
