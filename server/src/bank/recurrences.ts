@@ -17,6 +17,7 @@ import type {
   BankCycleCharge,
   BankRecurrence,
   BankRecurrenceRequest,
+  BankWindow,
   RecurrenceBank,
 } from "../domain/ports/recurrence-bank.js";
 import { answerFailure, malformed, type BankClient } from "./client.js";
@@ -59,6 +60,14 @@ const scope = [...new Set(Object.values(recurrenceScopesByOperation))].join(" ")
 
 /** Items a page of the reconciler's listings asks for (the document allows 1 to 1000). */
 const listPageSize = 100;
+
+/** The query of `GET /rec` and `GET /cobr`: the standard's window and page (from 0). */
+const listQuery = (window: BankWindow, page: number) => ({
+  inicio: window.from,
+  fim: window.to,
+  "paginacao.paginaAtual": page,
+  "paginacao.itensPorPagina": listPageSize,
+});
 
 const periodicities = {
   WEEKLY: "SEMANAL",
@@ -270,17 +279,7 @@ function recurrenceBankFrom(client: BankClient, account: BankAccountNumber | nul
 
     async listRecurrences(window, page) {
       const { data, error, response } = await authorized((init) =>
-        api.GET("/rec", {
-          params: {
-            query: {
-              inicio: window.from,
-              fim: window.to,
-              "paginacao.paginaAtual": page,
-              "paginacao.itensPorPagina": listPageSize,
-            },
-          },
-          ...init,
-        }),
+        api.GET("/rec", { params: { query: listQuery(window, page) }, ...init }),
       );
       if (!data) throw failure(response, error);
       return { items: data.recs.map(recurrenceFrom), pages: data.parametros.paginacao.quantidadeDePaginas };
@@ -288,17 +287,7 @@ function recurrenceBankFrom(client: BankClient, account: BankAccountNumber | nul
 
     async listCycleCharges(window, page) {
       const { data, error, response } = await authorized((init) =>
-        api.GET("/cobr", {
-          params: {
-            query: {
-              inicio: window.from,
-              fim: window.to,
-              "paginacao.paginaAtual": page,
-              "paginacao.itensPorPagina": listPageSize,
-            },
-          },
-          ...init,
-        }),
+        api.GET("/cobr", { params: { query: listQuery(window, page) }, ...init }),
       );
       if (!data) throw failure(response, error);
       return { items: data.cobsr.map(cycleChargeFrom), pages: data.parametros.paginacao.quantidadeDePaginas };
