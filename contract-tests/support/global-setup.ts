@@ -1,19 +1,14 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
-import {
-  createDatabase,
-  dropDatabase,
-  findPostgresBin,
-  freePort,
-  startThrowawayCluster,
-} from "../../scripts/pg-cluster.js";
+import { createDatabase, dropDatabase, findPostgresBin, freePort } from "../../scripts/pg-cluster.js";
 import { createApiKey } from "../../server/src/domain/accounts/index.js";
 import { createPool, migrateDatabase, PostgresStore } from "../../server/src/store/postgres/index.js";
 import type { Store } from "../../server/src/domain/ports/store.js";
 import { chargeBody, startTestServer, type TestServer } from "../../server/test/harness.js";
 import { type RunningPrism, startPrism } from "../../scripts/prism.js";
 import { listensOn } from "../../server/test/support/server-process.js";
+import { leaseTestCluster } from "../../server/test/support/shared-cluster.js";
 import type { Target } from "./targets.js";
 
 /**
@@ -136,21 +131,78 @@ async function viewerSession(server: TestServer): Promise<{ token: string; csrf:
   return { token: session.token, csrf: session.session.csrfToken };
 }
 
+/** The reference server on PostgreSQL: a database of its own on `adminUrl`, migrated. */
+async function postgresTarget(adminUrl: string) {
+  const name = `pix_contract_${Date.now()}`;
+  const url = await createDatabase(adminUrl, name);
+  await migrateDatabase(url);
+  const store = new PostgresStore(createPool(url, { max: 5 }));
+  const postgres = await referenceTarget("postgres", store);
+  return {
+    target: postgres.target,
+    stop: async () => {
+      await postgres.stop();
+      await store.close();
+      await dropDatabase(adminUrl, name);
+    },
+  };
+}
+
+/**
+ * Each of `starts` at once (they need nothing of each other: the setup is a wait before the run's
+ * first test); when one fails, what the others started is stopped before the failure is thrown.
+ */
+async function startAll<T extends { stop: () => Promise<void> }[]>(starts: {
+  [K in keyof T]: Promise<T[K]>;
+}): Promise<T> {
+  const settled = await Promise.allSettled(starts);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+  if (!failed) return settled.map((s) => (s as PromiseFulfilledResult<T[number]>).value) as T;
+  for (const s of settled) if (s.status === "fulfilled") await s.value.stop().catch(() => undefined);
+  throw failed.reason;
+}
+
 /**
  * Starts every target once for the whole suite: the Prism mocks (the public document's and the
- * dashboard's, each on its own port), the reference server on the
- * memory store, and on PostgreSQL (DATABASE_URL, or a throwaway cluster when the server binaries
- * exist; otherwise that target is skipped and says so). Adding a target is one entry.
+ * dashboard's, each on its own port), the reference server on the memory store, and on PostgreSQL
+ * (DATABASE_URL, or the run's throwaway cluster when the server binaries exist,
+ * server/test/support/shared-cluster.ts; otherwise that target is skipped and says so), then the
+ * validating proxy in front of the memory server. What needs nothing of the rest starts at once.
+ * Adding a target is one entry.
  */
 export default async function setup(project: TestProject) {
   const stops: Array<() => Promise<void>> = [];
-  const [prism, dashboardPrism] = await Promise.all([
+  let adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl && (await findPostgresBin())) {
+    const cluster = await leaseTestCluster();
+    stops.push(() => cluster.release());
+    adminUrl = cluster.adminUrl;
+  }
+  const noPostgres = { target: null, stop: async () => undefined };
+  const [prism, dashboardPrism, memory, postgres] = await startAll([
     startPrismOnFreePort({ document: "generated/openapi.yaml" }),
     startPrismOnFreePort({ document: "generated/dashboard-openapi.yaml" }),
-  ]);
-  stops.push(
+    referenceTarget("memory"),
+    adminUrl ? postgresTarget(adminUrl) : Promise.resolve(noPostgres),
+  ]).catch(async (error: unknown) => {
+    for (const stop of stops) await stop();
+    throw error;
+  });
+  // Every response of the memory server that goes through this proxy is validated by Prism.
+  const proxy = await startPrismOnFreePort({ document: "generated/openapi.yaml", proxy: memory.target.baseUrl }).catch(
+    async (error: unknown) => {
+      for (const started of [postgres, prism, dashboardPrism, memory]) await started.stop();
+      for (const stop of stops) await stop();
+      throw error;
+    },
+  );
+  // Stopped in this order: the servers before the cluster they use.
+  stops.unshift(
+    () => postgres.stop(),
+    () => proxy.stop(),
     () => prism.stop(),
     () => dashboardPrism.stop(),
+    () => memory.stop(),
   );
   const targets: Target[] = [
     {
@@ -163,35 +215,10 @@ export default async function setup(project: TestProject) {
         viewer: { token: "sessaodeleitornomock000000000000000000000000", csrf: "csrf-do-mock" },
       },
     },
+    memory.target,
   ];
-  const memory = await referenceTarget("memory");
-  stops.push(() => memory.stop());
-  targets.push(memory.target);
-  // Every response of the memory server that goes through this proxy is validated by Prism.
-  const proxy = await startPrismOnFreePort({ document: "generated/openapi.yaml", proxy: memory.target.baseUrl });
-  stops.unshift(() => proxy.stop());
-
-  let adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl && (await findPostgresBin())) {
-    const cluster = await startThrowawayCluster();
-    stops.push(() => cluster.stop());
-    adminUrl = cluster.adminUrl;
-  }
-  if (adminUrl) {
-    const name = `pix_contract_${Date.now()}`;
-    const url = await createDatabase(adminUrl, name);
-    await migrateDatabase(url);
-    const store = new PostgresStore(createPool(url, { max: 5 }));
-    const postgres = await referenceTarget("postgres", store);
-    stops.unshift(async () => {
-      await postgres.stop();
-      await store.close();
-      await dropDatabase(adminUrl as string, name);
-    });
-    targets.push(postgres.target);
-  } else {
-    console.warn("contract target 'postgres' SKIPPED: no DATABASE_URL and no PostgreSQL server binaries");
-  }
+  if (postgres.target) targets.push(postgres.target);
+  else console.warn("contract target 'postgres' SKIPPED: no DATABASE_URL and no PostgreSQL server binaries");
 
   project.provide("targets", targets);
   project.provide("proxy", { baseUrl: proxy.baseUrl, upstream: memory.target.name });

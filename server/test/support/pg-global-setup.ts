@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { TestProject } from "vitest/node";
-import { createDatabase, dropDatabase, findPostgresBin, startThrowawayCluster } from "../../../scripts/pg-cluster.js";
+import { createDatabase, dropDatabase, findPostgresBin } from "../../../scripts/pg-cluster.js";
 import { migrateDatabase } from "../../src/store/postgres/index.js";
+import { leaseTestCluster } from "./shared-cluster.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -15,8 +16,8 @@ declare module "vitest" {
 
 /**
  * Global setup of the projects that use PostgreSQL: the server the PostgreSQL tests use. With
- * `DATABASE_URL` set, that server (its user needs CREATEDB); otherwise a throwaway cluster started
- * here and removed at the end. Each test file makes its own databases on it (support/pg.ts), so
+ * `DATABASE_URL` set, that server (its user needs CREATEDB); otherwise the run's throwaway cluster
+ * (support/shared-cluster.ts: one for every project that asks), removed at the end. Each test file makes its own databases on it (support/pg.ts), so
  * files run in parallel. With neither, the PostgreSQL suites are skipped and say so.
  *
  * The migrations run once here, into a template database: a copy of it costs a tenth of
@@ -37,9 +38,9 @@ export default async function setup(project: TestProject) {
     project.provide("pgTemplate", null);
     return;
   } else {
-    const cluster = await startThrowawayCluster();
+    const cluster = await leaseTestCluster();
     adminUrl = cluster.adminUrl;
-    stopCluster = () => cluster.stop();
+    stopCluster = () => cluster.release();
   }
   const template = `pix_template_${randomBytes(5).toString("hex")}`;
   await migrateDatabase(await createDatabase(adminUrl, template));
