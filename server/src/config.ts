@@ -23,6 +23,8 @@ interface Declaration<K extends string, S extends z.ZodType, R extends readonly 
   parse: S;
   /** With NODE_ENV=production: why this value is refused, or undefined when it is accepted. */
   inProduction?: (value: z.output<S>) => string | undefined;
+  /** The value is a secret: a message about it never shows it (`shownValue`). */
+  secret?: true;
   readme: { default: string; meaning: string };
 }
 
@@ -106,6 +108,7 @@ const variables = {
   ADMIN_TOKEN: variable({
     key: "adminToken",
     readBy: ["server", "cli"],
+    secret: true,
     // Unset: the server makes one per run outside production (main.ts).
     parse: z.string().optional(),
     inProduction: (token) =>
@@ -129,6 +132,7 @@ const variables = {
   PIX_API_KEY: variable({
     key: "apiKey",
     readBy: ["cli"],
+    secret: true,
     parse: z.string().optional(),
     readme: { default: "unset", meaning: "the API key the CLI's partner commands use (`--api-key` overrides it)" },
   }),
@@ -156,6 +160,7 @@ const variables = {
   MASTER_KEYS: variable({
     key: "masterKeys",
     readBy: ["server"],
+    secret: true,
     // Unset: the fixed development key outside production (main.ts says so in the log).
     parse: z
       .string()
@@ -333,6 +338,7 @@ const variables = {
   PIX_CHECKOUT_SECRET: variable({
     key: "checkoutSecret",
     readBy: ["server"],
+    secret: true,
     parse: z.string().min(16, { error: "mínimo 16 caracteres" }).optional(),
     readme: {
       default: "random per process",
@@ -437,6 +443,17 @@ export class ConfigError extends Error {
  * each process validates only its own), then what production refuses of them when it reads
  * NODE_ENV, then `rules` across variables. Every problem is reported at once.
  */
+/**
+ * A refused value as the start-up message shows it: a secret's never (a wrong separator in
+ * MASTER_KEYS printed every master key), and any address's credentials (`DATABASE_URL`,
+ * `SMTP_URL`: `postgres://app:***@db:5432/pix`) masked; the rest as typed, quoted.
+ */
+function shownValue(declaration: { secret?: true }, text: string | undefined): string {
+  if (text === undefined) return "(vazio)";
+  if (declaration.secret) return "(valor omitido: é um segredo)";
+  return JSON.stringify(text.replace(/(:\/\/)[^/?#\s]*@/g, "$1***@"));
+}
+
 function read<P extends Reader>(
   env: NodeJS.ProcessEnv,
   reader: P,
@@ -453,7 +470,9 @@ function read<P extends Reader>(
       settings[declaration.key] = result.data;
       parsed.push([declaration, result.data]);
     } else {
-      problems.push(`${name}=${JSON.stringify(text)}: ${result.error.issues.map((i) => i.message).join("; ")}`);
+      problems.push(
+        `${name}=${shownValue(declaration, text)}: ${result.error.issues.map((i) => i.message).join("; ")}`,
+      );
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);

@@ -100,6 +100,32 @@ describe("loadConfig", () => {
     expect(error.problems[0]).toContain(variable);
   });
 
+  test.each([
+    {
+      variable: "MASTER_KEYS",
+      value: "k1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=;k2:CQkJCQkJCQkJ",
+      secret: "BwcHBwcH",
+    },
+    { variable: "PIX_CHECKOUT_SECRET", value: "short-secret-15", secret: "short-secret" },
+    { variable: "DATABASE_URL", value: "pg://app:DbPassw0rd!@db.internal:5432/pix", secret: "DbPassw0rd" },
+    { variable: "SMTP_URL", value: "smtp+starttls://mailer:Sup3rS3cret@smtp.example.com:587", secret: "Sup3rS3cret" },
+  ])(
+    "when $variable is refused, then the message names it without showing its secret",
+    ({ variable, value, secret }) => {
+      const error = refusal(() => loadConfig({ [variable]: value }));
+
+      expect(error.problems).toHaveLength(1);
+      expect(error.problems[0]).toMatch(new RegExp(`^${variable}=`));
+      expect(error.message).not.toContain(secret);
+    },
+  );
+
+  test("when an address with credentials is refused, then its host still shows, its credentials masked", () => {
+    const error = refusal(() => loadConfig({ DATABASE_URL: "pg://app:DbPassw0rd!@db.internal:5432/pix" }));
+
+    expect(error.problems[0]).toContain('"pg://***@db.internal:5432/pix"');
+  });
+
   test("when PUBLIC_BASE_URL is as long as a recurrence's location allows, then it is accepted", () => {
     expect(loadConfig({ PUBLIC_BASE_URL: "https://pix.minha-loja-exemplo.com.br" }).publicBaseUrl).toBe(
       "https://pix.minha-loja-exemplo.com.br",
