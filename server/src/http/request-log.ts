@@ -1,8 +1,12 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 
-/** Query parameters whose value is a secret wherever they appear (`?token=` of the e-mails' links). */
-const secretParameter = /token|secret|password|senha/i;
+/**
+ * Query parameters whose value is kept out of the log wherever they appear: a secret (`?token=` of
+ * the e-mails' links, an API key a client put in the address: `api_key`, `apiKey`, `key`; a code,
+ * a password) or a person's data (`document`, a CPF or CNPJ; an e-mail address).
+ */
+const secretParameter = /token|secret|passw|senha|key|auth|cookie|code|otp|document|cpf|cnpj|e-?mail/i;
 
 /** What a redacted query value is logged as. */
 const redactedValue = "[redacted]";

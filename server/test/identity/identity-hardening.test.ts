@@ -106,7 +106,7 @@ for (const store of eachStore("identity_hardening")) {
 
     // §7
 
-    test("when the e-mails' links are opened and secret-named parameters are sent, then no log line holds a token", async () => {
+    test("when the e-mails' links are opened and secret-named parameters or a document are sent, then no log line holds a token, a key or the document", async () => {
       const owner = await withTwoFactor(server);
       const unconfirmed = await signedUp(server, {}, { confirmEmail: false });
       const confirmToken = lastLinkToken(server, unconfirmed.person.email);
@@ -125,13 +125,16 @@ for (const store of eachStore("identity_hardening")) {
         `/painel/redefinir-senha?${resetToken}`,
         `/dashboard/v1/session?token=${apiSecret}`,
         `/api/v1/transactions?limit=5&access_token=${apiSecret}`,
+        `/api/v1/balance?api_key=${apiSecret}`,
+        `/api/v1/balance?apiKey=${apiSecret}&key=${apiSecret}`,
+        `/api/v1/customers?document=52998224725`,
       ];
       for (const path of opened) await (await fetch(`${server.baseUrl}${path}`)).arrayBuffer();
       await new Promise((resolve) => setTimeout(resolve, 50));
 
       const written = logLines.slice(before);
       expect(written.length).toBeGreaterThanOrEqual(opened.length);
-      for (const secret of [confirmToken, resetToken, invitationToken, apiSecret]) {
+      for (const secret of [confirmToken, resetToken, invitationToken, apiSecret, "52998224725"]) {
         expect(written.filter((line) => line.includes(secret))).toEqual([]);
       }
       const urls = written.map((line) => (JSON.parse(line) as { req?: { url?: string } }).req?.url);
@@ -140,6 +143,9 @@ for (const store of eachStore("identity_hardening")) {
           "/painel/redefinir-senha?token=[redacted]",
           "/painel/aceitar-convite?token=[redacted]&origem=[redacted]",
           "/api/v1/transactions?limit=5&access_token=[redacted]",
+          "/api/v1/balance?api_key=[redacted]",
+          "/api/v1/balance?apiKey=[redacted]&key=[redacted]",
+          "/api/v1/customers?document=[redacted]",
         ]),
       );
     });
