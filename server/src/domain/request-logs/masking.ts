@@ -1,29 +1,65 @@
 // The one masking of the request logs (issue 37 §2; docs/decisions/0058-request-logs.md): a JSON
 // text as kept, with documents, e-mail addresses and secrets masked, cut short at a byte budget.
 // It works on the text the server sent (or the request's body as JSON) rather than on objects:
-// one pass of one regular expression over at most `limit` characters, whatever the size of the
+// a pass of a regular expression or two over at most `limit` characters, whatever the size of the
 // body, off the request's way (the buffer's flush).
 
 /** What a masked secret reads as (the audit log's word too). */
 export const maskedSecret = "[secreto]";
 
 /**
- * Field names whose string value is a secret: a secret, token, password (`senha`), an API key
- * (`key`, `apiKey`, `secretKey`, `privateKey`), an authorization or a cookie. A Pix key
- * (`pixKey`) is not one: it is masked when it is a document or an e-mail address, as any value.
+ * Field names whose value is a secret, in any case and in the plural: a secret, token, password
+ * (`passwd`, `pwd`, `senha`), credentials, an authorization, a cookie, a one-time code (`otp`), or
+ * a key that is one (`key`, `apiKey`, `API_KEY`, `x-api-key`, `privateKeyPem`, `signingKey`,
+ * `masterKeys`). A Pix key (`pixKey`), an idempotency key or a public key is not one: a Pix key is
+ * masked when it is a document or an e-mail address, as any value.
  */
-const secretName = /secret|token|password|passwd|senha|authorization|cookie|^(api|private|secret|access)?_?key$/i;
-
-/** A whole JSON string that is a CPF or a CNPJ, its digits alone or punctuated. */
-const documentString = /"(\d{3}\.?\d{3}\.?\d{3}-?\d{2}|\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2})"/g;
+const secretName =
+  /secret|token|passw|pwd|senha|authorization|cookie|credential|^otps?$|(^|[-_]|api|private|secret|access|signing|master|encryption|client)[-_]?keys?(pem)?$/i;
 
 /**
- * A member whose string value may be a secret's: its name ends as a secret's does (`secret`,
- * `token`, `password`, `senha`, `authorization`, `cookie`, `key`); the whole name is then checked
- * by `secretName`. Literal endings first: the engine skips quickly over everything else.
+ * A CPF or a CNPJ, its digits alone or punctuated, standing on its own: a whole JSON string, or
+ * inside a text (a description, a path: `/customers/52998224725`) after a space, a quote, a
+ * parenthesis, `=` or the like. Never digits inside an id (`txn_529…`, an end-to-end id) or a
+ * longer number, nor a JSON number (those follow `:`, `[` or `,`). The character before it is
+ * group 1, kept.
+ */
+const documentPattern = /(^|[^\w.:,[-])(\d{3}\.?\d{3}\.?\d{3}-?\d{2}|\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2})(?![\w./-])/g;
+
+/**
+ * A member whose value may be a secret's: its name ends as a secret's does (above), in any case;
+ * the whole name is then checked by `secretName`, and the whole value (a string, a number, a list,
+ * an object) is replaced. Literal endings: the engine skips quickly over everything else.
  */
 const secretMember =
-  /([Ss]ecret|[Tt]oken|[Pp]assw(?:or)?d|[Ss]enha|[Aa]uthorization|[Cc]ookie|[Kk]ey)"(\s*:\s*)"(?:[^"\\]|\\.)*"/g;
+  /(secret|token|passw(?:or)?d|pwd|senha|authorization|cookie|credential|otp|key|keypem)s?"\s*:\s*/gi;
+
+/**
+ * Where the JSON value that starts at `start` ends (the index after it): a string to its closing
+ * quote, a list or an object to its closing bracket, anything else to the next `,`, `}` or `]`. A
+ * value cut short (the text was cut at the budget) ends where the text does.
+ */
+function valueEnd(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) {
+        inString = false;
+        if (depth === 0) return i + 1;
+      }
+    } else if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) depth++;
+    else if (c === 125 /* } */ || c === 93 /* ] */) {
+      if (depth === 0) return i;
+      depth--;
+      if (depth === 0) return i + 1;
+    } else if (c === 44 /* , */ && depth === 0) return i;
+  }
+  return text.length;
+}
 
 /**
  * A CPF's or CNPJ's middle six digits only, in the shape it was written: `***982247**`,
@@ -39,7 +75,10 @@ function maskedDocument(value: string): string {
   });
 }
 
-/** Characters that end an e-mail address's local part or domain inside a text. */
+/** A match of `documentPattern`, its document masked and the character before it kept. */
+const maskedMatch = (_whole: string, before: string, document: string) => `${before}${maskedDocument(document)}`;
+
+/** Characters that end an e-mail address's local part or domain inside a text or a path. */
 const notInAddress = (code: number) =>
   code === 34 /* " */ ||
   code === 92 /* \ */ ||
@@ -51,7 +90,11 @@ const notInAddress = (code: number) =>
   code === 58 /* : */ ||
   code === 40 /* ( */ ||
   code === 41 /* ) */ ||
-  code === 64; /* @ */
+  code === 64 /* @ */ ||
+  code === 47 /* / */ ||
+  code === 63 /* ? */ ||
+  code === 38 /* & */ ||
+  code === 61; /* = */
 
 /**
  * Every e-mail address in `text` (a JSON string's whole value or part of one) with its first two
@@ -67,8 +110,9 @@ function maskEmails(text: string): string {
     while (start > done && !notInAddress(text.charCodeAt(start - 1))) start--;
     let end = at + 1;
     while (end < text.length && !notInAddress(text.charCodeAt(end))) end++;
-    // A local part and a domain with a dot: an address (`@` alone, `a@b`, `@types/node` are not).
-    if (start === at || !text.slice(at + 1, end).includes(".") || at - start > 64) continue;
+    // A local part and a domain with a dot: an address (`@` alone, `a@b`, `@types/node` are not),
+    // whatever the local part's length (the API takes longer ones than RFC 5321's 64).
+    if (start === at || !text.slice(at + 1, end).includes(".")) continue;
     parts.push(text.slice(done, start), text.slice(start, Math.min(start + 2, at)), "***");
     done = at;
   }
@@ -77,14 +121,32 @@ function maskEmails(text: string): string {
   return parts.join("");
 }
 
+/** `text` with the value of every secret-named member replaced by `maskedSecret`. */
+function maskSecrets(text: string): string {
+  const parts: string[] = [];
+  let done = 0;
+  for (const found of text.matchAll(secretMember)) {
+    const at = found.index;
+    if (at < done) continue; // inside a value already replaced
+    const close = at + found[0].indexOf('"');
+    const name = text.slice(text.lastIndexOf('"', at - 1) + 1, close);
+    if (!secretName.test(name)) continue;
+    const valueStart = at + found[0].length;
+    parts.push(text.slice(done, valueStart), `"${maskedSecret}"`);
+    done = valueEnd(text, valueStart);
+  }
+  if (parts.length === 0) return text;
+  parts.push(text.slice(done));
+  return parts.join("");
+}
+
 function mask(text: string): string {
-  const documents = text.replace(documentString, (_whole, document: string) => `"${maskedDocument(document)}"`);
-  const secrets = documents.replace(secretMember, (whole: string, _ending: string, colon: string, offset: number) => {
-    const open = documents.lastIndexOf('"', offset);
-    const name = documents.slice(open + 1, offset + whole.indexOf('"'));
-    return secretName.test(name) ? `${whole.slice(0, whole.indexOf('"') + 1)}${colon}"${maskedSecret}"` : whole;
-  });
-  return maskEmails(secrets);
+  return maskEmails(maskSecrets(text.replace(documentPattern, maskedMatch)));
+}
+
+/** A request's path as the request logs keep it: a CPF, CNPJ or e-mail address in it masked. */
+export function maskedPath(path: string): string {
+  return maskEmails(path.replace(documentPattern, maskedMatch));
 }
 
 /** How far past the budget a body is masked before it is cut: documents and addresses are short. */

@@ -5,7 +5,7 @@ import type { PageRequest } from "../core/model.js";
 import { notFound } from "../core/errors.js";
 import { pageOrInvalidCursor } from "../core/pagination.js";
 import type { Authentication, Credentials } from "../keys/index.js";
-import { maskedJson, successAnswerLimit } from "./masking.js";
+import { maskedJson, maskedPath, successAnswerLimit } from "./masking.js";
 import { type RequestLogRecord, type RequestLogSummaryRecord, summaryOf } from "./model.js";
 
 // The request logs (issue 37 §2; docs/decisions/0058-request-logs.md): every public API request
@@ -127,7 +127,7 @@ export function requestLogUseCases(
       keyName: actor.apiKey.name,
       keyPrefix: actor.apiKey.prefix,
       method: capture.method,
-      path: capture.path,
+      path: maskedPath(capture.path),
       route: capture.route,
       query: maskedQuery(capture.query),
       status: capture.status,
