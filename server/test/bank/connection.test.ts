@@ -6,7 +6,7 @@ import forge from "node-forge";
 import { pino } from "pino";
 import { expect, test } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
-import { loadBankCredentials, MasterKeyMismatchError } from "../../src/domain/bank/index.js";
+import { loadBankCredentials, MasterKeyMismatchError, recordBankHealth } from "../../src/domain/bank/index.js";
 import { isSealed, Keyring, sealedKeyId } from "../../src/domain/core/secrets.js";
 import { createDomain } from "../../src/domain/service.js";
 import { bodyOf, operatorApi, rawCall, startTestServer, type TestServer, testAdminToken } from "../harness.js";
@@ -183,6 +183,21 @@ for (const store of eachStore("bank-connection")) {
       await bodyOf(operator().DELETE("/admin/v1/bank-connection"), 204);
       const none = await rawCall<{ ok: boolean; bank?: unknown }>(server.baseUrl, "GET", "/ready");
       expect(none.body).toEqual({ ok: true });
+    });
+
+    test("when a call to the bank failed, then /ready says so without the error's words, and the operator's view has them", async () => {
+      await bodyOf(operator().PUT("/admin/v1/bank-connection", { body: connectionBody(server) }), 200);
+      const words = "registro do webhook: o banco respondeu 400 (client_secret=abc123 inválido)";
+      await recordBankHealth(server.deps, { lastError: { at: server.clock.now().toISOString(), message: words } });
+
+      const ready = await rawCall<{ bank: { status: string; warnings: string[] } }>(server.baseUrl, "GET", "/ready");
+      const view = await bodyOf(operator().GET("/admin/v1/bank-connection"), 200);
+      await bodyOf(operator().DELETE("/admin/v1/bank-connection"), 204);
+
+      expect(ready.body.bank.status).toBe("failing");
+      expect(ready.body.bank.warnings.join(" ")).toContain("A última chamada ao banco falhou");
+      expect(JSON.stringify(ready.body)).not.toContain("abc123");
+      expect(JSON.stringify(view.health)).toContain(words);
     });
 
     test("when a user turns two-factor on, then the store's row holds the TOTP secret sealed, never in clear", async () => {

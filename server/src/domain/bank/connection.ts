@@ -91,11 +91,16 @@ function certificateMaterial(input: Schemas["ClientCertificateInput"]): ClientCe
     : { format: "pkcs12", pfxBase64: input.pkcs12Base64, passphrase: input.passphrase ?? null };
 }
 
-/** Where the connection stands at `now`: its status and the operator's warnings. */
+/**
+ * Where the connection stands at `now`: its status and warnings. `forOperator`: the last error's
+ * own words too (the adapter's, which may quote the bank's answer); `/ready`, which answers anyone
+ * without a key, says only that a call failed and where the operator reads why.
+ */
 function bankConnectionStatus(
   connection: Pick<BankConnectionRecord, "certificate">,
   health: BankHealthRecord | null,
   now: Date,
+  forOperator = true,
 ): { status: Schemas["BankConnectionStatus"]; warnings: string[] } {
   const warnings: string[] = [];
   const notAfter = new Date(connection.certificate.notAfter);
@@ -115,7 +120,11 @@ function bankConnectionStatus(
   const error = health?.lastError ?? null;
   if (error && (health?.lastSuccessAt === null || (health?.lastSuccessAt ?? "") < error.at)) {
     if (status === "ok") status = "failing";
-    warnings.push(`A última chamada ao banco falhou (${error.at}): ${error.message}`);
+    warnings.push(
+      forOperator
+        ? `A última chamada ao banco falhou (${error.at}): ${error.message}`
+        : `A última chamada ao banco falhou (${error.at}): o motivo está na conexão bancária (GET /admin/v1/bank-connection ou npm run admin -- bank show).`,
+    );
   }
   return { status, warnings };
 }
@@ -335,7 +344,7 @@ export function bankConnectionUseCases(deps: DomainDeps) {
     async readiness(): Promise<{ status: Schemas["BankConnectionStatus"]; warnings: string[] } | null> {
       const connection = await store.read.bankConnection.get();
       if (!connection) return null;
-      return bankConnectionStatus(connection, await store.read.bankHealth.get(), clock.now());
+      return bankConnectionStatus(connection, await store.read.bankHealth.get(), clock.now(), false);
     },
   };
 }
