@@ -479,7 +479,9 @@ for (const store of eachStore("painel_diario")) {
         await page.getByLabel("Valor (R$)").fill("20,00");
         await page.getByRole("button", { name: "Sacar" }).click();
         const confirmWithdrawal = page.getByRole("group", { name: "Confirmar o saque" });
-        expect(await read(confirmWithdrawal)).toContain("Sacar R$ 20,00 para a chave CPF 52998224725? Chegam R$ 19,20");
+        expect(await read(confirmWithdrawal)).toContain(
+          "Sacar R$ 20,00 para a chave CPF 529.982.247-25? Chegam R$ 19,20",
+        );
         await look(page, "saque-confirmar");
         await confirmWithdrawal.getByRole("button", { name: "Confirmar o saque" }).click();
         const dialog = page.getByRole("dialog", { name: "Confirme que é você" });

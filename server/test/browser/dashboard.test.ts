@@ -202,7 +202,8 @@ describe.skipIf(!hasChromium)(
       await enrolPassword.fill(password);
       await page.getByRole("button", { name: "Ativar a verificação em duas etapas" }).click();
       await page.getByRole("img", { name: "Código QR para o aplicativo autenticador" }).locator("path").waitFor();
-      const secret = (await page.getByText(/^[A-Z2-7]{16,}$/).innerText()).trim();
+      // Shown in groups of four (`ABCD EFGH …`), typed without the spaces, as a person would.
+      const secret = (await page.getByText(/^[A-Z2-7]{4}( [A-Z2-7]{1,4}){3,}$/).innerText()).replace(/\s/g, "");
       await look(page, "dois-fatores-qr");
       await page.getByLabel("Código do aplicativo").fill("000000");
       await page.getByRole("button", { name: "Confirmar e ativar" }).click();
@@ -604,7 +605,8 @@ describe.skipIf(!hasChromium)(
       await page.goto(at("/teste/configuracoes/seguranca"));
       await page.getByLabel("Sua senha").fill(password);
       await page.getByRole("button", { name: "Ativar a verificação em duas etapas" }).click();
-      const secret = (await page.getByText(/^[A-Z2-7]{16,}$/).innerText()).trim();
+      // Shown in groups of four (`ABCD EFGH …`), typed without the spaces, as a person would.
+      const secret = (await page.getByText(/^[A-Z2-7]{4}( [A-Z2-7]{1,4}){3,}$/).innerText()).replace(/\s/g, "");
       await page.getByLabel("Código do aplicativo").fill(authenticatorCode(secret));
       await page.getByRole("button", { name: "Confirmar e ativar" }).click();
       await page.getByRole("button", { name: "Já guardei" }).click();

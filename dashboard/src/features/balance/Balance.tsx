@@ -11,7 +11,7 @@ import { Field, TextField } from "../../components/Field";
 import { FormError } from "../../components/FormError";
 import { useStepUp } from "../../components/StepUp";
 import { Alert, Badge, Card, Details, EmptyState, ErrorMessage, Loading, Page, ui } from "../../components/ui";
-import { formatDateTime, formatMoney, parseMoneyInput } from "../../lib/format";
+import { formatDateTime, formatDocument, formatMoney, parseMoneyInput } from "../../lib/format";
 import { useMode, useModePath } from "../../lib/useMode";
 import type { ApiKey, Withdrawal } from "../../api/types";
 import { usePagedQuery } from "../../api/queries";
@@ -28,6 +28,10 @@ const keyTypes: { value: KeyType; label: string }[] = [
 ];
 
 const keyTypeLabel: Record<string, string> = Object.fromEntries(keyTypes.map((t) => [t.value, t.label]));
+
+/** A Pix key with its kind, as a person reads it: a CPF or CNPJ punctuated (`CPF 529.982.247-25`). */
+const shownPixKey = (type: string, key: string) =>
+  `${keyTypeLabel[type] ?? type} ${type === "CPF" || type === "CNPJ" ? formatDocument(key) : key}`;
 
 /** A withdrawal's status: its words are the document's (`x-labels`, the CSV export's too), its tone the app's. */
 const withdrawalTone: Record<Withdrawal["status"], "ok" | "warn" | "danger"> = {
@@ -102,7 +106,7 @@ export function Balance() {
   const columns: Column<Withdrawal>[] = [
     { header: "Saque", cell: (w) => <code>{w.id}</code> },
     { header: "Pedido em", cell: (w) => formatDateTime(w.createdAt) },
-    { header: "Chave Pix", cell: (w) => `${keyTypeLabel[w.pixKeyType] ?? w.pixKeyType} ${w.pixKey}` },
+    { header: "Chave Pix", cell: (w) => shownPixKey(w.pixKeyType, w.pixKey) },
     {
       essential: true,
       header: "Situação",
@@ -253,7 +257,7 @@ function WithdrawalForm(props: { fee: number; max: number }) {
         {confirming && cents !== null ? (
           <div className={ui.confirm} role="group" aria-label="Confirmar o saque">
             <p>
-              Sacar {formatMoney(cents)} para a chave {keyTypeLabel[pixKeyType]} {pixKey.trim()}? Chegam{" "}
+              Sacar {formatMoney(cents)} para a chave {shownPixKey(pixKeyType, pixKey.trim())}? Chegam{" "}
               {formatMoney(Math.max(cents - props.fee, 0))}; um saque pedido não pode ser cancelado.
             </p>
             <div className={ui.actions}>

@@ -5,6 +5,7 @@ import { personLimits } from "../../../../generated/rules";
 import type { Customer } from "../../api/types";
 import { TextField } from "../../components/Field";
 import { ErrorMessage, Loading } from "../../components/ui";
+import { formatDocument, formatPhone } from "../../lib/format";
 import { useMode } from "../../lib/useMode";
 import { customerQueries } from "./queries";
 
@@ -19,12 +20,16 @@ export interface PayerValues {
   document: string;
 }
 
-/** A payer's fields from the book's record, or empty for a new one. */
+/**
+ * A payer's fields from the book's record, or empty for a new one: the document and the phone as
+ * the rest of the app shows them (`529.982.247-25`, `(11) 98765-4321`); `payerBody` takes the
+ * digits back.
+ */
 export const payerValues = (c: Customer | undefined): PayerValues => ({
   name: c?.name ?? "",
   email: c?.email ?? "",
-  phone: c?.phone ?? "",
-  document: c?.document ?? "",
+  phone: c?.phone ? formatPhone(c.phone) : "",
+  document: c?.document ? formatDocument(c.document) : "",
 });
 
 /** A CPF or CNPJ as the API takes it: digits (and a CNPJ's letters) only, upper case. */

@@ -58,6 +58,10 @@ const fieldLabel: Record<string, string> = {
   district: "Bairro",
   city: "Cidade",
   state: "Estado",
+  payments: "E-mails de pagamentos",
+  withdrawals: "E-mails de saques",
+  disputes: "E-mails de contestações",
+  newDevice: "E-mail de entrada de um dispositivo novo",
 };
 
 /** Status values of the records an audit entry names, in words. */
@@ -77,12 +81,17 @@ const valueLabel: Record<string, string> = {
   viewer: "leitura",
 };
 
+/** Values that are words only in one field: the payments' e-mail notice (Notificações). */
+const fieldValueLabel: Record<string, Record<string, string>> = {
+  payments: { each: "a cada pagamento", daily: "resumo diário", off: "não receber" },
+};
+
 function describeChange(field: string, value: unknown): string {
   if (value === null || value === undefined) return "—";
   if (typeof value === "boolean") return value ? "sim" : "não";
   if (typeof value === "number" && field.endsWith("Cents")) return formatMoney(value);
   if (typeof value === "string" && field.endsWith("At")) return formatDateTime(value);
-  if (typeof value === "string") return valueLabel[value] ?? value;
+  if (typeof value === "string") return fieldValueLabel[field]?.[value] ?? valueLabel[value] ?? value;
   if (Array.isArray(value))
     return value.length === 0 ? "nenhum" : value.map((v) => describeChange(field, v)).join(", ");
   return JSON.stringify(value);

@@ -74,7 +74,9 @@ function SetUp(props: { onCodes: (codes: string[]) => void }) {
         <div>
           <p>1. No aplicativo autenticador, adicione uma conta lendo o código QR.</p>
           <p>
-            Sem câmera? Digite esta chave: <span className={styles.secret}>{enrollment.secret}</span>{" "}
+            Sem câmera? Digite esta chave:{" "}
+            {/* In groups of four, as authenticator apps show and take it: a line breaks between groups. */}
+            <span className={styles.secret}>{enrollment.secret.replace(/(.{4})(?=.)/g, "$1 ")}</span>{" "}
             <CopyButton text={enrollment.secret} label="Copiar a chave" />
           </p>
           <p>2. Digite o código de 6 dígitos que o aplicativo mostra.</p>
