@@ -64,6 +64,20 @@ class StdoutLines {
 }
 
 /**
+ * An error as a log line holds it: pino's own serialiser (type, message, stack, the causes'
+ * messages, every enumerable field) without the fields a database error fills with the row's
+ * values: PostgreSQL's `detail` ("Failing row contains (…)", "Key (email)=(…) already exists")
+ * and `where`, which could carry a sealed secret, a password's hash or a person's address. Its
+ * code, table and constraint stay.
+ */
+export function loggedError(error: unknown): unknown {
+  const serialized = pino.stdSerializers.err(error as Error) as unknown;
+  if (serialized === null || typeof serialized !== "object") return serialized;
+  const { detail: _detail, where: _where, ...kept } = serialized as Record<string, unknown>;
+  return kept;
+}
+
+/**
  * The process logger: readable lines (pino-pretty) on a terminal outside production, one JSON
  * object a line otherwise (`LOG_FORMAT` decides when set); written by `StdoutLines`.
  */
@@ -85,7 +99,7 @@ export async function createLogger(options: {
     });
   }
   const destination = new StdoutLines(process.stdout, render);
-  const logger = pino({ level: options.level }, destination);
+  const logger = pino({ level: options.level, serializers: { err: loggedError } }, destination);
   destination.onResume = (dropped) =>
     logger.warn({ dropped }, "linhas de log descartadas: a saída padrão não estava sendo lida");
   return logger;
