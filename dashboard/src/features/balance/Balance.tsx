@@ -172,7 +172,11 @@ export function Balance() {
           <ErrorMessage error={withdrawals.error} retry={() => void withdrawals.refetch()} />
         ) : rows.length === 0 ? (
           <EmptyState title="Nenhum saque ainda">
-            <p>Quando houver saldo disponível, saque para uma chave Pix pelo formulário acima.</p>
+            <p>
+              {(balance.data?.availableCents ?? 0) > 0
+                ? "Saque o saldo disponível para uma chave Pix pelo formulário acima."
+                : "Quando houver saldo disponível, saque para uma chave Pix pelo formulário acima."}
+            </p>
           </EmptyState>
         ) : (
           <>
