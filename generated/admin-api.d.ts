@@ -1941,6 +1941,11 @@ export interface components {
              * @description The bank connection's secrets re-wrapped (client secret and certificate).
              */
             bankSecrets: number;
+            /**
+             * Format: int32
+             * @description The webhook endpoints' signing secrets re-wrapped (or sealed, when found in clear), a rotation's previous one included.
+             */
+            webhookSecrets: number;
         };
         /** @description The connection, as the operator sets it whole. */
         SetBankConnectionRequest: {

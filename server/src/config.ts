@@ -159,7 +159,7 @@ const variables = {
   }),
   MASTER_KEYS: variable({
     key: "masterKeys",
-    readBy: ["server"],
+    readBy: ["server", "worker"],
     secret: true,
     // Unset: the fixed development key outside production (main.ts says so in the log).
     parse: z
@@ -183,7 +183,7 @@ const variables = {
     readme: {
       default: "a fixed development key (refused in production)",
       meaning:
-        "keyring of the secrets at rest (TOTP secrets, the bank connection): `id:base64key` of 32 bytes, comma-separated, oldest first; the last one seals, every one opens (rotation: add one, restart, `npm run admin -- secrets rotate`)",
+        "keyring of the secrets at rest (TOTP secrets, webhook signing secrets, the bank connection; the server and `npm run worker`): `id:base64key` of 32 bytes, comma-separated, oldest first; the last one seals, every one opens (rotation: add one, restart, `npm run admin -- secrets rotate`)",
     },
   }),
   PIX_ALLOW_LOCAL_WEBHOOKS: variable({

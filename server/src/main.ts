@@ -185,7 +185,7 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
   // missing), and TOTP secrets still in clear are sealed (docs/decisions/0050-secrets-at-rest-and-the-bank-connection.md).
   try {
     const { sealed } = await domain.sealedSecrets.prepare();
-    if (sealed > 0) logger.info({ sealed, keyId: secrets.newest.id }, "segredos TOTP em claro selados");
+    if (sealed > 0) logger.info({ sealed, keyId: secrets.newest.id }, "segredos em claro selados (TOTP, webhooks)");
   } catch (error) {
     await store.close().catch(() => undefined);
     throw error;
@@ -204,6 +204,7 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
         store,
         clock,
         logger,
+        secrets,
         allowLoopbackForTest: cfg.allowLocalWebhooks,
         ...(cfg.webhookClaimSeconds ? { claimSeconds: cfg.webhookClaimSeconds } : {}),
       })

@@ -2,8 +2,10 @@ import type { Logger } from "pino";
 import type { Clock } from "../domain/ports/clock.js";
 import { addSeconds } from "../domain/core/time.js";
 import { webhookDelivery, webhookRetryScheduleSeconds } from "../domain/core/policy.js";
-import type { DeliveryRecord } from "../domain/core/model.js";
+import type { DeliveryRecord, WebhookEndpointRecord } from "../domain/core/model.js";
 import type { Store } from "../domain/ports/store.js";
+import { developmentKeyring, type Keyring } from "../domain/core/secrets.js";
+import { openWebhookSecret } from "../domain/webhooks/index.js";
 import { postEvent } from "./deliver.js";
 import { signDelivery } from "./signer.js";
 import type { GuardPolicy } from "./ssrf.js";
@@ -35,6 +37,8 @@ export interface WorkerOptions {
   /** How long an attempt waits for the answer; default the spec's `x-webhook-delivery` timeout. */
   timeoutMs?: number;
   batch?: number;
+  /** Opens the endpoints' sealed signing secrets (MASTER_KEYS); default the development key, as the server's. */
+  secrets?: Keyring;
 }
 
 /**
@@ -53,6 +57,18 @@ export class DeliveryWorker {
   private unwatch: (() => void) | null = null;
 
   constructor(private readonly options: WorkerOptions) {}
+
+  /** The endpoint's signing secrets opened (the store keeps them sealed), for this attempt only. */
+  private keyring: Keyring | null = null;
+
+  private signingSecrets(endpoint: WebhookEndpointRecord) {
+    const secrets = (this.keyring ??= this.options.secrets ?? developmentKeyring());
+    return {
+      secret: openWebhookSecret(secrets, endpoint.secret),
+      previousSecret: endpoint.previousSecret === null ? null : openWebhookSecret(secrets, endpoint.previousSecret),
+      previousSecretExpiresAt: endpoint.previousSecretExpiresAt,
+    };
+  }
 
   /**
    * Starts the passes: one at once, then one whenever the store says deliveries were queued
@@ -151,7 +167,7 @@ export class DeliveryWorker {
     const result = await postEvent(
       endpoint.url,
       body,
-      signDelivery(endpoint, delivery.eventId, body, new Date(), startedAt.toISOString()),
+      signDelivery(this.signingSecrets(endpoint), delivery.eventId, body, new Date(), startedAt.toISOString()),
       policy,
       this.options.timeoutMs ?? webhookDelivery.timeoutSeconds * 1000,
     );

@@ -7,6 +7,7 @@ import { pino } from "pino";
 import { expect, test } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
 import { loadBankCredentials, MasterKeyMismatchError, recordBankHealth } from "../../src/domain/bank/index.js";
+import { openWebhookSecret } from "../../src/domain/webhooks/index.js";
 import { isSealed, Keyring, sealedKeyId } from "../../src/domain/core/secrets.js";
 import { createDomain } from "../../src/domain/service.js";
 import { bodyOf, operatorApi, rawCall, startTestServer, type TestServer, testAdminToken } from "../harness.js";
@@ -210,9 +211,44 @@ for (const store of eachStore("bank-connection")) {
       expect(lines.join("")).not.toContain(secret);
     });
 
+    /** A webhook endpoint made through the operator API: its id and the signing secret its answer shows. */
+    async function endpointMade(): Promise<{ id: string; secret: string }> {
+      const { account } = await server.newAccount();
+      const created = await bodyOf(
+        operator().POST("/admin/v1/accounts/{id}/webhook-endpoints", {
+          params: { path: { id: account.id } },
+          // A public IP literal: no worker runs here, so nothing is sent.
+          body: { url: "https://93.184.215.14/webhook", mode: "test", events: ["transaction.paid"] },
+        }),
+        201,
+      );
+      return { id: created.id, secret: created.secret };
+    }
+
+    test("when a webhook endpoint is made and its secret rotated, then the store's row holds both secrets sealed, never in clear, and the answers show them opened", async () => {
+      const made = await endpointMade();
+      const rotated = await bodyOf(
+        operator().POST("/admin/v1/webhook-endpoints/{id}/rotate-secret", { params: { path: { id: made.id } } }),
+        200,
+      );
+      const row = await server.store.read.webhookEndpoints.get(made.id);
+
+      expect(made.secret).toMatch(/^whsec_/);
+      expect(rotated.secret).toMatch(/^whsec_/);
+      expect(isSealed(row?.secret ?? "")).toBe(true);
+      expect(isSealed(row?.previousSecret ?? "")).toBe(true);
+      expect(sealedKeyId(row?.secret ?? "")).toBe("k1");
+      expect(JSON.stringify(row)).not.toContain(made.secret.slice(6));
+      expect(JSON.stringify(row)).not.toContain(rotated.secret.slice(6));
+      expect(openWebhookSecret(new Keyring([k1]), row?.secret ?? "")).toBe(rotated.secret);
+      expect(openWebhookSecret(new Keyring([k1]), row?.previousSecret ?? "")).toBe(made.secret);
+      expect(lines.join("")).not.toContain(made.secret.slice(6));
+    });
+
     test("when a key is added and the secrets are rotated, then every secret is re-wrapped under it and still opens; the old key alone no longer starts", async () => {
       const { person, secret, session } = await withTwoFactor(server);
       await bodyOf(operator().PUT("/admin/v1/bank-connection", { body: connectionBody(server) }), 200);
+      const endpoint = await endpointMade();
 
       // The same store, served by a process whose MASTER_KEYS has the new key last.
       const next = await startTestServer({ store: server.store, clock: server.clock, secrets: new Keyring([k1, k2]) });
@@ -222,10 +258,19 @@ for (const store of eachStore("bank-connection")) {
           ADMIN_TOKEN: testAdminToken,
         });
         expect(run.code, run.stderr).toBe(0);
-        const rotation = JSON.parse(run.stdout) as { keyId: string; totpSecrets: number; bankSecrets: number };
+        const rotation = JSON.parse(run.stdout) as {
+          keyId: string;
+          totpSecrets: number;
+          bankSecrets: number;
+          webhookSecrets: number;
+        };
         expect(rotation.keyId).toBe("k2");
         expect(rotation.totpSecrets).toBeGreaterThanOrEqual(1);
         expect(rotation.bankSecrets).toBe(2);
+        expect(rotation.webhookSecrets).toBeGreaterThanOrEqual(1);
+        const endpointRow = await server.store.read.webhookEndpoints.get(endpoint.id);
+        expect(sealedKeyId(endpointRow?.secret ?? "")).toBe("k2");
+        expect(openWebhookSecret(new Keyring([k2]), endpointRow?.secret ?? "")).toBe(endpoint.secret);
 
         const row = await server.store.read.users.get(session.user.id);
         expect(sealedKeyId(row?.totpSecret ?? "")).toBe("k2");
@@ -269,6 +314,21 @@ for (const store of eachStore("bank-connection")) {
         headers: { origin: "https://pix.example.test" },
       });
       expect(login.status).toBe(201);
+    });
+
+    test("when the store holds a webhook secret in clear (written before sealing), then start-up seals it and it opens to the same secret", async () => {
+      const made = await endpointMade();
+      await server.store.transaction(async (tx) => {
+        const endpoint = await tx.webhookEndpoints.get(made.id);
+        if (endpoint) await tx.webhookEndpoints.update({ ...endpoint, secret: made.secret });
+      });
+      const keyring = new Keyring([k2, k1]);
+      const { sealed } = await createDomain({ ...server.deps, secrets: keyring }).sealedSecrets.prepare();
+      const row = await server.store.read.webhookEndpoints.get(made.id);
+
+      expect(sealed).toBeGreaterThanOrEqual(1);
+      expect(isSealed(row?.secret ?? "")).toBe(true);
+      expect(openWebhookSecret(keyring, row?.secret ?? "")).toBe(made.secret);
     });
 
     test("when the CLI connects with files (PEM, then PKCS#12) and removes, then the connection follows and no secret is printed", async () => {

@@ -180,7 +180,9 @@ describe("loadConfig", () => {
     expect(loadConfig({}).allowLocalWebhooks).toBe(true);
     expect(loadWorkerConfig({}).allowLocalWebhooks).toBe(true);
     expect(loadConfig(productionEnv).allowLocalWebhooks).toBe(false);
-    expect(loadWorkerConfig({ NODE_ENV: "production" }).allowLocalWebhooks).toBe(false);
+    expect(loadWorkerConfig({ NODE_ENV: "production", MASTER_KEYS: production.MASTER_KEYS }).allowLocalWebhooks).toBe(
+      false,
+    );
     expect(loadConfig({ PIX_ALLOW_LOCAL_WEBHOOKS: "0" }).allowLocalWebhooks).toBe(false);
     expect(loadWorkerConfig({ PIX_ALLOW_LOCAL_WEBHOOKS: "0" }).allowLocalWebhooks).toBe(false);
     expect(loadConfig({ PIX_ALLOW_LOCAL_WEBHOOKS: "1" }).allowLocalWebhooks).toBe(true);
@@ -208,12 +210,22 @@ describe("loadWorkerConfig and loadCliConfig", () => {
   ])(
     "when the worker gets $variable refused in production, then it is refused as the server refuses it",
     ({ env, variable }) => {
-      const error = refusal(() => loadWorkerConfig({ NODE_ENV: "production", ...env }));
+      const error = refusal(() =>
+        loadWorkerConfig({ NODE_ENV: "production", MASTER_KEYS: production.MASTER_KEYS, ...env }),
+      );
 
       expect(error.problems).toEqual([refusal(() => loadConfig({ ...production, ...env })).problems[0]]);
       expect(error.message).toContain(variable);
     },
   );
+
+  test("when the worker runs in production without MASTER_KEYS, then it is refused: it opens the endpoints' sealed secrets to sign", () => {
+    const error = refusal(() => loadWorkerConfig({ NODE_ENV: "production" }));
+
+    expect(error.problems).toHaveLength(1);
+    expect(error.problems[0]).toContain("MASTER_KEYS é obrigatória");
+    expect(loadWorkerConfig({ MASTER_KEYS: production.MASTER_KEYS }).masterKeys?.newest.id).toBe("k1");
+  });
 
   test("when PIX_ADMIN_URL is not an http address, then the CLI configuration is refused", () => {
     expect(refusal(() => loadCliConfig({ PIX_ADMIN_URL: "ftp://x" })).problems[0]).toContain("PIX_ADMIN_URL");

@@ -1325,6 +1325,32 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(ids((await store.read.webhookEndpoints.list(live, { limit: 10 })).items)).toEqual([inLive.id]);
       });
 
+      test("when every account's endpoints are walked with listAfter, then each comes once, in the ids' byte order, whatever their case", async () => {
+        const { test: scope, live } = await seedAccount();
+        const tag = newId("we").slice(3, 12);
+        // Upper case sorts before lower case byte by byte ("C"), not beside it as a locale sorts.
+        const made = ["B", "a", "A", "b"].map((c, i) =>
+          endpointRecord(i % 2 ? live : scope, { id: `we_${tag}${c}${"0".repeat(10)}` }),
+        );
+        await write(async (tx) => {
+          for (const e of made) await tx.webhookEndpoints.insert(e);
+        });
+
+        const walked: string[] = [];
+        for (let after: string | null = null, page = 0; page < 1000; page++) {
+          const items = await store.read.webhookEndpoints.listAfter(after, 2);
+          walked.push(...ids(items));
+          if (items.length < 2) break;
+          after = items.at(-1)!.id;
+        }
+
+        expect(new Set(walked).size).toBe(walked.length);
+        expect(walked).toEqual([...walked].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
+        expect(walked.filter((id) => id.startsWith(`we_${tag}`))).toEqual(
+          ["A", "B", "a", "b"].map((c) => `we_${tag}${c}${"0".repeat(10)}`),
+        );
+      });
+
       test("when an endpoint is updated and another deleted, then get reflects both", async () => {
         const { test: scope } = await seedAccount();
         const kept = endpointRecord(scope);

@@ -226,6 +226,6 @@ export function registerBank(program: Command, ctx: CliContext): void {
     .description("reembala todos os segredos guardados com a chave mais nova de MASTER_KEYS")
     .action(async () => {
       const rotation = unwrap(await ctx.operator().POST("/admin/v1/secrets/rotate"));
-      ctx.out.record(rotation, ["keyId", "totpSecrets", "bankSecrets"]);
+      ctx.out.record(rotation, ["keyId", "totpSecrets", "bankSecrets", "webhookSecrets"]);
     });
 }

@@ -1,12 +1,13 @@
 import { openTotp, sealTotp } from "../identity/index.js";
+import { lockEndpoint, openWebhookSecret, sealWebhookSecret } from "../webhooks/index.js";
 import { isSealed, SecretUnreadableError } from "../core/secrets.js";
 import type { DomainDeps } from "../deps.js";
 
 // The secrets kept sealed in the store (docs/decisions/0050-secrets-at-rest-and-the-bank-connection.md):
-// the dashboard users' TOTP secrets and the bank connection's client secret and certificate. At
-// start-up every one is checked against the keyring (a process whose MASTER_KEYS cannot open them
-// refuses to start, naming the key missing) and any TOTP secret still in clear (written before
-// sealing began) is sealed; a rotation re-wraps every one under the keyring's newest key. Neither
+// the dashboard users' TOTP secrets, the webhook endpoints' signing secrets and the bank
+// connection's client secret and certificate. At start-up every one is checked against the keyring
+// (a process whose MASTER_KEYS cannot open them refuses to start, naming the key missing) and any
+// TOTP or webhook secret still in clear (written before sealing began) is sealed; a rotation re-wraps every one under the keyring's newest key. Neither
 // logs a secret: only counts and key ids.
 
 /** Users read per batch. */
@@ -29,16 +30,31 @@ export function sealedSecretUseCases(deps: DomainDeps) {
   const { store, secrets, clock } = deps;
 
   /**
-   * Every user holding a TOTP secret, batch by batch, each changed by `change` in a transaction of
-   * its own (its row locked, read again there); answers how many `change` altered.
+   * Each record `list` pages (by id, `batch` at a time) given to `each`, which changes it in a
+   * transaction of its own and answers how many of its secrets it changed; answers the sum.
    */
-  async function eachTotpUser(change: (stored: string) => string): Promise<number> {
+  async function sweep<T extends { id: string }>(
+    list: (afterId: string | null, limit: number) => Promise<T[]>,
+    each: (listed: T) => Promise<number>,
+  ): Promise<number> {
     let changed = 0;
-    let after: string | null = null;
-    for (;;) {
-      const users = await store.read.users.listWithTotpSecret(after, batch);
-      for (const listed of users) {
-        changed += await store.transaction(async (tx) => {
+    for (let after: string | null = null; ;) {
+      const page = await list(after, batch);
+      for (const listed of page) changed += await each(listed);
+      if (page.length < batch) return changed;
+      after = page.at(-1)?.id ?? null;
+    }
+  }
+
+  /**
+   * Every user holding a TOTP secret, each changed by `change` in a transaction of its own (its row
+   * locked, read again there); answers how many `change` altered.
+   */
+  const eachTotpUser = (change: (stored: string) => string) =>
+    sweep(
+      (after, limit) => store.read.users.listWithTotpSecret(after, limit),
+      (listed) =>
+        store.transaction(async (tx) => {
           await tx.lockScope({ accountId: `user:${listed.id}`, livemode: false });
           const user = await tx.users.get(listed.id);
           if (!user) return 0;
@@ -47,12 +63,33 @@ export function sealedSecretUseCases(deps: DomainDeps) {
           if (totpSecret === user.totpSecret && totpPendingSecret === user.totpPendingSecret) return 0;
           await tx.users.update({ ...user, totpSecret, totpPendingSecret, updatedAt: clock.now().toISOString() });
           return Number(totpSecret !== user.totpSecret) + Number(totpPendingSecret !== user.totpPendingSecret);
-        });
-      }
-      if (users.length < batch) return changed;
-      after = users.at(-1)?.id ?? null;
-    }
-  }
+        }),
+    );
+
+  /**
+   * Every webhook endpoint, its secret and a rotation's previous one changed by `change` in a
+   * transaction of its own (the endpoint locked, read again there); answers how many `change` altered.
+   */
+  const eachWebhookEndpoint = (change: (stored: string) => string) =>
+    sweep(
+      (after, limit) => store.read.webhookEndpoints.listAfter(after, limit),
+      (listed) =>
+        store.transaction(async (tx) => {
+          await lockEndpoint(tx, listed.id);
+          const endpoint = await tx.webhookEndpoints.get(listed.id);
+          if (!endpoint) return 0;
+          const secret = change(endpoint.secret);
+          const previousSecret = endpoint.previousSecret === null ? null : change(endpoint.previousSecret);
+          if (secret === endpoint.secret && previousSecret === endpoint.previousSecret) return 0;
+          // Not `updatedAt`: the endpoint did not change for its owner.
+          await tx.webhookEndpoints.update({ ...endpoint, secret, previousSecret });
+          return Number(secret !== endpoint.secret) + Number(previousSecret !== endpoint.previousSecret);
+        }),
+    );
+
+  /** `stored` sealed under the newest key: a clear one sealed, a sealed one re-wrapped. */
+  const rewrapWebhook = (stored: string) =>
+    isSealed(stored) ? secrets.rewrap(stored) : sealWebhookSecret(secrets, openWebhookSecret(secrets, stored));
 
   /** `stored` sealed under the newest key: a clear one sealed, a sealed one re-wrapped. */
   const rewrapTotp = (stored: string) =>
@@ -91,7 +128,7 @@ export function sealedSecretUseCases(deps: DomainDeps) {
   return {
     /**
      * At start-up, before serving: refuses (MasterKeyMismatchError) a keyring that cannot open a
-     * stored secret, and seals the TOTP secrets still in clear; answers how many were sealed.
+     * stored secret, and seals the TOTP and webhook secrets still in clear; answers how many were sealed.
      */
     async prepare(): Promise<{ sealed: number }> {
       const connection = await store.read.bankConnection.get();
@@ -106,14 +143,22 @@ export function sealedSecretUseCases(deps: DomainDeps) {
         }
         return sealTotp(secrets, stored);
       });
-      return { sealed };
+      const webhookSealed = await eachWebhookEndpoint((stored) => {
+        if (isSealed(stored)) {
+          check(stored);
+          return stored;
+        }
+        return sealWebhookSecret(secrets, stored);
+      });
+      return { sealed: sealed + webhookSealed };
     },
 
-    /** Every stored secret re-wrapped under the newest key (clear TOTP secrets sealed); safe to repeat. */
-    async rotate(): Promise<{ keyId: string; totpSecrets: number; bankSecrets: number }> {
+    /** Every stored secret re-wrapped under the newest key (clear TOTP and webhook secrets sealed); safe to repeat. */
+    async rotate(): Promise<{ keyId: string; totpSecrets: number; bankSecrets: number; webhookSecrets: number }> {
       const totpSecrets = await eachTotpUser(rewrapTotp);
       const bankSecrets = await rewrapBank();
-      return { keyId: secrets.newest.id, totpSecrets, bankSecrets };
+      const webhookSecrets = await eachWebhookEndpoint(rewrapWebhook);
+      return { keyId: secrets.newest.id, totpSecrets, bankSecrets, webhookSecrets };
     },
   };
 }

@@ -13,7 +13,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:
 const prefix = "pxs1";
 
 /** What a secret is for: the additional data its seal is bound to. */
-export type SecretPurpose = "totp" | "bank.clientSecret" | "bank.certificate";
+export type SecretPurpose = "totp" | "bank.clientSecret" | "bank.certificate" | "webhook.secret";
 
 /** One master key: an id that sealed values name, and 32 bytes. */
 export interface MasterKey {

@@ -3,7 +3,7 @@ import { changedFields, recordAudit, recordAuditIfChanged, recordChange, writeAu
 import { type AuditedBy } from "../audit/model.js";
 import { checkAllowedIps } from "../keys/index.js";
 import { createKeyAudited, revokeKeyAudited, updateKeyAudited } from "../keys/index.js";
-import { httpsForProduction, newEndpoint, type UrlGuard } from "../webhooks/index.js";
+import { httpsForProduction, lockEndpoint, newEndpoint, openWebhookSecret, type UrlGuard } from "../webhooks/index.js";
 import { insertEndpointAudited, rotateEndpointSecretAudited, updateEndpointAudited } from "../webhooks/index.js";
 import { createAccount, merchantDocument } from "../accounts/index.js";
 import type { DomainDeps } from "../deps.js";
@@ -156,9 +156,9 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
       return deps.store.transaction(async (tx) => {
         if (!(await tx.accounts.get(accountId))) throw notFound();
         const at = now();
-        const endpoint = newEndpoint({ accountId, livemode, url: body.url, events: body.events }, at);
+        const endpoint = newEndpoint({ accountId, livemode, url: body.url, events: body.events }, at, deps.secrets);
         await insertEndpointAudited(tx, endpoint, by, at);
-        return { ...presentEndpoint(endpoint), secret: endpoint.secret };
+        return { ...presentEndpoint(endpoint), secret: openWebhookSecret(deps.secrets, endpoint.secret) };
       });
     },
     async listWebhookEndpoints(accountId: string) {
@@ -171,6 +171,7 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
       if (!current) throw notFound();
       if (body.url !== undefined) await guardUrl(body.url, current.livemode);
       return deps.store.transaction(async (tx) => {
+        await lockEndpoint(tx, id);
         const endpoint = await tx.webhookEndpoints.get(id);
         if (!endpoint) throw notFound();
         const updated = await updateEndpointAudited(tx, endpoint, body, by, now());
@@ -196,10 +197,11 @@ export function operatorUseCases(deps: DomainDeps, guardUrl: UrlGuard = httpsFor
     },
     async rotateWebhookSecret(id: string, by: AuditedBy) {
       return deps.store.transaction(async (tx) => {
+        await lockEndpoint(tx, id);
         const endpoint = await tx.webhookEndpoints.get(id);
         if (!endpoint) throw notFound();
-        const updated = await rotateEndpointSecretAudited(tx, endpoint, by, now());
-        return { ...presentEndpoint(updated), secret: updated.secret };
+        const updated = await rotateEndpointSecretAudited(tx, endpoint, by, now(), deps.secrets);
+        return { ...presentEndpoint(updated), secret: openWebhookSecret(deps.secrets, updated.secret) };
       });
     },
     async listDeliveries(endpointId: string, page: PageRequest) {

@@ -274,6 +274,8 @@ export interface StoreReads extends IdentityReads, AuditReads, BankReads, Receiv
     list(scope: Scope, page: PageRequest): Promise<PageResult<WebhookEndpointRecord>>;
     /** Enabled endpoints of a scope that selected `type`. */
     listForEvent(scope: Scope, type: string): Promise<WebhookEndpointRecord[]>;
+    /** Every account's endpoints, by id: up to `limit` after `afterId` (the keyring's sweeps, sealed-secrets.ts). */
+    listAfter(afterId: string | null, limit: number): Promise<WebhookEndpointRecord[]>;
   };
   deliveries: {
     get(id: string): Promise<DeliveryRecord | null>;

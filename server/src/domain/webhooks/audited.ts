@@ -1,4 +1,5 @@
 import { recordChange, writeAudited } from "../audit/index.js";
+import type { Keyring } from "../core/secrets.js";
 import { type AuditedBy } from "../audit/model.js";
 import type { WebhookEndpointRecord } from "../core/model.js";
 import { endpointFields, presentEndpoint } from "./present.js";
@@ -49,13 +50,19 @@ export const updateEndpointAudited = (
   });
 
 /** Gives the endpoint a new secret (the old one signs beside it for a while) and records that it did (never the secret). */
-export const rotateEndpointSecretAudited = (tx: StoreTx, endpoint: WebhookEndpointRecord, by: AuditedBy, at: string) =>
+export const rotateEndpointSecretAudited = (
+  tx: StoreTx,
+  endpoint: WebhookEndpointRecord,
+  by: AuditedBy,
+  at: string,
+  secrets: Keyring,
+) =>
   writeAudited(tx, tx.webhookEndpoints, {
     by,
     action: "webhook_endpoint.secret_rotated",
     target: "webhook_endpoint",
     before: endpoint,
-    after: rotatedEndpointSecret(endpoint, at),
+    after: rotatedEndpointSecret(endpoint, at, secrets),
     fields: [],
     at,
   });

@@ -11,7 +11,14 @@ import { pageOrInvalidCursor } from "../core/pagination.js";
 import type { StoreReads } from "../ports/store.js";
 import { requireStepUp } from "../identity/index.js";
 import { type DashboardActor } from "../identity/model.js";
-import { httpsForProduction, newEndpoint, pendingDelivery, type UrlGuard } from "./endpoints.js";
+import {
+  httpsForProduction,
+  lockEndpoint,
+  newEndpoint,
+  openWebhookSecret,
+  pendingDelivery,
+  type UrlGuard,
+} from "./endpoints.js";
 import {
   deleteEndpointAudited,
   insertEndpointAudited,
@@ -101,11 +108,11 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
       await guardUrl(body.url, caller.scope.livemode);
       guardSecret(actor, caller);
       const at = now();
-      const endpoint = newEndpoint({ ...caller.scope, url: body.url, events: body.events }, at);
+      const endpoint = newEndpoint({ ...caller.scope, url: body.url, events: body.events }, at, deps.secrets);
       await store.transaction(async (tx) => {
         await insertEndpointAudited(tx, endpoint, byUser(actor), at);
       });
-      return { ...presentDashboardEndpoint(endpoint), secret: endpoint.secret };
+      return { ...presentDashboardEndpoint(endpoint), secret: openWebhookSecret(deps.secrets, endpoint.secret) };
     },
 
     /**
@@ -127,6 +134,7 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
         guardSecret(actor, caller);
       }
       const updated = await store.transaction(async (tx) => {
+        await lockEndpoint(tx, id);
         const endpoint = await endpointInScope(tx, caller, id);
         return updateEndpointAudited(tx, endpoint, body, byUser(actor), now());
       });
@@ -158,7 +166,7 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
         });
         return found;
       });
-      return { secret: endpoint.secret };
+      return { secret: openWebhookSecret(deps.secrets, endpoint.secret) };
     },
 
     /** A new secret; the old one signs beside it for 24 hours. A production one's after a step-up. */
@@ -170,9 +178,16 @@ export function dashboardWebhookUseCases(deps: DomainDeps, guardUrl: UrlGuard = 
       const caller = inMode(actor, mode);
       guardSecret(actor, caller);
       const rotated = await store.transaction(async (tx) => {
-        return rotateEndpointSecretAudited(tx, await endpointInScope(tx, caller, id), byUser(actor), now());
+        await lockEndpoint(tx, id);
+        return rotateEndpointSecretAudited(
+          tx,
+          await endpointInScope(tx, caller, id),
+          byUser(actor),
+          now(),
+          deps.secrets,
+        );
       });
-      return { ...presentDashboardEndpoint(rotated), secret: rotated.secret };
+      return { ...presentDashboardEndpoint(rotated), secret: openWebhookSecret(deps.secrets, rotated.secret) };
     },
 
     /** The endpoint's deliveries, newest first, each with every attempt. */

@@ -4,6 +4,8 @@ import { fieldError } from "../core/errors.js";
 import { newId } from "../core/ids.js";
 import type { DeliveryAttempt, DeliveryRecord, WebhookEndpointRecord, WebhookEventType } from "../core/model.js";
 import { secretOverlapSeconds } from "../core/policy.js";
+import { isSealed, type Keyring } from "../core/secrets.js";
+import type { StoreTx } from "../ports/store.js";
 
 // What changes a webhook endpoint, whoever asks: the operator API (`operator.ts`) and the dashboard
 // (`dashboard-webhooks.ts`) make and change the same record the same way (issue 25 §3).
@@ -26,12 +28,37 @@ export const httpsForProduction: UrlGuard = async (url, livemode) => {
   if (livemode && parsed.protocol !== "https:") throw fieldError("url", "endpoints de produção devem usar https");
 };
 
-const newWebhookSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
+/**
+ * A signing secret as the store keeps it: sealed under the keyring (core/secrets.ts), never in
+ * clear (docs/decisions/0050-secrets-at-rest-and-the-bank-connection.md). The delivery worker
+ * opens it to sign; the API shows it opened, at creation, reveal and rotation.
+ */
+export const sealWebhookSecret = (secrets: Keyring, secret: string): string => secrets.seal(secret, "webhook.secret");
 
-/** A new, enabled endpoint of one account and mode, with a new `whsec_` secret; each kind once. */
+/**
+ * The clear secret of a stored one. A value written before sealing began (`whsec_…` in clear) is
+ * taken as it is until start-up or `secrets rotate` seals it (sealed-secrets.ts).
+ */
+export const openWebhookSecret = (secrets: Keyring, stored: string): string =>
+  isSealed(stored) ? secrets.open(stored, "webhook.secret") : stored;
+
+/**
+ * Holds one endpoint's row until the transaction ends: every change of an existing endpoint (its
+ * address, kinds, secret) and the keyring's sweep (re-wrapping its secret under a new master key)
+ * take it before reading the row, so neither writes over the other with what it read before.
+ */
+export const lockEndpoint = (tx: StoreTx, id: string): Promise<void> =>
+  tx.lockScope({ accountId: `webhook-endpoint:${id}`, livemode: false });
+
+/** A new `whsec_` secret, sealed. */
+const newWebhookSecret = (secrets: Keyring) =>
+  sealWebhookSecret(secrets, `whsec_${randomBytes(24).toString("base64")}`);
+
+/** A new, enabled endpoint of one account and mode, with a new `whsec_` secret (sealed); each kind once. */
 export function newEndpoint(
   input: { accountId: string; livemode: boolean; url: string; events: readonly WebhookEventType[] },
   now: string,
+  secrets: Keyring,
 ): WebhookEndpointRecord {
   return {
     id: newId("we"),
@@ -39,7 +66,7 @@ export function newEndpoint(
     livemode: input.livemode,
     url: input.url,
     events: [...new Set(input.events)],
-    secret: newWebhookSecret(),
+    secret: newWebhookSecret(secrets),
     previousSecret: null,
     previousSecretExpiresAt: null,
     disabledAt: null,
@@ -72,11 +99,15 @@ export function changedEndpoint(
   };
 }
 
-/** A new secret; the old one keeps signing beside it for `secretOverlapSeconds` (24 hours). */
-export function rotatedEndpointSecret(endpoint: WebhookEndpointRecord, now: string): WebhookEndpointRecord {
+/** A new secret (sealed); the old one keeps signing beside it for `secretOverlapSeconds` (24 hours). */
+export function rotatedEndpointSecret(
+  endpoint: WebhookEndpointRecord,
+  now: string,
+  secrets: Keyring,
+): WebhookEndpointRecord {
   return {
     ...endpoint,
-    secret: newWebhookSecret(),
+    secret: newWebhookSecret(secrets),
     previousSecret: endpoint.secret,
     previousSecretExpiresAt: addSeconds(now, secretOverlapSeconds),
     updatedAt: now,

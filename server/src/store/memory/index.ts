@@ -272,6 +272,12 @@ export class MemoryStore implements Store {
           this.webhookEndpoints
             .all()
             .filter((e) => inScope(e, scope) && e.disabledAt === null && (e.events as string[]).includes(type)),
+        listAfter: async (afterId, limit) =>
+          this.webhookEndpoints
+            .all()
+            .filter((e) => afterId === null || e.id > afterId)
+            .sort((a, b) => (a.id < b.id ? -1 : 1))
+            .slice(0, limit),
       },
       deliveries: {
         get: async (id) => this.deliveries.get(id),

@@ -129,7 +129,7 @@ export function identityReads(db: Queryable): IdentityReads {
         selectMany(
           db,
           usersTable,
-          "(totp_secret IS NOT NULL OR totp_pending_secret IS NOT NULL) AND ($1::text IS NULL OR id > $1)",
+          '(totp_secret IS NOT NULL OR totp_pending_secret IS NOT NULL) AND ($1::text IS NULL OR id COLLATE "C" > $1)',
           [afterId, limit],
           'id COLLATE "C" LIMIT $2',
         ),

@@ -250,6 +250,14 @@ export function reads(db: Queryable): StoreReads {
           endpointsForEvent.values(scope, type),
           endpointsForEvent.orderBy,
         ),
+      listAfter: (afterId, limit) =>
+        selectMany(
+          db,
+          endpointsTable,
+          '($1::text IS NULL OR id COLLATE "C" > $1)',
+          [afterId, limit],
+          'id COLLATE "C" LIMIT $2',
+        ),
     },
     deliveries: {
       get: (id) => selectOne(db, deliveriesTable, "id = $1", [id]),
