@@ -58,9 +58,14 @@ export class DeliveryWorker {
 
   constructor(private readonly options: WorkerOptions) {}
 
-  /** The endpoint's signing secrets opened (the store keeps them sealed), for this attempt only. */
+  /** `options.secrets`, or the development key: made at the first attempt. */
   private keyring: Keyring | null = null;
 
+  /**
+   * The endpoint's signing secrets opened (the store keeps them sealed), for this attempt only. A
+   * keyring that cannot open them throws: the pass fails and says so in the log (key ids only), and
+   * the delivery is tried again once its claim lapses.
+   */
   private signingSecrets(endpoint: WebhookEndpointRecord) {
     const secrets = (this.keyring ??= this.options.secrets ?? developmentKeyring());
     return {

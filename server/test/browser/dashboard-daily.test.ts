@@ -615,12 +615,14 @@ for (const store of eachStore("painel_diario")) {
 
         // The list, filtered by status; the customer's page lists it too.
         await page.getByRole("navigation", { name: "Seções" }).getByRole("link", { name: "Recorrências" }).click();
-        await page.getByLabel("Situação").selectOption("APPROVED");
+        // Exact: until the list renders, the recurrence's page is still there, and its state history
+        // ("Mudanças de situação") matched the label (a CI run selected on it and failed).
+        await page.getByLabel("Situação", { exact: true }).selectOption("APPROVED");
         await expect.poll(() => page.url()).toContain("situacao=APPROVED");
         const row = page.getByRole("region", { name: "Lista de recorrências" }).getByRole("row").nth(1);
         await expect.poll(() => read(row)).toMatch(/Aprovada\s+R\$ 49,90/);
         await look(page, "recorrencias");
-        await page.getByLabel("Situação").selectOption("REJECTED");
+        await page.getByLabel("Situação", { exact: true }).selectOption("REJECTED");
         await page.getByText("Nenhuma recorrência nesta situação").waitFor();
         await page.goto(at(`/teste/clientes/${charge.customer.id}`));
         await page

@@ -168,7 +168,8 @@ onPostgres.describe("dashboard web app on the PostgreSQL store", { timeout: 60_0
       await page.goto(`${pgOrigin}/painel/teste/configuracoes/seguranca`);
       await page.getByLabel("Sua senha").fill(password);
       await page.getByRole("button", { name: "Ativar a verificação em duas etapas" }).click();
-      const secret = (await page.getByText(/^[A-Z2-7]{16,}$/).innerText()).trim();
+      // Shown in groups of four (`ABCD EFGH …`), typed without the spaces, as a person would.
+      const secret = (await page.getByText(/^[A-Z2-7]{4}( [A-Z2-7]{1,4}){3,}$/).innerText()).replace(/\s/g, "");
       const code = () => {
         const value = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
           timestamp: server.clock.now().getTime(),
