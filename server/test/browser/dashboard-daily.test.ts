@@ -184,6 +184,10 @@ for (const store of eachStore("painel_diario")) {
           await expect.poll(() => page.getByText(/Carregando/).count(), { message: path }).toBe(0);
           if (name === "webhooks") await page.getByRole("button", { name: "Ver entregas" }).click();
           if (name === "inicio") {
+            // Several charges of a status read in the plural ("Pagas: 3", not "Paga: 3").
+            expect(await read(page.getByRole("list", { name: "Cobranças dos 30 dias por situação" }))).toMatch(
+              /Pagas: [2-9]/,
+            );
             await page.getByText("Ver os valores de cada dia").click();
             // The chart drawn before its screenshots: its y-axis reads "R$ 1,4 mi", whole at 390 px.
             await page

@@ -38,6 +38,14 @@ export function Home() {
 
 type Figures = HomeFigures;
 
+/** A status's word for several charges ("Pagas: 3"); the status label reads for one ("Paga: 1"). */
+const statusPlural: Record<string, string> = {
+  PAID: "Pagas",
+  EXPIRED: "Expiradas",
+  CANCELLED: "Canceladas",
+  PENDING: "Pendentes",
+};
+
 function Tile(props: { title: string; value: string; sub?: React.ReactNode }) {
   return (
     <section className={styles.tile} aria-label={props.title}>
@@ -119,7 +127,8 @@ function Figures({ figures }: { figures: Figures }) {
           <ul className={styles.statuses} aria-label="Cobranças dos 30 dias por situação">
             {statuses.map(([status, count]) => (
               <li key={status}>
-                {statusLabel[status] ?? status}: <strong>{formatCount(count)}</strong>
+                {(count === 1 ? undefined : statusPlural[status]) ?? statusLabel[status] ?? status}:{" "}
+                <strong>{formatCount(count)}</strong>
               </li>
             ))}
           </ul>
