@@ -1,17 +1,20 @@
-import { openTotp, sealTotp } from "../identity/index.js";
-import { lockEndpoint, openWebhookSecret, sealWebhookSecret } from "../webhooks/index.js";
-import { isSealed, SecretUnreadableError } from "../core/secrets.js";
+import { sealTotp } from "../identity/index.js";
+import { lockEndpoint, sealWebhookSecret } from "../webhooks/index.js";
+import { isSealed, type Keyring, SecretUnreadableError } from "../core/secrets.js";
 import type { DomainDeps } from "../deps.js";
 
 // The secrets kept sealed in the store (docs/decisions/0050-secrets-at-rest-and-the-bank-connection.md):
 // the dashboard users' TOTP secrets, the webhook endpoints' signing secrets and the bank
 // connection's client secret and certificate. At start-up every one is checked against the keyring
 // (a process whose MASTER_KEYS cannot open them refuses to start, naming the key missing) and any
-// TOTP or webhook secret still in clear (written before sealing began) is sealed; a rotation re-wraps every one under the keyring's newest key. Neither
-// logs a secret: only counts and key ids.
+// TOTP or webhook secret still in clear (written before sealing began) is sealed; a rotation
+// re-wraps every one under the keyring's newest key. Neither logs a secret: only counts and key ids.
 
-/** Users read per batch. */
+/** Records read per batch. */
 const batch = 200;
+
+/** How a kind of secret is sealed (`sealTotp`, `sealWebhookSecret`: each with its purpose). */
+type Seal = (keyring: Keyring, plain: string) => string;
 
 /** A start-up refusal: the keyring cannot open what the store holds. */
 export class MasterKeyMismatchError extends Error {
@@ -30,17 +33,25 @@ export function sealedSecretUseCases(deps: DomainDeps) {
   const { store, secrets, clock } = deps;
 
   /**
-   * Each record `list` pages (by id, `batch` at a time) given to `each`, which changes it in a
-   * transaction of its own and answers how many of its secrets it changed; answers the sum.
+   * The records `list` pages (by id, `batch` at a time) whose secrets (`secretsOf`) `change` alters,
+   * each given to `write`, which changes it in a transaction of its own and answers how many of its
+   * secrets it changed; answers the sum. A record `change` leaves as it is costs no transaction:
+   * every process's start-up walks every record.
    */
   async function sweep<T extends { id: string }>(
     list: (afterId: string | null, limit: number) => Promise<T[]>,
-    each: (listed: T) => Promise<number>,
+    secretsOf: (record: T) => (string | null)[],
+    change: (stored: string) => string,
+    write: (listed: T) => Promise<number>,
   ): Promise<number> {
     let changed = 0;
     for (let after: string | null = null; ;) {
       const page = await list(after, batch);
-      for (const listed of page) changed += await each(listed);
+      for (const listed of page) {
+        if (secretsOf(listed).some((stored) => stored !== null && change(stored) !== stored)) {
+          changed += await write(listed);
+        }
+      }
       if (page.length < batch) return changed;
       after = page.at(-1)?.id ?? null;
     }
@@ -53,6 +64,8 @@ export function sealedSecretUseCases(deps: DomainDeps) {
   const eachTotpUser = (change: (stored: string) => string) =>
     sweep(
       (after, limit) => store.read.users.listWithTotpSecret(after, limit),
+      (user) => [user.totpSecret, user.totpPendingSecret],
+      change,
       (listed) =>
         store.transaction(async (tx) => {
           await tx.lockScope({ accountId: `user:${listed.id}`, livemode: false });
@@ -73,6 +86,8 @@ export function sealedSecretUseCases(deps: DomainDeps) {
   const eachWebhookEndpoint = (change: (stored: string) => string) =>
     sweep(
       (after, limit) => store.read.webhookEndpoints.listAfter(after, limit),
+      (endpoint) => [endpoint.secret, endpoint.previousSecret],
+      change,
       (listed) =>
         store.transaction(async (tx) => {
           await lockEndpoint(tx, listed.id);
@@ -87,13 +102,9 @@ export function sealedSecretUseCases(deps: DomainDeps) {
         }),
     );
 
-  /** `stored` sealed under the newest key: a clear one sealed, a sealed one re-wrapped. */
-  const rewrapWebhook = (stored: string) =>
-    isSealed(stored) ? secrets.rewrap(stored) : sealWebhookSecret(secrets, openWebhookSecret(secrets, stored));
-
-  /** `stored` sealed under the newest key: a clear one sealed, a sealed one re-wrapped. */
-  const rewrapTotp = (stored: string) =>
-    isSealed(stored) ? secrets.rewrap(stored) : sealTotp(secrets, openTotp(secrets, stored));
+  /** `stored` under the newest key: a sealed one re-wrapped, a clear one sealed by `seal`. */
+  const rewrapped = (seal: Seal) => (stored: string) =>
+    isSealed(stored) ? secrets.rewrap(stored) : seal(secrets, stored);
 
   /** The bank connection's secrets re-wrapped under the newest key; how many changed. */
   async function rewrapBank(): Promise<number> {
@@ -125,6 +136,13 @@ export function sealedSecretUseCases(deps: DomainDeps) {
     }
   };
 
+  /** At start-up: a sealed `stored` checked (MasterKeyMismatchError) and kept, a clear one sealed by `seal`. */
+  const checkedOrSealed = (seal: Seal) => (stored: string) => {
+    if (!isSealed(stored)) return seal(secrets, stored);
+    check(stored);
+    return stored;
+  };
+
   return {
     /**
      * At start-up, before serving: refuses (MasterKeyMismatchError) a keyring that cannot open a
@@ -136,28 +154,16 @@ export function sealedSecretUseCases(deps: DomainDeps) {
         check(connection.clientSecret);
         check(connection.certificate.sealed);
       }
-      const sealed = await eachTotpUser((stored) => {
-        if (isSealed(stored)) {
-          check(stored);
-          return stored;
-        }
-        return sealTotp(secrets, stored);
-      });
-      const webhookSealed = await eachWebhookEndpoint((stored) => {
-        if (isSealed(stored)) {
-          check(stored);
-          return stored;
-        }
-        return sealWebhookSecret(secrets, stored);
-      });
+      const sealed = await eachTotpUser(checkedOrSealed(sealTotp));
+      const webhookSealed = await eachWebhookEndpoint(checkedOrSealed(sealWebhookSecret));
       return { sealed: sealed + webhookSealed };
     },
 
     /** Every stored secret re-wrapped under the newest key (clear TOTP and webhook secrets sealed); safe to repeat. */
     async rotate(): Promise<{ keyId: string; totpSecrets: number; bankSecrets: number; webhookSecrets: number }> {
-      const totpSecrets = await eachTotpUser(rewrapTotp);
+      const totpSecrets = await eachTotpUser(rewrapped(sealTotp));
       const bankSecrets = await rewrapBank();
-      const webhookSecrets = await eachWebhookEndpoint(rewrapWebhook);
+      const webhookSecrets = await eachWebhookEndpoint(rewrapped(sealWebhookSecret));
       return { keyId: secrets.newest.id, totpSecrets, bankSecrets, webhookSecrets };
     },
   };
