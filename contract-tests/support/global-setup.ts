@@ -179,31 +179,33 @@ export default async function setup(project: TestProject) {
     adminUrl = cluster.adminUrl;
   }
   const noPostgres = { target: null, stop: async () => undefined };
+  // Stopped in this order: the servers before the cluster they use.
+  const stopAll = async () => {
+    for (const stop of stops) await stop();
+  };
   const [prism, dashboardPrism, memory, postgres] = await startAll([
     startPrismOnFreePort({ document: "generated/openapi.yaml" }),
     startPrismOnFreePort({ document: "generated/dashboard-openapi.yaml" }),
     referenceTarget("memory"),
     adminUrl ? postgresTarget(adminUrl) : Promise.resolve(noPostgres),
   ]).catch(async (error: unknown) => {
-    for (const stop of stops) await stop();
+    await stopAll();
     throw error;
   });
-  // Every response of the memory server that goes through this proxy is validated by Prism.
-  const proxy = await startPrismOnFreePort({ document: "generated/openapi.yaml", proxy: memory.target.baseUrl }).catch(
-    async (error: unknown) => {
-      for (const started of [postgres, prism, dashboardPrism, memory]) await started.stop();
-      for (const stop of stops) await stop();
-      throw error;
-    },
-  );
-  // Stopped in this order: the servers before the cluster they use.
   stops.unshift(
     () => postgres.stop(),
-    () => proxy.stop(),
     () => prism.stop(),
     () => dashboardPrism.stop(),
     () => memory.stop(),
   );
+  // Every response of the memory server that goes through this proxy is validated by Prism.
+  const proxy = await startPrismOnFreePort({ document: "generated/openapi.yaml", proxy: memory.target.baseUrl }).catch(
+    async (error: unknown) => {
+      await stopAll();
+      throw error;
+    },
+  );
+  stops.unshift(() => proxy.stop());
   const targets: Target[] = [
     {
       name: "mock",
@@ -224,7 +226,5 @@ export default async function setup(project: TestProject) {
   project.provide("proxy", { baseUrl: proxy.baseUrl, upstream: memory.target.name });
   project.provide("ports", await twoFreePorts());
   project.provide("postgresAdminUrl", adminUrl ?? null);
-  return async () => {
-    for (const stop of stops) await stop();
-  };
+  return stopAll;
 }
