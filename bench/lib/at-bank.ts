@@ -7,15 +7,10 @@ import { randomBytes } from "node:crypto";
 import type { FakeBank } from "../../fake-bank/src/bank.js";
 import { freePort } from "../../scripts/pg-cluster.js";
 import { connectionBodyOf } from "../../server/test/support/fake-bank-credentials.js";
-import { benchmarkAddress } from "./load.js";
 import { type Running, startNode } from "./process.js";
 import { serverArgs, startFlags } from "./server.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-let nextClient = 0;
-/** An `X-Forwarded-For` naming the next client of 198.18.0.0/15 (the deployed path's rate limits count per client). */
-export const spread = () => ({ "x-forwarded-for": benchmarkAddress((nextClient = (nextClient + 1) % 131_072)) });
 
 /** The answer's JSON when its status is `expected`; else an error naming `what`, the status and the body. */
 export async function json(

@@ -15,8 +15,10 @@ export interface LoadRequest {
 }
 
 /** The n-th address of 198.18.0.0/15. */
-export const benchmarkAddress = (n: number) => `198.${18 + ((n >> 16) & 1)}.${(n >> 8) & 255}.${n & 255}`;
+const benchmarkAddress = (n: number) => `198.${18 + ((n >> 16) & 1)}.${(n >> 8) & 255}.${n & 255}`;
 let nextClient = 0;
+/** An `X-Forwarded-For` naming the next client of 198.18.0.0/15 (the deployed path's rate limits count per client). */
+export const spread = () => ({ "x-forwarded-for": benchmarkAddress((nextClient = (nextClient + 1) % 131_072)) });
 
 export interface LoadOptions {
   connections: number;
@@ -44,14 +46,7 @@ export async function oneRun(baseUrl: string, request: LoadRequest, options: Loa
               setupRequest: (req: autocannon.Request) => ({
                 ...req,
                 ...(request.body ? { body: request.body() } : {}),
-                ...(request.spreadClients
-                  ? {
-                      headers: {
-                        ...req.headers,
-                        "x-forwarded-for": benchmarkAddress((nextClient = (nextClient + 1) % 131_072)),
-                      },
-                    }
-                  : {}),
+                ...(request.spreadClients ? { headers: { ...req.headers, ...spread() } } : {}),
               }),
             },
           ],

@@ -19,9 +19,9 @@ import { join } from "node:path";
 import { Agent, request as undiciRequest } from "undici";
 import { startFakeBank, type FakeBank } from "../../fake-bank/src/bank.js";
 import { createCertificateAuthority } from "../../fake-bank/src/certs.js";
-import { percentile } from "../lib/load.js";
+import { percentile, spread } from "../lib/load.js";
 import { cpuMsOf, pin, pool, type Running } from "../lib/process.js";
-import { json, spread, startServerAtBank } from "../lib/at-bank.js";
+import { json, startServerAtBank } from "../lib/at-bank.js";
 
 export interface BankResult {
   store: string;
