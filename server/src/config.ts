@@ -439,14 +439,9 @@ export class ConfigError extends Error {
 }
 
 /**
- * The variables `reader` reads, parsed (empty values count as unset; the others are not read, so
- * each process validates only its own), then what production refuses of them when it reads
- * NODE_ENV, then `rules` across variables. Every problem is reported at once.
- */
-/**
  * A refused value as the start-up message shows it: a secret's never (a wrong separator in
  * MASTER_KEYS printed every master key), and any address's credentials (`DATABASE_URL`,
- * `SMTP_URL`: `postgres://app:***@db:5432/pix`) masked; the rest as typed, quoted.
+ * `SMTP_URL`: `postgres://***@db:5432/pix`) masked; the rest as typed, quoted.
  */
 function shownValue(declaration: { secret?: true }, text: string | undefined): string {
   if (text === undefined) return "(vazio)";
@@ -454,6 +449,11 @@ function shownValue(declaration: { secret?: true }, text: string | undefined): s
   return JSON.stringify(text.replace(/(:\/\/)[^/?#\s]*@/g, "$1***@"));
 }
 
+/**
+ * The variables `reader` reads, parsed (empty values count as unset; the others are not read, so
+ * each process validates only its own), then what production refuses of them when it reads
+ * NODE_ENV, then `rules` across variables. Every problem is reported at once.
+ */
 function read<P extends Reader>(
   env: NodeJS.ProcessEnv,
   reader: P,

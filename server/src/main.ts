@@ -182,7 +182,7 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
     ...(cfg.checkoutSecret ? { checkout: { csrfSecret: cfg.checkoutSecret } } : {}),
   });
   // Before serving: a keyring that cannot open the stored secrets refuses to start (naming the key
-  // missing), and TOTP secrets still in clear are sealed (docs/decisions/0050-secrets-at-rest-and-the-bank-connection.md).
+  // missing), and TOTP and webhook secrets still in clear are sealed (docs/decisions/0050-secrets-at-rest-and-the-bank-connection.md).
   try {
     const { sealed } = await domain.sealedSecrets.prepare();
     if (sealed > 0) logger.info({ sealed, keyId: secrets.newest.id }, "segredos em claro selados (TOTP, webhooks)");
