@@ -477,6 +477,36 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(unknown).toEqual({ items: [], hasMore: false });
       });
 
+      test("when a charge is read by id while the key is unchanged, then it is get's record; once the key changed, or for another scope, it is null", async () => {
+        const { account, test: scope, live } = await seedAccount();
+        const key = apiKeyRecord(account.id);
+        await write((tx) => tx.apiKeys.insert(key));
+        const charge = transactionRecord(scope, { createdAt: at(1) });
+        await write((tx) => tx.transactions.insert(charge));
+        const read = await store.read.apiKeys.getByDigestWithAccount(key.digest);
+        if (!read) throw new Error("the key was inserted");
+        const confirmed = { digest: key.digest, version: read.version };
+
+        const unchanged = await store.read.transactions.getWhileKeyUnchanged(confirmed, scope, charge.id);
+        const got = await store.read.transactions.get(scope, charge.id);
+        const otherMode = await store.read.transactions.getWhileKeyUnchanged(confirmed, live, charge.id);
+        const missing = await store.read.transactions.getWhileKeyUnchanged(confirmed, scope, "txn_nosuchcharge00000");
+        await write((tx) => tx.accounts.update({ ...account, verified: !account.verified }));
+        const changed = await store.read.transactions.getWhileKeyUnchanged(confirmed, scope, charge.id);
+        const unknown = await store.read.transactions.getWhileKeyUnchanged(
+          { digest: "no-such-digest", version: read.version },
+          scope,
+          charge.id,
+        );
+
+        expect(got).not.toBeNull();
+        expect(unchanged).toEqual(got);
+        expect(otherMode).toBeNull();
+        expect(missing).toBeNull();
+        expect(changed).toBeNull();
+        expect(unknown).toBeNull();
+      });
+
       test("when a key is rolled, then its secret before is found by getByPreviousDigestWithAccount, and its current one as before", async () => {
         const { account } = await seedAccount();
         const key = apiKeyRecord(account.id);

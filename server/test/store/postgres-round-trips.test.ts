@@ -112,18 +112,32 @@ describePg("round trips to PostgreSQL per request", () => {
   });
 
   describe("GET /api/v1/transactions/{id}", () => {
-    test("when a charge is read, then two statements go: the key with its account, then the charge", async () => {
+    test("when a charge is read by a key read before, then one statement reads the charge and confirms the key", async () => {
       const id = await newChargeId();
       sent.length = 0;
 
       const res = await readCharge(id);
 
       expect(res.status).toBe(200);
-      expect(sent).toHaveLength(2);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toMatch(/^SELECT .* FROM transactions WHERE .*EXISTS \(SELECT 1 FROM api_keys k/);
       expect(sent.some((s) => s.includes("BEGIN"))).toBe(false);
     });
 
-    test("when a charge is read twice, then both statements go prepared, under the same names each time", async () => {
+    test("when a charge is read by a key this process has not read, then two statements go: the key with its account, then the charge", async () => {
+      const id = await newChargeId();
+      const { secret } = await ctx.addKey({});
+      sent.length = 0;
+
+      const res = await api(secret).GET("/api/v1/transactions/{id}", { params: { path: { id } } });
+
+      expect(res.status).toBe(200);
+      expect(sent).toHaveLength(2);
+      expect(sent[0]).toMatch(/FROM api_keys k/);
+      expect(sent[1]).toMatch(/FROM transactions/);
+    });
+
+    test("when a charge is read twice, then its statement goes prepared, under the same name each time", async () => {
       const id = await newChargeId();
       names.length = 0;
       expectStatus(await readCharge(id), 200);
@@ -131,7 +145,7 @@ describePg("round trips to PostgreSQL per request", () => {
       names.length = 0;
       expectStatus(await readCharge(id), 200);
 
-      expect(first).toHaveLength(2);
+      expect(first).toHaveLength(1);
       expect(first.every((n) => n !== null && n.startsWith("pix_"))).toBe(true);
       expect(names).toEqual(first);
     });

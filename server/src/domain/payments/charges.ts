@@ -354,12 +354,6 @@ export function chargeUseCases(deps: DomainDeps, authentication: Authentication)
     /** The list of a caller already admitted (the dashboard's user), with the public list's filters. */
     list: (actor: ScopedCaller, filter: ListFilter, page: PageRequest) => list(actor.scope, filter, page),
 
-    async get(actor: ScopedCaller, id: string) {
-      const record = await deps.store.read.transactions.get(actor.scope, id);
-      if (!record) throw notFound();
-      return presentTransaction(record, now());
-    },
-
     /**
      * `list` for a caller not yet authenticated. A first page whose key this process has read
      * before is read in one statement that also confirms the key unchanged (`recall`,
@@ -383,6 +377,26 @@ export function chargeUseCases(deps: DomainDeps, authentication: Authentication)
       }
       const actor = await authentication.authenticate(credentials);
       return list(actor.scope, filter, page);
+    },
+
+    /**
+     * `get` for a caller not yet authenticated, as `listAsCaller`: a key this process has read
+     * before is confirmed unchanged by the charge's own read (`getWhileKeyUnchanged`); a charge
+     * found proves it. Otherwise (a new or changed key, no such charge) the key is read first.
+     */
+    async getAsCaller(credentials: Credentials, id: string) {
+      const recalled = authentication.recall(credentials);
+      if (recalled) {
+        const record = await deps.store.read.transactions.getWhileKeyUnchanged(recalled.key, recalled.actor.scope, id);
+        if (record) {
+          authentication.noteUse(recalled.actor);
+          return presentTransaction(record, now());
+        }
+      }
+      const actor = await authentication.authenticate(credentials);
+      const record = await deps.store.read.transactions.get(actor.scope, id);
+      if (!record) throw notFound();
+      return presentTransaction(record, now());
     },
 
     async cancel(actor: ScopedCaller, id: string, idempotencyKey?: string) {

@@ -43,7 +43,8 @@ export interface KeyWithAccount {
   account: Account | null;
   /**
    * Names the versions of the key and its account that were read (opaque): it changes whenever
-   * either changes. `transactions.listWhileKeyUnchanged` checks it in the read itself.
+   * either changes. `transactions.listWhileKeyUnchanged` and `getWhileKeyUnchanged` check it in the
+   * read itself.
    */
   version: string;
 }
@@ -186,6 +187,16 @@ export interface StoreReads extends IdentityReads, AuditReads, BankReads, Receiv
       filter: TransactionFilter,
       limit: number,
     ): Promise<PageResult<TransactionRecord>>;
+    /**
+     * `get`, with nothing unless the key (by digest) and its account are still at `key.version` as
+     * of this very read: on PostgreSQL one statement, as `listWhileKeyUnchanged`. Null proves
+     * nothing (no such charge, or the key changed): the caller reads the key again and asks `get`.
+     */
+    getWhileKeyUnchanged(
+      key: { digest: string; version: string },
+      scope: Scope,
+      id: string,
+    ): Promise<TransactionRecord | null>;
     /** Every charge of one recurrence, oldest first (a recurrence has one per cycle, or a few). */
     listByRecurrence(scope: Scope, recurrenceId: string): Promise<TransactionRecord[]>;
     /**

@@ -18,12 +18,13 @@ function presentedSecret(headers: { "x-api-key"?: string | string[]; authorizati
 }
 
 /**
- * Operations whose handler admits the caller with its own read (`charges.listAsCaller`: the
- * statement that reads the first page also confirms the key unchanged). The middleware leaves
+ * Operations whose handler admits the caller with its own read (`charges.listAsCaller` and
+ * `charges.getAsCaller`: the statement that reads the first page, or the charge, also confirms the
+ * key unchanged; docs/decisions/0016-*). The middleware leaves
  * them unauthenticated; `PublicHandlers` gives their handlers a `CallerContext`, which has no
  * actor, so the compiler refuses a handler that would act for a caller nobody admitted.
  */
-const admittedByTheirRead = ["listTransactions"] as const satisfies readonly OperationId[];
+const admittedByTheirRead = ["listTransactions", "getTransaction"] as const satisfies readonly OperationId[];
 type AdmittedByTheirRead = (typeof admittedByTheirRead)[number];
 const isAdmittedByTheirRead = (id: OperationId): id is AdmittedByTheirRead =>
   (admittedByTheirRead as readonly OperationId[]).includes(id);

@@ -31,8 +31,9 @@ export function publicHandlers(domain: Domain): PublicHandlers {
       };
       return { status: 200, body: await domain.charges.listAsCaller(credentials, filter, pageFromQuery(query)) };
     },
-    async getTransaction({ params }, { actor }) {
-      return { status: 200, body: await domain.charges.get(actor, params.id) };
+    // Admitted by its read (`admittedByTheirRead`): the charge's statement confirms the key.
+    async getTransaction({ params }, { credentials }) {
+      return { status: 200, body: await domain.charges.getAsCaller(credentials, params.id) };
     },
     async cancelTransaction({ params, headers }, { actor }) {
       const out = await domain.charges.cancel(actor, params.id, headers["idempotency-key"]);

@@ -156,6 +156,11 @@ export class MemoryStore implements Store {
           this.keys.withAccount(key.digest)?.version === key.version
             ? this.transactionIndex.list(scope, f, { limit })
             : { items: [], hasMore: false },
+        getWhileKeyUnchanged: async (key, scope, id) => {
+          if (this.keys.withAccount(key.digest)?.version !== key.version) return null;
+          const t = this.transactions.get(id);
+          return t && inScope(t, scope) ? t : null;
+        },
       },
       recurrences: recurrenceReads(this.recurrences),
       paymentLinks: {

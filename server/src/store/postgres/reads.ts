@@ -139,6 +139,13 @@ export function reads(db: Queryable): StoreReads {
           },
           { limit },
         ),
+      getWhileKeyUnchanged: (key, scope, id) =>
+        selectOne(db, transactionsTable, `${scopedWhileKeyUnchanged} AND id = $5`, [
+          ...scopeArgs(scope),
+          key.digest,
+          key.version,
+          id,
+        ]),
     },
     recurrences: recurrenceReads(db),
     paymentLinks: {
