@@ -128,7 +128,7 @@ async function viewerSession(server: TestServer): Promise<{ token: string; csrf:
     tx.users.update({ ...viewer.user, accountId: owner.account.id, role: "viewer" }),
   );
   const session = await server.domain.sessions.logIn({ email, password }, client);
-  return { token: session.token, csrf: session.session.csrfToken };
+  return { token: session.token, csrf: session.csrfToken };
 }
 
 /** The reference server on PostgreSQL: a database of its own on `adminUrl`, migrated. */

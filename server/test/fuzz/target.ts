@@ -106,13 +106,13 @@ export async function prepareDashboardTarget(name: string, server: TestServer): 
     tx.users.update({ ...other.user, accountId: owner.account.id, role: "viewer" }),
   );
   const ids = await objectsOf(server, await testKeyOf(server, owner.account));
-  const sessions = { owner: { token: owner.token, csrf: owner.session.csrfToken }, viewer: { token: "", csrf: "" } };
+  const sessions = { owner: { token: owner.token, csrf: owner.csrfToken }, viewer: { token: "", csrf: "" } };
   const open = async (who: "owner" | "viewer") => {
     const started = await server.domain.sessions.logIn(
       { email: who === "owner" ? ownerEmail : viewerEmail, password },
       client,
     );
-    sessions[who] = { token: started.token, csrf: started.session.csrfToken };
+    sessions[who] = { token: started.token, csrf: started.csrfToken };
   };
   await open("viewer");
   const session = (who: "owner" | "viewer", csrf: boolean): Record<string, string> => ({

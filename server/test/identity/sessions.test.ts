@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { expect, test } from "vitest";
 import { eachStore, serverOn } from "../support/stores.js";
 import { dashboardBrowser, lastLinkToken, newPerson, signedUp, testOrigin } from "../support/dashboard.js";
@@ -28,6 +29,28 @@ for (const store of eachStore("dashboard_sessions")) {
       expect(session.body.user.id).toBe(answer.body.user.id);
       expect(session.body.csrfToken).toBe(answer.body.csrfToken);
       expect(server.mail.filter((m) => m.to === email).map((m) => m.subject)).toEqual(["Confirme seu e-mail"]);
+    });
+
+    test("when a session starts, then its stored row holds neither the cookie's token nor the CSRF token, and the CSRF token the answer gave admits a change", async () => {
+      const browser = dashboardBrowser(server.baseUrl);
+      const answer = await browser.api.POST("/dashboard/v1/sign-up", { body: newPerson() });
+      expectStatus(answer, 201);
+      const cookie = browser.cookie;
+      if (!cookie) throw new Error("sign-up sets the session cookie");
+      const token = cookie;
+
+      const stored = await server.store.read.sessions.getByTokenDigest(
+        createHash("sha256").update(token).digest("hex"),
+      );
+      const forged = await dashboardBrowser(server.baseUrl).api.GET("/dashboard/v1/session");
+      const change = await browser.api.PATCH("/dashboard/v1/me", { body: { name: "Maria Caixa" } });
+
+      expect(stored).not.toBeNull();
+      expect(JSON.stringify(stored)).not.toContain(answer.body.csrfToken);
+      expect(JSON.stringify(stored)).not.toContain(token);
+      expect(answer.body.csrfToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expectStatus(forged, 401);
+      expectStatus(change, 200);
     });
 
     test("when the confirmation link's token is sent, then the address is confirmed, and the token works once", async () => {

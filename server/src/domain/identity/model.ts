@@ -70,8 +70,6 @@ export interface SessionRecord {
   tokenDigest: string;
   userId: string;
   accountId: string;
-  /** The synchronizer token every change must carry in `x-csrf-token`. */
-  csrfToken: string;
   ip: string | null;
   userAgent: string | null;
   createdAt: string;
@@ -170,6 +168,11 @@ export interface DashboardActor {
   user: UserRecord;
   account: Account;
   session: SessionRecord;
+  /**
+   * The synchronizer token every change must carry in `x-csrf-token`: derived from the cookie's
+   * token (`csrfTokenOf`), so it is never stored, and a copy of the sessions table cannot forge it.
+   */
+  csrfToken: string;
   /** The account's rule: every member must use two-factor authentication. */
   requireTwoFactor: boolean;
   /** Where this request came from (the audit log records its IP address). */

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import type { components } from "../../../../generated/dashboard-api.js";
 import { recordAudit } from "../audit/index.js";
 import type { DomainDeps } from "../deps.js";
@@ -33,6 +33,12 @@ export interface StartedSession extends DashboardActor {
 }
 
 const digest = (token: string) => createHash("sha256").update(token).digest("hex");
+/**
+ * A session's CSRF token: an HMAC of a fixed label under the cookie's token. The server computes
+ * it from the cookie on each request; nothing stores it (ASVS: no secret at rest in clear), and
+ * knowing it reveals nothing of the cookie.
+ */
+const csrfTokenOf = (token: string) => createHmac("sha256", token).update("pix-dashboard-csrf").digest("base64url");
 const newToken = () => randomBytes(32).toString("base64url");
 
 /** Lower case, no spaces around: how an e-mail address is kept and looked up. */
@@ -59,7 +65,6 @@ export async function openSession(
     tokenDigest: digest(token),
     userId: user.id,
     accountId: user.accountId,
-    csrfToken: newToken(),
     ip: client.ip ?? null,
     userAgent: client.userAgent?.slice(0, 200) ?? null,
     createdAt: now,
@@ -70,7 +75,15 @@ export async function openSession(
   };
   await tx.sessions.insert(session);
   const rules = await tx.accountSecurity.get(account.id);
-  return { token, session, user, account, requireTwoFactor: rules?.requireTwoFactor ?? false, client };
+  return {
+    token,
+    session,
+    csrfToken: csrfTokenOf(token),
+    user,
+    account,
+    requireTwoFactor: rules?.requireTwoFactor ?? false,
+    client,
+  };
 }
 
 /**
@@ -206,16 +219,16 @@ export function sessionUseCases(deps: DomainDeps) {
         await store.transaction((tx) => tx.sessions.update(touched));
         session = touched;
       }
-      return { user, account, session, requireTwoFactor, client };
+      return { user, account, session, csrfToken: csrfTokenOf(token), requireTwoFactor, client };
     },
 
     /** The session as `GET /dashboard/v1/session` shows it. */
     view(actor: DashboardActor): Schemas["Session"] {
-      const { user, account, session } = actor;
+      const { user, account, session, csrfToken } = actor;
       return {
         user: presentUser(user),
         account: { id: account.id, name: account.name, verified: account.verified },
-        csrfToken: session.csrfToken,
+        csrfToken,
         expiresAt: session.expiresAt,
         idleExpiresAt: idleExpiry(session),
         stepUpExpiresAt: stepUpExpiry(session, now()),

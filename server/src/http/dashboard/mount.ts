@@ -136,7 +136,7 @@ export function mountDashboard(app: IRouter, domain: Domain, options: DashboardO
     }
     const actor = await domain.sessions.authenticate(readCookie(req, cookieName), client);
     const token = req.headers["x-csrf-token"];
-    if (isChange(req) && (typeof token !== "string" || !sameText(token, actor.session.csrfToken))) throw refused();
+    if (isChange(req) && (typeof token !== "string" || !sameText(token, actor.csrfToken))) throw refused();
     if (!roles.includes(actor.user.role)) {
       throw new DomainError("ROLE_FORBIDDEN", "Seu papel nesta conta não permite esta operação.");
     }

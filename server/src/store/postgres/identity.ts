@@ -42,7 +42,6 @@ export const sessionsTable: TableDef<SessionRecord> = {
     ["token_digest", (s) => s.tokenDigest],
     ["user_id", (s) => s.userId],
     ["account_id", (s) => s.accountId],
-    ["csrf_token", (s) => s.csrfToken],
     ["ip", (s) => s.ip],
     ["user_agent", (s) => s.userAgent],
     ["created_at", (s) => s.createdAt],
