@@ -930,7 +930,11 @@ export interface components {
          * @enum {string}
          */
         BankDialect: "standard" | "efi" | "inter";
-        /** @description An `https://` address, at most 500 characters. */
+        /**
+         * @description An `https://` address, at most 500 characters, without a user or password before its host (the
+         *     client's credentials are `clientId` and `clientSecret`, kept sealed; an address is shown as it
+         *     was given).
+         */
         BankHttpsUrl: string;
         /**
          * @description What one reconciliation did: every Pix the bank listed as received over the window, each kept

@@ -160,6 +160,33 @@ for (const store of eachStore("bank-connection")) {
       await bodyOf(operator().GET("/admin/v1/bank-connection"), 404);
     });
 
+    test.each([
+      { field: "baseUrl", value: "https://usuario:senha@pix.banco.example.com.br/api/v2" },
+      { field: "tokenUrl", value: "https://client_id@pix.banco.example.com.br/oauth/token" },
+    ])(
+      "when $field names a user or password before its host, then 400 naming $field, nothing is set and the value is not echoed",
+      async ({ field, value }) => {
+        const refused = await rawCall<{ code: string; errors?: { path: string; message: string }[] }>(
+          server.baseUrl,
+          "PUT",
+          "/admin/v1/bank-connection",
+          { admin: testAdminToken, body: { ...connectionBody(server), [field]: value } },
+        );
+
+        expect(refused.status).toBe(400);
+        expect(refused.body.code).toBe("VALIDATION_ERROR");
+        expect(refused.body.errors).toEqual([
+          {
+            path: field,
+            message:
+              "deve ser um endereço https, sem usuário nem senha antes do host (as credenciais vão em clientId e clientSecret)",
+          },
+        ]);
+        expect(JSON.stringify(refused.body)).not.toContain("@pix.banco");
+        await bodyOf(operator().GET("/admin/v1/bank-connection"), 404);
+      },
+    );
+
     test("when the certificate expires within 30 days, then /ready warns and stays ready; once expired, it says so and stays ready", async () => {
       const cert = certificate(server.clock.now(), -1, 20);
       await bodyOf(operator().PUT("/admin/v1/bank-connection", { body: connectionBody(server, cert) }), 200);

@@ -59,6 +59,10 @@ const comparisons: Record<string, string> = {
 
 /** The patterns of the documents with a message of their own; any other pattern is "formato inválido". */
 function patternMessage(pattern: string): string {
+  // The bank connection's addresses (spec/admin/bank-connection.tsp) take no user or password.
+  if (pattern.startsWith("^https:") && pattern.includes("@]")) {
+    return "deve ser um endereço https, sem usuário nem senha antes do host (as credenciais vão em clientId e clientSecret)";
+  }
   if (pattern.startsWith("^https:")) return "deve ser um endereço https";
   // The date-time (and date) scalars of spec/common/scalars.tsp.
   if (pattern.startsWith("^(19[7-9]")) {
