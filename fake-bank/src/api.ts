@@ -62,13 +62,17 @@ export interface RequestLogEntry {
   ms?: number;
 }
 
+/** The body of a `malformed` fault: an answer cut short, as a token answer's first characters would be. */
+export const malformedAnswer = '{"access_token":"eyJhbGciOiJSUzI1NiJ9.segredo-cortado';
+
 /** A fault on the next `count` calls whose `METHOD /path` (path after the base) matches `route`. */
 export interface CallFault {
   /**
    * `status`: an error answer; `timeout`: no answer; `reset`: the connection dropped unanswered
-   * (refused); `delay`: handled as usual after `delayMs` (the caller may be gone by then).
+   * (refused); `delay`: handled as usual after `delayMs` (the caller may be gone by then);
+   * `malformed`: a 200 whose JSON is cut short (`malformedAnswer`: a token answer's first characters).
    */
-  kind: "status" | "timeout" | "reset" | "delay";
+  kind: "status" | "timeout" | "reset" | "delay" | "malformed";
   /** For `status`: the answer (default 503). */
   status?: number;
   /** For `delay`: how long (ms). */
@@ -269,6 +273,10 @@ export function createApiApp(context: ApiContext): express.Express {
       }
       if (fault.kind === "reset") {
         res.socket?.destroy();
+        return;
+      }
+      if (fault.kind === "malformed") {
+        res.status(200).type("application/json").send(malformedAnswer);
         return;
       }
       if (fault.kind === "delay") {

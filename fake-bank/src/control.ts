@@ -178,7 +178,9 @@ export function createControlApp(bank: FakeBank): express.Express {
   control.post("/faults/calls", (req, res) => {
     const input = body(req);
     const kind = text(input.kind);
-    if (kind !== "status" && kind !== "timeout") throw new BadRequest("kind deve ser status ou timeout.");
+    if (kind !== "status" && kind !== "timeout" && kind !== "malformed") {
+      throw new BadRequest("kind deve ser status, timeout ou malformed.");
+    }
     const fault: CallFault = { kind, count: Number(input.count ?? 1) };
     if (input.status !== undefined) fault.status = Number(input.status);
     if (text(input.route) !== undefined) fault.route = text(input.route);

@@ -600,9 +600,17 @@ function bankTransport(credentials: BankCredentials, options: BankClientOptions 
       // No token, no call: the bank is down for us (its token endpoint failing).
       throw new BankDownError(`o banco recusou o token (${response.status})`, false, downRetryAfterSeconds);
     }
+    // Not JSON: said without JSON.parse's message, which quotes the answer (a token's first
+    // characters) into the logs and the operator's view of the last failure.
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw malformed("resposta do token (não é JSON)");
+    }
     let answer;
     try {
-      answer = tokenAnswer.parse(JSON.parse(text));
+      answer = tokenAnswer.parse(parsed);
     } catch (error) {
       throw malformed("resposta do token", error);
     }

@@ -2,6 +2,7 @@ import { request as httpsRequest } from "node:https";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createCertificateAuthority, type CertificateAuthority } from "../../../fake-bank/src/certs.js";
 import { startFakeBank, type Dialect, type FakeBank } from "../../../fake-bank/src/bank.js";
+import { malformedAnswer } from "../../../fake-bank/src/api.js";
 import { pixBankFrom, type BankClient } from "../../src/bank/client.js";
 import { startWebhookListener, type WebhookListener } from "../../src/bank/listener.js";
 import { bankWiring } from "../../src/bank/wiring.js";
@@ -259,6 +260,24 @@ describe("the PixBank adapter's connection", () => {
       expect(waited).toBeLessThan(timeoutMs + 1_000);
     } finally {
       bank.clearFaults();
+      await client.close();
+    }
+  });
+
+  test("when the token endpoint answers JSON cut short, then the call is BankUnavailableError whose message and causes quote none of the answer", async () => {
+    const client = pixBankFrom(credentialsOf(bank), { timeoutMs: callTimeoutMs });
+    try {
+      bank.faultCalls({ kind: "malformed", count: 1, route: "^POST /oauth/" });
+      const error = await client.readCharge(txid()).catch((e: unknown) => e);
+
+      expect(error).toBeInstanceOf(BankUnavailableError);
+      expect((error as Error).message).toBe("resposta do banco fora do padrão: resposta do token (não é JSON)");
+      // Everything an error log or the operator's view could print: the message and each cause's.
+      const said: string[] = [];
+      for (let e: unknown = error; e instanceof Error; e = e.cause) said.push(e.message, e.stack ?? "");
+      expect(said.join("\n")).not.toMatch(/eyJhbGci|segredo|access_token/);
+      expect(malformedAnswer).toContain("segredo");
+    } finally {
       await client.close();
     }
   });
