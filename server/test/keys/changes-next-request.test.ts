@@ -37,19 +37,36 @@ const withoutTimestamp = (body: Record<string, unknown>) => ({ ...body, timestam
 const byId = (on: TestServer, key: string | null, id: string) =>
   publicApi(on.baseUrl, key === null ? {} : { key }).GET("/api/v1/transactions/{id}", { params: { path: { id } } });
 
-/** An account with a test key that has read its one charge by id once (so the key is recalled). */
-async function readOnce(on: TestServer, permissions?: string[]) {
+/**
+ * An account with one charge and a new test key that `firstRead` used once (so this process
+ * recalls the key); `firstRead` checks its own answer.
+ */
+async function keyUsedOnce(
+  on: TestServer,
+  firstRead: (secret: string, chargeId: string) => Promise<void>,
+  permissions?: string[],
+) {
   const { account, testKey, addKey } = await on.newAccount();
   const created = await bodyOf(
     publicApi(on.baseUrl, { key: testKey }).POST("/api/v1/charges/pix", { body: chargeBody() }),
     201,
   );
   const { id, secret } = await addKey(permissions ? { permissions } : {});
-  const first = await byId(on, secret, created.id);
-  expectStatus(first, 200);
-  expect(first.body.id).toBe(created.id);
+  await firstRead(secret, created.id);
   return { account, keyId: id, secret, chargeId: created.id };
 }
+
+/** An account with a test key that has read its one charge by id once (so the key is recalled). */
+const readOnce = (on: TestServer, permissions?: string[]) =>
+  keyUsedOnce(
+    on,
+    async (secret, chargeId) => {
+      const first = await byId(on, secret, chargeId);
+      expectStatus(first, 200);
+      expect(first.body.id).toBe(chargeId);
+    },
+    permissions,
+  );
 
 async function changeKey(on: TestServer, keyId: string, change: Partial<ApiKeyRecord>): Promise<void> {
   const key = await on.store.read.apiKeys.get(keyId);
@@ -64,18 +81,16 @@ async function changeAccount(on: TestServer, accountId: string, change: Partial<
 }
 
 /** An account with a test key that has listed once (so it is recalled), and one charge to list. */
-async function listedOnce(on: TestServer, permissions?: string[]) {
-  const { account, testKey, addKey } = await on.newAccount();
-  const created = await bodyOf(
-    publicApi(on.baseUrl, { key: testKey }).POST("/api/v1/charges/pix", { body: chargeBody() }),
-    201,
+const listedOnce = (on: TestServer, permissions?: string[]) =>
+  keyUsedOnce(
+    on,
+    async (secret, chargeId) => {
+      const first = await list(on, secret);
+      expectStatus(first, 200);
+      expect(first.body.data.map((t) => t.id)).toEqual([chargeId]);
+    },
+    permissions,
   );
-  const { id, secret } = await addKey(permissions ? { permissions } : {});
-  const first = await list(on, secret);
-  expectStatus(first, 200);
-  expect(first.body.data.map((t) => t.id)).toEqual([created.id]);
-  return { account, keyId: id, secret, chargeId: created.id };
-}
 
 for (const store of eachStore("key_confirming_reads")) {
   store.describe(`a first page of transactions confirms the key in its own read, on the ${store.name} store`, () => {
