@@ -5,7 +5,7 @@ import styles from "./ui.module.css";
 // The pieces every screen is made of: the page and its title, cards, loading, empty and error
 // states, alerts, badges and a list of details.
 
-export function Page(props: { title: string; subtitle?: ReactNode; actions?: ReactNode; children: ReactNode }) {
+export function Page(props: { title: ReactNode; subtitle?: ReactNode; actions?: ReactNode; children: ReactNode }) {
   return (
     <section className={styles.page} aria-labelledby="page-title">
       <div className={styles.pageHead}>
@@ -18,6 +18,14 @@ export function Page(props: { title: string; subtitle?: ReactNode; actions?: Rea
       {props.children}
     </section>
   );
+}
+
+/**
+ * An id in a page's title (`Transação txn_…`): in a smaller monospaced face and never broken, so on
+ * a phone it goes whole to the next line instead of splitting mid-id.
+ */
+export function TitleId(props: { id: string }) {
+  return <span className={styles.titleId}>{props.id}</span>;
 }
 
 export function Card(props: { title?: string; children: ReactNode; id?: string }) {

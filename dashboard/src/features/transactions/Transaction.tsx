@@ -11,7 +11,18 @@ import { TextField } from "../../components/Field";
 import { FormError } from "../../components/FormError";
 import { QrCode } from "../../components/QrCode";
 import { StatusBadge } from "../../components/StatusBadge";
-import { AddressLines, Alert, Badge, Card, Details, ErrorMessage, Loading, Page, ui } from "../../components/ui";
+import {
+  AddressLines,
+  Alert,
+  Badge,
+  Card,
+  Details,
+  ErrorMessage,
+  Loading,
+  Page,
+  TitleId,
+  ui,
+} from "../../components/ui";
 import {
   formatAddress,
   formatDateTime,
@@ -67,7 +78,14 @@ export function TransactionPage() {
   }
   const { transaction: t, timeline, refundSources } = query.data;
   return (
-    <Page title={`Transação ${t.id}`} subtitle={t.description}>
+    <Page
+      title={
+        <>
+          Transação <TitleId id={t.id} />
+        </>
+      }
+      subtitle={t.description}
+    >
       <p>
         <Link to={to("transacoes")}>← Transações</Link>
       </p>
