@@ -6,6 +6,7 @@ import { api } from "../../api/client";
 import { fieldErrors } from "../../api/errors";
 import { canCall } from "../../../../generated/dashboard-operations";
 import { useCurrentSession } from "../../api/session";
+import { EventName } from "../../components/EventName";
 import { CopyButton } from "../../components/CopyButton";
 import { TextField } from "../../components/Field";
 import { FormError } from "../../components/FormError";
@@ -205,7 +206,7 @@ function TimelineItem({ entry }: { entry: Entry }) {
     return (
       <>
         {when}
-        <strong>{eventLabel[entry.event.type] ?? entry.event.type}</strong> <code>{entry.event.type}</code>
+        <strong>{eventLabel[entry.event.type] ?? entry.event.type}</strong> <EventName kind={entry.event.type} />
       </>
     );
   }

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { api } from "../../../api/client";
+import { EventName } from "../../../components/EventName";
 import { type Column, CursorPager, DataTable } from "../../../components/DataTable";
 import { Card, EmptyState, ErrorMessage, Loading, ui } from "../../../components/ui";
 import { formatDateTime } from "../../../lib/format";
@@ -23,7 +24,7 @@ export function Events() {
     { enabled: shown !== null },
   );
   const columns: Column<Event>[] = [
-    { header: "Evento", cell: (e) => <code>{e.type}</code> },
+    { header: "Evento", cell: (e) => <EventName kind={e.type} /> },
     { header: "Quando", cell: (e) => formatDateTime(e.createdAt) },
     {
       header: "Id",

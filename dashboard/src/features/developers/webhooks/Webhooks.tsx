@@ -5,6 +5,7 @@ import { api } from "../../../api/client";
 import { fieldErrors } from "../../../api/errors";
 import { canCall } from "../../../../../generated/dashboard-operations";
 import { useCurrentSession } from "../../../api/session";
+import { EventName } from "../../../components/EventName";
 import { type Column, DataTable } from "../../../components/DataTable";
 import { TextField } from "../../../components/Field";
 import { FormError } from "../../../components/FormError";
@@ -238,7 +239,7 @@ function Deliveries(props: { rows: Delivery[]; endpointId: string; manage: boole
   const mode = useMode();
   const resend = useResendDelivery(mode, props.endpointId);
   const columns: Column<Delivery>[] = [
-    { header: "Evento", cell: (d) => <code>{d.eventType}</code> },
+    { header: "Evento", cell: (d) => <EventName kind={d.eventType} /> },
     { header: "Criada em", cell: (d) => formatDateTime(d.createdAt) },
     {
       essential: true,
@@ -370,7 +371,7 @@ function EndpointForm(props: {
                   setChosen(next);
                 }}
               />
-              <code>{kind}</code>
+              <EventName kind={kind} />
             </label>
           ))}
           {byField.events ? <p className={ui.fieldError}>{byField.events}</p> : null}
