@@ -1,5 +1,5 @@
 import { pipeline } from "node:stream/promises";
-import type { IRouter, NextFunction, Request, Response } from "express";
+import type { IRouter, NextFunction, Request, RequestHandler, Response } from "express";
 import type { OperationMeta } from "../../../generated/operations.js";
 import { fieldError, notFound } from "../domain/core/errors.js";
 import { pageLimit } from "../domain/core/policy.js";
@@ -87,6 +87,15 @@ export function bindOperations<Ctx, H extends object>(
   handlers: H,
   context: (res: Response) => Ctx | undefined,
 ): void {
+  app.use(operationDispatcher(table, handlers, context));
+}
+
+/** `bindOperations`'s one middleware, for a pipeline that runs it as one of its steps (`steps`). */
+export function operationDispatcher<Ctx, H extends object>(
+  table: Record<string, OperationMeta>,
+  handlers: H,
+  context: (res: Response) => Ctx | undefined,
+): RequestHandler {
   const byOperation = new Map<string, (req: Request, res: Response) => Promise<void>>();
   for (const id of Object.keys(table)) {
     const handler = (handlers as Record<string, AnyHandler<Ctx>>)[id];
@@ -110,11 +119,35 @@ export function bindOperations<Ctx, H extends object>(
       else res.status(result.status).json(result.body);
     });
   }
-  app.use((req: Request, res: Response, next: NextFunction) => {
+  return (req: Request, res: Response, next: NextFunction) => {
     const dispatch = dispatchOf(res);
     const run = dispatch === undefined ? undefined : byOperation.get(dispatch.operationId);
     if (!run || !dispatch) return next();
     req.params = dispatch.params;
     return run(req, res);
-  });
+  };
+}
+
+/**
+ * Middlewares run one after another as one: what Express does for consecutive `app.use` layers
+ * (a step's `next()` runs the next step, `next(value)` leaves with it, a thrown error or a
+ * rejected promise is `next(error)`), without the router's matching and bookkeeping per layer,
+ * which it repeats for every request. For a path where every step applies to every request.
+ */
+export function steps(handlers: readonly RequestHandler[]): RequestHandler {
+  return (req, res, done) => {
+    let index = 0;
+    const next = (value?: unknown): void => {
+      if (value !== undefined && value !== null && value !== false) return done(value);
+      const handler = handlers[index++];
+      if (handler === undefined) return done();
+      try {
+        const out: unknown = handler(req, res, next);
+        if (out instanceof Promise) out.catch((error: unknown) => done(error ?? new Error("rejected")));
+      } catch (error) {
+        done(error);
+      }
+    };
+    next();
+  };
 }
