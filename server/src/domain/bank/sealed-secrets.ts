@@ -1,7 +1,9 @@
-import { sealTotp } from "../identity/index.js";
+import { sealTotp, type UserRecord } from "../identity/index.js";
 import { lockEndpoint, sealWebhookSecret } from "../webhooks/index.js";
 import { isSealed, type Keyring, SecretUnreadableError } from "../core/secrets.js";
 import type { DomainDeps } from "../deps.js";
+import type { StoreTx } from "../ports/store.js";
+import type { WebhookEndpointRecord } from "../core/model.js";
 
 // The secrets kept sealed in the store (docs/decisions/0050-secrets-at-rest-and-the-bank-connection.md):
 // the dashboard users' TOTP secrets, the webhook endpoints' signing secrets and the bank
@@ -33,74 +35,72 @@ export function sealedSecretUseCases(deps: DomainDeps) {
   const { store, secrets, clock } = deps;
 
   /**
-   * The records `list` pages (by id, `batch` at a time) whose secrets (`secretsOf`) `change` alters,
-   * each given to `write`, which changes it in a transaction of its own and answers how many of its
-   * secrets it changed; answers the sum. A record `change` leaves as it is costs no transaction:
-   * every process's start-up walks every record.
+   * The records `list` pages (by id, `batch` at a time) whose secret `fields` `change` alters, each
+   * changed in a transaction of its own: `lock`ed, `read` again there and, when `change` still
+   * alters it, `write`n. Answers how many secrets it altered. A record `change` leaves as it is
+   * costs no transaction: every process's start-up walks every record.
    */
   async function sweep<T extends { id: string }>(
-    list: (afterId: string | null, limit: number) => Promise<T[]>,
-    secretsOf: (record: T) => (string | null)[],
     change: (stored: string) => string,
-    write: (listed: T) => Promise<number>,
+    records: {
+      list: (afterId: string | null, limit: number) => Promise<T[]>;
+      fields: readonly (keyof T)[];
+      lock: (tx: StoreTx, id: string) => Promise<void>;
+      read: (tx: StoreTx, id: string) => Promise<T | null>;
+      write: (tx: StoreTx, changed: T) => Promise<void>;
+    },
   ): Promise<number> {
-    let changed = 0;
-    for (let after: string | null = null; ;) {
-      const page = await list(after, batch);
-      for (const listed of page) {
-        if (secretsOf(listed).some((stored) => stored !== null && change(stored) !== stored)) {
-          changed += await write(listed);
-        }
+    const changed = (record: T) => {
+      const next = { ...record };
+      let altered = 0;
+      for (const field of records.fields) {
+        const stored = record[field];
+        if (typeof stored !== "string") continue; // no secret there (null)
+        const value = change(stored);
+        if (value === stored) continue;
+        next[field] = value as T[keyof T];
+        altered++;
       }
-      if (page.length < batch) return changed;
+      return { record: next, altered };
+    };
+    const rewrite = (id: string) =>
+      store.transaction(async (tx) => {
+        await records.lock(tx, id);
+        const current = await records.read(tx, id);
+        if (!current) return 0;
+        const { record, altered } = changed(current);
+        if (altered > 0) await records.write(tx, record);
+        return altered;
+      });
+    let total = 0;
+    for (let after: string | null = null; ;) {
+      const page = await records.list(after, batch);
+      for (const listed of page) if (changed(listed).altered > 0) total += await rewrite(listed.id);
+      if (page.length < batch) return total;
       after = page.at(-1)?.id ?? null;
     }
   }
 
-  /**
-   * Every user holding a TOTP secret, each changed by `change` in a transaction of its own (its row
-   * locked, read again there); answers how many `change` altered.
-   */
+  /** Every user's TOTP secrets (the current one and one being set up) changed by `change`. */
   const eachTotpUser = (change: (stored: string) => string) =>
-    sweep(
-      (after, limit) => store.read.users.listWithTotpSecret(after, limit),
-      (user) => [user.totpSecret, user.totpPendingSecret],
-      change,
-      (listed) =>
-        store.transaction(async (tx) => {
-          await tx.lockScope({ accountId: `user:${listed.id}`, livemode: false });
-          const user = await tx.users.get(listed.id);
-          if (!user) return 0;
-          const totpSecret = user.totpSecret === null ? null : change(user.totpSecret);
-          const totpPendingSecret = user.totpPendingSecret === null ? null : change(user.totpPendingSecret);
-          if (totpSecret === user.totpSecret && totpPendingSecret === user.totpPendingSecret) return 0;
-          await tx.users.update({ ...user, totpSecret, totpPendingSecret, updatedAt: clock.now().toISOString() });
-          return Number(totpSecret !== user.totpSecret) + Number(totpPendingSecret !== user.totpPendingSecret);
-        }),
-    );
+    sweep<UserRecord>(change, {
+      list: (after, limit) => store.read.users.listWithTotpSecret(after, limit),
+      fields: ["totpSecret", "totpPendingSecret"],
+      lock: (tx, id) => tx.lockScope({ accountId: `user:${id}`, livemode: false }),
+      read: (tx, id) => tx.users.get(id),
+      write: (tx, user) => tx.users.update({ ...user, updatedAt: clock.now().toISOString() }),
+    });
 
-  /**
-   * Every webhook endpoint, its secret and a rotation's previous one changed by `change` in a
-   * transaction of its own (the endpoint locked, read again there); answers how many `change` altered.
-   */
+  /** Every webhook endpoint's signing secret and a rotation's previous one changed by `change`. */
   const eachWebhookEndpoint = (change: (stored: string) => string) =>
-    sweep(
-      (after, limit) => store.read.webhookEndpoints.listAfter(after, limit),
-      (endpoint) => [endpoint.secret, endpoint.previousSecret],
-      change,
-      (listed) =>
-        store.transaction(async (tx) => {
-          await lockEndpoint(tx, listed.id);
-          const endpoint = await tx.webhookEndpoints.get(listed.id);
-          if (!endpoint) return 0;
-          const secret = change(endpoint.secret);
-          const previousSecret = endpoint.previousSecret === null ? null : change(endpoint.previousSecret);
-          if (secret === endpoint.secret && previousSecret === endpoint.previousSecret) return 0;
-          // Not `updatedAt`: the endpoint did not change for its owner.
-          await tx.webhookEndpoints.update({ ...endpoint, secret, previousSecret });
-          return Number(secret !== endpoint.secret) + Number(previousSecret !== endpoint.previousSecret);
-        }),
-    );
+    sweep<WebhookEndpointRecord>(change, {
+      list: (after, limit) => store.read.webhookEndpoints.listAfter(after, limit),
+      fields: ["secret", "previousSecret"],
+      lock: lockEndpoint,
+      read: (tx, id) => tx.webhookEndpoints.get(id),
+      // Not `updatedAt`: the endpoint did not change for its owner.
+      write: (tx, endpoint) => tx.webhookEndpoints.update(endpoint),
+    });
 
   /** `stored` under the newest key: a sealed one re-wrapped, a clear one sealed by `seal`. */
   const rewrapped = (seal: Seal) => (stored: string) =>
