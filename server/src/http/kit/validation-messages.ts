@@ -59,8 +59,8 @@ const comparisons: Record<string, string> = {
 
 /** The patterns of the documents with a message of their own; any other pattern is "formato inválido". */
 function patternMessage(pattern: string): string {
-  // The bank connection's addresses (spec/admin/bank-connection.tsp) take no user or password.
-  if (pattern.startsWith("^https:") && pattern.includes("@]")) {
+  // The bank connection's addresses (`BankHttpsUrl`, spec/admin/bank-connection.tsp): no user or password.
+  if (pattern === "^https://[^\\s/?#@]+([/?#][^\\s]*)?$") {
     return "deve ser um endereço https, sem usuário nem senha antes do host (as credenciais vão em clientId e clientSecret)";
   }
   if (pattern.startsWith("^https:")) return "deve ser um endereço https";
