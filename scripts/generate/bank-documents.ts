@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type OpenAPIOverlayOptions, openapiOverlay } from "openapi-format";
 import { parse, stringify } from "yaml";
+import { emitCallbackValidators } from "./emit-callback-validators.js";
 import { emitTypes } from "./emit-types.js";
 
 /**
@@ -38,7 +39,10 @@ function hasOverlay(root: string, name: string): boolean {
   return existsSync(join(root, "spec", "bank", name, "overlay.yaml"));
 }
 
-/** Writes generated/bank/<name>.yaml and .d.ts for every document. */
+/**
+ * Writes generated/bank/<name>.yaml and .d.ts for every document, and the webhook listener's checks
+ * of the API Pix callbacks (generated/bank/callback-validators.ts).
+ */
 export async function emitBankDocuments(root: string, outDir: string): Promise<void> {
   const bankOut = join(outDir, "bank");
   mkdirSync(bankOut, { recursive: true });
@@ -51,5 +55,6 @@ export async function emitBankDocuments(root: string, outDir: string): Promise<v
     const document = await overlaidBankDocument(root, name);
     writeFileSync(join(bankOut, `${name}.yaml`), header + stringify(document, { lineWidth: 0 }));
     writeFileSync(join(bankOut, `${name}.d.ts`), await emitTypes(document));
+    if (name === "pix-api") writeFileSync(join(bankOut, "callback-validators.ts"), emitCallbackValidators(document));
   }
 }

@@ -14,23 +14,14 @@
 import { createServer, type Server } from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Ajv, type ValidateFunction } from "ajv";
-import addFormats from "ajv-formats";
 import type { components } from "../../../generated/bank/pix-api.js";
-import { localSchemaRefs, readOpenApiDocument } from "../http/kit/openapi-document.js";
+import { type CallbackValidators, callbackValidators } from "../../../generated/bank/callback-validators.js";
 import type { BankDialect } from "../domain/bank/index.js";
 import { dialects } from "./dialects.js";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-const defaultDocumentPath = join(root, "generated/bank/pix-api.yaml");
-
 type Pix = components["schemas"]["Pix"];
-type WebhookPixBody = components["requestBodies"]["WebhookPixBody"]["content"]["application/json"];
 type WebhookRecBody = components["requestBodies"]["WebhookRecBody"]["content"]["application/json"];
 type WebhookCobRBody = components["requestBodies"]["WebhookCobRBody"]["content"]["application/json"];
-type Body = { content: { "application/json": { schema: Record<string, unknown> } } };
 
 /** The bank side of the listener: whose certificates it accepts and how its body is shaped. */
 export interface ListenerBank {
@@ -58,8 +49,6 @@ export interface WebhookListenerOptions {
   onCycleCharges?: (txids: string[]) => Promise<void> | void;
   /** Where a failed hand-off is told (the callback was answered already). */
   onError?: (error: unknown) => void;
-  /** The vendored document, overlaid (default generated/bank/pix-api.yaml). */
-  documentPath?: string;
   /** Largest body read (default 1 MiB): the bank groups Pix, but not without bound. */
   bodyLimitBytes?: number;
 }
@@ -72,57 +61,8 @@ export interface WebhookListener {
   close(): Promise<void>;
 }
 
-interface Validators {
-  /** The standard's body, `{ pix: [...] }`. */
-  object: ValidateFunction<WebhookPixBody>;
-  /** A bare array of the standard's Pix (dialect "array"). */
-  array: ValidateFunction<Pix[]>;
-  /** `{ recs: [...] }` on `/rec` and `{ cobsr: [...] }` on `/cobr` (the standard's, every dialect). */
-  recs: ValidateFunction<WebhookRecBody>;
-  cobsr: ValidateFunction<WebhookCobRBody>;
-}
-
-const compiled = new Map<string, Validators>();
-
-/** Compiles the callback's schemas from the document, once per document. */
-function callbackValidators(documentPath = defaultDocumentPath): Validators {
-  const cached = compiled.get(documentPath);
-  if (cached) return cached;
-  const doc = readOpenApiDocument(documentPath) as {
-    components: {
-      schemas: unknown;
-      requestBodies: { WebhookPixBody: Body; WebhookRecBody: Body; WebhookCobRBody: Body };
-    };
-  };
-  const $defs = localSchemaRefs(doc.components.schemas);
-  const body = localSchemaRefs(doc.components.requestBodies.WebhookPixBody.content["application/json"].schema);
-  const ajv = new Ajv({ strict: false, allErrors: false });
-  addFormats.default(ajv, { mode: "full" });
-  const validators: Validators = {
-    // The document's body schema names no type; the callback is an object all the same.
-    object: ajv.compile<WebhookPixBody>({ $defs, allOf: [{ type: "object" }, body] }),
-    array: ajv.compile<Pix[]>({ $defs, type: "array", items: { $ref: "#/$defs/Pix" } }),
-    recs: ajv.compile<WebhookRecBody>({
-      $defs,
-      allOf: [
-        { type: "object", required: ["recs"] },
-        localSchemaRefs(doc.components.requestBodies.WebhookRecBody.content["application/json"].schema),
-      ],
-    }),
-    cobsr: ajv.compile<WebhookCobRBody>({
-      $defs,
-      allOf: [
-        { type: "object", required: ["cobsr"] },
-        localSchemaRefs(doc.components.requestBodies.WebhookCobRBody.content["application/json"].schema),
-      ],
-    }),
-  };
-  compiled.set(documentPath, validators);
-  return validators;
-}
-
 /** The Pix of a callback in the dialect's shape, or why it is not one. */
-function pixOf(body: unknown, dialect: BankDialect, validators: Validators): Pix[] | string {
+function pixOf(body: unknown, dialect: BankDialect, validators: CallbackValidators): Pix[] | string {
   if (dialects[dialect].callbackBody === "array") {
     if (validators.array(body)) return body;
     return validators.array.errors?.map((e) => `${e.instancePath} ${e.message ?? ""}`).join("; ") ?? "inválido";
@@ -142,7 +82,8 @@ function answer(res: ServerResponse, status: number, text?: string): void {
 
 /** Starts the listener; resolves once it is bound. */
 export async function startWebhookListener(options: WebhookListenerOptions): Promise<WebhookListener> {
-  const validators = callbackValidators(options.documentPath);
+  // The checks of the document's callback bodies, generated from it (npm run generate).
+  const validators = callbackValidators;
   const bodyLimit = options.bodyLimitBytes ?? 1024 * 1024;
   let bank = options.bank;
 

@@ -151,7 +151,11 @@ async function startOnPort(options: {
   track?: ((stop: () => Promise<void>) => void) | undefined;
 }): Promise<ServerProcess> {
   const { name, port } = options;
-  const child = spawn(process.execPath, ["--enable-source-maps", await serverEntry()], {
+  // Without `npm start`'s `--enable-source-maps`: with it, each process read every chunk's source
+  // map as it loaded and parsed the bundle's whole map at its first stack trace, about a tenth of a
+  // server process's CPU in the bank fault tests, dozens of processes a run. A trace a test prints
+  // names the bundle's lines; http/process-signals.test.ts runs `npm start`'s own command.
+  const child = spawn(process.execPath, [await serverEntry()], {
     cwd: root,
     env: {
       PATH: process.env.PATH,

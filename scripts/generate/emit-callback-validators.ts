@@ -1,0 +1,134 @@
+// A step of `npm run generate` (after bank-documents): the checks of the bank's callbacks to the
+// webhook listener (server/src/bank/listener.ts), as Ajv standalone code from the overlaid API Pix
+// document, so no schema is read or compiled when a server starts. Compiling them at the
+// listener's start had been about a tenth of a production server process's CPU in the bank fault
+// tests (docs/decisions/0049-request-validation-owned-and-generated.md: the request validators
+// are generated the same way).
+import { Ajv, _ } from "ajv";
+import standaloneCode from "ajv/dist/standalone/index.js";
+import addFormats from "ajv-formats";
+
+type Node = Record<string, unknown>;
+type Body = { content: { "application/json": { schema: Node } } };
+
+/** `#/components/schemas/…` made `#/$defs/…`: each schema carries the document's schemas as `$defs`. */
+function localSchemaRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(localSchemaRefs);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        k,
+        k === "$ref" && typeof v === "string" ? v.replace(/^#\/components\/schemas\//, "#/$defs/") : localSchemaRefs(v),
+      ]),
+    );
+  }
+  return value;
+}
+
+/** Words of a schema that say nothing a value is checked against (Ajv ignores them). */
+const annotations = new Set(["title", "description", "example", "examples", "externalDocs"]);
+
+/** The schema without its annotations, at every depth (a property named like one is kept). */
+function withoutAnnotations(value: unknown, inProperties = false): unknown {
+  if (Array.isArray(value)) return value.map((v) => withoutAnnotations(v));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => inProperties || !annotations.has(k))
+        .map(([k, v]) => [k, withoutAnnotations(v, !inProperties && k === "properties")]),
+    );
+  }
+  return value;
+}
+
+/** The names of the `$defs` a schema reaches, through each other too. */
+function reachedDefs(start: unknown, defs: Node): Set<string> {
+  const reached = new Set<string>();
+  const visit = (value: unknown) => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!value || typeof value !== "object") return;
+    for (const [k, v] of Object.entries(value)) {
+      const name = k === "$ref" && typeof v === "string" ? /^#\/\$defs\/(.+)$/.exec(v)?.[1] : undefined;
+      if (name !== undefined && !reached.has(name)) {
+        reached.add(name);
+        visit(defs[name]);
+      } else visit(v);
+    }
+  };
+  visit(start);
+  return reached;
+}
+
+/** The module text of the listener's four callback checks, from the overlaid API Pix document. */
+export function emitCallbackValidators(document: Node): string {
+  const { schemas, requestBodies } = document.components as {
+    schemas: Node;
+    requestBodies: { WebhookPixBody: Body; WebhookRecBody: Body; WebhookCobRBody: Body };
+  };
+  const allDefs = withoutAnnotations(localSchemaRefs(schemas)) as Node;
+  const bodySchema = (body: Body) => withoutAnnotations(localSchemaRefs(body.content["application/json"].schema));
+  const bodies = [requestBodies.WebhookPixBody, requestBodies.WebhookRecBody, requestBodies.WebhookCobRBody];
+  // Only the schemas the callbacks reach, without their annotations: each is written out in the
+  // module as a constant (the generated code reads its enums from it).
+  const reached = reachedDefs([{ $ref: "#/$defs/Pix" }, ...bodies.map(bodySchema)], allDefs);
+  const $defs = Object.fromEntries(Object.entries(allDefs).filter(([name]) => reached.has(name)));
+  // The first error only (`allErrors: false`): the listener logs why a body was refused, and
+  // answers 400 either way.
+  const ajv = new Ajv({
+    strict: false,
+    allErrors: false,
+    code: { source: true, esm: true, lines: false, optimize: true },
+  });
+  addFormats.default(ajv, { mode: "full" });
+  // The formats come from the module's `formats` (ajv-formats' full ones), declared in its prelude.
+  ajv.opts.code.formats = _`formats`;
+  // The document's body schema names no type; the callback is an object all the same.
+  ajv.addSchema({ $defs, allOf: [{ type: "object" }, bodySchema(requestBodies.WebhookPixBody)] }, "object");
+  // A bare array of the standard's Pix (dialect "array").
+  ajv.addSchema({ $defs, type: "array", items: { $ref: "#/$defs/Pix" } }, "array");
+  ajv.addSchema(
+    { $defs, allOf: [{ type: "object", required: ["recs"] }, bodySchema(requestBodies.WebhookRecBody)] },
+    "recs",
+  );
+  ajv.addSchema(
+    { $defs, allOf: [{ type: "object", required: ["cobsr"] }, bodySchema(requestBodies.WebhookCobRBody)] },
+    "cobsr",
+  );
+  const code = standaloneCode
+    .default(ajv, { object: "object", array: "array", recs: "recs", cobsr: "cobsr" })
+    .replace(/^"use strict";/, "")
+    .replace(/export const (\w+) = (\w+);/g, "exported.$1 = $2;");
+  return `// @ts-nocheck
+// Generated by scripts/generate/emit-callback-validators.ts from bank/pix-api.yaml (Ajv standalone
+// code). Do not edit: change spec/bank/pix-api/overlay.yaml and run \`npm run generate\`.
+/* eslint-disable */
+import type { ValidateFunction } from "ajv";
+import { createRequire } from "node:module";
+import type { components } from "./pix-api.js";
+
+// Ajv's run-time helpers and ajv-formats' formats, by their CommonJS entries.
+const require = createRequire(import.meta.url);
+const { fullFormats: formats } = require("ajv-formats/dist/formats");
+
+type Bodies = components["requestBodies"];
+
+/** The checks of a callback's body, by where it arrives and the bank's dialect. */
+export interface CallbackValidators {
+  /** The standard's body on \`/pix\`, \`{ pix: [...] }\`. */
+  readonly object: ValidateFunction<Bodies["WebhookPixBody"]["content"]["application/json"]>;
+  /** A bare array of the standard's Pix on \`/pix\` (dialect "array"). */
+  readonly array: ValidateFunction<components["schemas"]["Pix"][]>;
+  /** \`{ recs: [...] }\` on \`/rec\` (every dialect). */
+  readonly recs: ValidateFunction<Bodies["WebhookRecBody"]["content"]["application/json"]>;
+  /** \`{ cobsr: [...] }\` on \`/cobr\` (every dialect). */
+  readonly cobsr: ValidateFunction<Bodies["WebhookCobRBody"]["content"]["application/json"]>;
+}
+
+const exported = {};
+{
+${code}
+}
+
+export const callbackValidators: CallbackValidators = exported;
+`;
+}
