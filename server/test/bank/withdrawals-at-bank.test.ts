@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { components } from "../../../generated/api.js";
+import { payoutCallsAtOnce } from "../../src/bank/payouts.js";
 import { bankTransferIdOf } from "../../src/domain/balance/index.js";
 import { byId, chargeBody, expectStatus } from "../harness.js";
 import { startAdmin } from "../support/admin-process.js";
@@ -208,6 +209,58 @@ function withdrawalsAtBankSuite(store: StoreUnderTest) {
     expect(res.body).toMatchObject({ code: "REQUEST_ERROR" });
     expect(res.body.message).toContain("até 10 transferências");
     expect(await available(key)).toBe(before);
+  });
+
+  test(`when 40 withdrawals are made at once, then at most ${payoutCallsAtOnce} payout calls are at the bank at a time and each transfer reaches it once`, async () => {
+    const keys = await Promise.all([1, 2, 3, 4].map(() => fundedKey(20_000)));
+    const since = new Date().toISOString();
+    // Each call waits 100 ms at the bank: the burst's passes overlap there unless held back.
+    at.bank().setLatency(100);
+    try {
+      const made = await Promise.all(
+        keys.flatMap((key) => Array.from({ length: 10 }, () => withdraw(key, 1_000).then((w) => ({ key, w })))),
+      );
+      const ids = made.map(({ w }) => bankTransferIdOf(w.transfers[0]!.id));
+      await eventually(
+        async () =>
+          ids.every((id) =>
+            at
+              .bank()
+              .payouts?.list()
+              .some((p) => p.id === id),
+          ),
+        20_000,
+      );
+      expect(
+        ids.map(
+          (id) =>
+            at
+              .bank()
+              .payouts?.list()
+              .filter((p) => p.id === id).length,
+        ),
+      ).toEqual(ids.map(() => 1));
+    } finally {
+      at.bank().setLatency(0);
+    }
+    // The payouts' calls (sends, reads, the balance) as intervals at the bank, and the most at once.
+    const calls = at
+      .bank()
+      .requests()
+      .filter((r) => r.at >= since && r.path.includes("/gn/") && r.ms !== undefined)
+      .map((r) => ({ from: Date.parse(r.at), to: Date.parse(r.at) + r.ms! }));
+    const edges = calls.flatMap((c) => [
+      { t: c.from, d: 1 },
+      { t: c.to, d: -1 },
+    ]);
+    edges.sort((a, b) => a.t - b.t || a.d - b.d);
+    let now = 0;
+    let most = 0;
+    for (const edge of edges) most = Math.max(most, (now += edge.d));
+    expect(calls.length).toBeGreaterThanOrEqual(40);
+    // The burst did overlap at the bank (a bound never reached would prove nothing) and stayed within it.
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(payoutCallsAtOnce);
   });
 
   test("when the key is a test key, then the withdrawal never reaches the bank", async () => {
