@@ -71,7 +71,7 @@ export function Keys() {
         <>
           {k.name} {k.revokedAt ? <Badge tone="danger">revogada</Badge> : null}
           <br />
-          <code className={ui.hint}>{k.prefix}…</code>
+          <code className={`${ui.hint} ${ui.nowrap}`}>{k.prefix}…</code>
         </>
       ),
     },
