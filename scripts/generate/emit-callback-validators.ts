@@ -7,23 +7,10 @@
 import { Ajv, _ } from "ajv";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import addFormats from "ajv-formats";
+import { localSchemaRefs } from "../../server/src/http/kit/openapi-document.js";
 
 type Node = Record<string, unknown>;
 type Body = { content: { "application/json": { schema: Node } } };
-
-/** `#/components/schemas/…` made `#/$defs/…`: each schema carries the document's schemas as `$defs`. */
-function localSchemaRefs(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(localSchemaRefs);
-  if (value && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [
-        k,
-        k === "$ref" && typeof v === "string" ? v.replace(/^#\/components\/schemas\//, "#/$defs/") : localSchemaRefs(v),
-      ]),
-    );
-  }
-  return value;
-}
 
 /** Words of a schema that say nothing a value is checked against (Ajv ignores them). */
 const annotations = new Set(["title", "description", "example", "examples", "externalDocs"]);
