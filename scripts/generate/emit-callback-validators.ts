@@ -12,20 +12,26 @@ import { localSchemaRefs } from "../../server/src/http/kit/openapi-document.js";
 type Node = Record<string, unknown>;
 type Body = { content: { "application/json": { schema: Node } } };
 
-/** Words of a schema that say nothing a value is checked against (Ajv ignores them). */
-const annotations = new Set(["title", "description", "example", "examples", "externalDocs"]);
+/** Keywords whose value is text for people, never a rule (when they hold text, not a schema). */
+const annotations = new Set(["title", "description"]);
+/** Keywords whose value is never a rule, whatever it holds (sample data, a link to docs). */
+const samples = new Set(["example", "examples", "externalDocs"]);
+/** Keywords whose value maps names to schemas: its keys are never keywords. */
+const nameMaps = new Set(["properties", "patternProperties", "$defs"]);
 
-/** The schema without its annotations, at every depth (a property named like one is kept). */
-function withoutAnnotations(value: unknown, inProperties = false): unknown {
+/**
+ * The schema without its annotations, at every depth (`names`: `value` maps names to schemas, as
+ * the document's `schemas` do, so a schema or property named like an annotation is kept). The
+ * same reading of annotations as the breaking-change check's (scripts/breaking/structure.ts).
+ */
+function withoutAnnotations(value: unknown, names = false): unknown {
   if (Array.isArray(value)) return value.map((v) => withoutAnnotations(v));
-  if (value && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([k]) => inProperties || !annotations.has(k))
-        .map(([k, v]) => [k, withoutAnnotations(v, !inProperties && k === "properties")]),
-    );
-  }
-  return value;
+  if (!value || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k, v]) => names || !(samples.has(k) || (annotations.has(k) && typeof v === "string")))
+      .map(([k, v]) => [k, withoutAnnotations(v, !names && nameMaps.has(k))]),
+  );
 }
 
 /** The names of the `$defs` a schema reaches, through each other too. */
@@ -52,7 +58,7 @@ export function emitCallbackValidators(document: Node): string {
     schemas: Node;
     requestBodies: { WebhookPixBody: Body; WebhookRecBody: Body; WebhookCobRBody: Body };
   };
-  const allDefs = withoutAnnotations(localSchemaRefs(schemas)) as Node;
+  const allDefs = withoutAnnotations(localSchemaRefs(schemas), true) as Node;
   const bodySchema = (body: Body) => withoutAnnotations(localSchemaRefs(body.content["application/json"].schema));
   const bodies = [requestBodies.WebhookPixBody, requestBodies.WebhookRecBody, requestBodies.WebhookCobRBody];
   // Only the schemas the callbacks reach, without their annotations: each is written out in the

@@ -15,7 +15,7 @@ import { createServer, type Server } from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { components } from "../../../generated/bank/pix-api.js";
-import { type CallbackValidators, callbackValidators } from "../../../generated/bank/callback-validators.js";
+import { callbackValidators } from "../../../generated/bank/callback-validators.js";
 import type { BankDialect } from "../domain/bank/index.js";
 import { dialects } from "./dialects.js";
 
@@ -62,13 +62,14 @@ export interface WebhookListener {
 }
 
 /** The Pix of a callback in the dialect's shape, or why it is not one. */
-function pixOf(body: unknown, dialect: BankDialect, validators: CallbackValidators): Pix[] | string {
+function pixOf(body: unknown, dialect: BankDialect): Pix[] | string {
+  const { array, object } = callbackValidators;
   if (dialects[dialect].callbackBody === "array") {
-    if (validators.array(body)) return body;
-    return validators.array.errors?.map((e) => `${e.instancePath} ${e.message ?? ""}`).join("; ") ?? "inválido";
+    if (array(body)) return body;
+    return array.errors?.map((e) => `${e.instancePath} ${e.message ?? ""}`).join("; ") ?? "inválido";
   }
-  if (validators.object(body)) return body.pix ?? [];
-  return validators.object.errors?.map((e) => `${e.instancePath} ${e.message ?? ""}`).join("; ") ?? "inválido";
+  if (object(body)) return body.pix ?? [];
+  return object.errors?.map((e) => `${e.instancePath} ${e.message ?? ""}`).join("; ") ?? "inválido";
 }
 
 /** The bank's connection is kept for its next callback, except after a body left unread. */
@@ -82,8 +83,6 @@ function answer(res: ServerResponse, status: number, text?: string): void {
 
 /** Starts the listener; resolves once it is bound. */
 export async function startWebhookListener(options: WebhookListenerOptions): Promise<WebhookListener> {
-  // The checks of the document's callback bodies, generated from it (npm run generate).
-  const validators = callbackValidators;
   const bodyLimit = options.bodyLimitBytes ?? 1024 * 1024;
   let bank = options.bank;
 
@@ -143,7 +142,7 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
       return answer(res, 400, "corpo não é JSON");
     }
     if (kind !== "pix") return recurrenceNotice(res, kind, body);
-    const pix = pixOf(body, bank.dialect, validators);
+    const pix = pixOf(body, bank.dialect);
     if (typeof pix === "string") return answer(res, 400, `corpo fora do padrão: ${pix}`);
     answer(res, 200);
     const endToEndIds = [...new Set(pix.map((p) => p.endToEndId))];
@@ -157,7 +156,7 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
 
   /** A callback on `/rec` or `/cobr`: answered at once, its ids handed on. */
   async function recurrenceNotice(res: ServerResponse, kind: "rec" | "cobr", body: unknown): Promise<void> {
-    const check = kind === "rec" ? validators.recs : validators.cobsr;
+    const check = kind === "rec" ? callbackValidators.recs : callbackValidators.cobsr;
     if (!check(body)) {
       const why = check.errors?.map((e) => `${e.instancePath} ${e.message ?? ""}`).join("; ") ?? "inválido";
       return answer(res, 400, `corpo fora do padrão: ${why}`);
