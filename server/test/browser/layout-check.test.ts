@@ -1,10 +1,13 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.js";
-import { layoutProblems } from "../support/panel.js";
+import { layoutProblems, seriousAccessibilityProblems, seriousAccessibilityProblemsBy } from "../support/panel.js";
 
 // The layout check every browser suite runs on every screen (support/panel.ts `layoutProblems`):
-// that it finds what it looks for, and nothing on a page that fits, at each width it tries.
+// that it finds what it looks for, and nothing on a page that fits, at each width it tries. And
+// the accessibility check's axe-core, as the checks send it to Chromium.
 
 let browser: Browser;
 let page: Page;
@@ -58,5 +61,41 @@ describe.skipIf(!hasChromium)(`the layout check (${chromiumPath})`, () => {
     await page.setContent(list(900, true));
     const found = await layoutProblems(page, "valor");
     expect(found).toEqual(["valor at 390px: 2 row cell(s) out of view (cell R$ 10,00 | cell R$ 20,00)"]);
+  });
+});
+
+/** A page with a serious or critical violation of several kinds, and text past ASCII. */
+const inaccessible = `<!doctype html>
+<html lang="pt-BR"><head><title>Página</title></head><body><main>
+  <h1>Cobranças – “teste”…</h1>
+  <img src="data:,">
+  <p style="color:#c8c8c8;background:#fff">Contraste baixo: R$ 10,00 ε</p>
+  <input type="text"><button></button><a href="#"></a><div role="buton">x</div>
+</main></body></html>`;
+
+describe.skipIf(!hasChromium)("the accessibility check", () => {
+  test("when axe-core runs as the checks send it (its characters past ASCII escaped), then it finds what the published script finds", async () => {
+    // Arrange
+    const published = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+    // Act: each in a new document (`setContent` alone keeps the window, and axe in it)
+    await page.goto("about:blank");
+    await page.setContent(inaccessible);
+    const sent = await seriousAccessibilityProblems(page);
+    await page.goto("about:blank");
+    await page.setContent(inaccessible);
+    const original = await seriousAccessibilityProblemsBy(page, published);
+
+    // Assert
+    expect(/[\u0080-\uffff]/.test(published)).toBe(true);
+    expect(sent.map((problem) => problem.split(":")[0])).toEqual(
+      expect.arrayContaining([
+        "critical aria-roles",
+        "critical button-name",
+        "critical image-alt",
+        "serious link-name",
+      ]),
+    );
+    expect(sent).toEqual(original);
   });
 });

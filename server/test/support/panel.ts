@@ -156,10 +156,15 @@ const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8").r
 );
 
 /** axe-core's serious and critical findings on the page as it is now (WCAG 2.1 A/AA and best practices). */
-export async function seriousAccessibilityProblems(page: Page): Promise<string[]> {
+export function seriousAccessibilityProblems(page: Page): Promise<string[]> {
+  return seriousAccessibilityProblemsBy(page, axeSource);
+}
+
+/** The same, with axe-core's script as `source` (a test compares the sent one with the published one). */
+export async function seriousAccessibilityProblemsBy(page: Page, source: string): Promise<string[]> {
   // Once per document: a screen the app reached without loading a page still has it (evaluating
   // axe-core's 650 KB took 190–260 ms each time on the loaded 2-core machine).
-  if (!(await page.evaluate("typeof axe !== 'undefined'"))) await page.evaluate(axeSource);
+  if (!(await page.evaluate("typeof axe !== 'undefined'"))) await page.evaluate(source);
   // A string, evaluated in the page: this file is type-checked without the DOM's types.
   // `resultTypes`: only the violations are read, so axe-core builds the nodes' details (selectors,
   // HTML, messages) for them alone, not for every passing node (axe's own performance option: its
