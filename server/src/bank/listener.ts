@@ -61,15 +61,16 @@ export interface WebhookListener {
   close(): Promise<void>;
 }
 
+/** Why a check refused the body it was last given, as the 400's text says it. */
+function whyRefused(check: { errors?: { instancePath: string; message?: string }[] | null }): string {
+  return check.errors?.map((e) => `${e.instancePath} ${e.message ?? ""}`).join("; ") ?? "inválido";
+}
+
 /** The Pix of a callback in the dialect's shape, or why it is not one. */
 function pixOf(body: unknown, dialect: BankDialect): Pix[] | string {
   const { array, object } = callbackValidators;
-  if (dialects[dialect].callbackBody === "array") {
-    if (array(body)) return body;
-    return array.errors?.map((e) => `${e.instancePath} ${e.message ?? ""}`).join("; ") ?? "inválido";
-  }
-  if (object(body)) return body.pix ?? [];
-  return object.errors?.map((e) => `${e.instancePath} ${e.message ?? ""}`).join("; ") ?? "inválido";
+  if (dialects[dialect].callbackBody === "array") return array(body) ? body : whyRefused(array);
+  return object(body) ? (body.pix ?? []) : whyRefused(object);
 }
 
 /** The bank's connection is kept for its next callback, except after a body left unread. */
@@ -157,10 +158,7 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
   /** A callback on `/rec` or `/cobr`: answered at once, its ids handed on. */
   async function recurrenceNotice(res: ServerResponse, kind: "rec" | "cobr", body: unknown): Promise<void> {
     const check = kind === "rec" ? callbackValidators.recs : callbackValidators.cobsr;
-    if (!check(body)) {
-      const why = check.errors?.map((e) => `${e.instancePath} ${e.message ?? ""}`).join("; ") ?? "inválido";
-      return answer(res, 400, `corpo fora do padrão: ${why}`);
-    }
+    if (!check(body)) return answer(res, 400, `corpo fora do padrão: ${whyRefused(check)}`);
     answer(res, 200);
     try {
       if (kind === "rec") {
