@@ -9,6 +9,7 @@
  * partner client for commands a partner runs with its API key, and the output).
  */
 import { Command, Option } from "commander";
+import { ConfigError, loadCliConfig } from "../config.js";
 import { CliError } from "./clients.js";
 import { registerAccounts } from "./commands/accounts.js";
 import { registerBank } from "./commands/bank.js";
@@ -85,4 +86,19 @@ export async function runCli(argv: string[]): Promise<number> {
     console.error(`erro: ${describeFailure(error)}`);
     return 1;
   }
+}
+
+/**
+ * What `npm run admin` runs (main.ts): the settings read from the environment first (an invalid
+ * PIX_ADMIN_URL ends with its message before any command runs), then `runCli`; the exit code.
+ */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    loadCliConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    return 1;
+  }
+  return runCli(argv);
 }

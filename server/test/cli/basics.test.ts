@@ -1,10 +1,10 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { verifyWebhook } from "../../../client/src/index.js";
-import { runCli } from "../../src/cli/cli.js";
 import { chargeBody, startTestServer, type TestServer, testAdminToken } from "../harness.js";
+import { runAdmin } from "../support/admin-process.js";
 import { startReceiver } from "../support/receiver.js";
 
 const run = promisify(execFile);
@@ -14,20 +14,12 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Runs the CLI in-process, capturing what it prints. */
-async function cli(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, "log").mockImplementation((m: unknown) => void out.push(String(m)));
-  const error = vi.spyOn(console, "error").mockImplementation((m: unknown) => void err.push(String(m)));
-  try {
-    const code = await runCli(["--server", server.baseUrl, "--token", testAdminToken, ...args]);
-    return { code, stdout: out.join("\n"), stderr: err.join("\n") };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
+/** Runs the CLI in this process with the server and token on its command line. */
+const cli = (...args: string[]) =>
+  runAdmin(["--server", server.baseUrl, "--token", testAdminToken, ...args], {
+    PIX_ADMIN_URL: undefined,
+    ADMIN_TOKEN: undefined,
+  });
 
 describe("npm run admin", () => {
   test("when run as a process with PIX_ADMIN_URL and ADMIN_TOKEN, then it prints JSON and exits 0", async () => {

@@ -17,7 +17,7 @@ import {
   type TestServer,
   testAdminToken,
 } from "../harness.js";
-import { runAdmin, startAdmin, widestLine } from "../support/admin-process.js";
+import { runAdmin, runAdminProcess, startAdmin, widestLine } from "../support/admin-process.js";
 import { signedUp } from "../support/dashboard.js";
 import { startReceiver } from "../support/receiver.js";
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** The CLI as a process against the test server; `--json` output parsed. */
+/** The CLI against the test server, in this process; `--json` output parsed. */
 const admin = (...args: string[]) => runAdmin(args, { PIX_ADMIN_URL: server.baseUrl, ADMIN_TOKEN: testAdminToken });
 async function adminJson(...args: string[]) {
   const run = await admin("--json", ...args);
@@ -65,7 +65,7 @@ describe("admin help", { timeout: processTimeout }, () => {
   test("when ADMIN_TOKEN is set, then --help names the variable but never prints the token", async () => {
     const token = "adm_do_not_print_me_4242";
     for (const args of [["--help"], ["keys", "create", "--help"], ["help", "webhooks"]]) {
-      const run = await runAdmin(args, { ADMIN_TOKEN: token, PIX_ADMIN_URL: "http://127.0.0.1:1" });
+      const run = await runAdminProcess(args, { ADMIN_TOKEN: token, PIX_ADMIN_URL: "http://127.0.0.1:1" });
       expect(run.code).toBe(0);
       expect(run.stdout).toContain("Uso: admin");
       expect(run.stdout).toContain("ADMIN_TOKEN");
@@ -122,7 +122,7 @@ describe("admin help", { timeout: processTimeout }, () => {
   });
 
   test("when no token is set, then the process exits 1 and says which variable is missing", async () => {
-    const run = await runAdmin(["accounts", "list"], { PIX_ADMIN_URL: server.baseUrl, ADMIN_TOKEN: undefined });
+    const run = await runAdminProcess(["accounts", "list"], { PIX_ADMIN_URL: server.baseUrl, ADMIN_TOKEN: undefined });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("ADMIN_TOKEN não está definido");
   });
@@ -133,7 +133,7 @@ describe("admin help", { timeout: processTimeout }, () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r));
 
-    const run = await runAdmin(["accounts", "list"], {
+    const run = await runAdminProcess(["accounts", "list"], {
       PIX_ADMIN_URL: `http://127.0.0.1:${port}`,
       ADMIN_TOKEN: testAdminToken,
     });

@@ -1,7 +1,9 @@
 /**
- * The partner commands of the CLI (`listen --forward-to`, `trigger <event>`) as processes with only
- * an API key, against a real test server; and the acceptance of the partner experience: every event
- * kind triggered while `listen` forwards it, verified, and the partner client riding out a restart.
+ * The partner commands of the CLI (`listen --forward-to`, `trigger <event>`) with only an API key
+ * (`listen` as a process, stopped by a signal or `--stop-after`; `trigger` in this process, and as a
+ * process where the exit code or help on its streams is the point), against a real test server;
+ * and the acceptance of the partner experience: every event kind triggered while `listen` forwards
+ * it, verified, and the partner client riding out a restart.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,7 +12,7 @@ import { createPixClient, verifyWebhook } from "../../../client/src/index.js";
 import { eventTypes } from "../../src/cli/commands/trigger.js";
 import { defaultPermissions } from "../../src/domain/accounts/index.js";
 import { bodyOf, byId, chargeBody, publicApi, startTestServer, type TestServer } from "../harness.js";
-import { runAdmin, startAdmin, widestLine } from "../support/admin-process.js";
+import { runAdmin, runAdminProcess, startAdmin, widestLine } from "../support/admin-process.js";
 import { type Received, startReceiver } from "../support/receiver.js";
 
 /** Tests that start several CLI processes: generous on a busy machine. */
@@ -22,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** The CLI as a process with only an API key (no operator token in its environment). */
+/** The CLI with only an API key (no operator token in its environment). */
 const partner = (key: string, ...args: string[]) =>
   runAdmin(args, { PIX_ADMIN_URL: server.baseUrl, PIX_API_KEY: key, ADMIN_TOKEN: undefined });
 
@@ -248,7 +250,7 @@ describe("partner listen", { timeout: processTimeout }, () => {
     }
   });
 
-  test("when --events names an unknown kind, then the process exits non-zero and names it", async () => {
+  test("when --events names an unknown kind, then listen exits non-zero and names it", async () => {
     const run = await partner("svc_test_x", "listen", "--forward-to", "http://127.0.0.1:1/", "--events", "nope");
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain("tipo de evento desconhecido: nope");
@@ -343,7 +345,7 @@ describe("partner trigger", { timeout: processTimeout }, () => {
   });
 
   test("when no API key is set, then trigger says which variable is missing", async () => {
-    const run = await runAdmin(["trigger", "transaction.paid"], {
+    const run = await runAdminProcess(["trigger", "transaction.paid"], {
       PIX_ADMIN_URL: server.baseUrl,
       PIX_API_KEY: undefined,
     });
@@ -363,7 +365,7 @@ describe("partner trigger", { timeout: processTimeout }, () => {
   test("when PIX_API_KEY is set, then help of the program, listen and trigger names it but never shows the key", async () => {
     const key = "svc_test_do_not_print_me_4242";
     for (const args of [["--help"], ["listen", "--help"], ["trigger", "--help"]]) {
-      const run = await runAdmin(args, { PIX_API_KEY: key, PIX_ADMIN_URL: "http://127.0.0.1:1" });
+      const run = await runAdminProcess(args, { PIX_API_KEY: key, PIX_ADMIN_URL: "http://127.0.0.1:1" });
       expect(run.code).toBe(0);
       expect(run.stdout).toContain("PIX_API_KEY");
       expect(run.stdout).not.toContain(key);

@@ -5,7 +5,7 @@ import { runAdmin, widestLine } from "../support/admin-process.js";
 import { dateAfter, recurrenceBody } from "../support/recurrences.js";
 
 // The operator CLI's settlement simulator for production recurrences (Pix Automático): the same
-// moves as the operator API, as processes against a test server.
+// moves as the operator API, run against a test server (in this process: support/admin-process.ts).
 
 let server: TestServer;
 beforeAll(async () => {

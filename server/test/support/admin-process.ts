@@ -1,6 +1,12 @@
 /**
- * Runs the operator CLI as a real process: its own argv, environment, exit code and output. The
- * process runs one bundle of `server/src/cli/main.ts` (esbuild, the transform tsx applies too),
+ * Runs the operator CLI: `runAdmin` in this process (the CLI's `main`, as `npm run admin` runs it,
+ * with the environment and output of the run), `runAdminProcess` and `startAdmin` as real
+ * processes (their own argv, environment, exit code and output). A process costs about 0.4 s of
+ * CPU, Node's start and the bundle's load, and the tests ran more than 150 of them a run; the
+ * process tests keep what only a process shows (main.ts's exit code, output on its streams, a
+ * `listen` stopped by a signal).
+ *
+ * A process runs one bundle of `server/src/cli/main.ts` (esbuild, the transform tsx applies too),
  * built once per test worker (the files a worker runs share this module, vitest.config.ts):
  * starting `node --import tsx` compiled the CLI's modules again for each run, where the bundle
  * starts in a third of the time.
@@ -8,8 +14,10 @@
 import { execFile, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
+import { format } from "node:util";
 import { build } from "esbuild";
 import { inject } from "vitest";
+import { main as cliMain } from "../../src/cli/cli.js";
 
 const main = join(process.cwd(), "server/src/cli/main.ts");
 
@@ -49,8 +57,8 @@ export interface AdminRun {
   stderr: string;
 }
 
-/** The CLI's exit code and output; `env` is added to this process's environment (undefined unsets). */
-export async function runAdmin(args: string[], env: Record<string, string | undefined>): Promise<AdminRun> {
+/** The CLI's exit code and output as a process; `env` is added to this process's environment (undefined unsets). */
+export async function runAdminProcess(args: string[], env: Record<string, string | undefined>): Promise<AdminRun> {
   const argv = await argsFor(args);
   return new Promise((resolve, reject) => {
     execFile(process.execPath, argv, { env: { ...process.env, ...env }, timeout: 15_000 }, (error, stdout, stderr) => {
@@ -58,6 +66,55 @@ export async function runAdmin(args: string[], env: Record<string, string | unde
       else resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
     });
   });
+}
+
+/** The run in progress in this process: one at a time, as each has the console and environment. */
+let running: Promise<unknown> = Promise.resolve();
+
+/**
+ * The CLI's exit code and output, run in this process: `env` set on this process's environment
+ * for the run (undefined unsets), what it prints to the console and to `process.stdout` and
+ * `process.stderr` (commander's help and errors) taken as a process's streams would carry them.
+ */
+export function runAdmin(args: string[], env: Record<string, string | undefined>): Promise<AdminRun> {
+  const run = running.then(() => runHere(args, env));
+  running = run.catch(() => undefined);
+  return run;
+}
+
+async function runHere(args: string[], env: Record<string, string | undefined>): Promise<AdminRun> {
+  const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+  const setAll = (values: Record<string, string | undefined>) => {
+    for (const [name, value] of Object.entries(values)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+  const streams = { stdout: "", stderr: "" };
+  const into =
+    (stream: keyof typeof streams) =>
+    (...values: unknown[]) => {
+      streams[stream] += `${format(...values)}\n`;
+    };
+  const writeInto = (stream: keyof typeof streams) => (chunk: string | Uint8Array) => {
+    streams[stream] += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString();
+    return true;
+  };
+  const consoleSaved = { log: console.log, info: console.info, warn: console.warn, error: console.error };
+  const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
+  setAll(env);
+  Object.assign(console, { log: into("stdout"), info: into("stdout"), warn: into("stderr"), error: into("stderr") });
+  process.stdout.write = writeInto("stdout") as typeof process.stdout.write;
+  process.stderr.write = writeInto("stderr") as typeof process.stderr.write;
+  try {
+    const code = await cliMain(args);
+    return { code, ...streams };
+  } finally {
+    process.stdout.write = writes.stdout;
+    process.stderr.write = writes.stderr;
+    Object.assign(console, consoleSaved);
+    setAll(saved);
+  }
 }
 
 /** Starts the CLI and resolves once its stderr contains `ready`; `done` settles when it exits. */
