@@ -2245,6 +2245,12 @@ export interface components {
             /** @description The charges created in the 30 days, by status now. */
             byStatus: components["schemas"]["TransactionStatusCounts"];
         };
+        /**
+         * @description A legal name (the company's razão social, or the individual merchant's full name): 2 to 120
+         *     characters, no control character, and at least two that are not white space (it is kept
+         *     without the spaces around it).
+         */
+        LegalName: string;
         /** @description Body of log-in. */
         LogInRequest: {
             email: components["schemas"]["PixService.EmailAddress"];
@@ -3731,8 +3737,8 @@ export interface components {
         };
         /** @description Body of a request for verification. */
         RequestVerificationRequest: {
-            /** @description The legal name: the company's razão social, or the individual merchant's full name. 2 to 120 characters. */
-            legalName: string;
+            /** @description The legal name: the company's razão social, or the individual merchant's full name. */
+            legalName: components["schemas"]["LegalName"];
             /**
              * @description The CNPJ (a company, a MEI included) or CPF (an individual merchant), with or without
              *     punctuation, 11 to 18 characters. Check digits are verified: failing ones answer
@@ -4049,7 +4055,11 @@ export interface components {
             twoFactorEnabled: boolean;
             createdAt: components["schemas"]["PixService.UtcTimestamp"];
         };
-        /** @description A person's name as the dashboard takes it: 2 to 120 characters, no control character (a line break). */
+        /**
+         * @description A person's name as the dashboard takes it: 2 to 120 characters, no control character (a line
+         *     break), and at least two characters that are not white space (the name is kept without the
+         *     spaces around it).
+         */
         UserName: string;
         /**
          * @description Where the account's verification stands: `none` (never asked, or asked again after the platform

@@ -65,6 +65,27 @@ for (const store of eachStore("dashboard_verification")) {
       expect(byViewer.body).toEqual(byOwner.body);
     });
 
+    test.each([
+      { name: "one letter between spaces", legalName: " L " },
+      { name: "only spaces", legalName: "    " },
+      { name: "a line break", legalName: "Loja Exemplo\nLtda" },
+    ])(
+      "when the legal name is $name, then 400 VALIDATION_ERROR on it and no request is made",
+      async ({ legalName }) => {
+        const { browser } = await signedUp(server);
+
+        const asked = await browser.api.POST("/dashboard/v1/account/verification", {
+          body: { legalName, document: validCnpj },
+        });
+
+        expect(asked.status).toBe(400);
+        expect(asked.body).toMatchObject({ code: "VALIDATION_ERROR", errors: [{ path: "legalName" }] });
+        const account = await browser.api.GET("/dashboard/v1/account");
+        expectStatus(account, 200);
+        expect(account.body.verification).toMatchObject({ status: "none", legalName: null });
+      },
+    );
+
     /** The e-mails sent to `to` with `subject`. */
     const mailsTo = (to: string, subject: string) => server.mail.filter((m) => m.to === to && m.subject === subject);
 

@@ -229,6 +229,58 @@ for (const store of eachStore("identity_hardening")) {
       expect((await logIn(person.email, person.password)).status).toBe(401);
     });
 
+    test.each([
+      { name: "one letter and a space", value: "m " },
+      { name: "only spaces", value: "   " },
+      { name: "one letter between no-break spaces", value: "\u00a0m\u00a0" },
+    ])("when a sign-up's name is $name, then 400 VALIDATION_ERROR saying so and no user", async ({ value }) => {
+      const person = newPerson({ name: value });
+
+      const answer = await anonymous().api.POST("/dashboard/v1/sign-up", { body: person });
+
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({
+        code: "VALIDATION_ERROR",
+        errors: [
+          {
+            path: "name",
+            message: "deve ter ao menos 2 caracteres além de espaços, sem quebra de linha nem caractere de controle",
+          },
+        ],
+      });
+      expect((await logIn(person.email, person.password)).status).toBe(401);
+    });
+
+    test("when a sign-up's name has spaces around it, then it is kept without them", async () => {
+      const person = newPerson({ name: "  Zé  " });
+
+      const answer = await anonymous().api.POST("/dashboard/v1/sign-up", { body: person });
+
+      expectStatus(answer, 201);
+      expect(answer.body.user.name).toBe("Zé");
+    });
+
+    test("when an invitee's name or a profile's name has one character besides spaces, then 400 VALIDATION_ERROR and nothing changes", async () => {
+      const owner = await withTwoFactor(server);
+      const email = newAddress();
+      expectStatus(await invite(owner.browser, email, "viewer"), 201);
+      const token = lastLinkToken(server, email);
+
+      const accepted = await anonymous().api.POST("/dashboard/v1/invitations/accept", {
+        body: { token, name: " J ", password: "frase longa do novo membro" },
+      });
+      const renamed = await owner.browser.api.PATCH("/dashboard/v1/me", { body: { name: "M  " } });
+
+      expect(accepted.status).toBe(400);
+      expect(accepted.body).toMatchObject({ code: "VALIDATION_ERROR", errors: [{ path: "name" }] });
+      expect(renamed.status).toBe(400);
+      expect(renamed.body).toMatchObject({ code: "VALIDATION_ERROR", errors: [{ path: "name" }] });
+      const session = await owner.browser.api.GET("/dashboard/v1/session");
+      expectStatus(session, 200);
+      expect(session.body.user.name).toBe("Maria Souza");
+      expectStatus((await accept(server, email)).answer, 201);
+    });
+
     test("when an invitee's name or a profile's name holds a line break, then 400 VALIDATION_ERROR and nothing changes", async () => {
       const owner = await withTwoFactor(server);
       const email = newAddress();

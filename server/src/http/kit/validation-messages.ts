@@ -69,6 +69,10 @@ function patternMessage(pattern: string): string {
     return "deve ser data e hora ISO 8601 em UTC, terminando em Z, entre os anos 1970 e 9999";
   }
   if (pattern === "^[0-9]+$") return "deve conter apenas dígitos";
+  // A person's name in the dashboard (`UserName`, spec/dashboard/models.tsp).
+  if (pattern.startsWith("^[^\\S\\u0000-\\u001F")) {
+    return "deve ter ao menos 2 caracteres além de espaços, sem quebra de linha nem caractere de controle";
+  }
   return "formato inválido";
 }
 
