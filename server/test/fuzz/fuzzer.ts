@@ -61,6 +61,8 @@ interface FuzzFailure {
 
 export interface FuzzReport {
   target: string;
+  /** The document fuzzed (`npm run fuzz`'s `--document`). */
+  document: DocumentName;
   seed: number;
   /** The `requests` asked for (the replay argument); `sent` adds the checkout POSTs. */
   requests: number;
@@ -415,6 +417,7 @@ export async function fuzz(
   checkout.forEach((r, i) => jobs.splice(Math.min(jobs.length, (i + 1) * 21), 0, () => sendCheckout(target, r)));
   const report: FuzzReport = {
     target: target.name,
+    document: target.document,
     seed: options.seed,
     requests: options.requests,
     sent: jobs.length,
@@ -438,7 +441,9 @@ export async function fuzz(
 export function describeFailures(report: FuzzReport, limit = 10): string {
   const lines = [
     `fuzz ${report.target}: ${report.failures.length} of ${report.sent} requests broke the contract ` +
-      `(replay: npm run fuzz -- --seed ${report.seed} --requests ${report.requests})`,
+      `(replay: npm run fuzz -- --seed ${report.seed} --requests ${report.requests}` +
+      `${report.document === "public" ? "" : ` --document ${report.document}`}` +
+      `${["memory", "postgres"].includes(report.target) ? ` --store ${report.target}` : ""})`,
   ];
   for (const f of report.failures.slice(0, limit)) {
     lines.push(

@@ -11,14 +11,29 @@ import { createDatabase, dropDatabase, findPostgresBin, startThrowawayCluster } 
 // the memory store, and PostgreSQL (DATABASE_URL's server, or a throwaway cluster). Exits 1 when any
 // answer breaks the contract, printing the seed that replays it.
 
-const { values } = parseArgs({
-  options: {
-    requests: { type: "string", default: "20000" },
-    seed: { type: "string" },
-    store: { type: "string", default: "both" },
-    document: { type: "string", default: "public" },
-  },
-});
+const usage =
+  "usage: npm run fuzz -- [--requests N] [--seed N] [--store memory|postgres|both] [--document public|dashboard]";
+const parsed = (() => {
+  try {
+    return parseArgs({
+      options: {
+        requests: { type: "string", default: "20000" },
+        seed: { type: "string" },
+        store: { type: "string", default: "both" },
+        document: { type: "string", default: "public" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    }).values;
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${usage}`);
+    process.exit(2);
+  }
+})();
+if (parsed.help) {
+  console.log(usage);
+  process.exit(0);
+}
+const values = parsed;
 const prepare = values.document === "dashboard" ? prepareDashboardTarget : prepareTarget;
 const requests = Number(values.requests);
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
@@ -26,11 +41,10 @@ if (
   !Number.isSafeInteger(requests) ||
   requests < 1 ||
   !Number.isSafeInteger(seed) ||
-  !["public", "dashboard"].includes(values.document)
+  !["public", "dashboard"].includes(values.document) ||
+  !["memory", "postgres", "both"].includes(values.store)
 ) {
-  console.error(
-    "usage: npm run fuzz -- [--requests N] [--seed N] [--store memory|postgres|both] [--document public|dashboard]",
-  );
+  console.error(usage);
   process.exit(2);
 }
 const stores = values.store === "both" ? ["memory", "postgres"] : [values.store];
