@@ -207,13 +207,30 @@ export async function startThrowawayCluster(options: StartOptions = {}): Promise
 }
 
 /** CREATE DATABASE `name` (from template0) on the server of `adminUrl`; returns its URL. */
-export async function createDatabase(adminUrl: string, name: string): Promise<string> {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`unsafe database name: ${name}`);
+export function createDatabase(adminUrl: string, name: string): Promise<string> {
+  return copyDatabase(adminUrl, "template0", name);
+}
+
+/**
+ * CREATE DATABASE `name` as a copy of `template` on the server of `adminUrl`; returns its URL.
+ * From PostgreSQL 15 the copy is made with `STRATEGY FILE_COPY` (the files copied after a
+ * checkpoint, as before 15) where 15's default, `WAL_LOG`, writes every page of the template to
+ * the write-ahead log: here a migrated template's copy 28–62 ms against 14.5, and its later drop
+ * 12–32 ms against 6.5, hundreds of both a test run. The checkpoint costs a busy server more; these
+ * are test and throwaway databases.
+ */
+export async function copyDatabase(adminUrl: string, template: string, name: string): Promise<string> {
+  for (const identifier of [name, template]) {
+    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(identifier)) throw new Error(`unsafe database name: ${identifier}`);
+  }
   const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8'`);
+    const { rows } = await client.query<{ server_version_num: string }>("SHOW server_version_num");
+    const strategy = Number(rows[0]?.server_version_num) >= 150000 ? " STRATEGY FILE_COPY" : "";
+    const encoding = template === "template0" ? " ENCODING 'UTF8'" : "";
+    await client.query(`CREATE DATABASE ${name} TEMPLATE ${template}${encoding}${strategy}`);
   } finally {
     await client.end();
   }

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readdir } from "node:fs/promises";
 import { runner } from "node-pg-migrate";
 import { describe, inject } from "vitest";
-import { createDatabase, dropDatabase } from "../../../scripts/pg-cluster.js";
+import { copyDatabase, createDatabase, dropDatabase } from "../../../scripts/pg-cluster.js";
 import { migrateDatabase, migrationsDir } from "../../src/store/postgres/index.js";
 
 declare module "vitest" {
@@ -31,21 +31,6 @@ export interface TestDatabase {
 
 const databaseName = (label: string) =>
   `pix_${label.replace(/[^a-z0-9_]/g, "_").slice(0, 30)}_${randomBytes(5).toString("hex")}`;
-
-/** CREATE DATABASE `name` as a copy of `template`; its URL. */
-async function copyDatabase(admin: string, template: string, name: string): Promise<string> {
-  const { default: pg } = await import("pg");
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 /**
  * A fresh database for one test file: migrated (a copy of the run's migrated template), or, with
