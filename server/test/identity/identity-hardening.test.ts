@@ -260,47 +260,32 @@ for (const store of eachStore("identity_hardening")) {
       expect(answer.body.user.name).toBe("Zé");
     });
 
-    test("when an invitee's name or a profile's name has one character besides spaces, then 400 VALIDATION_ERROR and nothing changes", async () => {
-      const owner = await withTwoFactor(server);
-      const email = newAddress();
-      expectStatus(await invite(owner.browser, email, "viewer"), 201);
-      const token = lastLinkToken(server, email);
+    test.each([
+      { name: "holds a line break", invitee: "João\r\nLima", profile: "Maria\nSouza" },
+      { name: "has one character besides spaces", invitee: " J ", profile: "M  " },
+    ])(
+      "when an invitee's name or a profile's name $name, then 400 VALIDATION_ERROR and nothing changes",
+      async ({ invitee, profile }) => {
+        const owner = await withTwoFactor(server);
+        const email = newAddress();
+        expectStatus(await invite(owner.browser, email, "viewer"), 201);
+        const token = lastLinkToken(server, email);
 
-      const accepted = await anonymous().api.POST("/dashboard/v1/invitations/accept", {
-        body: { token, name: " J ", password: "frase longa do novo membro" },
-      });
-      const renamed = await owner.browser.api.PATCH("/dashboard/v1/me", { body: { name: "M  " } });
+        const accepted = await anonymous().api.POST("/dashboard/v1/invitations/accept", {
+          body: { token, name: invitee, password: "frase longa do novo membro" },
+        });
+        const renamed = await owner.browser.api.PATCH("/dashboard/v1/me", { body: { name: profile } });
 
-      expect(accepted.status).toBe(400);
-      expect(accepted.body).toMatchObject({ code: "VALIDATION_ERROR", errors: [{ path: "name" }] });
-      expect(renamed.status).toBe(400);
-      expect(renamed.body).toMatchObject({ code: "VALIDATION_ERROR", errors: [{ path: "name" }] });
-      const session = await owner.browser.api.GET("/dashboard/v1/session");
-      expectStatus(session, 200);
-      expect(session.body.user.name).toBe("Maria Souza");
-      expectStatus((await accept(server, email)).answer, 201);
-    });
-
-    test("when an invitee's name or a profile's name holds a line break, then 400 VALIDATION_ERROR and nothing changes", async () => {
-      const owner = await withTwoFactor(server);
-      const email = newAddress();
-      expectStatus(await invite(owner.browser, email, "viewer"), 201);
-      const token = lastLinkToken(server, email);
-
-      const accepted = await anonymous().api.POST("/dashboard/v1/invitations/accept", {
-        body: { token, name: "João\r\nLima", password: "frase longa do novo membro" },
-      });
-      const renamed = await owner.browser.api.PATCH("/dashboard/v1/me", { body: { name: "Maria\nSouza" } });
-
-      expect(accepted.status).toBe(400);
-      expect(accepted.body).toMatchObject({ code: "VALIDATION_ERROR", errors: [{ path: "name" }] });
-      expect(renamed.status).toBe(400);
-      expect(renamed.body).toMatchObject({ code: "VALIDATION_ERROR", errors: [{ path: "name" }] });
-      const session = await owner.browser.api.GET("/dashboard/v1/session");
-      expectStatus(session, 200);
-      expect(session.body.user.name).toBe("Maria Souza");
-      expectStatus((await accept(server, email)).answer, 201);
-    });
+        expect(accepted.status).toBe(400);
+        expect(accepted.body).toMatchObject({ code: "VALIDATION_ERROR", errors: [{ path: "name" }] });
+        expect(renamed.status).toBe(400);
+        expect(renamed.body).toMatchObject({ code: "VALIDATION_ERROR", errors: [{ path: "name" }] });
+        const session = await owner.browser.api.GET("/dashboard/v1/session");
+        expectStatus(session, 200);
+        expect(session.body.user.name).toBe("Maria Souza");
+        expectStatus((await accept(server, email)).answer, 201);
+      },
+    );
 
     test("when the operator opens or renames an account with a control character in its name or city, then 400 VALIDATION_ERROR", async () => {
       const operator = operatorApi(server.baseUrl, { token: testAdminToken });
