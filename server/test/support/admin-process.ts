@@ -96,10 +96,15 @@ async function runHere(args: string[], env: Record<string, string | undefined>):
     (...values: unknown[]) => {
       streams[stream] += `${format(...values)}\n`;
     };
-  const writeInto = (stream: keyof typeof streams) => (chunk: string | Uint8Array) => {
-    streams[stream] += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString();
-    return true;
-  };
+  // A writer's callback (`write(chunk, encoding?, callback?)`) is called, as a stream would.
+  const writeInto =
+    (stream: keyof typeof streams) =>
+    (chunk: string | Uint8Array, ...rest: unknown[]) => {
+      streams[stream] += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString();
+      const done = rest.find((arg): arg is () => void => typeof arg === "function");
+      if (done) queueMicrotask(done);
+      return true;
+    };
   const consoleSaved = { log: console.log, info: console.info, warn: console.warn, error: console.error };
   const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
   setAll(env);
