@@ -214,42 +214,43 @@ for (const store of eachStore("identity_hardening")) {
       expect(login.body).toMatchObject({ code: "TWO_FACTOR_REQUIRED" });
     });
 
+    /** What the refusal of a person's name says (`UserName`, spec/dashboard/models.tsp). */
+    const nameRule = "deve ter ao menos 2 caracteres além de espaços, sem quebra de linha nem caractere de controle";
     test.each([
-      { name: "a sign-up's name with a line break", field: "name", value: "Maria Souza\r\nBcc: todos@example.com" },
-      { name: "a sign-up's business name with a line break", field: "businessName", value: "Loja\nClique aqui" },
-      { name: "a sign-up's name with a tab", field: "name", value: "Maria\tSouza" },
-      { name: "a sign-up's name with a C1 control", field: "name", value: "Maria\u0085Souza" },
-    ])("when $name is sent, then 400 VALIDATION_ERROR on it and no user", async ({ field, value }) => {
-      const person = newPerson({ [field]: value });
+      {
+        name: "a sign-up's name with a line break",
+        field: "name",
+        value: "Maria Souza\r\nBcc: todos@example.com",
+        message: nameRule,
+      },
+      {
+        name: "a sign-up's business name with a line break",
+        field: "businessName",
+        value: "Loja\nClique aqui",
+        message: "formato inválido",
+      },
+      { name: "a sign-up's name with a tab", field: "name", value: "Maria\tSouza", message: nameRule },
+      { name: "a sign-up's name with a C1 control", field: "name", value: "Maria\u0085Souza", message: nameRule },
+      { name: "a sign-up's name of one letter and a space", field: "name", value: "m ", message: nameRule },
+      { name: "a sign-up's name of only spaces", field: "name", value: "   ", message: nameRule },
+      {
+        name: "a sign-up's name of one letter between no-break spaces",
+        field: "name",
+        value: "\u00a0m\u00a0",
+        message: nameRule,
+      },
+    ])(
+      "when $name is sent, then 400 VALIDATION_ERROR on it saying why, and no user",
+      async ({ field, value, message }) => {
+        const person = newPerson({ [field]: value });
 
-      const answer = await anonymous().api.POST("/dashboard/v1/sign-up", { body: person });
+        const answer = await anonymous().api.POST("/dashboard/v1/sign-up", { body: person });
 
-      expect(answer.status).toBe(400);
-      expect(answer.body).toMatchObject({ code: "VALIDATION_ERROR", errors: [{ path: field }] });
-      expect((await logIn(person.email, person.password)).status).toBe(401);
-    });
-
-    test.each([
-      { name: "one letter and a space", value: "m " },
-      { name: "only spaces", value: "   " },
-      { name: "one letter between no-break spaces", value: "\u00a0m\u00a0" },
-    ])("when a sign-up's name is $name, then 400 VALIDATION_ERROR saying so and no user", async ({ value }) => {
-      const person = newPerson({ name: value });
-
-      const answer = await anonymous().api.POST("/dashboard/v1/sign-up", { body: person });
-
-      expect(answer.status).toBe(400);
-      expect(answer.body).toMatchObject({
-        code: "VALIDATION_ERROR",
-        errors: [
-          {
-            path: "name",
-            message: "deve ter ao menos 2 caracteres além de espaços, sem quebra de linha nem caractere de controle",
-          },
-        ],
-      });
-      expect((await logIn(person.email, person.password)).status).toBe(401);
-    });
+        expect(answer.status).toBe(400);
+        expect(answer.body).toMatchObject({ code: "VALIDATION_ERROR", errors: [{ path: field, message }] });
+        expect((await logIn(person.email, person.password)).status).toBe(401);
+      },
+    );
 
     test("when a sign-up's name has spaces around it, then it is kept without them", async () => {
       const person = newPerson({ name: "  Zé  " });
