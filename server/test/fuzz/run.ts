@@ -13,7 +13,7 @@ import { createDatabase, dropDatabase, findPostgresBin, startThrowawayCluster } 
 
 const usage =
   "usage: npm run fuzz -- [--requests N] [--seed N] [--store memory|postgres|both] [--document public|dashboard]";
-const parsed = (() => {
+const values = (() => {
   try {
     return parseArgs({
       options: {
@@ -29,11 +29,10 @@ const parsed = (() => {
     process.exit(2);
   }
 })();
-if (parsed.help) {
+if (values.help) {
   console.log(usage);
   process.exit(0);
 }
-const values = parsed;
 const prepare = values.document === "dashboard" ? prepareDashboardTarget : prepareTarget;
 const requests = Number(values.requests);
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
