@@ -122,12 +122,15 @@ async function runHere(args: string[], env: Record<string, string | undefined>):
   }
 }
 
-/** Starts the CLI and resolves once its stderr contains `ready`; `done` settles when it exits. */
+/**
+ * Starts the CLI and resolves once its stderr contains `ready`; `done` settles when it exits,
+ * `output` is what it has printed so far.
+ */
 export async function startAdmin(
   args: string[],
   env: Record<string, string | undefined>,
   ready: string,
-): Promise<{ done: Promise<AdminRun>; kill(): void }> {
+): Promise<{ done: Promise<AdminRun>; output(): { stdout: string; stderr: string }; kill(): void }> {
   const child = spawn(process.execPath, await argsFor(args), { env: { ...process.env, ...env } });
   let stdout = "";
   let stderr = "";
@@ -143,7 +146,7 @@ export async function startAdmin(
     });
     void done.then((r) => reject(new Error(`exited ${r.code} before "${ready}": ${r.stderr}`)));
   });
-  return { done, kill: () => child.kill() };
+  return { done, output: () => ({ stdout, stderr }), kill: () => child.kill() };
 }
 
 /** The widest line of `text`, in characters as a terminal counts them. */
