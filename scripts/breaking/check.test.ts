@@ -11,10 +11,10 @@ const released = join(release, "openapi.yaml");
 const acknowledgements = "spec/releases/acknowledged-breaking.yaml";
 const withdrawalAmount = (doc: any) => doc.components.schemas.CreateWithdrawalRequest.properties.amountCents;
 
-let scratch: string | undefined;
+/** The temporary folders of the test running (a test may check more than once). */
+const scratches: string[] = [];
 afterEach(() => {
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
-  scratch = undefined;
+  for (const scratch of scratches.splice(0)) rmSync(scratch, { recursive: true, force: true });
 });
 
 /**
@@ -29,7 +29,8 @@ function check(
   document: (typeof documents)[number] = "openapi.yaml",
   paths?: string[],
 ) {
-  scratch = mkdtempSync(join(tmpdir(), "check-breaking-"));
+  const scratch = mkdtempSync(join(tmpdir(), "check-breaking-"));
+  scratches.push(scratch);
   const [releases, generated] = [join(scratch, "releases"), join(scratch, "generated")];
   mkdirSync(join(releases, "1.0.0"), { recursive: true });
   mkdirSync(generated);
