@@ -3,7 +3,6 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
-import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 // Five projects, one per kind of test (docs/contributing.md, "Tests"):
 //   unit       pure code: no server, no database, no child process (`npm run test:fast`)
@@ -59,40 +58,6 @@ const childProcessCheck = "server/test/support/child-process-check.ts";
 const pgSetup = "server/test/support/pg-global-setup.ts";
 const serverBuild = "server/test/support/server-build-setup.ts";
 
-/**
- * The projects in the order their files start (vitest's own order is by name): the browser files
- * first (the longest, mostly Chromium's CPU), then the PostgreSQL ones, whose waits on timers,
- * processes and banks the checks beside the tests fill while they run (`npm test`), then the
- * CPU-bound rest. In vitest's order the `postgres` files came last, alone, with a core idle for
- * about 100 s of a 680 s run (docs/contributing.md, "The order of the files"). A project's files keep
- * vitest's order among themselves (larger or longer first) and stay together, so a worker that
- * shares a module graph keeps it from one file to the next.
- */
-const projectOrder = [
-  "browser",
-  "postgres-isolated",
-  "postgres",
-  "component-isolated",
-  "component",
-  "contract",
-  "spec",
-  "unit-isolated",
-  "unit",
-];
-class ProjectOrder extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const rank = (file: TestSpecification) => {
-      const at = projectOrder.indexOf(file.project.name);
-      return at < 0 ? projectOrder.length : at;
-    };
-    return sorted
-      .map((file, index) => ({ file, index }))
-      .sort((a, b) => rank(a.file) - rank(b.file) || a.index - b.index)
-      .map(({ file }) => file);
-  }
-}
-
 // Hang guards, not speed checks (those are `npm run bench`): wide enough for a file that shares
 // the machine with another one.
 const hangGuards = { testTimeout: 40_000, hookTimeout: 60_000 };
@@ -108,7 +73,6 @@ export default defineConfig({
     // Most files wait on PostgreSQL, child processes or Chromium rather than compute: two at a time
     // on 2 cores (docs/decisions/0038-two-test-files-at-once.md).
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    sequence: { sequencer: ProjectOrder },
     projects: [
       { test: { name: "unit", include: shared(unit), isolate: false, ...hangGuards } },
       { test: { name: "unit-isolated", include: isolated(unit), ...hangGuards } },
