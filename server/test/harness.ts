@@ -20,6 +20,7 @@ import { registrationGuard } from "../src/webhooks/guard.js";
 import type { UrlGuard } from "../src/domain/webhooks/index.js";
 import { type Keyring, developmentKeyring } from "../src/domain/core/secrets.js";
 import type { Store } from "../src/domain/ports/store.js";
+import { TestRequest, testFetch } from "./support/transport.js";
 
 export { chargeBody, chargePayer } from "./support/fixtures.js";
 export { type Answer, bodyOf, byId, type ErrorBody, expectStatus, operatorApi, publicApi } from "./support/client.js";
@@ -84,7 +85,7 @@ export async function rawCall<T = unknown>(
     body = JSON.stringify(options.body);
     headers["content-type"] ??= "application/json";
   }
-  const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  const res = await testFetch(new TestRequest(`${baseUrl}${path}`, { method, headers, body }));
   const text = await res.text();
   let parsed: unknown = text;
   try {
