@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { bodyOf, byId, publicApi, startTestServer, type TestServer } from "../harness.js";
 import type { components } from "../../../generated/api.js";
-import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.js";
+import { chromiumPath, closeContexts, hasChromium, sharedChromium } from "../support/chromium.js";
 import { photograph } from "../support/screenshots.js";
 
 // The hosted checkout in a real browser: Debian's Chromium driven by playwright-core, on a phone-
@@ -90,11 +90,11 @@ describe.skipIf(!hasChromium)(
   () => {
     beforeAll(async () => {
       server = await startTestServer();
-      browser = await launchChromium();
+      browser = await sharedChromium();
     }, 60_000);
 
     afterAll(async () => {
-      await browser?.close();
+      await closeContexts(browser);
       await server?.close();
     });
 

@@ -12,7 +12,7 @@ import {
   testAdminToken,
   type TestServer,
 } from "../harness.js";
-import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.js";
+import { chromiumPath, closeContexts, hasChromium, sharedChromium } from "../support/chromium.js";
 import { buildPanel, freePort, lookAt, openBrowserTab, type WatchedPage } from "../support/panel.js";
 import { startReceiver } from "../support/receiver.js";
 import { eachStore, type StartedServer } from "../support/stores.js";
@@ -35,11 +35,11 @@ let panelDirectory: string;
 
 beforeAll(async () => {
   panelDirectory = await buildPanel();
-  if (hasChromium) browser = await launchChromium();
+  if (hasChromium) browser = await sharedChromium();
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
 });
 
 /** What a person reads in an element: its text, with the no-break spaces of `R$ 1,00` as spaces. */

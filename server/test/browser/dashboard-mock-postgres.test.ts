@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Secret, TOTP } from "otpauth";
 import { startPrism, type RunningPrism } from "../../../scripts/prism.js";
 import { mountPanel } from "../../src/http/panel.js";
-import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.js";
+import { chromiumPath, closeContexts, hasChromium, sharedChromium } from "../support/chromium.js";
 import { buildPanel, freePort, lookAt, openBrowserTab } from "../support/panel.js";
 import { postgresStore, type StartedServer } from "../support/stores.js";
 
@@ -26,11 +26,11 @@ let panelDirectory: string;
 // One browser and one build of the app for the file.
 beforeAll(async () => {
   panelDirectory = await buildPanel();
-  if (hasChromium) browser = await launchChromium();
+  if (hasChromium) browser = await sharedChromium();
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
 });
 
 describe.skipIf(!hasChromium)(

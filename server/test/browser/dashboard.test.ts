@@ -11,7 +11,7 @@ import {
   testAdminToken,
   type TestServer,
 } from "../harness.js";
-import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.js";
+import { chromiumPath, closeContexts, hasChromium, sharedChromium } from "../support/chromium.js";
 import { startReceiver } from "../support/receiver.js";
 import { pino } from "pino";
 import { DeliveryWorker } from "../../src/webhooks/worker.js";
@@ -124,11 +124,11 @@ describe.skipIf(!hasChromium)(
       const [dir, port] = await Promise.all([buildPanel(), freePort()]);
       origin = `http://localhost:${port}`;
       server = await startTestServer({ port, publicBaseUrl: origin, panelDirectory: dir, allowLocalWebhooks: true });
-      browser = await launchChromium();
+      browser = await sharedChromium();
     }, 60_000);
 
     afterAll(async () => {
-      await browser?.close();
+      await closeContexts(browser);
       await server?.close();
     });
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestServer, type TestServer } from "../harness.js";
-import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.js";
+import { chromiumPath, closeContexts, hasChromium, sharedChromium } from "../support/chromium.js";
 import { photograph } from "../support/screenshots.js";
 
 // The documentation site at /docs (docs/decisions/0039-documentation-site-vitepress-and-swagger-ui.md),
@@ -111,11 +111,11 @@ describe.skipIf(!hasChromium)("GET /docs in Chromium", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await sharedChromium();
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
   });
 
   /** A page that records every request to another origin and every CSP violation it reports. */

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.js";
+import { chromiumPath, closeContexts, hasChromium, sharedChromium } from "../support/chromium.js";
 import { layoutProblems, seriousAccessibilityProblems, seriousAccessibilityProblemsBy } from "../support/panel.js";
 
 // The layout check every browser suite runs on every screen (support/panel.ts `layoutProblems`):
@@ -14,12 +14,12 @@ let page: Page;
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  browser = await launchChromium();
+  browser = await sharedChromium();
   page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
 });
 
 /** A list of two rows, the amounts in a column of `amountWidth` px, inside a box that scrolls or not. */

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { expectStatus, startTestServer, type TestServer } from "../harness.js";
-import { chromiumPath, hasChromium, launchChromium } from "../support/chromium.js";
+import { chromiumPath, closeContexts, hasChromium, sharedChromium } from "../support/chromium.js";
 import { dashboardBrowser, newPerson, signedUp, turnOnTwoFactor } from "../support/dashboard.js";
 import { buildPanel, freePort, openBrowserTab, type WatchedPage } from "../support/panel.js";
 
@@ -49,11 +49,11 @@ describe.skipIf(!hasChromium)(
       const [dir, port] = await Promise.all([buildPanel(), freePort()]);
       origin = `http://localhost:${port}`;
       server = await startTestServer({ port, publicBaseUrl: origin, panelDirectory: dir });
-      browser = await launchChromium();
+      browser = await sharedChromium();
     }, 120_000);
 
     afterAll(async () => {
-      await browser?.close();
+      await closeContexts(browser);
       await server?.close();
     });
 

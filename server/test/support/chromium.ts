@@ -106,3 +106,33 @@ function launchOptions(): Promise<LaunchOptions> {
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch(await launchOptions());
 }
+
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The test worker's Chromium: launched by the first browser file the worker runs and kept for the
+ * next ones (the browser project's files share a module graph per worker, vitest.config.ts). A
+ * launch is about 1.4 s of CPU (Chromium's browser, GPU and zygote processes starting, Playwright's
+ * connection), and each file had its own. A file closes what it opened (`closeContexts` in its
+ * `afterAll`); the browser goes with the worker: vitest stops a worker with SIGTERM, on which the
+ * worker exits and Playwright, at the process's exit, kills the browser it launched and removes its
+ * profile folder (its own `handleSIGTERM` would close the browser gracefully and leave the worker
+ * running until vitest's SIGKILL, which can come first).
+ */
+export function sharedChromium(): Promise<Browser> {
+  shared ??= (async () => {
+    const browser = await chromium.launch({ ...(await launchOptions()), handleSIGTERM: false });
+    browser.on("disconnected", () => (shared = undefined));
+    process.once("SIGTERM", () => process.exit(0));
+    return browser;
+  })().catch((error: unknown) => {
+    shared = undefined;
+    throw error;
+  });
+  return shared;
+}
+
+/** Closes every context open in `browser` (a page made by `browser.newPage()` has one of its own). */
+export async function closeContexts(browser: Browser | undefined): Promise<void> {
+  if (browser) await Promise.all(browser.contexts().map((context) => context.close()));
+}
