@@ -143,6 +143,77 @@ if (!serverFresh) {
     },
   };
 
+  /**
+   * One copy of each version of a package in the bundle. npm installs a package once per place whose
+   * version the root's copy does not satisfy: express 5, body-parser and send each have their own
+   * mime-types 3.0.2 with mime-db 1.54.0 (the root's are 2.x, for the mock's and the bench's tools),
+   * and body-parser and express their own type-is and content-type. Bundled as installed, main.js
+   * held three copies of mime-db's table (about 600 KB of its 2 MB) and each start built the three
+   * copies' maps. An import resolved inside node_modules to a copy of a version found elsewhere too
+   * is resolved to one chosen copy of it (the shortest path, then by name: the same in every build);
+   * a different version stays its own.
+   */
+  const oneCopyPerVersion = {
+    name: "one-copy-per-package-version",
+    setup(build) {
+      const nodeModules = join(root, "node_modules");
+      const inNodeModules = `${sep}node_modules${sep}`;
+      /** The folders of every installed package by `name@version`, the chosen one first. */
+      let copies;
+      const findCopies = () => {
+        const found = new Map();
+        const visit = (dir) => {
+          let manifest;
+          try {
+            manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+          } catch {
+            return;
+          }
+          if (typeof manifest.name === "string" && typeof manifest.version === "string") {
+            const key = `${manifest.name}@${manifest.version}`;
+            found.set(key, [...(found.get(key) ?? []), dir]);
+          }
+          if (existsSync(join(dir, "node_modules"))) walkPackages(join(dir, "node_modules"));
+        };
+        const walkPackages = (dir) => {
+          for (const name of readdirSync(dir)) {
+            if (name.startsWith(".")) continue;
+            if (name.startsWith("@")) for (const scoped of readdirSync(join(dir, name))) visit(join(dir, name, scoped));
+            else visit(join(dir, name));
+          }
+        };
+        walkPackages(nodeModules);
+        for (const dirs of found.values()) dirs.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+        return found;
+      };
+      const skip = Symbol("resolved by one-copy-per-package-version");
+      build.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.pluginData === skip || !args.importer.includes(inNodeModules)) return undefined;
+        const resolved = await build.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: skip,
+        });
+        if (resolved.errors.length > 0 || resolved.external || !resolved.path.includes(inNodeModules)) return undefined;
+        // The package's folder: the path up to the package's name after the last node_modules/.
+        const at = resolved.path.lastIndexOf(inNodeModules) + inNodeModules.length;
+        const rest = resolved.path.slice(at).split(sep);
+        const packageDir = resolved.path.slice(0, at) + rest.slice(0, rest[0]?.startsWith("@") ? 2 : 1).join(sep);
+        let manifest;
+        try {
+          manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
+        } catch {
+          return undefined;
+        }
+        copies ??= findCopies();
+        const chosen = copies.get(`${manifest.name}@${manifest.version}`)?.[0];
+        if (chosen === undefined || chosen === packageDir) return undefined;
+        return { path: join(chosen, relative(packageDir, resolved.path)), sideEffects: resolved.sideEffects };
+      });
+    },
+  };
+
   await esbuild.build({
     entryPoints: [serverEntry],
     outdir: dirname(entry),
@@ -163,6 +234,7 @@ if (!serverFresh) {
       js: 'import { createRequire as bundleCreateRequire } from "node:module"; const require = bundleCreateRequire(import.meta.url);',
     },
     plugins: [
+      oneCopyPerVersion,
       loadedOnFirstUse,
       {
         name: "own-file-url",
