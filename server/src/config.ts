@@ -373,6 +373,15 @@ const variables = {
       meaning: "server processes on this machine (`node:cluster`); more than 1 needs `DATABASE_URL`",
     },
   }),
+  PIX_CLUSTER_WORKER: variable({
+    key: "clusterWorker",
+    readBy: ["server"],
+    parse: z.literal("1", { error: "deve ser 1 (o servidor a define nos processos que cria)" }).optional(),
+    readme: {
+      default: "unset",
+      meaning: "set to `1` by the server itself on the processes it forks for `WEB_CONCURRENCY`; not set by hand",
+    },
+  }),
   SHUTDOWN_TIMEOUT_MS: variable({
     key: "shutdownTimeoutMs",
     readBy: ["server", "worker"],

@@ -2,7 +2,6 @@
  * `npm start`: the reference server. With `WEB_CONCURRENCY=N` (N > 1, PostgreSQL only) this
  * process becomes a `node:cluster` primary that forks N server processes sharing the port.
  */
-import cluster from "node:cluster";
 import { createServer, type Server } from "node:http";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -35,6 +34,14 @@ import { registrationGuard } from "./webhooks/guard.js";
 import { DeliveryWorker } from "./webhooks/worker.js";
 
 const config = configOrExit(() => loadConfig());
+
+/**
+ * Whether this process is one the primary forked (`PIX_CLUSTER_WORKER`, set in the environment it
+ * gives `cluster.fork`). The primary alone loads `node:cluster` (with `child_process`, about 20 ms
+ * of a start's CPU that a single process never needs); Node itself joins a forked process to its
+ * primary.
+ */
+const isClusterWorker = config.clusterWorker === "1" && process.send !== undefined;
 
 /** What a started server process tells the one that prints the banner. */
 interface Started {
@@ -242,11 +249,11 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
   const requestLogs = cfg.requestLogs ? startRequestLogs({ requestLogs: domain.requestLogs, logger }) : null;
   // A cluster worker stops on its primary's SIGTERM only: the terminal's Ctrl+C reaches the whole
   // process group, and the primary relays it, which would otherwise count as a second signal.
-  if (cluster.isWorker) process.on("SIGINT", () => undefined);
+  if (isClusterWorker) process.on("SIGINT", () => undefined);
   onShutdownSignals({
     logger,
     timeoutMs: cfg.shutdownTimeoutMs,
-    signals: cluster.isWorker ? ["SIGTERM"] : ["SIGTERM", "SIGINT"],
+    signals: isClusterWorker ? ["SIGTERM"] : ["SIGTERM", "SIGINT"],
     // Stop accepting and let in-flight requests finish (idle keep-alive sockets are closed), then
     // let in-flight webhook attempts finish, then close the pool.
     stop: async () => {
@@ -333,12 +340,14 @@ function printBanner(cfg: ServerConfig, started: Started, adminTokenGenerated: b
  * operator API stays off. Cluster workers get the primary's token and checkout secret, so every
  * process accepts the same token and every checkout form posts to any process.
  */
-const adminTokenGenerated = !config.adminToken && !config.production && cluster.isPrimary;
+const adminTokenGenerated = !config.adminToken && !config.production && !isClusterWorker;
 const effective: ServerConfig = adminTokenGenerated ? { ...config, adminToken: `adm_${randomBase62(32)}` } : config;
 
-if (config.webConcurrency > 1 && cluster.isPrimary) {
+if (config.webConcurrency > 1 && !isClusterWorker) {
+  const { default: cluster } = await import("node:cluster");
   const processes = config.webConcurrency;
   const env = {
+    PIX_CLUSTER_WORKER: "1",
     ...(effective.adminToken ? { ADMIN_TOKEN: effective.adminToken } : {}),
     PIX_CHECKOUT_SECRET: config.checkoutSecret ?? randomBytes(32).toString("base64url"),
   };
@@ -407,13 +416,13 @@ if (config.webConcurrency > 1 && cluster.isPrimary) {
   });
   try {
     const started = await runServer(effective, logger);
-    if (cluster.isWorker) process.send?.({ type: "started", started } satisfies WorkerMessage);
+    if (isClusterWorker) process.send?.({ type: "started", started } satisfies WorkerMessage);
     else printBanner(effective, started, adminTokenGenerated, 1);
   } catch (error) {
     const message =
       error instanceof BindError ? error.message : `falha ao iniciar: ${(error as Error).message ?? String(error)}`;
     if (!(error instanceof BindError)) logger.fatal({ err: error }, "falha ao iniciar");
-    if (cluster.isWorker && process.send) {
+    if (isClusterWorker && process.send) {
       process.send({ type: "failed", message } satisfies WorkerMessage, () => process.exit(1));
     } else {
       console.error(message);
