@@ -93,13 +93,6 @@ export default defineConfig({
           name: inOneGraph ? "postgres" : "postgres-isolated",
           include: inOneGraph ? shared(postgres) : isolated(postgres),
           isolate: !inOneGraph,
-          // Last, three files at once: the PostgreSQL files wait more than they compute (the
-          // database, server processes, fake banks' timers), and at two at a time at the end of a
-          // run they left a core idle for about 100 s (sampled: 1.2 of 2 cores busy). A project
-          // with its own number of workers needs a group of its own (vitest runs the groups one
-          // after another), and a third worker is one more module graph to import.
-          sequence: { groupOrder: 1 },
-          maxWorkers: 3,
           env: { PIX_TEST_STORES: "postgres" },
           globalSetup: [childProcessCheck, pgSetup, serverBuild],
           ...hangGuards,
