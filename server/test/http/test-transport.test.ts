@@ -105,6 +105,16 @@ describe("the typed test clients' transport", () => {
     expect(seen.map((s) => s.url)).toEqual(["/moved"]);
   });
 
+  test("when the body is not text (a Blob), then it goes through fetch and the server gets it whole", async () => {
+    seen = [];
+    const response = await testFetch(
+      new TestRequest(`${baseUrl}/things`, { method: "POST", body: new Blob(["a binary body"]) }),
+    );
+
+    expect(response.status).toBe(200);
+    expect(seen.map((s) => [s.method, s.url, s.body])).toEqual([["POST", "/things", "a binary body"]]);
+  });
+
   test("when nothing listens at the address, then the call fails as fetch's does: TypeError 'fetch failed' with the cause", async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));

@@ -47,9 +47,12 @@ const pool = new Agent();
 /** Statuses whose answer has no body (`Response` refuses one). */
 const bodiless = new Set([204, 205, 304]);
 
+/** Sends `input` as described above: a `TestRequest` with a text body (or none) by undici's `request`, anything else by `fetch`. */
 export async function testFetch(input: Request | TestRequest): Promise<Response> {
-  if (!(input instanceof TestRequest) || (input.body !== null && typeof input.body !== "string")) {
-    return fetch(input as Request);
+  if (!(input instanceof TestRequest)) return fetch(input);
+  if (input.body !== null && typeof input.body !== "string") {
+    const { method, headers, body, signal } = input;
+    return fetch(input.url, { method, headers, body, ...(signal ? { signal } : {}) });
   }
   const headers: Record<string, string> = { ...fetchDefaults };
   for (const [name, value] of input.headers) headers[name] = value;
