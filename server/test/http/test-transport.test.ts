@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { TestRequest, testFetch } from "../support/transport.js";
+import { TestRequest, testFetch, testTransport } from "../support/transport.js";
 
 // The typed test clients send through `testFetch` (support/transport.ts) instead of Node's `fetch`:
 // the server must see what `fetch` would have sent, and the test what `fetch` would have given it,
@@ -36,9 +36,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const through = (transport: "fetch" | "testFetch") =>
-  createClient<any>(
-    transport === "fetch" ? { baseUrl } : { baseUrl, fetch: testFetch, Request: TestRequest as typeof Request },
-  );
+  createClient<any>(transport === "fetch" ? { baseUrl } : { baseUrl, ...testTransport });
 
 /** What the server saw of one call through each transport, and what each gave back. */
 async function both(call: (client: ReturnType<typeof through>) => Promise<{ response: Response }>) {

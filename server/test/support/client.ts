@@ -4,7 +4,7 @@ import type { DocumentName } from "../../../contract-tests/support/document.js";
 import { parseBody, responseChecker } from "../../../contract-tests/support/openapi.js";
 import type { paths as OperatorPaths } from "../../../generated/admin-api.js";
 import type { components, paths as PublicPaths } from "../../../generated/api.js";
-import { TestRequest, testFetch } from "./transport.js";
+import { testTransport } from "./transport.js";
 
 // The test servers through clients typed from the documents (openapi-fetch over the generated
 // types): a path, its parameters and its body must be the document's, and an answer's body has the
@@ -100,7 +100,7 @@ function typedClient<Paths extends object>(
   baseUrl: string,
   headers: Record<string, string>,
 ): TypedClient<Paths> {
-  const client = createClient<Paths>({ baseUrl, headers, fetch: testFetch, Request: TestRequest as typeof Request });
+  const client = createClient<Paths>({ baseUrl, headers, ...testTransport });
   const method =
     (name: Method) =>
     async (path: string, init: Record<string, unknown> = {}) => {

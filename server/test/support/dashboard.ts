@@ -8,7 +8,7 @@ import { checkAnswer, expectStatus } from "./client.js";
 import type { paths as DashboardPaths } from "../../../generated/dashboard-api.js";
 import type { TestServer } from "../harness.js";
 import { rememberSecret } from "./audit.js";
-import { TestRequest, testFetch } from "./transport.js";
+import { testTransport } from "./transport.js";
 import type { TypedClient } from "./client.js";
 
 // The dashboard API (`generated/dashboard-openapi.yaml`) as a browser uses it, through a client
@@ -38,7 +38,7 @@ export interface DashboardBrowser {
  * fields are its state, so a test may set `cookie` or `csrf` by hand.
  */
 export function dashboardBrowser(baseUrl: string, headers: Record<string, string> = {}): DashboardBrowser {
-  const client = createClient<DashboardPaths>({ baseUrl, fetch: testFetch, Request: TestRequest as typeof Request });
+  const client = createClient<DashboardPaths>({ baseUrl, ...testTransport });
   const browser: DashboardBrowser = {
     api: undefined as unknown as TypedClient<DashboardPaths>,
     cookie: null,

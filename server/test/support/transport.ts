@@ -79,3 +79,6 @@ export async function testFetch(input: Request | TestRequest): Promise<Response>
   const body = bodiless.has(answer.statusCode) || input.method === "HEAD" ? null : text;
   return new Response(body, { status: answer.statusCode, headers: responseHeaders });
 }
+
+/** openapi-fetch's options that send through `testFetch`: `createClient({ baseUrl, ...testTransport })`. */
+export const testTransport = { fetch: testFetch, Request: TestRequest as typeof Request };
