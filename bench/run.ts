@@ -33,6 +33,7 @@ import { maxSharedTransactionViews } from "../server/src/domain/payments/index.j
 import { buildBrCode } from "../server/src/pix/brcode.js";
 import { createPool, PostgresStore } from "../server/src/store/postgres/index.js";
 import { defaultLoad } from "./lib/load.js";
+import { buildForRun } from "./lib/server.js";
 import { pinCluster } from "./lib/process.js";
 import { listScaleMemory, listScalePostgres } from "./sections/list-scale.js";
 import { dashboardFirstLoad } from "./sections/dashboard.js";
@@ -79,6 +80,10 @@ async function settleAfterBulkLoad(adminUrl: string, database: string): Promise<
   await runStatements(adminUrl, ["CHECKPOINT"]);
 }
 
+// Every section that starts the server starts this checkout's build as `npm start` runs it, made
+// once for the run (bench/lib/server.ts).
+const sectionsWithServer = ["throughput", "startup", "processes", "bank", "withdrawals"];
+const removeBuild = sectionsWithServer.some(runs) ? await buildForRun() : () => {};
 const cluster = (await findPostgresBin()) ? await startThrowawayCluster() : null;
 if (!cluster) console.warn("No PostgreSQL server binaries: the PostgreSQL measurements are skipped.");
 // PostgreSQL runs on the load's core, as it runs on a host of its own in production, so the
@@ -405,6 +410,7 @@ try {
   }
 } finally {
   await cluster?.stop();
+  removeBuild();
 }
 
 const judged = results.filter((r) => r.ok !== null);

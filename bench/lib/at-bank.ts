@@ -8,7 +8,7 @@ import type { FakeBank } from "../../fake-bank/src/bank.js";
 import { freePort } from "../../scripts/pg-cluster.js";
 import { connectionBodyOf } from "../../server/test/support/fake-bank-credentials.js";
 import { type Running, startNode } from "./process.js";
-import { serverArgs, startFlags } from "./server.js";
+import { serverArgs } from "./server.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -33,8 +33,8 @@ export interface ServerAtBank {
  * Starts the server as deployed (`NODE_ENV=production`, one trusted proxy hop, rate limits on,
  * `LOG_LEVEL=warn`) with its callback listener on a free port, then connects `bank` as the operator
  * does (`PUT /admin/v1/bank-connection`, its first customer's credentials) and waits until the
- * server registered its webhook there. `entry` is a built `main.js` (unset: `serverArgs()`), `flags`
- * node flags beside `npm start`'s (`--cpu-prof` to profile it). The server is stopped if the
+ * server registered its webhook there. The server is `serverArgs()` (the run's build); `flags`
+ * are node flags beside `npm start`'s (`--cpu-prof` to profile it). The server is stopped if the
  * connection fails.
  */
 export async function startServerAtBank(options: {
@@ -43,32 +43,28 @@ export async function startServerAtBank(options: {
   adminToken: string;
   files: { listenerCert: string; listenerKey: string };
   databaseUrl?: string | undefined;
-  entry?: string | undefined;
   flags?: string | undefined;
   env?: Record<string, string>;
 }): Promise<ServerAtBank> {
   const { bank, adminToken } = options;
   const listenerPort = await freePort();
   const flags = (options.flags ?? "").split(" ").filter(Boolean);
-  const server = await startNode(
-    options.entry ? [...startFlags(), ...flags, options.entry] : [...flags, ...serverArgs()],
-    {
-      port: await freePort(),
-      env: {
-        NODE_ENV: "production",
-        TRUST_PROXY: "1",
-        ADMIN_TOKEN: adminToken,
-        PUBLIC_BASE_URL: "https://pix.bench.example",
-        MASTER_KEYS: `bench:${randomBytes(32).toString("base64")}`,
-        LOG_LEVEL: "warn",
-        PIX_BANK_WEBHOOK_PORT: String(listenerPort),
-        PIX_BANK_WEBHOOK_CERT_FILE: options.files.listenerCert,
-        PIX_BANK_WEBHOOK_KEY_FILE: options.files.listenerKey,
-        ...options.env,
-        ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
-      },
+  const server = await startNode([...flags, ...serverArgs()], {
+    port: await freePort(),
+    env: {
+      NODE_ENV: "production",
+      TRUST_PROXY: "1",
+      ADMIN_TOKEN: adminToken,
+      PUBLIC_BASE_URL: "https://pix.bench.example",
+      MASTER_KEYS: `bench:${randomBytes(32).toString("base64")}`,
+      LOG_LEVEL: "warn",
+      PIX_BANK_WEBHOOK_PORT: String(listenerPort),
+      PIX_BANK_WEBHOOK_CERT_FILE: options.files.listenerCert,
+      PIX_BANK_WEBHOOK_KEY_FILE: options.files.listenerKey,
+      ...options.env,
+      ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     },
-  );
+  });
   const admin = (method: string, path: string, body?: unknown) =>
     fetch(`${server.baseUrl}/admin/v1${path}`, {
       method,

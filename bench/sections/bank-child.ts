@@ -5,7 +5,7 @@
  * parent names. Prints one line `BANK-RESULT <json>` (a `BankResult` per store).
  *
  * Environment: BENCH_BANK_STORES (JSON `[{ name, databaseUrl? }]`), BENCH_BANK_QUICK (`1`),
- * BENCH_BANK_SERVER_ENTRY (the built server's main.js; unset, `serverArgs()`),
+ * BENCH_SERVER_ENTRY (the run's build, bench/lib/server.ts),
  * BENCH_BANK_PUBLIC_ADDRESS (a public unicast address on this namespace's loopback, where the
  * merchant's webhook receiver listens; unset, the callback measurement is skipped: a production
  * endpoint must be public, and the server refuses loopback for it).
@@ -103,7 +103,6 @@ async function measureStore(
       adminToken,
       files,
       databaseUrl: store.databaseUrl,
-      entry: process.env.BENCH_BANK_SERVER_ENTRY,
       // BENCH_BANK_SERVER_FLAGS: node flags for the server beside `npm start`'s (`--cpu-prof` to profile it).
       flags: process.env.BENCH_BANK_SERVER_FLAGS,
       env: {

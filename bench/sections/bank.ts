@@ -1,7 +1,4 @@
-import { execFile, spawn } from "node:child_process";
-import { rmSync } from "node:fs";
-import { join } from "node:path";
-import { promisify } from "node:util";
+import { spawn } from "node:child_process";
 import type { BankResult } from "./bank-child.js";
 
 /**
@@ -32,26 +29,13 @@ export async function bankSection(
   quick: boolean,
 ): Promise<{ results: BankResult[]; namespace: boolean }> {
   const namespace = await canUnshare();
-  // The server as deployed is the build of this checkout (the bank's wiring included), made for
-  // this run beside the tests' builds: dist/ may be older than the sources, and others use it.
-  const buildDir = join("test-artifacts", `bench-build-${process.pid}`);
-  await promisify(execFile)(
-    process.execPath,
-    ["scripts/build.mjs", "--quiet", "--without-panel", "--without-docs", `--outdir=${buildDir}`],
-    { timeout: 300_000 },
-  );
-  try {
-    return await runChild(stores, quick, namespace, join(buildDir, "server/src/main.js"));
-  } finally {
-    rmSync(buildDir, { recursive: true, force: true });
-  }
+  return runChild(stores, quick, namespace);
 }
 
 async function runChild(
   stores: { name: string; databaseUrl?: string }[],
   quick: boolean,
   namespace: boolean,
-  entry: string,
 ): Promise<{ results: BankResult[]; namespace: boolean }> {
   const node = [process.execPath, "--import", "tsx", "bench/sections/bank-child.ts"];
   const [command, ...args] = namespace
@@ -70,7 +54,6 @@ async function runChild(
       ...process.env,
       BENCH_BANK_STORES: JSON.stringify(stores),
       BENCH_BANK_QUICK: quick ? "1" : "0",
-      BENCH_BANK_SERVER_ENTRY: entry,
       ...(namespace ? { BENCH_BANK_PUBLIC_ADDRESS: receiverAddress } : {}),
     },
     stdio: ["ignore", "pipe", "inherit"],

@@ -17,7 +17,7 @@
  * at once (a queue: about the round's CPU over one core) and one at a time.
  *
  * Environment: BENCH_WITHDRAWALS_STORES (JSON `[{ name, databaseUrl? }]`), BENCH_WITHDRAWALS_QUICK
- * (`1`), BENCH_WITHDRAWALS_SERVER_ENTRY (the built server's main.js; unset, `serverArgs()`).
+ * (`1`), BENCH_SERVER_ENTRY (the run's build, bench/lib/server.ts).
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -86,7 +86,6 @@ async function measureStore(
       adminToken,
       files,
       databaseUrl: store.databaseUrl,
-      entry: process.env.BENCH_WITHDRAWALS_SERVER_ENTRY,
       // BENCH_WITHDRAWALS_SERVER_FLAGS: node flags for the server beside `npm start`'s (`--cpu-prof` to profile it).
       flags: process.env.BENCH_WITHDRAWALS_SERVER_FLAGS,
     });
