@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import type { Store as RateLimitStore } from "express-rate-limit";
+import type { RateLimitStore } from "../src/http/kit/rate-limit.js";
 import { type Logger, pino } from "pino";
 import {
   allPermissions,

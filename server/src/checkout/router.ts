@@ -1,5 +1,5 @@
 import express, { type Router } from "express";
-import type { Store as RateLimitStore } from "express-rate-limit";
+import type { RateLimitStore } from "../http/kit/rate-limit.js";
 import type { Logger } from "pino";
 import type { CheckoutUseCases } from "../domain/payments/index.js";
 import { defaultRateLimits } from "../domain/core/rate-limits.js";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import express, { type Express, type Request, type RequestHandler, type Response } from "express";
-import type { Store as RateLimitStore } from "express-rate-limit";
+import type { RateLimitStore } from "./kit/rate-limit.js";
 import type { Logger } from "pino";
 import { type CheckoutOptions, checkoutRouter } from "../checkout/router.js";
 import type { Domain } from "../domain/service.js";

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from "express";
-import type { Store as RateLimitStore } from "express-rate-limit";
+import type { RateLimitStore } from "../../http/kit/rate-limit.js";
 import type { RateLimits } from "../../domain/core/rate-limits.js";
 import { perMinuteLimiter } from "../../http/kit/rate-limit.js";
 import { renderMessagePage } from "../pages/message.js";

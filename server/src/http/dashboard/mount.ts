@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import express, { type ErrorRequestHandler, type IRouter, type Request, type RequestHandler } from "express";
-import type { Store as RateLimitStore } from "express-rate-limit";
+import type { RateLimitStore } from "../kit/rate-limit.js";
 import { type OperationId, operationTable } from "../../../../generated/dashboard-operations.js";
 import type { RateLimits } from "../../domain/core/rate-limits.js";
 import type { Domain } from "../../domain/service.js";

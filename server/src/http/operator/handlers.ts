@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import express, { type IRouter } from "express";
-import type { Store as RateLimitStore } from "express-rate-limit";
+import type { RateLimitStore } from "../kit/rate-limit.js";
 import { type Handlers, operationTable } from "../../../../generated/admin-operations.js";
 import type { ManualClock } from "../../domain/ports/clock.js";
 import { byOperator } from "../../domain/audit/index.js";

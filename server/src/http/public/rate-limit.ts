@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from "express";
-import type { Store as RateLimitStore } from "express-rate-limit";
+import type { RateLimitStore } from "../kit/rate-limit.js";
 import type { RateLimits } from "../../domain/core/rate-limits.js";
 import { perMinuteLimiter, type TooManyRequestsWriter } from "../kit/rate-limit.js";
 import { sendError } from "../errors.js";
