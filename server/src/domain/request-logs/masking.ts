@@ -61,18 +61,30 @@ function valueEnd(text: string, start: number): number {
   return text.length;
 }
 
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
 /**
  * A CPF's or CNPJ's middle six digits only, in the shape it was written: `***982247**`,
  * `***.982.247-**`, `**222333******`, `**.222.333/****-**` (an 11-digit phone number reads as a CPF,
  * and is masked alike).
  */
 function maskedDocument(value: string): string {
-  const keepFrom = value.replace(/\D/g, "").length === 11 ? 3 : 2;
+  // One pass over the characters, no callback per digit (a page's two or three documents cost
+  // about 2 % of a list's server time with two regular-expression replaces each).
+  let digits = 0;
+  for (let i = 0; i < value.length; i++) if (isDigit(value.charCodeAt(i))) digits++;
+  const keepFrom = digits === 11 ? 3 : 2;
+  let out = "";
   let digit = -1;
-  return value.replace(/\d/g, (d) => {
-    digit++;
-    return digit >= keepFrom && digit < keepFrom + 6 ? d : "*";
-  });
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i] as string;
+    if (!isDigit(value.charCodeAt(i))) out += c;
+    else {
+      digit++;
+      out += digit >= keepFrom && digit < keepFrom + 6 ? c : "*";
+    }
+  }
+  return out;
 }
 
 /** A match of `documentPattern`, its document masked and the character before it kept. */
