@@ -61,10 +61,10 @@ export function requestLog(
 ): RequestHandler {
   return (req, res, next) => {
     const started = performance.now();
-    const url = loggedUrl(req.originalUrl);
-    const write = (aborted: boolean) => {
-      res.removeListener("finish", onFinish);
-      res.removeListener("close", onClose);
+    // One listener: a response's 'close' follows its 'finish' (on the next tick) and comes alone
+    // when the client went away first; whether it was sent whole is `writableFinished`.
+    res.once("close", () => {
+      const aborted = !res.writableFinished;
       const durationMs = performance.now() - started;
       if (!aborted) answered?.(req, res, durationMs);
       // A 503 is the documented answer while the database is away (its cause is logged once by
@@ -76,6 +76,7 @@ export function requestLog(
             ? "warn"
             : "info";
       if (!logger.isLevelEnabled(level)) return;
+      const url = loggedUrl(req.originalUrl);
       logger[level](
         {
           req: { id: res.locals.requestId, method: req.method, url },
@@ -85,11 +86,7 @@ export function requestLog(
         },
         `${req.method} ${url} ${aborted ? "aborted" : res.statusCode}`,
       );
-    };
-    const onFinish = () => write(false);
-    const onClose = () => write(!res.writableFinished);
-    res.on("finish", onFinish);
-    res.on("close", onClose);
+    });
     next();
   };
 }

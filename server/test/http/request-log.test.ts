@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import express from "express";
@@ -16,14 +17,20 @@ const sink = new Writable({
   },
 });
 const logger = pino({ level: "info" }, sink);
+/** The requests told to the request logs' capture, with their status (answers sent whole only). */
+const answered: number[] = [];
 let server: import("node:http").Server;
 let baseUrl: string;
 
 beforeAll(async () => {
   const app = express();
-  app.use(requestLog(logger));
+  app.use(requestLog(logger, (_req, res) => void answered.push(res.statusCode)));
   app.get("/status/:code", (req, res) => {
     res.status(Number(req.params.code)).json({ ok: false });
+  });
+  // Answers only after its client went away.
+  app.get("/slow", (req, res) => {
+    req.socket.once("close", () => setTimeout(() => res.status(200).json({ late: true }), 10));
   });
   server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
@@ -44,5 +51,27 @@ describe("request log levels", () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     const line = lines.find((l) => l.msg === `GET /status/${status} ${status}`);
     expect(line?.level).toBe(level);
+  });
+});
+
+describe("a client that goes away", () => {
+  test("when the client closes the connection before the answer, then the line is an error 'aborted' and the request logs are not told", async () => {
+    const before = answered.length;
+    await new Promise<void>((resolve) => {
+      const req = request(`${baseUrl}/slow`);
+      req.on("error", () => resolve());
+      req.end(() => setTimeout(() => req.destroy(), 20));
+    });
+    await expect.poll(() => lines.find((l) => l.msg === "GET /slow aborted")?.level).toBe(50);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(answered.length).toBe(before);
+  });
+
+  test("when an answer is sent whole, then the request logs are told once, with its status", async () => {
+    const before = answered.length;
+    await (await fetch(`${baseUrl}/status/201`)).text();
+    await expect.poll(() => answered.length).toBe(before + 1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(answered.slice(before)).toEqual([201]);
   });
 });

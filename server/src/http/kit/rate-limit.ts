@@ -37,7 +37,7 @@ export interface RateLimitStore {
  * that ended dropped once a window (a client that stopped calling costs nothing after that).
  */
 export function processCounters(): RateLimitStore {
-  const windows = new Map<string, { hits: number; resetAt: number }>();
+  const windows = new Map<string, { hits: number; resetAt: number; resetTime: Date }>();
   let windowMs = 60_000;
   let sweeper: NodeJS.Timeout | undefined;
   return {
@@ -53,11 +53,11 @@ export function processCounters(): RateLimitStore {
       const now = Date.now();
       let window = windows.get(key);
       if (!window || window.resetAt <= now) {
-        window = { hits: 0, resetAt: now + windowMs };
+        window = { hits: 0, resetAt: now + windowMs, resetTime: new Date(now + windowMs) };
         windows.set(key, window);
       }
       window.hits += 1;
-      return { totalHits: window.hits, resetTime: new Date(window.resetAt) };
+      return { totalHits: window.hits, resetTime: window.resetTime };
     },
     decrement(key) {
       const window = windows.get(key);
