@@ -35,9 +35,9 @@ export function serverArgs(): string[] {
  * Builds this checkout's server as `npm run build` does into a directory of this run, and points
  * `serverArgs()` at it, here and in the child processes the sections start. Without it a fresh
  * clone measured the TypeScript sources through tsx (no dist/ there: 1,319 ms to the first
- * /health instead of the bundle's ~500), and a stale dist/ measured an older server. The dashboard
- * app and the documentation site are left out: no section serves them. Answers a function that
- * removes the build.
+ * /health instead of the bundle's 281 on the same machine), and a stale dist/ measured an older
+ * server. The dashboard app and the documentation site are left out: no section serves them.
+ * Answers a function that removes the build.
  */
 export async function buildForRun(): Promise<() => void> {
   const buildDir = join("test-artifacts", `bench-build-${process.pid}`);
