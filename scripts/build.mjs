@@ -158,21 +158,36 @@ if (!serverFresh) {
     setup(build) {
       const nodeModules = join(root, "node_modules");
       const inNodeModules = `${sep}node_modules${sep}`;
+      /**
+       * A package folder's `name@version` from its package.json, read once per folder for the
+       * whole build (the walk below and every import resolved into the folder): null when the
+       * manifest names none, undefined when there is no manifest to read.
+       */
+      const keys = new Map();
+      const packageKey = (dir) => {
+        if (!keys.has(dir)) {
+          let key;
+          try {
+            const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+            key =
+              typeof manifest.name === "string" && typeof manifest.version === "string"
+                ? `${manifest.name}@${manifest.version}`
+                : null;
+          } catch {
+            key = undefined;
+          }
+          keys.set(dir, key);
+        }
+        return keys.get(dir);
+      };
       /** The folders of every installed package by `name@version`, the chosen one first. */
       let copies;
       const findCopies = () => {
         const found = new Map();
         const visit = (dir) => {
-          let manifest;
-          try {
-            manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-          } catch {
-            return;
-          }
-          if (typeof manifest.name === "string" && typeof manifest.version === "string") {
-            const key = `${manifest.name}@${manifest.version}`;
-            found.set(key, [...(found.get(key) ?? []), dir]);
-          }
+          const key = packageKey(dir);
+          if (key === undefined) return;
+          if (key !== null) found.set(key, [...(found.get(key) ?? []), dir]);
           if (existsSync(join(dir, "node_modules"))) walkPackages(join(dir, "node_modules"));
         };
         const walkPackages = (dir) => {
@@ -200,14 +215,10 @@ if (!serverFresh) {
         const at = resolved.path.lastIndexOf(inNodeModules) + inNodeModules.length;
         const rest = resolved.path.slice(at).split(sep);
         const packageDir = resolved.path.slice(0, at) + rest.slice(0, rest[0]?.startsWith("@") ? 2 : 1).join(sep);
-        let manifest;
-        try {
-          manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
-        } catch {
-          return undefined;
-        }
+        const key = packageKey(packageDir);
+        if (key === undefined || key === null) return undefined;
         copies ??= findCopies();
-        const chosen = copies.get(`${manifest.name}@${manifest.version}`)?.[0];
+        const chosen = copies.get(key)?.[0];
         if (chosen === undefined || chosen === packageDir) return undefined;
         return { path: join(chosen, relative(packageDir, resolved.path)), sideEffects: resolved.sideEffects };
       });
