@@ -118,3 +118,24 @@ export async function pool<T>(total: number, width: number, run: (i: number) => 
   );
   return out;
 }
+
+/**
+ * Runs a section's child process (`command args`, this process's environment and `env`, its
+ * stderr passed through) to its end, and answers the JSON of its one stdout line starting with
+ * `marker` and a space. Throws, with everything it printed, when it exits non-zero or prints no
+ * such line.
+ */
+export async function childResult<T>(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  marker: string,
+): Promise<T> {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  child.stdout?.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  const line = out.split("\n").find((l) => l.startsWith(`${marker} `));
+  if (code !== 0 || !line) throw new Error(`${command} ${args.join(" ")}: exit ${code}\n${out}`);
+  return JSON.parse(line.slice(marker.length + 1)) as T;
+}

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { childResult } from "../lib/process.js";
 import type { BankResult } from "./bank-child.js";
 
 /**
@@ -49,19 +50,15 @@ async function runChild(
         ...node,
       ]
     : node;
-  const child = spawn(command as string, args, {
-    env: {
-      ...process.env,
+  const results = await childResult<BankResult[]>(
+    command as string,
+    args,
+    {
       BENCH_BANK_STORES: JSON.stringify(stores),
       BENCH_BANK_QUICK: quick ? "1" : "0",
       ...(namespace ? { BENCH_BANK_PUBLIC_ADDRESS: receiverAddress } : {}),
     },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let out = "";
-  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-  const line = out.split("\n").find((l) => l.startsWith("BANK-RESULT "));
-  if (code !== 0 || !line) throw new Error(`bank section: exit ${code}\n${out}`);
-  return { results: JSON.parse(line.slice("BANK-RESULT ".length)) as BankResult[], namespace };
+    "BANK-RESULT",
+  );
+  return { results, namespace };
 }

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { childResult } from "../lib/process.js";
 import type { WithdrawalsResult } from "./withdrawals-child.js";
 
 /**
@@ -10,18 +10,10 @@ export async function withdrawalsSection(
   stores: { name: string; databaseUrl?: string }[],
   quick: boolean,
 ): Promise<WithdrawalsResult[]> {
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/sections/withdrawals-child.ts"], {
-    env: {
-      ...process.env,
-      BENCH_WITHDRAWALS_STORES: JSON.stringify(stores),
-      BENCH_WITHDRAWALS_QUICK: quick ? "1" : "0",
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let out = "";
-  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-  const line = out.split("\n").find((l) => l.startsWith("WITHDRAWALS-RESULT "));
-  if (code !== 0 || !line) throw new Error(`withdrawals section: exit ${code}\n${out}`);
-  return JSON.parse(line.slice("WITHDRAWALS-RESULT ".length)) as WithdrawalsResult[];
+  return childResult<WithdrawalsResult[]>(
+    process.execPath,
+    ["--import", "tsx", "bench/sections/withdrawals-child.ts"],
+    { BENCH_WITHDRAWALS_STORES: JSON.stringify(stores), BENCH_WITHDRAWALS_QUICK: quick ? "1" : "0" },
+    "WITHDRAWALS-RESULT",
+  );
 }
