@@ -119,31 +119,6 @@ if (!serverFresh) {
   const serverEntry = join(root, "server/src/main.ts");
 
   /**
-   * pix-utils requires axios (for fetching dynamic Pix payloads) and qrcode (for its `toImage`) as it
-   * loads; the server uses neither through it (static BR Codes only; the checkout draws its QR codes
-   * itself). Evaluating axios (and the fetch implementation it probes) was about a tenth of the
-   * start-up: inside the bundle, pix-utils gets each as a stand-in that requires the real package at
-   * its first use, so behaviour is the same and the cost is paid only by a caller that needs it.
-   */
-  const loadedOnFirstUse = {
-    name: "pix-utils-dependencies-on-first-use",
-    setup(build) {
-      const inPixUtils = (importer) => importer.includes(`${sep}node_modules${sep}pix-utils${sep}`);
-      build.onResolve({ filter: /^(axios|qrcode)$/ }, (args) =>
-        inPixUtils(args.importer) ? { path: args.path, namespace: "on-first-use" } : undefined,
-      );
-      build.onLoad({ filter: /.*/, namespace: "on-first-use" }, (args) => ({
-        resolveDir: root,
-        loader: "js",
-        // `__esModule` is asked by the require's interop helper: answered without loading anything.
-        contents: `let real;
-  const load = () => (real ??= require(${JSON.stringify(args.path)}));
-  module.exports = new Proxy({}, { get: (_target, key) => (key === "__esModule" ? undefined : load()[key]) });`,
-      }));
-    },
-  };
-
-  /**
    * One copy of each version of a package in the bundle. npm installs a package once per place whose
    * version the root's copy does not satisfy: express 5, body-parser and send each have their own
    * mime-types 3.0.2 with mime-db 1.54.0 (the root's are 2.x, for the mock's and the bench's tools),
@@ -246,7 +221,6 @@ if (!serverFresh) {
     },
     plugins: [
       oneCopyPerVersion,
-      loadedOnFirstUse,
       {
         name: "own-file-url",
         setup(build) {

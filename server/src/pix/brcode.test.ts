@@ -1,7 +1,11 @@
+import fc from "fast-check";
+import { createStaticPix, hasError } from "pix-utils";
 import { describe, expect, test } from "vitest";
 import {
   type BrCodeInput,
   BrCodeParseError,
+  brCodeMerchantCity,
+  brCodeMerchantName,
   buildBrCode,
   crc16Ccitt,
   foldToAscii,
@@ -384,5 +388,78 @@ describe("buildBrCode checksum", () => {
       txid,
     });
     expect(parseBrCode(code)).toMatchObject({ crcValid: true, txid, amountCents: 7304 });
+  });
+});
+
+/**
+ * The static code as pix-utils 2.8.2 assembles it from the same folded name and city and
+ * sanitized txid, with the CRC computed here (pix-utils' own is wrong after a txid ending in
+ * `6304…`): what `buildBrCode` returned before it assembled codes itself (record 0064).
+ */
+function pixUtilsCode(input: BrCodeInput): string {
+  const txid = sanitizeTxid(input.txid);
+  const pix = createStaticPix({
+    pixKey: input.pixKey,
+    merchantName: brCodeMerchantName(input.merchantName),
+    merchantCity: brCodeMerchantCity(input.merchantCity),
+    transactionAmount: input.amountCents / 100,
+    txid,
+  });
+  if (hasError(pix)) throw new Error(pix.message);
+  const body = pix.toBRCode().slice(0, -4);
+  return body + crc16Ccitt(body);
+}
+
+describe("buildBrCode against pix-utils", () => {
+  /** Names and cities as merchants type them: Latin letters with accents, digits, punctuation, the odd emoji. */
+  const text = fc.string({
+    unit: fc.constantFrom(..."aAçÇãÃéÉíóôõúüßøæŁ 0123456789-.'&/🙂東", "\u0301"),
+    minLength: 1,
+    maxLength: 40,
+  });
+  const printableKey = fc.string({
+    unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)),
+    minLength: 1,
+    maxLength: 77,
+  });
+
+  test("when any valid charge is built, then the code is the one pix-utils assembles, character for character", () => {
+    let built = 0;
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          printableKey,
+          fc.uuid(),
+          fc.constant("52998224725"),
+          fc.emailAddress().filter((e) => e.length <= 77),
+        ),
+        text,
+        text,
+        fc.oneof(fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 1, max: MAX_AMOUNT_CENTS })),
+        fc.string({ maxLength: 40 }),
+        (pixKey, merchantName, merchantCity, amountCents, txid) => {
+          const input = { pixKey, merchantName, merchantCity, amountCents, txid };
+          let code: string;
+          try {
+            code = buildBrCode(input);
+          } catch (error) {
+            // A name or city with nothing printable is refused before any code is made.
+            expect(error).toBeInstanceOf(RangeError);
+            return;
+          }
+          built++;
+          expect(code).toBe(pixUtilsCode(input));
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+    // Most inputs make a code: the comparison above ran, not only the refusals.
+    expect(built).toBeGreaterThan(1_500);
+  });
+
+  test("when the largest amount is built, then both write it with its centavos exact", () => {
+    const input = { ...BASE, amountCents: MAX_AMOUNT_CENTS };
+    expect(buildBrCode(input)).toBe(pixUtilsCode(input));
+    expect(parseBrCode(buildBrCode(input)).amountCents).toBe(MAX_AMOUNT_CENTS);
   });
 });

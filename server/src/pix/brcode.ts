@@ -2,11 +2,11 @@
  * Pix "copia e cola" BR Codes: EMV Merchant Presented Mode payloads with the
  * Pix GUI `br.gov.bcb.pix` and a CRC16-CCITT (initial value 0xFFFF) checksum.
  *
- * Codes are produced by the `pix-utils` library. Reading is done by an
- * independent, minimal EMV parser written here, so that tests (ours and
- * partners') check the library's output against a second implementation.
+ * A static code is assembled here, field by field (docs/decisions/0064-static-br-codes-assembled-here.md):
+ * `pix-utils`, which produced them before, is the oracle of a differential test
+ * (brcode.test.ts: the same code for every generated input). Every code is read
+ * back by an independent, minimal EMV parser before it is returned.
  */
-import { createStaticPix, hasError } from "pix-utils";
 
 /** What is needed to build a static Pix BR Code for one charge. */
 export interface BrCodeInput {
@@ -63,6 +63,21 @@ const PIX_GUI = "br.gov.bcb.pix";
 /** The value the Central Bank prescribes for field 62-05 when a static code has no txid. */
 const NO_TXID = "***";
 const PIX_KEY_MAX_LENGTH = 77;
+
+/** One EMV field: its id, its value's length in two digits, its value (at most 99 characters). */
+export function emvField(id: string, value: string): string {
+  if (value.length > 99) throw new RangeError(`BR Code field ${id} is longer than 99 characters`);
+  return `${id}${value.length < 10 ? "0" : ""}${value.length}${value}`;
+}
+
+/** Sub-field 00 of the Pix account template: the GUI. */
+const GUI_FIELD = emvField("00", PIX_GUI);
+
+/** An amount in centavos as field 54 writes it: reais, a dot, two digits ("89.90"). */
+const amountText = (cents: number): string => {
+  const fraction = cents % 100;
+  return `${(cents - fraction) / 100}.${fraction < 10 ? "0" : ""}${fraction}`;
+};
 
 /** Letters that Unicode does not decompose into a base letter plus an accent. */
 const SPECIAL_LETTERS: Readonly<Record<string, string>> = {
@@ -148,9 +163,12 @@ function requireText(folded: string, field: string): string {
  * Builds the Pix "copia e cola" text (the content of the QR code) for a static
  * charge with a fixed amount.
  *
- * The merchant name and city are folded to upper-case ASCII and cut to 25 and
- * 15 characters, the txid is sanitized with {@link sanitizeTxid}, and the amount
- * is written with two decimals ("89.90" for 8990). Throws a `RangeError` when
+ * The fields, in the order of the Central Bank's manual (and of `pix-utils`):
+ * payload format 01, the Pix account template (GUI and key), category 0000,
+ * currency 986, the amount, country BR, name, city, the txid in field 62, then
+ * the CRC. The merchant name and city are folded to upper-case ASCII and cut to
+ * 25 and 15 characters, the txid is sanitized with {@link sanitizeTxid} (empty:
+ * `***`), and the amount is written with two decimals ("89.90" for 8990). Throws a `RangeError` when
  * the amount is not a positive whole number of centavos up to
  * {@link MAX_AMOUNT_CENTS}, when the Pix key is empty, longer than 77
  * characters or not printable ASCII, or when the name or city is left empty.
@@ -168,24 +186,15 @@ export function buildBrCode(input: BrCodeInput): string {
   const merchantName = requireText(brCodeMerchantName(input.merchantName), "merchantName");
   const merchantCity = requireText(brCodeMerchantCity(input.merchantCity), "merchantCity");
   const txid = sanitizeTxid(input.txid);
+  const expectedTxid = txid === "" ? NO_TXID : txid;
 
-  const pix = createStaticPix({
-    pixKey: input.pixKey,
-    merchantName,
-    merchantCity,
-    transactionAmount: amountCents / 100,
-    txid,
-  });
-  if (hasError(pix)) {
-    throw new Error(`buildBrCode: pix-utils refused the charge: ${pix.message}`);
-  }
-  // pix-utils 2.8.2 checksums the wrong prefix when the field before the CRC ends in "6304…"
-  // (its computeCRC strips a "previous CRC" recursively), so the checksum is ours.
-  const body = pix.toBRCode().slice(0, -4);
+  const body =
+    `000201${emvField("26", GUI_FIELD + emvField("01", input.pixKey))}520400005303986` +
+    `${emvField("54", amountText(amountCents))}5802BR${emvField("59", merchantName)}` +
+    `${emvField("60", merchantCity)}${emvField("62", emvField("05", expectedTxid))}6304`;
   const code = body + crc16Ccitt(body);
 
   const check = parseBrCode(code);
-  const expectedTxid = txid === "" ? NO_TXID : txid;
   if (
     !check.crcValid ||
     check.pixKey !== input.pixKey ||
@@ -194,7 +203,7 @@ export function buildBrCode(input: BrCodeInput): string {
     check.amountCents !== amountCents ||
     check.txid !== expectedTxid
   ) {
-    throw new Error(`buildBrCode: pix-utils produced a code that does not match the input: ${code}`);
+    throw new Error(`buildBrCode: the code does not read back as the input: ${code}`);
   }
   return code;
 }
@@ -207,7 +216,16 @@ export function buildBrCode(input: BrCodeInput): string {
  */
 export function crc16Ccitt(text: string): string {
   let crc = 0xffff;
-  for (const byte of utf8.encode(text)) crc = ((crc << 8) & 0xffff) ^ (CRC_TABLE[((crc >> 8) ^ byte) & 0xff] ?? 0);
+  // ASCII (every code this service builds) is its own UTF-8: no encoding, no copy.
+  let ascii = true;
+  for (let i = 0; i < text.length && ascii; i++) ascii = text.charCodeAt(i) < 0x80;
+  if (ascii) {
+    for (let i = 0; i < text.length; i++) {
+      crc = ((crc << 8) & 0xffff) ^ (CRC_TABLE[((crc >> 8) ^ text.charCodeAt(i)) & 0xff] ?? 0);
+    }
+  } else {
+    for (const byte of utf8.encode(text)) crc = ((crc << 8) & 0xffff) ^ (CRC_TABLE[((crc >> 8) ^ byte) & 0xff] ?? 0);
+  }
   return crc.toString(16).toUpperCase().padStart(4, "0");
 }
 
@@ -224,17 +242,25 @@ interface TlvField {
   value: string;
 }
 
+/** Whether the four characters of `text` from `at` are ASCII digits (a field's id and length). */
+function fourDigits(text: string, at: number): boolean {
+  for (let i = at; i < at + 4; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
 /** Splits an EMV text into its id / length / value fields, refusing any malformed or repeated field. */
 function readTlv(text: string, where: string): Map<string, TlvField> {
   const fields = new Map<string, TlvField>();
   let position = 0;
   while (position < text.length) {
-    const header = text.slice(position, position + 4);
-    if (!/^\d{4}$/.test(header)) {
+    if (position + 4 > text.length || !fourDigits(text, position)) {
       throw new BrCodeParseError(`${where}: malformed field header at position ${position}`);
     }
-    const id = header.slice(0, 2);
-    const length = Number(header.slice(2));
+    const id = text.slice(position, position + 2);
+    const length = (text.charCodeAt(position + 2) - 48) * 10 + (text.charCodeAt(position + 3) - 48);
     const start = position + 4;
     const end = start + length;
     if (end > text.length) {
@@ -276,7 +302,8 @@ export function parseBrCode(code: string): ParsedBrCode {
     throw new BrCodeParseError("BR Code must start with payload format indicator 000201");
   }
   const crcField = fields.get("63");
-  const lastId = Array.from(fields.keys()).at(-1);
+  let lastId: string | undefined;
+  for (const id of fields.keys()) lastId = id;
   if (crcField === undefined || lastId !== "63" || !/^[0-9A-Fa-f]{4}$/.test(crcField.value)) {
     throw new BrCodeParseError("BR Code must end with the CRC field 6304 and four hexadecimal digits");
   }
@@ -324,12 +351,10 @@ export function brCodeWithAmount(code: string, amountCents: number): string {
   if (!Number.isSafeInteger(amountCents) || amountCents <= 0 || amountCents > MAX_AMOUNT_CENTS) {
     throw new RangeError(`brCodeWithAmount: amountCents must be a positive integer up to ${MAX_AMOUNT_CENTS}`);
   }
-  const amount = `${Math.trunc(amountCents / 100)}.${String(amountCents % 100).padStart(2, "0")}`;
+  const amount = amountText(amountCents);
   let body = "";
   for (const { id, value } of fields.values()) {
-    if (id === "63") continue;
-    const text = id === "54" ? amount : value;
-    body += `${id}${String(text.length).padStart(2, "0")}${text}`;
+    if (id !== "63") body += emvField(id, id === "54" ? amount : value);
   }
   body += "6304";
   return body + crc16Ccitt(body);

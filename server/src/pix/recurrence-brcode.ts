@@ -10,15 +10,10 @@
  * - Journey 3 (an immediate charge whose payment authorises it): the charge's own BR Code, its CRC
  *   removed, then 80, then a new CRC.
  */
-import { brCodeMerchantCity, brCodeMerchantName, crc16Ccitt, parseBrCode } from "./brcode.js";
+import { brCodeMerchantCity, brCodeMerchantName, crc16Ccitt, emvField as field, parseBrCode } from "./brcode.js";
 import { LOCATION_MAX_LENGTH } from "./template-80.js";
 
 const PIX_GUI = "br.gov.bcb.pix";
-
-const field = (id: string, value: string): string => {
-  if (value.length > 99) throw new RangeError(`BR Code field ${id} is longer than 99 characters`);
-  return `${id}${String(value.length).padStart(2, "0")}${value}`;
-};
 
 /** Template 80: the GUI and the recurrence's location. */
 function recurrenceTemplate(location: string): string {
