@@ -79,6 +79,10 @@ export function createApp(options: AppOptions): Express {
       const id = typeof incoming === "string" && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
       res.setHeader("x-request-id", id);
       res.locals.requestId = id;
+      // Express 5's `req.query` is a getter that parses the query string again at every read (the
+      // input check, the request check and the request logs read it four times): parsed once here
+      // and kept on the request, as the request check's coerced query is (request-validation.ts).
+      Object.defineProperty(req, "query", { value: req.query, writable: true, configurable: true, enumerable: true });
       next();
     },
     securityHeaders({ publicBaseUrl: options.publicBaseUrl }),
