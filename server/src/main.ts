@@ -2,7 +2,7 @@
  * `npm start`: the reference server. With `WEB_CONCURRENCY=N` (N > 1, PostgreSQL only) this
  * process becomes a `node:cluster` primary that forks N server processes sharing the port.
  */
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
@@ -18,6 +18,7 @@ import { createDomain } from "./domain/service.js";
 import { developmentKeyring } from "./domain/core/secrets.js";
 import { loadBankCredentials, recordBankHealth } from "./domain/bank/index.js";
 import { createApp } from "./http/app.js";
+import { appServer } from "./http/kit/app-server.js";
 import { sharedRateLimitStore } from "./http/kit/rate-limit-store.js";
 import { startIdempotencyPurge, startPeriodicPurge } from "./jobs/idempotency-purge.js";
 import { startRecurrenceDuties } from "./jobs/recurrence-duties.js";
@@ -197,7 +198,7 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
     await store.close().catch(() => undefined);
     throw error;
   }
-  const server = createServer(app);
+  const server = appServer(app);
   try {
     await listen(server, cfg.port, cfg.host);
   } catch (error) {

@@ -14,6 +14,7 @@ import type { Mailer } from "../src/domain/ports/mailer.js";
 import type { Account } from "../src/domain/core/model.js";
 import { createDomain, type Domain } from "../src/domain/service.js";
 import { createApp } from "../src/http/app.js";
+import { appServer } from "../src/http/kit/app-server.js";
 import type { RateLimits } from "../src/domain/core/rate-limits.js";
 import { MemoryStore } from "../src/store/memory/index.js";
 import { registrationGuard } from "../src/webhooks/guard.js";
@@ -180,7 +181,8 @@ export async function startTestServer(
     ...(options.panelDirectory !== undefined ? { panelDirectory: options.panelDirectory } : {}),
     ...(options.docsDirectory !== undefined ? { docsDirectory: options.docsDirectory } : {}),
   });
-  const server = app.listen(options.port ?? 0, "127.0.0.1");
+  // The server as main.ts makes it (http/kit/app-server.ts).
+  const server = appServer(app).listen(options.port ?? 0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
