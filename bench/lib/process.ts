@@ -18,7 +18,7 @@ function alive(pid: number): boolean {
  * thread it has (`-a`), not just the main one. Pinned after spawning, V8's garbage-collection
  * helpers and libuv's pool already exist; left free they ran on the load generator's core.
  */
-export function pin(pid: number, cpu: number): void {
+export function pin(pid: number, cpu: number | string): void {
   try {
     execFileSync("taskset", ["-a", "-p", "-c", String(cpu), String(pid)], { stdio: "ignore" });
   } catch {
@@ -28,9 +28,10 @@ export function pin(pid: number, cpu: number): void {
 
 /**
  * Pins a PostgreSQL cluster (its postmaster, from `<data>/postmaster.pid`, and every process it
- * has started) to one CPU; the backends it forks later inherit the postmaster's.
+ * has started) to one CPU, or to a list (`"0,1"`: either core); the backends it forks later
+ * inherit the postmaster's.
  */
-export function pinCluster(dataDir: string, cpu: number): void {
+export function pinCluster(dataDir: string, cpu: number | string): void {
   const postmaster = Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
   if (!Number.isInteger(postmaster) || postmaster <= 0) return;
   pin(postmaster, cpu);

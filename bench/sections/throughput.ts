@@ -63,6 +63,8 @@ export function createChargeRequest(key: string): LoadRequest {
 export interface Throughput {
   /** Requests per second of the floors, each the median of its own runs. */
   floors: Record<"bare node:http" | "bare Express", number>;
+  /** Bare Express on our app's server (`appServer`, record 0065): shown beside the floors, not judged. */
+  appServerExpress: number;
   servers: Record<string, Record<string, Paired>>;
 }
 
@@ -139,13 +141,18 @@ async function measureRoutes(
   baseline: () => Promise<number>,
   load: LoadOptions,
   spreadClients = false,
+  only?: string,
 ) {
   const out: Record<string, Paired> = {};
   for (const [name, request] of Object.entries(routes(key, chargeId, spreadClients))) {
-    out[name] = await pairedRequestsPerSecond(baseline, baseUrl, request, load);
+    if (only === undefined || name === only)
+      out[name] = await pairedRequestsPerSecond(baseline, baseUrl, request, load);
   }
   return out;
 }
+
+/** The deployed PostgreSQL server measured again with the database free to run on either core. */
+export const databaseOnEitherCore = "ours, PostgreSQL, deployed, database on either core";
 
 /**
  * Requests per second of bare node:http, bare Express, the Prism mock and our server on each store,
@@ -157,6 +164,12 @@ export async function measureThroughput(
   load: LoadOptions = defaultLoad,
   /** A fresh database for the deployed PostgreSQL server. */
   deployedDatabase?: () => Promise<string>,
+  /**
+   * Puts the PostgreSQL cluster on the given cores (`"1"`, the load's, as the bench runs it; `"0,1"`,
+   * either). With it, the deployed list is measured a second time with the database on either
+   * core, the server's included (issue 34 §2: the list target holds in both placements).
+   */
+  placeDatabase?: (cpus: string) => void,
 ): Promise<Throughput> {
   pin(process.pid, 1);
   const floorRequest: LoadRequest = { path: "/api/v1/balance" };
@@ -170,6 +183,16 @@ export async function measureThroughput(
   } finally {
     await http.stop();
   }
+  const onAppServer = await startNode(
+    [...startFlags(), "--import", "tsx", "bench/targets/bare-express-app-server.ts"],
+    { port: await freePort(), readyPath: "/" },
+  );
+  let appServerExpress: number;
+  try {
+    appServerExpress = await requestsPerSecond(onAppServer.baseUrl, floorRequest, load);
+  } finally {
+    await onAppServer.stop();
+  }
 
   const express = await startNode([...startFlags(), "--import", "tsx", "bench/targets/bare-express.ts"], {
     port: await freePort(),
@@ -181,6 +204,7 @@ export async function measureThroughput(
         "bare node:http": bareHttp,
         "bare Express": await requestsPerSecond(express.baseUrl, floorRequest, load),
       },
+      appServerExpress,
       servers: {},
     };
     const baseline = () => oneRun(express.baseUrl, floorRequest, load);
@@ -216,6 +240,21 @@ export async function measureThroughput(
         result.servers[name] = await measureRoutes(server.baseUrl, key, chargeId, baseline, load, spread);
       } finally {
         await running?.stop();
+      }
+    }
+    if (databaseUrl && deployedDatabase && placeDatabase) {
+      let running: Running | undefined;
+      placeDatabase("0,1");
+      try {
+        const { server, key, chargeId } = await startOurServer({
+          ...deployedEnv,
+          DATABASE_URL: await deployedDatabase(),
+        });
+        running = server;
+        result.servers[databaseOnEitherCore] = await measureRoutes(server.baseUrl, key, chargeId, baseline, load, true);
+      } finally {
+        await running?.stop();
+        placeDatabase("1");
       }
     }
     return result;
