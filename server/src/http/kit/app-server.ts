@@ -40,7 +40,18 @@ function responseClass(prototype: object): typeof ServerResponse {
   return AppResponse as unknown as typeof ServerResponse;
 }
 
+/**
+ * The `IncomingMessage` and `ServerResponse` options of `http.createServer` (and of
+ * `https.createServer`, which takes them too) that make requests and responses as `app`'s.
+ */
+export function appMessageClasses(app: Express): {
+  IncomingMessage: typeof IncomingMessage;
+  ServerResponse: typeof ServerResponse;
+} {
+  return { IncomingMessage: requestClass(app.request), ServerResponse: responseClass(app.response) };
+}
+
 /** An HTTP server for `app` (not yet listening), whose requests and responses are made as the app's. */
 export function appServer(app: Express): Server {
-  return createServer({ IncomingMessage: requestClass(app.request), ServerResponse: responseClass(app.response) }, app);
+  return createServer(appMessageClasses(app), app);
 }
