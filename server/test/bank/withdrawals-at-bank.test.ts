@@ -228,10 +228,19 @@ function withdrawalsAtBankSuite(store: StoreUnderTest) {
     // length from then (`ms`, ended by the answer's "finish"), so a call that followed another
     // within a millisecond, its slot freed by the answer, could read as overlapping it (17 seen
     // once); every call lasts the bank's 100 ms, so an overlap past the bound is not hidden.
-    const calls = at
-      .bank()
-      .requests()
-      .filter((r) => r.at >= since && r.path.includes("/gn/") && r.ms !== undefined)
+    // The bank notes a call when it arrives and its length when its answer has gone: the last
+    // sends' answers may still be on their way when their transfers are seen at the bank (36 of 40
+    // read once). Their lengths are waited for, a bounded time.
+    const payoutCalls = () =>
+      at
+        .bank()
+        .requests()
+        .filter((r) => r.at >= since && r.path.includes("/gn/"));
+    for (let waited = 0; payoutCalls().some((r) => r.ms === undefined) && waited < 5_000; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const calls = payoutCalls()
+      .filter((r) => r.ms !== undefined)
       .map((r) => ({ from: Date.parse(r.at), to: Date.parse(r.at) + r.ms! - 2 }));
     const edges = calls.flatMap((c) => [
       { t: c.from, d: 1 },
