@@ -141,12 +141,10 @@ async function measureRoutes(
   baseline: () => Promise<number>,
   load: LoadOptions,
   spreadClients = false,
-  only?: string,
 ) {
   const out: Record<string, Paired> = {};
   for (const [name, request] of Object.entries(routes(key, chargeId, spreadClients))) {
-    if (only === undefined || name === only)
-      out[name] = await pairedRequestsPerSecond(baseline, baseUrl, request, load);
+    out[name] = await pairedRequestsPerSecond(baseline, baseUrl, request, load);
   }
   return out;
 }
