@@ -32,7 +32,7 @@ import {
 import { CallbackSender, type CallbackFault, type CallbackRecord } from "./callbacks.js";
 import { readBrCode } from "./brcode.js";
 import { createControlApp } from "./control.js";
-import { PayoutBook, payoutRoutes, type PayoutPolicy } from "./payouts.js";
+import { PayoutBook, efiSentNotice, payoutRoutes, type PayoutPolicy } from "./payouts.js";
 import { alnum, endToEndId, type Devolucao, type Pix } from "./wire.js";
 import { RecurrenceBook, type FakeRecurrences } from "./rec.js";
 import { brasiliaDateOf, componentesValor, DueDateBook, type CobvRecord } from "./cobv.js";
@@ -251,7 +251,16 @@ export async function startFakeBank(options: FakeBankOptions = {}): Promise<Fake
   });
 
   const wire = pixWire;
-  const payouts = dialect === "standard" ? null : new PayoutBook(dialect, options.payouts);
+  // Efí tells each transfer's outcome on the webhook of the key that paid it (issue 36 §1); Inter's
+  // payout webhooks are not played (the service reads its transfers back).
+  const payouts =
+    dialect === "standard"
+      ? null
+      : new PayoutBook(dialect, options.payouts, (record) => {
+          if (dialect !== "efi" || record.payerKey === null) return;
+          const webhook = ledger.webhooks.get(ledger.cobKey(record.clientId, record.payerKey));
+          if (webhook !== undefined) callbacks.notify(webhook.webhookUrl, [efiSentNotice(record)]);
+        });
 
   /** Calls the receiver's webhook, if any, for a Pix with a txid (the standard notifies only those). */
   const notify = (pix: PixRecord) => {

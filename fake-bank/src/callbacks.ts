@@ -3,7 +3,11 @@
  * array), over HTTPS with the bank's own client certificate (mutual TLS), trusting the CAs the
  * operator or the test configured. A failed delivery is retried a few times, as banks do. Faults
  * apply to the next N callbacks: delay, drop, duplicate, reorder (held, then sent in reverse),
- * forge (a callback that lies: an end-to-end id the bank never settled and another amount).
+ * forge (a callback that lies: an end-to-end id the bank never settled and another amount; for
+ * Efí's notice of a sent Pix, the other outcome).
+ *
+ * Efí also tells a sent Pix's outcome on `/pix` (an entry with `gnExtras.idEnvio`, checked against
+ * our document of its payouts, generated/bank/efi-payouts.yaml).
  */
 import { readFileSync } from "node:fs";
 import { request } from "node:https";
@@ -13,7 +17,16 @@ import addFormats from "ajv-formats";
 import { parse as parseYaml } from "yaml";
 import type { IssuedCertificate } from "./certs.js";
 import type { Dialect } from "./api.js";
+import type { components as EfiComponents } from "../../generated/bank/efi-payouts.js";
 import { alnum, valor, cents, type Pix, type WebhookPixBody } from "./wire.js";
+
+/** Efí's notice of a sent Pix's outcome, an entry of `pix` beside the Pix received. */
+type EfiSent = EfiComponents["schemas"]["PixEnviadoNotificado"];
+/** An entry of a `/pix` callback. */
+export type CallbackEntry = Pix | EfiSent;
+
+const namesTransfer = (entry: CallbackEntry): entry is EfiSent =>
+  "gnExtras" in entry && "idEnvio" in (entry.gnExtras ?? {});
 
 export type CallbackFaultKind = "delay" | "drop" | "duplicate" | "reorder" | "forge";
 
@@ -47,6 +60,9 @@ interface Validators {
   /** Pix Automático's bodies: `{ recs }` on `/rec`, `{ cobsr }` on `/cobr` (every dialect). */
   rec: ValidateFunction;
   cobr: ValidateFunction;
+  /** One of the standard's Pix, and Efí's notice of a sent Pix (our document of its payouts). */
+  pix: ValidateFunction;
+  efiSent: ValidateFunction;
 }
 
 let validators: Validators | undefined;
@@ -62,6 +78,10 @@ function callbackValidators(): Validators {
   ajv.addFormat("int32", { type: "number", validate: Number.isInteger });
   ajv.addFormat("int64", { type: "number", validate: Number.isInteger });
   ajv.addSchema({ components: document.components }, "pix-api");
+  const efi = parseYaml(readFileSync(new URL("../../generated/bank/efi-payouts.yaml", import.meta.url), "utf8")) as {
+    components: unknown;
+  };
+  ajv.addSchema({ components: efi.components }, "efi-payouts");
   validators = {
     object: ajv.compile({
       allOf: [
@@ -82,6 +102,8 @@ function callbackValidators(): Validators {
         { $ref: "pix-api#/components/requestBodies/WebhookCobRBody/content/application~1json/schema" },
       ],
     }),
+    pix: ajv.compile({ $ref: "pix-api#/components/schemas/Pix" }),
+    efiSent: ajv.compile({ $ref: "efi-payouts#/components/schemas/PixEnviadoNotificado" }),
   };
   return validators;
 }
@@ -99,7 +121,7 @@ export interface CallbackOptions {
 
 interface Pending {
   url: string;
-  pix: Pix[];
+  pix: CallbackEntry[];
 }
 
 /** A notice of Pix Automático: its path, its body and the ids it names (the log's `endToEndIds`). */
@@ -121,8 +143,8 @@ export class CallbackSender {
 
   constructor(private readonly options: CallbackOptions) {}
 
-  /** Notifies `webhookUrl` (as registered) of these Pix, with whatever fault is armed. */
-  notify(webhookUrl: string, pix: Pix[]): void {
+  /** Notifies `webhookUrl` (as registered) of these Pix (or Efí's sent ones), with whatever fault is armed. */
+  notify(webhookUrl: string, pix: CallbackEntry[]): void {
     if (this.closed) return;
     const url = `${webhookUrl.replace(/\/+$/, "")}/pix`;
     const fault = this.faults.find((f) => f.count > 0);
@@ -243,8 +265,28 @@ export class CallbackSender {
     this.requests.clear();
   }
 
-  private body(pix: Pix[]): WebhookPixBody | Pix[] {
-    return this.options.dialect === "inter" ? pix : { pix };
+  private body(pix: CallbackEntry[]): WebhookPixBody | CallbackEntry[] {
+    return this.options.dialect === "inter" ? pix : ({ pix } as WebhookPixBody);
+  }
+
+  /** Whether a `/pix` body is the documents': the standard's, with Efí's notices of sent Pix checked by ours. */
+  private bodyValid(body: unknown, pix: CallbackEntry[]): boolean {
+    const checks = callbackValidators();
+    const sent = pix.filter(namesTransfer);
+    if (sent.length === 0) {
+      const check = checks[this.options.dialect === "inter" ? "array" : "object"];
+      if (check(body)) return true;
+      process.stderr.write(`fake-bank: callback fora do documento: ${JSON.stringify(check.errors)}\n`);
+      return false;
+    }
+    for (const entry of pix) {
+      const check = namesTransfer(entry) ? checks.efiSent : checks.pix;
+      if (!check(entry)) {
+        process.stderr.write(`fake-bank: callback fora do documento: ${JSON.stringify(check.errors)}\n`);
+        return false;
+      }
+    }
+    return this.options.dialect === "efi";
   }
 
   private later(ms: number, run: () => void): void {
@@ -260,11 +302,11 @@ export class CallbackSender {
     void promise.finally(() => this.inFlight.delete(promise));
   }
 
-  private record(entry: Omit<CallbackRecord, "id" | "at" | "endToEndIds" | "bodyValid"> & { pix: Pix[] }): void {
+  private record(
+    entry: Omit<CallbackRecord, "id" | "at" | "endToEndIds" | "bodyValid"> & { pix: CallbackEntry[] },
+  ): void {
     const { pix, ...rest } = entry;
-    const check = callbackValidators()[this.options.dialect === "inter" ? "array" : "object"];
-    const bodyValid = check(entry.body);
-    if (!bodyValid) process.stderr.write(`fake-bank: callback fora do documento: ${JSON.stringify(check.errors)}\n`);
+    const bodyValid = this.bodyValid(entry.body, pix);
     this.log.push({
       id: this.nextId++,
       at: new Date().toISOString(),
@@ -275,7 +317,7 @@ export class CallbackSender {
     if (this.log.length > 10_000) this.log.splice(0, this.log.length - 10_000);
   }
 
-  private async deliver(url: string, pix: Pix[], fault?: CallbackFaultKind): Promise<void> {
+  private async deliver(url: string, pix: CallbackEntry[], fault?: CallbackFaultKind): Promise<void> {
     const body = this.body(pix);
     for (let attempt = 1; attempt <= 1 + this.options.retries && !this.closed; attempt += 1) {
       const outcome = await this.post(url, body);
@@ -345,8 +387,22 @@ function forgeNotice(kind: "rec" | "cobr", item: object): object {
   };
 }
 
-/** A callback that lies: an end-to-end id the bank never settled, and one cent more. */
-function forge(pix: Pix): Pix {
+/**
+ * A callback that lies: an end-to-end id the bank never settled, and one cent more; for Efí's
+ * notice of a sent Pix, the outcome it did not have.
+ */
+function forge(entry: CallbackEntry): CallbackEntry {
+  if (namesTransfer(entry)) {
+    const paid = entry.status !== "REALIZADO";
+    const { erro: _erro, ...extras } = entry.gnExtras;
+    return {
+      ...entry,
+      status: paid ? "REALIZADO" : "NAO_REALIZADO",
+      horario: paid ? new Date().toISOString() : null,
+      gnExtras: paid ? extras : { ...extras, erro: { codigo: "AC03", origem: "Forjado", motivo: "Forjado" } },
+    };
+  }
+  const pix = entry;
   const { devolucoes: _devolucoes, ...rest } = pix;
   return { ...rest, endToEndId: `E${pix.endToEndId.slice(1, 21)}${alnum(11)}`, valor: valor(cents(pix.valor) + 1) };
 }

@@ -90,6 +90,8 @@ export class PayoutBook {
   constructor(
     readonly dialect: Dialect,
     policy: Partial<PayoutPolicy> = {},
+    /** Told of each transfer as it ends (Efí's callback on the payer key's webhook). */
+    private readonly onEnd?: (record: PayoutRecord) => void,
   ) {
     this.policy = { mode: "pay", delayMs: 50, approvalAboveCents: null, ...policy };
   }
@@ -240,7 +242,31 @@ export class PayoutBook {
       record.reason = (reason ?? "Falha no envio").slice(0, 140);
       this.balances.set(record.clientId, this.balanceOf(record.clientId) + record.amount);
     }
+    this.onEnd?.(structuredClone(record));
   }
+}
+
+/**
+ * Efí's notice of a transfer's outcome on the payer key's webhook (`POST {webhookUrl}/pix`, an entry
+ * of `pix` with `gnExtras.idEnvio`), as its webhooks page shows "Pix enviado" and "Pix rejeitado".
+ */
+export function efiSentNotice(record: PayoutRecord): Efi["PixEnviadoNotificado"] {
+  const paid = record.state === "PAID";
+  return {
+    endToEndId: record.endToEndId,
+    ...(record.payerKey === null ? {} : { chave: record.payerKey }),
+    tipo: "SOLICITACAO",
+    status: efiStatus(record.state),
+    valor: valor(record.amount),
+    horario: paid ? (record.settledAt ?? null) : null,
+    ...(record.description === undefined ? {} : { infoPagador: record.description }),
+    gnExtras: {
+      idEnvio: record.id,
+      ...(record.state === "FAILED"
+        ? { erro: { codigo: "AC03", origem: "PSP do usuário recebedor", motivo: record.reason ?? "Falha no envio" } }
+        : {}),
+    },
+  };
 }
 
 interface Locals {

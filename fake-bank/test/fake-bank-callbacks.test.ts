@@ -111,6 +111,55 @@ describe.each<Dialect>(["standard", "efi", "inter"])("fake bank callbacks, diale
     expect(bank.callbacks().at(-1)).toMatchObject({ status: 200, attempt: 1, endToEndIds: [paid.endToEndId] });
   });
 
+  test("when transfers sent with the key end, then (Efí) each outcome reaches the key's webhook, valid by our document of Efí's payouts; Inter's are not played", async () => {
+    const book = bank.payouts;
+    expect(book === null).toBe(dialect === "standard");
+    if (book === null) return;
+    book.setPolicy({ mode: "pending" });
+    const send = (n: number) =>
+      book.accept({
+        clientId: bank.customer.clientId,
+        id: `trfNotice${Date.now()}${n}`,
+        amount: 1234,
+        payerKey: KEY,
+        key: "recebedor@example.com",
+      });
+    const [paid, failed] = [send(1), send(2)];
+    book.settle(paid.id, "pay");
+    book.settle(failed.id, "fail", "Conta do recebedor encerrada");
+    await bank.settled();
+    const notices = listener.received.flatMap(pixOf).filter((p) => p.gnExtras?.idEnvio !== undefined);
+    if (dialect === "inter") {
+      expect(notices).toEqual([]);
+      return;
+    }
+    expect(listener.received.map((r) => r.path)).toEqual(["/hook/pix", "/hook/pix"]);
+    expect(notices).toEqual([
+      expect.objectContaining({
+        endToEndId: paid.endToEndId,
+        tipo: "SOLICITACAO",
+        status: "REALIZADO",
+        valor: "12.34",
+        chave: KEY,
+        gnExtras: { idEnvio: paid.id },
+      }),
+      expect.objectContaining({
+        status: "NAO_REALIZADO",
+        horario: null,
+        gnExtras: { idEnvio: failed.id, erro: expect.objectContaining({ motivo: "Conta do recebedor encerrada" }) },
+      }),
+    ]);
+    expect(
+      bank
+        .callbacks()
+        .slice(-2)
+        .map((c) => [c.status, c.bodyValid, c.endToEndIds]),
+    ).toEqual([
+      [200, true, [paid.endToEndId]],
+      [200, true, [failed.endToEndId]],
+    ]);
+  });
+
   test("when a Pix without txid arrives, then no callback is sent (the standard notifies charges only)", async () => {
     bank.sendPix({ key: KEY, amountCents: 500 });
     await bank.settled();

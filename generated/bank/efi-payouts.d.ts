@@ -147,6 +147,33 @@ export interface components {
                 };
             };
         };
+        /** @description A sent Pix as Efí tells its outcome on the payer key's webhook (`POST {webhookUrl}/pix`, the body `{ "pix": [...] }` it shares with the Pix received: an entry with `gnExtras.idEnvio` is one of ours). A hint only: the service reads the transfer back before anything changes. */
+        PixEnviadoNotificado: {
+            endToEndId: string;
+            /** @description The payer's key (ours), the one whose webhook is called. */
+            chave?: string;
+            /** @description `SOLICITACAO`: a Pix this account asked to send. */
+            tipo?: string;
+            status: components["schemas"]["EnvioStatus"];
+            valor: components["schemas"]["Valor"];
+            /**
+             * Format: date-time
+             * @description When it settled; null when it was not sent.
+             */
+            horario?: string | null;
+            infoPagador?: string;
+            gnExtras: {
+                /** @description Our id of the transfer, as sent in `PUT /v3/gn/pix/{idEnvio}`. */
+                idEnvio: string;
+                /** @description Why it was not sent (with `NAO_REALIZADO`). */
+                erro?: {
+                    /** @description The Pix arrangement's reason code (AC03, AC04, ...). */
+                    codigo?: string;
+                    origem?: string;
+                    motivo?: string;
+                };
+            };
+        };
         Saldo: {
             saldo: components["schemas"]["Valor"];
             /** @description Blocked amounts (only with `bloqueios=true`); `saldo` is what can be sent. */

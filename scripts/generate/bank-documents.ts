@@ -41,11 +41,13 @@ function hasOverlay(root: string, name: string): boolean {
 
 /**
  * Writes generated/bank/<name>.yaml and .d.ts for every document, and the webhook listener's checks
- * of the API Pix callbacks (generated/bank/callback-validators.ts).
+ * of the bank's callbacks (generated/bank/callback-validators.ts: the API Pix's, and Efí's notice of
+ * a sent Pix).
  */
 export async function emitBankDocuments(root: string, outDir: string): Promise<void> {
   const bankOut = join(outDir, "bank");
   mkdirSync(bankOut, { recursive: true });
+  const documents: Partial<Record<(typeof bankDocuments)[number], Record<string, unknown>>> = {};
   for (const name of bankDocuments) {
     const header = hasOverlay(root, name)
       ? `# Generated from spec/bank/${name}/openapi.yaml with spec/bank/${name}/overlay.yaml applied.\n` +
@@ -55,6 +57,9 @@ export async function emitBankDocuments(root: string, outDir: string): Promise<v
     const document = await overlaidBankDocument(root, name);
     writeFileSync(join(bankOut, `${name}.yaml`), header + stringify(document, { lineWidth: 0 }));
     writeFileSync(join(bankOut, `${name}.d.ts`), await emitTypes(document));
-    if (name === "pix-api") writeFileSync(join(bankOut, "callback-validators.ts"), emitCallbackValidators(document));
+    documents[name] = document;
   }
+  const { "pix-api": pixApi, "efi-payouts": efiPayouts } = documents;
+  if (pixApi && efiPayouts)
+    writeFileSync(join(bankOut, "callback-validators.ts"), emitCallbackValidators(pixApi, efiPayouts));
 }

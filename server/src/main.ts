@@ -149,6 +149,7 @@ async function runServer(cfg: ServerConfig, logger: Logger): Promise<Started> {
     onReceived: (endToEndIds) => domain.bankReceipts.confirmReceived(endToEndIds),
     onRecurrences: (recIds) => domain.bankRecurrences.confirmRecurrences(recIds),
     onCycleCharges: (txids) => domain.bankRecurrences.confirmCycleCharges(txids),
+    onPayoutsSettled: (transferIds) => domain.withdrawalPayouts.confirmSettled(transferIds),
     account: cfg.bankAccount,
     logger,
     listener: bankListenerOf(cfg),

@@ -10,16 +10,23 @@
  * (`GET /pix/{e2eid}`) before anything is credited. A devolução's notice comes the same way, in
  * `devolucoes` inside its Pix, so its Pix's id is handed on too. What a lost hint misses, the
  * reconciler reads.
+ *
+ * Efí tells a sent Pix's outcome on the same `/pix` (issue 36 §1): an entry with `gnExtras.idEnvio`
+ * names a transfer of ours, is checked against our document of Efí's payouts
+ * (`PixEnviadoNotificado`), and its id goes to `onPayoutsSettled`, which reads the transfer back
+ * before a withdrawal changes; the payout job reads what a lost notice misses.
  */
 import { createServer, type Server } from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { components } from "../../../generated/bank/pix-api.js";
+import type { components as EfiPayouts } from "../../../generated/bank/efi-payouts.js";
 import { callbackValidators } from "../../../generated/bank/callback-validators.js";
 import type { BankDialect } from "../domain/bank/index.js";
 import { dialects } from "./dialects.js";
 
 type Pix = components["schemas"]["Pix"];
+type EfiSent = EfiPayouts["schemas"]["PixEnviadoNotificado"];
 type WebhookRecBody = components["requestBodies"]["WebhookRecBody"]["content"]["application/json"];
 type WebhookCobRBody = components["requestBodies"]["WebhookCobRBody"]["content"]["application/json"];
 
@@ -47,6 +54,11 @@ export interface WebhookListenerOptions {
    */
   onRecurrences?: (recIds: string[]) => Promise<void> | void;
   onCycleCharges?: (txids: string[]) => Promise<void> | void;
+  /**
+   * Efí's notices of sent Pix (issue 36 §1): the \`idEnvio\`s of one callback, each a transfer of a
+   * withdrawal (a hint: each is read back). Absent: such entries are answered and ignored.
+   */
+  onPayoutsSettled?: (transferIds: string[]) => Promise<void> | void;
   /** Where a failed hand-off is told (the callback was answered already). */
   onError?: (error: unknown) => void;
   /** Largest body read (default 1 MiB): the bank groups Pix, but not without bound. */
@@ -66,11 +78,34 @@ function whyRefused(check: { errors?: { instancePath: string; message?: string }
   return check.errors?.map((e) => `${e.instancePath} ${e.message ?? ""}`).join("; ") ?? "inválido";
 }
 
-/** The Pix of a callback in the dialect's shape, or why it is not one. */
-function pixOf(body: unknown, dialect: BankDialect): Pix[] | string {
-  const { array, object } = callbackValidators;
-  if (dialects[dialect].callbackBody === "array") return array(body) ? body : whyRefused(array);
-  return object(body) ? (body.pix ?? []) : whyRefused(object);
+/** Whether an entry of a callback names a transfer of ours (Efí's `gnExtras.idEnvio`). */
+function namesTransfer(entry: unknown): boolean {
+  if (typeof entry !== "object" || entry === null) return false;
+  const extras = (entry as { gnExtras?: unknown }).gnExtras;
+  return typeof extras === "object" && extras !== null && "idEnvio" in extras;
+}
+
+/**
+ * The Pix received and (Efí) the sent Pix's notices of a callback in the dialect's shape, or why it
+ * is not one.
+ */
+function pixOf(body: unknown, dialect: BankDialect): { received: Pix[]; sent: EfiSent[] } | string {
+  const { array, object, pix, efiSent } = callbackValidators;
+  if (dialects[dialect].callbackBody === "array") return array(body) ? { received: body, sent: [] } : whyRefused(array);
+  if (dialect !== "efi") return object(body) ? { received: body.pix ?? [], sent: [] } : whyRefused(object);
+  // Efí's `pix` holds both: each entry is checked by what it is.
+  if (typeof body !== "object" || body === null || !Array.isArray((body as { pix?: unknown }).pix)) {
+    return object(body) ? { received: [], sent: [] } : whyRefused(object);
+  }
+  const received: Pix[] = [];
+  const sent: EfiSent[] = [];
+  for (const [i, entry] of (body as { pix: unknown[] }).pix.entries()) {
+    const check = namesTransfer(entry) ? efiSent : pix;
+    if (!check(entry)) return `/pix/${i}${whyRefused(check)}`;
+    if (check === efiSent) sent.push(entry as EfiSent);
+    else received.push(entry as Pix);
+  }
+  return { received, sent };
 }
 
 /** The bank's connection is kept for its next callback, except after a body left unread. */
@@ -146,10 +181,20 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
     const pix = pixOf(body, bank.dialect);
     if (typeof pix === "string") return answer(res, 400, `corpo fora do padrão: ${pix}`);
     answer(res, 200);
-    const endToEndIds = [...new Set(pix.map((p) => p.endToEndId))];
-    if (endToEndIds.length === 0) return;
+    const endToEndIds = [...new Set(pix.received.map((p) => p.endToEndId))];
+    const transferIds = [...new Set(pix.sent.map((p) => p.gnExtras.idEnvio))];
+    await Promise.all([
+      endToEndIds.length > 0 ? hand(() => options.onReceived(endToEndIds)) : undefined,
+      transferIds.length > 0 && options.onPayoutsSettled
+        ? hand(() => options.onPayoutsSettled?.(transferIds))
+        : undefined,
+    ]);
+  }
+
+  /** Hands a callback's ids on (it was answered already): a failure is told, never thrown. */
+  async function hand(run: () => Promise<void> | void): Promise<void> {
     try {
-      await options.onReceived(endToEndIds);
+      await run();
     } catch (error) {
       options.onError?.(error);
     }

@@ -21,6 +21,8 @@ export interface BankWiringOptions {
   /** Pix Automático's callbacks (`/rec`, `/cobr`): the domain's `bankRecurrences` confirms each. */
   onRecurrences?: (recIds: string[]) => Promise<unknown>;
   onCycleCharges?: (txids: string[]) => Promise<unknown>;
+  /** Efí's notices of sent Pix (their \`idEnvio\`s): the domain's \`withdrawalPayouts\` reads each back. */
+  onPayoutsSettled?: (transferIds: string[]) => Promise<unknown>;
   /**
    * The platform's account number (PIX_BANK_ACCOUNT), which a cycle charge names: with it the
    * adapter speaks Pix Automático (server/src/bank/recurrences.ts); without it recurrences stay off the bank.
@@ -132,6 +134,9 @@ export function bankWiring(options: BankWiringOptions): BankWiring {
                   onRecurrences: async (ids: string[]) => void (await options.onRecurrences?.(ids)),
                   onCycleCharges: async (ids: string[]) => void (await options.onCycleCharges?.(ids)),
                 }
+              : {}),
+            ...(options.onPayoutsSettled
+              ? { onPayoutsSettled: async (ids: string[]) => void (await options.onPayoutsSettled?.(ids)) }
               : {}),
             onError: (error) => logger.warn({ err: error }, "bank: callback not confirmed (the reconciler will)"),
           });

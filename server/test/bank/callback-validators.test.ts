@@ -19,11 +19,16 @@ const bodyOf = (name: string) =>
   localSchemaRefs(doc.components.requestBodies[name]!.content["application/json"].schema);
 const ajv = new Ajv({ strict: false, allErrors: false });
 addFormats.default(ajv, { mode: "full" });
+// Efí's notice of a sent Pix, from our document of its payouts (spec/bank/efi-payouts).
+const efiDoc = readOpenApiDocument("generated/bank/efi-payouts.yaml") as { components: { schemas: unknown } };
+const efiDefs = localSchemaRefs(efiDoc.components.schemas);
 const fromDocument: Record<keyof typeof callbackValidators, ValidateFunction> = {
   object: ajv.compile({ $defs, allOf: [{ type: "object" }, bodyOf("WebhookPixBody")] }),
   array: ajv.compile({ $defs, type: "array", items: { $ref: "#/$defs/Pix" } }),
   recs: ajv.compile({ $defs, allOf: [{ type: "object", required: ["recs"] }, bodyOf("WebhookRecBody")] }),
   cobsr: ajv.compile({ $defs, allOf: [{ type: "object", required: ["cobsr"] }, bodyOf("WebhookCobRBody")] }),
+  pix: ajv.compile({ $defs, $ref: "#/$defs/Pix" }),
+  efiSent: ajv.compile({ $defs: efiDefs, $ref: "#/$defs/PixEnviadoNotificado" }),
 };
 
 const at = "2026-11-30T12:00:00.000Z";
@@ -62,8 +67,24 @@ const cobr = {
   ],
   tentativas: [],
 };
+/** Efí's example of a Pix it could not send (its webhooks page), with our id. */
+const efiSent = {
+  endToEndId: "E090893562021030PIf25a7868",
+  chave: "2c3c7441-b91e-4982-3c25-6105581e18ae",
+  tipo: "SOLICITACAO",
+  status: "NAO_REALIZADO",
+  valor: "0.01",
+  horario: null,
+  infoPagador: "0123456789",
+  gnExtras: {
+    idEnvio: "trf0123456789abcdefghijK",
+    erro: { codigo: "AC03", origem: "PSP do usuário recebedor", motivo: "Conta inexistente" },
+  },
+};
 const samples: [keyof typeof callbackValidators, unknown][] = [
   ["object", { pix: [pix, { ...pix, devolucoes: undefined }] }],
+  ["pix", pix],
+  ["efiSent", efiSent],
   ["array", [pix]],
   ["recs", { recs: [rec] }],
   ["cobsr", { cobsr: [cobr] }],

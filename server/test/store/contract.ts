@@ -939,6 +939,50 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(await store.read.withdrawals.list(scope, { limit: 5 })).toEqual({ items: [settled], hasMore: false });
       });
 
+      test("when pending withdrawals at the bank are looked up by transfer ids, then only the pending ones paid out through the bank that hold one come, by id", async () => {
+        const { test: scope, live } = await seedAccount();
+        const pendingTransfer = (id = newId("trf")) => ({
+          id,
+          amountCents: 1000,
+          status: "PENDING" as const,
+          endToEndId: null,
+          completedAt: null,
+          failureReason: null,
+          bankReference: null,
+          sentAt: at(1),
+        });
+        const atBank = { waitingForBalanceSince: null, bankAvailableCents: null };
+        const pendingAt = (
+          s: Scope,
+          transfers: ReturnType<typeof pendingTransfer>[],
+          payout: typeof atBank | null = atBank,
+        ) =>
+          withdrawalRecord(s, {
+            status: "PENDING",
+            paidAmountCents: 0,
+            amountCents: 1080 * transfers.length,
+            transfers,
+            payout,
+          });
+        const [a1, a2, b1, c1, d1] = [0, 1, 2, 3, 4].map(() => pendingTransfer());
+        const two = pendingAt(live, [a1!, a2!]);
+        const other = pendingAt(scope, [b1!]);
+        const acquirers = pendingAt(live, [c1!], null); // not paid out through the bank
+        const ended = withdrawalRecord(live, {
+          transfers: [{ ...d1!, status: "PAID", endToEndId: "E1", completedAt: at(2) }],
+        });
+        await write(async (tx) => {
+          for (const w of [two, other, acquirers, ended]) await tx.withdrawals.insert(w);
+        });
+        const found = (ids: string[]) =>
+          store.read.withdrawals.listPendingAtBankByTransfers(ids).then((ws) => ws.map((w) => w.id));
+        expect(await found([a2!.id])).toEqual([two.id]);
+        expect(await found([a1!.id, a2!.id, b1!.id])).toEqual([two.id, other.id].sort());
+        expect(await found([c1!.id, d1!.id, "trf_ghost"])).toEqual([]);
+        expect(await found([])).toEqual([]);
+        expect((await store.read.withdrawals.listPendingAtBankByTransfers([b1!.id]))[0]).toEqual(other);
+      });
+
       test("when sumForKey is asked for [from, to), then it sums amount minus returned of that key in that window", async () => {
         const { account, test: scope } = await seedAccount();
         const key = apiKeyRecord(account.id);

@@ -7,6 +7,7 @@ import {
   sendClaimFrom,
   sendClaimMarginMs,
   sendClaimMsOf,
+  transferIdFromBank,
   type WithdrawalPayouts,
 } from "./transfers.js";
 import { finishWithdrawalTransfers } from "./withdrawals.js";
@@ -417,6 +418,24 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
     },
 
     pass: (id) => pass(id),
+
+    async confirmSettled(bankTransferIds) {
+      const ids = [...new Set(bankTransferIds.map(transferIdFromBank))].filter((id): id is string => id !== null);
+      if (ids.length === 0 || !(await payoutsNow())) return { withdrawals: 0, ended: 0 };
+      const named = await deps.store.read.withdrawals.listPendingAtBankByTransfers(ids.slice(0, 500));
+      let ended = 0;
+      // Each read back now, whatever its pause (\`force\`): a pass in flight (the create's, which may
+      // not have written its send yet) is waited for first.
+      for (const w of named) {
+        const after = await pass(w.id, false, true, { settled: 0 }).catch((error: unknown) => {
+          deps.logger.warn({ err: error, withdrawalId: w.id }, "bank: withdrawal not confirmed (the payout job will)");
+          return null;
+        });
+        forget(after);
+        if (after && after.status !== "PENDING") ended++;
+      }
+      return { withdrawals: named.length, ended };
+    },
 
     async followPending(options = {}) {
       const force = options.force ?? false;

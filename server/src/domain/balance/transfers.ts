@@ -65,6 +65,10 @@ export const sendClaimMarginMs = (ms = sendClaimMs): number => Math.floor(ms / 3
 /** A transfer's id at the bank: ours without its underscore (letters and digits, 23 characters). */
 export const bankTransferIdOf = (transferId: string): string => transferId.replace("_", "");
 
+/** Our transfer id from its id at the bank (`bankTransferIdOf`'s inverse); null for one not of that shape. */
+export const transferIdFromBank = (bankId: string): string | null =>
+  /^trf[0-9A-Za-z]{20}$/.test(bankId) ? `trf_${bankId.slice(3)}` : null;
+
 /** The use cases of the payouts (`DomainDeps.bank.payouts`); built once per domain. */
 export interface WithdrawalPayouts {
   /** Whether production withdrawals go to the bank now (a connection whose dialect sends Pix). */
@@ -74,6 +78,12 @@ export interface WithdrawalPayouts {
    * the record the create committed, so the pass does not read it again.
    */
   follow(withdrawalId: string, created?: WithdrawalRecord): void;
+  /**
+   * The bank's notice that some transfers ended (Efí's callback; their ids at the bank): a hint.
+   * Each pending withdrawal holding one is passed over at once, its transfers read back before
+   * anything changes; an id of no pending transfer changes nothing. Answers how many ended.
+   */
+  confirmSettled(bankTransferIds: readonly string[]): Promise<{ withdrawals: number; ended: number }>;
   /** One pass over one withdrawal, awaited; answers it as it stands after the pass. */
   pass(withdrawalId: string): Promise<WithdrawalRecord | null>;
   /**

@@ -247,6 +247,11 @@ export interface StoreReads extends IdentityReads, AuditReads, BankReads, Receiv
      * set), by id, after `afterId` (the payout job's pages).
      */
     listPendingAtBank(limit: number, afterId?: string): Promise<WithdrawalRecord[]>;
+    /**
+     * Any account and mode: the PENDING withdrawals paid out through the bank that hold one of
+     * these transfers (by our transfer id; a bank's notice names them), by id.
+     */
+    listPendingAtBankByTransfers(transferIds: readonly string[]): Promise<WithdrawalRecord[]>;
   };
   refunds: {
     get(scope: Scope, id: string): Promise<RefundRecord | null>;

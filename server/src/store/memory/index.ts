@@ -198,6 +198,13 @@ export class MemoryStore implements Store {
             .filter((w) => w.status === "PENDING" && w.payout && w.id > afterId)
             .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
             .slice(0, limit),
+        listPendingAtBankByTransfers: async (transferIds) => {
+          const wanted = new Set(transferIds);
+          return this.withdrawals
+            .all()
+            .filter((w) => w.status === "PENDING" && w.payout && w.transfers.some((t) => wanted.has(t.id)))
+            .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+        },
       },
       refunds: {
         get: async (scope, id) => {

@@ -181,6 +181,18 @@ export function reads(db: Queryable): StoreReads {
           [afterId ?? ""],
           `id COLLATE "C" LIMIT ${Number(limit)}`,
         ),
+      // Only the pending ones are looked into (the partial index withdrawals_pending_at_bank).
+      listPendingAtBankByTransfers: async (transferIds) =>
+        transferIds.length === 0
+          ? []
+          : selectMany(
+              db,
+              withdrawalsTable,
+              `status = 'PENDING' AND payout IS NOT NULL
+               AND EXISTS (SELECT 1 FROM jsonb_array_elements(transfers) t WHERE t->>'id' = ANY($1::text[]))`,
+              [transferIds],
+              `id COLLATE "C"`,
+            ),
     },
     refunds: refundReads(db),
     ledger: {
