@@ -334,7 +334,8 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         await write((tx) => tx.notices.insertManyIfAbsent([notice("ntc_b", now), notice("ntc_later", retryAt)]));
         const claimed = await write((tx) => tx.notices.claimDue(now, retryAt, 10));
         const claimedAgain = await write((tx) => tx.notices.claimDue(now, retryAt, 10));
-        await write((tx) => tx.notices.markSent("ntc_a", now));
+        await write((tx) => tx.notices.markSent(["ntc_a", "ntc_ghost"], now));
+        await write((tx) => tx.notices.markSent([], now));
         const atRetry = await write((tx) => tx.notices.claimDue(retryAt, "2026-10-04T15:32:00.000Z", 10));
         const purged = await write((tx) => tx.notices.purgeSentBefore(retryAt));
 
@@ -1227,6 +1228,11 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(await store.read.events.list(live)).toEqual([inLive]);
         expect(await store.read.events.get(second.id)).toEqual(second);
         expect(await store.read.events.get("evt_unknown")).toBeNull();
+        const many = await store.read.events.getMany([second.id, "evt_unknown", inLive.id, second.id]);
+        expect(many.sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual(
+          [second, inLive].sort((a, b) => (a.id < b.id ? -1 : 1)),
+        );
+        expect(await store.read.events.getMany([])).toEqual([]);
       });
 
       test("when events are paged, then newest first with a cursor confined to the scope", async () => {

@@ -1,5 +1,5 @@
 import type { DomainDeps } from "../deps.js";
-import type { Account, Schemas } from "../core/model.js";
+import type { Account, EventRecord, Schemas } from "../core/model.js";
 import { addSeconds, brasiliaDate, brasiliaDay } from "../core/time.js";
 import type { UserRecord } from "../identity/index.js";
 import type { NoticeRecord } from "../ports/notice-store.js";
@@ -67,9 +67,24 @@ export function noticeUseCases(deps: DomainDeps) {
     return read;
   };
 
-  /** The e-mails an event's notice owes. */
-  async function mailsOfEvent(notice: NoticeRecord, reads: PassReads): Promise<Mail[]> {
-    const event = await store.read.events.get(notice.subjectId);
+  /**
+   * The events a round's notices are about, read in one statement (one a notice was two statements
+   * a withdrawal on PostgreSQL, with its sent mark): each notice's event, or null when it is gone.
+   */
+  type RoundEvents = Map<string, EventRecord | null>;
+  async function eventsOf(notices: readonly NoticeRecord[]): Promise<RoundEvents> {
+    const ids = notices.filter((n) => n.kind === "event").map((n) => n.subjectId);
+    const found = ids.length === 0 ? [] : await store.read.events.getMany(ids);
+    const byId: RoundEvents = new Map(ids.map((id) => [id, null]));
+    for (const event of found) byId.set(event.id, event);
+    return byId;
+  }
+
+  /** The e-mails an event's notice owes (its event from the round's reads, or read now). */
+  async function mailsOfEvent(notice: NoticeRecord, reads: PassReads, events: RoundEvents): Promise<Mail[]> {
+    const event = events.has(notice.subjectId)
+      ? (events.get(notice.subjectId) ?? null)
+      : await store.read.events.get(notice.subjectId);
     if (!event || !noticedEventTypes.has(event.type)) return [];
     const { account, members } = await accountOf(reads, event.accountId);
     if (!account) return [];
@@ -141,9 +156,9 @@ export function noticeUseCases(deps: DomainDeps) {
   }
 
   /** The e-mails a notice owes (an event's, a log-in's, a day's). */
-  async function mailsOf(notice: NoticeRecord, reads: PassReads): Promise<Mail[]> {
+  async function mailsOf(notice: NoticeRecord, reads: PassReads, events: RoundEvents): Promise<Mail[]> {
     return notice.kind === "event"
-      ? mailsOfEvent(notice, reads)
+      ? mailsOfEvent(notice, reads, events)
       : notice.kind === "login"
         ? mailsOfLogin(notice)
         : mailsOfDay(notice);
@@ -151,27 +166,30 @@ export function noticeUseCases(deps: DomainDeps) {
 
   /**
    * Writes what notices became: each one's e-mails, each an outbox notice of its own (sent and
-   * retried alone), and the notice marked sent; all of a round's in one transaction (one each was
-   * two statements a notice more on PostgreSQL, BEGIN and COMMIT).
+   * retried alone), and the notices marked sent; all of a round's in one transaction of two
+   * statements (one each was two statements a notice more on PostgreSQL, BEGIN and COMMIT, and then
+   * one an e-mail and one a notice).
    */
   async function writeExpanded(expanded: { notice: NoticeRecord; mails: Mail[] }[], at: string): Promise<void> {
+    const mails = expanded.flatMap(({ notice, mails }) =>
+      mails.map((mail, i) => ({
+        id: `${notice.id}_${i}`,
+        kind: "mail" as const,
+        accountId: notice.accountId,
+        subjectId: notice.id,
+        detail: { to: mail.to, subject: mail.subject, text: mail.text },
+        dueAt: at,
+        attempts: 0,
+        sentAt: null,
+        createdAt: at,
+      })),
+    );
     await store.transaction(async (tx) => {
-      for (const { notice, mails } of expanded) {
-        for (const [i, mail] of mails.entries()) {
-          await tx.notices.insertIfAbsent({
-            id: `${notice.id}_${i}`,
-            kind: "mail",
-            accountId: notice.accountId,
-            subjectId: notice.id,
-            detail: { to: mail.to, subject: mail.subject, text: mail.text },
-            dueAt: at,
-            attempts: 0,
-            sentAt: null,
-            createdAt: at,
-          });
-        }
-        await tx.notices.markSent(notice.id, at);
-      }
+      await tx.notices.insertManyIfAbsent(mails);
+      await tx.notices.markSent(
+        expanded.map(({ notice }) => notice.id),
+        at,
+      );
     });
   }
 
@@ -179,7 +197,7 @@ export function noticeUseCases(deps: DomainDeps) {
     const { to, subject, text } = notice.detail;
     if (!to || !subject || !text) return store.transaction((tx) => tx.notices.remove(notice.id));
     await deps.mailer.send({ to, subject, text });
-    await store.transaction((tx) => tx.notices.markSent(notice.id, at));
+    await store.transaction((tx) => tx.notices.markSent([notice.id], at));
   }
 
   return {
@@ -207,13 +225,15 @@ export function noticeUseCases(deps: DomainDeps) {
         };
         /** The round's notices turned into e-mails, written together after the round. */
         const expanded: { notice: NoticeRecord; mails: Mail[] }[] = [];
+        // A failed read of the round's events is each notice's failure: each reads its own then.
+        const events = await eventsOf(claimed).catch((): RoundEvents => new Map());
         for (const notice of claimed) {
           try {
             if (notice.kind === "mail") {
               await deliver(notice, at);
               sent += 1;
             } else {
-              expanded.push({ notice, mails: await mailsOf(notice, reads) });
+              expanded.push({ notice, mails: await mailsOf(notice, reads, events) });
             }
           } catch (error) {
             await notSent(notice, error);

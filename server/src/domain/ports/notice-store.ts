@@ -66,7 +66,8 @@ export interface NoticeWrites {
      * attempt counted.
      */
     claimDue(now: string, retryAt: string, limit: number): Promise<NoticeRecord[]>;
-    markSent(id: string, at: string): Promise<void>;
+    /** Marks these notices sent at \`at\` (a round's, in one statement). */
+    markSent(ids: readonly string[], at: string): Promise<void>;
     /** Drops a notice (given up after its attempts). */
     remove(id: string): Promise<void>;
     /** Deletes the notices sent before `before`: how many. */

@@ -253,6 +253,7 @@ export class MemoryStore implements Store {
               (f.createdTo === undefined || e.createdAt < f.createdTo),
           ),
         get: async (id) => this.events.get(id),
+        getMany: async (ids) => [...new Set(ids)].flatMap((id) => this.events.get(id) ?? []),
         listAbout: async (scope, ids, limit) =>
           this.events
             .all()

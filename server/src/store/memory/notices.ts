@@ -74,9 +74,11 @@ export class NoticeTables {
           for (const n of due) this.outbox.update(n);
           return due;
         },
-        markSent: async (id, at) => {
-          const n = this.outbox.get(id);
-          if (n) this.outbox.update({ ...n, sentAt: at });
+        markSent: async (ids, at) => {
+          for (const id of ids) {
+            const n = this.outbox.get(id);
+            if (n) this.outbox.update({ ...n, sentAt: at });
+          }
         },
         remove: async (id) => this.outbox.delete(id),
         purgeSentBefore: async (before) => {

@@ -113,8 +113,9 @@ export function noticeWrites(client: Queryable): NoticeWrites {
         );
         return rows.map((row) => toRecord(noticesTable, row)).sort((a, b) => (a.dueAt < b.dueAt ? -1 : 1));
       },
-      markSent: async (id, at) => {
-        await execute(client, "UPDATE notices SET sent_at = $2 WHERE id = $1", [id, at]);
+      markSent: async (ids, at) => {
+        if (ids.length === 0) return;
+        await execute(client, "UPDATE notices SET sent_at = $2 WHERE id = ANY($1::text[])", [ids, at]);
       },
       remove: async (id) => {
         await execute(client, "DELETE FROM notices WHERE id = $1", [id]);

@@ -239,6 +239,8 @@ export function reads(db: Queryable): StoreReads {
           page,
         ),
       get: (id) => selectOne(db, eventsTable, "id = $1", [id]),
+      getMany: async (ids) =>
+        ids.length === 0 ? [] : selectMany(db, eventsTable, "id = ANY($1::text[])", [ids], "seq"),
       listAbout: (scope, objectIds, limit) =>
         selectMany(
           db,
