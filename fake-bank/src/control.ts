@@ -296,6 +296,20 @@ export function createControlApp(bank: FakeBank): express.Express {
         if (input.outcome === "fail") bank.failRefund(e2eid, id, text(input.reason));
         else bank.completeRefund(e2eid, id);
         back(`Devolução ${id} ${input.outcome === "fail" ? "recusada" : "concluída"}.`);
+      } else if (action === "envio") {
+        const book = bank.payouts;
+        if (book === null) throw new BadRequest("O dialeto padrão não envia Pix.");
+        const id = text(input.id) ?? "";
+        const reason = text(input.reason);
+        const done =
+          input.outcome === "fail"
+            ? book.settle(id, "fail", reason)
+            : input.outcome === "approve"
+              ? book.approve(id)
+              : input.outcome === "reject"
+                ? book.reject(id, reason)
+                : book.settle(id, "pay");
+        back(`Transferência ${done.id}: ${done.state}.`);
       } else if (action === "med") {
         const natureza = input.natureza === "MED_FRAUDE" ? "MED_FRAUDE" : "MED_OPERACIONAL";
         const amountCents = amount(input.amount);

@@ -20,6 +20,7 @@ export function renderPage(bank: FakeBank, message: string | undefined, error: b
   const refunds = bank.refunds().reverse().slice(0, 50);
   const callbacks = bank.callbacks().reverse().slice(0, 20);
   const recurrences = bank.recurrences.list();
+  const payouts = (bank.payouts?.list() ?? []).reverse().slice(0, 50);
   const rows = (cells: unknown[][]) =>
     cells.map((row) => `<tr>${row.map((cell) => `<td>${escape(cell)}</td>`).join("")}</tr>`).join("");
   return `<!doctype html>
@@ -87,6 +88,22 @@ ${message === undefined ? "" : `<p class="msg${error ? " erro" : ""}" role="stat
 <button>Aplicar</button>
 </form>
 
+${
+  bank.payouts === null
+    ? ""
+    : `<form method="post" action="/app/envio">
+<h2>Pix enviados pela conta (saques): pagar, falhar, aprovar ou reprovar</h2>
+<p>O serviço envia cada transferência de um saque de produção; elas terminam assim (ou pela política da API de controle).</p>
+<label>Id da transferência (idEnvio, chave de idempotência ou codigoSolicitacao) <input type="text" name="id" required></label>
+<label><input type="radio" name="outcome" value="pay" checked> Pagar</label>
+<label><input type="radio" name="outcome" value="fail"> Falhar</label>
+<label><input type="radio" name="outcome" value="approve"> Aprovar (Inter, acima do limite de aprovação)</label>
+<label><input type="radio" name="outcome" value="reject"> Reprovar (Inter)</label>
+<label>Motivo (falha ou reprovação) <input type="text" name="reason"></label>
+<button>Aplicar</button>
+</form>
+`
+}
 <form method="post" action="/app/med">
 <h2>Devolução MED sobre um Pix recebido</h2>
 <label>E2E id do Pix <input type="text" name="endToEndId" required></label>
@@ -121,7 +138,14 @@ ${rows(received.map((p) => [p.endToEndId, p.chave ?? "", p.txid ?? "—", reais(
 <h2>Devoluções</h2>
 <table><tr><th>Pix</th><th>Id</th><th>Natureza</th><th>Valor</th><th>Status</th></tr>
 ${rows(refunds.map((r) => [r.endToEndId, r.id, r.natureza ?? "", reais(r.valor), r.status]))}</table>
-<h2>Recorrências</h2>
+${
+  bank.payouts === null
+    ? ""
+    : `<h2>Pix enviados</h2>
+<table><tr><th>Id</th><th>Para a chave</th><th>Valor</th><th>Estado</th><th>Motivo</th><th>Pedido em</th></tr>
+${rows(payouts.map((p) => [p.id, p.key, brl.format(p.amount / 100), p.state, p.reason ?? "", p.requestedAt]))}</table>
+`
+}<h2>Recorrências</h2>
 <table><tr><th>idRec</th><th>Status</th><th>Jornada</th><th>Contrato</th></tr>
 ${rows(recurrences.recs.map((r) => [r.idRec, r.status, r.ativacao?.tipoJornada ?? "", r.vinculo.contrato]))}</table>
 <h2>Cobranças recorrentes</h2>

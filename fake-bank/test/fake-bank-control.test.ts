@@ -192,4 +192,41 @@ describe("fake bank: the control API and the page", () => {
     expect(error).toContain('class="msg erro"');
     expect(error).not.toContain("<script>");
   });
+
+  test("when transfers sent by the account wait, then the page lists them and its form pays one and fails another, with the reason", async () => {
+    const book = bank.payouts!;
+    book.setPolicy({ mode: "pending" });
+    const send = (n: number) =>
+      book.accept({
+        clientId: bank.customer.clientId,
+        id: `trfPage${Date.now()}${n}`,
+        amount: 123_456,
+        payerKey: "controle@example.com",
+        key: "recebedor@example.com",
+      });
+    const [paid, failed] = [send(1), send(2)];
+    const page = await fetch(bank.pageUrl).then((r) => r.text());
+    expect(page).toContain("Pix enviados");
+    expect(page).toContain(
+      `<td>${paid.id}</td><td>recebedor@example.com</td><td>R$\u00a01.234,56</td><td>PENDING</td>`,
+    );
+    const settle = (id: string, outcome: string, reason = "") =>
+      fetch(`${bank.pageUrl}app/envio`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ id, outcome, reason }).toString(),
+        redirect: "manual",
+      });
+    const shownAfter = async (res: Response) =>
+      fetch(new URL(res.headers.get("location") ?? "/", bank.pageUrl)).then((r) => r.text());
+    expect(await shownAfter(await settle(paid.id, "pay"))).toContain(`Transferência ${paid.id}: PAID.`);
+    const after = await shownAfter(await settle(failed.id, "fail", "Conta encerrada"));
+    expect(after).toContain(`Transferência ${failed.id}: FAILED.`);
+    expect(after).toContain(
+      `<td>${failed.id}</td><td>recebedor@example.com</td><td>R$\u00a01.234,56</td><td>FAILED</td><td>Conta encerrada</td>`,
+    );
+    expect(book.get(bank.customer.clientId, paid.id)?.state).toBe("PAID");
+    // A transfer that ended cannot end again: the page says why.
+    expect(await shownAfter(await settle(paid.id, "fail"))).toContain('class="msg erro"');
+  });
 });
