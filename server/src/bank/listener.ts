@@ -55,7 +55,7 @@ export interface WebhookListenerOptions {
   onRecurrences?: (recIds: string[]) => Promise<void> | void;
   onCycleCharges?: (txids: string[]) => Promise<void> | void;
   /**
-   * Efí's notices of sent Pix (issue 36 §1): the \`idEnvio\`s of one callback, each a transfer of a
+   * Efí's notices of sent Pix (issue 36 §1): the `idEnvio`s of one callback, each a transfer of a
    * withdrawal (a hint: each is read back). Absent: such entries are answered and ignored.
    */
   onPayoutsSettled?: (transferIds: string[]) => Promise<void> | void;

@@ -21,7 +21,7 @@ export interface BankWiringOptions {
   /** Pix Automático's callbacks (`/rec`, `/cobr`): the domain's `bankRecurrences` confirms each. */
   onRecurrences?: (recIds: string[]) => Promise<unknown>;
   onCycleCharges?: (txids: string[]) => Promise<unknown>;
-  /** Efí's notices of sent Pix (their \`idEnvio\`s): the domain's \`withdrawalPayouts\` reads each back. */
+  /** Efí's notices of sent Pix (their `idEnvio`s): the domain's `withdrawalPayouts` reads each back. */
   onPayoutsSettled?: (transferIds: string[]) => Promise<unknown>;
   /**
    * The platform's account number (PIX_BANK_ACCOUNT), which a cycle charge names: with it the

@@ -424,7 +424,7 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
       if (ids.length === 0 || !(await payoutsNow())) return { withdrawals: 0, ended: 0 };
       const named = await deps.store.read.withdrawals.listPendingAtBankByTransfers(ids.slice(0, 500));
       let ended = 0;
-      // Each read back now, whatever its pause (\`force\`), from the record just listed (its write
+      // Each read back now, whatever its pause (`force`), from the record just listed (its write
       // reads it again under the lock); a pass in flight (the create's, which may not have written
       // its send yet) is waited for first, and the next pass reads the record anew.
       for (const w of named) {

@@ -66,7 +66,7 @@ export interface NoticeWrites {
      * attempt counted.
      */
     claimDue(now: string, retryAt: string, limit: number): Promise<NoticeRecord[]>;
-    /** Marks these notices sent at \`at\` (a round's, in one statement). */
+    /** Marks these notices sent at `at` (a round's, in one statement). */
     markSent(ids: readonly string[], at: string): Promise<void>;
     /** Drops a notice (given up after its attempts). */
     remove(id: string): Promise<void>;

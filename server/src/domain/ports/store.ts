@@ -277,7 +277,7 @@ export interface StoreReads extends IdentityReads, AuditReads, BankReads, Receiv
     /** One page, newest first on (createdAt, id), like every public list; filtered when asked. */
     listPage(scope: Scope, page: PageRequest, filter?: EventFilter): Promise<PageResult<EventRecord>>;
     get(id: string): Promise<EventRecord | null>;
-    /** Any account's events among \`ids\` (those that exist), in no set order. */
+    /** Any account's events among `ids` (those that exist), in no set order. */
     getMany(ids: readonly string[]): Promise<EventRecord[]>;
     /** The scope's events whose object (`data.object.id`) is one of `objectIds`, oldest first, at most `limit`. */
     listAbout(scope: Scope, objectIds: readonly string[], limit: number): Promise<EventRecord[]>;
