@@ -982,6 +982,32 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(await found([c1!.id, d1!.id, "trf_ghost"])).toEqual([]);
         expect(await found([])).toEqual([]);
         expect((await store.read.withdrawals.listPendingAtBankByTransfers([b1!.id]))[0]).toEqual(other);
+        expect((await store.read.withdrawals.listPendingAtBank(10)).map((w) => w.id)).toEqual(
+          [two.id, other.id].sort(),
+        );
+
+        // A rolled-back end leaves it listed; a rolled-back insert lists nothing; a committed end unlists it.
+        const refused = new Error("refused");
+        await expect(
+          write(async (tx) => {
+            await tx.withdrawals.update({ ...two, status: "PAID", paidAmountCents: two.amountCents - two.feeCents });
+            throw refused;
+          }),
+        ).rejects.toBe(refused);
+        await expect(
+          write(async (tx) => {
+            await tx.withdrawals.insert(pendingAt(live, [pendingTransfer()]));
+            throw refused;
+          }),
+        ).rejects.toBe(refused);
+        expect((await store.read.withdrawals.listPendingAtBank(10)).map((w) => w.id)).toEqual(
+          [two.id, other.id].sort(),
+        );
+        await write((tx) =>
+          tx.withdrawals.update({ ...other, status: "FAILED", returnedAmountCents: other.amountCents }),
+        );
+        expect((await store.read.withdrawals.listPendingAtBank(10)).map((w) => w.id)).toEqual([two.id]);
+        expect(await found([b1!.id])).toEqual([]);
       });
 
       test("when sumForKey is asked for [from, to), then it sums amount minus returned of that key in that window", async () => {

@@ -17,7 +17,7 @@ import type {
 import { balanceTotals, dailyLimitUsedCents, ledgerPeriodOf, ledgerSums } from "../../domain/balance/index.js";
 import { oldestFirst, pageOf } from "./page.js";
 import { RowVersions } from "./row-versions.js";
-import { Table } from "./table.js";
+import { RowSubset, Table } from "./table.js";
 export { Table } from "./table.js";
 import { MemoryApiKeys } from "./api-keys.js";
 import type { Store, StoreReads, StoreTx } from "../../domain/ports/store.js";
@@ -55,14 +55,22 @@ export class MemoryStore implements Store {
   );
   private readonly transactionIndex = new TransactionIndex(this.transactions.rows);
   private readonly paymentLinks = new Table<PaymentLinkRecord>(this.journal);
-  private readonly withdrawals = new Table<WithdrawalRecord>(this.journal);
+  /** The withdrawals paid out through the bank still PENDING: the payout job's and the notices' rows. */
+  private readonly pendingAtBank = new RowSubset<WithdrawalRecord>((w) => w.status === "PENDING" && w.payout !== null);
+  private readonly withdrawals = new Table<WithdrawalRecord>(this.journal, (before, after) =>
+    this.pendingAtBank.change(before, after),
+  );
   private readonly refunds = new Table<RefundRecord>(this.journal);
   private readonly recurrences = new Table<RecurrenceRecord>(this.journal);
   private readonly ledger = new Table<LedgerEntry>(this.journal);
   private readonly events = new Table<EventRecord>(this.journal);
   private readonly idempotency = new Table<IdempotencyRecord & { id: string }>(this.journal);
   private readonly webhookEndpoints = new Table<WebhookEndpointRecord>(this.journal);
-  private readonly deliveries = new Table<DeliveryRecord>(this.journal);
+  /** The deliveries still PENDING: what the worker's polls (five a second) look through. */
+  private readonly pendingDeliveries = new RowSubset<DeliveryRecord>((d) => d.status === "PENDING");
+  private readonly deliveries = new Table<DeliveryRecord>(this.journal, (before, after) =>
+    this.pendingDeliveries.change(before, after),
+  );
   private readonly identity = new IdentityTables(this.journal);
   private readonly audit = new AuditTable(this.journal);
   private readonly bank = new BankTables(this.journal);
@@ -193,16 +201,16 @@ export class MemoryStore implements Store {
             .filter((w) => w.apiKeyId === apiKeyId && w.createdAt >= from && w.createdAt < to)
             .reduce((sum, w) => sum + dailyLimitUsedCents(w), 0),
         listPendingAtBank: async (limit, afterId = "") =>
-          this.withdrawals
-            .all()
-            .filter((w) => w.status === "PENDING" && w.payout && w.id > afterId)
+          this.pendingAtBank
+            .rows(this.withdrawals)
+            .filter((w) => w.id > afterId)
             .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
             .slice(0, limit),
         listPendingAtBankByTransfers: async (transferIds) => {
           const wanted = new Set(transferIds);
-          return this.withdrawals
-            .all()
-            .filter((w) => w.status === "PENDING" && w.payout && w.transfers.some((t) => wanted.has(t.id)))
+          return this.pendingAtBank
+            .rows(this.withdrawals)
+            .filter((w) => w.transfers.some((t) => wanted.has(t.id)))
             .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
         },
       },
@@ -399,14 +407,11 @@ export class MemoryStore implements Store {
         },
         update: async (d) => this.deliveries.update(d),
         claimDue: async (now, lockUntil, limit) => {
-          const due = this.deliveries
-            .all()
+          const due = this.pendingDeliveries
+            .rows(this.deliveries)
             .filter(
               (d) =>
-                d.status === "PENDING" &&
-                d.nextAttemptAt !== null &&
-                d.nextAttemptAt <= now &&
-                (d.lockedUntil === null || d.lockedUntil <= now),
+                d.nextAttemptAt !== null && d.nextAttemptAt <= now && (d.lockedUntil === null || d.lockedUntil <= now),
             )
             .sort((a, b) => ((a.nextAttemptAt ?? "") < (b.nextAttemptAt ?? "") ? -1 : 1))
             .slice(0, limit);

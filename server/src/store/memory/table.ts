@@ -81,3 +81,28 @@ export class Table<T extends { id: string }> {
     });
   }
 }
+
+/**
+ * The ids of a table's rows that `holds` picks, kept in step with its changes (a row's undo
+ * included, through the table's `onChange`): what a background pass looks for (the deliveries
+ * pending, the withdrawals pending at the bank) without walking every row the process ever kept.
+ */
+export class RowSubset<T extends { id: string }> {
+  readonly ids = new Set<string>();
+  constructor(private readonly holds: (row: T) => boolean) {}
+
+  change(before: T | undefined, after: T | undefined): void {
+    if (before) this.ids.delete(before.id);
+    if (after && this.holds(after)) this.ids.add(after.id);
+  }
+
+  /** The rows it holds now, from `table`. */
+  rows(table: Table<T>): T[] {
+    const out: T[] = [];
+    for (const id of this.ids) {
+      const row = table.get(id);
+      if (row) out.push(row);
+    }
+    return out;
+  }
+}
