@@ -323,7 +323,6 @@ describePg("PostgresStore and its database", () => {
     expect(renewed.totalHits).toBe(1);
     expect(renewed.resetTime!.getTime()).toBeGreaterThan(first.resetTime!.getTime());
     expect(reset).toBeUndefined();
-    expect(counter.localKeys).toBe(false);
     expect(counter.prefix).not.toBe(other.prefix);
   });
 });

@@ -14,8 +14,6 @@ interface Window {
 export interface SharedRateLimitStore extends RateLimitStore {
   /** The name its counters are kept under: budgets with different names count apart. */
   prefix: string;
-  /** Whether its counts are this process's alone: never, they are shared. */
-  localKeys: false;
   get(key: string): Promise<RateLimitCount | undefined>;
   resetKey(key: string): Promise<void>;
   resetAll(): Promise<void>;
@@ -66,7 +64,6 @@ export function sharedRateLimitStore(counters: RateLimitCounters): (name: string
     }
     return {
       prefix: `${name}:`,
-      localKeys: false,
       init(options) {
         state.windowMs = options.windowMs;
         localUnder = Number.isFinite(options.limit) ? Math.floor(options.limit / 2) : 0;
