@@ -88,6 +88,26 @@ for (const store of eachStore("payout-notices")) {
       until(async () => (await readW(key, w.id)).status !== "PENDING", ms, `withdrawal ${w.id} ended`);
 
     describe("one process", () => {
+      // First: the job's next pass comes a minute after the process started; this test must end before it.
+      test("when a notice is lost, then the withdrawal stays PENDING until the operator's reconciliation reads it back", async () => {
+        const key = await fundedKey(20_000);
+        const before = await available(key);
+        const w = await withdraw(key, 4_000);
+        await atBank(w);
+        const [id] = idsOf(w) as [string];
+        bank().faultCallbacks({ kind: "drop", count: 1 });
+        book().settle(id, "pay");
+        await until(() => noticesOf(id).length === 1, 5_000, "the dropped notice logged");
+        expect(noticesOf(id)[0]?.fault).toBe("drop");
+        await sleep(1_000);
+        expect((await readW(key, w.id)).status).toBe("PENDING");
+        const run = await bodyOf(operator().POST("/admin/v1/bank/reconciliations", { body: {} }), 200);
+        expect(run.withdrawalTransfersSettled).toBe(1);
+        expect(await readW(key, w.id)).toMatchObject({ status: "PAID", paidAmountCents: w.netAmountCents });
+        expect(await available(key)).toBe(before - 4_000);
+        bank().clearFaults();
+      }, 60_000);
+
       test("when the bank settles each transfer of a withdrawal, then its notices end it within seconds, each transfer read back first, with one event", async () => {
         const key = await fundedKey(40_000);
         const fee = (await bodyOf(api(key).GET("/api/v1/balance"), 200)).withdrawFeeCents;
@@ -139,25 +159,6 @@ for (const store of eachStore("payout-notices")) {
           returnedAmountCents: 6_000,
         });
         expect(await available(key)).toBe(before);
-      }, 60_000);
-
-      test("when a notice is lost, then the withdrawal stays PENDING until the operator's reconciliation reads it back", async () => {
-        const key = await fundedKey(20_000);
-        const before = await available(key);
-        const w = await withdraw(key, 4_000);
-        await atBank(w);
-        const [id] = idsOf(w) as [string];
-        bank().faultCallbacks({ kind: "drop", count: 1 });
-        book().settle(id, "pay");
-        await until(() => noticesOf(id).length === 1, 5_000, "the dropped notice logged");
-        expect(noticesOf(id)[0]?.fault).toBe("drop");
-        await sleep(1_000);
-        expect((await readW(key, w.id)).status).toBe("PENDING");
-        const run = await bodyOf(operator().POST("/admin/v1/bank/reconciliations", { body: {} }), 200);
-        expect(run.withdrawalTransfersSettled).toBe(1);
-        expect(await readW(key, w.id)).toMatchObject({ status: "PAID", paidAmountCents: w.netAmountCents });
-        expect(await available(key)).toBe(before - 4_000);
-        bank().clearFaults();
       }, 60_000);
     });
   });
