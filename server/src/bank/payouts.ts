@@ -36,9 +36,9 @@ export function pixPayoutsFrom(credentials: BankCredentials, bankTransport: Bank
   const transport = oneBurstAtATime(bankTransport);
   switch (credentials.dialect) {
     case "efi":
-      return efiPayouts(transport, credentials.pixKey);
+      return { ...efiPayouts(transport, credentials.pixKey), transferLimitCents: credentials.payoutLimitCents };
     case "inter":
-      return interPayouts(transport);
+      return { ...interPayouts(transport), transferLimitCents: credentials.payoutLimitCents };
     case "standard":
       return null;
   }

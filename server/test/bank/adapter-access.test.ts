@@ -15,6 +15,7 @@ const credentials = (version: number): BankCredentials => ({
   dialect: "standard",
   webhookUrl: null,
   certificateNotAfter: "2030-01-01T00:00:00.000Z",
+  payoutLimitCents: 1_500_000,
 });
 
 /** Clients that remember their version and whether they were closed. */

@@ -17,6 +17,7 @@ export function credentialsOf(bank: FakeBank, overrides: Partial<BankCredentials
     dialect: bank.dialect,
     webhookUrl: null,
     certificateNotAfter: bank.customer.certificateExpiresAt,
+    payoutLimitCents: 1_500_000,
     ...overrides,
   };
 }

@@ -381,6 +381,20 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
     } finally {
       sendingCents -= neededCents;
     }
+    // The create's pass, when the bank only took each of its transfers (Efí's EM_PROCESSAMENTO) and
+    // reads them by our id: nothing to write that the bank's notice or the job's read will not learn
+    // (it writes what it read then, `sentAt` included), so it writes nothing, four statements a
+    // transfer fewer on PostgreSQL; its send claim lapses by itself (`PIX_BANK_PAYOUT_CLAIM_SECONDS`),
+    // and any other pass reads these transfers back before it could send them. An unknown outcome, a
+    // refusal, an end already known, or a bank that reads only by its own code (Inter, whose code
+    // must be kept): written as always.
+    const onlyTaken =
+      fresh &&
+      payouts.readsByTransferId &&
+      w.payout.waitingForBalanceSince === null &&
+      claim !== null &&
+      toSend.every((t) => claim?.transferIds.has(t.id) && learnt.has(t.id) && learnt.get(t.id)?.status === undefined);
+    if (onlyTaken) return w;
     return write(w, learnt, null, tally, claim?.id ?? null);
   }
 
@@ -408,7 +422,8 @@ export function withdrawalPayoutUseCases(deps: DomainDeps): WithdrawalPayouts {
 
   return {
     async available() {
-      return (await payoutsNow()) !== null;
+      const payouts = await payoutsNow();
+      return payouts === null ? null : { transferLimitCents: payouts.transferLimitCents };
     },
 
     follow(id, created) {

@@ -71,8 +71,12 @@ export const transferIdFromBank = (bankId: string): string | null =>
 
 /** The use cases of the payouts (`DomainDeps.bank.payouts`); built once per domain. */
 export interface WithdrawalPayouts {
-  /** Whether production withdrawals go to the bank now (a connection whose dialect sends Pix). */
-  available(): Promise<boolean>;
+  /**
+   * Whether production withdrawals go to the bank now (a connection whose dialect sends Pix):
+   * null when not, else the per-transfer limit the connection was loaded with (undefined: read the
+   * stored connection's).
+   */
+  available(): Promise<{ transferLimitCents: number | undefined } | null>;
   /**
    * Starts a pass over one withdrawal in the background (after its create's commit); `created`:
    * the record the create committed, so the pass does not read it again.

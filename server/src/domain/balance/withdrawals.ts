@@ -45,7 +45,8 @@ async function reserveWithdrawal(
   body: Schemas["CreateWithdrawalRequest"],
   pixKey: string,
   at: string,
-  atBank: boolean,
+  /** Paid out through the bank (null: the acquirer's), split by the connection's per-transfer limit. */
+  atBank: { transferLimitCents: number | undefined } | null,
 ): Promise<WithdrawalRecord> {
   const totals = await tx.ledger.totals(actor.scope, at);
   if (body.amountCents > totals.availableCents) {
@@ -67,7 +68,11 @@ async function reserveWithdrawal(
   // Through the bank, the create's pass (after the commit) alone sends them: it holds their claim.
   const claim = atBank ? sendClaimFrom(new Date(at), sendClaimMsOf(deps)) : null;
   const transfers = atBank
-    ? bankTransfersOf(net, feeCents, (await tx.bankConnection.get())?.payoutLimitCents).map((t) => ({
+    ? bankTransfersOf(
+        net,
+        feeCents,
+        atBank.transferLimitCents ?? (await tx.bankConnection.get())?.payoutLimitCents,
+      ).map((t) => ({
         ...t,
         sendClaim: claim,
       }))
@@ -268,7 +273,7 @@ export function withdrawalUseCases(deps: DomainDeps, payouts?: WithdrawalPayouts
       const at = now();
       // Production through the bank when its connection sends Pix (read before the transaction:
       // the bank's access answers from what it holds).
-      const atBank = actor.scope.livemode && payouts !== undefined && (await payouts.available());
+      const atBank = actor.scope.livemode && payouts !== undefined ? await payouts.available() : null;
       /** The record committed (its pass starts from it); unset when the create was a replay. */
       let created: WithdrawalRecord | undefined;
       const outcome = await deps.store.transaction(async (tx) => {

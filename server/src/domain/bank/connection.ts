@@ -46,6 +46,8 @@ export interface BankCredentials {
   dialect: BankConnectionRecord["dialect"];
   webhookUrl: string | null;
   certificateNotAfter: string;
+  /** The per-transfer limit a withdrawal paid out through the bank is split by (cents). */
+  payoutLimitCents: number;
 }
 
 /** How many pending withdrawals the payout job reads for the operator's notice, at most. */
@@ -369,6 +371,7 @@ export async function loadBankCredentials(
     dialect: connection.dialect,
     webhookUrl: connection.webhookUrl,
     certificateNotAfter: connection.certificate.notAfter,
+    payoutLimitCents: connection.payoutLimitCents,
   };
 }
 

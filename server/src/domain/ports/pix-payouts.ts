@@ -18,6 +18,12 @@ export interface PixPayouts {
    */
   readonly readsByTransferId: boolean;
   /**
+   * The connection's per-transfer limit as it was loaded with these payouts (cents): a withdrawal
+   * is split by it. An operator's change reaches this process at once and others within the
+   * access's re-read (5 s), as every other setting of the connection. Absent: the stored one is read.
+   */
+  readonly transferLimitCents?: number;
+  /**
    * Sends `amountCents` to `destination.key`. Idempotent on `transferId`: a repeat with the same id
    * and amount never pays twice and answers the transfer the bank already has; the same id with
    * another amount or key is a `BankRefusedError`.
