@@ -145,6 +145,9 @@ describe.skipIf(!hasChromium)("GET /docs in Chromium", () => {
     const hitText = await hit.innerText();
     await hit.click();
     await page.waitForURL(/recurring-pix\.html/);
+    // The site's router changes the address before it renders the page: the heading is awaited
+    // (a fresh clone's run read the home page's heading right after the address changed).
+    await page.locator("h1").filter({ hasText: "Pix Automático" }).first().waitFor({ timeout: 15_000 });
 
     expect(hitText).toContain("Pix Automático");
     expect(await page.locator("h1").first().innerText()).toContain("Pix Automático");
