@@ -29,7 +29,8 @@ export interface LoadOptions {
 
 export const defaultLoad: LoadOptions = { connections: 16, seconds: 3, runs: 3 };
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+/** The middle value (the upper one of an even count); NaN for none. */
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 /** One run of `request` on `baseUrl`, no warm-up: its requests per second (also a baseline run for `pairedRequestsPerSecond`). */
 export async function oneRun(baseUrl: string, request: LoadRequest, options: LoadOptions) {

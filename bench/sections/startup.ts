@@ -1,10 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { freePort } from "../../scripts/pg-cluster.js";
+import { median } from "../lib/load.js";
 import { startNode } from "../lib/process.js";
 import { serverArgs } from "../lib/server.js";
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 /** CPU time (user + system, every thread) a process has used so far, in ms; NaN without Linux's /proc. */
 function cpuMs(pid: number): number {

@@ -171,26 +171,20 @@ export async function measureThroughput(
 ): Promise<Throughput> {
   pin(process.pid, 1);
   const floorRequest: LoadRequest = { path: "/api/v1/balance" };
-  const http = await startNode([...startFlags(), "--import", "tsx", "bench/targets/bare-http.ts"], {
-    port: await freePort(),
-    readyPath: "/",
-  });
-  let bareHttp: number;
-  try {
-    bareHttp = await requestsPerSecond(http.baseUrl, floorRequest, load);
-  } finally {
-    await http.stop();
-  }
-  const onAppServer = await startNode(
-    [...startFlags(), "--import", "tsx", "bench/targets/bare-express-app-server.ts"],
-    { port: await freePort(), readyPath: "/" },
-  );
-  let appServerExpress: number;
-  try {
-    appServerExpress = await requestsPerSecond(onAppServer.baseUrl, floorRequest, load);
-  } finally {
-    await onAppServer.stop();
-  }
+  /** A bare target of bench/targets/ measured alone, then stopped: its requests per second. */
+  const measuredAlone = async (target: string): Promise<number> => {
+    const node = await startNode([...startFlags(), "--import", "tsx", target], {
+      port: await freePort(),
+      readyPath: "/",
+    });
+    try {
+      return await requestsPerSecond(node.baseUrl, floorRequest, load);
+    } finally {
+      await node.stop();
+    }
+  };
+  const bareHttp = await measuredAlone("bench/targets/bare-http.ts");
+  const appServerExpress = await measuredAlone("bench/targets/bare-express-app-server.ts");
 
   const express = await startNode([...startFlags(), "--import", "tsx", "bench/targets/bare-express.ts"], {
     port: await freePort(),
@@ -221,16 +215,29 @@ export async function measureThroughput(
       await prism.stop();
     }
 
-    const stores: [string, Record<string, string>][] = [["ours, memory", {}]];
-    if (databaseUrl) stores.push(["ours, PostgreSQL", { DATABASE_URL: databaseUrl }]);
-    stores.push(["ours, memory, deployed", deployedEnv]);
-    if (databaseUrl) stores.push(["ours, PostgreSQL, deployed", { ...deployedEnv, DATABASE_URL: databaseUrl }]);
-    for (const [name, given] of stores) {
+    /** Each server measured: its name, environment, and the cores its database runs on (default: the load's). */
+    const stores: { name: string; env: Record<string, string>; databaseCores?: string }[] = [
+      { name: "ours, memory", env: {} },
+    ];
+    if (databaseUrl) stores.push({ name: "ours, PostgreSQL", env: { DATABASE_URL: databaseUrl } });
+    stores.push({ name: "ours, memory, deployed", env: deployedEnv });
+    if (databaseUrl) {
+      stores.push({ name: "ours, PostgreSQL, deployed", env: { ...deployedEnv, DATABASE_URL: databaseUrl } });
+      if (deployedDatabase && placeDatabase) {
+        stores.push({
+          name: databaseOnEitherCore,
+          env: { ...deployedEnv, DATABASE_URL: databaseUrl },
+          databaseCores: "0,1",
+        });
+      }
+    }
+    for (const { name, env: given, databaseCores } of stores) {
       let running: Running | undefined;
       const env =
         given.DATABASE_URL && given.NODE_ENV === "production" && deployedDatabase
           ? { ...given, DATABASE_URL: await deployedDatabase() }
           : given;
+      if (databaseCores) placeDatabase?.(databaseCores);
       try {
         const { server, key, chargeId } = await startOurServer(env);
         running = server;
@@ -238,21 +245,7 @@ export async function measureThroughput(
         result.servers[name] = await measureRoutes(server.baseUrl, key, chargeId, baseline, load, spread);
       } finally {
         await running?.stop();
-      }
-    }
-    if (databaseUrl && deployedDatabase && placeDatabase) {
-      let running: Running | undefined;
-      placeDatabase("0,1");
-      try {
-        const { server, key, chargeId } = await startOurServer({
-          ...deployedEnv,
-          DATABASE_URL: await deployedDatabase(),
-        });
-        running = server;
-        result.servers[databaseOnEitherCore] = await measureRoutes(server.baseUrl, key, chargeId, baseline, load, true);
-      } finally {
-        await running?.stop();
-        placeDatabase("1");
+        if (databaseCores) placeDatabase?.("1");
       }
     }
     return result;

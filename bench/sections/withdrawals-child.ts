@@ -29,13 +29,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeBank, type FakeBank } from "../../fake-bank/src/bank.js";
 import { createCertificateAuthority } from "../../fake-bank/src/certs.js";
-import { percentile, spread } from "../lib/load.js";
+import { median, percentile, spread } from "../lib/load.js";
 import { cpuMsOf, pin, pool, type Running } from "../lib/process.js";
 import { json, startServerAtBank } from "../lib/at-bank.js";
 
 export interface WithdrawalsResult {
   store: string;
-  /** Rounds of 100 measured (3; 1 with --quick). */
+  /** Rounds of 100 measured (5; 1 with --quick); the first `settlingRounds` are not judged. */
   rounds: number;
   /** The withdrawals made in them (201 each), and their transfers. */
   withdrawals: number;
@@ -85,10 +85,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 const measuredRounds = Number(process.env.BENCH_WITHDRAWALS_ROUNDS ?? (quick ? 1 : 5));
 const settlingRounds = quick ? 0 : Math.min(2, measuredRounds - 1);
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-};
 
 async function measureStore(
   store: { name: string; databaseUrl?: string },
@@ -295,11 +291,13 @@ async function measureStore(
       });
     }
     const made = measured.flatMap((m) => m.made);
-    const roundPolls = median(measured.map((m) => m.polls));
+    /** The rounds judged: the process settled (see `settlingRounds`). */
+    const judged = measured.slice(settlingRounds);
+    const roundPolls = median(judged.map((m) => m.polls));
     const statuses: Record<string, number> = {};
     for (const m of made) statuses[m.status] = (statuses[m.status] ?? 0) + 1;
     const ok = made.filter((m) => m.status === 201);
-    const finishedSeconds = median(measured.map((m) => m.seconds));
+    const finishedSeconds = median(judged.map((m) => m.seconds));
     const threadsAfter = threads(server.pid);
     mark(
       "end",
@@ -359,9 +357,7 @@ async function measureStore(
         50,
       ),
       finishedSeconds,
-      serverCpuMsPerTransfer: median(
-        measured.slice(settlingRounds).map((m) => m.cpuMs / Math.max(1, transfersOf(m.made))),
-      ),
+      serverCpuMsPerTransfer: median(judged.map((m) => m.cpuMs / Math.max(1, transfersOf(m.made)))),
       oursCpuMsPerTransferRounds: oursByRound,
       oursCpuMsPerTransfer: median(oursByRound.slice(settlingRounds)),
       settlingRounds,
