@@ -91,20 +91,7 @@ for (const store of eachStore("payout-faults")) {
         };
 
         /** A production key whose account holds `fundCents` less the charge's fee, paid at the bank. */
-        async function fundedKey(): Promise<string> {
-          const key = await lane.liveKey([
-            "charges:write",
-            "transactions:read",
-            "balance:read",
-            "withdrawals:read",
-            "withdrawals:write",
-          ]);
-          const charge = await lane.waiting(key, 0, fundCents);
-          bank().pay(charge.pix.copyPaste);
-          await bank().settled();
-          await until(async () => (await lane.read(key, charge.id)).status === "PAID", 15_000, "funded");
-          return key;
-        }
+        const fundedKey = () => lane.withdrawingKey(fundCents);
         /**
          * Asks for a withdrawal on process `i`, with an idempotency key: a request that met a kept-alive
          * socket the server had just closed (`fetch failed`) is sent again, and never withdraws twice.

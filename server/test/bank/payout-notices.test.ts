@@ -38,19 +38,7 @@ for (const store of eachStore("payout-notices")) {
     const bank = () => lane.bank();
     const book = () => bank().payouts as NonNullable<ReturnType<typeof bank>["payouts"]>;
 
-    async function fundedKey(cents: number): Promise<string> {
-      const key = await lane.liveKey([
-        "charges:write",
-        "transactions:read",
-        "balance:read",
-        "withdrawals:read",
-        "withdrawals:write",
-      ]);
-      const charge = await lane.waiting(key, 0, cents);
-      bank().pay(charge.pix.copyPaste);
-      await until(async () => (await lane.read(key, charge.id)).status === "PAID", 15_000, "funded");
-      return key;
-    }
+    const fundedKey = (cents: number) => lane.withdrawingKey(cents);
     const available = async (key: string) => (await bodyOf(api(key).GET("/api/v1/balance"), 200)).availableCents;
     async function withdraw(key: string, amountCents: number): Promise<Withdrawal> {
       return bodyOf(

@@ -95,6 +95,11 @@ export interface BankLane {
   accounts: { id: string; key: string }[];
   /** A verified account (release period 0) with a production key (default permissions, or `permissions`). */
   liveKey(permissions?: Permission[]): Promise<string>;
+  /**
+   * A production key that withdraws (`withdrawals:write` besides charging and reading), its account
+   * holding `amountCents` less the fee of one charge the bank's payer paid.
+   */
+  withdrawingKey(amountCents: number): Promise<string>;
   /** A production charge registered at the bank (`WAITING_PAYMENT`). */
   waiting(key: string, i?: number, amountCents?: number): Promise<Transaction>;
   read(key: string, id: string): Promise<Transaction>;
@@ -186,6 +191,20 @@ export function bankLane(options: BankLaneOptions): BankLane {
       return key.secret;
     },
     read: (key, id) => bodyOf(lane.api(key).GET("/api/v1/transactions/{id}", byId(id)), 200),
+    async withdrawingKey(amountCents) {
+      const key = await lane.liveKey([
+        "charges:write",
+        "transactions:read",
+        "balance:read",
+        "withdrawals:read",
+        "withdrawals:write",
+      ]);
+      const charge = await lane.waiting(key, 0, amountCents);
+      theBank().pay(charge.pix.copyPaste);
+      await theBank().settled();
+      await until(async () => (await lane.read(key, charge.id)).status === "PAID", 15_000, "funded");
+      return key;
+    },
     async waiting(key, i = 0, amountCents = 8990) {
       const made = await lane.api(key, i).POST("/api/v1/charges/pix", { body: chargeBody({ amountCents }) });
       expect(made.status).toBe(201);
