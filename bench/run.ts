@@ -402,6 +402,12 @@ try {
         r.oursCpuMsPerTransfer <= 5,
       );
       record(
+        `withdrawals ${r.store}: the same, a new connection per notice`,
+        `${r.newConnectionsCpuMsPerTransfer.toFixed(2)} ms`,
+        "info (a full mutual-TLS handshake on the listener per transfer)",
+        null,
+      );
+      record(
         `withdrawals ${r.store}: 100 at once, ours as latency (p50)`,
         `${r.oursP50Ms.toFixed(1)} ms (p95 ${r.oursP95Ms.toFixed(0)})`,
         "info (a queue on one core)",

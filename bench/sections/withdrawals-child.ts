@@ -60,6 +60,12 @@ export interface WithdrawalsResult {
   polls: number;
   /** The server's CPU per such list, measured after the round (50 lists, a request-log flush included). */
   cpuMsPerPoll: number;
+  /**
+   * Shown, not judged: `oursCpuMsPerTransfer` for one more round in which the bank opened a new
+   * connection for each notice (a full mutual-TLS handshake on the listener each) instead of
+   * keeping its connections as the judged rounds' bank does.
+   */
+  newConnectionsCpuMsPerTransfer: number;
   /** Calls to the bank per transfer over the same span (balance, send, reads). */
   bankCallsPerTransfer: number;
   statuses: Record<string, number>;
@@ -320,6 +326,15 @@ async function measureStore(
     for (let i = 0; i < calibration; i++) await poll((funded[i % accounts] as { key: string }).key);
     await sleep(settle);
     const cpuMsPerPoll = Math.max(0, cpuMsOf(server.pid) - listsFrom - idleMs) / calibration;
+    // One more round, the bank opening a connection for each notice: what a sender that keeps no
+    // connection costs the listener (a full handshake, its RSA signature, per transfer).
+    bank.setCallbackConnections("new");
+    const newCpuFrom = cpuMsOf(server.pid);
+    const newPollsFrom = polls;
+    const newMade = await round();
+    const newCpuMs = cpuMsOf(server.pid) - newCpuFrom;
+    const newPolls = polls - newPollsFrom;
+    bank.setCallbackConnections("kept");
     const transfers = ok.flatMap((m) => m.transfers.map((id) => ({ id, sentAt: m.sentAt })));
     /** The transfers a round's withdrawals were paid in. */
     const transfersOf = (round: typeof made) =>
@@ -336,14 +351,15 @@ async function measureStore(
     // The right balances: each account's charge less its withdrawals; each transfer paid once at the bank.
     let balancesRight = true;
     for (const { key, fundedCents } of funded) {
-      const mine = [...warm, ...single, ...made].filter((m) => m.key === key && m.status === 201).length;
+      const mine = [...warm, ...single, ...made, ...newMade].filter((m) => m.key === key && m.status === 201).length;
       const balance = await json(await api(key, "GET", "/balance"), 200, "balance");
       if ((balance.availableCents as number) !== fundedCents - mine * amountCents) balancesRight = false;
     }
     const atBank = bank.payouts?.list() ?? [];
-    const paidOnceAtBank = transfers.every(
-      ({ id }) => atBank.filter((p) => p.id === id && p.state === "PAID").length === 1,
-    );
+    const paidOnceAtBank = [
+      ...transfers,
+      ...newMade.filter((m) => m.status === 201).flatMap((m) => m.transfers.map((id) => ({ id }))),
+    ].every(({ id }) => atBank.filter((p) => p.id === id && p.state === "PAID").length === 1);
     return {
       store: store.name,
       rounds: measuredRounds,
@@ -360,6 +376,8 @@ async function measureStore(
       serverCpuMsPerTransfer: median(judged.map((m) => m.cpuMs / Math.max(1, transfersOf(m.made)))),
       oursCpuMsPerTransferRounds: oursByRound,
       oursCpuMsPerTransfer: median(oursByRound.slice(settlingRounds)),
+      newConnectionsCpuMsPerTransfer:
+        Math.max(0, newCpuMs - newPolls * cpuMsPerPoll) / Math.max(1, transfersOf(newMade)),
       settlingRounds,
       polls: roundPolls,
       cpuMsPerPoll,

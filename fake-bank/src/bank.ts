@@ -29,7 +29,7 @@ import {
   type Dialect,
   type RequestLogEntry,
 } from "./api.js";
-import { CallbackSender, type CallbackFault, type CallbackRecord } from "./callbacks.js";
+import { CallbackSender, type CallbackConnections, type CallbackFault, type CallbackRecord } from "./callbacks.js";
 import { readBrCode } from "./brcode.js";
 import { createControlApp } from "./control.js";
 import { PayoutBook, efiSentNotice, payoutRoutes, type PayoutPolicy } from "./payouts.js";
@@ -117,6 +117,8 @@ export interface FakeBankOptions {
   refunds?: RefundPolicy;
   callbackRetries?: number;
   callbackTimeoutMs?: number;
+  /** Whether a callback's connection serves the next ones (`kept`, the default) or each opens its own (`new`). */
+  callbackConnections?: CallbackConnections;
   /** How payouts end by themselves (Efí and Inter dialects; default paid after 50 ms, no approval). */
   payouts?: Partial<PayoutPolicy>;
 }
@@ -181,6 +183,8 @@ export interface FakeBank {
   }): { id: string; rtrId: string };
   faultCalls(fault: CallFault): void;
   faultCallbacks(fault: CallbackFault): void;
+  /** From now on, callbacks keep their connections (`kept`) or open one each, a full handshake each (`new`). */
+  setCallbackConnections(connections: CallbackConnections): void;
   clearFaults(): void;
   /** Sends what a `reorder` fault holds now (last first). */
   releaseReordered(): void;
@@ -248,6 +252,7 @@ export async function startFakeBank(options: FakeBankOptions = {}): Promise<Fake
     trust: () => trust,
     timeoutMs: options.callbackTimeoutMs ?? 5000,
     retries: options.callbackRetries ?? 2,
+    connections: options.callbackConnections ?? "kept",
   });
 
   const wire = pixWire;
@@ -549,6 +554,7 @@ export async function startFakeBank(options: FakeBankOptions = {}): Promise<Fake
     faultCallbacks: (fault) => {
       callbacks.faults.push({ ...fault });
     },
+    setCallbackConnections: (connections) => callbacks.setConnections(connections),
     clearFaults: () => {
       context.callFaults.length = 0;
       callbacks.faults.length = 0;

@@ -10,7 +10,7 @@
  * our document of its payouts, generated/bank/efi-payouts.yaml).
  */
 import { readFileSync } from "node:fs";
-import { request } from "node:https";
+import { Agent, request } from "node:https";
 import type { ClientRequest } from "node:http";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
@@ -117,7 +117,16 @@ export interface CallbackOptions {
   timeoutMs: number;
   /** Attempts after the first when the receiver fails (non-2xx or unreachable). */
   retries: number;
+  /**
+   * `kept` (the default): a connection to the receiver serves the callbacks after it, as any HTTP
+   * client's pool does (the receiver's `Keep-Alive` timeout closes it); `new`: a connection, and a
+   * full mutual-TLS handshake, for each callback.
+   */
+  connections?: CallbackConnections;
 }
+
+/** Whether a callback's connection is kept for the next ones (see `CallbackOptions.connections`). */
+export type CallbackConnections = "kept" | "new";
 
 interface Pending {
   url: string;
@@ -140,8 +149,22 @@ export class CallbackSender {
   private readonly inFlight = new Set<Promise<void>>();
   private reorderHeld: Pending[] = [];
   private closed = false;
+  /**
+   * The kept connections: Node's pool keys them by the TLS options (certificate, key, CAs), so a
+   * rotated certificate or a new trust opens new ones.
+   */
+  private readonly agent = new Agent({ keepAlive: true });
+  private connections: CallbackConnections;
 
-  constructor(private readonly options: CallbackOptions) {}
+  constructor(private readonly options: CallbackOptions) {
+    this.connections = options.connections ?? "kept";
+  }
+
+  /** From now on, callbacks keep their connections (`kept`) or open one each (`new`). */
+  setConnections(connections: CallbackConnections): void {
+    this.connections = connections;
+    if (connections === "new") this.agent.destroy();
+  }
 
   /** Notifies `webhookUrl` (as registered) of these Pix (or Efí's sent ones), with whatever fault is armed. */
   notify(webhookUrl: string, pix: CallbackEntry[]): void {
@@ -263,6 +286,7 @@ export class CallbackSender {
     this.timers.clear();
     for (const req of this.requests) req.destroy();
     this.requests.clear();
+    this.agent.destroy();
   }
 
   private body(pix: CallbackEntry[]): WebhookPixBody | CallbackEntry[] {
@@ -339,7 +363,7 @@ export class CallbackSender {
           cert: certificate.certPem,
           key: certificate.keyPem,
           ...(trust.length === 0 ? {} : { ca: trust }),
-          agent: false,
+          agent: this.connections === "kept" ? this.agent : false,
           timeout: this.options.timeoutMs,
           headers: { "content-type": "application/json", "content-length": payload.length },
         });

@@ -17,6 +17,14 @@ const program = new Command("bank")
   .option("--control-port <n>", "porta HTTP do controle e da página", "8480")
   .addOption(new Option("--dialect <d>", "dialeto").choices(["standard", "efi", "inter"]).default("standard"))
   .option("--latency <ms>", "atraso de cada resposta da API", "0")
+  .addOption(
+    new Option(
+      "--callback-connections <modo>",
+      "conexões dos callbacks: mantidas para os seguintes ou uma nova por callback",
+    )
+      .choices(["kept", "new"])
+      .default("kept"),
+  )
   .option("--key <chave...>", "chave(s) Pix da conta do cliente (padrão: uma chave aleatória)")
   .option("--client-id <id>", "client id do cliente")
   .option("--webhook-ca <arquivo...>", "CA(s) em PEM que assinam o certificado do webhook do serviço")
@@ -33,6 +41,7 @@ const options = program.opts<{
   controlPort: string;
   dialect: Dialect;
   latency: string;
+  callbackConnections: "kept" | "new";
   key?: string[];
   clientId?: string;
   webhookCa?: string[];
@@ -50,6 +59,7 @@ const bank = await startFakeBank({
   controlPort: Number(options.controlPort),
   dialect: options.dialect,
   latencyMs: Number(options.latency),
+  callbackConnections: options.callbackConnections,
   customer: {
     ...(options.key === undefined ? {} : { keys: options.key }),
     ...(options.clientId === undefined ? {} : { clientId: options.clientId }),

@@ -14,12 +14,16 @@ interface Received {
   body: any;
   peer: string;
   at: number;
+  /** Which TLS connection it came on (numbered as the listener accepted them). */
+  connection: number;
 }
 
 /** A webhook listener like the service's: HTTPS, requires a client certificate from the bank's CA. */
 async function startListener(serverCert: { certPem: string; keyPem: string }, bankCa: string) {
   const received: Received[] = [];
   let answer = 200;
+  const connections = new WeakMap<object, number>();
+  let accepted = 0;
   const server: Server = createServer(
     { cert: serverCert.certPem, key: serverCert.keyPem, ca: bankCa, requestCert: true, rejectUnauthorized: true },
     (req, res) => {
@@ -32,12 +36,14 @@ async function startListener(serverCert: { certPem: string; keyPem: string }, ba
           body: JSON.parse(Buffer.concat(chunks).toString("utf8")),
           peer,
           at: Date.now(),
+          connection: connections.get(req.socket) ?? -1,
         });
         res.statusCode = answer;
         res.end();
       });
     },
   );
+  server.on("secureConnection", (socket) => connections.set(socket, ++accepted));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     received,
@@ -109,6 +115,33 @@ describe.each<Dialect>(["standard", "efi", "inter"])("fake bank callbacks, diale
     expect(dialect === "inter" ? Array.isArray(callback?.body) : Array.isArray(callback?.body.pix)).toBe(true);
     expect(pixOf(callback!)).toEqual([expect.objectContaining({ endToEndId: paid.endToEndId, valor: "12.00" })]);
     expect(bank.callbacks().at(-1)).toMatchObject({ status: 200, attempt: 1, endToEndIds: [paid.endToEndId] });
+  });
+
+  test("when callbacks follow one another, then they share the connection the bank kept; with a new connection per callback, each has its own", async () => {
+    const paidInTurn = async () => {
+      for (let i = 0; i < 3; i++) {
+        await payNewCob();
+        await bank.settled();
+      }
+      return new Set(listener.received.splice(0).map((r) => r.connection));
+    };
+    const kept = await paidInTurn();
+    expect(kept.size).toBe(1);
+    expect(kept.has(-1)).toBe(false);
+    bank.setCallbackConnections("new");
+    try {
+      const fresh = await paidInTurn();
+      expect(fresh.size).toBe(3);
+      expect([...fresh].some((c) => kept.has(c) || c === -1)).toBe(false);
+    } finally {
+      bank.setCallbackConnections("kept");
+    }
+    expect(
+      bank
+        .callbacks()
+        .slice(-6)
+        .map((c) => c.status),
+    ).toEqual([200, 200, 200, 200, 200, 200]);
   });
 
   test("when transfers sent with the key end, then (Efí) each outcome reaches the key's webhook, valid by our document of Efí's payouts; Inter's are not played", async () => {
