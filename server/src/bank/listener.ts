@@ -15,6 +15,12 @@
  * names a transfer of ours, is checked against our document of Efí's payouts
  * (`PixEnviadoNotificado`), and its id goes to `onPayoutsSettled`, which reads the transfer back
  * before a withdrawal changes; the payout job reads what a lost notice misses.
+ *
+ * The bank's connection is kept for its next callbacks (keep-alive, 5 s idle). When the operator
+ * connects another bank (another CA or dialect), a connection its handshake admitted under the old
+ * one admits nothing more: the idle ones are closed at once, and a callback still arriving on one
+ * is answered 421 (another connection, handshaken under the new bank, may carry it) and closed,
+ * handing nothing on.
  */
 import { createServer, type Server } from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -108,11 +114,14 @@ function pixOf(body: unknown, dialect: BankDialect): { received: Pix[]; sent: Ef
   return { received, sent };
 }
 
-/** The bank's connection is kept for its next callback, except after a body left unread. */
+/**
+ * The bank's connection is kept for its next callback, except after a body left unread and on a
+ * connection admitted for a bank no longer connected (421).
+ */
 function answer(res: ServerResponse, status: number, text?: string): void {
   res.writeHead(status, {
     "content-type": "text/plain; charset=utf-8",
-    ...(status === 413 ? { connection: "close" } : {}),
+    ...(status === 413 || status === 421 ? { connection: "close" } : {}),
   });
   res.end(text ?? "");
 }
@@ -121,6 +130,9 @@ function answer(res: ServerResponse, status: number, text?: string): void {
 export async function startWebhookListener(options: WebhookListenerOptions): Promise<WebhookListener> {
   const bodyLimit = options.bodyLimitBytes ?? 1024 * 1024;
   let bank = options.bank;
+  /** Which bank each connection's handshake admitted it for: `generation` counts the banks connected. */
+  let generation = 0;
+  const admittedFor = new WeakMap<object, number>();
 
   const server: Server = createServer(
     {
@@ -142,6 +154,7 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
   // Without the bank's CA no certificate is the bank's: the connection ends before it is read.
   server.on("secureConnection", (socket) => {
     if (bank.ca === null) socket.destroy();
+    else admittedFor.set(socket, generation);
   });
 
   async function receive(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -171,6 +184,7 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
     } catch {
       return; // The bank went away mid-body: nothing to answer.
     }
+    if (admittedFor.get(req.socket) !== generation) return answer(res, 421, "conexão de outro banco");
     let body: unknown;
     try {
       body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
@@ -229,9 +243,14 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
   return {
     port: (server.address() as AddressInfo).port,
     update(next) {
+      const another = next.ca !== bank.ca || next.dialect !== bank.dialect;
       bank = next;
       const { cert, key } = options.serverCertificate;
       server.setSecureContext(next.ca === null ? { cert, key } : { cert, key, ca: next.ca });
+      if (another) {
+        generation += 1;
+        server.closeIdleConnections();
+      }
     },
     close: () =>
       new Promise<void>((done) => {
