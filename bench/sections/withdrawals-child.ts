@@ -6,8 +6,9 @@
  * withdrawals at once (ten each); the bank pays every transfer as soon as it takes it and tells it
  * on the paying key's webhook (Efí's notice), which ends each withdrawal once read back (the payout
  * job, every 5 s, reads what a notice missed). A warm-up round, 20 one at a time, then five
- * measured rounds of 100 (one with BENCH_WITHDRAWALS_QUICK). Prints one line
- * `WITHDRAWALS-RESULT <json>` (a `WithdrawalsResult` per store).
+ * measured rounds of 100 (one with BENCH_WITHDRAWALS_QUICK), the bank keeping its notices'
+ * connections as a webhook sender's pool does; then one more round with a new connection per notice,
+ * shown beside. Prints one line `WITHDRAWALS-RESULT <json>` (a `WithdrawalsResult` per store).
  *
  * Judged: the server's own CPU per transfer over a measured round of 100 (create, send, read
  * back, end, the events, notices and request logs they cause), the bench's own polling taken off
