@@ -227,6 +227,12 @@ export function createControlApp(bank: FakeBank): express.Express {
     bank.setLatency(Number(body(req).ms ?? 0) || 0);
     res.status(204).end();
   });
+  control.put("/callback-connections", (req, res) => {
+    const connections = text(body(req).connections);
+    if (connections !== "kept" && connections !== "new") throw new BadRequest("connections deve ser kept ou new.");
+    bank.setCallbackConnections(connections);
+    res.status(204).end();
+  });
 
   // Pix Automático: the payer's answers, the debits of each date, the payer's balance.
   control.post("/recurrences/:idRec/:action", (req, res) => {

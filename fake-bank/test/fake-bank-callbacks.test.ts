@@ -125,10 +125,20 @@ describe.each<Dialect>(["standard", "efi", "inter"])("fake bank callbacks, diale
       }
       return new Set(listener.received.splice(0).map((r) => r.connection));
     };
+    // Switched through the control API, as a test in another language would.
+    const connections = (value: string) =>
+      fetch(`${bank.controlUrl}/callback-connections`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ connections: value }),
+      });
     const kept = await paidInTurn();
     expect(kept.size).toBe(1);
     expect(kept.has(-1)).toBe(false);
-    bank.setCallbackConnections("new");
+    const refused = await connections("nenhuma");
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("kept ou new");
+    expect((await connections("new")).status).toBe(204);
     try {
       const fresh = await paidInTurn();
       expect(fresh.size).toBe(3);
