@@ -8,10 +8,12 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Command, Option } from "commander";
+import { inPortuguese } from "../../server/src/cli/portuguese.js";
 import { startFakeBank, type Dialect } from "./bank.js";
 import { createCertificateAuthority } from "./certs.js";
 
-const program = new Command("bank")
+// Its help and refusals in Portuguese, as the service's CLI says them.
+const program = inPortuguese(new Command("bank"), { showGlobalOptions: false, helpWidth: 100 })
   .description("Banco fictício local (API Pix do Banco Central, mTLS, OAuth2) para testar o modo de produção.")
   .option("--port <n>", "porta HTTPS da API", "8443")
   .option("--control-port <n>", "porta HTTP do controle e da página", "8480")

@@ -67,3 +67,31 @@ test("when the CLI starts, then it prints the connection, writes its files, serv
   }
   expect(await exited).toBe(0);
 });
+
+test("when the CLI is given a value it does not accept, then it says so in Portuguese, lists the accepted ones, and starts nothing", async () => {
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "fake-bank/src/main.ts",
+      "--callback-connections",
+      "nenhuma",
+      "--port",
+      "0",
+      "--control-port",
+      "0",
+    ],
+    { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", (exit) => resolve(exit)));
+  expect(code).toBe(1);
+  expect(stderr.trim()).toBe(
+    "erro: valor 'nenhuma' inválido para a opção '--callback-connections <modo>'. Valores aceitos: kept, new.",
+  );
+  expect(stdout).toBe("");
+});
