@@ -1,4 +1,3 @@
-import { request as httpsRequest } from "node:https";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createCertificateAuthority, type CertificateAuthority } from "../../../fake-bank/src/certs.js";
 import { startFakeBank, type Dialect, type FakeBank } from "../../../fake-bank/src/bank.js";
@@ -11,6 +10,7 @@ import { freePort } from "../../../scripts/pg-cluster.js";
 import { closeBankWithClient, credentialsOf, startBankWithClient } from "../support/fake-bank-credentials.js";
 import { BankRefusedError, BankUnavailableError, type BankChargeRequest } from "../../src/domain/ports/pix-bank.js";
 import { listenerCertificateAuthority } from "../support/listener-ca.js";
+import { postToListener, type ListenerPostOptions } from "../support/listener-post.js";
 
 // The adapter against the fake bank (fake-bank/): real TLS, mutual TLS, OAuth2, its requests and
 // answers checked against the vendored document. Certificates are made here, at test time.
@@ -292,34 +292,9 @@ describe("the PixBank adapter's connection", () => {
   });
 });
 
-/** POSTs `body` to the listener with `identity` (a client certificate) or none. */
-function post(
-  port: number,
-  path: string,
-  body: string,
-  options: { ca: string; identity?: { cert: string; key: string } },
-): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = httpsRequest(
-      {
-        host: "127.0.0.1",
-        port,
-        path,
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        ca: options.ca,
-        ...(options.identity ?? {}),
-        agent: false,
-      },
-      (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+/** The status a POST to the listener is answered, with `identity` (a client certificate) or none. */
+const post = async (port: number, path: string, body: string, options: ListenerPostOptions) =>
+  (await postToListener(port, path, body, options)).status;
 
 describe.each<Dialect>(["standard", "inter"])("the webhook listener, dialect %s", (dialect) => {
   let listenerCa: CertificateAuthority;
@@ -383,15 +358,14 @@ describe.each<Dialect>(["standard", "inter"])("the webhook listener, dialect %s"
     await expect(
       post(listener.port, "/bank-hook/pix", "{}", {
         ca: listenerCa.certPem,
-        identity: { cert: stranger.certPem, key: stranger.keyPem },
+        identity: stranger,
       }),
     ).rejects.toThrow();
   });
 
   test("when the bank's certificate brings a body outside the standard, then it is answered 400 and nothing is handed on", async () => {
     received.length = 0;
-    const callback = bank.callbackCertificate();
-    const identity = { cert: callback.certPem, key: callback.keyPem };
+    const identity = bank.callbackCertificate();
     const wrongShape = dialect === "inter" ? { pix: [] } : [];
     expect(
       await post(listener.port, "/bank-hook/pix", JSON.stringify(wrongShape), { ca: listenerCa.certPem, identity }),
@@ -408,8 +382,7 @@ describe.each<Dialect>(["standard", "inter"])("the webhook listener, dialect %s"
 
   test("when the bank's certificate brings a well-formed callback, then it is answered 200 and its ids handed on once each", async () => {
     received.length = 0;
-    const callback = bank.callbackCertificate();
-    const identity = { cert: callback.certPem, key: callback.keyPem };
+    const identity = bank.callbackCertificate();
     const pix = {
       endToEndId: "E12345678202601011200abcdefghijk",
       txid: txid(),

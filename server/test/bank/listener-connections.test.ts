@@ -1,8 +1,9 @@
-import { Agent, request } from "node:https";
+import { Agent } from "node:https";
 import { afterEach, describe, expect, test } from "vitest";
 import { createCertificateAuthority, type IssuedCertificate } from "../../../fake-bank/src/certs.js";
 import { startWebhookListener, type WebhookListener } from "../../src/bank/listener.js";
 import { listenerCertificateAuthority } from "../support/listener-ca.js";
+import { postToListener } from "../support/listener-post.js";
 
 // The webhook listener keeps a bank's connection for its next callbacks; when the operator connects
 // another bank (another CA), a connection admitted for the old one admits nothing more: the idle
@@ -23,13 +24,6 @@ const pixBody = (n: number) => ({
     },
   ],
 });
-
-interface Answer {
-  status: number;
-  connection: string | undefined;
-  /** Whether the request went on a connection kept from an earlier one. */
-  reused: boolean;
-}
 
 describe("the webhook listener, the bank's kept connections", () => {
   let listener: WebhookListener | undefined;
@@ -57,40 +51,13 @@ describe("the webhook listener, the bank's kept connections", () => {
     handed.length = 0;
   });
 
-  /**
-   * POSTs a callback to `/pix` with `client`'s certificate on `via`; `midway`, when given, runs
-   * after the headers and half the body are sent, before the rest.
-   */
-  function post(via: Agent, client: IssuedCertificate, body: unknown, midway?: () => Promise<void>): Promise<Answer> {
-    const payload = Buffer.from(JSON.stringify(body));
-    return new Promise((resolve, reject) => {
-      const req = request(`https://127.0.0.1:${String(listener?.port)}/pix`, {
-        method: "POST",
-        agent: via,
-        cert: client.certPem,
-        key: client.keyPem,
-        rejectUnauthorized: false,
-        headers: { "content-type": "application/json", "content-length": payload.length },
-      });
-      req.on("error", reject);
-      req.on("response", (res) => {
-        res.resume();
-        res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, reused: req.reusedSocket }),
-        );
-      });
-      if (midway === undefined) {
-        req.end(payload);
-        return;
-      }
-      const half = Math.floor(payload.length / 2);
-      req.write(payload.subarray(0, half));
-      void midway().then(
-        () => req.end(payload.subarray(half)),
-        (error: unknown) => req.destroy(error as Error),
-      );
+  /** POSTs a callback to `/pix` with `client`'s certificate on `via` (see `postToListener`). */
+  const post = (via: Agent, client: IssuedCertificate, body: unknown, midway?: () => Promise<void>) =>
+    postToListener(listener?.port ?? 0, "/pix", JSON.stringify(body), {
+      identity: client,
+      agent: via,
+      ...(midway ? { midway } : {}),
     });
-  }
 
   test("when the bank's callbacks follow one another, then they share one connection", async () => {
     await start();
@@ -128,7 +95,7 @@ describe("the webhook listener, the bank's kept connections", () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       started.update({ ca: bankB.certPem, dialect: "standard" });
     });
-    expect(answer).toEqual({ status: 421, connection: "close", reused: true });
+    expect(answer).toEqual({ status: 421, text: "conexão de outro banco", connection: "close", reused: true });
     expect(handed).toEqual([pixBody(1).pix[0]?.endToEndId]);
   });
 });

@@ -1,8 +1,8 @@
-import { request } from "node:https";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createCertificateAuthority, type IssuedCertificate } from "../../../fake-bank/src/certs.js";
 import { startWebhookListener, type WebhookListener } from "../../src/bank/listener.js";
 import { listenerCertificateAuthority } from "../support/listener-ca.js";
+import { postToListener } from "../support/listener-post.js";
 
 // The webhook listener's reading of Efí's `/pix` callbacks (issue 36 §1): one body may carry Pix
 // received (the standard's shape, to `onReceived`) and notices of Pix we sent (an entry with
@@ -54,26 +54,7 @@ describe("the webhook listener, Efí's notices of sent Pix", () => {
   afterAll(() => listener.close());
 
   /** POSTs `body` to `/pix` with the bank's client certificate: the status and the answer's text. */
-  function post(body: unknown): Promise<{ status: number; text: string }> {
-    const payload = Buffer.from(JSON.stringify(body));
-    return new Promise((resolve, reject) => {
-      const req = request(`https://127.0.0.1:${listener.port}/pix`, {
-        method: "POST",
-        cert: bankClient.certPem,
-        key: bankClient.keyPem,
-        rejectUnauthorized: false,
-        agent: false,
-        headers: { "content-type": "application/json", "content-length": payload.length },
-      });
-      req.on("error", reject);
-      req.on("response", (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
-      });
-      req.end(payload);
-    });
-  }
+  const post = (body: unknown) => postToListener(listener.port, "/pix", JSON.stringify(body), { identity: bankClient });
   const handedOff = async () => {
     // The hand-off follows the 200 in the same tick of the listener's event loop.
     await new Promise((resolve) => setTimeout(resolve, 50));
