@@ -7,7 +7,7 @@ import type {
   UserRecord,
   VerificationRequestRecord,
 } from "../../domain/identity/model.js";
-import { pageOf } from "./page.js";
+import { byId, pageOf } from "./page.js";
 import type { IdentityReads, IdentityWrites } from "../../domain/ports/identity-store.js";
 import { Table } from "./table.js";
 
@@ -60,7 +60,7 @@ export class IdentityTables {
             .filter(
               (u) => (u.totpSecret !== null || u.totpPendingSecret !== null) && (afterId === null || u.id > afterId),
             )
-            .sort((a, b) => (a.id < b.id ? -1 : 1))
+            .sort(byId)
             .slice(0, limit),
       },
       sessions: {

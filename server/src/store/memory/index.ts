@@ -15,7 +15,7 @@ import type {
   WithdrawalRecord,
 } from "../../domain/core/model.js";
 import { balanceTotals, dailyLimitUsedCents, ledgerPeriodOf, ledgerSums } from "../../domain/balance/index.js";
-import { oldestFirst, pageOf } from "./page.js";
+import { byId, oldestFirst, pageOf } from "./page.js";
 import { RowVersions } from "./row-versions.js";
 import { RowSubset, Table } from "./table.js";
 export { Table } from "./table.js";
@@ -204,14 +204,14 @@ export class MemoryStore implements Store {
           this.pendingAtBank
             .rows(this.withdrawals)
             .filter((w) => w.id > afterId)
-            .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+            .sort(byId)
             .slice(0, limit),
         listPendingAtBankByTransfers: async (transferIds) => {
           const wanted = new Set(transferIds);
           return this.pendingAtBank
             .rows(this.withdrawals)
             .filter((w) => w.transfers.some((t) => wanted.has(t.id)))
-            .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+            .sort(byId);
         },
       },
       refunds: {
@@ -297,7 +297,7 @@ export class MemoryStore implements Store {
           this.webhookEndpoints
             .all()
             .filter((e) => afterId === null || e.id > afterId)
-            .sort((a, b) => (a.id < b.id ? -1 : 1))
+            .sort(byId)
             .slice(0, limit),
       },
       deliveries: {

@@ -1,6 +1,9 @@
 import type { PageRequest, PageResult } from "../../domain/core/model.js";
 import { UnknownCursorError } from "../../domain/ports/store.js";
 
+/** By id, as the background passes' pages go (`id > afterId`): ids are unique, so never a tie. */
+export const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
+
 /** Oldest first on (createdAt, id): the order of the lists that are not pages (a timeline's reads). */
 export const oldestFirst = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
   a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1;

@@ -1,6 +1,6 @@
 import type { RecurrenceRecord, Scope } from "../../domain/core/model.js";
 import { recurrenceStatusMatches, type StoreReads } from "../../domain/ports/store.js";
-import { pageOf } from "./page.js";
+import { byId, pageOf } from "./page.js";
 
 /** What the reads need of the memory store's table of recurrences. */
 interface RecurrenceRows {
@@ -39,7 +39,7 @@ export function recurrenceReads(rows: RecurrenceRows): StoreReads["recurrences"]
       rows
         .all()
         .filter((r) => r.status === "APPROVED" && r.automaticCharges && (afterId === undefined || r.id > afterId))
-        .sort((a, b) => (a.id < b.id ? -1 : 1))
+        .sort(byId)
         .slice(0, limit),
   };
 }
