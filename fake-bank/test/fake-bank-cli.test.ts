@@ -14,24 +14,15 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const stateDir = mkdtempSync(join(tmpdir(), "fake-bank-cli-"));
 afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
 
+/** `npm run bank` with `args`, from the repository's root, its output piped. */
+const startCli = (args: string[]) =>
+  spawn(process.execPath, ["--import", "tsx", "fake-bank/src/main.ts", ...args], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+
 test("when the CLI starts, then it prints the connection, writes its files, serves them, and stops on SIGTERM", async () => {
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "fake-bank/src/main.ts",
-      "--port",
-      "0",
-      "--control-port",
-      "0",
-      "--key",
-      "cli@example.com",
-      "--state-dir",
-      stateDir,
-    ],
-    { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const child = startCli(["--port", "0", "--control-port", "0", "--key", "cli@example.com", "--state-dir", stateDir]);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   try {
     let output = "";
@@ -69,21 +60,7 @@ test("when the CLI starts, then it prints the connection, writes its files, serv
 });
 
 test("when the CLI is given a value it does not accept, then it says so in Portuguese, lists the accepted ones, and starts nothing", async () => {
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "fake-bank/src/main.ts",
-      "--callback-connections",
-      "nenhuma",
-      "--port",
-      "0",
-      "--control-port",
-      "0",
-    ],
-    { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const child = startCli(["--callback-connections", "nenhuma", "--port", "0", "--control-port", "0"]);
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
