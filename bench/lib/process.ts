@@ -95,11 +95,32 @@ export async function startNode(
   };
 }
 
-/** CPU milliseconds (user + system) a process has used so far, from /proc; NaN where it cannot tell. */
+let ticksPerSecond: number | undefined;
+/** The clock ticks per second /proc counts CPU time in (`getconf CLK_TCK`, read once; 100 if it cannot be). */
+function clockTicksPerSecond(): number {
+  if (ticksPerSecond === undefined) {
+    try {
+      ticksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" })) || 100;
+    } catch {
+      ticksPerSecond = 100;
+    }
+  }
+  return ticksPerSecond;
+}
+
+/**
+ * CPU milliseconds (user + system) of a `/proc/<pid>/stat` or `/proc/<pid>/task/<tid>/stat` line:
+ * its fields 14 and 15, counted after the command's closing parenthesis.
+ */
+export function cpuMsOfStat(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond();
+}
+
+/** CPU milliseconds (user + system, every thread) a process has used so far, from /proc; NaN where it cannot tell. */
 export function cpuMsOf(pid: number): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    return cpuMsOfStat(readFileSync(`/proc/${pid}/stat`, "utf8"));
   } catch {
     return NaN;
   }

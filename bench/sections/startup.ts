@@ -1,21 +1,7 @@
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { freePort } from "../../scripts/pg-cluster.js";
 import { median } from "../lib/load.js";
-import { startNode } from "../lib/process.js";
+import { cpuMsOf, startNode } from "../lib/process.js";
 import { serverArgs } from "../lib/server.js";
-
-/** CPU time (user + system, every thread) a process has used so far, in ms; NaN without Linux's /proc. */
-function cpuMs(pid: number): number {
-  try {
-    // Fields 14 and 15 of /proc/<pid>/stat, counted after the command's closing parenthesis.
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-    const ticksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" })) || 100;
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
-  } catch {
-    return NaN;
-  }
-}
 
 /**
  * Milliseconds from spawning the server to its first `/health` answer: the median of `runs`; and
@@ -31,7 +17,7 @@ export async function startupToHealth(runs = 3): Promise<{ ms: number; cpuMs: nu
     const t = performance.now();
     const server = await startNode(args, { port: await freePort(), env: { RATE_LIMITS: "off" }, pollMs: 5 });
     times.push(performance.now() - t);
-    cpu.push(cpuMs(server.pid));
+    cpu.push(cpuMsOf(server.pid));
     await server.stop();
   }
   return { ms: median(times), cpuMs: median(cpu), compiled: !args.includes("tsx") };

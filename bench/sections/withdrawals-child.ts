@@ -31,7 +31,7 @@ import { join } from "node:path";
 import { startFakeBank, type FakeBank } from "../../fake-bank/src/bank.js";
 import { createCertificateAuthority } from "../../fake-bank/src/certs.js";
 import { median, percentile, spread } from "../lib/load.js";
-import { cpuMsOf, pin, pool, type Running } from "../lib/process.js";
+import { cpuMsOf, cpuMsOfStat, pin, pool, type Running } from "../lib/process.js";
 import { json, startServerAtBank } from "../lib/at-bank.js";
 
 export interface WithdrawalsResult {
@@ -270,8 +270,7 @@ async function measureStore(
       for (const task of readdirSync(`/proc/${pid}/task`)) {
         const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, "utf8");
         const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        out[`${name}#${task}`] = ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+        out[`${name}#${task}`] = cpuMsOfStat(stat);
       }
       return out;
     };
