@@ -219,16 +219,12 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
     const check = kind === "rec" ? callbackValidators.recs : callbackValidators.cobsr;
     if (!check(body)) return answer(res, 400, `corpo fora do padrão: ${whyRefused(check)}`);
     answer(res, 200);
-    try {
-      if (kind === "rec") {
-        const ids = [...new Set(((body as WebhookRecBody).recs ?? []).map((r) => r.idRec))];
-        if (ids.length > 0) await options.onRecurrences?.(ids);
-      } else {
-        const ids = [...new Set(((body as WebhookCobRBody).cobsr ?? []).map((c) => c.txid))];
-        if (ids.length > 0) await options.onCycleCharges?.(ids);
-      }
-    } catch (error) {
-      options.onError?.(error);
+    if (kind === "rec") {
+      const ids = [...new Set(((body as WebhookRecBody).recs ?? []).map((r) => r.idRec))];
+      if (ids.length > 0) await hand(() => options.onRecurrences?.(ids));
+    } else {
+      const ids = [...new Set(((body as WebhookCobRBody).cobsr ?? []).map((c) => c.txid))];
+      if (ids.length > 0) await hand(() => options.onCycleCharges?.(ids));
     }
   }
 
